@@ -1,0 +1,190 @@
+"""One entry point: an API request → the analysis the page and the API show.
+
+:func:`analyze` takes the body of ``POST /api/v1/analyze`` (API.md) as a dict and returns
+the response dict, or raises :class:`~webcalc.errors.InputError`. It validates input in
+the order a referee would check it — variant, options, tiles (C-1), indicator (C-7),
+copies (C-2), tile count (C-3), winning tile, win method (C-14) — then asks the variant.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import InputError
+from .hand import Hand, Meld, melds_from_api
+from .options import parse_options
+from .tiles import FIELD_LABELS, Tile, counts_of, parse_tiles
+from .variants import VARIANTS, Situation, Variant
+from .variants.base import WIN_METHODS, Judgement
+from .waits import find_waits, is_any_tile_wait
+
+VARIANT_LABELS = {name: v.label for name, v in VARIANTS.items()}
+REQUEST_FIELDS = ("variant", "options", "hand", "melds", "indicator", "winning_tile",
+                  "win_by", "visible", "settlement")
+MAX_LISTED = 200          # API.md: the readings list may stop at 200
+MAX_TEXT = 200            # characters in one tile field
+
+
+def analyze(request: Any) -> dict:
+    """Analyse one hand.
+
+    Args:
+        request: the API request object (``variant`` and ``hand`` required).
+
+    Returns:
+        the API response: ``wildcards``, ``tile_count``, ``complete``, ``decompositions``
+        (≤ 200, best first, the first marked ``best``), ``decompositions_total``, ``waits``,
+        ``any_tile_wait``, and where they apply ``reasons``, ``biao``, ``fan``.
+
+    Raises:
+        InputError: for any bad input, with the field at fault.
+    """
+    req = _check_request(request)
+    variant = _variant(req.get("variant"))
+    options = parse_options(variant.Options, req.get("options"))
+    kinds = variant.kinds_in_play(options)
+
+    concealed = _tiles(req, "hand", kinds, required=True)
+    melds = melds_from_api(req.get("melds"))
+    _check_meld_tiles(melds, kinds)
+    indicator = _one_tile(req, "indicator", kinds)
+    visible = _tiles(req, "visible", kinds)
+    winning = _one_tile(req, "winning_tile", kinds)
+
+    if indicator is not None and not variant.wildcards_on(options):
+        raise InputError("bad_option", f"混皮：{variant.label}麻将当前选项不带混，"
+                         "不能给指示牌（C-7）。", "indicator")
+    wildcards = variant.wildcards(options, indicator)
+    for i, m in enumerate(melds):
+        variant.check_meld(options, m, wildcards, i)
+    hand = Hand.of(concealed, melds)
+    _check_copies(hand, visible, indicator)
+    if hand.tile_count not in (13, 14):
+        raise InputError("wrong_tile_count", f"手牌：手牌加副露（每组算 3 张）共 "
+                         f"{hand.tile_count} 张，应为 13 张（听牌）或 14 张（和牌）（C-3）。",
+                         "hand")
+    if winning is not None:
+        if hand.tile_count != 14:
+            raise InputError("wrong_tile_count", "手牌：给了和牌张时，手牌应为 14 张（含和牌张）（C-3）。",
+                             "hand")
+        if winning not in hand.concealed:
+            raise InputError("not_in_hand", f"和牌张：{winning.chinese}（{winning.code}）"
+                             "不在手牌中。", "winning_tile")
+    win_by = req.get("win_by", "self_draw")
+    if win_by not in WIN_METHODS:
+        raise InputError("bad_win_by", "胡法（win_by）应为 self_draw、discard、"
+                         "kong_replacement 或 robbing_kong。", "win_by")
+    variant.check_win_by(win_by)
+
+    sit = Situation(hand, wildcards, options, win_by, winning, indicator,
+                    req.get("settlement"))
+    out: dict[str, Any] = {
+        "variant": variant.name,
+        "wildcards": [t.code for t in wildcards],
+        "tile_count": hand.tile_count,
+        "complete": False,
+        "decompositions": [],
+        "decompositions_total": 0,
+        "waits": [],
+        "any_tile_wait": False,
+    }
+    judgement: Judgement | None = None
+    if hand.tile_count == 14:
+        judgement = variant.judge(sit)
+        out["complete"] = judgement.complete
+        out["decompositions_total"] = len(judgement.readings)
+        out["decompositions"] = [
+            {**r.to_dict(), "best": i == 0}
+            for i, r in enumerate(judgement.readings[:MAX_LISTED])]
+        if judgement.reasons:
+            out["reasons"] = judgement.reasons
+        if judgement.biao is not None and judgement.complete:
+            out["biao"] = judgement.biao
+        if judgement.fan is not None:
+            out["fan"] = judgement.fan
+    before = sit if hand.tile_count == 13 else (
+        sit.without_tile(winning) if winning is not None else None)
+    if before is not None:
+        vis = counts_of(visible)
+        waits = find_waits(variant, before, vis, kinds)
+        out["waits"] = [w.to_dict() for w in waits]
+        out["any_tile_wait"] = is_any_tile_wait(before, waits, kinds)
+    return out
+
+
+def _check_request(request: Any) -> dict:
+    if not isinstance(request, dict):
+        raise InputError("bad_json", "请求体应为 JSON 对象。", None)
+    for key in request:
+        if key not in REQUEST_FIELDS:
+            raise InputError("bad_request", f"未知字段 “{key}”。可用字段：{'、'.join(REQUEST_FIELDS)}。",
+                             str(key))
+    return request
+
+
+def _variant(name: Any) -> Variant:
+    if name is None:
+        raise InputError("unknown_variant", "玩法（variant）必填：sanmenxia、zhengzhou、"
+                         "panjin 或 jincheng。", "variant")
+    variant = VARIANTS.get(name) if isinstance(name, str) else None
+    if variant is None:
+        raise InputError("unknown_variant", f"未知玩法 “{name}”，应为 sanmenxia（三门峡）、"
+                         "zhengzhou（郑州）、panjin（盘锦）或 jincheng（晋城）。", "variant")
+    return variant
+
+
+def _tiles(req: dict, field: str, kinds: int, required: bool = False) -> list[Tile]:
+    raw = req.get(field)
+    label = FIELD_LABELS[field]
+    if raw is None:
+        if required:
+            raise InputError("bad_tile", f"{label}：必填。", field)
+        return []
+    if not isinstance(raw, str):
+        raise InputError("bad_tile", f"{label}：应写成牌的文字，例如 123m 或 一万二万。", field)
+    if len(raw) > MAX_TEXT:
+        raise InputError("bad_tile", f"{label}：太长了（最多 {MAX_TEXT} 个字符）。", field)
+    try:
+        tiles = parse_tiles(raw)
+    except InputError as e:
+        raise e.with_field(field, label) from None
+    _check_kinds(tiles, kinds, field)
+    return tiles
+
+
+def _one_tile(req: dict, field: str, kinds: int) -> Tile | None:
+    if req.get(field) in (None, ""):
+        return None
+    tiles = _tiles(req, field, kinds)
+    if len(tiles) != 1:
+        raise InputError("bad_tile", f"{FIELD_LABELS[field]}：应为一张牌，"
+                         f"而这里有 {len(tiles)} 张。", field)
+    return tiles[0]
+
+
+def _check_kinds(tiles: list[Tile], kinds: int, field: str) -> None:
+    for t in tiles:
+        if t >= kinds:
+            raise InputError("bad_tile", f"{FIELD_LABELS[field]}：不带风时没有字牌，"
+                             f"{t.chinese}（{t.code}）不在牌墙中（C-1）。", field)
+
+
+def _check_meld_tiles(melds: list[Meld], kinds: int) -> None:
+    for m in melds:
+        _check_kinds(list(m.tiles), kinds, "melds")
+
+
+def _check_copies(hand: Hand, visible: list[Tile], indicator: Tile | None) -> None:
+    """C-2: hand + melds + visible hold at most 4 of a kind, 3 of the indicator's kind."""
+    totals = [0] * 34
+    for field, tiles in (("hand", hand.concealed),
+                         ("melds", [t for m in hand.melds for t in m.tiles]),
+                         ("visible", visible)):
+        for t in tiles:
+            totals[t] += 1
+            limit = 3 if t == indicator else 4
+            if totals[t] > limit:
+                extra = "（混皮占去一张，只剩 3 张）" if t == indicator else ""
+                raise InputError("too_many_copies",
+                                 f"{FIELD_LABELS[field]}：{t.chinese}（{t.code}）超过 {limit} 张"
+                                 f"{extra}（C-2）。", field)

@@ -1,0 +1,365 @@
+"""Readings (decompositions) of a hand: the one decomposer every variant shares.
+
+Shapes (RULES C-4, C-5, C-13, SMX-3, JC-2):
+
+* ``standard`` — 4 melds + 1 pair. Exposed melds count as melds; the concealed part is
+  split into sequences, triplets and one pair (a kong exists only as a declared meld, C-4).
+  Wildcard tiles are *jokers*: each may stand for any tile, its own face included (C-8),
+  only in the concealed part. A policy decides where jokers may sit (盘锦 PJ-2 forbids
+  triplets).
+* ``seven_pairs`` — 14 concealed tiles as seven pairs, four of a kind = two pairs (C-5).
+* ``thirteen_orphans`` (十三幺, JC-2), ``knitted`` (十三不靠, SMX-3), ``four_wildcards``
+  (四混, SMX-3 / ZZ-3).
+
+Listing (C-13): two readings are the same when they differ only in which copy of a tile
+sits where; all wildcard tiles are interchangeable jokers, and a group made only of
+jokers is one ``free`` group (3 jokers: any meld; 2: any pair).
+
+Group kinds: ``pair``, ``sequence``, ``triplet``, ``kong``, ``free``, and for the special
+shapes ``knitted`` (a 147/258/369 run of one suit) and ``single`` (a lone tile).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Iterable, Iterator, Sequence
+
+from .hand import Meld
+from .tiles import ALL_TILES, NUM_KINDS, Tile
+
+TERMINALS_AND_HONORS: tuple[int, ...] = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+
+
+@dataclass(frozen=True)
+class Group:
+    """One group of a reading.
+
+    Attributes:
+        kind: ``pair``, ``sequence``, ``triplet``, ``kong``, ``free``, ``knitted``, ``single``.
+        tiles: what each tile counts as (for ``free`` groups: the wildcard tiles themselves).
+        wild: per tile, ``True`` where a wildcard tile stands in (C-8).
+        exposed: ``True`` for a declared meld.
+        faces: the physical tile in each place (differs from ``tiles`` only where wild).
+        meld: the declared :class:`~webcalc.hand.Meld` this group is, or ``None``.
+    """
+
+    kind: str
+    tiles: tuple[Tile, ...]
+    wild: tuple[bool, ...]
+    exposed: bool = False
+    faces: tuple[Tile, ...] = ()
+    meld: Meld | None = field(default=None, compare=False)
+
+    @property
+    def real_tiles(self) -> tuple[Tile, ...]:
+        """The tiles that are not wildcards standing in."""
+        return tuple(t for t, w in zip(self.tiles, self.wild) if not w)
+
+    @property
+    def has_wild(self) -> bool:
+        return any(self.wild)
+
+    def to_dict(self) -> dict:
+        """API form: ``{"kind", "tiles", "wild", "exposed", "faces"}`` (codes as strings)."""
+        return {"kind": self.kind, "tiles": [t.code for t in self.tiles],
+                "wild": list(self.wild), "exposed": self.exposed,
+                "faces": [t.code for t in (self.faces or self.tiles)]}
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A whole-hand reading: ``shape`` and its groups (concealed first, then melds)."""
+
+    shape: str
+    groups: tuple[Group, ...]
+
+    def to_dict(self) -> dict:
+        return {"shape": self.shape, "groups": [g.to_dict() for g in self.groups]}
+
+    @property
+    def pair(self) -> Group | None:
+        """The eyes of a standard reading (a ``pair`` or a 2-joker ``free`` group)."""
+        for g in self.groups:
+            if g.kind == "pair" or (g.kind == "free" and len(g.tiles) == 2):
+                return g
+        return None
+
+
+@dataclass(frozen=True)
+class JokerPolicy:
+    """Where wildcard tiles may stand in, in the standard shape.
+
+    ``in_triplet=False`` is 盘锦's PJ-2 (only sequences and the pair).
+    """
+
+    in_triplet: bool = True
+
+
+FREE_JOKERS = JokerPolicy()
+
+# An abstract group: (kind, ((tile index, is_joker), ...)) with places sorted by tile.
+_AGroup = tuple[str, tuple[tuple[int, bool], ...]]
+
+
+def _seq_starts(i: int) -> Iterator[int]:
+    """Starts a of sequences (a, a+1, a+2) that contain suited tile i."""
+    if i >= 27:
+        return
+    base = (i // 9) * 9
+    for a in (i - 2, i - 1, i):
+        if a >= base and a + 2 <= base + 8:
+            yield a
+
+
+@lru_cache(maxsize=1 << 18)
+def can_complete(counts: tuple[int, ...], jokers: int, melds: int, pair: int,
+                 in_triplet: bool = True) -> bool:
+    """Whether ``counts`` (34 real tiles) plus ``jokers`` split into exactly ``melds``
+    sequences/triplets and ``pair`` (0 or 1) pairs, every joker used, none left over.
+
+    Memoised; the shared feasibility test behind :func:`standard_readings` and waits.
+    """
+    i = next((k for k in range(NUM_KINDS) if counts[k]), -1)
+    if i < 0:
+        return jokers == 3 * melds + 2 * pair
+    for grp, cost in _choices(counts, i, jokers, melds, pair, in_triplet):
+        nc, nj, nm, np_ = _apply(counts, grp, jokers, melds, pair)
+        if nj >= 0 and can_complete(nc, nj, nm, np_, in_triplet):
+            return True
+    return False
+
+
+def _choices(counts: Sequence[int], i: int, jokers: int, melds: int, pair: int,
+             in_triplet: bool) -> Iterator[tuple[_AGroup, int]]:
+    """Every group that can hold the lowest remaining real tile ``i``."""
+    c = counts[i]
+    if pair:
+        if c >= 2:
+            yield ("pair", ((i, False), (i, False))), 0
+        if jokers >= 1:
+            yield ("pair", ((i, False), (i, True))), 1
+    if not melds:
+        return
+    if c >= 3:
+        yield ("triplet", ((i, False),) * 3), 0
+    if in_triplet:
+        if c >= 2 and jokers >= 1:
+            yield ("triplet", ((i, False), (i, False), (i, True))), 1
+        if jokers >= 2:
+            yield ("triplet", ((i, False), (i, True), (i, True))), 2
+    for a in _seq_starts(i):
+        # places below i are jokers (every real tile below i is used); above: real or joker
+        options: list[list[tuple[int, bool]]] = []
+        for k in (a, a + 1, a + 2):
+            if k < i:
+                options.append([(k, True)])
+            elif k == i:
+                options.append([(k, False)])
+            else:
+                opts = []
+                if counts[k] >= 1:
+                    opts.append((k, False))
+                opts.append((k, True))
+                options.append(opts)
+        for p0 in options[0]:
+            for p1 in options[1]:
+                for p2 in options[2]:
+                    places = (p0, p1, p2)
+                    need = sum(1 for _, w in places if w)
+                    if need <= jokers:
+                        yield ("sequence", places), need
+
+
+def _apply(counts: tuple[int, ...], grp: _AGroup, jokers: int, melds: int, pair: int):
+    nc = list(counts)
+    nj = jokers
+    for k, w in grp[1]:
+        if w:
+            nj -= 1
+        else:
+            nc[k] -= 1
+            if nc[k] < 0:
+                nj = -1
+    if grp[0] == "pair":
+        return tuple(nc), nj, melds, pair - 1
+    return tuple(nc), nj, melds - 1, pair
+
+
+def _enumerate(counts: tuple[int, ...], jokers: int, melds: int, pair: int,
+               in_triplet: bool) -> Iterator[list[_AGroup]]:
+    i = next((k for k in range(NUM_KINDS) if counts[k]), -1)
+    if i < 0:
+        if jokers == 3 * melds + 2 * pair:
+            yield [("free", ((-1, True),) * 3)] * melds + [("free", ((-1, True),) * 2)] * pair
+        return
+    for grp, _ in _choices(counts, i, jokers, melds, pair, in_triplet):
+        nc, nj, nm, np_ = _apply(counts, grp, jokers, melds, pair)
+        if nj >= 0 and can_complete(nc, nj, nm, np_, in_triplet):
+            for rest in _enumerate(nc, nj, nm, np_, in_triplet):
+                yield [grp] + rest
+
+
+def _group_order(g: _AGroup) -> tuple:
+    order = {"pair": 0, "sequence": 1, "triplet": 2, "free": 3}
+    return (order[g[0]], [(k, w) for k, w in g[1]])
+
+
+def _materialise(groups: Iterable[_AGroup], jokers: Sequence[Tile]) -> list[Group]:
+    """Give each joker place a physical wildcard tile, preferring one whose face equals
+    what it counts as; deterministic."""
+    pool = sorted(jokers)
+    out: list[Group] = []
+    pending: list[tuple[int, list, list, list]] = []
+    # first pass: places where a joker counts as its own face
+    built = []
+    for kind, places in groups:
+        tiles, wild, faces = [], [], []
+        for k, w in places:
+            tiles.append(k)
+            wild.append(w)
+            faces.append(None if w else k)
+        built.append((kind, tiles, wild, faces))
+    for kind, tiles, wild, faces in built:
+        for idx, (k, w) in enumerate(zip(tiles, wild)):
+            if w and k >= 0 and k in pool:
+                pool.remove(k)
+                faces[idx] = k
+    for kind, tiles, wild, faces in built:
+        for idx, w in enumerate(wild):
+            if w and faces[idx] is None:
+                faces[idx] = pool.pop(0)
+        if kind == "free":
+            tiles = list(faces)
+        out.append(Group(kind, tuple(ALL_TILES[t] for t in tiles), tuple(wild), False,
+                         tuple(ALL_TILES[t] for t in faces)))
+    del pending
+    return out
+
+
+def standard_readings(counts: Sequence[int], jokers: Sequence[Tile], melds: Sequence[Meld],
+                      policy: JokerPolicy = FREE_JOKERS) -> list[Reading]:
+    """Every distinct ``standard`` reading (C-4, C-8, C-13).
+
+    Args:
+        counts: 34-vector of the concealed *non-wildcard* tiles.
+        jokers: the concealed wildcard tiles (any order).
+        melds: the declared melds; they count toward the four melds.
+        policy: where jokers may stand in.
+
+    Returns:
+        the readings in a stable order (concealed groups: pair, sequences, triplets, free;
+        then the melds in the order given); empty when the hand does not fit the shape.
+    """
+    need = 4 - len(melds)
+    key = tuple(counts)
+    if need < 0 or sum(key) + len(jokers) != 3 * need + 2:
+        return []
+    if not can_complete(key, len(jokers), need, 1, policy.in_triplet):
+        return []
+    seen: dict[tuple, None] = {}
+    for groups in _enumerate(key, len(jokers), need, 1, policy.in_triplet):
+        seen[tuple(sorted(groups, key=_group_order))] = None
+    meld_groups = tuple(meld_group(m) for m in melds)
+    return [Reading("standard", tuple(_materialise(gs, jokers)) + meld_groups)
+            for gs in sorted(seen, key=lambda gs: [_group_order(g) for g in gs])]
+
+
+def is_standard(counts: Sequence[int], jokers: int, melds: int,
+                policy: JokerPolicy = FREE_JOKERS) -> bool:
+    """Whether the concealed part (``counts`` real + ``jokers``) plus ``melds`` declared
+    melds make 4 melds + a pair. Cheap: memoised, no listing."""
+    need = 4 - melds
+    if need < 0 or sum(counts) + jokers != 3 * need + 2:
+        return False
+    return can_complete(tuple(counts), jokers, need, 1, policy.in_triplet)
+
+
+def meld_group(m: Meld) -> Group:
+    """The reading group of a declared meld (exposed; a concealed kong too, marked by
+    its meld)."""
+    return Group(m.group_kind, m.tiles, (False,) * len(m.tiles), True, m.tiles, m)
+
+
+def seven_pairs_reading(counts: Sequence[int], jokers: Sequence[Tile] = ()) -> Reading | None:
+    """The ``seven_pairs`` reading of 14 concealed tiles, or ``None`` (C-5).
+
+    ``counts`` are the tiles that play as themselves — under SMX-3 / ZZ-3 / JC-2 that is
+    every tile, wildcards included, and ``jokers`` is empty. Under PJ-8 the wildcards are
+    ``jokers``: each fills a lone tile's pair; two left over form a ``free`` pair.
+    Four of a kind is two pairs.
+    """
+    if sum(counts) + len(jokers) != 14:
+        return None
+    singles = [k for k in range(NUM_KINDS) if counts[k] % 2]
+    if len(singles) > len(jokers):
+        return None
+    groups: list[_AGroup] = []
+    for k in range(NUM_KINDS):
+        for _ in range(counts[k] // 2):
+            groups.append(("pair", ((k, False), (k, False))))
+        if counts[k] % 2:
+            groups.append(("pair", ((k, False), (k, True))))
+    for _ in range((len(jokers) - len(singles)) // 2):
+        groups.append(("free", ((-1, True),) * 2))
+    return Reading("seven_pairs", tuple(_materialise(groups, jokers)))
+
+
+def thirteen_orphans_reading(counts: Sequence[int]) -> Reading | None:
+    """十三幺 (JC-2): one of each terminal and honor, one of them paired; or ``None``."""
+    if sum(counts) != 14 or any(counts[k] == 0 for k in TERMINALS_AND_HONORS):
+        return None
+    if sum(counts[k] for k in TERMINALS_AND_HONORS) != 14:
+        return None
+    groups = []
+    for k in TERMINALS_AND_HONORS:
+        t = ALL_TILES[k]
+        if counts[k] == 2:
+            groups.insert(0, Group("pair", (t, t), (False, False), False, (t, t)))
+        else:
+            groups.append(Group("single", (t,), (False,), False, (t,)))
+    return Reading("thirteen_orphans", tuple(groups))
+
+
+KNITTED_RUNS = ((0, 3, 6), (1, 4, 7), (2, 5, 8))      # 147, 258, 369 (rank − 1)
+
+
+def knitted_reading(counts: Sequence[int]) -> Reading | None:
+    """十三不靠 as SMX-3 reads it: 147, 258 and 369 each complete in a different suit,
+    plus 5 different honors; 14 tiles, no duplicates. ``None`` otherwise."""
+    if sum(counts) != 14 or any(c > 1 for c in counts):
+        return None
+    honors = [k for k in range(27, 34) if counts[k]]
+    if len(honors) != 5:
+        return None
+    runs = []
+    for suit in range(3):
+        ranks = tuple(r for r in range(9) if counts[suit * 9 + r])
+        if ranks not in KNITTED_RUNS:
+            return None
+        runs.append(ranks)
+    if len(set(runs)) != 3:
+        return None
+    groups = []
+    for suit, ranks in enumerate(runs):
+        ts = tuple(ALL_TILES[suit * 9 + r] for r in ranks)
+        groups.append(Group("knitted", ts, (False,) * 3, False, ts))
+    for k in honors:
+        t = ALL_TILES[k]
+        groups.append(Group("single", (t,), (False,), False, (t,)))
+    return Reading("knitted", tuple(groups))
+
+
+def four_wildcards_reading(concealed: Sequence[Tile], wildcards: Sequence[Tile]) -> Reading | None:
+    """四混 (SMX-3, ZZ-3): the concealed tiles hold four wildcard tiles; the rest lie
+    as single tiles. ``None`` otherwise."""
+    wild = [t for t in concealed if t in wildcards]
+    if len(wild) < 4:
+        return None
+    four = tuple(sorted(wild)[:4])
+    rest = list(concealed)
+    for t in four:
+        rest.remove(t)
+    groups = [Group("free", four, (True,) * 4, False, four)]
+    groups += [Group("single", (t,), (False,), False, (t,)) for t in sorted(rest)]
+    return Reading("four_wildcards", tuple(groups))

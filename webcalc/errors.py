@@ -1,0 +1,62 @@
+"""Input errors of the engine: one exception type carrying a stable code.
+
+Every error the engine raises for bad input is an :class:`InputError`. The JSON API
+turns it into ``{"error": {"code", "message", "field"}}`` with status 400 and the page
+shows ``message`` under the form field named by ``field``.
+
+Codes (API.md): ``bad_json``, ``unknown_variant``, ``bad_tile``, ``too_many_copies``,
+``wrong_tile_count``, ``bad_meld``, ``bad_option``, ``bad_settlement``, ``not_in_hand``,
+``bad_win_by`` (RULES C-14), ``not_complete`` (RULES C-15).
+"""
+
+from __future__ import annotations
+
+CODES = frozenset({
+    "bad_json", "bad_request", "unknown_variant", "bad_tile", "too_many_copies",
+    "wrong_tile_count", "bad_meld", "bad_option", "bad_settlement", "not_in_hand",
+    "bad_win_by", "not_complete", "too_large",
+})
+
+
+class InputError(ValueError):
+    """Bad input, with a stable machine code and a Chinese message.
+
+    Attributes:
+        code: one of :data:`CODES`.
+        message: a sentence in Simplified Chinese naming the field and, where there is
+            one, the offending tile.
+        field: the request field at fault (``"hand"``, ``"melds"``, ``"options.pao_max"``,
+            ``"settlement.winner"`` …) or ``None`` for the body as a whole.
+        position: for tile strings, the 0-based index of the offending character in the
+            field's text, else ``None``.
+        reasons: for ``not_complete``, a list of ``{"rule", "message"}`` dicts.
+    """
+
+    def __init__(self, code: str, message: str, field: str | None = None,
+                 position: int | None = None, reasons: list[dict] | None = None):
+        if code not in CODES:
+            raise AssertionError(f"unknown error code {code!r}")
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.field = field
+        self.position = position
+        self.reasons = reasons or []
+
+    def with_field(self, field: str, label: str | None = None) -> "InputError":
+        """Return a copy of this error attributed to ``field``; ``label`` (the field's
+        Chinese name) is put in front of the message: ``"手牌：第 4 个字符“x”不是牌。"``."""
+        message = f"{label}：{self.message}" if label else self.message
+        return InputError(self.code, message, field, self.position, self.reasons)
+
+    def to_dict(self) -> dict:
+        """The API error object: ``{"code", "message", "field"}`` (+ position/reasons)."""
+        out = {"code": self.code, "message": self.message, "field": self.field}
+        if self.position is not None:
+            out["position"] = self.position
+        if self.reasons:
+            out["reasons"] = self.reasons
+        return out
+
+    def __repr__(self) -> str:
+        return f"InputError({self.code!r}, {self.message!r}, field={self.field!r})"

@@ -1,0 +1,156 @@
+"""Melds and hands: the concealed tiles plus exposed melds (GLOSSARY; RULES C-2, C-3).
+
+A :class:`Meld` is one declared group: ``pong`` (碰), ``chow`` (吃), ``kong`` (明杠, from a
+discard), ``added_kong`` (补杠/绕杠: a pong, then the fourth drawn) or ``concealed_kong``
+(暗杠). A :class:`Hand` is the sorted concealed tiles plus the melds. Both print back in
+the notation they parse from (``str(meld) == "碰555m"``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+from .errors import InputError
+from .tiles import FIELD_LABELS, Tile, counts_of, format_tiles, parse_tiles
+
+MELD_KINDS = ("pong", "chow", "kong", "added_kong", "concealed_kong")
+KONG_KINDS = frozenset({"kong", "added_kong", "concealed_kong"})
+MELD_CHINESE = {"pong": "碰", "chow": "吃", "kong": "明杠", "added_kong": "补杠",
+                "concealed_kong": "暗杠"}
+SEATS = range(4)
+
+
+@dataclass(frozen=True)
+class Meld:
+    """An exposed (or concealed-kong) meld.
+
+    Attributes:
+        kind: one of :data:`MELD_KINDS`.
+        tiles: the 3 (pong, chow) or 4 (kongs) tiles, sorted.
+        source: the seat 0-3 that supplied the claimed tile, or ``None``.
+    """
+
+    kind: str
+    tiles: tuple[Tile, ...]
+    source: int | None = None
+
+    @property
+    def is_kong(self) -> bool:
+        return self.kind in KONG_KINDS
+
+    @property
+    def is_concealed(self) -> bool:
+        """Only a concealed kong keeps the hand concealed (门清)."""
+        return self.kind == "concealed_kong"
+
+    @property
+    def group_kind(self) -> str:
+        """The decomposition kind: ``sequence``, ``triplet`` or ``kong``."""
+        return {"chow": "sequence", "pong": "triplet"}.get(self.kind, "kong")
+
+    def to_dict(self) -> dict:
+        """The API form ``{"type", "tiles", "from"?}``."""
+        d: dict[str, Any] = {"type": self.kind, "tiles": format_tiles(self.tiles)}
+        if self.source is not None:
+            d["from"] = self.source
+        return d
+
+    def __str__(self) -> str:
+        s = MELD_CHINESE[self.kind] + format_tiles(self.tiles)
+        return s if self.source is None else f"{s}@{self.source}"
+
+    @classmethod
+    def build(cls, kind: Any, tiles: Any, source: Any = None, field: str = "melds") -> "Meld":
+        """Validate and build a meld from API values.
+
+        Raises:
+            InputError: ``bad_meld`` for an unknown kind, a wrong shape or seat;
+                ``bad_tile`` for unreadable tiles. ``field`` is passed through.
+        """
+        label = FIELD_LABELS["melds"]
+        if kind not in MELD_KINDS:
+            raise InputError("bad_meld", f"{label}：类型 “{kind}” 不对，应为 "
+                             + "、".join(MELD_KINDS) + "。", field)
+        if not isinstance(tiles, str):
+            raise InputError("bad_meld", f"{label}：tiles 应写成牌的文字，例如 555m。", field)
+        try:
+            ts = tuple(sorted(parse_tiles(tiles)))
+        except InputError as e:
+            raise e.with_field(field, label) from None
+        if source is not None and (isinstance(source, bool) or source not in SEATS):
+            raise InputError("bad_meld", f"{label}：from 应为座位 0-3。", field)
+        name = MELD_CHINESE[kind]
+        shown = format_tiles(ts) or "（空）"
+        if kind == "chow":
+            ok = (len(ts) == 3 and not ts[0].is_honor and ts[0].suit == ts[2].suit
+                  and ts[1] == ts[0] + 1 and ts[2] == ts[0] + 2)
+            need = "三张同花色的连续数牌"
+        else:
+            size = 4 if kind in KONG_KINDS else 3
+            ok = len(ts) == size and len(set(ts)) == 1
+            need = f"{size} 张相同的牌"
+        if not ok:
+            raise InputError("bad_meld", f"{label}：{name} {shown} 不成立，应为{need}。", field)
+        return cls(kind, ts, source)
+
+
+def melds_from_api(raw: Any) -> list[Meld]:
+    """Build melds from the API ``melds`` array of ``{"type", "tiles", "from"?}``.
+
+    Raises:
+        InputError: ``bad_meld`` (field ``"melds"``) for a non-list or malformed entry.
+    """
+    if raw is None:
+        return []
+    if not isinstance(raw, list):
+        raise InputError("bad_meld", "副露（melds）应为列表。", "melds")
+    out = []
+    for item in raw:
+        if not isinstance(item, dict):
+            raise InputError("bad_meld", "副露：每一组应为 {\"type\", \"tiles\"} 对象。", "melds")
+        unknown = set(item) - {"type", "tiles", "from"}
+        if unknown:
+            raise InputError("bad_meld", f"副露：未知字段 {sorted(unknown)[0]}。", "melds")
+        out.append(Meld.build(item.get("type"), item.get("tiles"), item.get("from")))
+    return out
+
+
+@dataclass(frozen=True)
+class Hand:
+    """Concealed tiles (sorted) plus melds.
+
+    ``tile_count`` counts a kong as 3 (RULES C-3): 13 for a waiting hand, 14 for a hand
+    that has just drawn or claimed.
+    """
+
+    concealed: tuple[Tile, ...]
+    melds: tuple[Meld, ...] = ()
+
+    @classmethod
+    def of(cls, concealed: Iterable[int], melds: Iterable[Meld] = ()) -> "Hand":
+        return cls(tuple(sorted(Tile(t) for t in concealed)), tuple(melds))
+
+    @property
+    def tile_count(self) -> int:
+        return len(self.concealed) + 3 * len(self.melds)
+
+    @property
+    def is_concealed(self) -> bool:
+        """门清: no melds other than concealed kongs."""
+        return all(m.is_concealed for m in self.melds)
+
+    def counts(self) -> list[int]:
+        """34-vector of the concealed tiles."""
+        return counts_of(self.concealed)
+
+    def all_tiles(self) -> list[Tile]:
+        """Concealed tiles plus every meld tile (a kong's four)."""
+        return list(self.concealed) + [t for m in self.melds for t in m.tiles]
+
+    def held_counts(self) -> list[int]:
+        """34-vector of the tiles held: concealed plus melds (C-9 "held")."""
+        return counts_of(self.all_tiles())
+
+    def __str__(self) -> str:
+        return " ".join([format_tiles(self.concealed)] + [str(m) for m in self.melds])

@@ -1,0 +1,62 @@
+"""The page's text notation for melds (tile strings themselves live in :mod:`webcalc.tiles`).
+
+The form has one text field for all exposed melds; :func:`melds_from_text` turns it into the
+API's meld objects, which :func:`webcalc.hand.melds_from_api` then validates.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .errors import InputError
+from .hand import Meld
+from .tiles import FIELD_LABELS, format_tiles, parse_tiles
+
+# words accepted in front of a meld in the page's text field, longest first
+_MELD_WORDS = sorted([
+    ("碰", "pong"), ("吃", "chow"), ("明杠", "kong"), ("杠", "kong"), ("补杠", "added_kong"),
+    ("加杠", "added_kong"), ("绕杠", "added_kong"), ("暗杠", "concealed_kong"),
+    ("pong:", "pong"), ("chow:", "chow"), ("kong:", "kong"), ("added_kong:", "added_kong"),
+    ("concealed_kong:", "concealed_kong"),
+], key=lambda w: -len(w[0]))
+
+def melds_from_text(text: str) -> list[dict]:
+    """Parse the page's melds field into API meld dicts.
+
+    Groups are separated by spaces, commas or 、; each is an optional kind word
+    (碰 吃 明杠/杠 补杠/加杠/绕杠 暗杠, or ``pong:`` …), the tiles, and optionally ``@seat``.
+    Without a kind word, 3 identical tiles are a pong, 3 in a row a chow, 4 identical a
+    kong. ``"碰555m 暗杠1111z 123p@3"`` → ``[{"type": "pong", …}, …]``.
+
+    Raises:
+        InputError: ``bad_meld`` / ``bad_tile`` with field ``"melds"``.
+    """
+    out = []
+    for token in _meld_tokens(text or ""):
+        kind = None
+        for word, k in _MELD_WORDS:
+            if token.lower().startswith(word):
+                kind, token = k, token[len(word):]
+                break
+        source = None
+        if "@" in token:
+            token, _, seat = token.rpartition("@")
+            if seat not in ("0", "1", "2", "3"):
+                raise InputError("bad_meld", f"副露：@ 后应为座位 0-3，而不是 “{seat}”。", "melds")
+            source = int(seat)
+        try:
+            ts = sorted(parse_tiles(token))
+        except InputError as e:
+            raise e.with_field("melds", FIELD_LABELS["melds"]) from None
+        if kind is None:
+            kind = "chow" if len(ts) == 3 and len(set(ts)) == 3 else (
+                "kong" if len(ts) == 4 else "pong")
+        meld = Meld.build(kind, format_tiles(ts), source)
+        out.append(meld.to_dict())
+    return out
+
+
+def _meld_tokens(text: str) -> list[str]:
+    return [t for t in re.split(r"[\s,，、;；]+", text) if t]
+
+

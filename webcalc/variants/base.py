@@ -1,0 +1,175 @@
+"""What every rule set provides, and the defaults they share.
+
+A variant is a plain object (one module per rule set) with an options dataclass and a few
+methods the analysis calls. The shared decomposer (:mod:`webcalc.decompose`) does the
+splitting; a variant says which shapes it knows, where wildcards may stand in, and what
+else a win needs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..decompose import (FREE_JOKERS, JokerPolicy, Reading, four_wildcards_reading,
+                         is_standard, seven_pairs_reading, standard_readings)
+from ..errors import InputError
+from ..hand import Hand, Meld
+from ..tiles import Tile, counts_of
+from ..wildcards import HENAN, wildcards_from_indicator
+
+WIN_METHODS = ("self_draw", "discard", "kong_replacement", "robbing_kong")
+WIN_METHOD_CHINESE = {"self_draw": "自摸", "discard": "点炮", "kong_replacement": "杠上开花",
+                      "robbing_kong": "抢杠"}
+SELF_DRAWN = frozenset({"self_draw", "kong_replacement"})   # C-14: 杠上开花 is a self-draw
+
+
+@dataclass(frozen=True)
+class Situation:
+    """A hand as a variant judges it.
+
+    Attributes:
+        hand: concealed tiles + melds (13 or 14 tiles by C-3).
+        wildcards: the wildcard kinds in force (empty when none).
+        options: the variant's options dataclass.
+        win_by: one of :data:`WIN_METHODS` (``self_draw`` when the request gives none, C-9).
+        winning_tile: the tile that came last, or ``None``.
+        indicator: the indicator tile, or ``None``.
+        settlement: the request's ``settlement`` object (validated), or ``None``.
+    """
+
+    hand: Hand
+    wildcards: tuple[Tile, ...] = ()
+    options: Any = None
+    win_by: str = "self_draw"
+    winning_tile: Tile | None = None
+    indicator: Tile | None = None
+    settlement: dict | None = None
+    real_counts: list[int] = field(init=False, compare=False, repr=False)
+    jokers: tuple[Tile, ...] = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self):
+        wild = set(self.wildcards)
+        object.__setattr__(self, "jokers", tuple(t for t in self.hand.concealed if t in wild))
+        object.__setattr__(self, "real_counts",
+                           counts_of(t for t in self.hand.concealed if t not in wild))
+
+    def with_tile(self, t: Tile) -> "Situation":
+        """This situation with ``t`` added to the concealed tiles as the winning tile."""
+        hand = Hand.of(self.hand.concealed + (t,), self.hand.melds)
+        return Situation(hand, self.wildcards, self.options, self.win_by, t, self.indicator,
+                         self.settlement)
+
+    def without_tile(self, t: Tile) -> "Situation":
+        """This situation with one ``t`` taken from the concealed tiles."""
+        rest = list(self.hand.concealed)
+        rest.remove(t)
+        return Situation(Hand.of(rest, self.hand.melds), self.wildcards, self.options,
+                         self.win_by, None, self.indicator, self.settlement)
+
+
+@dataclass
+class Judgement:
+    """A variant's verdict on a 14-tile hand.
+
+    Attributes:
+        readings: every legal winning reading, the best for the winner first (C-6).
+        reasons: when not a win only because of a variant rule: ``[{"rule", "message"}]``.
+        biao: 三门峡 表 count (SMX-5, without ``biao_discards``), else ``None``.
+        fan: 盘锦 hand 番 of the best reading (PJ-10), ``[{"name", "key", "multiplier"}]``.
+    """
+
+    readings: list[Reading]
+    reasons: list[dict] = field(default_factory=list)
+    biao: int | None = None
+    fan: list[dict] | None = None
+
+    @property
+    def complete(self) -> bool:
+        return bool(self.readings)
+
+
+def reason(rule: str, message: str) -> dict:
+    return {"rule": rule, "message": message}
+
+
+class Variant:
+    """Base of the four rule sets; subclasses set the class attributes and override
+    what differs."""
+
+    name = ""
+    label = ""
+    seed = ""
+    Options: type = object
+    cycle = HENAN
+    #: win method → allowed; the rule id cited when refused (C-14)
+    win_methods: frozenset[str] = frozenset({"self_draw", "kong_replacement"})
+    win_rule = ""
+    chow_allowed = True
+    chow_rule = ""
+    policy: JokerPolicy = FREE_JOKERS
+
+    # -- configuration -------------------------------------------------------------
+    def wildcards_on(self, opts) -> bool:
+        """Whether the room plays with wildcards at all."""
+        return False
+
+    def wildcards(self, opts, indicator: Tile | None) -> tuple[Tile, ...]:
+        """Wildcard kinds for ``indicator`` (C-7: none without an indicator)."""
+        if indicator is None or not self.wildcards_on(opts):
+            return ()
+        return wildcards_from_indicator(indicator, self.cycle)
+
+    def kinds_in_play(self, opts) -> int:
+        """How many tile kinds are in the wall: 34, or 27 without honors."""
+        return 34
+
+    def check_win_by(self, win_by: str) -> None:
+        """Raise ``bad_win_by`` (C-14) when this variant does not allow ``win_by``."""
+        if win_by not in self.win_methods:
+            allowed = "、".join(WIN_METHOD_CHINESE[w] for w in WIN_METHODS
+                               if w in self.win_methods)
+            raise InputError("bad_win_by",
+                             f"{self.label}麻将不能{WIN_METHOD_CHINESE[win_by]}胡牌，只能{allowed}"
+                             f"（{self.win_rule}）。", "win_by")
+
+    def check_meld(self, opts, meld: Meld, wildcards: tuple[Tile, ...], index: int) -> None:
+        """Raise ``bad_meld`` for a meld this variant forbids (no chow in 三门峡/郑州)."""
+        if meld.kind == "chow" and not self.chow_allowed:
+            raise InputError("bad_meld", f"副露：{self.label}麻将不能吃牌（{self.chow_rule}）。",
+                             "melds")
+
+    # -- judging ------------------------------------------------------------------
+    def is_win(self, sit: Situation) -> bool:
+        """Whether the 14-tile hand of ``sit`` is a legal win. Cheap; no listing."""
+        return bool(self.judge(sit).readings)
+
+    def judge(self, sit: Situation) -> Judgement:
+        """All legal readings of a 14-tile hand, best first, with reasons when none."""
+        raise NotImplementedError
+
+    # -- helpers for subclasses ---------------------------------------------------
+    @staticmethod
+    def standard(sit: Situation, policy: JokerPolicy = FREE_JOKERS) -> list[Reading]:
+        return standard_readings(sit.real_counts, sit.jokers, sit.hand.melds, policy)
+
+    @staticmethod
+    def is_standard(sit: Situation, policy: JokerPolicy = FREE_JOKERS) -> bool:
+        return is_standard(sit.real_counts, len(sit.jokers), len(sit.hand.melds), policy)
+
+    @staticmethod
+    def seven_pairs_as_themselves(sit: Situation) -> Reading | None:
+        """七对 with wildcards only as themselves (SMX-3, ZZ-3, JC-2); needs no melds."""
+        if sit.hand.melds:
+            return None
+        return seven_pairs_reading(sit.hand.counts())
+
+    @staticmethod
+    def four_wildcards(sit: Situation) -> Reading | None:
+        """四混: the four wildcard tiles of one kind held concealed (SMX-3, ZZ-3)."""
+        if not sit.wildcards or len(sit.jokers) < 4:
+            return None
+        for w in sit.wildcards:
+            if sit.jokers.count(w) == 4:
+                return four_wildcards_reading(sit.hand.concealed, (w,))
+        return None

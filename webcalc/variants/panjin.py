@@ -1,0 +1,255 @@
+"""盘锦 (panjin), seed 002: wildcards only in sequences and the pair, 三色全, 幺九, 刻, 顺,
+and the 番 of PJ-10 (RULES PJ-1..PJ-14).
+
+A win needs, besides the standard shape (or 七对 with its option):
+
+* PJ-2 — wildcard tiles only in concealed sequences and the pair, never in a triplet or kong
+  (not even as their own face); no meld holds a wildcard tile, except 混杠 (``wildcard_kong``);
+* PJ-4 — the real suited tiles (melds included) show all three suits; exactly two after the
+  dealer's 断门; one more allowed with ``one_suit``;
+* PJ-5 — a real 1 or 9 or a real honor somewhere;
+* PJ-6 — a pong, kong or concealed triplet of real tiles, or a real honor pair as the eyes;
+* PJ-7 — a sequence, unless ``piaohu`` (then an all-triplet hand wins as 飘胡); 手把一 (four
+  melds declared) only as 飘胡. 七对 (PJ-8) is exempt from PJ-6 and PJ-7.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..decompose import JokerPolicy, Reading, seven_pairs_reading
+from ..errors import InputError
+from ..hand import Meld
+from ..options import opt
+from ..tiles import ALL_TILES, Tile
+from ..wildcards import PANJIN, wildcards_from_indicator
+from .base import Judgement, Situation, Variant, reason
+
+PJ_POLICY = JokerPolicy(in_triplet=False)            # PJ-2
+ONE_BAMBOO = 18                                       # 1条, 幺鸡
+
+
+@dataclass(frozen=True)
+class PanjinOptions:
+    """Room options of 盘锦, all from the seed's room list (RULES, 盘锦 section)."""
+
+    wildcard_mode: str = field(default="next", metadata=opt(
+        "混牌", "不带混；混牌：查混牌的下一张；游戏混：查混牌的上一张和下一张。", "PJ-1",
+        choices=(("none", "不带混"), ("next", "混牌"), ("both", "游戏混"))))
+    jiagang: bool = field(default=False, metadata=opt(
+        "加钢", "开局前玩家可选加钢，胜负翻倍。", "PJ-11"))
+    all_jiagang: bool = field(default=False, metadata=opt(
+        "死钢", "默认所有玩家都加钢。", "PJ-11"))
+    duanmen: bool = field(default=False, metadata=opt(
+        "选断门", "庄家可选断门，之后只能两门胡牌。", "PJ-4"))
+    qionghu: bool = field(default=False, metadata=opt(
+        "穷胡", "带混时，胡牌手里没有混牌则翻倍。", "PJ-10"))
+    jihu: bool = field(default=False, metadata=opt(
+        "鸡胡", "胡牌时有幺鸡（一条）翻倍，四个幺鸡为群鸡 ×4。", "PJ-10"))
+    kong: bool = field(default=True, metadata=opt(
+        "杠", "可以杠牌并计算杠分。", "PJ-13"))
+    no_dealer_repeat: bool = field(default=False, metadata=opt(
+        "不连庄", "庄家胡牌或流局也轮庄（只影响坐庄，不影响分数）。", "PJ-14"))
+    piaohu: bool = field(default=False, metadata=opt(
+        "飘胡", "可以全是刻子或杠胡牌（×2）；不勾选则必须有顺子。", "PJ-7"))
+    one_suit: bool = field(default=False, metadata=opt(
+        "清一色", "可以一色胡牌（×2），字牌不算色。", "PJ-4"))
+    no_pass_win: bool = field(default=False, metadata=opt(
+        "禁止顺胡", "漏胡后本轮不能接炮（只影响打牌，不影响分数）。", "PJ-9"))
+    seven_pairs: bool = field(default=False, metadata=opt(
+        "七小对", "可以胡七小对（×2）。", "PJ-8"))
+    kong_discard: bool = field(default=False, metadata=opt(
+        "杠后炮", "杠后打出的第一张牌点炮，算杠流泪（×2）。", "PJ-10"))
+    kong_bloom: bool = field(default=False, metadata=opt(
+        "杠开", "杠上开花算番（×2）。", "PJ-10"))
+    jiahu: bool = field(default=False, metadata=opt(
+        "夹胡", "纯夹胡牌算番（×2）；三七和单吊不算。", "PJ-10"))
+    wildcard_kong: bool = field(default=False, metadata=opt(
+        "混杠", "四张相同的混牌可以杠出，每家付 64 底。", "PJ-13"))
+    discard_doubles_all: bool = field(default=False, metadata=opt(
+        "点炮三家都翻倍", "本站的另一种读法：点炮 ×2 算在三份上，而不只是点炮者自己那份。",
+        "PJ-12"))
+
+
+FAN_NAMES = {"self_draw": "自摸", "discard": "点炮", "qionghu": "穷胡", "jihu": "鸡胡",
+             "qunji": "群鸡", "piaohu": "飘胡", "one_suit": "清一色", "seven_pairs": "七对",
+             "kong_bloom": "杠上开花", "kong_discard": "杠流泪", "jiahu": "夹胡"}
+
+
+def fan(key: str, multiplier: int = 2) -> dict:
+    """One 番 entry: ``{"name", "key", "multiplier"}`` (PJ-10)."""
+    return {"name": FAN_NAMES[key], "key": key, "multiplier": multiplier}
+
+
+class Panjin(Variant):
+    name = "panjin"
+    label = "盘锦"
+    seed = "002"
+    Options = PanjinOptions
+    cycle = PANJIN
+    win_methods = frozenset({"self_draw", "discard", "kong_replacement"})
+    win_rule = "PJ-9"
+    policy = PJ_POLICY
+
+    def wildcards_on(self, opts) -> bool:
+        return opts.wildcard_mode != "none"
+
+    def wildcards(self, opts, indicator):
+        if indicator is None or not self.wildcards_on(opts):
+            return ()
+        return wildcards_from_indicator(indicator, PANJIN, both=opts.wildcard_mode == "both")
+
+    def check_meld(self, opts, meld: Meld, wildcards, index: int) -> None:
+        if meld.is_kong and not opts.kong:
+            raise InputError("bad_meld", "副露：房间没有勾选“杠”，不能有杠（PJ-13）。", "melds")
+        wild = [t for t in meld.tiles if t in wildcards]
+        if wild:
+            if meld.is_kong and len(wild) == 4 and opts.wildcard_kong:
+                return                                  # 混杠
+            raise InputError("bad_meld", f"副露：混牌 {wild[0].chinese} 不能吃、碰、杠"
+                             f"{'（混杠需勾选“混杠”）' if meld.is_kong else ''}（PJ-2）。", "melds")
+
+    # -- hand-level conditions ------------------------------------------------------
+    @staticmethod
+    def real_tiles(sit: Situation) -> list[Tile]:
+        """Every non-wildcard tile of the hand, melds included (a 混杠 is all wildcards)."""
+        wild = set(sit.wildcards)
+        return [t for t in sit.hand.all_tiles() if t not in wild]
+
+    @staticmethod
+    def allowed_suit_counts(sit: Situation) -> set[int]:
+        """PJ-4: 3 suits; 2 after 断门; 1 more with ``one_suit``."""
+        duanmen = bool(sit.settlement and sit.settlement.get("duanmen"))
+        allowed = {2} if duanmen else {3}
+        if sit.options.one_suit:
+            allowed.add(1)
+        return allowed
+
+    def hand_reasons(self, sit: Situation) -> list[dict]:
+        """The failures of PJ-4 and PJ-5, which no reading can change."""
+        real = self.real_tiles(sit)
+        out = []
+        suits = {t.suit for t in real if not t.is_honor}
+        allowed = self.allowed_suit_counts(sit)
+        if len(suits) not in allowed:
+            want = "、".join({3: "三门齐全", 2: "恰好两门（断门）", 1: "一门（清一色）"}[n]
+                            for n in sorted(allowed, reverse=True))
+            out.append(reason("PJ-4", f"真牌（不算混牌）有 {len(suits)} 门花色，应为{want}。"))
+        if not any(t.is_terminal_or_honor for t in real):
+            out.append(reason("PJ-5", "没有幺九：需要一张真的一、九或字牌（混牌不算）。"))
+        return out
+
+    # -- reading-level conditions ---------------------------------------------------
+    def reading_reasons(self, sit: Situation, r: Reading) -> list[dict]:
+        """The failures of PJ-6 and PJ-7 for one standard reading."""
+        if r.shape == "seven_pairs":
+            return []
+        out = []
+        if not self.has_triplet(r, sit.wildcards):
+            out.append(reason("PJ-6", "没有刻：需要一组真牌的碰、杠、刻子，或一对真字牌做将。"))
+        has_seq = self.has_sequence(r)
+        if not has_seq and not sit.options.piaohu:
+            out.append(reason("PJ-7", "没有顺子：不勾选飘胡时必须有顺子。"))
+        elif len(sit.hand.melds) == 4 and has_seq:
+            out.append(reason("PJ-7", "手把一（只剩一张手牌）只能以飘胡胡牌。"))
+        return out
+
+    @staticmethod
+    def has_triplet(r: Reading, wildcards: tuple[Tile, ...]) -> bool:
+        """PJ-6: a pong/kong/triplet of real tiles (a 混杠 is not), or a real honor pair
+        as the eyes."""
+        for g in r.groups:
+            real = not g.has_wild and not any(t in wildcards for t in g.tiles)
+            if g.kind in ("triplet", "kong") and real:
+                return True
+            if g.kind == "pair" and real and g.tiles[0].is_honor:
+                return True
+        return False
+
+    @staticmethod
+    def has_sequence(r: Reading) -> bool:
+        """PJ-7: a chow or concealed sequence (three wildcards are any sequence, C-13)."""
+        return any(g.kind == "sequence" or (g.kind == "free" and len(g.tiles) == 3)
+                   for g in r.groups)
+
+    # -- judging --------------------------------------------------------------------
+    def structural_readings(self, sit: Situation) -> list[Reading]:
+        readings = self.standard(sit, PJ_POLICY)
+        if sit.options.seven_pairs and not sit.hand.melds:
+            sp = seven_pairs_reading(sit.real_counts, sit.jokers)
+            if sp is not None:
+                readings.append(sp)
+        return readings
+
+    def is_win(self, sit: Situation) -> bool:
+        if self.hand_reasons(sit):
+            return False
+        return any(not self.reading_reasons(sit, r) for r in self.structural_readings(sit))
+
+    def judge(self, sit: Situation) -> Judgement:
+        structural = self.structural_readings(sit)
+        hand_reasons = self.hand_reasons(sit)
+        legal = [] if hand_reasons else [r for r in structural
+                                         if not self.reading_reasons(sit, r)]
+        if not legal:
+            reasons = list(hand_reasons)
+            if structural:
+                closest = min((self.reading_reasons(sit, r) for r in structural), key=len)
+                reasons += closest
+            elif self.is_standard(sit):
+                reasons.append(reason("PJ-2", "混牌只能当顺子或将，不能当刻子、杠。"))
+            return Judgement([], reasons)
+        jiahu_ok = self.jiahu_possible(sit)
+        scored = [(self.reading_fan(sit, r, jiahu_ok), r) for r in legal]
+        scored.sort(key=lambda fr: -_product(fr[0]))
+        best_fan = scored[0][0] + self.hand_fan(sit)
+        return Judgement([r for _, r in scored], fan=best_fan)
+
+    def reading_fan(self, sit: Situation, r: Reading, jiahu_ok: bool) -> list[dict]:
+        """The 番 that depend on the reading (PJ-10): 飘胡, 七对, 夹胡."""
+        out = []
+        if r.shape == "seven_pairs":
+            out.append(fan("seven_pairs"))
+        elif not self.has_sequence(r):
+            out.append(fan("piaohu"))
+        if jiahu_ok and any(g.kind == "sequence" and not g.exposed and not g.wild[1]
+                            and g.tiles[1] == sit.winning_tile for g in r.groups):
+            out.append(fan("jiahu"))
+        return out
+
+    def hand_fan(self, sit: Situation) -> list[dict]:
+        """The 番 that any reading has (PJ-10): 清一色, 鸡胡/群鸡, 穷胡."""
+        opts = sit.options
+        out = []
+        suits = {t.suit for t in self.real_tiles(sit) if not t.is_honor}
+        if len(suits) == 1:
+            out.append(fan("one_suit"))
+        if opts.jihu:
+            n = sit.hand.all_tiles().count(ALL_TILES[ONE_BAMBOO])
+            if n == 4:
+                out.append(fan("qunji", 4))
+            elif n:
+                out.append(fan("jihu"))
+        if opts.qionghu and sit.wildcards and not any(
+                t in sit.wildcards for t in sit.hand.all_tiles()):
+            out.append(fan("qionghu"))
+        return out
+
+    def jiahu_possible(self, sit: Situation) -> bool:
+        """PJ-10 夹胡: with ``jiahu`` on and a winning tile given, the 13 tiles before
+        the win waited on that one kind only."""
+        if not sit.options.jiahu or sit.winning_tile is None:
+            return False
+        before = sit.without_tile(sit.winning_tile)
+        kinds = [k for k in ALL_TILES if self.is_win(before.with_tile(k))]
+        return kinds == [sit.winning_tile]
+
+
+def _product(fans: list[dict]) -> int:
+    p = 1
+    for f in fans:
+        p *= f["multiplier"]
+    return p
+
+
+VARIANT = Panjin()

@@ -1,0 +1,85 @@
+"""三门峡 (sanmenxia), seed 000: self-draw only, 四混, 十三不靠 and 表 (RULES SMX-1..SMX-8).
+
+Shapes (SMX-3): standard with wildcards anywhere in the concealed part (C-8); 七对 with
+wildcards only as themselves; 四混 (the four wildcard tiles held concealed); 十三不靠.
+表 (SMX-4, SMX-5): a 混单吊 win — the 13 tiles before the winning tile, less one wildcard,
+are four melds, and the winning tile pairs with that wildcard — counts 1 + ``biao_discards``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..decompose import can_complete, knitted_reading
+from ..options import opt
+from .base import Judgement, Situation, Variant
+
+
+@dataclass(frozen=True)
+class SanmenxiaOptions:
+    """Room options of 三门峡 (RULES, 三门峡 section)."""
+
+    with_honors: bool = field(default=True, metadata=opt(
+        "带风", "带东南西北中发白，共 136 张；不带则只用万筒条 108 张。", "C-1"))
+    wildcard: bool = field(default=True, metadata=opt(
+        "带混", "混皮的下一张为混牌，可当任意牌。", "SMX-1"))
+    pao: bool = field(default=True, metadata=opt(
+        "带跑", "开局前可下跑，胡牌时按跑加分。", "SMX-6"))
+    pao_max: int = field(default=1, metadata=opt(
+        "跑的上限", "每人最多下几跑。", "SMX-6", minimum=0, maximum=10))
+    pao_doubles_with_biao: bool = field(default=True, metadata=opt(
+        "跑随表翻倍", "开：底×(1+跑)×2^表；关：底×2^表 再加跑分。", "SMX-6"))
+    kong_pao: bool = field(default=False, metadata=opt(
+        "杠带跑", "杠分也加上双方的跑。", "SMX-7"))
+
+
+class Sanmenxia(Variant):
+    name = "sanmenxia"
+    label = "三门峡"
+    seed = "000"
+    Options = SanmenxiaOptions
+    win_methods = frozenset({"self_draw", "kong_replacement"})
+    win_rule = "SMX-2"
+    chow_allowed = False
+    chow_rule = "SMX-2"
+
+    def wildcards_on(self, opts) -> bool:
+        return opts.wildcard
+
+    def kinds_in_play(self, opts) -> int:
+        return 34 if opts.with_honors else 27          # C-1: 108 tiles without honors
+
+    def is_win(self, sit: Situation) -> bool:
+        return bool(self.four_wildcards(sit) or self.seven_pairs_as_themselves(sit)
+                    or (not sit.hand.melds and knitted_reading(sit.hand.counts()))
+                    or self.is_standard(sit))
+
+    def judge(self, sit: Situation) -> Judgement:
+        readings = self.standard(sit)
+        for special in (self.seven_pairs_as_themselves(sit), self.four_wildcards(sit),
+                        None if sit.hand.melds else knitted_reading(sit.hand.counts())):
+            if special is not None:
+                readings.append(special)
+        dandiao = bool(readings) and self.is_wildcard_pair_wait(sit)
+        if dandiao:
+            # C-6: show first the reading in which the wildcard makes the eyes
+            readings.sort(key=lambda r: not (r.pair is not None and r.pair.has_wild))
+        return Judgement(readings, biao=1 if dandiao else 0)
+
+    @staticmethod
+    def is_wildcard_pair_wait(sit: Situation) -> bool:
+        """SMX-4 混单吊: the 13 tiles before ``winning_tile``, less one wildcard tile, form
+        four melds (so any tile would have won with that wildcard as the eyes).
+
+        False when no winning tile is given or no wildcard was held before it.
+        """
+        if sit.winning_tile is None or not sit.wildcards:
+            return False
+        before = sit.without_tile(sit.winning_tile)
+        if not before.jokers:
+            return False
+        need = 4 - len(sit.hand.melds)
+        return can_complete(tuple(before.real_counts), len(before.jokers) - 1, need, 0)
+
+
+VARIANT = Sanmenxia()

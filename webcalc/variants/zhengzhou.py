@@ -1,0 +1,70 @@
+"""郑州 (zhengzhou), seed 001: 下跑, self-draw or 杠开 only, 四混 (RULES ZZ-1..ZZ-7).
+
+Shapes (ZZ-3): standard with wildcards anywhere in the concealed part (C-8); 七对 with
+wildcards only as themselves; 四混. No 十三不靠. The best reading (C-6) is the one with
+the most enabled doubles (ZZ-4: 七对加倍, 四混加倍).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..options import opt
+from .base import Judgement, Situation, Variant
+
+
+@dataclass(frozen=True)
+class ZhengzhouOptions:
+    """Room options of 郑州 (RULES, 郑州 section)."""
+
+    wildcard: bool = field(default=True, metadata=opt(
+        "带混", "明牌的下一张为混牌，可当任意牌。", "ZZ-1"))
+    pao_max: int = field(default=3, metadata=opt(
+        "跑的上限", "下跑最多几倍底注（种子规则：封顶三倍）。", "ZZ-4", minimum=0, maximum=10))
+    kong_pao: bool = field(default=True, metadata=opt(
+        "杠跑", "杠分也加上双方的跑。", "ZZ-5"))
+    draw_settles_kongs: bool = field(default=True, metadata=opt(
+        "荒庄结算杠分", "荒庄时杠分照付。", "ZZ-5"))
+    seven_pairs_double: bool = field(default=False, metadata=opt(
+        "七对加倍", "七对胡牌分数翻倍。", "ZZ-4"))
+    kong_bloom_double: bool = field(default=False, metadata=opt(
+        "杠上花加倍", "杠上开花分数翻倍。", "ZZ-4"))
+    four_wildcards_double: bool = field(default=False, metadata=opt(
+        "四混加倍", "四混胡牌分数翻倍。", "ZZ-4"))
+    dealer_plus_base: bool = field(default=False, metadata=opt(
+        "庄家加底", "庄家参与的输赢和杠分各加一底。", "ZZ-4"))
+
+
+class Zhengzhou(Variant):
+    name = "zhengzhou"
+    label = "郑州"
+    seed = "001"
+    Options = ZhengzhouOptions
+    win_methods = frozenset({"self_draw", "kong_replacement"})
+    win_rule = "ZZ-2"
+    chow_allowed = False
+    chow_rule = "ZZ-2"
+
+    def wildcards_on(self, opts) -> bool:
+        return opts.wildcard
+
+    def is_win(self, sit: Situation) -> bool:
+        return bool(self.four_wildcards(sit) or self.seven_pairs_as_themselves(sit)
+                    or self.is_standard(sit))
+
+    def judge(self, sit: Situation) -> Judgement:
+        readings = self.standard(sit)
+        for special in (self.seven_pairs_as_themselves(sit), self.four_wildcards(sit)):
+            if special is not None:
+                readings.append(special)
+        readings.sort(key=lambda r: -self.shape_doubles(sit.options, r.shape))
+        return Judgement(readings)
+
+    @staticmethod
+    def shape_doubles(opts, shape: str) -> int:
+        """ZZ-4: how many enabled doubles a reading's shape brings (七对, 四混)."""
+        return int((shape == "seven_pairs" and opts.seven_pairs_double)
+                   or (shape == "four_wildcards" and opts.four_wildcards_double))
+
+
+VARIANT = Zhengzhou()

@@ -1,0 +1,69 @@
+"""Waits (听牌) of a 13-tile hand, with remaining counts (RULES C-9).
+
+A wait is a kind that, added to the 13 tiles, gives a legal win under the variant and the
+win method asked for. A kind none of whose live copies is outside the hand — held four
+times, or three times when it is the indicator's kind (C-7) — is not a wait. ``remaining``
+is 4 − held − indicator − visible, never below 0; a wait with 0 remaining is a dead wait
+(空听) and is still listed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from .tiles import ALL_TILES, Tile
+from .variants.base import Situation, Variant
+
+
+@dataclass(frozen=True)
+class Wait:
+    """One wait: the ``tile`` kind and how many copies are still unseen (``remaining``)."""
+
+    tile: Tile
+    remaining: int
+
+    @property
+    def dead(self) -> bool:
+        """空听: no copy left to draw."""
+        return self.remaining == 0
+
+    def to_dict(self) -> dict:
+        return {"tile": self.tile.code, "remaining": self.remaining, "dead": self.dead}
+
+
+def live_kinds(sit: Situation, kinds_in_play: int) -> list[Tile]:
+    """Kinds with at least one copy not in the hand or the indicator (C-9)."""
+    held = sit.hand.held_counts()
+    out = []
+    for t in ALL_TILES[:kinds_in_play]:
+        out_of_play = held[t] + (1 if sit.indicator == t else 0)
+        if out_of_play < 4:
+            out.append(t)
+    return out
+
+
+def find_waits(variant: Variant, sit: Situation, visible: Sequence[int] = (),
+               kinds_in_play: int = 34) -> list[Wait]:
+    """The waits of the 13-tile hand of ``sit`` (C-9), in tile order.
+
+    Args:
+        variant: the rule set judging each completed hand.
+        sit: a situation whose hand has 13 tiles (``win_by`` is the method tried).
+        visible: 34-vector of tiles seen elsewhere (may be empty).
+        kinds_in_play: 34, or 27 for a 三门峡 room without honors (C-1).
+    """
+    held = sit.hand.held_counts()
+    out = []
+    for t in live_kinds(sit, kinds_in_play):
+        if variant.is_win(sit.with_tile(t)):
+            seen = visible[t] if visible else 0
+            left = 4 - held[t] - (1 if sit.indicator == t else 0) - seen
+            out.append(Wait(t, max(0, left)))
+    return out
+
+
+def is_any_tile_wait(sit: Situation, waits: Sequence[Wait], kinds_in_play: int = 34) -> bool:
+    """混单吊 state: every live kind completes the hand (and there is at least one)."""
+    live = live_kinds(sit, kinds_in_play)
+    return bool(live) and len(waits) == len(live)

@@ -1,0 +1,51 @@
+"""Wildcards (混) from the indicator (混皮 / 明牌 / 查混牌).
+
+Two honor cycles exist:
+
+* ``HENAN`` (SMX-1, ZZ-1): 东→南→西→北→中→发→白→东, i.e. ``1z→2z→3z→4z→7z→6z→5z→1z``;
+* ``PANJIN`` (PJ-1): winds 东→南→西→北→东 and dragons 中→发→白→中 (``7z→6z→5z→7z``).
+
+Suits cycle 1→2…9→1 in both. The indicator itself is out of play (C-7).
+"""
+
+from __future__ import annotations
+
+from .tiles import ALL_TILES, Tile
+
+HENAN = "henan"
+PANJIN = "panjin"
+
+_HENAN_HONORS = [27, 28, 29, 30, 33, 32, 31]        # 东 南 西 北 中 发 白
+_PANJIN_WINDS = [27, 28, 29, 30]
+_PANJIN_DRAGONS = [33, 32, 31]                       # 中 发 白
+
+
+def _cycle_for(t: Tile, cycle: str) -> list[int]:
+    if not t.is_honor:
+        base = (t // 9) * 9
+        return list(range(base, base + 9))
+    if cycle == HENAN:
+        return _HENAN_HONORS
+    return _PANJIN_WINDS if t < 31 else _PANJIN_DRAGONS
+
+
+def step(t: Tile, cycle: str, delta: int) -> Tile:
+    """The tile ``delta`` places after ``t`` (before it, for a negative ``delta``) in ``cycle``.
+
+    >>> step(Tile.parse("9p"), HENAN, 1), step(Tile.parse("4z"), HENAN, 1)
+    (Tile.parse('1p'), Tile.parse('7z'))
+    """
+    ring = _cycle_for(t, cycle)
+    return ALL_TILES[ring[(ring.index(t) + delta) % len(ring)]]
+
+
+def wildcards_from_indicator(indicator: Tile, cycle: str, both: bool = False) -> tuple[Tile, ...]:
+    """The wildcard kinds named by ``indicator``, sorted.
+
+    ``both=False``: indicator + 1 (SMX-1, ZZ-1, PJ-1 混牌). ``both=True``: indicator − 1 and
+    + 1 (PJ-1 游戏混; 9万 → 1万, 8万).
+    """
+    kinds = {step(indicator, cycle, 1)}
+    if both:
+        kinds.add(step(indicator, cycle, -1))
+    return tuple(sorted(kinds))
