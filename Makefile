@@ -1,0 +1,30 @@
+# make run  -> serve on http://127.0.0.1:8000
+# make test -> the whole test suite
+# The virtualenv is reinstalled only when pyproject.toml changes (stamp files in .venv/).
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+
+.PHONY: run test clean
+
+run: $(VENV)/.stamp-run
+	$(BIN)/gunicorn --bind 127.0.0.1:8000 'webcalc:create_app()'
+
+test: $(VENV)/.stamp-test
+	$(BIN)/python -m pytest -q
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(VENV)/.stamp-run: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e .
+	touch $@
+
+$(VENV)/.stamp-test: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e '.[test]'
+	touch $@ $(VENV)/.stamp-run
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis tests/screenshots
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +
