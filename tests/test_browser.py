@@ -1,0 +1,144 @@
+"""Browser tests: Playwright driving Debian's Chromium (/usr/bin/chromium) against the app
+served by werkzeug in a thread. Never `playwright install`: it downloads a browser."""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+from urllib.parse import quote, urlsplit
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = "/usr/bin/chromium"
+LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+               "--disable-component-update", "--disable-sync", "--no-first-run",
+               "--disable-dev-shm-usage"]
+SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
+
+
+def _need_chromium():
+    if not os.access(CHROMIUM, os.X_OK):
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{CHROMIUM} is missing in CI: .ci/run must install the chromium package")
+        pytest.skip(f"{CHROMIUM} not installed (apt-get install chromium fonts-noto-cjk)")
+
+
+@pytest.fixture(scope="module")
+def live_server():
+    from werkzeug.serving import make_server
+
+    from webcalc import create_app
+
+    server = make_server("127.0.0.1", 0, create_app({"TESTING": True}), threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join(timeout=5)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    _need_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def _page(browser, live_server, **context_args):
+    context = browser.new_context(locale="zh-CN", **context_args)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    foreign: list[str] = []
+    page.on("request", lambda r: foreign.append(r.url)
+            if urlsplit(r.url).hostname not in ("127.0.0.1", None) else None)
+    page.foreign_requests = foreign
+    return context, page
+
+
+def _wait_tiles(page) -> dict[str, str]:
+    items = page.locator("#result .wait-list li.wait")
+    return {items.nth(i).locator(".tile").get_attribute("data-tile"):
+            items.nth(i).locator(".remaining").inner_text() for i in range(items.count())}
+
+
+def _fill_and_submit(page, hand, variant="zhengzhou", indicator=""):
+    page.select_option("#variant", variant)
+    page.fill("#indicator", indicator)
+    page.fill("#hand", hand)
+    page.click("button[type=submit]")
+
+
+def test_htmx_swaps_result_in_place(browser, live_server):
+    context, page = _page(browser, live_server)
+    try:
+        page.goto(live_server + "/")
+        page.evaluate("window.__same_page = true")
+        _fill_and_submit(page, "123m456p789s1112z")
+        page.wait_for_selector("#result .wait-list")
+        assert _wait_tiles(page) == {"2z": "余 3 张"}
+        assert page.evaluate("window.__same_page") is True  # swapped, not reloaded
+        assert "hand=123m456p789s1112z" in page.url  # hx-push-url: the URL is shareable
+
+        # a second hand, then Back restores the first (htmx 4 re-fetches the full page)
+        page.fill("#hand", "123m456p789s1122z")
+        page.click("button[type=submit]")
+        page.wait_for_selector("#result .wait-list li:nth-child(2)")
+        assert _wait_tiles(page) == {"1z": "余 2 张", "2z": "余 2 张"}
+        assert page.url.endswith("/?variant=zhengzhou&hand=123m456p789s1122z")  # canonical
+        page.go_back()
+        page.wait_for_function("document.querySelectorAll('#result .wait-list li').length === 1")
+        assert _wait_tiles(page) == {"2z": "余 3 张"}
+        assert page.input_value("#hand") == "123m456p789s1112z"
+
+        # bad input: the message under the field, aria-invalid, input kept
+        page.fill("#hand", "123m456p789s111x")
+        page.click("button[type=submit]")
+        page.wait_for_selector("#hand-error")
+        assert page.get_attribute("#hand", "aria-invalid") == "true"
+        assert page.input_value("#hand") == "123m456p789s111x"
+        assert page.foreign_requests == []
+    finally:
+        context.close()
+
+
+def test_works_without_javascript(browser, live_server):
+    context, page = _page(browser, live_server, java_script_enabled=False)
+    try:
+        page.goto(live_server + "/")
+        _fill_and_submit(page, "一二三万四五六筒七八九条东东东南")
+        page.wait_for_selector("#result .wait-list")
+        assert _wait_tiles(page) == {"2z": "余 3 张"}
+        # the plain form GET is redirected (303) to the canonical URL without empty fields
+        assert page.url.endswith("/?variant=zhengzhou&hand=" + quote("一二三万四五六筒七八九条东东东南"))
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("width, height", [(390, 844), (1280, 800)])
+def test_screenshots(browser, live_server, capsys, width, height):
+    SCREENSHOTS.mkdir(exist_ok=True)
+    context, page = _page(browser, live_server, viewport={"width": width, "height": height})
+    try:
+        page.goto(live_server + "/?variant=zhengzhou&hand=123m456p789s1134z&indicator=3z")
+        page.wait_for_selector("#result .wait-list")
+        assert page.evaluate("document.fonts.check('16px \"Noto Sans CJK SC\"')")
+        path = SCREENSHOTS / f"result-{width}x{height}.png"
+        page.screenshot(path=str(path), full_page=True)
+        # nothing wider than the viewport on a phone
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        assert page.foreign_requests == []
+    finally:
+        context.close()
+    with capsys.disabled():
+        print(f"\nscreenshot: {path}")

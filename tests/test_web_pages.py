@@ -1,0 +1,223 @@
+"""The page GET / : full page, htmx fragment, field errors (422), never a 500."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from webcalc import create_app
+
+HX = {"HX-Request": "true", "HX-Request-Type": "partial", "HX-Target": "calc"}
+
+
+class Elements(HTMLParser):
+    """Collects every start tag as (tag, attrs) for simple structural assertions."""
+
+    def __init__(self, html: str):
+        super().__init__()
+        self.items: list[tuple[str, dict]] = []
+        self.feed(html)
+
+    def handle_starttag(self, tag, attrs):
+        self.items.append((tag, dict(attrs)))
+
+    def by_id(self, id_: str) -> dict:
+        for _tag, attrs in self.items:
+            if attrs.get("id") == id_:
+                return attrs
+        raise AssertionError(f"no element #{id_}")
+
+    def tiles(self, html_class: str = "tile") -> list[dict]:
+        return [a for t, a in self.items if html_class in (a.get("class") or "").split()]
+
+
+def get(client, headers=None, **params):
+    return client.get("/", query_string=params, headers=headers or {})
+
+
+def text_of(resp) -> str:
+    return resp.get_data(as_text=True)
+
+
+def waits_in(html: str) -> dict[str, int]:
+    """{tile code: remaining} from the rendered wait list."""
+    items = re.findall(r'<li class="wait[^"]*">.*?data-tile="(\w+)".*?余 (\d+) 张', html, re.S)
+    return {code: int(n) for code, n in items}
+
+
+def test_empty_form_shows_form_and_hint(client):
+    resp = get(client)
+    assert resp.status_code == 200
+    html = text_of(resp)
+    assert '<html lang="zh-Hans">' in html
+    els = Elements(html)
+    for name in ("variant", "hand", "melds", "indicator", "visible"):
+        assert els.by_id(name)["name"] == name
+    form = next(a for t, a in els.items if t == "form")
+    assert form["method"] == "get" and form["hx-get"] == "/" and form["hx-push-url"] == "true"
+    assert [a["value"] for t, a in els.items if t == "option"] == [
+        "sanmenxia", "zhengzhou", "panjin", "jincheng"]
+    for label in ("三门峡", "郑州", "盘锦", "晋城"):
+        assert label in html
+    assert "123m456p789s1134z" in html  # the example hand in the hint
+    assert els.by_id("result")["aria-live"] == "polite"
+    assert "wait-list" not in html
+    assert set(resp.headers["Vary"].replace(" ", "").split(",")) >= {"HX-Request", "HX-Request-Type"}
+
+
+def test_assets_are_local(client):
+    html = text_of(get(client))
+    assert "http://" not in html and "https://" not in html
+    for path in ("/static/vendor/htmx.min.js", "/static/css/app.css"):
+        with client.get(path) as resp:
+            assert resp.status_code == 200
+
+
+def test_mpsz_hand_shows_wildcards_and_waits(client):
+    resp = get(client, variant="zhengzhou", hand="123m456p789s1134z", indicator="3z")
+    assert resp.status_code == 200
+    html = text_of(resp)
+    # ZZ-1: indicator 西 → wildcard 北, drawn as a tile with the 混 badge.
+    assert 'aria-label="北（混牌）"' in html
+    assert "13 张" in html
+    assert waits_in(html) == {"1z": 2, "3z": 2, "4z": 3}
+    assert 'value="123m456p789s1134z"' in html  # the input keeps what was typed
+
+
+def test_chinese_hand_shows_wait_with_remaining(client):
+    resp = get(client, variant="zhengzhou", hand="一二三万四五六筒七八九条东东东南")
+    assert resp.status_code == 200
+    html = text_of(resp)
+    assert waits_in(html) == {"2z": 3}
+    assert 'aria-label="南"' in html
+
+
+def test_dead_wait_is_flagged(client):
+    html = text_of(get(client, variant="zhengzhou", hand="123m456p789s1112z", visible="222z"))
+    assert waits_in(html) == {"2z": 0}
+    assert "空听" in html and "wait-dead" in html
+
+
+def test_complete_hand_draws_reading_group_by_group(client):
+    resp = get(client, variant="zhengzhou", hand="123m456p789s11122z")
+    html = text_of(resp)
+    assert resp.status_code == 200
+    assert "已胡" in html
+    assert re.search(r"拆牌 <span class=\"count\">共 1 种", html)
+    groups = re.findall(r'<li class="group group-(\w+)', html)
+    assert sorted(groups) == ["pair", "sequence", "sequence", "sequence", "triplet"]
+    for label in ("顺子", "刻子", "对子"):
+        assert label in html
+    # every tile of the reading drawn: 3 + 3 + 3 + 3 + 2
+    reading = html[html.index('class="reading-list"'):]
+    assert reading.count('class="tile ') == 14
+
+
+def test_exposed_meld_is_set_apart(client):
+    resp = get(client, variant="zhengzhou", hand="123m456p11122z", melds="碰777s")
+    html = text_of(resp)
+    assert resp.status_code == 200, html
+    assert "group-exposed" in html and "副露" in html
+    assert html.count('class="group ') == 5
+
+
+def test_wildcard_stand_in_is_marked(client):
+    # 西 indicator → 北 is the wildcard; 123m 456p 789s 东东 西 北 + 西: 333z uses 北 as 西.
+    html = text_of(get(client, variant="zhengzhou", hand="123m456p789s11334z", indicator="3z"))
+    assert "已胡" in html
+    assert "tile-wild" in html and "混牌，当西" in html and "混→西" in html
+
+
+def test_bad_tile_message_under_field_input_kept_422(client):
+    resp = get(client, variant="zhengzhou", hand="123m456p789s111x")
+    assert resp.status_code == 422
+    html = text_of(resp)
+    els = Elements(html)
+    hand = els.by_id("hand")
+    assert hand["aria-invalid"] == "true"
+    assert "hand-error" in hand["aria-describedby"].split()
+    assert hand["value"] == "123m456p789s111x"
+    err = html[html.index('id="hand-error"'):]
+    assert re.search(r"[\u4e00-\u9fff]", err[:200])
+    assert "<mark>x</mark>" in err[:400]  # the offending character is pointed at
+    assert "wait-list" not in html
+
+
+def test_bad_melds_error_goes_under_melds(client):
+    resp = get(client, variant="zhengzhou", hand="123m456p11122z", melds="碰7x")
+    assert resp.status_code == 422
+    els = Elements(text_of(resp))
+    assert els.by_id("melds")["aria-invalid"] == "true"
+    assert "aria-invalid" not in els.by_id("hand")
+
+
+def test_unknown_variant_is_a_field_error(client):
+    resp = get(client, variant="tokyo", hand="123m456p789s1112z")
+    assert resp.status_code == 422
+    assert Elements(text_of(resp)).by_id("variant")["aria-invalid"] == "true"
+
+
+def test_htmx_request_gets_only_the_fragment(client):
+    resp = get(client, HX, variant="zhengzhou", hand="123m456p789s1112z")
+    assert resp.status_code == 200
+    html = text_of(resp)
+    assert "<html" not in html and "<body" not in html
+    assert html.lstrip().startswith('<div id="calc">')
+    assert waits_in(html) == {"2z": 3}
+    assert "HX-Request" in resp.headers["Vary"]
+
+
+def test_htmx_error_fragment_is_422(client):
+    resp = get(client, HX, variant="zhengzhou", hand="123m456p789s111x")
+    assert resp.status_code == 422
+    html = text_of(resp)
+    assert "<html" not in html and 'id="hand-error"' in html
+
+
+def test_history_restore_and_full_requests_get_the_full_page(client):
+    for headers in ({"HX-Request": "true", "HX-Request-Type": "full",
+                     "HX-History-Restore-Request": "true"},
+                    {"HX-Request": "true", "HX-Request-Type": "full"}):
+        html = text_of(get(client, headers, variant="zhengzhou", hand="123m456p789s1112z"))
+        assert "<html" in html and waits_in(html) == {"2z": 3}
+
+
+def test_plain_form_get_redirects_to_canonical_url(client):
+    resp = client.get("/?variant=zhengzhou&hand=123m456p789s1112z&melds=&indicator=&visible=")
+    assert resp.status_code == 303
+    assert resp.headers["Location"] == "/?variant=zhengzhou&hand=123m456p789s1112z"
+
+
+def test_htmx_gets_canonical_url_to_push_or_replace(client):
+    url = "/?variant=zhengzhou&hand=123m456p789s1112z&melds=&indicator=&visible="
+    resp = client.get(url, headers={**HX, "HX-Current-URL": "http://localhost/"})
+    assert resp.status_code == 200
+    assert resp.headers["HX-Push-Url"] == "/?variant=zhengzhou&hand=123m456p789s1112z"
+    resp = client.get(url, headers={
+        **HX, "HX-Current-URL": "http://localhost/?variant=zhengzhou&hand=123m456p789s1112z"})
+    assert resp.headers["HX-Replace-Url"] == "/?variant=zhengzhou&hand=123m456p789s1112z"
+    assert "HX-Push-Url" not in resp.headers
+
+
+def test_not_found_is_a_friendly_chinese_page(client):
+    resp = client.get("/no-such-page")
+    assert resp.status_code == 404
+    assert resp.mimetype == "text/html"
+    assert "没有这个页面" in text_of(resp)
+
+
+_app = create_app({"TESTING": True})
+field_text = st.text(alphabet="0123456789mpsz 东南西北中发白万筒条一二三碰吃杠暗补,x", max_size=24)
+
+
+@settings(max_examples=120, deadline=None)
+@given(variant=st.sampled_from(["sanmenxia", "zhengzhou", "panjin", "jincheng", "", "x"]),
+       hand=field_text, melds=field_text, indicator=field_text, visible=field_text)
+def test_no_500_for_any_form_input(variant, hand, melds, indicator, visible):
+    resp = _app.test_client().get("/", query_string={
+        "variant": variant, "hand": hand, "melds": melds, "indicator": indicator,
+        "visible": visible}, follow_redirects=True)
+    assert resp.status_code in (200, 422)
