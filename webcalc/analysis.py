@@ -13,6 +13,7 @@ from typing import Any
 from .errors import InputError
 from .hand import Hand, Meld, melds_from_api
 from .options import parse_options
+from .settlement import settle
 from .tiles import FIELD_LABELS, Tile, counts_of, parse_tiles
 from .variants import VARIANTS, Situation, Variant
 from .variants.base import WIN_METHODS, Judgement
@@ -102,6 +103,9 @@ def analyze(request: Any) -> dict:
             out["biao"] = judgement.biao
         if judgement.fan is not None:
             out["fan"] = judgement.fan
+    if req.get("settlement") is not None:          # C-15, settlement engine (issue 4)
+        out.update(settle(variant, sit, judgement, req["settlement"],
+                          win_by_given="win_by" in req).fields())
     before = sit if hand.tile_count == 13 else (
         sit.without_tile(winning) if winning is not None else None)
     if before is not None:

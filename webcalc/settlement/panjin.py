@@ -1,0 +1,88 @@
+"""盘锦 payments: PJ-10 番, PJ-11 pair factors, PJ-12 who pays, PJ-13 kongs.
+
+PJ-10: every 番 doubles (群鸡 ×4), multiplied together; with a settlement the situational
+ones join the hand's own: 自摸 (and 杠上开花, a self-draw by C-14), 点炮, 杠上开花
+(``kong_bloom``), 杠流泪 (``kong_discard``).
+PJ-11, per loser: ×2 when the winner or this loser deals (never ×4); ×2 when the winner has
+加钢, ×2 when this loser has (``all_jiagang``: everyone).
+PJ-12: self-draw — each loser pays its share; discard — the discarder pays all three shares
+(点炮包三家), the 点炮 ×2 on its own share only, or on all three with
+``discard_doubles_all``.
+PJ-13 (option ``kong``): 明杠/补杠 each other player pays 1 底, 暗杠 2, 混杠 64; never
+multiplied; paid on 荒庄 too.
+"""
+
+from __future__ import annotations
+
+from ..variants.panjin import fan
+from . import KONG_CHINESE, SEAT_NAMES, Payment, Table, fmt, pay
+
+KONG_UNITS = {"exposed": 1, "added": 1, "concealed": 2, "wildcard": 64}
+
+
+def fan_list(t: Table) -> list[dict]:
+    """PJ-10: the hand's 番 (judgement) plus the situational ones."""
+    out = list(t.judgement.fan or [])
+    if t.self_drawn:
+        out.append(fan("self_draw"))
+    if t.win_by == "discard":
+        out.append(fan("discard"))
+    if t.win_by == "kong_replacement" and t.options.kong_bloom:
+        out.append(fan("kong_bloom"))
+    if t.kong_discard:
+        out.append(fan("kong_discard"))
+    return out
+
+
+def share(t: Table, loser: int, fans: list[dict]) -> tuple[int | float, str]:
+    """One loser's share of the win (PJ-10, PJ-11, PJ-12) and its arithmetic."""
+    amount, parts = t.base, [f"底{fmt(t.base)}"]
+    for f in fans:
+        if f["key"] == "discard" and not (loser == t.discarder
+                                          or t.options.discard_doubles_all):
+            continue                           # PJ-12: 点炮 ×2 on the discarder's share
+        amount *= f["multiplier"]
+        parts.append(f"×{f['multiplier']}({f['name']})")
+    if t.dealer in (t.winner, loser):
+        amount *= 2
+        parts.append("×2(庄)")
+    if t.jiagang[t.winner]:
+        amount *= 2
+        parts.append("×2(胡家加钢)")
+    if t.jiagang[loser]:
+        amount *= 2
+        parts.append("×2(输家加钢)")
+    return amount, " ".join(parts)
+
+
+def win_payments(t: Table, fans: list[dict]) -> list[Payment]:
+    out = []
+    for loser in t.losers:
+        amount, text = share(t, loser, fans)
+        if t.self_drawn:
+            how = "杠上开花" if t.win_by == "kong_replacement" else "自摸"
+            out.append(pay(loser, t.winner, amount, "win", "PJ-12",
+                           f"{SEAT_NAMES[t.winner]}{how}：{text}", "PJ-10、PJ-11、PJ-12"))
+        else:
+            whose = "自己的一份" if loser == t.discarder else f"代{SEAT_NAMES[loser]}的一份"
+            out.append(pay(t.discarder, t.winner, amount, "win", "PJ-12",
+                           f"点炮包三家，{whose}：{text}", "PJ-10、PJ-11、PJ-12"))
+    return out
+
+
+def kong_payments(t: Table) -> list[Payment]:
+    out = []
+    for k in t.kongs:
+        units = KONG_UNITS[k.type]
+        for payer in t.others(k.seat):
+            text = f"{SEAT_NAMES[k.seat]}{KONG_CHINESE[k.type]}：底{fmt(t.base)} ×{units}"
+            out.append(pay(payer, k.seat, t.base * units, "kong", "PJ-13", text))
+    return out
+
+
+def payments(t: Table) -> tuple[list[Payment], dict]:
+    kongs = kong_payments(t) if t.options.kong else []   # PJ-13: paid on 荒庄 too
+    if t.winner is None:                                  # C-10
+        return kongs, {}
+    fans = fan_list(t)
+    return win_payments(t, fans) + kongs, {"fan": fans}

@@ -1,0 +1,55 @@
+"""三门峡 payments: SMX-5 表, SMX-6 the win, SMX-7 kongs (荒庄荒杠).
+
+SMX-6: each of the 3 others pays ``底 × (1 + 跑_winner + 跑_payer) × 2^表``, or with
+``pao_doubles_with_biao`` off ``底 × 2^表 + 底 × (跑_winner + 跑_payer)``. No dealer factor.
+SMX-7: 明杠 the discarder pays 1 底, 暗杠 each other player pays 1 底, 绕杠 (``added``) the
+supplier of the ponged tile pays 1 底; with ``kong_pao`` + (跑_konger + 跑_payer) 底. On 荒庄
+no kong is paid.
+"""
+
+from __future__ import annotations
+
+from . import KONG_CHINESE, SEAT_NAMES, Payment, Table, fmt, pay
+
+
+def biao(t: Table) -> int:
+    """SMX-5: 0 unless the win is 混单吊 (SMX-4, from the judgement); then 1 + biao_discards."""
+    return 1 + t.biao_discards if t.judgement.biao else 0
+
+
+def win_payment(t: Table, payer: int, b: int) -> Payment:
+    """SMX-6 for one payer."""
+    base, pw, pp = t.base, t.pao[t.winner], t.pao[payer]
+    who = f"{SEAT_NAMES[t.winner]}自摸"
+    if t.options.pao_doubles_with_biao:
+        amount = base * (1 + pw + pp) * 2 ** b
+        text = f"{who}：底{fmt(base)} ×(1+跑{pw}+跑{pp}) ×2^{b}表"
+    else:
+        amount = base * 2 ** b + base * (pw + pp)
+        text = f"{who}：底{fmt(base)} ×2^{b}表 + 底{fmt(base)} ×(跑{pw}+跑{pp})"
+    return pay(payer, t.winner, amount, "win", "SMX-6", text)
+
+
+def kong_payments(t: Table) -> list[Payment]:
+    """SMX-7 (only called when there is a winner: 荒庄荒杠)."""
+    out = []
+    for k in t.kongs:
+        payers = t.others(k.seat) if k.type == "concealed" else [k.supplier]
+        for payer in payers:
+            amount, text = t.base, f"{SEAT_NAMES[k.seat]}{KONG_CHINESE[k.type]}：底{fmt(t.base)}"
+            if t.options.kong_pao:
+                pk, pp = t.pao[k.seat], t.pao[payer]
+                amount = t.base * (1 + pk + pp)
+                text += f" ×(1+跑{pk}+跑{pp})"
+            else:
+                text += " ×1"
+            out.append(pay(payer, k.seat, amount, "kong", "SMX-7", text))
+    return out
+
+
+def payments(t: Table) -> tuple[list[Payment], dict]:
+    if t.winner is None:
+        return [], {}                          # C-10, SMX-7: 荒庄荒杠
+    b = biao(t)
+    out = [win_payment(t, payer, b) for payer in t.losers]
+    return out + kong_payments(t), {"biao": b}

@@ -1,0 +1,70 @@
+"""郑州 payments: ZZ-4 the win, ZZ-5 kongs, with the corrections of ZZ-6.
+
+ZZ-4: each of the 3 others pays
+``底 × (1 + 跑_winner + 跑_payer [+1 dealer_plus_base when winner or payer deals]) × 2^d``,
+d = the enabled doubles that apply: 七对 (``seven_pairs_double``), 杠上花
+(``kong_bloom_double``, C-14), 四混 (``four_wildcards_double``).
+ZZ-5: ``底 × (1 [+ 跑_konger + 跑_payer with kong_pao] [+1 dealer_plus_base])``: 暗杠 each
+other player, 明杠 the discarder, 补杠 the supplier of the ponged tile; never doubled; on
+荒庄 only with ``draw_settles_kongs``.
+ZZ-6: the seed's worked examples that contradict this formula are seed errors; the formula
+wins (tests/cases.json zz-pao-seed-error, zz-big-example).
+"""
+
+from __future__ import annotations
+
+from ..variants.zhengzhou import Zhengzhou
+from . import KONG_CHINESE, SEAT_NAMES, Payment, Table, fmt, pay
+
+
+def doubles(t: Table) -> list[str]:
+    """ZZ-4: the names of the enabled doubles that apply to this win."""
+    opts, shape = t.options, t.judgement.readings[0].shape
+    out = []
+    if Zhengzhou.shape_doubles(opts, shape):
+        out.append("七对" if shape == "seven_pairs" else "四混")
+    if opts.kong_bloom_double and t.win_by == "kong_replacement":
+        out.append("杠上花")
+    return out
+
+
+def _units(t: Table, a: int, b: int, with_pao: bool) -> tuple[int, str]:
+    """1 [+ 跑_a + 跑_b] [+1 庄 with dealer_plus_base], and its text."""
+    n, parts = 1, ["1"]
+    if with_pao:
+        n += t.pao[a] + t.pao[b]
+        parts += [f"跑{t.pao[a]}", f"跑{t.pao[b]}"]
+    if t.options.dealer_plus_base and t.dealer in (a, b):
+        n += 1
+        parts.append("庄1")
+    return n, "+".join(parts)
+
+
+def win_payment(t: Table, payer: int, dbl: list[str]) -> Payment:
+    n, units = _units(t, t.winner, payer, True)
+    d = len(dbl)
+    amount = t.base * n * 2 ** d
+    how = "杠上开花" if t.win_by == "kong_replacement" else "自摸"
+    text = f"{SEAT_NAMES[t.winner]}{how}：底{fmt(t.base)} ×({units})"
+    if d:
+        text += f" ×2^{d}({'、'.join(dbl)})"
+    return pay(payer, t.winner, amount, "win", "ZZ-4", text)
+
+
+def kong_payments(t: Table) -> list[Payment]:
+    out = []
+    for k in t.kongs:
+        payers = t.others(k.seat) if k.type == "concealed" else [k.supplier]
+        for payer in payers:
+            n, units = _units(t, k.seat, payer, t.options.kong_pao)
+            text = f"{SEAT_NAMES[k.seat]}{KONG_CHINESE[k.type]}：底{fmt(t.base)} ×({units})"
+            out.append(pay(payer, k.seat, t.base * n, "kong", "ZZ-5", text))
+    return out
+
+
+def payments(t: Table) -> tuple[list[Payment], dict]:
+    if t.winner is None:                       # C-10
+        return (kong_payments(t) if t.options.draw_settles_kongs else []), {}
+    dbl = doubles(t)
+    out = [win_payment(t, payer, dbl) for payer in t.losers]
+    return out + kong_payments(t), {}
