@@ -128,7 +128,7 @@ def test_wildcard_stand_in_is_marked(client):
     # 西 indicator → 北 is the wildcard; 123m 456p 789s 东东 西 北 + 西: 333z uses 北 as 西.
     html = text_of(get(client, variant="zhengzhou", hand="123m456p789s11334z", indicator="3z"))
     assert "已胡" in html
-    assert "tile-wild" in html and "混牌，当西" in html and "混→西" in html
+    assert "tile-wild" in html and "混牌北，当西" in html and "混：北当西" in html
 
 
 def test_bad_tile_message_under_field_input_kept_422(client):
