@@ -221,3 +221,32 @@ def test_no_500_for_any_form_input(variant, hand, melds, indicator, visible):
         "variant": variant, "hand": hand, "melds": melds, "indicator": indicator,
         "visible": visible}, follow_redirects=True)
     assert resp.status_code in (200, 422)
+
+
+def test_result_fragment_renders_every_optional_section(app):
+    """Sections the page form cannot reach yet (settlement, fan …) still render from a
+    result dict shaped as API.md describes."""
+    from flask import render_template
+
+    from webcalc.web.forms import AnalyzeForm
+
+    result = {
+        "wildcards": ["5s"], "tile_count": 14, "complete": True, "shanten": -1,
+        "decompositions": [{"shape": "standard", "best": True, "groups": [
+            {"kind": "free", "tiles": ["5s", "5s", "5s"], "wild": [True] * 3, "exposed": False},
+            {"kind": "kong", "tiles": ["7z"] * 4, "wild": [False] * 4, "exposed": True}]}],
+        "decompositions_total": 1, "waits": [], "any_tile_wait": True,
+        "discards": [{"discard": "6z", "waits": [{"tile": "9s", "remaining": 0}]}],
+        "biao": 2, "fan": [{"name": "清一色", "key": "one_suit", "multiplier": 2}],
+        "reasons": [{"rule": "PJ-5", "message": "缺幺九"}],
+        "settlement": {"payments": [{"from": 0, "to": 1, "amount": 4, "item": "win",
+                                     "detail": "自摸"}], "net": [-4, 4, 0, 0]},
+    }
+    with app.test_request_context("/?hand=x"):
+        html = render_template("_result.html", form=AnalyzeForm(None), result=result,
+                               general_error=None, shown=None, variant_label="三门峡",
+                               example_hand="")
+    for text in ("混单吊", "打哪张能听", "表</dt><dd>2", "清一色", "×2", "PJ-5", "缺幺九",
+                 "结算", "东家", "南家", "+4", "-4", "任意", "副露", "已胡"):
+        assert text in html, text
+    assert 'aria-label="中"' in html and 'aria-label="九条"' in html
