@@ -1,0 +1,152 @@
+"""A deliberately simple reference for the engine's win test, written for the tests only.
+
+It knows nothing of the engine's tables or pruning: it tries every substitution of the
+wildcard tiles (each becomes one of the 34 kinds, or stays itself), then splits the plain
+tiles into melds by brute force. Slow, obvious, and independent of webcalc.decompose.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import combinations_with_replacement
+
+ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+
+
+def _seq_ok(k: int) -> bool:
+    return k < 27 and k % 9 <= 6
+
+
+@lru_cache(maxsize=None)
+def _splits(real: tuple, joker: tuple, melds: int, pair: int, jokers_in_triplets: bool) -> frozenset:
+    """All (has_real_triplet_or_honor_pair, has_sequence) flag pairs over every way to split
+    the tiles — ``real[k]`` plain copies and ``joker[k]`` jokers playing kind k."""
+    total = [r + j for r, j in zip(real, joker)]
+    k = next((i for i in range(34) if total[i]), None)
+    if k is None:
+        return frozenset({(False, False)}) if melds == 0 and pair == 0 else frozenset()
+    out = set()
+
+    def take(kind, n_real, n_joker):
+        r, j = list(real), list(joker)
+        r[kind] -= n_real
+        j[kind] -= n_joker
+        return r, j
+
+    def ways(kind, n):
+        """(real, joker) splits of n copies of kind."""
+        return [(a, n - a) for a in range(n + 1) if a <= real[kind] and n - a <= joker[kind]]
+
+    if pair:
+        for a, b in ways(k, 2):
+            r, j = take(k, a, b)
+            honor_pair = b == 0 and k >= 27
+            for t, s in _splits(tuple(r), tuple(j), melds, 0, jokers_in_triplets):
+                out.add((t or honor_pair, s))
+    if melds:
+        for a, b in ways(k, 3):
+            if b and not jokers_in_triplets:
+                continue
+            r, j = take(k, a, b)
+            for t, s in _splits(tuple(r), tuple(j), melds - 1, pair, jokers_in_triplets):
+                out.add((t or b == 0, s))
+        if _seq_ok(k):
+            for a0, b0 in ways(k, 1):
+                for a1, b1 in ways(k + 1, 1):
+                    for a2, b2 in ways(k + 2, 1):
+                        r, j = list(real), list(joker)
+                        for kind, a, b in ((k, a0, b0), (k + 1, a1, b1), (k + 2, a2, b2)):
+                            r[kind] -= a
+                            j[kind] -= b
+                        for t, s in _splits(tuple(r), tuple(j), melds - 1, pair, jokers_in_triplets):
+                            out.add((t, True))
+    return frozenset(out)
+
+
+def standard_flags(concealed: list[int], wildcards: set[int], melds: int,
+                   jokers_in_triplets: bool = True) -> set:
+    """Flags of every standard split of ``concealed`` (tile indexes) with ``melds`` declared
+    melds, over every substitution of the wildcard tiles."""
+    plain = [0] * 34
+    n_wild = 0
+    for t in concealed:
+        if t in wildcards:
+            n_wild += 1
+        else:
+            plain[t] += 1
+    need = 4 - melds
+    if sum(plain) + n_wild != 3 * need + 2:
+        return set()
+    flags = set()
+    for sub in combinations_with_replacement(range(34), n_wild):
+        joker = [0] * 34
+        for t in sub:
+            joker[t] += 1
+        flags |= _splits(tuple(plain), tuple(joker), need, 1, jokers_in_triplets)
+    return flags
+
+
+def seven_pairs(concealed: list[int], wildcards: set[int] = frozenset(), stand_in: bool = False) -> bool:
+    if len(concealed) != 14:
+        return False
+    counts = [0] * 34
+    for t in concealed:
+        if not (stand_in and t in wildcards):
+            counts[t] += 1
+    odd = sum(c % 2 for c in counts)
+    spare = 14 - sum(counts)
+    return odd <= spare
+
+
+def ref_is_win(variant: str, concealed: list[int], melds: list[tuple[str, list[int]]],
+               wildcards: set[int], opts: dict, duanmen: bool = False) -> bool:
+    """The reference verdict on a 14-tile hand, read straight from RULES.md."""
+    counts = [concealed.count(k) for k in range(34)]
+    nm = len(melds)
+    if variant in ("sanmenxia", "zhengzhou"):
+        if any(counts[w] == 4 for w in wildcards):                      # 四混
+            return True
+        if nm == 0 and seven_pairs(concealed):                           # 七对, as themselves
+            return True
+        if variant == "sanmenxia" and nm == 0 and _knitted(counts):
+            return True
+        return bool(standard_flags(concealed, wildcards, nm))
+    if variant == "jincheng":
+        if nm == 0 and (seven_pairs(concealed) or (
+                all(counts[k] for k in ORPHANS) and sum(counts[k] for k in ORPHANS) == 14)):
+            return True
+        return bool(standard_flags(concealed, set(), nm))
+    # panjin
+    real = [t for t in concealed if t not in wildcards] + [t for _, ts in melds for t in ts
+                                                            if t not in wildcards]
+    suits = {t // 9 for t in real if t < 27}
+    allowed = {2} if duanmen else {3}
+    if opts.get("one_suit"):
+        allowed.add(1)
+    if len(suits) not in allowed or not any(t in ORPHANS for t in real):
+        return False
+    if opts.get("seven_pairs") and nm == 0 and seven_pairs(concealed, wildcards, True):
+        return True
+    meld_triplet = any(kind != "chow" and ts[0] not in wildcards for kind, ts in melds)
+    meld_seq = any(kind == "chow" for kind, _ in melds)
+    for trip, seq in standard_flags(concealed, wildcards, nm, jokers_in_triplets=False):
+        trip, seq = trip or meld_triplet, seq or meld_seq
+        if not trip:
+            continue
+        if seq and nm == 4:
+            continue                                   # 手把一 only as 飘胡
+        if seq or opts.get("piaohu"):
+            return True
+    return False
+
+
+def _knitted(counts):
+    if sum(counts) != 14 or max(counts) > 1 or sum(counts[27:]) != 5:
+        return False
+    runs = []
+    for s in range(3):
+        ranks = tuple(r for r in range(9) if counts[s * 9 + r])
+        if ranks not in ((0, 3, 6), (1, 4, 7), (2, 5, 8)):
+            return False
+        runs.append(ranks)
+    return len(set(runs)) == 3

@@ -1,0 +1,128 @@
+"""Property tests of the shared decomposer and the variants' win test.
+
+* Any hand built from four random melds and a pair is complete, and removing any one
+  tile leaves a hand that waits on it (C-4, C-8, C-9), with 0-4 wildcards.
+* The engine agrees exactly with the brute-force reference in ``tests/reference.py`` on
+  ``complete`` and on the waits of random ready hands with 0-2 wildcards, in every variant.
+"""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from webcalc.analysis import analyze
+from webcalc.tiles import ALL_TILES, format_tiles
+from webcalc.wildcards import HENAN, PANJIN, step, wildcards_from_indicator
+
+from .reference import ref_is_win
+
+SUITED_STARTS = [s * 9 + r for s in range(3) for r in range(7)]
+
+
+@st.composite
+def groups(draw, chow_ok=True, exposed_ok=True):
+    """Four melds and a pair: ``(concealed tiles, [(meld kind, tiles)])``."""
+    concealed, melds = [], []
+    for _ in range(4):
+        if draw(st.booleans()):
+            a = draw(st.sampled_from(SUITED_STARTS))
+            tiles, kind = [a, a + 1, a + 2], "chow"
+        else:
+            k = draw(st.integers(0, 33))
+            tiles, kind = [k, k, k], "pong"
+        if exposed_ok and draw(st.integers(0, 4)) == 0 and (kind == "pong" or chow_ok):
+            melds.append((kind, tiles))
+        else:
+            concealed += tiles
+    p = draw(st.integers(0, 33))
+    concealed += [p, p]
+    every = concealed + [t for _, ts in melds for t in ts]
+    assume(all(every.count(k) <= 4 for k in set(every)))
+    return concealed, melds
+
+
+def request_for(variant, concealed, melds, indicator=None, options=None, **extra):
+    req = {"variant": variant, "hand": format_tiles(concealed),
+           "melds": [{"type": k, "tiles": format_tiles(ts)} for k, ts in melds],
+           "options": options or {}}
+    if indicator is not None:
+        req["indicator"] = ALL_TILES[indicator].code
+    req.update(extra)
+    return req
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(groups(chow_ok=False), st.one_of(st.none(), st.integers(0, 33)), st.data())
+def test_built_hand_is_complete_and_each_tile_is_a_wait(hand, indicator, data):
+    concealed, melds = hand
+    every = concealed + [t for _, ts in melds for t in ts]
+    assume(indicator is None or every.count(indicator) <= 3)          # C-2, C-7
+    req = request_for("zhengzhou", concealed, melds, indicator)
+    out = analyze(req)
+    assert out["complete"] is True
+    assert 0 <= sum(t.code in out["wildcards"] for t in map(ALL_TILES.__getitem__, concealed)) <= 4
+    removed = data.draw(st.sampled_from(sorted(set(concealed))))
+    rest = list(concealed)
+    rest.remove(removed)
+    waits = {w["tile"] for w in analyze(request_for("zhengzhou", rest, melds, indicator))["waits"]}
+    assert ALL_TILES[removed].code in waits
+
+
+PANJIN_OPTIONS = st.fixed_dictionaries({
+    "wildcard_mode": st.sampled_from(["none", "next", "both"]),
+    "piaohu": st.booleans(), "seven_pairs": st.booleans(), "one_suit": st.booleans()})
+
+
+@st.composite
+def ready_cases(draw):
+    variant = draw(st.sampled_from(["sanmenxia", "zhengzhou", "panjin", "jincheng"]))
+    options = draw(PANJIN_OPTIONS) if variant == "panjin" else {}
+    concealed, melds = draw(groups(chow_ok=variant in ("panjin", "jincheng")))
+    if variant == "jincheng" or options.get("wildcard_mode") == "none":
+        indicator, wild = None, set()
+    else:
+        cycle = PANJIN if variant == "panjin" else HENAN
+        how = draw(st.sampled_from(["none", "any", "held", "held", "swap"]))
+        if how == "none":
+            indicator = None
+        elif how == "any":
+            indicator = draw(st.integers(0, 33))
+        else:                              # make a tile of the hand a wildcard
+            target = draw(st.sampled_from(concealed))
+            indicator = int(step(ALL_TILES[target], cycle, -1))
+            if how == "swap":              # and swap one or two other tiles for it
+                for _ in range(draw(st.integers(1, 2))):
+                    i = draw(st.integers(0, len(concealed) - 1))
+                    concealed = concealed[:i] + [target] + concealed[i + 1:]
+        wild = set() if indicator is None else set(wildcards_from_indicator(
+            ALL_TILES[indicator], cycle, options.get("wildcard_mode") == "both"))
+    every = concealed + [t for _, ts in melds for t in ts]
+    assume(all(every.count(k) <= 4 for k in set(every)))
+    assume(indicator is None or every.count(indicator) <= 3)
+    assume(sum(t in wild for t in concealed) <= 2)
+    if variant == "panjin":
+        assume(not any(t in wild for _, ts in melds for t in ts))   # PJ-2: no wildcard melds
+    removed = draw(st.sampled_from(sorted(set(concealed))))
+    return variant, options, concealed, melds, indicator, wild, removed
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.filter_too_much,
+                                                                  HealthCheck.too_slow])
+@given(ready_cases())
+def test_engine_agrees_with_reference(case):
+    variant, options, concealed, melds, indicator, wild, removed = case
+    out = analyze(request_for(variant, concealed, melds, indicator, options))
+    assert out["complete"] is ref_is_win(variant, concealed, melds, wild, options)
+
+    rest = list(concealed)
+    rest.remove(removed)
+    out = analyze(request_for(variant, rest, melds, indicator, options))
+    held = rest + [t for _, ts in melds for t in ts]
+    expected = set()
+    for k in range(34):
+        if held.count(k) + (k == indicator) >= 4:                      # C-9: no live copy
+            continue
+        if ref_is_win(variant, sorted(rest + [k]), melds, wild, options):
+            expected.add(ALL_TILES[k].code)
+    assert {w["tile"] for w in out["waits"]} == expected
