@@ -82,6 +82,7 @@ def test_mpsz_hand_shows_wildcards_and_waits(client):
     html = text_of(resp)
     # ZZ-1: indicator 西 → wildcard 北, drawn as a tile with the 混 badge.
     assert 'aria-label="北（混牌）"' in html
+    assert re.search(r"<dt>混皮</dt><dd><span class=\"tile [^>]*aria-label=\"西\"", html)
     assert "13 张" in html
     assert waits_in(html) == {"1z": 2, "3z": 2, "4z": 3}
     assert 'value="123m456p789s1134z"' in html  # the input keeps what was typed

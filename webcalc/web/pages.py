@@ -88,6 +88,7 @@ def _shown_tiles(req: dict) -> dict:
 
     return {
         "hand": [t.code for t in sorted(parse_tiles(req["hand"]))],
+        "indicator": [t.code for t in parse_tiles(req.get("indicator", ""))],
         "melds": [
             {"type": m.get("type"), "tiles": [t.code for t in parse_tiles(m.get("tiles", ""))]}
             for m in req.get("melds", [])
