@@ -17,7 +17,7 @@ from .settlement import settle
 from .tiles import FIELD_LABELS, Tile, counts_of, parse_tiles
 from .variants import VARIANTS, Situation, Variant
 from .variants.base import WIN_METHODS, Judgement
-from .waits import find_waits, is_any_tile_wait
+from .waits import discard_advice, find_waits, is_any_tile_wait, shanten
 
 VARIANT_LABELS = {name: v.label for name, v in VARIANTS.items()}
 REQUEST_FIELDS = ("variant", "options", "hand", "melds", "indicator", "winning_tile",
@@ -113,6 +113,10 @@ def analyze(request: Any) -> dict:
         waits = find_waits(variant, before, vis, kinds)
         out["waits"] = [w.to_dict() for w in waits]
         out["any_tile_wait"] = is_any_tile_wait(before, waits, kinds)
+    vis = counts_of(visible)
+    if hand.tile_count == 14:
+        out["discards"] = [d.to_dict() for d in discard_advice(variant, sit, vis, kinds)]
+    out["shanten"] = shanten(variant, sit, kinds)
     return out
 
 

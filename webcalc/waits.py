@@ -67,3 +67,59 @@ def is_any_tile_wait(sit: Situation, waits: Sequence[Wait], kinds_in_play: int =
     """混单吊 state: every live kind completes the hand (and there is at least one)."""
     live = live_kinds(sit, kinds_in_play)
     return bool(live) and len(waits) == len(live)
+
+
+def shanten(variant: Variant, sit: Situation, kinds_in_play: int = 34) -> int:
+    """向听 (C-12) of a 13- or 14-tile hand under the variant's shapes, with wildcards.
+
+    Returns −1 for a complete 14-tile hand, 0 for a ready hand, else how many tiles it
+    lacks from ready. A 13-tile hand whose every completing kind is excluded by C-9 is
+    not ready (≥ 1); a 14-tile hand is ready only if some discard leaves live waits.
+    """
+    if sit.hand.tile_count == 14 and variant.is_win(sit):
+        return -1
+    missing = min(variant.missing_by_shape(sit).values())
+    value = max(missing - 1, 0)
+    if value == 0:
+        if sit.hand.tile_count == 13:
+            ready = bool(find_waits(variant, sit, (), kinds_in_play))
+        else:
+            ready = bool(discard_advice(variant, sit, (), kinds_in_play))
+        if not ready:
+            value = 1
+    return value
+
+
+@dataclass(frozen=True)
+class Discard:
+    """Discard advice: throwing ``tile`` leaves a hand ready on ``waits``."""
+
+    tile: Tile
+    waits: tuple[Wait, ...]
+
+    @property
+    def remaining(self) -> int:
+        """Total unseen copies of all the waits."""
+        return sum(w.remaining for w in self.waits)
+
+    def to_dict(self) -> dict:
+        return {"discard": self.tile.code, "waits": [w.to_dict() for w in self.waits],
+                "remaining": self.remaining}
+
+
+def discard_advice(variant: Variant, sit: Situation, visible: Sequence[int] = (),
+                   kinds_in_play: int = 34) -> list[Discard]:
+    """For a 14-tile hand: each discard that leaves a ready hand, with its waits exactly
+    as :func:`find_waits` reports them for the 13 tiles left; best first (most unseen
+    copies, then most kinds, then tile order). Tiles the variant forbids discarding
+    (PJ-2) are not offered.
+    """
+    out = []
+    for t in sorted(set(sit.hand.concealed)):
+        if not variant.can_discard(sit, t):
+            continue
+        waits = find_waits(variant, sit.without_tile(t), visible, kinds_in_play)
+        if waits:
+            out.append(Discard(t, tuple(waits)))
+    out.sort(key=lambda d: (-d.remaining, -len(d.waits), d.tile))
+    return out

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..decompose import (FREE_JOKERS, JokerPolicy, Reading, four_wildcards_reading,
-                         is_standard, seven_pairs_reading, standard_readings)
+                         is_standard, min_missing_seven_pairs, min_missing_standard,
+                         seven_pairs_reading, standard_readings)
 from ..errors import InputError
 from ..hand import Hand, Meld
 from ..tiles import Tile, counts_of
@@ -147,6 +148,25 @@ class Variant:
     def judge(self, sit: Situation) -> Judgement:
         """All legal readings of a 14-tile hand, best first, with reasons when none."""
         raise NotImplementedError
+
+    def can_discard(self, sit: Situation, t: Tile) -> bool:
+        """Whether ``t`` may be discarded (盘锦 PJ-2 forbids discarding a wildcard)."""
+        return True
+
+    def missing_by_shape(self, sit: Situation) -> dict[str, int]:
+        """For each shape the variant knows, the fewest tiles still to draw to complete it
+        (C-12); shanten is the minimum less one. Default: standard + 七对 as themselves."""
+        out = {"standard": min_missing_standard(sit.real_counts, len(sit.jokers),
+                                                len(sit.hand.melds), self.policy)}
+        if not sit.hand.melds:
+            out["seven_pairs"] = min_missing_seven_pairs(sit.hand.counts())
+        return out
+
+    @staticmethod
+    def missing_four_wildcards(sit: Situation) -> int:
+        """四混: draws needed to hold four wildcard tiles of one kind (≥ 1 at 13 tiles)."""
+        most = max((sit.jokers.count(w) for w in sit.wildcards), default=0)
+        return max(4 - most, 14 - sit.hand.tile_count)
 
     # -- helpers for subclasses ---------------------------------------------------
     @staticmethod

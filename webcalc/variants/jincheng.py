@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..decompose import thirteen_orphans_reading
+from ..decompose import min_missing_thirteen_orphans, thirteen_orphans_reading
 from ..errors import InputError
 from ..options import opt
 from .base import WIN_METHODS, Judgement, Situation, Variant
@@ -49,6 +49,13 @@ class Jincheng(Variant):
             if special is not None:
                 readings.append(special)
         return Judgement(readings)
+
+
+    def missing_by_shape(self, sit: Situation) -> dict[str, int]:
+        out = super().missing_by_shape(sit)
+        if not sit.hand.melds:
+            out["thirteen_orphans"] = min_missing_thirteen_orphans(sit.hand.counts())
+        return out
 
 
 VARIANT = Jincheng()

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..decompose import JokerPolicy, Reading, seven_pairs_reading
+from ..decompose import (JokerPolicy, Reading, min_missing_seven_pairs, min_missing_standard,
+                         seven_pairs_reading)
 from ..errors import InputError
 from ..hand import Meld
 from ..options import opt
@@ -108,6 +109,20 @@ class Panjin(Variant):
                 return                                  # 混杠
             raise InputError("bad_meld", f"副露：混牌 {wild[0].chinese} 不能吃、碰、杠"
                              f"{'（混杠需勾选“混杠”）' if meld.is_kong else ''}（PJ-2）。", "melds")
+
+    def can_discard(self, sit: Situation, t: Tile) -> bool:
+        """PJ-2: a wildcard is never discarded (unless the hand holds nothing else)."""
+        return t not in sit.wildcards or len(sit.jokers) == len(sit.hand.concealed)
+
+    def missing_by_shape(self, sit: Situation) -> dict[str, int]:
+        """Standard with PJ-2's joker places, and 七对 (PJ-8, jokers stand in) with its
+        option. PJ-4..PJ-7 are conditions, not shapes: they decide ready (0) exactly
+        through the waits, but a larger count does not include them (docs/decisions.md)."""
+        out = {"standard": min_missing_standard(sit.real_counts, len(sit.jokers),
+                                                len(sit.hand.melds), PJ_POLICY)}
+        if sit.options.seven_pairs and not sit.hand.melds:
+            out["seven_pairs"] = min_missing_seven_pairs(sit.real_counts, len(sit.jokers))
+        return out
 
     # -- hand-level conditions ------------------------------------------------------
     @staticmethod

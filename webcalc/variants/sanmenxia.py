@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..decompose import can_complete, knitted_reading
+from ..decompose import can_complete, knitted_reading, min_missing_knitted
 from ..options import opt
 from .base import Judgement, Situation, Variant
 
@@ -65,6 +65,14 @@ class Sanmenxia(Variant):
             # C-6: show first the reading in which the wildcard makes the eyes
             readings.sort(key=lambda r: not (r.pair is not None and r.pair.has_wild))
         return Judgement(readings, biao=1 if dandiao else 0)
+
+    def missing_by_shape(self, sit: Situation) -> dict[str, int]:
+        out = super().missing_by_shape(sit)
+        if sit.wildcards:
+            out["four_wildcards"] = self.missing_four_wildcards(sit)
+        if not sit.hand.melds and sit.options.with_honors:
+            out["knitted"] = min_missing_knitted(sit.hand.counts())
+        return out
 
     @staticmethod
     def is_wildcard_pair_wait(sit: Situation) -> bool:

@@ -60,6 +60,12 @@ class Zhengzhou(Variant):
         readings.sort(key=lambda r: -self.shape_doubles(sit.options, r.shape))
         return Judgement(readings)
 
+    def missing_by_shape(self, sit: Situation) -> dict[str, int]:
+        out = super().missing_by_shape(sit)
+        if sit.wildcards:
+            out["four_wildcards"] = self.missing_four_wildcards(sit)
+        return out
+
     @staticmethod
     def shape_doubles(opts, shape: str) -> int:
         """ZZ-4: how many enabled doubles a reading's shape brings (七对, 四混)."""
