@@ -770,3 +770,11 @@ def test_property_any_settlement_is_settled_or_refused_with_its_field(req, junk)
             assert e.field.startswith("settlement")
         return
     _check(out)
+
+
+def test_defaults_winner_absent_is_draw_and_ready_absent_is_all_ready():
+    """docs/settlement.md: no `winner` → 荒庄 (JC-8 后包); no `ready` → every seat 上架."""
+    assert net(JC_PLAIN, {"dealer": 2}) == [2, 2, -6, 2]
+    # 西 discards without a `ready` list: no 未上架 ×2 → as the seed's jc-4 row
+    assert net(JC_PLAIN, {"dealer": 0, "winner": 1, "discarder": 2}, win_by="discard") == \
+        [-2, 4, -1, -1]
