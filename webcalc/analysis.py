@@ -99,7 +99,7 @@ def analyze(request: Any) -> dict:
             for i, r in enumerate(judgement.readings[:MAX_LISTED])]
         if judgement.reasons:
             out["reasons"] = judgement.reasons
-        if judgement.biao is not None and judgement.complete:
+        if judgement.biao is not None and judgement.complete and winning is not None:
             out["biao"] = judgement.biao
         if judgement.fan is not None:
             out["fan"] = judgement.fan

@@ -1,0 +1,353 @@
+"""One test (at least) per rule id of RULES.md, the expected value derived from its text.
+
+The rule id is in each test's name and docstring, so ``grep -n SMX-4 tests`` finds it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from webcalc.analysis import analyze
+from webcalc.errors import InputError
+
+ZZ_PLAIN = {"variant": "zhengzhou", "options": {"wildcard": False}}
+PJ_PLAIN = {"variant": "panjin", "options": {"wildcard_mode": "none"}}
+
+
+def code_of(req):
+    with pytest.raises(InputError) as err:
+        analyze(req)
+    return err.value.code
+
+
+def waits(out):
+    return {w["tile"]: w["remaining"] for w in out["waits"]}
+
+
+def shapes(out):
+    return {d["shape"] for d in out["decompositions"]}
+
+
+def fan_keys(out):
+    return {f["key"] for f in out.get("fan") or []}
+
+
+# -- common ---------------------------------------------------------------------------
+
+def test_C1_no_honors_in_108_tile_sanmenxia():
+    """C-1: 三门峡 without 带风 has 108 tiles; an honor anywhere is bad_tile."""
+    req = {"variant": "sanmenxia", "options": {"with_honors": False}}
+    assert code_of({**req, "hand": "123m456p789s1112z"}) == "bad_tile"
+    assert code_of({**req, "hand": "123m456p789s1112m", "visible": "1z"}) == "bad_tile"
+    # and waits never name an honor: 123m456p789s 111m + 9p single → only 9p
+    out = analyze({"variant": "sanmenxia", "options": {"with_honors": False, "wildcard": False},
+                   "hand": "123m456p789s9p111m"})
+    assert waits(out) == {"9p": 3}
+
+
+def test_C2_copies_at_most_four_and_three_of_the_indicator():
+    """C-2: hand + melds + visible ≤ 4 of a kind; ≤ 3 of the indicator's kind."""
+    assert code_of({**ZZ_PLAIN, "hand": "55m123p456p789s1z",
+                    "melds": [{"type": "pong", "tiles": "555m"}]}) == "too_many_copies"
+    assert code_of({"variant": "zhengzhou", "hand": "111m456p789s123s1z", "indicator": "1m",
+                    "visible": "1m"}) == "too_many_copies"
+
+
+def test_C3_tile_count_is_13_or_14():
+    """C-3: concealed + 3 per meld (a kong counts 3) is 13 or 14."""
+    assert code_of({**ZZ_PLAIN, "hand": "123m456p789s11z"}) == "wrong_tile_count"      # 11
+    out = analyze({**ZZ_PLAIN, "hand": "123m456p789s1z", "melds": [
+        {"type": "concealed_kong", "tiles": "2222z"}]})
+    assert out["tile_count"] == 13 and waits(out) == {"1z": 3}
+
+
+def test_C4_any_pair_may_be_the_eyes():
+    """C-4: 4 melds + 1 pair, no 2-5-8 rule; kongs only as declared melds."""
+    assert analyze({**ZZ_PLAIN, "hand": "123m456p789s111z99m"})["complete"] is True
+    # four identical concealed tiles are not a kong: 1111m 234p 567p 789s 1z — not complete
+    out = analyze({**ZZ_PLAIN, "hand": "1111m234p567p789s1z"})
+    assert out["complete"] is False
+
+
+def test_C5_seven_pairs_four_of_a_kind_is_two_pairs():
+    """C-5: 七对, four of a kind counts as two pairs."""
+    out = analyze({**ZZ_PLAIN, "hand": "1111m3355p77s1122z"})
+    assert out["complete"] is True and "seven_pairs" in shapes(out)
+
+
+def test_C6_best_reading_first_and_marked():
+    """C-6: every legal reading listed, the most favourable first and marked (ZZ-4 七对加倍)."""
+    req = {"variant": "zhengzhou", "hand": "112233m445566p77s",
+           "options": {"wildcard": False, "seven_pairs_double": True}}
+    out = analyze(req)
+    assert out["decompositions"][0]["shape"] == "seven_pairs"
+    assert out["decompositions"][0]["best"] is True
+    assert "standard" in shapes(out) and out["decompositions_total"] >= 2
+
+
+def test_C7_indicator_is_out_of_play():
+    """C-7: only 3 of the indicator's kind are in play and waits count it as seen; no
+    indicator, no wildcards; an indicator with wildcards off is bad_option."""
+    out = analyze({"variant": "zhengzhou", "hand": "123m456p789s1112z", "indicator": "2z"})
+    assert out["wildcards"] == ["3z"] and waits(out)["2z"] == 2           # 4 − 1 held − 1
+    assert analyze({"variant": "zhengzhou", "hand": "123m456p789s1112z"})["wildcards"] == []
+    assert code_of({**ZZ_PLAIN, "hand": "123m456p789s1112z", "indicator": "2z"}) == "bad_option"
+
+
+def test_C8_wildcard_stands_in_only_in_the_concealed_part():
+    """C-8: a wildcard may play as itself or as any tile, even a fifth copy; never inside
+    an exposed meld."""
+    # 5555m + 6z(混 for indicator 7z) → 555m + 5m 5m(混)
+    out = analyze({"variant": "zhengzhou", "hand": "5555m123p456p789s6z", "indicator": "7z"})
+    assert out["complete"] is True
+    for d in out["decompositions"]:
+        for g in d["groups"]:
+            if g["exposed"]:
+                assert not any(g["wild"])
+
+
+def test_C9_waits_remaining_and_dead_waits():
+    """C-9: remaining = 4 − held − indicator − visible, never below 0; dead waits listed."""
+    out = analyze({**ZZ_PLAIN, "hand": "123m456p789s1112z", "visible": "2z2z2z"})
+    assert out["waits"] == [{"tile": "2z", "remaining": 0, "dead": True}]
+
+
+def test_C10_drawn_game_settles_without_a_winner():
+    """C-10: 荒庄 has no winner: only kong payments and penalties (here: none at all)."""
+    out = analyze({**ZZ_PLAIN, "hand": "123m456p789s1112z",
+                   "settlement": {"dealer": 0, "winner": None}})
+    assert out["settlement"]["net"] == [0, 0, 0, 0]
+
+
+def test_C11_payments_between_two_seats_and_zero_sum():
+    """C-11: every payment is between two seats; the net sums to zero."""
+    out = analyze({**ZZ_PLAIN, "hand": "123m456p789s11122z", "winning_tile": "2z",
+                   "win_by": "self_draw", "settlement": {"dealer": 1, "winner": 2, "pao": [0, 1, 2, 3]}})
+    for p in out["settlement"]["payments"]:
+        assert p["from"] != p["to"] and {p["from"], p["to"]} <= {0, 1, 2, 3}
+    assert sum(out["settlement"]["net"]) == 0
+
+
+def test_C12_shanten_minus_one_zero_and_more():
+    """C-12: −1 complete, 0 ready, n tiles from ready; all live copies held → not ready."""
+    assert analyze({**ZZ_PLAIN, "hand": "123m456p789s11122z"})["shanten"] == -1
+    assert analyze({**ZZ_PLAIN, "hand": "123m456p789s1112z"})["shanten"] == 0
+    assert analyze({**ZZ_PLAIN, "hand": "1111m234p567p999s"})["shanten"] == 1
+
+
+def test_C13_free_groups_of_wildcards_only():
+    """C-13: a group made only of wildcards is one `free` group (2: any pair, 3: any meld)."""
+    out = analyze({"variant": "zhengzhou", "hand": "123m456p789s111z55m", "indicator": "4m"})
+    frees = [g for d in out["decompositions"] for g in d["groups"] if g["kind"] == "free"]
+    assert any(len(g["tiles"]) == 2 and all(g["wild"]) for g in frees)
+
+
+def test_C14_win_method_not_allowed():
+    """C-14: 杠上开花 is a self-draw everywhere; a method the variant refuses → bad_win_by."""
+    base = {**ZZ_PLAIN, "hand": "123m456p789s11122z", "winning_tile": "2z"}
+    assert analyze({**base, "win_by": "kong_replacement"})["complete"] is True
+    assert code_of({**base, "win_by": "discard"}) == "bad_win_by"
+    assert code_of({**base, "win_by": "robbing_kong"}) == "bad_win_by"
+
+
+# -- 三门峡 --------------------------------------------------------------------------
+
+def test_SMX1_wildcard_is_indicator_plus_one():
+    """SMX-1: 9筒 → 1筒; 北 → 中 (东→南→西→北→中→发→白→东)."""
+    for ind, wild in (("9p", "1p"), ("4z", "7z"), ("7z", "6z"), ("6z", "5z"), ("5z", "1z")):
+        out = analyze({"variant": "sanmenxia", "hand": "123m456p789s1112z", "indicator": ind})
+        assert out["wildcards"] == [wild]
+
+
+def test_SMX2_self_draw_only_no_chow():
+    """SMX-2: only self-draw (and 杠上开花); no chow."""
+    req = {"variant": "sanmenxia", "hand": "123m456p789s11122z", "winning_tile": "2z"}
+    assert code_of({**req, "win_by": "discard"}) == "bad_win_by"
+    assert code_of({"variant": "sanmenxia", "hand": "456p789s11122z",
+                    "melds": [{"type": "chow", "tiles": "123m"}]}) == "bad_meld"
+
+
+def test_SMX3_shapes():
+    """SMX-3: standard, 七对 (wildcards as themselves), 四混, 十三不靠."""
+    assert "four_wildcards" in shapes(analyze({"variant": "sanmenxia", "indicator": "4z",
+                                               "hand": "19m19p19s123z7777z5m"}))
+    assert "knitted" in shapes(analyze({"variant": "sanmenxia", "hand": "147m258p369s12345z"}))
+    # 七对 with the wildcard only as itself: 7z (wild for 北) pairs only with 7z
+    assert analyze({"variant": "sanmenxia", "indicator": "4z",
+                    "hand": "1133m5577p99s1177z"})["complete"] is True
+    assert analyze({"variant": "sanmenxia", "indicator": "4z",
+                    "hand": "1133m5577p99s1167z"})["complete"] is False
+
+
+def test_SMX4_wildcard_pair_wait_and_counter_example():
+    """SMX-4: 混单吊 when the 13 tiles less one wildcard are 4 melds; a wildcard used in a
+    meld never makes it."""
+    base = {"variant": "sanmenxia", "indicator": "4z", "win_by": "self_draw"}
+    assert analyze({**base, "hand": "1111222233339m7z", "winning_tile": "9m"})["biao"] == 1
+    # the winning tile itself a wildcard, another wildcard held: 123m×4 + 中 + 中(drawn)
+    assert analyze({**base, "hand": "111122223333m77z", "winning_tile": "7z"})["biao"] == 1
+    # the seed's counter-example: single wait on 1, draws the wildcard → 0
+    assert analyze({**base, "hand": "123m123m123p123s1p7z", "winning_tile": "7z"})["biao"] == 0
+
+
+def test_SMX5_biao_adds_discards():
+    """SMX-5: 表 = 1 + biao_discards for a 混单吊 win, else 0."""
+    req = {"variant": "sanmenxia", "indicator": "4z", "hand": "1111222233339m7z",
+           "winning_tile": "9m", "win_by": "self_draw"}
+    assert analyze({**req, "settlement": {"dealer": 1, "winner": 0, "biao_discards": 2}})["biao"] == 3
+
+
+# -- 郑州 ----------------------------------------------------------------------------
+
+def test_ZZ1_wildcard_cycle():
+    """ZZ-1: 北→中, 中→发, 白→东, 9→1 (the seed's own examples)."""
+    for ind, wild in (("4z", "7z"), ("7z", "6z"), ("5z", "1z"), ("9s", "1s")):
+        assert analyze({"variant": "zhengzhou", "hand": "123m456p789s1112z",
+                        "indicator": ind})["wildcards"] == [wild]
+
+
+def test_ZZ2_self_draw_or_kong_bloom_only():
+    """ZZ-2: self-draw or 杠开 only; no chow."""
+    assert code_of({"variant": "zhengzhou", "hand": "456p789s11122z",
+                    "melds": [{"type": "chow", "tiles": "123m"}]}) == "bad_meld"
+    assert code_of({**ZZ_PLAIN, "hand": "123m456p789s11122z", "winning_tile": "2z",
+                    "win_by": "discard"}) == "bad_win_by"
+
+
+def test_ZZ3_shapes_without_knitted():
+    """ZZ-3: standard, 七对, 四混; no 十三不靠."""
+    assert analyze({**ZZ_PLAIN, "hand": "147m258p369s12345z"})["complete"] is False
+    assert "four_wildcards" in shapes(analyze({"variant": "zhengzhou", "indicator": "4m",
+                                               "hand": "5555m19p19s1234z19m"}))
+
+
+# -- 盘锦 ----------------------------------------------------------------------------
+
+def test_PJ1_panjin_cycles():
+    """PJ-1: winds 东南西北东, dragons 中发白中; 游戏混 takes −1 and +1."""
+    def wild(ind, mode):
+        return analyze({"variant": "panjin", "options": {"wildcard_mode": mode},
+                        "hand": "123m456p789s1112z", "indicator": ind})["wildcards"]
+    assert wild("4z", "next") == ["1z"] and wild("7z", "next") == ["6z"]
+    assert wild("5z", "next") == ["7z"] and wild("9m", "both") == ["1m", "8m"]
+
+
+def test_PJ2_wildcard_never_in_a_triplet():
+    """PJ-2: wildcards only in sequences and the pair, never a triplet (not even as
+    itself); never in a meld."""
+    # 1m is the wildcard (indicator 9m): 234m 456p 567s 99s 11z + 1m. Either pair leaves
+    # the other plus the wildcard as a triplet, which PJ-2 forbids.
+    req = {"variant": "panjin", "indicator": "9m"}
+    out = analyze({**req, "hand": "234m456p567s99s11z1m"})
+    assert out["complete"] is False
+    assert [r["rule"] for r in out["reasons"]] == ["PJ-2"]
+    # the same tiles in 郑州 (wildcards anywhere) win
+    assert analyze({"variant": "zhengzhou", "indicator": "9m",
+                    "hand": "234m456p567s99s11z1m"})["complete"] is True
+    assert code_of({**req, "hand": "234m456p789s1z",
+                    "melds": [{"type": "pong", "tiles": "111m"}]}) == "bad_meld"
+
+
+def test_PJ3_chow_allowed_open_or_closed():
+    """PJ-3: chows may be exposed; open hands win."""
+    out = analyze({**PJ_PLAIN, "hand": "456p789s111z55m", "melds": [
+        {"type": "chow", "tiles": "123m", "from": 3}]})
+    assert out["complete"] is True
+
+
+def test_PJ4_three_suits_duanmen_one_suit():
+    """PJ-4: all three suits; exactly two after 断门; one with 清一色."""
+    hand = "123m456m789m123p11z"
+    assert analyze({**PJ_PLAIN, "hand": hand})["complete"] is False
+    out = analyze({**PJ_PLAIN, "hand": "123m456m789m11122z", "options": {
+        "wildcard_mode": "none", "one_suit": True}})
+    assert out["complete"] is True and "one_suit" in fan_keys(out)
+    assert analyze({**PJ_PLAIN, "hand": "123m456m789m11122z"})["complete"] is False
+
+
+def test_PJ5_terminal_or_honor_needed():
+    """PJ-5: a real 1/9 or honor; wildcards never count, even by their own face."""
+    assert analyze({**PJ_PLAIN, "hand": "234m456m345p678s55m"})["complete"] is False
+    out = analyze({**PJ_PLAIN, "hand": "234m456m345p678s55m"})
+    assert {r["rule"] for r in out["reasons"]} >= {"PJ-5"}
+    # 9s as a wildcard (indicator 8s) is no 幺九: 234m 456m 345p 678s 55m + 9s? use pair 99s
+    out = analyze({"variant": "panjin", "indicator": "8s", "hand": "234m456m345p678s99s"})
+    assert out["complete"] is False and "PJ-5" in {r["rule"] for r in out["reasons"]}
+
+
+def test_PJ6_triplet_or_honor_pair():
+    """PJ-6: a real pong/kong/triplet, or a real honor pair as the eyes."""
+    assert analyze({**PJ_PLAIN, "hand": "234m456m345p678s11z"})["complete"] is True
+    out = analyze({**PJ_PLAIN, "hand": "123m456m345p678s99m"})
+    assert out["complete"] is False and "PJ-6" in {r["rule"] for r in out["reasons"]}
+
+
+def test_PJ7_sequence_needed_unless_piaohu():
+    """PJ-7: a sequence is needed unless 飘胡; 手把一 only as 飘胡."""
+    assert analyze({**PJ_PLAIN, "hand": "111m222p333s999m11z"})["complete"] is False
+    out = analyze({"variant": "panjin", "options": {"wildcard_mode": "none", "piaohu": True},
+                   "hand": "111m222p333s999m11z"})
+    assert out["complete"] is True and "piaohu" in fan_keys(out)
+    # 手把一 with a chow among the four melds is refused
+    melds = [{"type": "chow", "tiles": "123m"}, {"type": "pong", "tiles": "222p"},
+             {"type": "pong", "tiles": "999s"}, {"type": "pong", "tiles": "111z"}]
+    out = analyze({"variant": "panjin", "options": {"wildcard_mode": "none", "piaohu": True},
+                   "hand": "55m", "melds": melds})
+    assert out["complete"] is False
+
+
+def test_PJ8_seven_pairs_only_with_option():
+    """PJ-8: 七对 only with `seven_pairs`; exempt from PJ-6/7, bound by PJ-4/5."""
+    hand = "1133m5577p99s1122z"
+    assert analyze({**PJ_PLAIN, "hand": hand})["complete"] is False
+    out = analyze({"variant": "panjin", "options": {"wildcard_mode": "none", "seven_pairs": True},
+                   "hand": hand})
+    assert out["complete"] is True and "seven_pairs" in fan_keys(out)
+
+
+def test_PJ9_no_robbing_the_kong():
+    """PJ-9: self-draw, discard, 杠上开花 — no 抢杠."""
+    req = {**PJ_PLAIN, "hand": "234m456p789s11z567s", "winning_tile": "7s"}
+    assert analyze({**req, "win_by": "discard"})["complete"] is True
+    assert code_of({**req, "win_by": "robbing_kong"}) == "bad_win_by"
+
+
+def test_PJ10_hand_fan():
+    """PJ-10: 鸡胡 (a 1条, a wildcard 1条 too) or 群鸡 ×4; 穷胡 without a wildcard tile;
+    夹胡 only for a pure closed wait."""
+    opts = {"wildcard_mode": "none", "jihu": True}
+    out = analyze({"variant": "panjin", "options": opts, "hand": "123s456p789m11z567m"})
+    assert "jihu" in fan_keys(out)
+    out = analyze({"variant": "panjin", "options": opts, "hand": "111123s456p789m11z"})
+    assert {f["key"]: f["multiplier"] for f in out["fan"]}.get("qunji") == 4
+    assert "jihu" not in fan_keys(out)
+    out = analyze({"variant": "panjin", "options": {"qionghu": True}, "indicator": "1p",
+                   "hand": "123s456p789m11z567m"})
+    assert "qionghu" in fan_keys(out)
+    # 夹胡: 13m waiting on 2m only → 纯夹; 12m waiting on 3m (边) is not
+    jia = {"variant": "panjin", "options": {"wildcard_mode": "none", "jiahu": True}}
+    out = analyze({**jia, "hand": "123m456p789s11z567s", "winning_tile": "2m"})
+    assert "jiahu" in fan_keys(out)
+    out = analyze({**jia, "hand": "123m456p789s11z567s", "winning_tile": "3m"})
+    assert "jiahu" not in fan_keys(out)
+
+
+# -- 晋城 ----------------------------------------------------------------------------
+
+def test_JC1_no_wildcards():
+    """JC-1: no wildcards; an indicator is bad_option."""
+    assert code_of({"variant": "jincheng", "hand": "123m456p789s1112z", "indicator": "1m"}) == "bad_option"
+
+
+def test_JC2_shapes_concealed_only_specials():
+    """JC-2: standard; 七对 and 十三幺 concealed only."""
+    assert "thirteen_orphans" in shapes(analyze({"variant": "jincheng", "hand": "19m19p19s12345677z"}))
+    assert analyze({"variant": "jincheng", "hand": "1133m5577p99s1122z"})["complete"] is True
+
+
+def test_JC3_ready_declaration_required():
+    """JC-3: a winner who has not declared 上架 → bad_settlement."""
+    req = {"variant": "jincheng", "hand": "123m456p789s11122z", "winning_tile": "2z",
+           "win_by": "self_draw",
+           "settlement": {"dealer": 0, "winner": 0, "ready": [False, True, True, True]}}
+    assert code_of(req) == "bad_settlement"
