@@ -147,3 +147,10 @@ def test_decomposition_list_is_capped_and_total_kept():
     assert len(out["decompositions"]) <= 200
     if out["decompositions"]:
         assert out["decompositions"][0]["best"] is True
+
+
+def test_settlement_must_be_an_object_in_every_variant():
+    # found by review: 盘锦 read settlement.duanmen before the settlement was validated
+    for variant in ("sanmenxia", "zhengzhou", "panjin", "jincheng"):
+        err = error_of({"variant": variant, "hand": "123m456p789s11122z", "settlement": [1]})
+        assert (err.code, err.field) == ("bad_settlement", "settlement")

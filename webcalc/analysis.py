@@ -77,6 +77,8 @@ def analyze(request: Any) -> dict:
                          "kong_replacement 或 robbing_kong。", "win_by")
     variant.check_win_by(win_by)
 
+    if req.get("settlement") is not None and not isinstance(req["settlement"], dict):
+        raise InputError("bad_settlement", "结算（settlement）应为一个对象。", "settlement")
     sit = Situation(hand, wildcards, options, win_by, winning, indicator,
                     req.get("settlement"))
     out: dict[str, Any] = {

@@ -186,6 +186,34 @@ def _apply(counts: tuple[int, ...], grp: _AGroup, jokers: int, melds: int, pair:
     return tuple(nc), nj, melds - 1, pair
 
 
+@lru_cache(maxsize=1 << 18)
+def achievable_flags(counts: tuple[int, ...], jokers: int, melds: int, pair: int,
+                     in_triplet: bool = True) -> frozenset[tuple[bool, bool]]:
+    """Every ``(has_real_triplet, has_sequence)`` pair some split achieves, where a split
+    is as in :func:`can_complete`. ``has_real_triplet``: a triplet of real tiles, or a pair
+    of real honors (盘锦 PJ-6); ``has_sequence``: a sequence, or a meld of jokers only when
+    jokers cannot make triplets (PJ-7). Empty when no split exists. Memoised."""
+    i = next((k for k in range(NUM_KINDS) if counts[k]), -1)
+    if i < 0:
+        if jokers != 3 * melds + 2 * pair:
+            return frozenset()
+        return frozenset({(False, melds > 0 and not in_triplet)})
+    out: set[tuple[bool, bool]] = set()
+    for grp, _ in _choices(counts, i, jokers, melds, pair, in_triplet):
+        nc, nj, nm, np_ = _apply(counts, grp, jokers, melds, pair)
+        if nj < 0:
+            continue
+        kind, places = grp
+        real = not any(w for _, w in places)
+        trip = real and (kind == "triplet" or (kind == "pair" and i >= 27))
+        seq = kind == "sequence"
+        for t, q in achievable_flags(nc, nj, nm, np_, in_triplet):
+            out.add((t or trip, q or seq))
+        if len(out) == 4:
+            break
+    return frozenset(out)
+
+
 def _enumerate(counts: tuple[int, ...], jokers: int, melds: int, pair: int,
                in_triplet: bool) -> Iterator[list[_AGroup]]:
     i = next((k for k in range(NUM_KINDS) if counts[k]), -1)

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..decompose import (JokerPolicy, Reading, min_missing_seven_pairs, min_missing_standard,
-                         seven_pairs_reading)
+from ..decompose import (JokerPolicy, Reading, achievable_flags, min_missing_seven_pairs,
+                         min_missing_standard, seven_pairs_reading)
 from ..errors import InputError
 from ..hand import Meld
 from ..options import opt
@@ -134,7 +134,7 @@ class Panjin(Variant):
     @staticmethod
     def allowed_suit_counts(sit: Situation) -> set[int]:
         """PJ-4: 3 suits; 2 after 断门; 1 more with ``one_suit``."""
-        duanmen = bool(sit.settlement and sit.settlement.get("duanmen"))
+        duanmen = isinstance(sit.settlement, dict) and sit.settlement.get("duanmen") is True
         allowed = {2} if duanmen else {3}
         if sit.options.one_suit:
             allowed.add(1)
@@ -197,9 +197,30 @@ class Panjin(Variant):
         return readings
 
     def is_win(self, sit: Situation) -> bool:
+        """Cheap form of :meth:`judge`: PJ-4/PJ-5 first, then a split search that tracks
+        only whether a 刻 (PJ-6) and a sequence (PJ-7) can be had, instead of listing."""
         if self.hand_reasons(sit):
             return False
-        return any(not self.reading_reasons(sit, r) for r in self.structural_readings(sit))
+        opts = sit.options
+        if opts.seven_pairs and not sit.hand.melds and seven_pairs_reading(
+                sit.real_counts, sit.jokers) is not None:
+            return True
+        need = 4 - len(sit.hand.melds)
+        if sum(sit.real_counts) + len(sit.jokers) != 3 * need + 2:
+            return False
+        wild = set(sit.wildcards)
+        meld_trip = any(m.kind != "chow" and not (set(m.tiles) & wild) for m in sit.hand.melds)
+        meld_seq = any(m.kind == "chow" for m in sit.hand.melds)
+        for trip, seq in achievable_flags(tuple(sit.real_counts), len(sit.jokers), need, 1,
+                                          False):
+            seq = seq or meld_seq
+            if not (trip or meld_trip):
+                continue                                 # PJ-6
+            if seq and need == 0:
+                continue                                 # PJ-7: 手把一 only as 飘胡
+            if seq or opts.piaohu:
+                return True                              # PJ-7
+        return False
 
     def judge(self, sit: Situation) -> Judgement:
         structural = self.structural_readings(sit)
