@@ -112,22 +112,92 @@ def _seq_starts(i: int) -> Iterator[int]:
             yield a
 
 
-@lru_cache(maxsize=1 << 18)
-def can_complete(counts: tuple[int, ...], jokers: int, melds: int, pair: int,
+INF = 99
+#: the four units a hand splits into without interaction: three suits and the honors
+#: (each honor kind on its own, since honors make no sequences)
+SUIT_SLICES = (slice(0, 9), slice(9, 18), slice(18, 27))
+
+
+@lru_cache(maxsize=None)
+def unit_need(unit: tuple[int, ...], pair: int, in_triplet: bool) -> int:
+    """Fewest jokers that complete one unit — a suit's 9 counts, or one honor kind's count
+    as a 1-tuple — into melds plus ``pair`` (0 or 1) pairs, every real tile used. ``INF``
+    when impossible (盘锦 PJ-2 can leave a lone honor with nowhere to go).
+
+    The per-suit lookup table behind :func:`can_complete`: memoised, so each distinct suit
+    pattern is solved once per process and then costs one dictionary look-up.
+    """
+    i = next((k for k, c in enumerate(unit) if c), -1)
+    if i < 0:
+        return 2 * pair                        # a pair of jokers
+    honor = len(unit) == 1
+    best = INF
+    for kind, taken, jokers in _unit_groups(unit, i, honor, pair, in_triplet):
+        rest = list(unit)
+        for k in taken:
+            rest[k] -= 1
+        sub = unit_need(tuple(rest), pair - (kind == "pair"), in_triplet)
+        best = min(best, jokers + sub)
+    return best
+
+
+def _unit_groups(unit, i, honor, pair, in_triplet):
+    """Groups holding the unit's lowest real tile ``i``: (kind, real places, jokers)."""
+    c = unit[i]
+    if pair:
+        yield "pair", (i, i) if c >= 2 else (i,), 0 if c >= 2 else 1
+    if c >= 3:
+        yield "triplet", (i, i, i), 0
+    if in_triplet:
+        yield "triplet", (i,) * min(c, 2), 3 - min(c, 2)
+    if honor:
+        return
+    for a in (i - 2, i - 1, i):
+        if a < 0 or a + 2 > 8:
+            continue
+        taken = [i]
+        jokers = 0
+        for k in (a, a + 1, a + 2):
+            if k == i:
+                continue
+            if k > i and unit[k] > 0:
+                taken.append(k)
+            else:
+                jokers += 1
+        yield "sequence", tuple(taken), jokers
+
+
+def can_complete(counts: Sequence[int], jokers: int, melds: int, pair: int,
                  in_triplet: bool = True) -> bool:
     """Whether ``counts`` (34 real tiles) plus ``jokers`` split into exactly ``melds``
     sequences/triplets and ``pair`` (0 or 1) pairs, every joker used, none left over.
 
-    Memoised; the shared feasibility test behind :func:`standard_readings` and waits.
+    Each suit and each honor kind is looked up on its own (:func:`unit_need`); the pair
+    goes where it costs least, or is two jokers. Jokers left over always make whole
+    melds (any sequence will do), so the hand is complete when the jokers needed do not
+    exceed the jokers held. Costs the same at any joker count.
     """
-    i = next((k for k in range(NUM_KINDS) if counts[k]), -1)
-    if i < 0:
-        return jokers == 3 * melds + 2 * pair
-    for grp, cost in _choices(counts, i, jokers, melds, pair, in_triplet):
-        nc, nj, nm, np_ = _apply(counts, grp, jokers, melds, pair)
-        if nj >= 0 and can_complete(nc, nj, nm, np_, in_triplet):
-            return True
-    return False
+    if sum(counts) + jokers != 3 * melds + 2 * pair:
+        return False
+    total = 0
+    best_pair = 2                               # two jokers as the eyes
+    for sl in SUIT_SLICES:
+        unit = tuple(counts[sl])
+        if not any(unit):
+            continue
+        n0 = unit_need(unit, 0, in_triplet)
+        total += n0
+        if pair:
+            best_pair = min(best_pair, unit_need(unit, 1, in_triplet) - n0)
+    for k in range(27, NUM_KINDS):
+        if counts[k]:
+            n0 = unit_need((counts[k],), 0, in_triplet)
+            total += n0
+            if pair:
+                best_pair = min(best_pair, unit_need((counts[k],), 1, in_triplet) - n0)
+    if pair:
+        total += best_pair
+    return total <= jokers
 
 
 def _choices(counts: Sequence[int], i: int, jokers: int, melds: int, pair: int,
