@@ -26,6 +26,7 @@ from functools import lru_cache
 from typing import Iterable, Iterator, Sequence
 
 from .hand import Meld
+from .tables import can_complete
 from .tiles import ALL_TILES, NUM_KINDS, Tile
 
 TERMINALS_AND_HONORS: tuple[int, ...] = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
@@ -110,94 +111,6 @@ def _seq_starts(i: int) -> Iterator[int]:
     for a in (i - 2, i - 1, i):
         if a >= base and a + 2 <= base + 8:
             yield a
-
-
-INF = 99
-#: the four units a hand splits into without interaction: three suits and the honors
-#: (each honor kind on its own, since honors make no sequences)
-SUIT_SLICES = (slice(0, 9), slice(9, 18), slice(18, 27))
-
-
-@lru_cache(maxsize=None)
-def unit_need(unit: tuple[int, ...], pair: int, in_triplet: bool) -> int:
-    """Fewest jokers that complete one unit — a suit's 9 counts, or one honor kind's count
-    as a 1-tuple — into melds plus ``pair`` (0 or 1) pairs, every real tile used. ``INF``
-    when impossible (盘锦 PJ-2 can leave a lone honor with nowhere to go).
-
-    The per-suit lookup table behind :func:`can_complete`: memoised, so each distinct suit
-    pattern is solved once per process and then costs one dictionary look-up.
-    """
-    i = next((k for k, c in enumerate(unit) if c), -1)
-    if i < 0:
-        return 2 * pair                        # a pair of jokers
-    honor = len(unit) == 1
-    best = INF
-    for kind, taken, jokers in _unit_groups(unit, i, honor, pair, in_triplet):
-        rest = list(unit)
-        for k in taken:
-            rest[k] -= 1
-        sub = unit_need(tuple(rest), pair - (kind == "pair"), in_triplet)
-        best = min(best, jokers + sub)
-    return best
-
-
-def _unit_groups(unit, i, honor, pair, in_triplet):
-    """Groups holding the unit's lowest real tile ``i``: (kind, real places, jokers)."""
-    c = unit[i]
-    if pair:
-        yield "pair", (i, i) if c >= 2 else (i,), 0 if c >= 2 else 1
-    if c >= 3:
-        yield "triplet", (i, i, i), 0
-    if in_triplet:
-        yield "triplet", (i,) * min(c, 2), 3 - min(c, 2)
-    if honor:
-        return
-    for a in (i - 2, i - 1, i):
-        if a < 0 or a + 2 > 8:
-            continue
-        taken = [i]
-        jokers = 0
-        for k in (a, a + 1, a + 2):
-            if k == i:
-                continue
-            if k > i and unit[k] > 0:
-                taken.append(k)
-            else:
-                jokers += 1
-        yield "sequence", tuple(taken), jokers
-
-
-def can_complete(counts: Sequence[int], jokers: int, melds: int, pair: int,
-                 in_triplet: bool = True) -> bool:
-    """Whether ``counts`` (34 real tiles) plus ``jokers`` split into exactly ``melds``
-    sequences/triplets and ``pair`` (0 or 1) pairs, every joker used, none left over.
-
-    Each suit and each honor kind is looked up on its own (:func:`unit_need`); the pair
-    goes where it costs least, or is two jokers. Jokers left over always make whole
-    melds (any sequence will do), so the hand is complete when the jokers needed do not
-    exceed the jokers held. Costs the same at any joker count.
-    """
-    if sum(counts) + jokers != 3 * melds + 2 * pair:
-        return False
-    total = 0
-    best_pair = 2                               # two jokers as the eyes
-    for sl in SUIT_SLICES:
-        unit = tuple(counts[sl])
-        if not any(unit):
-            continue
-        n0 = unit_need(unit, 0, in_triplet)
-        total += n0
-        if pair:
-            best_pair = min(best_pair, unit_need(unit, 1, in_triplet) - n0)
-    for k in range(27, NUM_KINDS):
-        if counts[k]:
-            n0 = unit_need((counts[k],), 0, in_triplet)
-            total += n0
-            if pair:
-                best_pair = min(best_pair, unit_need((counts[k],), 1, in_triplet) - n0)
-    if pair:
-        total += best_pair
-    return total <= jokers
 
 
 def _choices(counts: Sequence[int], i: int, jokers: int, melds: int, pair: int,
@@ -557,3 +470,54 @@ def min_missing_knitted(counts: Sequence[int]) -> int:
         have = sum(1 for s, ranks in enumerate(runs) for r in ranks if counts[s * 9 + r])
         best = max(best, have)
     return 14 - best - honors
+
+
+# -- waits of the special shapes (13 tiles, no melds) ----------------------------------
+
+def seven_pairs_waits(counts: Sequence[int], jokers: int = 0) -> list[int]:
+    """Kinds completing 七对 (C-5). ``jokers == 0``: every tile as itself (SMX-3, ZZ-3,
+    JC-2): six pairs and one lone tile wait on that tile. With jokers (PJ-8) any kind
+    whose addition leaves no more lone tiles than jokers; a wildcard kind is not listed
+    here (the caller adds it when a joker more completes)."""
+    if sum(counts) + jokers != 13:
+        return []
+    odd = [k for k in range(NUM_KINDS) if counts[k] % 2]
+    if jokers == 0:
+        return odd if len(odd) == 1 else []
+    out = []
+    for k in range(NUM_KINDS):
+        after = len(odd) - 1 if counts[k] % 2 else len(odd) + 1
+        if after <= jokers:
+            out.append(k)
+    return out
+
+
+def thirteen_orphans_waits(counts: Sequence[int]) -> list[int]:
+    """Kinds completing 十三幺 (JC-2) from 13 tiles."""
+    if sum(counts) != 13 or sum(counts[k] for k in TERMINALS_AND_HONORS) != 13:
+        return []
+    missing = [k for k in TERMINALS_AND_HONORS if not counts[k]]
+    if not missing:
+        return list(TERMINALS_AND_HONORS)
+    paired = any(counts[k] == 2 for k in TERMINALS_AND_HONORS)
+    return missing if len(missing) == 1 and paired else []
+
+
+def knitted_waits(counts: Sequence[int]) -> list[int]:
+    """Kinds completing 十三不靠 (SMX-3) from 13 tiles."""
+    from itertools import permutations
+    if sum(counts) != 13 or any(c > 1 for c in counts):
+        return []
+    honors = [k for k in range(27, 34) if counts[k]]
+    out: set[int] = set()
+    for runs in permutations(KNITTED_RUNS):
+        allowed = {s * 9 + r for s, ranks in enumerate(runs) for r in ranks}
+        suited = {k for k in range(27) if counts[k]}
+        if not suited <= allowed:
+            continue
+        missing = allowed - suited
+        if not missing and len(honors) == 4:
+            out |= {k for k in range(27, 34) if not counts[k]}
+        elif len(missing) == 1 and len(honors) == 5:
+            out |= missing
+    return sorted(out)

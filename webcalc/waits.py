@@ -54,9 +54,10 @@ def find_waits(variant: Variant, sit: Situation, visible: Sequence[int] = (),
         kinds_in_play: 34, or 27 for a 三门峡 room without honors (C-1).
     """
     held = sit.hand.held_counts()
+    live = set(live_kinds(sit, kinds_in_play))
     out = []
-    for t in live_kinds(sit, kinds_in_play):
-        if variant.is_win(sit.with_tile(t)):
+    for t in variant.winning_kinds(sit):
+        if t in live:
             seen = visible[t] if visible else 0
             left = 4 - held[t] - (1 if sit.indicator == t else 0) - seen
             out.append(Wait(t, max(0, left)))

@@ -13,10 +13,11 @@ from typing import Any
 
 from ..decompose import (FREE_JOKERS, JokerPolicy, Reading, four_wildcards_reading,
                          is_standard, min_missing_seven_pairs, min_missing_standard,
-                         seven_pairs_reading, standard_readings)
+                         seven_pairs_reading, seven_pairs_waits, standard_readings)
+from ..tables import standard_waits
 from ..errors import InputError
 from ..hand import Hand, Meld
-from ..tiles import Tile, counts_of
+from ..tiles import ALL_TILES, Tile, counts_of
 from ..wildcards import HENAN, wildcards_from_indicator
 
 WIN_METHODS = ("self_draw", "discard", "kong_replacement", "robbing_kong")
@@ -167,6 +168,39 @@ class Variant:
         """四混: draws needed to hold four wildcard tiles of one kind (≥ 1 at 13 tiles)."""
         most = max((sit.jokers.count(w) for w in sit.wildcards), default=0)
         return max(4 - most, 14 - sit.hand.tile_count)
+
+    #: whether :meth:`winning_kinds` must confirm each candidate with :meth:`is_win`
+    #: (a variant whose wins have conditions beyond the shapes, 盘锦)
+    confirm_waits = False
+
+    def winning_kinds(self, sit: Situation) -> list[Tile]:
+        """Every kind whose addition makes the 13-tile hand of ``sit`` a legal win,
+        liveness (C-9) not applied. Standard waits come from the unit tables in one
+        pass; each variant adds its special shapes' waits in :meth:`special_waits`."""
+        kinds = set(standard_waits(sit.real_counts, len(sit.jokers), len(sit.hand.melds),
+                                   sit.wildcards, self.policy.in_triplet))
+        kinds |= self.special_waits(sit)
+        if self.confirm_waits:
+            kinds = {k for k in kinds if self.is_win(sit.with_tile(ALL_TILES[k]))}
+        return [ALL_TILES[k] for k in sorted(kinds)]
+
+    def special_waits(self, sit: Situation) -> set[int]:
+        """Waits of the special shapes; default 七对 with every tile as itself."""
+        if sit.hand.melds:
+            return set()
+        return set(seven_pairs_waits(sit.hand.counts()))
+
+    @staticmethod
+    def four_wildcards_waits(sit: Situation) -> set[int]:
+        """四混: three of a wildcard kind wait on the fourth; four already, on anything."""
+        out: set[int] = set()
+        for w in sit.wildcards:
+            n = sit.jokers.count(w)
+            if n == 3:
+                out.add(int(w))
+            elif n >= 4:
+                out |= set(range(34))
+        return out
 
     # -- helpers for subclasses ---------------------------------------------------
     @staticmethod

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..decompose import min_missing_thirteen_orphans, thirteen_orphans_reading
+from ..decompose import (min_missing_thirteen_orphans, thirteen_orphans_reading,
+                         thirteen_orphans_waits)
 from ..errors import InputError
 from ..options import opt
 from .base import WIN_METHODS, Judgement, Situation, Variant
@@ -50,6 +51,12 @@ class Jincheng(Variant):
                 readings.append(special)
         return Judgement(readings)
 
+
+    def special_waits(self, sit: Situation) -> set[int]:
+        out = super().special_waits(sit)
+        if not sit.hand.melds:
+            out |= set(thirteen_orphans_waits(sit.hand.counts()))
+        return out
 
     def missing_by_shape(self, sit: Situation) -> dict[str, int]:
         out = super().missing_by_shape(sit)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..decompose import (JokerPolicy, Reading, achievable_flags, min_missing_seven_pairs,
-                         min_missing_standard, seven_pairs_reading)
+                         min_missing_standard, seven_pairs_reading, seven_pairs_waits)
 from ..errors import InputError
 from ..hand import Meld
 from ..options import opt
@@ -109,6 +109,19 @@ class Panjin(Variant):
                 return                                  # 混杠
             raise InputError("bad_meld", f"副露：混牌 {wild[0].chinese} 不能吃、碰、杠"
                              f"{'（混杠需勾选“混杠”）' if meld.is_kong else ''}（PJ-2）。", "melds")
+
+    confirm_waits = True          # PJ-4..PJ-7 are checked on each candidate by is_win
+
+    def special_waits(self, sit: Situation) -> set[int]:
+        """七对 with jokers standing in (PJ-8), only with its option."""
+        if not sit.options.seven_pairs or sit.hand.melds:
+            return set()
+        out = set(seven_pairs_waits(sit.real_counts, len(sit.jokers)))
+        wild = {int(w) for w in sit.wildcards}
+        out -= wild
+        if sum(c % 2 for c in sit.real_counts) <= len(sit.jokers) + 1:
+            out |= wild
+        return out
 
     def can_discard(self, sit: Situation, t: Tile) -> bool:
         """PJ-2: a wildcard is never discarded (unless the hand holds nothing else)."""

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..decompose import can_complete, knitted_reading, min_missing_knitted
+from ..decompose import knitted_reading, knitted_waits, min_missing_knitted
+from ..tables import can_complete
 from ..options import opt
 from .base import Judgement, Situation, Variant
 
@@ -65,6 +66,12 @@ class Sanmenxia(Variant):
             # C-6: show first the reading in which the wildcard makes the eyes
             readings.sort(key=lambda r: not (r.pair is not None and r.pair.has_wild))
         return Judgement(readings, biao=1 if dandiao else 0)
+
+    def special_waits(self, sit: Situation) -> set[int]:
+        out = super().special_waits(sit) | self.four_wildcards_waits(sit)
+        if not sit.hand.melds:
+            out |= set(knitted_waits(sit.hand.counts()))
+        return out
 
     def missing_by_shape(self, sit: Situation) -> dict[str, int]:
         out = super().missing_by_shape(sit)

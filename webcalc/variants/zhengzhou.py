@@ -60,6 +60,9 @@ class Zhengzhou(Variant):
         readings.sort(key=lambda r: -self.shape_doubles(sit.options, r.shape))
         return Judgement(readings)
 
+    def special_waits(self, sit: Situation) -> set[int]:
+        return super().special_waits(sit) | self.four_wildcards_waits(sit)
+
     def missing_by_shape(self, sit: Situation) -> dict[str, int]:
         out = super().missing_by_shape(sit)
         if sit.wildcards:

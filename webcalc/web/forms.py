@@ -10,7 +10,7 @@ from ..analysis import VARIANT_LABELS
 
 #: The form fields that map one-to-one to request keys of the engine (and so to
 #: ``InputError.field``).
-TEXT_FIELDS = ("hand", "melds", "indicator", "visible")
+TEXT_FIELDS = ("hand", "melds", "indicator", "visible", "winning_tile")
 
 
 def _too_long(n: int) -> Length:
@@ -28,12 +28,32 @@ class AnalyzeForm(FlaskForm):
     melds = StringField("副露（吃碰杠）", validators=[Optional(), _too_long(200)])
     indicator = StringField("混皮（翻出的明牌）", validators=[Optional(), _too_long(20)])
     visible = StringField("已见的牌（打出的、别人亮出的）", validators=[Optional(), _too_long(800)])
+    winning_tile = StringField("和牌张（最后来的那张）", validators=[Optional(), _too_long(20)])
+    #: choices are the chosen variant's win methods (:meth:`set_variant`); a value the variant
+    #: does not allow is passed on, so the engine's error cites the rule (C-14).
+    win_by = SelectField("胡法", choices=[], validate_choice=False, default="self_draw")
 
     def __init__(self, formdata, **kwargs):
         super().__init__(formdata=formdata, **kwargs)
         self.variant.choices = [SelectChoice(name, label) for name, label in VARIANT_LABELS.items()]
         if not self.variant.data:
             self.variant.data = next(iter(VARIANT_LABELS))
+
+    def set_variant(self, methods: list[tuple[str, str]], stale: bool = False) -> None:
+        """Offer only ``methods`` (``(value, 中文)``); after a variant switch (``stale``) a
+        method the new variant lacks falls back to 自摸."""
+        from ..variants.base import WIN_METHOD_CHINESE
+
+        allowed = [m for m, _ in methods]
+        if not self.win_by.data:
+            self.win_by.data = "self_draw"
+        if self.win_by.data not in allowed and stale:
+            self.win_by.data = "self_draw"
+        choices = [SelectChoice(m, label) for m, label in methods]
+        if self.win_by.data not in allowed:
+            label = WIN_METHOD_CHINESE.get(self.win_by.data, self.win_by.data)
+            choices.append(SelectChoice(self.win_by.data, f"{label}（此玩法不允许）"))
+        self.win_by.choices = choices
 
     @property
     def submitted(self) -> bool:
@@ -52,8 +72,9 @@ class AnalyzeForm(FlaskForm):
         melds = (self.melds.data or "").strip()
         if melds:
             req["melds"] = melds_from_text(melds)
-        for name in ("indicator", "visible"):
+        for name in ("indicator", "visible", "winning_tile"):
             value = (getattr(self, name).data or "").strip()
             if value:
                 req[name] = value
+        req["win_by"] = self.win_by.data or "self_draw"
         return req

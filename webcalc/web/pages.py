@@ -10,6 +10,7 @@ from ..analysis import VARIANT_LABELS
 from ..errors import InputError
 from .forms import TEXT_FIELDS, AnalyzeForm
 from .htmx import add_vary, is_htmx, wants_fragment
+from .room import Room, read_room, win_methods
 
 bp = Blueprint("pages", __name__)
 
@@ -19,39 +20,74 @@ EXAMPLE_HAND = "123m456p789s1134z"
 QUERY_KEYS = ("variant",) + TEXT_FIELDS
 
 
-def canonical_url() -> str:
-    """``/`` with the non-empty form fields in a fixed order: the shareable URL."""
+def canonical_url(form: AnalyzeForm | None = None, room: Room | None = None) -> str:
+    """``/`` with the non-empty form fields in a fixed order, then ``win_by`` when not 自摸,
+    the non-default options and settlement inputs of the chosen variant: the shareable URL."""
     pairs = [(k, request.args.get(k, "")) for k in QUERY_KEYS]
-    query = urlencode([(k, v) for k, v in pairs if v.strip()])
+    pairs = [(k, v) for k, v in pairs if v.strip()]
+    if form is not None and form.win_by.data and form.win_by.data != "self_draw":
+        pairs.append(("win_by", form.win_by.data))
+    if room is not None:
+        pairs += room.canonical_pairs()
+    query = urlencode(pairs, safe=":,")
     return "/?" + query if query else "/"
 
 
 @bp.get("/")
 def index():
-    canonical = canonical_url()
+    form = AnalyzeForm(request.args)
+    room = None
+    if form.variant.data in VARIANT_LABELS:
+        marker = request.args.get("form_variant")
+        form.set_variant(win_methods(form.variant.data),
+                         stale=marker is not None and marker != form.variant.data)
+        room = read_room(request.args, form.variant.data, form.win_by.data)
+
+    canonical = canonical_url(form, room)
     here = request.full_path.rstrip("?")
     if canonical != here and not is_htmx(request):
         return add_vary(redirect(canonical, 303))
 
-    form = AnalyzeForm(request.args)
     result = None
     shown = None  # the typed hand and melds, as tile codes, to draw above the result
     general_error = None  # an InputError that belongs to no form field
+    error_reasons = None  # the rules behind a not_complete error (C-15)
     status = 200
+    if room is not None and (room.errors or any(o.error for o in room.options)):
+        status = 422
 
     if form.submitted:
         if not form.validate():
             status = 422
-        else:
+        elif status == 200:
+            req = None
             try:
                 req = form.to_request()
+                if room is not None:
+                    options = room.options_request()
+                    if options:
+                        req["options"] = options
+                    settlement = room.settlement_request()
+                    if settlement is not None:
+                        req["settlement"] = settlement
                 result = _analyze(req)
                 shown = _shown_tiles(req)
             except InputError as err:
                 status = 422
-                _attach(form, err)
-                if not _field_of(err):
+                # A settlement that fails still shows the hand's own analysis, with the
+                # message under the settlement input it names.
+                if req is not None and "settlement" in req:
+                    try:
+                        bare = {k: v for k, v in req.items() if k != "settlement"}
+                        result = _analyze(bare)
+                        shown = _shown_tiles(bare)
+                    except InputError as bare_err:
+                        err = bare_err
+                if not (_attach(form, err)
+                        or (room is not None and room.attach(err.field, err.message))):
                     general_error = err
+                if err.reasons and not (result and result.get("reasons")):
+                    error_reasons = err.reasons
     elif "variant" in request.args and not form.variant.validate(form):
         status = 422
 
@@ -59,8 +95,10 @@ def index():
     html = render_template(
         template,
         form=form,
+        room=room,
         result=result,
         general_error=general_error,
+        error_reasons=error_reasons,
         shown=shown,
         example_hand=EXAMPLE_HAND,
         variant_label=dict(VARIANT_LABELS).get(form.variant.data, form.variant.data),
@@ -89,6 +127,8 @@ def _shown_tiles(req: dict) -> dict:
     return {
         "hand": [t.code for t in sorted(parse_tiles(req["hand"]))],
         "indicator": [t.code for t in parse_tiles(req.get("indicator", ""))],
+        "winning": next((t.code for t in parse_tiles(req.get("winning_tile", ""))), None),
+        "win_by": req.get("win_by"),
         "melds": [
             {"type": m.get("type"), "tiles": [t.code for t in parse_tiles(m.get("tiles", ""))]}
             for m in req.get("melds", [])
@@ -99,14 +139,17 @@ def _shown_tiles(req: dict) -> dict:
 def _field_of(err: InputError) -> str | None:
     """The form field an engine error belongs to (``"melds"`` for ``"melds.0.tiles"``)."""
     top = (err.field or "").split(".")[0]
-    if top == "variant" or top in TEXT_FIELDS:
+    if top in ("variant", "win_by") or top in TEXT_FIELDS:
         return top
     return None
 
 
-def _attach(form: AnalyzeForm, err: InputError) -> None:
+def _attach(form: AnalyzeForm, err: InputError) -> bool:
+    """Put ``err`` under its form field; False when it names none."""
     name = _field_of(err)
     if name:
         field = getattr(form, name)
         field.errors = list(field.errors or []) + [err.message]
         field.error_position = err.position
+        return True
+    return False

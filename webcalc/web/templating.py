@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 from flask import Flask
+
+from ..variants.base import WIN_METHOD_CHINESE
 
 KIND_LABELS = {
     "pair": "对子",
@@ -36,6 +40,17 @@ ITEM_LABELS = {
 }
 
 SEAT_LABELS = ("东家", "南家", "西家", "北家")
+
+_RULE_TAIL = re.compile(r"（([A-Z]{1,3}-\d+(?:[、,，]\s*[A-Z]{1,3}-\d+)*)）\s*$")
+
+
+def split_rule(detail) -> tuple[str, list[str]]:
+    """An engine ``detail`` → (text, [rule ids]) when it ends with ``（ZZ-4、ZZ-5）``."""
+    text = str(detail or "")
+    m = _RULE_TAIL.search(text)
+    if not m:
+        return text, []
+    return text[:m.start()], re.split(r"[、,，]\s*", m.group(1))
 
 
 class TileFace:
@@ -76,6 +91,9 @@ def init_app(app: Flask) -> None:
         ITEM_LABELS=ITEM_LABELS,
         MELD_LABELS=MELD_LABELS,
         seat_label=seat_label,
+        SEAT_NAMES=SEAT_LABELS,
+        WIN_BY_LABELS=WIN_METHOD_CHINESE,
+        split_rule=split_rule,
     )
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True

@@ -1,0 +1,139 @@
+"""Per-suit lookup tables: the fast path of the complete check and the waits (issue 6).
+
+A hand splits into four *units* that do not interact in the standard shape: the three
+suits (9 counts each) and the honors (7 counts, no sequences). For each unit pattern
+:func:`unit_needs` gives ``(n0, n1)``: the fewest jokers (wildcard tiles) that complete it
+into melds only, and into melds plus one pair. A whole hand is complete when
+``Σ n0 + min(n1 − n0 over units, 2)`` jokers (2: a pair of jokers as the eyes) do not
+exceed the jokers held (RULES C-4, C-8): jokers left over always form whole melds. The
+tables are filled lazily, each distinct pattern solved once per process, so a check costs
+four look-ups whatever the wildcard count. :func:`unit_additions` stores, per pattern,
+the needs after adding each tile — the waits in one pass.
+
+``in_triplet=False`` is 盘锦's PJ-2 (jokers only in sequences and the pair).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Sequence
+
+INF = 99
+NUM_KINDS = 34
+UNITS = ((0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True))   # start, end, honors
+
+
+@lru_cache(maxsize=None)
+def unit_needs(unit: tuple[int, ...], honors: bool, in_triplet: bool) -> tuple[int, int]:
+    """``(n0, n1)`` for one unit pattern: jokers needed for melds only / melds + a pair
+    (``INF`` when impossible)."""
+    return _need(unit, 0, honors, in_triplet), _need(unit, 1, honors, in_triplet)
+
+
+@lru_cache(maxsize=None)
+def unit_additions(unit: tuple[int, ...], honors: bool,
+                   in_triplet: bool) -> tuple[tuple[int, int], ...]:
+    """For each position of the unit, :func:`unit_needs` of the pattern with one more
+    tile there."""
+    out = []
+    for k in range(len(unit)):
+        bigger = list(unit)
+        bigger[k] += 1
+        out.append(unit_needs(tuple(bigger), honors, in_triplet))
+    return tuple(out)
+
+
+@lru_cache(maxsize=None)
+def _need(unit: tuple[int, ...], pair: int, honors: bool, in_triplet: bool) -> int:
+    i = next((k for k, c in enumerate(unit) if c), -1)
+    if i < 0:
+        return 2 * pair                                    # a pair of jokers
+    c = unit[i]
+    best = INF
+    options: list[tuple[tuple[int, ...], int, int]] = []   # (real places, jokers, pairs used)
+    if pair:
+        options.append(((i, i), 0, 1) if c >= 2 else ((i,), 1, 1))
+    if c >= 3:
+        options.append(((i, i, i), 0, 0))
+    if in_triplet and c < 3:
+        options.append(((i,) * c, 3 - c, 0))
+    if in_triplet and c >= 2:
+        options.append(((i, i), 1, 0))
+    if in_triplet:
+        options.append(((i,), 2, 0))
+    if not honors:
+        for a in (i - 2, i - 1, i):
+            if a < 0 or a + 2 > 8:
+                continue
+            taken, jokers = [i], 0
+            for k in (a, a + 1, a + 2):
+                if k == i:
+                    continue
+                if k > i and unit[k] > 0:
+                    taken.append(k)
+                else:
+                    jokers += 1
+            options.append((tuple(taken), jokers, 0))
+    for taken, jokers, used in options:
+        if jokers >= best:
+            continue
+        rest = list(unit)
+        for k in taken:
+            rest[k] -= 1
+        best = min(best, jokers + _need(tuple(rest), pair - used, honors, in_triplet))
+    return best
+
+
+def split_units(counts: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+    """The four unit patterns of a 34-count vector."""
+    return tuple(tuple(counts[a:b]) for a, b, _ in UNITS)
+
+
+def jokers_needed(counts: Sequence[int], pair: int, in_triplet: bool = True) -> int:
+    """Fewest jokers completing ``counts`` into melds plus ``pair`` (0/1) pairs."""
+    total, best_pair = 0, 2
+    for (a, b, honors) in UNITS:
+        unit = tuple(counts[a:b])
+        n0, n1 = unit_needs(unit, honors, in_triplet)
+        total += n0
+        if n1 - n0 < best_pair:
+            best_pair = n1 - n0
+    return total + (best_pair if pair else 0)
+
+
+def can_complete(counts: Sequence[int], jokers: int, melds: int, pair: int,
+                 in_triplet: bool = True) -> bool:
+    """Whether ``counts`` (34 real tiles) plus ``jokers`` split into exactly ``melds``
+    sequences/triplets and ``pair`` (0 or 1) pairs, every joker used."""
+    if sum(counts) + jokers != 3 * melds + 2 * pair:
+        return False
+    return jokers_needed(counts, pair, in_triplet) <= jokers
+
+
+def standard_waits(counts: Sequence[int], jokers: int, melds: int, wildcards: Sequence[int],
+                   in_triplet: bool = True) -> list[int]:
+    """Kinds whose addition makes a 13-tile concealed part (``counts`` real + ``jokers``,
+    beside ``melds`` declared melds) a standard win: one pass over the unit tables.
+    A wildcard kind added is one joker more. Liveness (C-9) is the caller's business."""
+    need = 4 - melds
+    if sum(counts) + jokers + 1 != 3 * need + 2:
+        return []
+    units = split_units(counts)
+    needs = [unit_needs(u, h, in_triplet) for u, (_, _, h) in zip(units, UNITS)]
+    total0 = sum(n0 for n0, _ in needs)
+    deltas = [n1 - n0 for n0, n1 in needs]
+    wild = set(wildcards)
+    out: list[int] = []
+    for ui, (unit, (start, _, honors)) in enumerate(zip(units, UNITS)):
+        other = min([2] + [d for j, d in enumerate(deltas) if j != ui])
+        base = total0 - needs[ui][0]
+        for pos, (a0, a1) in enumerate(unit_additions(unit, honors, in_triplet)):
+            kind = start + pos
+            if kind in wild:
+                continue
+            if base + a0 + min(other, a1 - a0) <= jokers:
+                out.append(kind)
+    if wild and total0 + min([2] + deltas) <= jokers + 1:
+        out.extend(sorted(wild))
+        out.sort()
+    return out

@@ -1,0 +1,507 @@
+"""Room options and the settlement section of the page form.
+
+Read from the URL, kept as typed for re-rendering, and turned into the engine's ``options``
+and ``settlement`` objects (API.md). The web layer decides no rule: it only chooses which
+inputs to show for a variant and passes what was chosen; the engine validates and errors
+come back under the matching input.
+
+URL parameters (the canonical URL keeps only values that differ from the default):
+
+=====================  ======================================================================
+``opt_<name>``         a room option of the chosen variant (``webcalc.options.option_specs``):
+                       bool ``1``/``0``, int, or a choice value (``opt_wildcard_mode=both``)
+``s_base``             底分 (default 1)
+``s_dealer``           庄家, seat 0-3
+``s_winner``           胡牌者, seat 0-3 or ``none`` (荒庄). The settlement is computed only
+                       when this is chosen.
+``s_discarder``        点炮 / 被抢杠的一家 (shown for 点炮 and 抢杠 wins)
+``s_pao0..3``          下跑 per seat (三门峡 with 带跑, 郑州)
+``s_jiagang0..3``      加钢 per seat, ``1`` (盘锦 with 加钢, not 死钢)
+``s_ready0..3``        上架 per seat, ``0`` for a seat that had not (晋城; default all ready)
+``s_kongs``            every kong at the table: ``seat:type[:from]`` joined by commas, type
+                       ``exposed`` 明杠, ``added`` 补杠, ``concealed`` 暗杠, ``wildcard`` 混杠
+                       (``1:exposed:2,3:concealed``). The form edits it as rows
+                       ``k_seat``/``k_type``/``k_from`` (repeated), one blank row to add.
+``s_biao``             表: wildcards discarded while in the any-tile wait (三门峡 with 带混)
+``s_follow``           前包 happened (晋城), ``1``
+``s_duanmen``          the dealer chose 断门 (盘锦 with 选断门), ``1``
+``s_kong_discard``     杠流泪 (盘锦 with 杠后炮), ``1``
+``n0..n3``             seat names (default 东家 南家 西家 北家)
+``form_variant``       form only, never canonical: the variant whose inputs the form showed.
+                       Present → an absent checkbox means "off"; different from ``variant``
+                       (the variant was just switched) → the old variant's options and
+                       variant-specific settlement inputs are dropped.
+=====================  ======================================================================
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..options import option_specs
+from ..variants import VARIANTS
+from ..variants.base import WIN_METHOD_CHINESE, WIN_METHODS
+
+SEATS = ("东家", "南家", "西家", "北家")
+SEAT_SHORT = ("东", "南", "西", "北")
+TRUE = frozenset({"1", "on", "true", "yes"})
+FALSE = frozenset({"0", "off", "false", "no"})
+KONG_TYPES = {"exposed": "明杠", "added": "补杠", "concealed": "暗杠", "wildcard": "混杠"}
+KONG_ALIASES = {"明": "exposed", "明杠": "exposed", "补": "added", "补杠": "added",
+                "暗": "concealed", "暗杠": "concealed", "混": "wildcard", "混杠": "wildcard"}
+MAX_KONGS = 16
+MAX_NAME = 12
+MAX_TEXT = 40
+SEAT_TEXT = "应为座位：东家、南家、西家或北家。"
+
+
+def win_methods(variant: str) -> list[tuple[str, str]]:
+    """The variant's allowed win methods as ``(value, 中文)``, in API order."""
+    allowed = VARIANTS[variant].win_methods
+    return [(m, WIN_METHOD_CHINESE[m]) for m in WIN_METHODS if m in allowed]
+
+
+@dataclass
+class OptionInput:
+    """One room option as the form shows it."""
+
+    spec: dict
+    raw: str = ""            # what an int input shows
+    value: Any = None
+    error: str | None = None
+
+    def __getattr__(self, key):  # name, type, label, help, rule, choices, minimum, maximum
+        try:
+            return self.__dict__["spec"][key]
+        except KeyError as exc:
+            raise AttributeError(key) from exc
+
+    @property
+    def changed(self) -> bool:
+        return self.error is None and self.value != self.spec["default"]
+
+    @property
+    def field(self) -> str:
+        return "opt_" + self.spec["name"]
+
+    def default_text(self) -> str:
+        d = self.spec["default"]
+        if self.spec["type"] == "bool":
+            return "开" if d else "关"
+        if self.spec["type"] == "choice":
+            return dict(self.spec["choices"]).get(d, str(d))
+        return str(d)
+
+    def value_text(self) -> str:
+        if self.spec["type"] == "bool":
+            return "开" if self.value else "关"
+        if self.spec["type"] == "choice":
+            return dict(self.spec["choices"]).get(self.value, str(self.value))
+        return str(self.value)
+
+    def canonical(self) -> str | None:
+        if self.error is not None:
+            return self.raw
+        if not self.changed:
+            return None
+        if self.spec["type"] == "bool":
+            return "1" if self.value else "0"
+        return str(self.value)
+
+
+@dataclass
+class Kong:
+    seat: int | None = None
+    type: str = "concealed"
+    source: int | None = None
+
+    def compact(self) -> str:
+        return f"{self.seat}:{self.type}" + ("" if self.source is None else f":{self.source}")
+
+
+@dataclass
+class Room:
+    """The options and settlement inputs of one request, for one variant."""
+
+    variant: str
+    options: list[OptionInput]
+    raw: dict[str, str] = field(default_factory=dict)      # text shown in each input
+    errors: dict[str, list[str]] = field(default_factory=dict)
+    base: int | float = 1
+    dealer: int | None = None
+    winner: int | None | str = ""                       # "" = not chosen, None = 荒庄
+    discarder: int | None = None
+    pao: list[int] = field(default_factory=lambda: [0] * 4)
+    jiagang: list[bool] = field(default_factory=lambda: [False] * 4)
+    ready: list[bool] = field(default_factory=lambda: [True] * 4)
+    kongs: list[Kong] = field(default_factory=list)
+    biao: int = 0
+    follow: bool = False
+    duanmen: bool = False
+    kong_discard: bool = False
+    names: list[str] = field(default_factory=lambda: list(SEATS))
+    win_by: str = "self_draw"
+
+    # -- what the variant uses -----------------------------------------------------------
+
+    @property
+    def opts(self) -> dict:
+        return {o.name: (o.value if o.error is None else o.spec["default"]) for o in self.options}
+
+    @property
+    def uses(self) -> frozenset[str]:
+        """The settlement inputs the chosen variant (with these options) uses."""
+        o, name = self.opts, self.variant
+        used = {"base", "dealer", "winner", "names"}
+        if self.win_by in ("discard", "robbing_kong"):
+            used.add("discarder")
+        if name == "sanmenxia":
+            used |= {"kongs"} | ({"pao"} if o.get("pao") else set())
+            used |= {"biao"} if o.get("wildcard") else set()
+        elif name == "zhengzhou":
+            used |= {"kongs", "pao"}
+        elif name == "panjin":
+            used |= {"kongs"} if o.get("kong") else set()
+            used |= {"jiagang"} if o.get("jiagang") and not o.get("all_jiagang") else set()
+            used |= {"duanmen"} if o.get("duanmen") else set()
+            used |= {"kong_discard"} if o.get("kong_discard") else set()
+        elif name == "jincheng":
+            used |= {"kongs", "ready", "follow"}
+        return frozenset(used)
+
+    @property
+    def pao_max(self) -> int:
+        o = self.opts
+        return int(o.get("pao_max", 0) or 0)
+
+    @property
+    def kong_types(self) -> list[tuple[str, str]]:
+        types = ["exposed", "added", "concealed"]
+        if self.variant == "panjin" and self.opts.get("wildcard_kong"):
+            types.append("wildcard")
+        return [(t, KONG_TYPES[t]) for t in types]
+
+    @property
+    def kong_needs_from(self) -> bool:
+        """Whether exposed/added kongs name who supplied the tile (shown as a hint only)."""
+        return self.variant in ("sanmenxia", "zhengzhou")
+
+    @property
+    def settles(self) -> bool:
+        """The rule of the page: the settlement is computed once 胡牌者 (or 荒庄) is chosen."""
+        return self.winner != ""
+
+    def seat_name(self, seat: Any) -> str:
+        if isinstance(seat, int) and 0 <= seat < 4:
+            return self.names[seat]
+        return "—" if seat is None else str(seat)
+
+    def seat_renamed(self, seat: Any) -> bool:
+        return isinstance(seat, int) and 0 <= seat < 4 and self.names[seat] != SEATS[seat]
+
+    # -- state for the template ----------------------------------------------------------
+
+    def has_error(self, *names: str) -> bool:
+        return any(self.errors.get(n) for n in names)
+
+    @property
+    def options_open(self) -> bool:
+        return any(o.changed or o.error for o in self.options)
+
+    @property
+    def options_summary(self) -> str:
+        changed = [f"{o.label} {o.value_text()}" for o in self.options if o.changed]
+        if any(o.error for o in self.options):
+            return "有错误"
+        return "已改：" + "、".join(changed) if changed else "全部默认"
+
+    @property
+    def settlement_open(self) -> bool:
+        return self.settles or bool(self.errors.keys() - {o.field for o in self.options}) \
+            or self.dealer is not None
+
+    @property
+    def settlement_summary(self) -> str:
+        if self.winner == "":
+            return "未选胡牌者，不结算"
+        if self.winner is None:
+            return "荒庄"
+        return f"{self.seat_name(self.winner)}胡"
+
+    # -- requests and URL ------------------------------------------------------------------
+
+    def options_request(self) -> dict:
+        """Only the options that differ from their default (API ``options``)."""
+        return {o.name: o.value for o in self.options if o.error is None and o.changed}
+
+    def settlement_request(self) -> dict | None:
+        """The API ``settlement`` object, or ``None`` when no winner / 荒庄 is chosen."""
+        if not self.settles:
+            return None
+        used = self.uses
+        s: dict[str, Any] = {"base": self.base, "dealer": self.dealer, "winner": self.winner}
+        if "discarder" in used and self.discarder is not None:
+            s["discarder"] = self.discarder
+        if "pao" in used and any(self.pao):
+            s["pao"] = list(self.pao)
+        if "jiagang" in used and any(self.jiagang):
+            s["jiagang"] = list(self.jiagang)
+        if "ready" in used and not all(self.ready):
+            s["ready"] = list(self.ready)
+        if "kongs" in used and self.kongs:
+            s["kongs"] = [{"seat": k.seat, "type": k.type,
+                           **({} if k.source is None else {"from": k.source})}
+                          for k in self.kongs]
+        if "biao" in used and self.biao:
+            s["biao_discards"] = self.biao
+        if "follow" in used and self.follow:
+            s["follow_dealer"] = True
+        if "duanmen" in used and self.duanmen:
+            s["duanmen"] = True
+        if "kong_discard" in used and self.kong_discard:
+            s["kong_discard"] = True
+        if s["dealer"] is None:
+            del s["dealer"]                  # the engine says it is required, under 庄家
+        return s
+
+    def canonical_pairs(self) -> list[tuple[str, str]]:
+        out: list[tuple[str, str]] = []
+        for o in self.options:
+            v = o.canonical()
+            if v is not None:
+                out.append((o.field, v))
+        used = self.uses
+
+        def keep(key: str, value: Any, default: Any) -> None:
+            if key in self.errors:
+                out.append((key, self.raw.get(key, "")))
+            elif value != default:
+                out.append((key, _text(value)))
+
+        keep("s_base", self.base, 1)
+        keep("s_dealer", self.dealer, None)
+        if self.winner != "" or "s_winner" in self.errors:
+            keep("s_winner", "none" if self.winner is None else self.winner, "")
+        if "discarder" in used:
+            keep("s_discarder", self.discarder, None)
+        for i in range(4):
+            if "pao" in used:
+                keep(f"s_pao{i}", self.pao[i], 0)
+        for i in range(4):
+            if "jiagang" in used:
+                keep(f"s_jiagang{i}", self.jiagang[i], False)
+        for i in range(4):
+            if "ready" in used:
+                keep(f"s_ready{i}", self.ready[i], True)
+        if "kongs" in used:
+            if "s_kongs" in self.errors and self.raw.get("s_kongs"):
+                out.append(("s_kongs", self.raw["s_kongs"]))
+            elif self.kongs:
+                out.append(("s_kongs", ",".join(k.compact() for k in self.kongs)))
+        if "biao" in used:
+            keep("s_biao", self.biao, 0)
+        if "follow" in used:
+            keep("s_follow", self.follow, False)
+        if "duanmen" in used:
+            keep("s_duanmen", self.duanmen, False)
+        if "kong_discard" in used:
+            keep("s_kong_discard", self.kong_discard, False)
+        for i in range(4):
+            if self.names[i] != SEATS[i]:
+                out.append((f"n{i}", self.names[i]))
+        return out
+
+    def attach(self, field_name: str | None, message: str) -> bool:
+        """Put an engine error (``options.x`` / ``settlement.x``) under its input."""
+        top, _, rest = (field_name or "").partition(".")
+        key = None
+        if top == "options":
+            for o in self.options:
+                if o.name == rest.split(".")[0]:
+                    o.error = message
+                    return True
+            return False
+        if top == "settlement":
+            name = rest.split(".")[0]
+            key = {"base": "s_base", "dealer": "s_dealer", "winner": "s_winner",
+                   "discarder": "s_discarder", "pao": "s_seats", "jiagang": "s_seats",
+                   "ready": "s_seats", "kongs": "s_kongs", "biao_discards": "s_biao",
+                   "follow_dealer": "s_follow", "duanmen": "s_duanmen",
+                   "kong_discard": "s_kong_discard"}.get(name, "settlement")
+            self.errors.setdefault(key, []).append(message)
+            return True
+        return False
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    return str(value)
+
+
+def read_room(args, variant: str, win_by: str = "self_draw") -> Room:
+    """Read the option and settlement inputs of ``variant`` from ``args`` (a MultiDict)."""
+    marker = args.get("form_variant")
+    from_form = marker == variant
+    stale = marker is not None and not from_form
+
+    options = [_read_option(args, spec, from_form, stale)
+               for spec in option_specs(VARIANTS[variant].Options)]
+    room = Room(variant, options, win_by=win_by)
+    err = room.errors
+
+    def raw(key: str) -> str:
+        v = args.get(key, "")
+        v = v.strip()[:MAX_TEXT]
+        room.raw[key] = v
+        return v
+
+    def bad(key: str, message: str) -> None:
+        err.setdefault(key, []).append(message)
+
+    def flag(key: str, default: bool) -> bool:
+        if stale:
+            return default
+        values = [v.strip().lower() for v in args.getlist(key)]
+        if from_form:
+            return any(v in TRUE for v in values)
+        if not values:
+            return default
+        if values[-1] in TRUE:
+            return True
+        if values[-1] in FALSE or values[-1] == "":
+            return False
+        bad(key, "应为 1（是）或 0（否）。")
+        return default
+
+    def count(key: str, what: str) -> int:
+        text = "" if stale else raw(key)
+        if text == "":
+            return 0
+        if not re.fullmatch(r"\d{1,6}", text):
+            bad(key, f"{what}应为 0 或正整数。")
+            return 0
+        return int(text)
+
+    def seat(key: str, allow_none: bool = False) -> Any:
+        text = raw(key)
+        if text == "":
+            return "" if allow_none else None
+        if allow_none and text.lower() in ("none", "荒庄"):
+            return None
+        if text in ("0", "1", "2", "3"):
+            return int(text)
+        if text in SEAT_SHORT or text in SEATS:
+            return (SEAT_SHORT.index(text) if text in SEAT_SHORT else SEATS.index(text))
+        bad(key, SEAT_TEXT + ("或荒庄。" if allow_none else ""))
+        return "" if allow_none else None
+
+    # names first: error messages and labels use them
+    for i in range(4):
+        name = " ".join(args.get(f"n{i}", "").split())[:MAX_NAME]
+        room.names[i] = name or SEATS[i]
+        room.raw[f"n{i}"] = room.names[i]
+
+    text = raw("s_base")
+    if text:
+        try:
+            room.base = int(text) if re.fullmatch(r"\d{1,12}", text) else float(text)
+        except ValueError:
+            bad("s_base", "底分应为正数，如 1、100 或 0.5。")
+    room.dealer = seat("s_dealer")
+    room.winner = seat("s_winner", allow_none=True)
+    room.discarder = seat("s_discarder")
+    room.pao = [count(f"s_pao{i}", "跑") for i in range(4)]
+    room.jiagang = [flag(f"s_jiagang{i}", False) for i in range(4)]
+    room.ready = [flag(f"s_ready{i}", True) for i in range(4)]
+    room.biao = count("s_biao", "表")
+    room.follow = flag("s_follow", False)
+    room.duanmen = flag("s_duanmen", False)
+    room.kong_discard = flag("s_kong_discard", False)
+    room.kongs = _read_kongs(args, room)
+    return room
+
+
+def _read_option(args, spec: dict, from_form: bool, stale: bool) -> OptionInput:
+    o = OptionInput(spec, value=spec["default"])
+    key = "opt_" + spec["name"]
+    values = [] if stale else [v.strip() for v in args.getlist(key)]
+    if spec["type"] == "bool":
+        low = [v.lower() for v in values]
+        if from_form:
+            o.value = any(v in TRUE for v in low)
+        elif low:
+            if low[-1] in TRUE:
+                o.value = True
+            elif low[-1] in FALSE or low[-1] == "":
+                o.value = False
+            else:
+                o.raw, o.error = values[-1][:MAX_TEXT], "应为 1（开）或 0（关）。"
+        return o
+    text = values[-1][:MAX_TEXT] if values else ""
+    o.raw = text
+    if text == "":
+        o.raw = str(spec["default"])
+        return o
+    if spec["type"] == "int":
+        if re.fullmatch(r"-?\d{1,6}", text):
+            o.value = int(text)
+        else:
+            o.error = "应为整数。"
+    else:
+        o.value = text                      # the engine checks the choice (bad_option)
+    return o
+
+
+def _read_kongs(args, room: Room) -> list[Kong]:
+    """Kongs from the form rows (``k_seat``…) when present, else from ``s_kongs``."""
+    if "k_seat" in args:
+        seats, types, froms = (args.getlist(k) for k in ("k_seat", "k_type", "k_from"))
+        out = []
+        for i, s in enumerate(seats[:MAX_KONGS]):
+            s = s.strip()
+            if s == "":
+                continue
+            t = (types[i] if i < len(types) else "").strip() or "concealed"
+            f = (froms[i] if i < len(froms) else "").strip()
+            k = _kong(s, t, f)
+            if k is None:
+                room.errors.setdefault("s_kongs", []).append(f"第 {len(out) + 1} 个杠看不懂。")
+                continue
+            out.append(k)
+        room.raw["s_kongs"] = ",".join(k.compact() for k in out)
+        return out
+    text = args.get("s_kongs", "").strip()[:200]
+    room.raw["s_kongs"] = text
+    out = []
+    for n, part in enumerate(p for p in re.split(r"[,，;；\s]+", text) if p):
+        bits = re.split(r"[:：]", part)
+        k = _kong(*bits) if 2 <= len(bits) <= 3 else None
+        if k is None or len(out) >= MAX_KONGS:
+            room.errors.setdefault("s_kongs", []).append(
+                f"第 {n + 1} 个杠“{part}”看不懂：写 座位:种类[:供牌者]，"
+                "如 1:exposed:2（种类 exposed 明杠、added 补杠、concealed 暗杠、wildcard 混杠）。")
+            return out
+        out.append(k)
+    return out
+
+
+def _kong(seat: str, typ: str, source: str = "") -> Kong | None:
+    def seat_of(text: str):
+        text = text.strip()
+        if text in ("0", "1", "2", "3"):
+            return int(text)
+        if text in SEAT_SHORT:
+            return SEAT_SHORT.index(text)
+        if text in SEATS:
+            return SEATS.index(text)
+        return -1
+
+    s = seat_of(seat)
+    typ = KONG_ALIASES.get(typ.strip(), typ.strip())
+    src = seat_of(source) if source.strip() else None
+    if s == -1 or src == -1 or typ not in KONG_TYPES:
+        return None
+    return Kong(s, typ, src)
