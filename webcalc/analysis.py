@@ -116,9 +116,12 @@ def analyze(request: Any) -> dict:
         out["waits"] = [w.to_dict() for w in waits]
         out["any_tile_wait"] = is_any_tile_wait(before, waits, kinds)
     vis = counts_of(visible)
+    discards = None
     if hand.tile_count == 14:
-        out["discards"] = [d.to_dict() for d in discard_advice(variant, sit, vis, kinds)]
-    out["shanten"] = shanten(variant, sit, kinds)
+        discards = discard_advice(variant, sit, vis, kinds)
+        out["discards"] = [d.to_dict() for d in discards]
+    out["shanten"] = shanten(variant, sit, kinds, out["complete"] if judgement else None,
+                             discards)
     return out
 
 

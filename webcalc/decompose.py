@@ -21,9 +21,9 @@ shapes ``knitted`` (a 147/258/369 run of one suit) and ``single`` (a lone tile).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable, Iterator, Sequence
+from typing import Iterator, NamedTuple, Sequence
 
 from .hand import Meld
 from .tables import can_complete
@@ -32,9 +32,8 @@ from .tiles import ALL_TILES, NUM_KINDS, Tile
 TERMINALS_AND_HONORS: tuple[int, ...] = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 
 
-@dataclass(frozen=True)
-class Group:
-    """One group of a reading.
+class Group(NamedTuple):
+    """One group of a reading (a small immutable value, cheap to build).
 
     Attributes:
         kind: ``pair``, ``sequence``, ``triplet``, ``kong``, ``free``, ``knitted``, ``single``.
@@ -50,7 +49,7 @@ class Group:
     wild: tuple[bool, ...]
     exposed: bool = False
     faces: tuple[Tile, ...] = ()
-    meld: Meld | None = field(default=None, compare=False)
+    meld: Meld | None = None
 
     @property
     def real_tiles(self) -> tuple[Tile, ...]:
@@ -68,8 +67,7 @@ class Group:
                 "faces": [t.code for t in (self.faces or self.tiles)]}
 
 
-@dataclass(frozen=True)
-class Reading:
+class Reading(NamedTuple):
     """A whole-hand reading: ``shape`` and its groups (concealed first, then melds)."""
 
     shape: str
@@ -211,41 +209,37 @@ def _enumerate(counts: tuple[int, ...], jokers: int, melds: int, pair: int,
                 yield [grp] + rest
 
 
-def _group_order(g: _AGroup) -> tuple:
-    order = {"pair": 0, "sequence": 1, "triplet": 2, "free": 3}
-    return (order[g[0]], [(k, w) for k, w in g[1]])
+_ORDER = {"pair": 0, "sequence": 1, "triplet": 2, "free": 3}
+_KINDS = ("pair", "sequence", "triplet", "free")
 
 
-def _materialise(groups: Iterable[_AGroup], jokers: Sequence[Tile]) -> list[Group]:
-    """Give each joker place a physical wildcard tile, preferring one whose face equals
-    what it counts as; deterministic."""
+def _materialise(groups: Sequence[tuple[int, tuple]], jokers: Sequence[Tile]) -> tuple[Group, ...]:
+    """Build the groups of one reading from ``(kind order, places)`` pairs, giving each
+    joker place a physical wildcard tile — first one whose face equals what it counts as,
+    then the rest in order; deterministic."""
     pool = sorted(jokers)
-    out: list[Group] = []
-    pending: list[tuple[int, list, list, list]] = []
-    # first pass: places where a joker counts as its own face
-    built = []
-    for kind, places in groups:
-        tiles, wild, faces = [], [], []
+    faces_of = []
+    for _, places in groups:
+        faces = []
         for k, w in places:
-            tiles.append(k)
-            wild.append(w)
-            faces.append(None if w else k)
-        built.append((kind, tiles, wild, faces))
-    for kind, tiles, wild, faces in built:
-        for idx, (k, w) in enumerate(zip(tiles, wild)):
-            if w and k >= 0 and k in pool:
+            if not w:
+                faces.append(k)
+            elif k >= 0 and k in pool:
                 pool.remove(k)
-                faces[idx] = k
-    for kind, tiles, wild, faces in built:
-        for idx, w in enumerate(wild):
-            if w and faces[idx] is None:
+                faces.append(k)
+            else:
+                faces.append(None)
+        faces_of.append(faces)
+    out = []
+    for (order, places), faces in zip(groups, faces_of):
+        for idx, f in enumerate(faces):
+            if f is None:
                 faces[idx] = pool.pop(0)
-        if kind == "free":
-            tiles = list(faces)
-        out.append(Group(kind, tuple(ALL_TILES[t] for t in tiles), tuple(wild), False,
-                         tuple(ALL_TILES[t] for t in faces)))
-    del pending
-    return out
+        face_tiles = tuple(ALL_TILES[f] for f in faces)
+        kind = _KINDS[order]
+        tiles = face_tiles if kind == "free" else tuple(ALL_TILES[k] for k, _ in places)
+        out.append(Group(kind, tiles, tuple(w for _, w in places), False, face_tiles))
+    return tuple(out)
 
 
 def standard_readings(counts: Sequence[int], jokers: Sequence[Tile], melds: Sequence[Meld],
@@ -268,12 +262,10 @@ def standard_readings(counts: Sequence[int], jokers: Sequence[Tile], melds: Sequ
         return []
     if not can_complete(key, len(jokers), need, 1, policy.in_triplet):
         return []
-    seen: dict[tuple, None] = {}
-    for groups in _enumerate(key, len(jokers), need, 1, policy.in_triplet):
-        seen[tuple(sorted(groups, key=_group_order))] = None
+    seen = {tuple(sorted((_ORDER[kind], places) for kind, places in groups))
+            for groups in _enumerate(key, len(jokers), need, 1, policy.in_triplet)}
     meld_groups = tuple(meld_group(m) for m in melds)
-    return [Reading("standard", tuple(_materialise(gs, jokers)) + meld_groups)
-            for gs in sorted(seen, key=lambda gs: [_group_order(g) for g in gs])]
+    return [Reading("standard", _materialise(gs, jokers) + meld_groups) for gs in sorted(seen)]
 
 
 def is_standard(counts: Sequence[int], jokers: int, melds: int,
@@ -305,15 +297,15 @@ def seven_pairs_reading(counts: Sequence[int], jokers: Sequence[Tile] = ()) -> R
     singles = [k for k in range(NUM_KINDS) if counts[k] % 2]
     if len(singles) > len(jokers):
         return None
-    groups: list[_AGroup] = []
+    groups: list[tuple[int, tuple]] = []
     for k in range(NUM_KINDS):
         for _ in range(counts[k] // 2):
-            groups.append(("pair", ((k, False), (k, False))))
+            groups.append((0, ((k, False), (k, False))))
         if counts[k] % 2:
-            groups.append(("pair", ((k, False), (k, True))))
+            groups.append((0, ((k, False), (k, True))))
     for _ in range((len(jokers) - len(singles)) // 2):
-        groups.append(("free", ((-1, True),) * 2))
-    return Reading("seven_pairs", tuple(_materialise(groups, jokers)))
+        groups.append((3, ((-1, True),) * 2))
+    return Reading("seven_pairs", _materialise(groups, jokers))
 
 
 def thirteen_orphans_reading(counts: Sequence[int]) -> Reading | None:
