@@ -150,3 +150,102 @@ def _knitted(counts):
             return False
         runs.append(ranks)
     return len(set(runs)) == 3
+
+
+# -- a second, joker-counting reference for many wildcards (issue 6) ----------------------
+# Trying every substitution is hopeless with 8 wildcards (34^8), so this one keeps the
+# wildcards as a count and splits by plain recursion on the lowest real tile. It shares no
+# code with webcalc (neither the unit tables nor the decomposer).
+
+@lru_cache(maxsize=None)
+def _joker_splits(real: tuple, jokers: int, melds: int, pair: int, in_triplet: bool) -> frozenset:
+    k = next((i for i in range(34) if real[i]), None)
+    if k is None:
+        if jokers != 3 * melds + 2 * pair:
+            return frozenset()
+        # leftover jokers: free melds (sequences when they may not make triplets) and pair
+        return frozenset({(False, melds > 0 and not in_triplet)})
+    out = set()
+
+    def rec(r, j, m, p, trip, seq):
+        if j < 0 or m < 0 or p < 0:
+            return
+        for t, s in _joker_splits(tuple(r), j, m, p, in_triplet):
+            out.add((t or trip, s or seq))
+
+    c = real[k]
+    r = list(real)
+    if pair:
+        for n_real in (2, 1):
+            if c >= n_real:
+                r2 = list(r)
+                r2[k] -= n_real
+                rec(r2, jokers - (2 - n_real), melds, pair - 1, n_real == 2 and k >= 27, False)
+    for n_real in (3, 2, 1):
+        if c >= n_real and (n_real == 3 or in_triplet):
+            r2 = list(r)
+            r2[k] -= n_real
+            rec(r2, jokers - (3 - n_real), melds - 1, pair, n_real == 3, False)
+    if k < 27:
+        suit_lo, suit_hi = (k // 9) * 9, (k // 9) * 9 + 8
+        for a in (k - 2, k - 1, k):
+            if a < suit_lo or a + 2 > suit_hi:
+                continue
+            # k itself is real; lower places must be jokers; higher places real or joker
+            higher = [x for x in (a, a + 1, a + 2) if x > k]
+            lower = [x for x in (a, a + 1, a + 2) if x < k]
+            for use in range(1 << len(higher)):
+                r2 = list(r)
+                r2[k] -= 1
+                j = jokers - len(lower)
+                ok = True
+                for bit, x in enumerate(higher):
+                    if use >> bit & 1:
+                        if r2[x] == 0:
+                            ok = False
+                        r2[x] -= 1
+                    else:
+                        j -= 1
+                if ok:
+                    rec(r2, j, melds - 1, pair, False, True)
+    return frozenset(out)
+
+
+def ref_is_win_many(variant: str, concealed: list[int], melds: list[tuple[str, list[int]]],
+                    wildcards: set[int], opts: dict) -> bool:
+    """:func:`ref_is_win` for any number of wildcards, by the joker-counting splitter."""
+    real = [0] * 34
+    n_wild = 0
+    for t in concealed:
+        if t in wildcards:
+            n_wild += 1
+        else:
+            real[t] += 1
+    nm = len(melds)
+    need = 4 - nm
+    counts = [concealed.count(k) for k in range(34)]
+    in_triplet = variant != "panjin"
+    flags = set()
+    if sum(real) + n_wild == 3 * need + 2:
+        flags = set(_joker_splits(tuple(real), n_wild, need, 1, in_triplet))
+    if variant in ("sanmenxia", "zhengzhou"):
+        return bool(any(counts[w] == 4 for w in wildcards) or flags
+                    or (nm == 0 and seven_pairs(concealed))
+                    or (variant == "sanmenxia" and nm == 0 and _knitted(counts)))
+    if variant == "jincheng":
+        return ref_is_win(variant, concealed, melds, wildcards, opts)
+    real_all = [t for t in concealed if t not in wildcards] + [
+        t for _, ts in melds for t in ts if t not in wildcards]
+    suits = {t // 9 for t in real_all if t < 27}
+    allowed = {3} | ({1} if opts.get("one_suit") else set())
+    if len(suits) not in allowed or not any(t in ORPHANS for t in real_all):
+        return False
+    if opts.get("seven_pairs") and nm == 0 and seven_pairs(concealed, wildcards, True):
+        return True
+    meld_trip = any(kind != "chow" and ts[0] not in wildcards for kind, ts in melds)
+    meld_seq = any(kind == "chow" for kind, _ in melds)
+    for trip, seq in flags:
+        trip, seq = trip or meld_trip, seq or meld_seq
+        if trip and not (seq and nm == 4) and (seq or opts.get("piaohu")):
+            return True
+    return False

@@ -15,7 +15,7 @@ from webcalc.analysis import analyze
 from webcalc.tiles import ALL_TILES, format_tiles
 from webcalc.wildcards import HENAN, PANJIN, step, wildcards_from_indicator
 
-from .reference import ref_is_win
+from .reference import ref_is_win, ref_is_win_many
 
 SUITED_STARTS = [s * 9 + r for s in range(3) for r in range(7)]
 
@@ -125,4 +125,50 @@ def test_engine_agrees_with_reference(case):
             continue
         if ref_is_win(variant, sorted(rest + [k]), melds, wild, options):
             expected.add(ALL_TILES[k].code)
+    assert {w["tile"] for w in out["waits"]} == expected
+
+
+@st.composite
+def many_wildcard_cases(draw):
+    """Random 13-tile hands (built or random) with 0-8 wildcards, every variant."""
+    variant = draw(st.sampled_from(["sanmenxia", "zhengzhou", "panjin", "jincheng"]))
+    options = draw(PANJIN_OPTIONS) if variant == "panjin" else {}
+    if variant == "panjin" and draw(st.booleans()):
+        options["wildcard_mode"] = "both"
+    if draw(st.booleans()):
+        concealed, _ = draw(groups(exposed_ok=False))
+    else:
+        concealed = draw(st.lists(st.integers(0, 33), min_size=14, max_size=14))
+    wild: set = set()
+    indicator = None
+    if variant != "jincheng" and options.get("wildcard_mode") != "none":
+        cycle = PANJIN if variant == "panjin" else HENAN
+        indicator = draw(st.integers(0, 33))
+        wild = {int(t) for t in wildcards_from_indicator(
+            ALL_TILES[indicator], cycle, options.get("wildcard_mode") == "both")}
+        n = draw(st.integers(0, 8))
+        kinds = sorted(wild)
+        for i in range(n):                                  # swap tiles for wildcards
+            concealed[draw(st.integers(0, 13))] = kinds[i % len(kinds)]
+    assume(all(concealed.count(k) <= 4 for k in set(concealed)))
+    assume(indicator is None or concealed.count(indicator) <= 3)
+    removed = draw(st.sampled_from(sorted(set(concealed))))
+    return variant, options, concealed, indicator, wild, removed
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.filter_too_much,
+                                                                  HealthCheck.too_slow])
+@given(many_wildcard_cases())
+def test_fast_path_agrees_with_reference_up_to_eight_wildcards(case):
+    """Issue 6: the table-driven complete check and waits agree with the plain joker-
+    counting reference on hands with 0-8 wildcards, in every variant."""
+    variant, options, concealed, indicator, wild, removed = case
+    out = analyze(request_for(variant, concealed, [], indicator, options))
+    assert out["complete"] is ref_is_win_many(variant, sorted(concealed), [], wild, options)
+    rest = list(concealed)
+    rest.remove(removed)
+    out = analyze(request_for(variant, rest, [], indicator, options))
+    expected = {ALL_TILES[k].code for k in range(34)
+                if rest.count(k) + (k == indicator) < 4
+                and ref_is_win_many(variant, sorted(rest + [k]), [], wild, options)}
     assert {w["tile"] for w in out["waits"]} == expected
