@@ -148,8 +148,13 @@ def many_wildcard_cases(draw):
             ALL_TILES[indicator], cycle, options.get("wildcard_mode") == "both")}
         n = draw(st.integers(0, 8))
         kinds = sorted(wild)
-        for i in range(n):                                  # swap tiles for wildcards
-            concealed[draw(st.integers(0, 13))] = kinds[i % len(kinds)]
+        # swap tiles for wildcards: whole groups at times (built hands keep their groups
+        # in order, the pair last), single places otherwise
+        places = draw(st.sampled_from([list(range(12, 14)), list(range(9, 14)),
+                                       list(range(0, 3)), list(range(14))]))
+        for i in range(n):
+            concealed[draw(st.sampled_from(places)) if i < len(places) else
+                      draw(st.integers(0, 13))] = kinds[i % len(kinds)]
     assume(all(concealed.count(k) <= 4 for k in set(concealed)))
     assume(indicator is None or concealed.count(indicator) <= 3)
     removed = draw(st.sampled_from(sorted(set(concealed))))

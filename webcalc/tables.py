@@ -65,15 +65,18 @@ def _need(unit: tuple[int, ...], pair: int, honors: bool, in_triplet: bool) -> i
         for a in (i - 2, i - 1, i):
             if a < 0 or a + 2 > 8:
                 continue
-            taken, jokers = [i], 0
+            # places below i are jokers (lower real tiles are used up); a place above i
+            # takes a real tile or a joker — both are tried (盘锦 may need the real tile
+            # elsewhere, PJ-2)
+            fills: list[tuple[list[int], int]] = [([i], 0)]
             for k in (a, a + 1, a + 2):
                 if k == i:
                     continue
+                nxt = [(taken, jokers + 1) for taken, jokers in fills]
                 if k > i and unit[k] > 0:
-                    taken.append(k)
-                else:
-                    jokers += 1
-            options.append((tuple(taken), jokers, 0))
+                    nxt += [(taken + [k], jokers) for taken, jokers in fills]
+                fills = nxt
+            options += [(tuple(taken), jokers, 0) for taken, jokers in fills]
     for taken, jokers, used in options:
         if jokers >= best:
             continue
