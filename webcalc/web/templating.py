@@ -53,6 +53,16 @@ def split_rule(detail) -> tuple[str, list[str]]:
     return text[:m.start()], re.split(r"[、,，]\s*", m.group(1))
 
 
+def points(x, sign: bool = False) -> str:
+    """A settlement amount as the engine's details print it (no exponent); ``sign`` adds +."""
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        return str(x)
+    if isinstance(x, float) and x.is_integer() and abs(x) < 1e15:
+        x = int(x)
+    text = str(x) if isinstance(x, int) else repr(x)
+    return ("+" + text) if sign and x > 0 else text
+
+
 class TileFace:
     """What the tile macro needs to draw one tile."""
 
@@ -94,6 +104,7 @@ def init_app(app: Flask) -> None:
         SEAT_NAMES=SEAT_LABELS,
         WIN_BY_LABELS=WIN_METHOD_CHINESE,
         split_rule=split_rule,
+        points=points,
     )
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
