@@ -275,7 +275,7 @@ def is_standard(counts: Sequence[int], jokers: int, melds: int,
     need = 4 - melds
     if need < 0 or sum(counts) + jokers != 3 * need + 2:
         return False
-    return can_complete(tuple(counts), jokers, need, 1, policy.in_triplet)
+    return can_complete(counts, jokers, need, 1, policy.in_triplet)
 
 
 def meld_group(m: Meld) -> Group:
@@ -306,6 +306,11 @@ def seven_pairs_reading(counts: Sequence[int], jokers: Sequence[Tile] = ()) -> R
     for _ in range((len(jokers) - len(singles)) // 2):
         groups.append((3, ((-1, True),) * 2))
     return Reading("seven_pairs", _materialise(groups, jokers))
+
+
+def is_seven_pairs(counts: Sequence[int], jokers: int = 0) -> bool:
+    """Cheap form of :func:`seven_pairs_reading` ``is not None``."""
+    return sum(counts) + jokers == 14 and sum(c & 1 for c in counts) <= jokers
 
 
 def thirteen_orphans_reading(counts: Sequence[int]) -> Reading | None:

@@ -47,14 +47,21 @@ class Situation:
     winning_tile: Tile | None = None
     indicator: Tile | None = None
     settlement: dict | None = None
+    counts: list[int] = field(init=False, compare=False, repr=False)
     real_counts: list[int] = field(init=False, compare=False, repr=False)
     jokers: tuple[Tile, ...] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self):
+        """Derived once: ``counts`` (34-vector of the concealed tiles, wildcards as
+        themselves), ``real_counts`` (without the wildcard tiles) and ``jokers``."""
         wild = set(self.wildcards)
+        counts = counts_of(self.hand.concealed)
+        real = list(counts)
+        for w in wild:
+            real[w] = 0
+        object.__setattr__(self, "counts", counts)
+        object.__setattr__(self, "real_counts", real)
         object.__setattr__(self, "jokers", tuple(t for t in self.hand.concealed if t in wild))
-        object.__setattr__(self, "real_counts",
-                           counts_of(t for t in self.hand.concealed if t not in wild))
 
     def with_tile(self, t: Tile) -> "Situation":
         """This situation with ``t`` added to the concealed tiles as the winning tile."""
@@ -160,7 +167,7 @@ class Variant:
         out = {"standard": min_missing_standard(sit.real_counts, len(sit.jokers),
                                                 len(sit.hand.melds), self.policy)}
         if not sit.hand.melds:
-            out["seven_pairs"] = min_missing_seven_pairs(sit.hand.counts())
+            out["seven_pairs"] = min_missing_seven_pairs(sit.counts)
         return out
 
     @staticmethod
@@ -188,7 +195,7 @@ class Variant:
         """Waits of the special shapes; default 七对 with every tile as itself."""
         if sit.hand.melds:
             return set()
-        return set(seven_pairs_waits(sit.hand.counts()))
+        return set(seven_pairs_waits(sit.counts))
 
     @staticmethod
     def four_wildcards_waits(sit: Situation) -> set[int]:
@@ -214,9 +221,19 @@ class Variant:
     @staticmethod
     def seven_pairs_as_themselves(sit: Situation) -> Reading | None:
         """七对 with wildcards only as themselves (SMX-3, ZZ-3, JC-2); needs no melds."""
-        if sit.hand.melds:
+        if sit.hand.melds or any(c & 1 for c in sit.counts):
             return None
-        return seven_pairs_reading(sit.hand.counts())
+        return seven_pairs_reading(sit.counts)
+
+    @staticmethod
+    def is_seven_pairs_as_themselves(sit: Situation) -> bool:
+        """Cheap form of :meth:`seven_pairs_as_themselves` ``is not None``."""
+        return not sit.hand.melds and not any(c & 1 for c in sit.counts)
+
+    @staticmethod
+    def has_four_wildcards(sit: Situation) -> bool:
+        """Cheap form of :meth:`four_wildcards` ``is not None``."""
+        return any(sit.counts[w] >= 4 for w in sit.wildcards)
 
     @staticmethod
     def four_wildcards(sit: Situation) -> Reading | None:
@@ -224,6 +241,6 @@ class Variant:
         if not sit.wildcards or len(sit.jokers) < 4:
             return None
         for w in sit.wildcards:
-            if sit.jokers.count(w) == 4:
+            if sit.counts[w] == 4:
                 return four_wildcards_reading(sit.hand.concealed, (w,))
         return None

@@ -40,13 +40,13 @@ class Jincheng(Variant):
         return ()
 
     def is_win(self, sit: Situation) -> bool:
-        return bool(self.is_standard(sit) or self.seven_pairs_as_themselves(sit)
-                    or (not sit.hand.melds and thirteen_orphans_reading(sit.hand.counts())))
+        return bool(self.is_standard(sit) or self.is_seven_pairs_as_themselves(sit)
+                    or (not sit.hand.melds and thirteen_orphans_reading(sit.counts)))
 
     def judge(self, sit: Situation) -> Judgement:
         readings = self.standard(sit)
         for special in (self.seven_pairs_as_themselves(sit),
-                        None if sit.hand.melds else thirteen_orphans_reading(sit.hand.counts())):
+                        None if sit.hand.melds else thirteen_orphans_reading(sit.counts)):
             if special is not None:
                 readings.append(special)
         return Judgement(readings)
@@ -55,13 +55,13 @@ class Jincheng(Variant):
     def special_waits(self, sit: Situation) -> set[int]:
         out = super().special_waits(sit)
         if not sit.hand.melds:
-            out |= set(thirteen_orphans_waits(sit.hand.counts()))
+            out |= set(thirteen_orphans_waits(sit.counts))
         return out
 
     def missing_by_shape(self, sit: Situation) -> dict[str, int]:
         out = super().missing_by_shape(sit)
         if not sit.hand.melds:
-            out["thirteen_orphans"] = min_missing_thirteen_orphans(sit.hand.counts())
+            out["thirteen_orphans"] = min_missing_thirteen_orphans(sit.counts)
         return out
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..decompose import (JokerPolicy, Reading, achievable_flags, min_missing_seven_pairs,
+from ..decompose import (JokerPolicy, Reading, achievable_flags, is_seven_pairs, min_missing_seven_pairs,
                          min_missing_standard, seven_pairs_reading, seven_pairs_waits)
 from ..errors import InputError
 from ..hand import Meld
@@ -215,8 +215,8 @@ class Panjin(Variant):
         if self.hand_reasons(sit):
             return False
         opts = sit.options
-        if opts.seven_pairs and not sit.hand.melds and seven_pairs_reading(
-                sit.real_counts, sit.jokers) is not None:
+        if opts.seven_pairs and not sit.hand.melds and is_seven_pairs(
+                sit.real_counts, len(sit.jokers)):
             return True
         need = 4 - len(sit.hand.melds)
         if sum(sit.real_counts) + len(sit.jokers) != 3 * need + 2:

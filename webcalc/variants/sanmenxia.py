@@ -51,14 +51,14 @@ class Sanmenxia(Variant):
         return 34 if opts.with_honors else 27          # C-1: 108 tiles without honors
 
     def is_win(self, sit: Situation) -> bool:
-        return bool(self.four_wildcards(sit) or self.seven_pairs_as_themselves(sit)
-                    or (not sit.hand.melds and knitted_reading(sit.hand.counts()))
-                    or self.is_standard(sit))
+        return bool(self.is_standard(sit) or self.is_seven_pairs_as_themselves(sit)
+                    or self.has_four_wildcards(sit)
+                    or (not sit.hand.melds and knitted_reading(sit.counts)))
 
     def judge(self, sit: Situation) -> Judgement:
         readings = self.standard(sit)
         for special in (self.seven_pairs_as_themselves(sit), self.four_wildcards(sit),
-                        None if sit.hand.melds else knitted_reading(sit.hand.counts())):
+                        None if sit.hand.melds else knitted_reading(sit.counts)):
             if special is not None:
                 readings.append(special)
         dandiao = bool(readings) and self.is_wildcard_pair_wait(sit)
@@ -70,7 +70,7 @@ class Sanmenxia(Variant):
     def special_waits(self, sit: Situation) -> set[int]:
         out = super().special_waits(sit) | self.four_wildcards_waits(sit)
         if not sit.hand.melds:
-            out |= set(knitted_waits(sit.hand.counts()))
+            out |= set(knitted_waits(sit.counts))
         return out
 
     def missing_by_shape(self, sit: Situation) -> dict[str, int]:
@@ -78,7 +78,7 @@ class Sanmenxia(Variant):
         if sit.wildcards:
             out["four_wildcards"] = self.missing_four_wildcards(sit)
         if not sit.hand.melds and sit.options.with_honors:
-            out["knitted"] = min_missing_knitted(sit.hand.counts())
+            out["knitted"] = min_missing_knitted(sit.counts)
         return out
 
     @staticmethod

@@ -49,8 +49,8 @@ class Zhengzhou(Variant):
         return opts.wildcard
 
     def is_win(self, sit: Situation) -> bool:
-        return bool(self.four_wildcards(sit) or self.seven_pairs_as_themselves(sit)
-                    or self.is_standard(sit))
+        return bool(self.is_standard(sit) or self.is_seven_pairs_as_themselves(sit)
+                    or self.has_four_wildcards(sit))
 
     def judge(self, sit: Situation) -> Judgement:
         readings = self.standard(sit)
