@@ -1,18 +1,23 @@
 # make run  -> serve on http://127.0.0.1:8000
 # make test -> the whole test suite
+# make bench -> bench/RESULTS.md
 # The virtualenv is reinstalled only when pyproject.toml changes (stamp files in .venv/).
 
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: run test clean
+.PHONY: run test bench clean
 
 run: $(VENV)/.stamp-run
 	$(BIN)/gunicorn --bind 127.0.0.1:8000 'webcalc:create_app()'
 
 test: $(VENV)/.stamp-test
 	$(BIN)/python -m pytest -q
+
+# micro-benchmark against the PyPI peers → bench/RESULTS.md (about a minute)
+bench: $(VENV)/.stamp-bench
+	$(BIN)/python bench/bench.py
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +28,10 @@ $(VENV)/.stamp-run: pyproject.toml | $(BIN)/python
 
 $(VENV)/.stamp-test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -e '.[test]'
+	touch $@ $(VENV)/.stamp-run
+
+$(VENV)/.stamp-bench: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e '.[bench]'
 	touch $@ $(VENV)/.stamp-run
 
 clean:
