@@ -142,3 +142,87 @@ def test_screenshots(browser, live_server, capsys, width, height):
         context.close()
     with capsys.disabled():
         print(f"\nscreenshot: {path}")
+
+
+def test_switch_variant_shows_its_options(browser, live_server):
+    context, page = _page(browser, live_server)
+    try:
+        page.goto(live_server + "/")
+        page.evaluate("window.__same_page = true")
+        page.click("#options > summary")
+        assert page.is_visible("#opt_with_honors")  # 三门峡 带风 (C-1)
+        page.select_option("#variant", "panjin")
+        page.wait_for_selector("#opt_piaohu", state="visible")  # the block stays open
+        assert page.locator("#opt_with_honors").count() == 0
+        assert "盘锦" in page.inner_text("#options > summary")
+        assert [o for o in page.eval_on_selector_all("#win_by option", "els => els.map(e => e.value)")] \
+            == ["self_draw", "discard", "kong_replacement"]
+        assert page.url.endswith("/?variant=panjin")
+        # PJ-7: all triplets win only with 飘胡
+        page.fill("#hand", "111m222p333s999m11z")
+        page.fill("#winning_tile", "1z")
+        page.click("button[type=submit]")
+        page.wait_for_selector("#result .reasons")
+        assert "PJ-7" in page.inner_text("#result .reasons")
+        page.check("#opt_piaohu")
+        page.wait_for_selector("#result .fan")
+        assert "飘胡" in page.inner_text("#result .fan")
+        assert page.url.endswith("&opt_piaohu=1")
+        assert page.evaluate("window.__same_page") is True
+        # the settlement section: pick dealer and winner, the table appears
+        page.click("#settle > summary")
+        page.select_option("#s_dealer", "0")
+        page.select_option("#s_winner", "1")
+        page.wait_for_selector("#result .nets")
+        assert "s_winner=1" in page.url
+        assert page.foreign_requests == []
+    finally:
+        context.close()
+
+
+def test_settlement_without_javascript(browser, live_server):
+    context, page = _page(browser, live_server, java_script_enabled=False)
+    try:
+        page.goto(live_server + "/?variant=zhengzhou&hand=123m456p789s111z22z&winning_tile=2z"
+                  "&opt_wildcard=0")
+        page.click("#settle > summary")
+        page.fill("#s_base", "100")
+        page.select_option("#s_dealer", "2")
+        page.select_option("#s_winner", "0")
+        page.fill("input[name=s_pao0]", "3")
+        page.fill("input[name=s_pao1]", "2")
+        page.select_option("select[name=k_seat]", "0")
+        page.click("button[type=submit]")
+        page.wait_for_selector("#result .nets")
+        nets = page.locator("#result .nets td").all_inner_texts()
+        assert nets == ["+2800", "-1200", "-800", "-800"]  # tests/cases.json zz-big-example
+        assert page.url.endswith("&s_base=100&s_dealer=2&s_winner=0&s_pao0=3&s_pao1=2"
+                                 "&s_kongs=0:concealed")
+    finally:
+        context.close()
+
+
+SHOTS = {
+    "zz-settlement": "/?variant=zhengzhou&hand=123m456p789s111z22z&winning_tile=2z&opt_wildcard=0"
+                     "&s_base=100&s_dealer=2&s_winner=0&s_pao0=3&s_pao1=2&s_kongs=0:concealed",
+    "pj-options": "/?variant=panjin&hand=111m222p333s999m11z&winning_tile=1z&opt_piaohu=1"
+                  "&opt_jihu=1",
+}
+
+
+@pytest.mark.parametrize("name", list(SHOTS))
+@pytest.mark.parametrize("width, height", [(390, 844), (1280, 800)])
+def test_settlement_and_option_screenshots(browser, live_server, capsys, width, height, name):
+    SCREENSHOTS.mkdir(exist_ok=True)
+    context, page = _page(browser, live_server, viewport={"width": width, "height": height})
+    try:
+        page.goto(live_server + SHOTS[name])
+        page.wait_for_selector("#result .nets" if name == "zz-settlement" else "#result .fan")
+        path = SCREENSHOTS / f"{name}-{width}x{height}.png"
+        page.screenshot(path=str(path), full_page=True)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        assert page.foreign_requests == []
+    finally:
+        context.close()
+    with capsys.disabled():
+        print(f"\nscreenshot: {path}")

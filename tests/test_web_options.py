@@ -47,7 +47,7 @@ def test_option_block_lists_every_option_with_default_help_and_rule(client, vari
         if s["type"] == "bool":
             assert field["type"] == "checkbox" and field["value"] == "1"
             assert ("checked" in field) is s["default"]
-            assert ("默认开" if s["default"] else "默认关") in block
+            assert ("默认：开" if s["default"] else "默认：关") in block
         elif s["type"] == "int":
             assert field["value"] == str(s["default"])
             assert (field["min"], field["max"]) == (str(s["minimum"]), str(s["maximum"]))
