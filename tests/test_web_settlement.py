@@ -287,3 +287,13 @@ def test_no_500_for_any_settlement_or_option_input():
         assert resp.status_code in (200, 422)
 
     run()
+
+
+def test_unreadable_settlement_input_still_analyses_the_hand(client):
+    q = {**page_query(case("zz-big-example")["request"]), "s_base": "一百"}
+    resp = client.get("/", query_string=q, follow_redirects=True)
+    assert resp.status_code == 422
+    html = text_of(resp)
+    assert Elements(html).by_id("s_base")["value"] == "一百"
+    assert "底分应为正数" in html[html.index('id="s_base-error"'):][:200]
+    assert "已胡（成和）" in html and "结算没有算" in html and "net-row" not in html

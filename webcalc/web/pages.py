@@ -53,13 +53,14 @@ def index():
     general_error = None  # an InputError that belongs to no form field
     error_reasons = None  # the rules behind a not_complete error (C-15)
     status = 200
-    if room is not None and (room.errors or any(o.error for o in room.options)):
+    options_ok = room is None or not any(o.error for o in room.options)
+    if room is not None and (room.errors or not options_ok):
         status = 422
 
     if form.submitted:
         if not form.validate():
             status = 422
-        elif status == 200:
+        elif options_ok:  # a bad settlement input still lets the hand be analysed
             req = None
             try:
                 req = form.to_request()
@@ -67,7 +68,7 @@ def index():
                     options = room.options_request()
                     if options:
                         req["options"] = options
-                    settlement = room.settlement_request()
+                    settlement = None if room.errors else room.settlement_request()
                     if settlement is not None:
                         req["settlement"] = settlement
                 result = _analyze(req)
