@@ -17,7 +17,9 @@ from hypothesis import strategies as st
 
 from webcalc.analysis import analyze
 from webcalc.errors import InputError
-from webcalc.settlement import Payment, Settlement, fmt
+from webcalc.options import option_specs, parse_options
+from webcalc.settlement import Payment, Settlement, fmt, settlement_fields
+from webcalc.variants import VARIANTS
 
 # complete hands, one per variant (no wildcards unless stated)
 SMX_PLAIN = dict(variant="sanmenxia", hand="123m456p789s11122z", winning_tile="2z",
@@ -281,6 +283,12 @@ def test_pj11_jiagang_on_off():
     assert net(PJ_PLAIN, s, {"jiagang": True}) == [-8, 20, -8, -4]
     assert error(PJ_PLAIN, s).field == "settlement.jiagang"          # option off
     assert net(PJ_PLAIN, {"dealer": 0, "winner": 1}, {"jiagang": True}) == [-4, 8, -2, -2]
+
+
+def test_pj11_all_jiagang_refuses_a_partial_list():
+    # 死钢 means everyone has 加钢: a list naming only some seats contradicts the room
+    assert error(PJ_PLAIN, {"dealer": 0, "winner": 1, "jiagang": [True, False, False, False]},
+                 {"all_jiagang": True}).field == "settlement.jiagang"
 
 
 def test_pj11_all_jiagang():
@@ -607,7 +615,9 @@ def requests(draw, variant=None):
     pao_max = opts.get("pao_max", 1) if variant == "sanmenxia" else 3
     if variant in ("sanmenxia", "zhengzhou"):
         s["pao"] = draw(st.lists(st.integers(0, pao_max), min_size=4, max_size=4))
-    if variant == "panjin" and (opts.get("jiagang") or opts.get("all_jiagang")):
+    if variant == "panjin" and opts.get("all_jiagang"):
+        s["jiagang"] = [True] * 4                         # 死钢: everyone (PJ-11)
+    elif variant == "panjin" and opts.get("jiagang"):
         s["jiagang"] = draw(st.lists(st.booleans(), min_size=4, max_size=4))
     if variant == "jincheng":
         s["ready"] = draw(st.lists(st.booleans(), min_size=4, max_size=4))
@@ -796,3 +806,42 @@ def test_defaults_winner_absent_is_draw_and_ready_absent_is_all_ready():
     # 西 discards without a `ready` list: no 未上架 ×2 → as the seed's jc-4 row
     assert net(JC_PLAIN, {"dealer": 0, "winner": 1, "discarder": 2}, win_by="discard") == \
         [-2, 4, -1, -1]
+
+
+# -- settlement_fields agrees with the validation (C-15) --------------------------------------
+
+_NON_NEUTRAL = {"pao": [1, 0, 0, 0], "jiagang": [True, False, False, False],
+                "biao_discards": 1, "follow_dealer": True, "duanmen": True,
+                "kongs": [{"seat": 1, "type": "concealed"}]}
+READY_HAND = "123m456p789s1235m"          # 13 plain tiles: valid in every variant and room
+
+
+@st.composite
+def _variant_and_options(draw):
+    name = draw(st.sampled_from(sorted(VARIANTS)))
+    opts = {}
+    for spec in option_specs(VARIANTS[name].Options):
+        if spec["type"] == "bool":
+            opts[spec["name"]] = draw(st.booleans())
+    return name, opts
+
+
+@settings(max_examples=80, deadline=None)
+@given(_variant_and_options(), st.sampled_from(sorted(_NON_NEUTRAL)))
+def test_settlement_fields_match_what_validation_accepts(case, field):
+    """A field outside settlement_fields() is refused at a non-neutral value; a field
+    inside it is accepted (drawn game, so no winner is needed)."""
+    name, opts = case
+    variant = VARIANTS[name]
+    fields = settlement_fields(variant, parse_options(variant.Options, opts))
+    req = {"variant": name, "options": opts, "hand": READY_HAND,
+           "settlement": {"dealer": 0, "winner": None, field: _NON_NEUTRAL[field]}}
+    try:
+        analyze(req)
+        accepted = True
+    except InputError as err:
+        assert err.code in ("bad_settlement", "bad_option"), err
+        if err.code == "bad_option":
+            return                              # an option combination the room refuses
+        accepted = False
+    assert accepted is (field in fields), (name, opts, field)

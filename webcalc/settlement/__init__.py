@@ -233,6 +233,44 @@ def variant_pao_max(variant, opts) -> tuple[int, str]:
     return 0, f"{variant.label}麻将没有下跑（C-15）。"
 
 
+def settlement_fields(variant, opts) -> frozenset[str]:
+    """The ``settlement`` fields this variant uses under these room options — what a form
+    should offer. Any other field is accepted only at its neutral value (0, false, none).
+
+    ``base``, ``dealer``, ``winner``, ``discarder`` always; ``pao`` where 下跑 is on (SMX-6,
+    ZZ-4); ``kongs`` unless 盘锦's ``kong`` is off (PJ-13); ``biao_discards`` with 三门峡's
+    wildcards (SMX-5); ``jiagang`` with 盘锦 加钢 but not 死钢 (PJ-11); ``duanmen`` and
+    ``kong_discard`` with their 盘锦 options (PJ-4, PJ-10); ``ready`` and ``follow_dealer``
+    in 晋城 (JC-3, JC-7).
+    """
+    used = {"base", "dealer", "winner", "discarder"}
+    name = variant.name
+    if variant_pao_max(variant, opts)[0] > 0:
+        used.add("pao")
+    if name != "panjin" or opts.kong:
+        used.add("kongs")
+    if name == "sanmenxia" and opts.wildcard:
+        used.add("biao_discards")
+    if name == "panjin":
+        if opts.jiagang and not opts.all_jiagang:
+            used.add("jiagang")
+        if opts.duanmen:
+            used.add("duanmen")
+        if opts.kong_discard:
+            used.add("kong_discard")
+    if name == "jincheng":
+        used |= {"ready", "follow_dealer"}
+    return frozenset(used)
+
+
+def kong_types(variant, opts) -> tuple[str, ...]:
+    """The kong types of :data:`KONG_TYPES` this variant allows (混杠 only in 盘锦 with
+    ``wildcard_kong``, PJ-13)."""
+    if variant.name == "panjin" and opts.wildcard_kong:
+        return KONG_TYPES
+    return KONG_TYPES[:3]
+
+
 def _kongs(raw: dict, variant, opts) -> tuple[Kong, ...]:
     v = raw.get("kongs")
     if v is None:
@@ -253,7 +291,7 @@ def _kongs(raw: dict, variant, opts) -> tuple[Kong, ...]:
         typ = k.get("type")
         if typ not in KONG_TYPES:
             raise _bad("kongs", f"{where}的 type 应为 exposed、added、concealed 或 wildcard。")
-        if typ == "wildcard" and not (variant.name == "panjin" and opts.wildcard_kong):
+        if typ not in kong_types(variant, opts):
             raise _bad("kongs", f"{where}是混杠：只有盘锦勾选“混杠”时才有（PJ-13）。")
         src = k.get("from")
         if src is not None and (not _is_int(src) or not 0 <= src <= 3 or src == seat):
@@ -296,6 +334,8 @@ def parse_table(variant, sit: Situation, raw: Any, judgement: Judgement | None) 
     if any(jiagang) and not (name == "panjin" and (opts.jiagang or opts.all_jiagang)):
         raise _bad("jiagang", "只有盘锦勾选“加钢”或“死钢”时才有加钢（PJ-11）。")
     if name == "panjin" and opts.all_jiagang:
+        if any(jiagang) and not all(jiagang):
+            raise _bad("jiagang", "房间勾选了“死钢”，人人加钢，不能只给部分座位加钢（PJ-11）。")
         jiagang = (True,) * 4                # PJ-11: 死钢, everyone has 加钢
     ready = _four(raw, "ready", lambda x: isinstance(x, bool), " true/false ", True)
     if name == "jincheng" and winner is not None and not ready[winner]:
@@ -305,8 +345,8 @@ def parse_table(variant, sit: Situation, raw: Any, judgement: Judgement | None) 
     bd = 0 if bd is None else bd
     if not _is_int(bd) or not 0 <= bd <= MAX_BIAO_DISCARDS:
         raise _bad("biao_discards", f"应为 0 到 {MAX_BIAO_DISCARDS} 的整数（SMX-5）。")
-    if bd and name != "sanmenxia":
-        raise _bad("biao_discards", "只有三门峡有表（SMX-5）。")
+    if bd and "biao_discards" not in settlement_fields(variant, opts):
+        raise _bad("biao_discards", "只有带混的三门峡才有表（SMX-4、SMX-5）。")
     follow = _flag(raw, "follow_dealer")
     if follow and name != "jincheng":
         raise _bad("follow_dealer", "只有晋城有前包（JC-7）。")
