@@ -40,7 +40,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..options import option_specs
+from ..errors import InputError
+from ..options import option_specs, parse_options
+from ..settlement import kong_types, settlement_fields, variant_pao_max
 from ..variants import VARIANTS
 from ..variants.base import WIN_METHOD_CHINESE, WIN_METHODS
 
@@ -49,6 +51,8 @@ SEAT_SHORT = ("东", "南", "西", "北")
 TRUE = frozenset({"1", "on", "true", "yes"})
 FALSE = frozenset({"0", "off", "false", "no"})
 KONG_TYPES = {"exposed": "明杠", "added": "补杠", "concealed": "暗杠", "wildcard": "混杠"}
+#: engine settlement field → the name the form and its template use
+_FORM_NAME = {"biao_discards": "biao", "follow_dealer": "follow"}
 KONG_ALIASES = {"明": "exposed", "明杠": "exposed", "补": "added", "补杠": "added",
                 "暗": "concealed", "暗杠": "concealed", "混": "wildcard", "混杠": "wildcard"}
 MAX_KONGS = 16
@@ -151,37 +155,36 @@ class Room:
         return {o.name: (o.value if o.error is None else o.spec["default"]) for o in self.options}
 
     @property
+    def _engine_options(self):
+        """The variant and its options object; options the engine refuses fall back to
+        the defaults here (the form shows their error separately)."""
+        variant = VARIANTS[self.variant]
+        try:
+            return variant, parse_options(variant.Options, self.opts)
+        except InputError:
+            return variant, variant.Options()
+
+    @property
     def uses(self) -> frozenset[str]:
-        """The settlement inputs the chosen variant (with these options) uses."""
-        o, name = self.opts, self.variant
+        """The settlement inputs the chosen variant (with these options) uses — asked of
+        the engine (``settlement_fields``), in the form's names."""
+        variant, options = self._engine_options
+        fields = settlement_fields(variant, options)
         used = {"base", "dealer", "winner", "names"}
+        used |= {_FORM_NAME.get(f, f) for f in fields if f != "discarder"}
         if self.win_by in ("discard", "robbing_kong"):
             used.add("discarder")
-        if name == "sanmenxia":
-            used |= {"kongs"} | ({"pao"} if o.get("pao") else set())
-            used |= {"biao"} if o.get("wildcard") else set()
-        elif name == "zhengzhou":
-            used |= {"kongs", "pao"}
-        elif name == "panjin":
-            used |= {"kongs"} if o.get("kong") else set()
-            used |= {"jiagang"} if o.get("jiagang") and not o.get("all_jiagang") else set()
-            used |= {"duanmen"} if o.get("duanmen") else set()
-            used |= {"kong_discard"} if o.get("kong_discard") else set()
-        elif name == "jincheng":
-            used |= {"kongs", "ready", "follow"}
         return frozenset(used)
 
     @property
     def pao_max(self) -> int:
-        o = self.opts
-        return int(o.get("pao_max", 0) or 0)
+        variant, options = self._engine_options
+        return variant_pao_max(variant, options)[0]
 
     @property
     def kong_types(self) -> list[tuple[str, str]]:
-        types = ["exposed", "added", "concealed"]
-        if self.variant == "panjin" and self.opts.get("wildcard_kong"):
-            types.append("wildcard")
-        return [(t, KONG_TYPES[t]) for t in types]
+        variant, options = self._engine_options
+        return [(t, KONG_TYPES[t]) for t in kong_types(variant, options)]
 
     @property
     def kong_needs_from(self) -> bool:
