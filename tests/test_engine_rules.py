@@ -351,3 +351,24 @@ def test_JC3_ready_declaration_required():
            "win_by": "self_draw",
            "settlement": {"dealer": 0, "winner": 0, "ready": [False, True, True, True]}}
     assert code_of(req) == "bad_settlement"
+
+
+def test_JC4_win_methods_robbing_and_kong_bloom():
+    """JC-4: self-draw, discard, robbing a kong (the konger pays as the discarder) and
+    杠上开花 (a self-draw, C-14)."""
+    base = {"variant": "jincheng", "hand": "123m456p789s11122z", "winning_tile": "2z"}
+    robbed = analyze({**base, "win_by": "robbing_kong", "settlement": {
+        "dealer": 0, "winner": 1, "discarder": 2, "ready": [True, True, False, True]}})
+    # JC-5 like jc-3: the robbed konger (not 上架) pays 1 ×2 (未上架点胡) = 2, the dealer 2
+    assert robbed["settlement"]["net"] == [-2, 5, -2, -1]
+    bloom = analyze({**base, "win_by": "kong_replacement",
+                     "settlement": {"dealer": 0, "winner": 1}})
+    assert bloom["settlement"]["net"] == [-4, 8, -2, -2]       # as jc-8, a self-draw
+
+
+def test_JC7_follow_dealer():
+    """JC-7: 前包 — the dealer pays each other player 1 底, here on a 荒庄 beside 后包 (JC-8)."""
+    out = analyze({"variant": "jincheng", "hand": "123m456p789s1235m",
+                   "settlement": {"dealer": 2, "winner": None, "follow_dealer": True}})
+    # 前包 1 + 后包 2 to each of the three others
+    assert out["settlement"]["net"] == [3, 3, -9, 3]

@@ -166,7 +166,7 @@ def test_smx7_c10_draw_pays_no_kongs(kong_pao):
     s = {"dealer": 0, "winner": None, "pao": [1, 1, 1, 1],
          "kongs": [{"seat": 3, "type": "concealed"}]}
     out = run(SMX_PLAIN, s, {"kong_pao": kong_pao})["settlement"]
-    assert out == {"payments": [], "net": [0, 0, 0, 0]}
+    assert out["payments"] == [] and out["net"] == [0, 0, 0, 0]
 
 
 def test_c14_smx_kong_replacement_is_self_draw():
@@ -441,8 +441,8 @@ def test_jc8_draw_penalty_option_and_no_kongs():
     s = {"dealer": 1, "winner": None, "kongs": [{"seat": 2, "type": "concealed"}]}
     assert net(JC_PLAIN, s) == [2, -6, 2, 2]                       # 后包 2 each
     assert net(JC_PLAIN, s, {"draw_penalty": 1}) == [1, -3, 1, 1]
-    assert run(JC_PLAIN, s, {"draw_penalty": 0})["settlement"] == \
-        {"payments": [], "net": [0, 0, 0, 0]}
+    quiet = run(JC_PLAIN, s, {"draw_penalty": 0})["settlement"]
+    assert quiet["payments"] == [] and quiet["net"] == [0, 0, 0, 0]
 
 
 def test_jc7_follow_dealer_on_off():
@@ -845,3 +845,35 @@ def test_settlement_fields_match_what_validation_accepts(case, field):
             return                              # an option combination the room refuses
         accepted = False
     assert accepted is (field in fields), (name, opts, field)
+
+
+# -- who deals next (SMX-8, ZZ-7, PJ-14, JC-9) ---------------------------------------------
+
+@pytest.mark.parametrize("variant, options, winner, expected, rule", [
+    ("sanmenxia", {}, 2, 2, "SMX-8"),           # the winner deals next
+    ("sanmenxia", {}, None, 1, "SMX-8"),        # 荒庄: the dealer stays
+    ("zhengzhou", {}, 3, 3, "ZZ-7"),
+    ("zhengzhou", {}, None, 1, "ZZ-7"),
+    ("panjin", {}, 1, 1, "PJ-14"),              # the dealer wins: stays
+    ("panjin", {}, 3, 2, "PJ-14"),              # another wins: the next seat
+    ("panjin", {}, None, 1, "PJ-14"),           # 荒庄: stays
+    ("panjin", {"no_dealer_repeat": True}, 1, 2, "PJ-14"),   # 不连庄: always passes
+    ("panjin", {"no_dealer_repeat": True}, None, 2, "PJ-14"),
+    ("jincheng", {}, 1, 1, "JC-9"),
+    ("jincheng", {}, 3, 2, "JC-9"),
+    ("jincheng", {}, None, 2, "JC-9"),          # 荒庄: the next seat
+])
+def test_next_dealer(variant, options, winner, expected, rule):
+    opts = dict(options)
+    if variant == "zhengzhou":
+        opts["wildcard"] = False
+    if variant == "panjin":
+        opts["wildcard_mode"] = "none"
+    req = {"variant": variant, "options": opts, "settlement": {"dealer": 1, "winner": winner}}
+    if winner is None:
+        req["hand"] = "123m456p789s1235m"                       # 13 tiles, 荒庄
+    elif variant == "panjin":
+        req.update(hand="12355m456p789s111z", winning_tile="5m", win_by="self_draw")
+    else:
+        req.update(hand="123m456p789s11122z", winning_tile="2z", win_by="self_draw")
+    assert analyze(req)["settlement"]["next_dealer"] == {"seat": expected, "rule": rule}

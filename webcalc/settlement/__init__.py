@@ -146,9 +146,13 @@ class SettlementResult:
     settlement: Settlement
     biao: int | None = None
     fan: list[dict] | None = None
+    next_dealer: tuple[int, str] | None = None
 
     def fields(self) -> dict:
         out: dict[str, Any] = {"settlement": self.settlement.to_dict()}
+        if self.next_dealer is not None:
+            seat, rule = self.next_dealer
+            out["settlement"]["next_dealer"] = {"seat": seat, "rule": rule}
         if self.biao is not None:
             out["biao"] = self.biao
         if self.fan is not None:
@@ -403,7 +407,9 @@ def settle(variant, sit: Situation, judgement: Judgement | None, raw_settlement:
     table = parse_table(variant, sit, raw_settlement, judgement)
     if table.winner is not None:
         _check_winner(sit, judgement, win_by_given)
-    payments, extra = modules[variant.name].payments(table)
+    module = modules[variant.name]
+    payments, extra = module.payments(table)
+    extra["next_dealer"] = module.next_dealer(table)
     for p in payments:
         if isinstance(p.amount, float) and not math.isfinite(p.amount):
             raise _bad("base", "底分太大，结果超出范围。")

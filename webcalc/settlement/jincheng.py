@@ -59,3 +59,8 @@ def payments(t: Table) -> tuple[list[Payment], dict]:
                                       "荒庄后包"), {}
     out += [win_payment(t, payer) for payer in t.losers]
     return out + kong_payments(t), {}
+
+
+def next_dealer(t: Table) -> tuple[int, str]:
+    """JC-9: the dealer wins → stays; else (荒庄 included) the next seat deals."""
+    return (t.dealer if t.winner == t.dealer else (t.dealer + 1) % 4), "JC-9"

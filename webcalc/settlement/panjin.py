@@ -86,3 +86,11 @@ def payments(t: Table) -> tuple[list[Payment], dict]:
         return kongs, {}
     fans = fan_list(t)
     return win_payments(t, fans) + kongs, {"fan": fans}
+
+
+def next_dealer(t: Table) -> tuple[int, str]:
+    """PJ-14: the dealer wins or 荒庄 → the dealer stays; else the next seat deals.
+    ``no_dealer_repeat`` (不连庄): the deal always passes."""
+    if t.options.no_dealer_repeat or t.winner not in (None, t.dealer):
+        return (t.dealer + 1) % 4, "PJ-14"
+    return t.dealer, "PJ-14"

@@ -53,3 +53,8 @@ def payments(t: Table) -> tuple[list[Payment], dict]:
     b = biao(t)
     out = [win_payment(t, payer, b) for payer in t.losers]
     return out + kong_payments(t), {"biao": b}
+
+
+def next_dealer(t: Table) -> tuple[int, str]:
+    """SMX-8: the winner deals next; on 荒庄 the dealer stays."""
+    return (t.dealer if t.winner is None else t.winner), "SMX-8"

@@ -68,3 +68,8 @@ def payments(t: Table) -> tuple[list[Payment], dict]:
     dbl = doubles(t)
     out = [win_payment(t, payer, dbl) for payer in t.losers]
     return out + kong_payments(t), {}
+
+
+def next_dealer(t: Table) -> tuple[int, str]:
+    """ZZ-7: the winner deals next; on 荒庄 the dealer stays."""
+    return (t.dealer if t.winner is None else t.winner), "ZZ-7"
