@@ -1,16 +1,17 @@
 # make run  -> serve on http://127.0.0.1:8000
 # make test -> the whole test suite
 # make bench -> bench/RESULTS.md
+# make soak -> 60 s loopback load test against gunicorn -> bench/RESULTS.md "## Soak (issue 7)"
 # The virtualenv is reinstalled only when pyproject.toml changes (stamp files in .venv/).
 
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: run test bench clean
+.PHONY: run test bench soak clean
 
 run: $(VENV)/.stamp-run
-	$(BIN)/gunicorn --bind 127.0.0.1:8000 'webcalc:create_app()'
+	$(BIN)/gunicorn -c gunicorn.conf.py 'webcalc:create_app()'
 
 test: $(VENV)/.stamp-test
 	$(BIN)/python -m pytest -q
@@ -18,6 +19,10 @@ test: $(VENV)/.stamp-test
 # micro-benchmark against the PyPI peers → bench/RESULTS.md (about a minute)
 bench: $(VENV)/.stamp-bench
 	$(BIN)/python bench/bench.py
+
+# bounded load test on 127.0.0.1 only (starts and stops its own gunicorn; about 70 s)
+soak: $(VENV)/.stamp-run
+	$(BIN)/python bench/soak.py
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import os
-import secrets
 from pathlib import Path
 
 from flask import Flask
 from flask_wtf.csrf import CSRFProtect
+
+from . import security
 
 #: ``templates/`` and ``static/`` sit at the repository root, next to the package.
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -20,7 +20,8 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     ``test_config`` (a mapping) overrides the defaults, as in Flask's tutorial. The secret key
     comes from ``test_config``, else the environment (``WEBCALC_SECRET_KEY`` or
-    ``SECRET_KEY``), else a random key kept in ``instance/secret_key`` (made on first run).
+    ``SECRET_KEY``), else a random key kept in ``instance/secret_key`` (made once, race-safe
+    across gunicorn workers: :func:`webcalc.web.security.secret_key`).
     """
     app = Flask(
         "webcalc",
@@ -29,50 +30,26 @@ def create_app(test_config: dict | None = None) -> Flask:
         instance_relative_config=True,
     )
     app.config.from_mapping(
-        MAX_CONTENT_LENGTH=256 * 1024,
+        MAX_CONTENT_LENGTH=security.BODY_MAX,
         WTF_CSRF_TIME_LIMIT=None,
         JSON_SORT_KEYS=False,
     )
     if test_config is not None:
         app.config.from_mapping(test_config)
     if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = _secret_key(app)
+        app.config["SECRET_KEY"] = security.secret_key(app)
     app.json.ensure_ascii = False
     app.json.sort_keys = False
 
     csrf.init_app(app)
 
-    from . import api, errors, pages, templating
+    from . import api, errors, health, pages, templating
 
     templating.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)  # a JSON API for bots: no cookies, no session, no CSRF token
+    app.register_blueprint(health.bp)
     errors.init_app(app)
+    security.init_app(app)  # body and query limits, security headers (issue 7)
     return app
-
-
-def _secret_key(app: Flask) -> str:
-    env = os.environ.get("WEBCALC_SECRET_KEY") or os.environ.get("SECRET_KEY")
-    if env:
-        return env
-    if app.testing:
-        return secrets.token_hex(32)
-    path = Path(app.instance_path) / "secret_key"
-    try:
-        return path.read_text(encoding="ascii").strip() or _new_key(path)
-    except FileNotFoundError:
-        return _new_key(path)
-    except OSError:
-        return secrets.token_hex(32)
-
-
-def _new_key(path: Path) -> str:
-    key = secrets.token_hex(32)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(key + "\n", encoding="ascii")
-        path.chmod(0o600)
-    except OSError:
-        pass  # a read-only checkout still serves, with a per-process key
-    return key

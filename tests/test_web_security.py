@@ -1,0 +1,519 @@
+"""Issue 7: limits, security headers, CSRF, the secret key, serving, error pages, and fuzzing of
+the JSON API and the page's query parameters (never a 500; coded errors naming the field;
+the page keeps what was typed)."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import re
+import threading
+from pathlib import Path
+from urllib.parse import urlencode
+
+import pytest
+from flask import render_template_string
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from markupsafe import escape
+
+from webcalc import create_app
+from webcalc.errors import CODES
+from webcalc.web import security
+
+API = "/api/v1/analyze"
+CHINESE = re.compile(r"[\u4e00-\u9fff]")
+VARIANTS = ("sanmenxia", "zhengzhou", "panjin", "jincheng")
+READY = {"variant": "zhengzhou", "hand": "123m456p789s1112z"}
+
+
+# --- headers ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("method, path, kwargs", [
+    ("get", "/", {}),
+    ("get", "/?variant=zhengzhou&hand=123m456p789s1112z", {}),
+    ("get", "/static/css/app.css", {}),
+    ("get", "/static/vendor/htmx.min.js", {}),
+    ("get", "/healthz", {}),
+    ("get", "/no-such-page", {}),
+    ("post", API, {"json": READY}),
+    ("post", API, {"data": b"{"}),
+    ("get", API, {}),
+])
+def test_security_headers_on_every_response(client, method, path, kwargs):
+    resp = getattr(client, method)(path, **kwargs)
+    resp.close()                                    # static files are streamed
+    h = resp.headers
+    assert h["X-Content-Type-Options"] == "nosniff"
+    assert h["Referrer-Policy"] in ("same-origin", "no-referrer", "strict-origin")
+    assert h["X-Frame-Options"] == "DENY"
+    csp = {d.split()[0]: d.split()[1:] for d in h["Content-Security-Policy"].split(";") if d.strip()}
+    assert csp["default-src"] == ["'self'"]
+    assert csp["script-src"] == ["'self'"]          # no 'unsafe-inline', no 'unsafe-eval'
+    assert csp["style-src"] == ["'self'"]           # no inline style attributes either
+    assert csp["frame-ancestors"] == ["'none'"]
+    assert csp["base-uri"] == ["'self'"] and csp["form-action"] == ["'self'"]
+
+
+def test_pages_have_no_inline_script_or_style(client):
+    html = client.get("/?variant=panjin&hand=123m456p789s11122z").get_data(as_text=True)
+    assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", html), "inline <script>"
+    assert not re.search(r"\sstyle=", html), "inline style attribute"
+    assert not re.search(r"\son[a-z]+=", html), "inline event handler"
+    assert "hx-on" not in html and "js:" not in html   # htmx would need eval for these
+
+
+# --- limits -------------------------------------------------------------------------------
+
+def test_17_kb_api_body_is_json_413(client):
+    body = json.dumps({"variant": "zhengzhou", "hand": "1" * (17 * 1024)}).encode()
+    assert len(body) > security.BODY_MAX
+    resp = client.post(API, data=body, content_type="application/json")
+    assert resp.status_code == 413
+    err = resp.get_json()["error"]
+    assert err["code"] == "too_large" and CHINESE.search(err["message"])
+
+
+def test_body_just_under_the_cap_is_read(client):
+    body = json.dumps({**READY, "visible": " " * (security.BODY_MAX - 100)}).encode()
+    assert len(body) <= security.BODY_MAX
+    resp = client.post(API, data=body, content_type="application/json")
+    assert resp.status_code == 400                  # read, and refused for its content
+    assert resp.get_json()["error"]["field"] == "visible"
+
+
+def test_streamed_body_without_length_is_cut_at_the_cap(app):
+    """A chunked body (no Content-Length; gunicorn sets wsgi.input_terminated) is cut off
+    while it is read."""
+    import io
+
+    data = b'{"hand": "' + b"1" * (security.BODY_MAX + 10) + b'"}'
+    resp = app.test_client().post(API, input_stream=io.BytesIO(data),
+                                  environ_overrides={"wsgi.input_terminated": True})
+    assert resp.status_code == 413
+    assert resp.get_json()["error"]["code"] == "too_large"
+
+
+def test_large_body_elsewhere_is_a_friendly_413_page(client):
+    resp = client.post("/", data=b"x" * (17 * 1024), content_type="application/octet-stream")
+    assert resp.status_code == 413
+    assert resp.mimetype == "text/html"
+    assert "请求太大了" in resp.get_data(as_text=True)
+
+
+def test_config_caps_request_bodies(app):
+    assert app.config["MAX_CONTENT_LENGTH"] == security.BODY_MAX == 16 * 1024
+
+
+def test_overlong_query_string_is_a_friendly_414(client):
+    resp = client.get("/?" + urlencode({"variant": "zhengzhou", "hand": "一" * 1000}))
+    assert resp.status_code == 414
+    assert resp.mimetype == "text/html"
+    assert "网址太长" in resp.get_data(as_text=True)
+
+
+def test_longest_real_page_url_is_not_refused(client):
+    """Every text field at its cap, typed in Chinese, fits under the query cap."""
+    query = urlencode({"variant": "zhengzhou", "hand": "一" * 200, "melds": "碰" * 200,
+                       "indicator": "西" * 20, "visible": "五" * 200, "winning_tile": "东" * 20,
+                       "n0": "东" * 12, "n1": "南" * 12, "n2": "西" * 12, "n3": "北" * 12})
+    assert len(query) < security.QUERY_MAX
+    resp = client.get("/?" + query, headers={"HX-Request": "true"})
+    assert resp.status_code == 422
+
+
+# --- serving: healthz, error pages ----------------------------------------------------------
+
+def test_healthz(client):
+    resp = client.get("/healthz")
+    assert resp.status_code == 200
+    assert resp.get_json() == {"status": "ok"}
+    assert resp.headers["Cache-Control"] == "no-store"
+
+
+@pytest.mark.parametrize("method, path, status, code", [
+    ("get", "/api/v1/nothing", 404, "not_found"),
+    ("post", "/api/v2/analyze", 404, "not_found"),
+    ("get", API, 405, "method_not_allowed"),
+    ("put", API, 405, "method_not_allowed"),
+])
+def test_api_errors_are_json(client, method, path, status, code):
+    resp = getattr(client, method)(path)
+    assert resp.status_code == status
+    assert resp.is_json
+    err = resp.get_json()["error"]
+    assert err["code"] == code and CHINESE.search(err["message"])
+    if status == 405:
+        assert "POST" in resp.headers["Allow"]
+
+
+@pytest.mark.parametrize("method, path, status, text", [
+    ("get", "/no-such-page", 404, "没有这个页面"),
+    ("post", "/", 405, "不支持这种请求方法"),
+    ("delete", "/healthz", 405, "不支持这种请求方法"),
+])
+def test_page_errors_are_friendly_chinese_html(client, method, path, status, text):
+    resp = getattr(client, method)(path)
+    assert resp.status_code == status
+    assert resp.mimetype == "text/html"
+    assert text in resp.get_data(as_text=True)
+    assert "回到计算器" in resp.get_data(as_text=True)
+
+
+def test_unhandled_exception_is_a_coded_500_json_or_page():
+    app = create_app({"TESTING": True, "PROPAGATE_EXCEPTIONS": False})
+
+    @app.get("/api/v1/boom")
+    def api_boom():
+        raise RuntimeError("boom")
+
+    @app.get("/boom")
+    def page_boom():
+        raise RuntimeError("boom")
+
+    app.logger.disabled = True
+    client = app.test_client()
+    resp = client.get("/api/v1/boom")
+    assert resp.status_code == 500
+    assert resp.get_json()["error"]["code"] == "internal"
+    resp = client.get("/boom")
+    assert resp.status_code == 500 and resp.mimetype == "text/html"
+    assert "服务器出错了" in resp.get_data(as_text=True)
+    assert resp.headers["X-Frame-Options"] == "DENY"
+
+
+def test_gunicorn_config():
+    import runpy
+
+    conf = runpy.run_path(str(Path(__file__).resolve().parent.parent / "gunicorn.conf.py"))
+    assert conf["bind"] == os.environ.get("BIND") or conf["bind"].startswith("127.0.0.1:")
+    assert 1 <= conf["workers"] <= 8 or os.environ.get("WEB_CONCURRENCY")
+    assert conf["timeout"] > 0 and conf["graceful_timeout"] > 0
+    assert conf["max_requests"] > 0 and conf["max_requests_jitter"] > 0
+    assert conf["accesslog"] == "-"
+    assert conf["limit_request_line"] >= security.QUERY_MAX + len("GET /? HTTP/1.1")
+
+
+# --- CSRF ---------------------------------------------------------------------------------
+
+@pytest.fixture()
+def post_app():
+    """The real app plus a POST form view, as a future POST form would be."""
+    app = create_app({"TESTING": True})
+
+    @app.route("/t/form", methods=["GET", "POST"])
+    def form_view():
+        from flask import request
+
+        if request.method == "POST":
+            return "saved"
+        return render_template_string('<form method="post"><input type="hidden" '
+                                      'name="csrf_token" value="{{ csrf_token() }}"></form>')
+
+    return app
+
+
+def test_post_form_without_csrf_token_is_refused(post_app):
+    resp = post_app.test_client().post("/t/form", data={"x": "1"})
+    assert resp.status_code == 400
+    assert resp.mimetype == "text/html"
+    assert "安全令牌" in resp.get_data(as_text=True)
+
+
+def test_post_form_with_csrf_token_passes(post_app):
+    client = post_app.test_client()
+    html = client.get("/t/form").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
+    assert client.post("/t/form", data={"csrf_token": token}).get_data(as_text=True) == "saved"
+    # htmx requests carry it as a header (hx-headers:inherited on <body>, WEB-NOTES)
+    assert client.post("/t/form", headers={"X-CSRFToken": token}).status_code == 200
+
+
+def test_json_api_is_csrf_exempt(post_app):
+    """No cookie and no session authenticate the API, so there is nothing to forge."""
+    resp = post_app.test_client().post(API, json=READY)
+    assert resp.status_code == 200
+    assert "Set-Cookie" not in resp.headers
+
+
+def test_page_sets_no_cookie(client):
+    assert "Set-Cookie" not in client.get("/?variant=zhengzhou&hand=123m456p789s1112z",
+                                          follow_redirects=True).headers
+
+
+# --- the secret key -----------------------------------------------------------------------
+
+def test_secret_key_from_environment(monkeypatch):
+    monkeypatch.setenv("WEBCALC_SECRET_KEY", "from-env")
+    assert create_app({"TESTING": True}).secret_key == "from-env"
+
+
+def _key_in(path: str, queue) -> None:
+    queue.put(security._shared_key(Path(path)))
+
+
+def test_instance_key_is_made_once_and_shared_by_racing_workers(tmp_path):
+    path = tmp_path / "instance" / "secret_key"
+    ctx = multiprocessing.get_context("fork")
+    queue = ctx.Queue()
+    procs = [ctx.Process(target=_key_in, args=(str(path), queue)) for _ in range(8)]
+    for p in procs:
+        p.start()
+    keys = {queue.get(timeout=20) for _ in procs}
+    for p in procs:
+        p.join(timeout=20)
+    assert len(keys) == 1
+    (key,) = keys
+    assert len(key) == 64
+    assert path.read_text().strip() == key
+    assert (path.stat().st_mode & 0o777) == 0o600
+    assert sorted(p.name for p in path.parent.iterdir()) == ["secret_key"]   # no temp files
+    assert security._shared_key(path) == key                                   # kept
+
+
+def test_threads_agree_on_the_key_too(tmp_path):
+    path = tmp_path / "secret_key"
+    out: list[str] = []
+    threads = [threading.Thread(target=lambda: out.append(security._shared_key(path)))
+               for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(set(out)) == 1
+
+
+# --- fuzzing the JSON API -----------------------------------------------------------------
+
+_app = create_app({"TESTING": True})
+
+#: The Chinese (or API) name a message must contain for an error on each top-level field.
+FIELD_NAMES = {
+    "variant": ("玩法", "variant"), "hand": ("手牌", "hand"), "melds": ("副露", "melds"),
+    "indicator": ("混皮", "indicator"), "visible": ("已见", "visible"),
+    "winning_tile": ("和牌张", "winning_tile"), "options": ("选项", "options"),
+    "settlement": ("结算", "settlement"),
+    # "郑州麻将不能点炮胡牌，只能自摸…": the variant-specific C-14 messages name the win method
+    # (胡牌) but carry no "胡法：" prefix.
+    "win_by": ("胡法", "win_by", "胡牌"),
+}
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**70), 2**70)
+    | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=10), inner,
+                                                                max_size=5),
+    max_leaves=15,
+)
+tile_text = st.text(alphabet="0123456789mpsz 东南西北中发白万筒条饼索一二三四五红风, ", max_size=24)
+HANDS = ["123m456p789s1134z", "123m456p789s11122z", "123m456p789s1112z", "11223344556677z",
+         "19m19p19s12345677z", "11123456789999m", "22m234p345s55566z", "5555m"]
+hands = st.sampled_from(HANDS) | tile_text
+seat = st.integers(-1, 4) | st.none() | json_values
+settlement = st.fixed_dictionaries({}, optional={
+    "base": st.integers(-3, 1000) | st.floats(-1e6, 1e6) | json_values,
+    "dealer": seat, "winner": seat, "discarder": seat,
+    "pao": st.lists(st.integers(-2, 6) | json_values, max_size=5) | json_values,
+    "jiagang": st.lists(st.booleans() | json_values, max_size=5) | json_values,
+    "ready": st.lists(st.booleans() | json_values, max_size=5) | json_values,
+    "kongs": st.lists(st.fixed_dictionaries(
+        {"seat": seat, "type": st.sampled_from(["exposed", "added", "concealed", "wildcard",
+                                                "x"]) | json_values},
+        optional={"from": seat}) | json_values, max_size=4) | json_values,
+    "biao_discards": st.integers(-2, 10) | json_values,
+    "follow_dealer": st.booleans() | json_values, "duanmen": st.booleans() | json_values,
+    "kong_discard": st.booleans() | json_values, "other": json_values,
+}) | json_values
+
+
+def _option_keys() -> list[str]:
+    import dataclasses
+
+    from webcalc.variants import VARIANTS as ALL
+
+    return sorted({f.name for v in ALL.values() for f in dataclasses.fields(v.Options)})
+
+
+options = st.dictionaries(st.sampled_from(_option_keys()) | st.text(max_size=8),
+                          st.booleans() | st.integers(-2, 10) | json_values, max_size=4) | json_values
+meld = st.fixed_dictionaries(
+    {"type": st.sampled_from(["pong", "chow", "kong", "added_kong", "concealed_kong", "x"])
+     | json_values, "tiles": tile_text | json_values}, optional={"from": seat}) | json_values
+api_body = st.fixed_dictionaries(
+    {"variant": st.sampled_from(VARIANTS) | json_values, "hand": hands | json_values},
+    optional={"indicator": tile_text | json_values, "visible": tile_text | json_values,
+              "melds": st.lists(meld, max_size=4) | json_values, "options": options,
+              "winning_tile": st.sampled_from(["1m", "2z", "7z", "9s"]) | tile_text | json_values,
+              "win_by": st.sampled_from(["self_draw", "discard", "kong_replacement",
+                                         "robbing_kong", "x"]) | json_values,
+              "settlement": settlement, "extra": json_values},
+)
+
+
+def check_api_answer(body, resp) -> None:
+    assert resp.status_code in (200, 400), (body, resp.status_code, resp.get_data(as_text=True))
+    assert resp.is_json
+    if resp.status_code == 200:
+        return
+    err = resp.get_json()["error"]
+    assert err["code"] in CODES | {"bad_json"}, err
+    assert isinstance(err["message"], str) and CHINESE.search(err["message"]), err
+    if not isinstance(body, dict):
+        assert err["code"] == "bad_json" and err["field"] is None
+        return
+    assert isinstance(err["field"], str), err          # "" for an unknown key ""
+    # an unknown key is named as it is (it may hold a dot); else the path's first part
+    top = err["field"] if err["field"] in body else err["field"].split(".")[0]
+    assert top in body or top in ("variant", "hand"), (err, body)
+    names = FIELD_NAMES.get(top, (top,))   # an unknown key: the message quotes it
+    assert any(n in err["message"] for n in names), err
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(body=api_body)
+def test_fuzz_api_every_field(body):
+    resp = _app.test_client().post(API, data=json.dumps(body), content_type="application/json")
+    check_api_answer(body, resp)
+
+
+@settings(max_examples=200, deadline=None)
+@given(body=json_values)
+def test_fuzz_api_any_json_value(body):
+    resp = _app.test_client().post(API, data=json.dumps(body), content_type="application/json")
+    check_api_answer(body, resp)
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.binary(max_size=200) | st.text(max_size=100).map(lambda s: s.encode("utf-8",
+                                                                                   "surrogatepass")))
+def test_fuzz_api_any_bytes(data):
+    resp = _app.test_client().post(API, data=data, content_type="application/json")
+    assert resp.status_code in (200, 400)
+    if resp.status_code == 400:
+        assert resp.get_json()["error"]["code"] == "bad_json"
+
+
+# --- fuzzing the page's query parameters --------------------------------------------------
+
+def _page_params() -> list[str]:
+    """Every name the page's forms send, for every variant (read from the page itself)."""
+    client = _app.test_client()
+    names: set[str] = set()
+    for v in VARIANTS:
+        html = client.get("/?variant=" + v).get_data(as_text=True)
+        names |= set(re.findall(r'<(?:input|select|textarea|button)\b[^>]*\bname="([^"]+)"', html))
+    return sorted(names)
+
+
+PAGE_PARAMS = _page_params()
+#: Text inputs bound verbatim: what was typed comes back in the input.
+KEPT = ("hand", "melds", "indicator", "visible", "winning_tile")
+any_text = st.text(st.characters(exclude_categories=["Cs"]), max_size=40)
+page_text = st.one_of(tile_text, any_text, st.sampled_from(["", " ", "1", "0", "x", "-1", "东家"]))
+page_query = st.fixed_dictionaries(
+    {"variant": st.sampled_from(VARIANTS) | page_text,
+     "hand": st.sampled_from(HANDS) | page_text | st.text(max_size=250)},
+    optional={name: page_text for name in PAGE_PARAMS if name not in ("variant", "hand")},
+)
+
+
+def _input_value(html: str, name: str) -> str | None:
+    tag = re.search(rf'<input\b[^>]*\bname="{re.escape(name)}"[^>]*>', html)
+    if tag is None:
+        return None
+    value = re.search(r'\bvalue="([^"]*)"', tag.group(0))
+    return value.group(1) if value else ""
+
+
+def check_page_answer(query: dict, resp, kept: bool) -> None:
+    encoded = urlencode(query)
+    if len(encoded.encode()) > security.QUERY_MAX:
+        assert resp.status_code == 414
+        return
+    assert resp.status_code in (200, 422), (query, resp.status_code)
+    html = resp.get_data(as_text=True)
+    if resp.status_code == 422:
+        # each message sits under its field: aria-invalid input → aria-describedby → the message
+        invalid = re.findall(r'<(?:input|select|textarea)\b[^>]*aria-invalid="true"[^>]*>', html)
+        assert invalid or 'role="alert"' in html, query
+        for tag in invalid:
+            ids = re.search(r'aria-describedby="([^"]+)"', tag).group(1).split()
+            assert re.search(rf'id="{re.escape(ids[0])}"[^>]*>\s*(?:<[^>]+>\s*)*[^<\s]', html), tag
+    if kept:
+        for name in KEPT:
+            if name in query and query[name].strip():
+                assert _input_value(html, name) == str(escape(query[name])), (name, query)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(query=page_query)
+def test_fuzz_page_fragment(query):
+    resp = _app.test_client().get("/", query_string=query, headers={"HX-Request": "true"})
+    check_page_answer(query, resp, kept=True)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(query=page_query)
+def test_fuzz_page_full_with_redirect(query):
+    resp = _app.test_client().get("/", query_string=query, follow_redirects=True)
+    check_page_answer(query, resp, kept=True)
+
+
+@settings(max_examples=100, deadline=None)
+@given(query=st.dictionaries(any_text, any_text, max_size=6))
+def test_fuzz_page_unknown_params(query):
+    resp = _app.test_client().get("/", query_string=query, follow_redirects=True)
+    check_page_answer(query, resp, kept=False)
+
+
+# --- the browser: CSP holds and htmx still swaps ------------------------------------------
+
+CHROMIUM = "/usr/bin/chromium"
+LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+               "--disable-component-update", "--disable-sync", "--no-first-run",
+               "--disable-dev-shm-usage"]
+
+
+@pytest.mark.browser
+def test_browser_no_csp_violation_and_htmx_swaps():
+    if not os.access(CHROMIUM, os.X_OK):
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{CHROMIUM} is missing in CI")
+        pytest.skip(f"{CHROMIUM} not installed")
+    from playwright.sync_api import sync_playwright
+    from werkzeug.serving import make_server
+
+    server = make_server("127.0.0.1", 0, create_app({"TESTING": True}), threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
+            try:
+                page = browser.new_page()
+                page.set_default_timeout(10_000)
+                console: list[str] = []
+                page.on("console", lambda m: console.append(m.text) if m.type == "error" else None)
+                page.add_init_script(
+                    "window.__csp = []; document.addEventListener('securitypolicyviolation',"
+                    " e => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));")
+                page.goto(f"http://127.0.0.1:{server.server_port}/")
+                page.wait_for_function("() => window.htmx !== undefined")
+                page.evaluate("window.__sameDocument = true")
+                page.select_option("#variant", "zhengzhou")
+                page.fill("#hand", "123m456p789s1112z")
+                page.click("button[type=submit]")
+                page.wait_for_selector("#result .wait-list li.wait")
+                assert page.evaluate("window.__sameDocument") is True   # swapped, not reloaded
+                assert "hand=123m456p789s1112z" in page.url              # pushed URL
+                assert page.evaluate("window.__csp") == []
+                assert not [c for c in console if "Content Security Policy" in c], console
+                # the listener does see a violation (control)
+                page.evaluate("document.body.setAttribute('style', 'color: red')")
+                page.wait_for_function("() => window.__csp.length > 0")
+            finally:
+                browser.close()
+    finally:
+        server.shutdown()
+        thread.join(timeout=5)

@@ -1,0 +1,143 @@
+"""Limits, security headers and the secret key (issue 7).
+
+* **Limits.** A request body over :data:`BODY_MAX` bytes is refused with 413 before any view
+  reads it (``MAX_CONTENT_LENGTH`` also stops a body without ``Content-Length`` while it is
+  read); a query string over :data:`QUERY_MAX` bytes gets 414. The engine caps each tile field
+  at 200 characters and lists at most 200 readings (``decompositions_total`` still counts
+  them all). The error pages themselves (JSON under ``/api/``, Chinese HTML elsewhere) are in
+  :mod:`webcalc.web.errors`.
+* **Headers** on every response Flask makes: :data:`HEADERS`. The Content-Security-Policy
+  allows no inline script and no inline style: pages load only ``/static/`` files (htmx is
+  vendored, its indicator style is a constructed stylesheet, which CSP does not govern, and
+  the page uses no ``hx-on`` or ``js:`` attributes, so htmx never needs ``eval``).
+* **CSRF.** :class:`flask_wtf.csrf.CSRFProtect` (set up in the app factory) guards every
+  POST, PUT, PATCH and DELETE view. The page form is a GET form (nothing changes on the
+  server) and the JSON API is exempt: it sets no cookie and reads no session, so a
+  cross-site request carries no credential the API would honour.
+* **Secret key.** From the environment (``WEBCALC_SECRET_KEY`` or ``SECRET_KEY``), else made
+  once and kept in ``instance/secret_key``: every gunicorn worker reads the same file, and
+  the first worker to get there wins the race to create it (:func:`secret_key`).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import time
+from pathlib import Path
+
+from flask import Flask, abort, request
+
+#: Largest request body accepted, in bytes (the biggest real API request is about 2 KB).
+BODY_MAX = 16 * 1024
+
+#: Longest query string accepted, in bytes, percent-encoded. Every text field of the page is
+#: capped at a few hundred characters; 8000 bytes leaves room for all of them typed in
+#: Chinese (9 bytes a character encoded) and stays under gunicorn's request-line limit
+#: (``limit_request_line = 8190`` in gunicorn.conf.py).
+QUERY_MAX = 8000
+
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+       "frame-ancestors 'none'; base-uri 'self'; form-action 'self'; object-src 'none'")
+
+HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+    "X-Frame-Options": "DENY",
+    "Cross-Origin-Opener-Policy": "same-origin",
+}
+
+
+def init_app(app: Flask) -> None:
+    # first of all before-request hooks (CSRFProtect's would read a form body first)
+    app.before_request_funcs.setdefault(None, []).insert(0, _check_limits)
+    app.after_request(_add_headers)
+
+
+def _check_limits():
+    length = request.content_length
+    limit = request.max_content_length
+    if length is not None and limit is not None and length > limit:
+        abort(413)
+    if len(request.query_string) > QUERY_MAX:
+        abort(414)
+    return None
+
+
+def _add_headers(response):
+    for name, value in HEADERS.items():
+        response.headers.setdefault(name, value)
+    return response
+
+
+# --- the secret key -------------------------------------------------------------------------
+
+ENV_KEYS = ("WEBCALC_SECRET_KEY", "SECRET_KEY")
+
+
+def secret_key(app: Flask) -> str:
+    """The app's secret key: the environment's, else the one in ``instance/secret_key``.
+
+    The file is created once, atomically: the key is written to a private temporary file
+    which is then hard-linked to ``secret_key``. ``link`` fails when the name exists, so when
+    several workers start at once exactly one key wins and the others read it, never a
+    half-written file. A checkout where the instance folder cannot be written falls back to
+    a per-process key (sessions and CSRF tokens then hold only within one worker).
+    """
+    for name in ENV_KEYS:
+        if os.environ.get(name):
+            return os.environ[name]
+    if app.testing:
+        return secrets.token_hex(32)
+    try:
+        return _shared_key(Path(app.instance_path) / "secret_key")
+    except OSError:
+        app.logger.warning("instance/secret_key cannot be read or written: using a per-process "
+                           "secret key; set WEBCALC_SECRET_KEY when running several workers")
+        return secrets.token_hex(32)
+
+
+def _read_key(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="ascii").strip() or None
+    except FileNotFoundError:
+        return None
+
+
+def _shared_key(path: Path) -> str:
+    key = _read_key(path)
+    if key:
+        return key
+    path.parent.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_hex(32)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(fd, "w", encoding="ascii") as f:
+            f.write(key + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+        try:
+            os.link(tmp, path)           # atomic; fails if another worker got there first
+        except FileExistsError:
+            pass
+        except OSError:                  # no hard links here: first O_EXCL creator wins
+            _create_exclusive(path, key)
+    finally:
+        tmp.unlink(missing_ok=True)
+    for _ in range(50):                  # an empty file: the O_EXCL winner is still writing
+        found = _read_key(path)
+        if found:
+            return found
+        time.sleep(0.01)
+    raise OSError(f"{path} stays empty")
+
+
+def _create_exclusive(path: Path, key: str) -> None:
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return
+    with os.fdopen(fd, "w", encoding="ascii") as f:
+        f.write(key + "\n")
