@@ -176,19 +176,14 @@ class Variant:
         most = max((sit.jokers.count(w) for w in sit.wildcards), default=0)
         return max(4 - most, 14 - sit.hand.tile_count)
 
-    #: whether :meth:`winning_kinds` must confirm each candidate with :meth:`is_win`
-    #: (a variant whose wins have conditions beyond the shapes, 盘锦)
-    confirm_waits = False
-
     def winning_kinds(self, sit: Situation) -> list[Tile]:
         """Every kind whose addition makes the 13-tile hand of ``sit`` a legal win,
         liveness (C-9) not applied. Standard waits come from the unit tables in one
-        pass; each variant adds its special shapes' waits in :meth:`special_waits`."""
+        pass; each variant adds its special shapes' waits in :meth:`special_waits`; a
+        variant with conditions beyond the shapes (盘锦) overrides this."""
         kinds = set(standard_waits(sit.real_counts, len(sit.jokers), len(sit.hand.melds),
                                    sit.wildcards, self.policy.in_triplet))
         kinds |= self.special_waits(sit)
-        if self.confirm_waits:
-            kinds = {k for k in kinds if self.is_win(sit.with_tile(ALL_TILES[k]))}
         return [ALL_TILES[k] for k in sorted(kinds)]
 
     def special_waits(self, sit: Situation) -> set[int]:

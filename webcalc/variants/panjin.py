@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from ..decompose import (JokerPolicy, Reading, achievable_flags, is_seven_pairs, min_missing_seven_pairs,
                          min_missing_standard, seven_pairs_reading, seven_pairs_waits)
 from ..errors import InputError
+from ..tables import standard_waits
 from ..hand import Meld
 from ..options import opt
 from ..tiles import ALL_TILES, Tile
@@ -109,8 +110,6 @@ class Panjin(Variant):
                 return                                  # 混杠
             raise InputError("bad_meld", f"副露：混牌 {wild[0].chinese} 不能吃、碰、杠"
                              f"{'（混杠需勾选“混杠”）' if meld.is_kong else ''}（PJ-2）。", "melds")
-
-    confirm_waits = True          # PJ-4..PJ-7 are checked on each candidate by is_win
 
     def special_waits(self, sit: Situation) -> set[int]:
         """七对 with jokers standing in (PJ-8), only with its option."""
@@ -214,18 +213,57 @@ class Panjin(Variant):
         only whether a 刻 (PJ-6) and a sequence (PJ-7) can be had, instead of listing."""
         if self.hand_reasons(sit):
             return False
-        opts = sit.options
-        if opts.seven_pairs and not sit.hand.melds and is_seven_pairs(
-                sit.real_counts, len(sit.jokers)):
-            return True
-        need = 4 - len(sit.hand.melds)
-        if sum(sit.real_counts) + len(sit.jokers) != 3 * need + 2:
-            return False
+        meld_trip, meld_seq = self._meld_flags(sit)
+        return self._structure_ok(sit.options, tuple(sit.real_counts), len(sit.jokers),
+                                  len(sit.hand.melds), meld_trip, meld_seq)
+
+    def winning_kinds(self, sit: Situation) -> list[Tile]:
+        """Waits without building a hand per candidate: the shape candidates from the
+        unit tables, then PJ-4/PJ-5 updated by the one added tile and the PJ-6/PJ-7
+        split search."""
+        candidates = set(standard_waits(sit.real_counts, len(sit.jokers), len(sit.hand.melds),
+                                        sit.wildcards, False)) | self.special_waits(sit)
+        wild = set(sit.wildcards)
+        real = self.real_tiles(sit)
+        suits = {t.suit for t in real if not t.is_honor}
+        yaojiu = any(t.is_terminal_or_honor for t in real)
+        allowed = self.allowed_suit_counts(sit)
+        meld_trip, meld_seq = self._meld_flags(sit)
+        out = []
+        for k in sorted(candidates):
+            t = ALL_TILES[k]
+            counts, jokers = list(sit.real_counts), len(sit.jokers)
+            if t in wild:
+                jokers += 1
+                k_suits, k_yaojiu = suits, yaojiu
+            else:
+                counts[k] += 1
+                k_suits = suits if t.is_honor else suits | {t.suit}
+                k_yaojiu = yaojiu or t.is_terminal_or_honor
+            if len(k_suits) in allowed and k_yaojiu and self._structure_ok(
+                    sit.options, tuple(counts), jokers, len(sit.hand.melds), meld_trip, meld_seq):
+                out.append(t)
+        return out
+
+    @staticmethod
+    def _meld_flags(sit: Situation) -> tuple[bool, bool]:
+        """Whether the declared melds already give a 刻 (a real pong/kong) and a 顺 (a chow)."""
         wild = set(sit.wildcards)
         meld_trip = any(m.kind != "chow" and not (set(m.tiles) & wild) for m in sit.hand.melds)
         meld_seq = any(m.kind == "chow" for m in sit.hand.melds)
-        for trip, seq in achievable_flags(tuple(sit.real_counts), len(sit.jokers), need, 1,
-                                          False):
+        return meld_trip, meld_seq
+
+    @staticmethod
+    def _structure_ok(opts, counts: tuple[int, ...], jokers: int, melds: int,
+                      meld_trip: bool, meld_seq: bool) -> bool:
+        """七对 with its option (PJ-8), or a standard split with PJ-2's joker places that
+        has a 刻 (PJ-6) and a 顺 unless 飘胡, 手把一 only as 飘胡 (PJ-7)."""
+        if opts.seven_pairs and not melds and is_seven_pairs(counts, jokers):
+            return True
+        need = 4 - melds
+        if sum(counts) + jokers != 3 * need + 2:
+            return False
+        for trip, seq in achievable_flags(counts, jokers, need, 1, False):
             seq = seq or meld_seq
             if not (trip or meld_trip):
                 continue                                 # PJ-6
