@@ -97,7 +97,7 @@ def analyze(request: Any) -> dict:
         out["complete"] = judgement.complete
         out["decompositions_total"] = len(judgement.readings)
         out["decompositions"] = [
-            {**r.to_dict(), "best": i == 0}
+            {**r.with_faces(sit.jokers).to_dict(), "best": i == 0}
             for i, r in enumerate(judgement.readings[:MAX_LISTED])]
         if judgement.reasons:
             out["reasons"] = judgement.reasons

@@ -76,6 +76,20 @@ class Reading(NamedTuple):
     def to_dict(self) -> dict:
         return {"shape": self.shape, "groups": [g.to_dict() for g in self.groups]}
 
+    def with_faces(self, jokers: Sequence[Tile]) -> "Reading":
+        """This reading with each wildcard place given a physical wildcard tile from
+        ``jokers`` (the hand's wildcard tiles): first one whose face equals what it counts
+        as, then the rest in order. Readings listed by :func:`standard_readings` leave
+        this to the caller, for the readings it shows."""
+        if not jokers or all(g.faces or not any(g.wild) for g in self.groups):
+            return self
+        concealed = [g for g in self.groups if not g.exposed]
+        abstract = [(_ORDER[g.kind], tuple((-1 if g.kind == "free" else int(t), w)
+                                           for t, w in zip(g.tiles, g.wild)))
+                    for g in concealed]
+        exposed = tuple(g for g in self.groups if g.exposed)
+        return Reading(self.shape, _materialise(abstract, jokers) + exposed)
+
     @property
     def pair(self) -> Group | None:
         """The eyes of a standard reading (a ``pair`` or a 2-joker ``free`` group)."""
@@ -196,16 +210,21 @@ def achievable_flags(counts: tuple[int, ...], jokers: int, melds: int, pair: int
 
 
 def _enumerate(counts: tuple[int, ...], jokers: int, melds: int, pair: int,
-               in_triplet: bool) -> Iterator[list[_AGroup]]:
+               in_triplet: bool, floor: tuple | None = None) -> Iterator[list[_AGroup]]:
+    """Every split, each multiset of groups once: the groups whose lowest real tile is
+    the same are taken in non-decreasing order (``floor`` is the last one taken while
+    that tile was lowest), so no split is produced again in another order."""
     i = next((k for k in range(NUM_KINDS) if counts[k]), -1)
     if i < 0:
         if jokers == 3 * melds + 2 * pair:
             yield [("free", ((-1, True),) * 3)] * melds + [("free", ((-1, True),) * 2)] * pair
         return
     for grp, _ in _choices(counts, i, jokers, melds, pair, in_triplet):
+        if floor is not None and floor[0] == i and grp < floor[1]:
+            continue
         nc, nj, nm, np_ = _apply(counts, grp, jokers, melds, pair)
         if nj >= 0 and can_complete(nc, nj, nm, np_, in_triplet):
-            for rest in _enumerate(nc, nj, nm, np_, in_triplet):
+            for rest in _enumerate(nc, nj, nm, np_, in_triplet, (i, grp)):
                 yield [grp] + rest
 
 
@@ -265,7 +284,22 @@ def standard_readings(counts: Sequence[int], jokers: Sequence[Tile], melds: Sequ
     seen = {tuple(sorted((_ORDER[kind], places) for kind, places in groups))
             for groups in _enumerate(key, len(jokers), need, 1, policy.in_triplet)}
     meld_groups = tuple(meld_group(m) for m in melds)
-    return [Reading("standard", _materialise(gs, jokers) + meld_groups) for gs in sorted(seen)]
+    # Groups are shared between readings; which physical wildcard sits where (faces) is
+    # settled only for the readings shown (Reading.with_faces).
+    placeholder = ALL_TILES[min(jokers)] if jokers else None
+    cache: dict[tuple, Group] = {}
+
+    def bare(g: tuple[int, tuple]) -> Group:
+        group = cache.get(g)
+        if group is None:
+            order, places = g
+            kind = _KINDS[order]
+            tiles = ((placeholder,) * len(places) if kind == "free"
+                     else tuple(ALL_TILES[k] for k, _ in places))
+            group = cache[g] = Group(kind, tiles, tuple(w for _, w in places))
+        return group
+
+    return [Reading("standard", tuple(bare(g) for g in gs) + meld_groups) for gs in sorted(seen)]
 
 
 def is_standard(counts: Sequence[int], jokers: int, melds: int,
