@@ -72,11 +72,27 @@ def _wait_tiles(page) -> dict[str, str]:
             items.nth(i).locator(".remaining").inner_text() for i in range(items.count())}
 
 
+def _open_more(page):
+    """The typed inputs besides the hand sit in a folded section."""
+    if page.get_attribute("#more", "open") is None:
+        page.click("#more > summary")
+
+
 def _fill_and_submit(page, hand, variant="zhengzhou", indicator=""):
     page.select_option("#variant", variant)
+    _open_more(page)
     page.fill("#indicator", indicator)
     page.fill("#hand", hand)
-    page.click("button[type=submit]")
+    page.click("button.primary")
+
+
+def _tap(page, *codes):
+    """Tap palette keys one after another, each waiting for its answer to be swapped in."""
+    for code in codes:
+        count = page.locator("#hand-row-label").inner_text()
+        page.click(f"button.key[value='{code}']")
+        page.wait_for_function(
+            "c => document.querySelector('#hand-row-label').innerText !== c", arg=count)
 
 
 def test_htmx_swaps_result_in_place(browser, live_server):
@@ -92,7 +108,7 @@ def test_htmx_swaps_result_in_place(browser, live_server):
 
         # a second hand, then Back restores the first (htmx 4 re-fetches the full page)
         page.fill("#hand", "123m456p789s1122z")
-        page.click("button[type=submit]")
+        page.click("button.primary")
         page.wait_for_selector("#result .wait-list li:nth-child(2)")
         assert _wait_tiles(page) == {"1z": "余 2 张", "2z": "余 2 张"}
         assert page.url.endswith("/?variant=zhengzhou&hand=123m456p789s1122z")  # canonical
@@ -103,11 +119,114 @@ def test_htmx_swaps_result_in_place(browser, live_server):
 
         # bad input: the message under the field, aria-invalid, input kept
         page.fill("#hand", "123m456p789s111x")
-        page.click("button[type=submit]")
+        page.click("button.primary")
         page.wait_for_selector("#hand-error")
         assert page.get_attribute("#hand", "aria-invalid") == "true"
         assert page.input_value("#hand") == "123m456p789s111x"
         assert page.foreign_requests == []
+    finally:
+        context.close()
+
+
+HAND_TAPS = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "1z", "2z"]
+
+
+@pytest.mark.parametrize("js", [True, False], ids=["js", "no-js"])
+def test_tap_a_hand_in_and_see_its_waits(browser, live_server, capsys, js):
+    """A new user at a table: phone-sized screen, taps only."""
+    SCREENSHOTS.mkdir(exist_ok=True)
+    context, page = _page(browser, live_server, viewport={"width": 390, "height": 844},
+                          java_script_enabled=js, has_touch=True)
+    try:
+        page.goto(live_server + "/?variant=zhengzhou")
+        if js:
+            page.wait_for_function("() => window.htmx !== undefined")
+            page.evaluate("() => { window.__same_page = true; }")
+        _tap(page, *HAND_TAPS[:5])
+        assert "再加 8 张看听牌" in page.inner_text("#progress")     # a count, not an error
+        assert page.get_attribute("#hand", "aria-invalid") is None
+        _tap(page, *HAND_TAPS[5:])
+        page.wait_for_selector("#result .wait-list")
+        assert _wait_tiles(page) == {"2z": "余 3 张"}
+        assert page.input_value("#hand") == "123m456p789s1112z"      # the text field follows
+        assert page.url.endswith("/?variant=zhengzhou&hand=123m456p789s1112z")
+        page.screenshot(path=str(SCREENSHOTS / f"tapped-{'js' if js else 'nojs'}-390x844.png"),
+                        full_page=True)
+        # the result is reachable without scrolling past the options and settlement
+        result_top = page.evaluate("() => document.querySelector('#result').getBoundingClientRect().top")
+        options_top = page.evaluate("() => document.querySelector('#options').getBoundingClientRect().top")
+        assert result_top < options_top
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+
+        # the indicator from the palette: 西 → 北 is the wildcard in 郑州
+        page.check("input[name=target][value=indicator]")
+        if js:
+            page.wait_for_url("**target=indicator")
+        page.click("button.key[value='3z']")
+        page.wait_for_selector("#result .summary-wild .tile[data-tile='4z']")
+        assert "indicator=3z" in page.url
+        # tap a tile of the hand: it goes (the last 2z: 12 tiles + progress)
+        page.check("input[name=target][value=hand]")
+        if js:
+            page.wait_for_function("() => !location.search.includes('target=')")
+        page.click("button.tile-btn[value='12']")
+        page.wait_for_selector("#progress")
+        assert page.input_value("#hand") == "123m456p789s111z"
+        # Back restores the 13-tile hand and its waits
+        page.go_back()
+        page.wait_for_function("() => document.querySelector('#hand').value === '123m456p789s1112z'")
+        page.wait_for_selector("#result .wait-list")
+        if js:
+            assert page.evaluate("() => window.__same_page") is True  # no full reload by taps
+        assert page.foreign_requests == []
+    finally:
+        context.close()
+    with capsys.disabled():
+        print(f"\nscreenshots: {SCREENSHOTS}")
+
+
+def test_meld_builder_and_copy_link(browser, live_server):
+    context, page = _page(browser, live_server, viewport={"width": 390, "height": 844},
+                          permissions=["clipboard-read", "clipboard-write"])
+    try:
+        page.goto(live_server + "/?variant=zhengzhou&hand=123m456p789s1z")
+        page.wait_for_function("() => window.htmx !== undefined")
+        page.check("input[name=target][value=melds]")
+        page.wait_for_selector("#meld_type", state="visible")
+        page.select_option("#meld_type", "pong")
+        page.select_option("#meld_from", "2")
+        page.wait_for_url("**meld_from=2")
+        page.click("button.key[value='5m']")
+        page.wait_for_selector(".meld-chip")
+        assert "碰555m@2" in page.url.replace("%40", "@").replace("%E7%A2%B0", "碰")
+        assert "tile_count" not in page.url
+        page.wait_for_selector("#result .wait-list")  # 10 tiles + a pong: ready
+        page.click("button.copy-link")
+        page.wait_for_function("() => document.querySelector('.copy-status').textContent !== ''")
+        assert page.inner_text(".copy-status") == "链接已复制"
+        assert page.evaluate("() => navigator.clipboard.readText()") == page.url
+    finally:
+        context.close()
+
+
+def test_language_switch(browser, live_server):
+    context, page = _page(browser, live_server)
+    try:
+        page.goto(live_server + "/?variant=zhengzhou&hand=123m456p789s1112z")
+        assert page.get_attribute("html", "lang") == "zh-Hans"
+        page.click(".lang-switch a[hreflang=en]")
+        page.wait_for_selector("html[lang=en]")
+        assert page.url.endswith("/?variant=zhengzhou&hand=123m456p789s1112z&lang=en")
+        assert "Waits" in page.inner_text("#result .waits h3")
+        assert page.get_attribute("button.key[value='5m']", "aria-label") == "5 Characters"
+        # the language stays while tapping
+        page.click("button.tile-btn[value='0']")
+        page.wait_for_selector("#progress")
+        assert page.url.endswith("&lang=en") and "Tap tiles" in page.inner_text("#tap-title")
+        page.click(".lang-switch a[hreflang=zh-Hans]")
+        page.wait_for_selector("html[lang=zh-Hans]")
+        assert page.url.endswith("/?variant=zhengzhou&hand=23m456p789s1112z&lang=zh")
+        assert page.inner_text("#tap-title") == "点牌输入"
     finally:
         context.close()
 
@@ -160,8 +279,9 @@ def test_switch_variant_shows_its_options(browser, live_server):
         assert page.url.endswith("/?variant=panjin")
         # PJ-7: all triplets win only with 飘胡
         page.fill("#hand", "111m222p333s999m11z")
+        _open_more(page)
         page.fill("#winning_tile", "1z")
-        page.click("button[type=submit]")
+        page.click("button.primary")
         page.wait_for_selector("#result .reasons")
         assert "PJ-7" in page.inner_text("#result .reasons")
         page.check("#opt_piaohu")
@@ -192,7 +312,7 @@ def test_settlement_without_javascript(browser, live_server):
         page.fill("input[name=s_pao0]", "3")
         page.fill("input[name=s_pao1]", "2")
         page.select_option("select[name=k_seat]", "0")
-        page.click("button[type=submit]")
+        page.click("button.primary")
         page.wait_for_selector("#result .nets")
         nets = page.locator("#result .nets td").all_inner_texts()
         assert nets == ["+2800", "-1200", "-800", "-800"]  # tests/cases.json zz-big-example

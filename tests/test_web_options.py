@@ -11,7 +11,7 @@ from webcalc.options import option_specs
 from webcalc.variants import VARIANTS
 from webcalc.variants.base import WIN_METHOD_CHINESE
 
-from .test_web_pages import HX, Elements, get, text_of
+from .test_web_pages import HX, Elements, get, result_of, text_of
 
 PANJIN_ALL_PONGS = "111m222p333s999m11z"   # 4 triplets + 东东: no sequence
 
@@ -71,7 +71,7 @@ def test_panjin_all_pongs_needs_piaohu(client):
     resp = get(client, variant="panjin", hand=PANJIN_ALL_PONGS, winning_tile="1z", opt_piaohu="1")
     html = text_of(resp)
     assert resp.status_code == 200
-    assert "已胡（成和）" in html and "PJ-7" not in html[html.index('id="result"'):]
+    assert "已胡（成和）" in html and "PJ-7" not in result_of(html)
     assert fan_in(html) == {"飘胡": "2"}
     block = option_block(html)
     assert "checked" in Elements(block).by_id("opt_piaohu")

@@ -42,6 +42,12 @@ def text_of(resp) -> str:
     return resp.get_data(as_text=True)
 
 
+def result_of(html: str) -> str:
+    """The result region alone (it sits inside the form, before the options)."""
+    start = html.index('<section id="result"')
+    return html[start:html.index('<div class="col-more">', start)]
+
+
 def waits_in(html: str) -> dict[str, int]:
     """{tile code: remaining} from the rendered wait list."""
     items = re.findall(r'<li class="wait[^"]*">.*?data-tile="(\w+)".*?余 (\d+) 张', html, re.S)

@@ -43,8 +43,9 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     csrf.init_app(app)
 
-    from . import api, errors, health, pages, templating
+    from . import api, errors, health, i18n, pages, templating
 
+    i18n.init_app(app)
     templating.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)

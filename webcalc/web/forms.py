@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import SelectChoice, SelectField, StringField
 from wtforms.validators import Length, Optional
@@ -14,7 +16,7 @@ TEXT_FIELDS = ("hand", "melds", "indicator", "visible", "winning_tile")
 
 
 def _too_long(n: int) -> Length:
-    return Length(max=n, message=f"太长了：最多 {n} 个字符。")
+    return Length(max=n, message=_l("Too long: at most %(n)s characters.", n=n))
 
 
 class AnalyzeForm(FlaskForm):
@@ -23,36 +25,44 @@ class AnalyzeForm(FlaskForm):
     class Meta:
         csrf = False  # a GET form: nothing changes on the server
 
-    variant = SelectField("玩法", choices=[], invalid_choice_message="没有这个玩法：请从列表中选择。")
-    hand = StringField("手牌", validators=[Optional(), _too_long(200)])
-    melds = StringField("副露（吃碰杠）", validators=[Optional(), _too_long(200)])
-    indicator = StringField("混皮（翻出的明牌）", validators=[Optional(), _too_long(20)])
-    visible = StringField("已见的牌（打出的、别人亮出的）", validators=[Optional(), _too_long(800)])
-    winning_tile = StringField("和牌张（最后来的那张）", validators=[Optional(), _too_long(20)])
+    variant = SelectField(_l("Variant"), choices=[],
+                          invalid_choice_message=_l("No such variant: pick one from the list."))
+    hand = StringField(_l("Hand"), validators=[Optional(), _too_long(200)])
+    melds = StringField(_l("Melds (chow, pong, kong)"), validators=[Optional(), _too_long(200)])
+    indicator = StringField(_l("Indicator (the tile turned up)"),
+                            validators=[Optional(), _too_long(20)])
+    visible = StringField(_l("Seen tiles (discarded, shown by others)"),
+                          validators=[Optional(), _too_long(800)])
+    winning_tile = StringField(_l("Winning tile (the last one in)"),
+                               validators=[Optional(), _too_long(20)])
     #: choices are the chosen variant's win methods (:meth:`set_variant`); a value the variant
     #: does not allow is passed on, so the engine's error cites the rule (C-14).
-    win_by = SelectField("胡法", choices=[], validate_choice=False, default="self_draw")
+    win_by = SelectField(_l("Win by"), choices=[], validate_choice=False, default="self_draw")
 
     def __init__(self, formdata, **kwargs):
         super().__init__(formdata=formdata, **kwargs)
-        self.variant.choices = [SelectChoice(name, label) for name, label in VARIANT_LABELS.items()]
+        from .templating import VARIANT_NAMES
+
+        self.variant.choices = [SelectChoice(name, VARIANT_NAMES.get(name, label))
+                                for name, label in VARIANT_LABELS.items()]
         if not self.variant.data:
             self.variant.data = next(iter(VARIANT_LABELS))
 
     def set_variant(self, methods: list[tuple[str, str]], stale: bool = False) -> None:
         """Offer only ``methods`` (``(value, 中文)``); after a variant switch (``stale``) a
         method the new variant lacks falls back to 自摸."""
-        from ..variants.base import WIN_METHOD_CHINESE
+        from .templating import WIN_BY_LABELS
 
-        allowed = [m for m, _ in methods]
+        allowed = [m for m, _label in methods]
         if not self.win_by.data:
             self.win_by.data = "self_draw"
         if self.win_by.data not in allowed and stale:
             self.win_by.data = "self_draw"
-        choices = [SelectChoice(m, label) for m, label in methods]
+        choices = [SelectChoice(m, WIN_BY_LABELS.get(m, label)) for m, label in methods]
         if self.win_by.data not in allowed:
-            label = WIN_METHOD_CHINESE.get(self.win_by.data, self.win_by.data)
-            choices.append(SelectChoice(self.win_by.data, f"{label}（此玩法不允许）"))
+            label = WIN_BY_LABELS.get(self.win_by.data, self.win_by.data)
+            choices.append(SelectChoice(self.win_by.data,
+                                        _("%(label)s (not allowed here)", label=label)))
         self.win_by.choices = choices
 
     @property

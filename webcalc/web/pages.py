@@ -8,8 +8,10 @@ from flask import Blueprint, make_response, redirect, render_template, request
 
 from ..analysis import VARIANT_LABELS
 from ..errors import InputError
+from . import tap
 from .forms import TEXT_FIELDS, AnalyzeForm
 from .htmx import add_vary, is_htmx, wants_fragment
+from .i18n import LANGS, lang_param
 from .room import Room, read_room, win_methods
 
 bp = Blueprint("pages", __name__)
@@ -20,33 +22,45 @@ EXAMPLE_HAND = "123m456p789s1134z"
 QUERY_KEYS = ("variant",) + TEXT_FIELDS
 
 
-def canonical_url(form: AnalyzeForm | None = None, room: Room | None = None) -> str:
+def canonical_url(args, form: AnalyzeForm | None = None, room: Room | None = None,
+                  lang: str | None = None) -> str:
     """``/`` with the non-empty form fields in a fixed order, then ``win_by`` when not 自摸,
-    the non-default options and settlement inputs of the chosen variant: the shareable URL."""
-    pairs = [(k, request.args.get(k, "")) for k in QUERY_KEYS]
+    the non-default options and settlement inputs of the chosen variant, the palette's target
+    when not the hand, and ``lang`` when chosen: the shareable URL."""
+    pairs = [(k, args.get(k, "")) for k in QUERY_KEYS]
     pairs = [(k, v) for k, v in pairs if v.strip()]
     if form is not None and form.win_by.data and form.win_by.data != "self_draw":
         pairs.append(("win_by", form.win_by.data))
     if room is not None:
         pairs += room.canonical_pairs()
-    query = urlencode(pairs, safe=":,")
+    pairs += tap.canonical_pairs(args)
+    if lang in LANGS:
+        pairs.append(("lang", lang))
+    query = urlencode(pairs, safe=":,@")
     return "/?" + query if query else "/"
 
 
 @bp.get("/")
 def index():
-    form = AnalyzeForm(request.args)
+    args = request.args
+    tap_message = None  # why a palette tap changed nothing
+    if tap.has_action(args):
+        args, tap_message = tap.apply(args)
+    form = AnalyzeForm(args)
     room = None
     if form.variant.data in VARIANT_LABELS:
-        marker = request.args.get("form_variant")
+        marker = args.get("form_variant")
         form.set_variant(win_methods(form.variant.data),
                          stale=marker is not None and marker != form.variant.data)
-        room = read_room(request.args, form.variant.data, form.win_by.data)
+        room = read_room(args, form.variant.data, form.win_by.data)
 
-    canonical = canonical_url(form, room)
+    lang = lang_param()
+    canonical = canonical_url(args, form, room, lang)
     here = request.full_path.rstrip("?")
-    if canonical != here and not is_htmx(request):
+    if canonical != here and not is_htmx(request) and tap_message is None:
         return add_vary(redirect(canonical, 303))
+    entry = tap.read_entry(args)
+    progress = None  # tiles entered so far, while fewer than 13
 
     result = None
     shown = None  # the typed hand and melds, as tile codes, to draw above the result
@@ -84,7 +98,12 @@ def index():
                         shown = _shown_tiles(bare)
                     except InputError as bare_err:
                         err = bare_err
-                if not (_attach(form, err)
+                if (err.code == "wrong_tile_count" and entry.hand is not None
+                        and entry.melds is not None and 0 < entry.count < 13):
+                    # still tapping the hand in: a count, not an error
+                    progress = entry.count
+                    status = 422 if room is not None and room.errors else 200
+                elif not (_attach(form, err)
                         or (room is not None and room.attach(err.field, err.message))):
                     general_error = err
                 if err.reasons and not (result and result.get("reasons")):
@@ -92,10 +111,19 @@ def index():
     elif "variant" in request.args and not form.variant.validate(form):
         status = 422
 
+    if tap_message:
+        status = 422
     template = "_panel.html" if wants_fragment(request) else "index.html"
     html = render_template(
         template,
         form=form,
+        entry=entry,
+        palette=tap.PALETTE,
+        tap_message=tap_message,
+        progress=progress,
+        canonical=canonical,
+        lang_urls={code: canonical_url(args, form, room, code) for code in LANGS},
+        kinds_in_play=_kinds_in_play(form, room),
         room=room,
         result=result,
         general_error=general_error,
@@ -113,6 +141,20 @@ def index():
         header = "HX-Replace-Url" if shown == canonical else "HX-Push-Url"
         response.headers[header] = canonical
     return add_vary(response)
+
+
+def _kinds_in_play(form: AnalyzeForm, room: Room | None) -> int:
+    """34, or 27 when the chosen variant and options leave the honors out (the engine says)."""
+    from ..options import parse_options
+    from ..variants import VARIANTS
+
+    if room is None or form.variant.data not in VARIANTS:
+        return 34
+    variant = VARIANTS[form.variant.data]
+    try:
+        return variant.kinds_in_play(parse_options(variant.Options, room.options_request()))
+    except InputError:
+        return 34
 
 
 def _analyze(req: dict) -> dict:

@@ -41,6 +41,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import InputError
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+
 from ..options import option_specs, parse_options
 from ..settlement import kong_types, settlement_fields, variant_pao_max
 from ..variants import VARIANTS
@@ -50,7 +53,8 @@ SEATS = ("东家", "南家", "西家", "北家")
 SEAT_SHORT = ("东", "南", "西", "北")
 TRUE = frozenset({"1", "on", "true", "yes"})
 FALSE = frozenset({"0", "off", "false", "no"})
-KONG_TYPES = {"exposed": "明杠", "added": "补杠", "concealed": "暗杠", "wildcard": "混杠"}
+KONG_TYPES = {"exposed": _l("Exposed kong"), "added": _l("Added kong"),
+              "concealed": _l("Concealed kong"), "wildcard": _l("Wildcard kong (混杠)")}
 #: engine settlement field → the name the form and its template use
 _FORM_NAME = {"biao_discards": "biao", "follow_dealer": "follow"}
 KONG_ALIASES = {"明": "exposed", "明杠": "exposed", "补": "added", "补杠": "added",
@@ -58,7 +62,7 @@ KONG_ALIASES = {"明": "exposed", "明杠": "exposed", "补": "added", "补杠":
 MAX_KONGS = 16
 MAX_NAME = 12
 MAX_TEXT = 40
-SEAT_TEXT = "应为座位：东家、南家、西家或北家。"
+SEAT_TEXT = _l("Should be a seat: 东家, 南家, 西家 or 北家.")
 
 
 def win_methods(variant: str) -> list[tuple[str, str]]:
@@ -93,14 +97,14 @@ class OptionInput:
     def default_text(self) -> str:
         d = self.spec["default"]
         if self.spec["type"] == "bool":
-            return "开" if d else "关"
+            return _("on") if d else _("off")
         if self.spec["type"] == "choice":
             return dict(self.spec["choices"]).get(d, str(d))
         return str(d)
 
     def value_text(self) -> str:
         if self.spec["type"] == "bool":
-            return "开" if self.value else "关"
+            return _("on") if self.value else _("off")
         if self.spec["type"] == "choice":
             return dict(self.spec["choices"]).get(self.value, str(self.value))
         return str(self.value)
@@ -217,8 +221,8 @@ class Room:
     def options_summary(self) -> str:
         changed = [f"{o.label} {o.value_text()}" for o in self.options if o.changed]
         if any(o.error for o in self.options):
-            return "有错误"
-        return "已改：" + "、".join(changed) if changed else "全部默认"
+            return _("has errors")
+        return _("changed: %(list)s", list="、".join(changed)) if changed else _("all default")
 
     @property
     def settlement_open(self) -> bool:
@@ -228,10 +232,14 @@ class Room:
     @property
     def settlement_summary(self) -> str:
         if self.winner == "":
-            return "未选胡牌者，不结算"
+            return _("no winner chosen, no settlement")
         if self.winner is None:
-            return "荒庄"
-        return f"{self.seat_name(self.winner)}胡"
+            return _("drawn game")
+        from .templating import SEAT_LABELS
+
+        name = (self.names[self.winner] if self.seat_renamed(self.winner)
+                else SEAT_LABELS[self.winner])
+        return _("%(seat)s won", seat=name)
 
     # -- requests and URL ------------------------------------------------------------------
 
@@ -376,7 +384,7 @@ def read_room(args, variant: str, win_by: str = "self_draw") -> Room:
             return True
         if values[-1] in FALSE or values[-1] == "":
             return False
-        bad(key, "应为 1（是）或 0（否）。")
+        bad(key, _("Should be 1 (yes) or 0 (no)."))
         return default
 
     def count(key: str, what: str) -> int:
@@ -384,7 +392,7 @@ def read_room(args, variant: str, win_by: str = "self_draw") -> Room:
         if text == "":
             return 0
         if not re.fullmatch(r"\d{1,6}", text):
-            bad(key, f"{what}应为 0 或正整数。")
+            bad(key, _("%(what)s should be 0 or a whole number.", what=what))
             return 0
         return int(text)
 
@@ -398,7 +406,7 @@ def read_room(args, variant: str, win_by: str = "self_draw") -> Room:
             return int(text)
         if text in SEAT_SHORT or text in SEATS:
             return (SEAT_SHORT.index(text) if text in SEAT_SHORT else SEATS.index(text))
-        bad(key, SEAT_TEXT + ("或荒庄。" if allow_none else ""))
+        bad(key, str(SEAT_TEXT) + (_("Or 荒庄 (a drawn game).") if allow_none else ""))
         return "" if allow_none else None
 
     # names first: error messages and labels use them
@@ -412,7 +420,7 @@ def read_room(args, variant: str, win_by: str = "self_draw") -> Room:
         try:
             room.base = int(text) if re.fullmatch(r"\d{1,12}", text) else float(text)
         except ValueError:
-            bad("s_base", "底分应为正数，如 1、100 或 0.5。")
+            bad("s_base", _("Base points should be a positive number, such as 1, 100 or 0.5."))
     room.dealer = seat("s_dealer")
     room.winner = seat("s_winner", allow_none=True)
     room.discarder = seat("s_discarder")
@@ -441,7 +449,7 @@ def _read_option(args, spec: dict, from_form: bool, stale: bool) -> OptionInput:
             elif low[-1] in FALSE or low[-1] == "":
                 o.value = False
             else:
-                o.raw, o.error = values[-1][:MAX_TEXT], "应为 1（开）或 0（关）。"
+                o.raw, o.error = values[-1][:MAX_TEXT], _("Should be 1 (on) or 0 (off).")
         return o
     text = values[-1][:MAX_TEXT] if values else ""
     o.raw = text
@@ -452,7 +460,7 @@ def _read_option(args, spec: dict, from_form: bool, stale: bool) -> OptionInput:
         if re.fullmatch(r"-?\d{1,6}", text):
             o.value = int(text)
         else:
-            o.error = "应为整数。"
+            o.error = _("Should be a whole number.")
     else:
         o.value = text                      # the engine checks the choice (bad_option)
     return o
@@ -471,7 +479,8 @@ def _read_kongs(args, room: Room) -> list[Kong]:
             f = (froms[i] if i < len(froms) else "").strip()
             k = _kong(s, t, f)
             if k is None:
-                room.errors.setdefault("s_kongs", []).append(f"第 {len(out) + 1} 个杠看不懂。")
+                room.errors.setdefault("s_kongs", []).append(
+                    _("Kong %(n)s cannot be read.", n=len(out) + 1))
                 continue
             out.append(k)
         room.raw["s_kongs"] = ",".join(k.compact() for k in out)
@@ -484,8 +493,9 @@ def _read_kongs(args, room: Room) -> list[Kong]:
         k = _kong(*bits) if 2 <= len(bits) <= 3 else None
         if k is None or len(out) >= MAX_KONGS:
             room.errors.setdefault("s_kongs", []).append(
-                f"第 {n + 1} 个杠“{part}”看不懂：写 座位:种类[:供牌者]，"
-                "如 1:exposed:2（种类 exposed 明杠、added 补杠、concealed 暗杠、wildcard 混杠）。")
+                _("Kong %(n)s “%(part)s” cannot be read: write seat:kind[:supplier], such as "
+                  "1:exposed:2 (kinds: exposed 明杠, added 补杠, concealed 暗杠, wildcard 混杠).",
+                  n=n + 1, part=part))
             return out
         out.append(k)
     return out

@@ -5,41 +5,74 @@ from __future__ import annotations
 import re
 
 from flask import Flask
+from flask_babel import lazy_gettext as _l
 
-from ..variants.base import WIN_METHOD_CHINESE
+from .i18n import current_lang
+from .tap import MELD_TYPE_LABELS, TARGET_LABELS
 
 KIND_LABELS = {
-    "pair": "对子",
-    "sequence": "顺子",
-    "triplet": "刻子",
-    "kong": "杠",
-    "free": "任意",
+    "pair": _l("Pair"),
+    "sequence": _l("Sequence"),
+    "triplet": _l("Triplet"),
+    "kong": _l("Kong"),
+    "free": _l("Any"),
 }
 
 SHAPE_LABELS = {
-    "standard": "四组加一对",
-    "seven_pairs": "七对",
-    "thirteen_orphans": "十三幺",
-    "knitted": "十三不靠",
-    "four_wildcards": "四混",
+    "standard": _l("Four sets and a pair"),
+    "seven_pairs": _l("Seven pairs"),
+    "thirteen_orphans": _l("Thirteen orphans"),
+    "knitted": _l("Knitted (十三不靠)"),
+    "four_wildcards": _l("Four wildcards"),
 }
 
-MELD_LABELS = {
-    "pong": "碰",
-    "chow": "吃",
-    "kong": "明杠",
-    "added_kong": "补杠",
-    "concealed_kong": "暗杠",
-}
+MELD_LABELS = MELD_TYPE_LABELS
 
 ITEM_LABELS = {
-    "win": "胡牌",
-    "kong": "杠",
-    "follow_dealer": "前包（跟庄）",
-    "draw_penalty": "后包",
+    "win": _l("Win"),
+    "kong": _l("Kong"),
+    "follow_dealer": _l("Following the dealer (前包)"),
+    "draw_penalty": _l("Draw penalty (后包)"),
 }
 
-SEAT_LABELS = ("东家", "南家", "西家", "北家")
+#: the engine's win methods, named in the page's language (Chinese = the engine's names)
+WIN_BY_LABELS = {
+    "self_draw": _l("Self-drawn"),
+    "discard": _l("On a discard"),
+    "kong_replacement": _l("On a kong replacement"),
+    "robbing_kong": _l("Robbing a kong"),
+}
+
+VARIANT_NAMES = {
+    "sanmenxia": _l("Sanmenxia"),
+    "zhengzhou": _l("Zhengzhou"),
+    "panjin": _l("Panjin"),
+    "jincheng": _l("Jincheng"),
+}
+
+SEAT_LABELS = (_l("East seat"), _l("South seat"), _l("West seat"), _l("North seat"))
+
+SUIT_EN = {"m": "Characters", "p": "Dots", "s": "Bamboo"}
+HONOR_EN = ("East", "South", "West", "North", "White dragon", "Green dragon", "Red dragon")
+
+
+def tile_name(code) -> str:
+    """A tile's spoken name: ``五万`` in Chinese, ``5 Characters`` in English."""
+    face = tile_face(code)
+    if current_lang() == "zh" or not face.suit_char:
+        return face.chinese
+    rank = int(face.code[0])
+    return HONOR_EN[rank - 1] if face.suit == "z" else f"{rank} {SUIT_EN[face.suit]}"
+
+
+def tile_codes(text) -> list[str]:
+    """The tile codes of a tile string (a meld's ``"555m"``)."""
+    from ..tiles import parse_tiles
+
+    try:
+        return [t.code for t in parse_tiles(str(text or ""))]
+    except Exception:  # noqa: BLE001 - drawing never fails
+        return []
 
 _RULE_TAIL = re.compile(r"（([A-Z]{1,3}-\d+(?:[、,，]\s*[A-Z]{1,3}-\d+)*)）\s*$")
 
@@ -96,13 +129,18 @@ def seat_label(seat) -> str:
 def init_app(app: Flask) -> None:
     app.jinja_env.globals.update(
         tile_face=tile_face,
+        tile_name=tile_name,
+        tile_codes=tile_codes,
+        TARGET_LABELS=TARGET_LABELS,
+        MELD_TYPE_LABELS=MELD_TYPE_LABELS,
+        VARIANT_NAMES=VARIANT_NAMES,
         KIND_LABELS=KIND_LABELS,
         SHAPE_LABELS=SHAPE_LABELS,
         ITEM_LABELS=ITEM_LABELS,
         MELD_LABELS=MELD_LABELS,
         seat_label=seat_label,
         SEAT_NAMES=SEAT_LABELS,
-        WIN_BY_LABELS=WIN_METHOD_CHINESE,
+        WIN_BY_LABELS=WIN_BY_LABELS,
         split_rule=split_rule,
         points=points,
     )

@@ -1,0 +1,262 @@
+"""Input by tapping: the palette keys and the tiles of the hand are submit buttons of the GET
+form; this module turns their one-off URL actions into the new text of the form fields.
+
+The text fields are the state: a tap only rewrites them (``add=5m`` appends 5m to the field the
+palette targets, ``remove=3`` drops the 4th tile of the hand as drawn …), and the page then
+redirects (or, under htmx, pushes) the canonical URL without the action. No rule is decided
+here: the engine still checks every field it receives.
+
+=====================  ======================================================================
+``add``                a tile code (``5m``) for the palette's target
+``target``             where ``add`` goes: ``hand`` (default), ``melds``, ``indicator``,
+                       ``winning_tile``, ``visible``
+``meld_type``          with ``target=melds``: ``pong`` (default), ``chow`` (tap the lowest
+                       tile), ``kong``, ``added_kong``, ``concealed_kong``
+``meld_from``          with ``target=melds``: the seat 0-3 that supplied the tile (``@n``)
+``remove``             the index of a tile of the hand as drawn (sorted) to drop
+``remove_visible``     the same for the visible tiles
+``remove_meld``        the index of a meld to drop
+``clear``              a field to empty: ``hand``, ``melds``, ``indicator``, ``winning_tile``,
+                       ``visible``
+=====================  ======================================================================
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from werkzeug.datastructures import MultiDict
+
+ACTIONS = ("add", "remove", "remove_visible", "remove_meld", "clear")
+TARGETS = ("hand", "melds", "indicator", "winning_tile", "visible")
+MELD_TYPES = ("pong", "chow", "kong", "added_kong", "concealed_kong")
+#: the word the melds text field uses for each meld type (webcalc.notation)
+MELD_WORDS = {"pong": "碰", "chow": "吃", "kong": "明杠", "added_kong": "补杠",
+              "concealed_kong": "暗杠"}
+TARGET_LABELS = {
+    "hand": _l("Hand"),
+    "melds": _l("Melds"),
+    "indicator": _l("Indicator"),
+    "winning_tile": _l("Winning tile"),
+    "visible": _l("Seen tiles"),
+}
+MELD_TYPE_LABELS = {
+    "pong": _l("Pong"),
+    "chow": _l("Chow"),
+    "kong": _l("Exposed kong"),
+    "added_kong": _l("Added kong"),
+    "concealed_kong": _l("Concealed kong"),
+}
+
+#: the 34 palette keys in rows: 万, 筒, 条, honors (东南西北 中发白 as players say them)
+PALETTE = [
+    [f"{r}m" for r in range(1, 10)],
+    [f"{r}p" for r in range(1, 10)],
+    [f"{r}s" for r in range(1, 10)],
+    ["1z", "2z", "3z", "4z", "7z", "6z", "5z"],
+]
+
+
+def _tiles(text: str):
+    """The tiles of ``text``, or ``None`` when it does not parse."""
+    from ..errors import InputError
+    from ..tiles import parse_tiles
+
+    try:
+        return parse_tiles(text or "")
+    except InputError:
+        return None
+
+
+def _fmt(tiles) -> str:
+    from ..tiles import format_tiles
+
+    return format_tiles(tiles)
+
+
+def _one(code: str):
+    from ..tiles import Tile
+
+    try:
+        return Tile.parse((code or "").strip())
+    except Exception:  # noqa: BLE001 - a bad key is reported, never a 500
+        return None
+
+
+def _index(text: str) -> int | None:
+    text = (text or "").strip()
+    return int(text) if text.isdigit() and len(text) < 4 else None
+
+
+@dataclass
+class Entry:
+    """What the tap area draws: the fields as tiles (``None`` where a field does not parse)."""
+
+    hand: list | None = None
+    melds: list[dict] | None = None
+    indicator: list | None = None
+    winning: list | None = None
+    visible: list | None = None
+    target: str = "hand"
+    meld_type: str = "pong"
+    meld_from: str = ""
+    used: dict = field(default_factory=dict)
+    message: str | None = None    # why the last tap changed nothing
+
+    @property
+    def count(self) -> int:
+        """Tiles in the hand plus 3 per meld (the count the engine checks)."""
+        return len(self.hand or []) + 3 * len(self.melds or [])
+
+
+def melds_of(text: str) -> list[dict] | None:
+    from ..errors import InputError
+    from ..notation import melds_from_text
+
+    try:
+        return melds_from_text(text or "")
+    except InputError:
+        return None
+
+
+def meld_tokens(text: str) -> list[str]:
+    import re
+
+    return [t for t in re.split(r"[\s,，、;；]+", text or "") if t]
+
+
+def read_entry(args) -> Entry:
+    e = Entry()
+    e.target = args.get("target", "hand") if args.get("target") in TARGETS else "hand"
+    e.meld_type = args.get("meld_type") if args.get("meld_type") in MELD_TYPES else "pong"
+    e.meld_from = args.get("meld_from", "") if args.get("meld_from") in ("0", "1", "2", "3") else ""
+    hand = _tiles(args.get("hand", ""))
+    e.hand = sorted(hand) if hand is not None else None
+    e.melds = melds_of(args.get("melds", ""))
+    e.indicator = _tiles(args.get("indicator", ""))
+    e.winning = _tiles(args.get("winning_tile", ""))
+    vis = _tiles(args.get("visible", ""))
+    e.visible = sorted(vis) if vis is not None else None
+    used: dict[str, int] = {}
+    for ts in (e.hand, e.indicator, e.visible):
+        for t in ts or []:
+            used[t.code] = used.get(t.code, 0) + 1
+    for m in e.melds or []:
+        for t in _tiles(m.get("tiles", "")) or []:
+            used[t.code] = used.get(t.code, 0) + 1
+    e.used = used
+    return e
+
+
+def has_action(args) -> bool:
+    return any(k in args for k in ACTIONS)
+
+
+def apply(args) -> tuple[MultiDict, str | None]:
+    """The request's arguments with the tap action applied (and removed); a message when the
+    tap could not be applied (the fields are then unchanged)."""
+    out = MultiDict(args)
+    for k in ACTIONS:
+        out.poplist(k)
+    target = args.get("target") if args.get("target") in TARGETS else "hand"
+
+    def text(name: str) -> str:
+        return (out.get(name) or "").strip()
+
+    def put(name: str, value: str) -> None:
+        out.setlist(name, [value] if value else [])
+
+    message = None
+    if "clear" in args:
+        name = args.get("clear")
+        if name in TARGETS:
+            put(name, "")
+    elif "remove" in args or "remove_visible" in args:
+        name = "hand" if "remove" in args else "visible"
+        i = _index(args.get("remove" if name == "hand" else "remove_visible"))
+        tiles = _tiles(text(name))
+        if tiles is not None and i is not None and i < len(tiles):
+            tiles = sorted(tiles)
+            gone = tiles.pop(i)
+            put(name, _fmt(tiles))
+            if name == "hand":
+                win = _tiles(text("winning_tile"))
+                if win and len(win) == 1 and win[0] == gone and gone not in tiles:
+                    put("winning_tile", "")
+    elif "remove_meld" in args:
+        i = _index(args.get("remove_meld"))
+        tokens = meld_tokens(text("melds"))
+        if i is not None and i < len(tokens):
+            del tokens[i]
+            put("melds", " ".join(tokens))
+    elif "add" in args:
+        t = _one(args.get("add"))
+        if t is None:
+            message = _("Not a tile: %(code)s", code=(args.get("add") or "")[:8])
+        elif target == "hand":
+            tiles = _tiles(text("hand"))
+            put("hand", _fmt(tiles + [t]) if tiles is not None else (text("hand") + " " + t.code))
+        elif target == "visible":
+            tiles = _tiles(text("visible"))
+            put("visible", _fmt(tiles + [t]) if tiles is not None
+                else (text("visible") + " " + t.code))
+        elif target == "indicator":
+            put("indicator", t.code)
+        elif target == "winning_tile":
+            message = _win_tile(out, t)
+        elif target == "melds":
+            meld, message = _meld(args, t)
+            if meld:
+                put("melds", (text("melds") + " " + meld).strip())
+    return out, message
+
+
+def _win_tile(out: MultiDict, t) -> str | None:
+    """Set the winning tile. A 13-tile hand gets it added (it is the 14th tile); a 14-tile
+    hand that holds the old winning tile swaps it for the new one."""
+    hand = _tiles(out.get("hand", ""))
+    melds = melds_of(out.get("melds", "")) or []
+    old = _tiles(out.get("winning_tile", ""))
+    out.setlist("winning_tile", [t.code])
+    if hand is None:
+        return None
+    n = len(hand) + 3 * len(melds)
+    if n == 13:
+        out.setlist("hand", [_fmt(hand + [t])])
+    elif n == 14 and t not in hand and old and len(old) == 1 and old[0] in hand:
+        hand = sorted(hand)
+        hand.remove(old[0])
+        out.setlist("hand", [_fmt(hand + [t])])
+    return None
+
+
+def _meld(args, t) -> tuple[str | None, str | None]:
+    kind = args.get("meld_type") if args.get("meld_type") in MELD_TYPES else "pong"
+    source = args.get("meld_from", "")
+    if kind == "chow":
+        if t.is_honor or t.rank > 7:
+            return None, _("For a chow, tap its lowest tile (1 to 7 of 万, 筒 or 条).")
+        tiles = [t, _one(f"{t.rank + 1}{t.suit}"), _one(f"{t.rank + 2}{t.suit}")]
+    else:
+        tiles = [t] * (3 if kind == "pong" else 4)
+    meld = MELD_WORDS[kind] + _fmt(tiles)
+    if source in ("0", "1", "2", "3") and kind != "concealed_kong":
+        meld += "@" + source
+    return meld, None
+
+
+def canonical_pairs(args) -> list[tuple[str, str]]:
+    """The palette's own state in the URL: its target (and the meld builder's choices) when
+    not the default."""
+    target = args.get("target")
+    if target not in TARGETS or target == "hand":
+        return []
+    pairs = [("target", target)]
+    if target == "melds":
+        if args.get("meld_type") in MELD_TYPES and args.get("meld_type") != "pong":
+            pairs.append(("meld_type", args["meld_type"]))
+        if args.get("meld_from") in ("0", "1", "2", "3"):
+            pairs.append(("meld_from", args["meld_from"]))
+    return pairs
