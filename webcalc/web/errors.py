@@ -10,7 +10,7 @@ from __future__ import annotations
 from flask import Flask, render_template, request
 from flask_wtf.csrf import CSRFError
 from markupsafe import escape
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import BadRequest, HTTPException
 
 from .api import error_response
 from .security import BODY_MAX
@@ -63,7 +63,24 @@ def handle_csrf(exc: CSRFError):
     return _answer(400, code, message, exc)
 
 
+def handle_bad_body(exc: Exception):
+    """A body the server cannot read (malformed chunked encoding, cut off mid-way): the
+    client's fault, so 400, not 500."""
+    return handle_http(BadRequest())
+
+
+def _server_body_errors() -> tuple[type[Exception], ...]:
+    """gunicorn's exceptions for an unreadable request body, raised while a view reads it."""
+    try:
+        from gunicorn.http.errors import NoMoreData, ParseException
+    except ImportError:  # another WSGI server
+        return ()
+    return (ParseException, NoMoreData)
+
+
 def init_app(app: Flask) -> None:
     # Unhandled exceptions reach handle_http as InternalServerError (Flask logs them first).
     app.register_error_handler(CSRFError, handle_csrf)
     app.register_error_handler(HTTPException, handle_http)
+    for exc_class in _server_body_errors():
+        app.register_error_handler(exc_class, handle_bad_body)

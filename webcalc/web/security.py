@@ -1,10 +1,11 @@
 """Limits, security headers and the secret key (issue 7).
 
 * **Limits.** A request body over :data:`BODY_MAX` bytes is refused with 413 before any view
-  reads it (``MAX_CONTENT_LENGTH`` also stops a body without ``Content-Length`` while it is
-  read); a query string over :data:`QUERY_MAX` bytes gets 414. The engine caps each tile field
-  at 200 characters and lists at most 200 readings (``decompositions_total`` still counts
-  them all). The error pages themselves (JSON under ``/api/``, Chinese HTML elsewhere) are in
+  reads it (a chunked body, without ``Content-Length``, is read here up to the cap first); a
+  query string over :data:`QUERY_MAX` bytes gets 414. A body the server cannot parse (broken
+  chunked encoding) is a 400 (:mod:`webcalc.web.errors`). The engine caps each tile field at
+  200 characters and lists at most 200 readings (``decompositions_total`` still counts them
+  all). The error pages themselves (JSON under ``/api/``, Chinese HTML elsewhere) are in
   :mod:`webcalc.web.errors`.
 * **Headers** on every response Flask makes: :data:`HEADERS`. The Content-Security-Policy
   allows no inline script and no inline style: pages load only ``/static/`` files (htmx is
@@ -21,6 +22,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import secrets
 import time
@@ -56,13 +58,36 @@ def init_app(app: Flask) -> None:
 
 
 def _check_limits():
+    if len(request.query_string) > QUERY_MAX:
+        abort(414)
     length = request.content_length
     limit = request.max_content_length
     if length is not None and limit is not None and length > limit:
         abort(413)
-    if len(request.query_string) > QUERY_MAX:
-        abort(414)
+    environ = request.environ
+    if (length is None and limit is not None and environ.get("wsgi.input_terminated")
+            and "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()):
+        _buffer_streamed_body(environ, limit)
     return None
+
+
+def _buffer_streamed_body(environ: dict, limit: int) -> None:
+    """Read a chunked body (no Content-Length) here, at most ``limit`` bytes, and hand it on
+    with a Content-Length. Werkzeug alone would stop reading at the limit and pass the first
+    ``limit`` bytes on as if they were the whole body (a cut-off JSON → a misleading
+    ``bad_json``, a cut-off form → missing fields) instead of answering 413."""
+    stream = environ["wsgi.input"]
+    data = bytearray()
+    while len(data) <= limit:
+        chunk = stream.read(min(64 * 1024, limit + 1 - len(data)))
+        if not chunk:
+            break
+        data += chunk
+    if len(data) > limit:
+        abort(413)
+    environ["wsgi.input"] = io.BytesIO(bytes(data))
+    environ["CONTENT_LENGTH"] = str(len(data))
+    environ.pop("HTTP_TRANSFER_ENCODING", None)
 
 
 def _add_headers(response):

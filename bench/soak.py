@@ -1,0 +1,290 @@
+"""Soak test (issue 7): ``make soak`` → bench/RESULTS.md, section "## Soak (issue 7)".
+
+Starts gunicorn with the project's ``gunicorn.conf.py`` on a free port of 127.0.0.1 (and only
+there), then for a fixed time (default 60 s) keeps a fixed number of client threads busy with
+a mix of real requests built from ``tests/cases.json``:
+
+* ``POST /api/v1/analyze`` with every shared case's request (a few expect a coded 400),
+* ``GET /`` as an htmx fragment and as a full page for the cases the page form can express,
+* ``GET /healthz``.
+
+It records requests per second, p50/p99/max latency, errors (a connection failure, a 5xx, or
+any status other than the one the case expects) and each worker's RSS from ``/proc`` at the
+start, middle and end. ``max_requests`` is switched off for the run, so a leak would show as
+growth instead of being hidden by worker recycling. Python stdlib only (``http.client`` +
+threads); the server is stopped at the end whatever happens.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import platform
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from urllib.parse import urlencode
+
+ROOT = Path(__file__).resolve().parent.parent
+HOST = "127.0.0.1"
+PAGE_KEYS = ("variant", "hand", "indicator", "visible", "winning_tile", "win_by")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return s.getsockname()[1]
+
+
+def build_mix() -> list[tuple[str, str, bytes | None, dict, set[int]]]:
+    """(method, path, body, headers, expected statuses) for every request in the mix."""
+    cases = json.loads((ROOT / "tests" / "cases.json").read_text(encoding="utf-8"))
+    mix = []
+    for case in cases:
+        req = case["request"]
+        status = case["expect"].get("status", 200)
+        mix.append(("POST", "/api/v1/analyze", json.dumps(req, ensure_ascii=False).encode(),
+                    {"Content-Type": "application/json"}, {status}))
+        if set(req) <= set(PAGE_KEYS) | {"options"} and not req.get("options"):
+            query = urlencode({k: req[k] for k in PAGE_KEYS if req.get(k)})
+            expected = {200, 422}
+            mix.append(("GET", "/?" + query, None, {"HX-Request": "true"}, expected))
+            mix.append(("GET", "/?" + query, None,
+                        {"HX-Request": "true", "HX-Request-Type": "full"}, expected))
+    mix.append(("GET", "/healthz", None, {}, {200}))
+    return mix
+
+
+def children(pid: int) -> list[int]:
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                out.append(int(entry))
+    return sorted(out)
+
+
+def rss_mb(pid: int) -> float | None:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        return None
+    return None
+
+
+def machine() -> dict:
+    model = "unknown"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    try:
+        gunicorn = subprocess.run([str(Path(sys.executable).with_name("gunicorn")), "--version"],
+                                  capture_output=True, text=True, timeout=10).stdout.strip()
+    except OSError:
+        gunicorn = "gunicorn ?"
+    return {"nproc": os.cpu_count(), "cpu": model, "python": platform.python_version(),
+            "kernel": platform.release(), "gunicorn": gunicorn}
+
+
+class Stats:
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.latencies: list[float] = []
+        self.errors: dict[str, int] = {}
+        self.statuses: dict[int, int] = {}
+
+    def add(self, latency: float, status: int | None, error: str | None):
+        with self.lock:
+            self.latencies.append(latency)
+            if status is not None:
+                self.statuses[status] = self.statuses.get(status, 0) + 1
+            if error:
+                self.errors[error] = self.errors.get(error, 0) + 1
+
+
+def client(port: int, mix, stop: threading.Event, stats: Stats, seed: int):
+    rnd = random.Random(seed)
+    while not stop.is_set():
+        method, path, body, headers, expected = rnd.choice(mix)
+        start = time.perf_counter()
+        status, error = None, None
+        try:
+            conn = http.client.HTTPConnection(HOST, port, timeout=30)
+            conn.request(method, path, body=body, headers=headers)
+            resp = conn.getresponse()
+            resp.read()
+            status = resp.status
+            conn.close()
+            if status not in expected:
+                error = f"{method} {path[:60]} → {status}"
+        except (OSError, http.client.HTTPException) as exc:
+            error = f"{type(exc).__name__}: {exc}"
+        stats.add(time.perf_counter() - start, status, error)
+
+
+def wait_ready(port: int, proc: subprocess.Popen, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"gunicorn exited with {proc.returncode}")
+        try:
+            conn = http.client.HTTPConnection(HOST, port, timeout=2)
+            conn.request("GET", "/healthz")
+            if conn.getresponse().status == 200:
+                return
+        except OSError:
+            time.sleep(0.2)
+    raise SystemExit("gunicorn did not answer /healthz")
+
+
+def percentile(sorted_values: list[float], q: float) -> float:
+    if not sorted_values:
+        return float("nan")
+    return sorted_values[min(len(sorted_values) - 1, int(q * len(sorted_values)))]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--seconds", type=float, default=60.0)
+    ap.add_argument("--concurrency", type=int, default=8)
+    ap.add_argument("--workers", type=int, default=None,
+                    help="gunicorn workers (default: gunicorn.conf.py's, from the CPU count)")
+    ap.add_argument("--out", default=str(ROOT / "bench" / "RESULTS.md"))
+    ap.add_argument("--no-write", action="store_true")
+    args = ap.parse_args()
+    seconds = max(5.0, min(args.seconds, 600.0))        # bounded, whatever is asked
+
+    port = free_port()
+    cmd = [str(Path(sys.executable).with_name("gunicorn")), "-c", str(ROOT / "gunicorn.conf.py"),
+           "--bind", f"{HOST}:{port}", "--max-requests", "0", "--access-logfile", "-",
+           "webcalc:create_app()"]
+    if args.workers:
+        cmd[3:3] = ["--workers", str(args.workers)]
+    env = {**os.environ, "WEBCALC_SECRET_KEY": "soak-" + os.urandom(8).hex()}
+    env.pop("BIND", None)
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        wait_ready(port, proc)
+        mix = build_mix()
+        stats = Stats()
+        stop = threading.Event()
+        threads = [threading.Thread(target=client, args=(port, mix, stop, stats, i), daemon=True)
+                   for i in range(args.concurrency)]
+        t0 = time.monotonic()
+        for t in threads:
+            t.start()
+        time.sleep(1.0)                                   # every worker has answered
+        workers = children(proc.pid)
+        rss = {"start": {w: rss_mb(w) for w in workers}}
+        time.sleep(max(0.0, seconds / 2 - (time.monotonic() - t0)))
+        rss["middle"] = {w: rss_mb(w) for w in workers}
+        time.sleep(max(0.0, seconds - (time.monotonic() - t0)))
+        rss["end"] = {w: rss_mb(w) for w in workers}
+        stop.set()
+        for t in threads:
+            t.join(timeout=35)
+        elapsed = time.monotonic() - t0
+        after = children(proc.pid)
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            _, stderr = proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            _, stderr = proc.communicate()
+
+    lat = sorted(stats.latencies)
+    n = len(lat)
+    errors = sum(stats.errors.values())
+    tracebacks = stderr.count("Traceback")
+    info = machine()
+    result = {
+        "requests": n, "seconds": round(elapsed, 1), "rps": n / elapsed,
+        "p50_ms": percentile(lat, 0.50) * 1000, "p99_ms": percentile(lat, 0.99) * 1000,
+        "max_ms": lat[-1] * 1000 if lat else float("nan"),
+        "mean_ms": statistics.fmean(lat) * 1000 if lat else float("nan"),
+        "errors": errors, "error_kinds": stats.errors, "statuses": stats.statuses,
+        "workers": workers, "workers_after": after, "rss": rss, "tracebacks": tracebacks,
+        "mix": len(mix), "concurrency": args.concurrency,
+    }
+    text = report(result, info)
+    print(text)
+    if tracebacks:
+        print(stderr[-4000:], file=sys.stderr)
+    if not args.no_write:
+        write_section(Path(args.out), text)
+    if errors or tracebacks or set(workers) != set(after):
+        raise SystemExit(1)
+
+
+def report(r: dict, info: dict) -> str:
+    statuses = ", ".join(f"{k}: {v:,}" for k, v in sorted(r["statuses"].items()))
+    lines = [
+        "## Soak (issue 7)", "",
+        f"`make soak` (bench/soak.py): gunicorn with `gunicorn.conf.py` on 127.0.0.1 "
+        f"({len(r['workers'])} sync workers, `max_requests` off for the run so a leak would "
+        f"show), {r['concurrency']} client threads in one Python process on the same machine, "
+        f"one connection per request, for {r['seconds']} s. The mix: {r['mix']} requests "
+        f"drawn at random — every case of tests/cases.json through `POST /api/v1/analyze` "
+        f"(settlements, options, melds, and the cases that expect a coded 400), the page "
+        f"(htmx fragment and full page) for the cases the form expresses, and `/healthz`.", "",
+        f"Machine: {info['nproc']} CPUs ({info['cpu']}), Linux {info['kernel']}, Python "
+        f"{info['python']}, {info['gunicorn']}. Client and server share the CPUs, so the "
+        f"figures are a floor, not a capacity.", "",
+        "| figure | value |", "|---|---:|",
+        f"| requests | {r['requests']:,} |",
+        f"| throughput | {r['rps']:,.0f} req/s |",
+        f"| latency p50 | {r['p50_ms']:.1f} ms |",
+        f"| latency p99 | {r['p99_ms']:.1f} ms |",
+        f"| latency max | {r['max_ms']:.1f} ms |",
+        f"| errors (connection failures, 5xx, unexpected status) | {r['errors']} |",
+        f"| tracebacks in the server log | {r['tracebacks']} |",
+        f"| workers replaced during the run | {len(set(r['workers']) - set(r['workers_after']))} |",
+        "", f"Statuses: {statuses}.", "",
+        "RSS per worker (MB, from /proc/PID/status VmRSS):", "",
+        "| worker | start (1 s) | middle | end | end − start | end − middle |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for i, w in enumerate(r["workers"]):
+        s, m, e = (r["rss"][k].get(w) for k in ("start", "middle", "end"))
+        fmt = lambda x: f"{x:.1f}" if x is not None else "—"  # noqa: E731
+        diff = lambda a, b: f"{a - b:+.1f}" if a is not None and b is not None else "—"  # noqa: E731
+        lines.append(f"| {i + 1} | {fmt(s)} | {fmt(m)} | {fmt(e)} | {diff(e, s)} | {diff(e, m)} |")
+    if r["error_kinds"]:
+        lines += ["", "Errors:", ""] + [f"- {k}: {v}" for k, v in r["error_kinds"].items()]
+    return "\n".join(lines) + "\n"
+
+
+def write_section(path: Path, section: str) -> None:
+    """Replace the "## Soak (issue 7)" section (to the next "## " heading or the end); append
+    it when missing. bench/bench.py keeps everything from "## Soak" on when it rewrites."""
+    old = path.read_text(encoding="utf-8") if path.exists() else "# Benchmarks\n"
+    head = "## Soak (issue 7)"
+    if head in old:
+        start = old.index(head)
+        nxt = old.find("\n## ", start + len(head))
+        old = old[:start].rstrip("\n") + ("\n\n" + old[nxt + 1:] if nxt != -1 else "")
+    path.write_text(old.rstrip("\n") + "\n\n" + section, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
