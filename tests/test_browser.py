@@ -128,6 +128,8 @@ def test_htmx_swaps_result_in_place(browser, live_server):
         context.close()
 
 
+KEY_SIZE = ("() => Math.min(...[...document.querySelectorAll('button.key')].flatMap("
+            "e => [e.getBoundingClientRect().width, e.getBoundingClientRect().height]))")
 HAND_TAPS = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "1z", "2z"]
 
 
@@ -157,6 +159,11 @@ def test_tap_a_hand_in_and_see_its_waits(browser, live_server, capsys, js):
         options_top = page.evaluate("() => document.querySelector('#options').getBoundingClientRect().top")
         assert result_top < options_top
         assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+        for width in (390, 320):  # palette keys at least 36 px, no sideways scrolling
+            page.set_viewport_size({"width": width, "height": 844})
+            assert page.evaluate(KEY_SIZE) >= 36, width
+            assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+        page.set_viewport_size({"width": 390, "height": 844})
 
         # the indicator from the palette: 西 → 北 is the wildcard in 郑州
         page.check("input[name=target][value=indicator]")
