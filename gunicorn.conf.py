@@ -30,7 +30,7 @@ keepalive = 5
 max_requests = 1000
 max_requests_jitter = 100
 
-# Request-line and header limits (gunicorn answers 400 itself past these). The app refuses a
+# Request-line and header limits (gunicorn answers 414 / 400 itself past these). The app refuses a
 # query string over 8000 bytes with a friendly 414 (webcalc.web.security.QUERY_MAX), so the
 # request line may reach 8190, gunicorn's maximum.
 limit_request_line = 8190

@@ -86,6 +86,22 @@ def rss_mb(pid: int) -> float | None:
     return None
 
 
+def cpu_seconds(pid: int) -> float:
+    """utime + stime of one process, in seconds (/proc/PID/stat)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def loadavg() -> str:
+    try:
+        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        return "?"
+
+
 def machine() -> dict:
     model = "unknown"
     try:
@@ -184,6 +200,7 @@ def main() -> None:
                             stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
         wait_ready(port, proc)
+        load_before = loadavg()
         mix = build_mix()
         stats = Stats()
         stop = threading.Event()
@@ -195,10 +212,15 @@ def main() -> None:
         time.sleep(1.0)                                   # every worker has answered
         workers = children(proc.pid)
         rss = {"start": {w: rss_mb(w) for w in workers}}
+        n_start = len(stats.latencies)
+        cpu_start = sum(cpu_seconds(w) for w in workers)
         time.sleep(max(0.0, seconds / 2 - (time.monotonic() - t0)))
         rss["middle"] = {w: rss_mb(w) for w in workers}
         time.sleep(max(0.0, seconds - (time.monotonic() - t0)))
         rss["end"] = {w: rss_mb(w) for w in workers}
+        cpu_per_request = ((sum(cpu_seconds(w) for w in workers) - cpu_start)
+                           / max(1, len(stats.latencies) - n_start))
+        load_after = loadavg()
         stop.set()
         for t in threads:
             t.join(timeout=35)
@@ -225,6 +247,7 @@ def main() -> None:
         "errors": errors, "error_kinds": stats.errors, "statuses": stats.statuses,
         "workers": workers, "workers_after": after, "rss": rss, "tracebacks": tracebacks,
         "mix": len(mix), "concurrency": args.concurrency,
+        "cpu_ms": cpu_per_request * 1000, "load": (load_before, load_after),
     }
     text = report(result, info)
     print(text)
@@ -249,13 +272,16 @@ def report(r: dict, info: dict) -> str:
         f"(htmx fragment and full page) for the cases the form expresses, and `/healthz`.", "",
         f"Machine: {info['nproc']} CPUs ({info['cpu']}), Linux {info['kernel']}, Python "
         f"{info['python']}, {info['gunicorn']}. Client and server share the CPUs, so the "
-        f"figures are a floor, not a capacity.", "",
+        f"figures are a floor, not a capacity. Load average (1, 5, 15 min) before: "
+        f"{r['load'][0]}; at the end: {r['load'][1]} (other work on the machine shows here).",
+        "",
         "| figure | value |", "|---|---:|",
         f"| requests | {r['requests']:,} |",
         f"| throughput | {r['rps']:,.0f} req/s |",
         f"| latency p50 | {r['p50_ms']:.1f} ms |",
         f"| latency p99 | {r['p99_ms']:.1f} ms |",
         f"| latency max | {r['max_ms']:.1f} ms |",
+        f"| server CPU per request (workers' utime + stime ÷ requests) | {r['cpu_ms']:.1f} ms |",
         f"| errors (connection failures, 5xx, unexpected status) | {r['errors']} |",
         f"| tracebacks in the server log | {r['tracebacks']} |",
         f"| workers replaced during the run | {len(set(r['workers']) - set(r['workers_after']))} |",
