@@ -87,6 +87,16 @@ def _need(unit: tuple[int, ...], pair: int, honors: bool, in_triplet: bool) -> i
     return best
 
 
+@lru_cache(maxsize=None)
+def unit_wait_positions(unit: tuple[int, ...], honors: bool, in_triplet: bool, slack: int,
+                        other: int) -> tuple[int, ...]:
+    """Positions of the unit where one more tile completes the hand, given ``slack`` (the
+    jokers left for this unit once the other units have theirs) and ``other`` (the cheapest
+    pair elsewhere, 2 for a pair of jokers)."""
+    return tuple(pos for pos, (a0, a1) in enumerate(unit_additions(unit, honors, in_triplet))
+                 if a0 + min(other, a1 - a0) <= slack)
+
+
 def split_units(counts: Sequence[int]) -> tuple[tuple[int, ...], ...]:
     """The four unit patterns of a 34-count vector."""
     return tuple(tuple(counts[a:b]) for a, b, _ in UNITS)
@@ -129,13 +139,10 @@ def standard_waits(counts: Sequence[int], jokers: int, melds: int, wildcards: Se
     out: list[int] = []
     for ui, (unit, (start, _, honors)) in enumerate(zip(units, UNITS)):
         other = min([2] + [d for j, d in enumerate(deltas) if j != ui])
-        base = total0 - needs[ui][0]
-        for pos, (a0, a1) in enumerate(unit_additions(unit, honors, in_triplet)):
-            kind = start + pos
-            if kind in wild:
-                continue
-            if base + a0 + min(other, a1 - a0) <= jokers:
-                out.append(kind)
+        slack = jokers - (total0 - needs[ui][0])
+        for pos in unit_wait_positions(unit, honors, in_triplet, slack, other):
+            if start + pos not in wild:
+                out.append(start + pos)
     if wild and total0 + min([2] + deltas) <= jokers + 1:
         out.extend(sorted(wild))
         out.sort()
