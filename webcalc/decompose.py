@@ -512,7 +512,7 @@ def seven_pairs_waits(counts: Sequence[int], jokers: int = 0) -> list[int]:
     here (the caller adds it when a joker more completes)."""
     if sum(counts) + jokers != 13:
         return []
-    odd = [k for k in range(NUM_KINDS) if counts[k] % 2]
+    odd = [k for k in range(NUM_KINDS) if counts[k] & 1]
     if jokers == 0:
         return odd if len(odd) == 1 else []
     out = []

@@ -10,14 +10,13 @@ is 4 − held − indicator − visible, never below 0; a wait with 0 remaining 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 from .tiles import ALL_TILES, Tile
 from .variants.base import Situation, Variant
 
 
-@dataclass(frozen=True)
-class Wait:
+class Wait(NamedTuple):
     """One wait: the ``tile`` kind and how many copies are still unseen (``remaining``)."""
 
     tile: Tile
@@ -54,13 +53,13 @@ def find_waits(variant: Variant, sit: Situation, visible: Sequence[int] = (),
         kinds_in_play: 34, or 27 for a 三门峡 room without honors (C-1).
     """
     held = sit.hand.held_counts()
-    live = set(live_kinds(sit, kinds_in_play))
+    indicator = sit.indicator
     out = []
     for t in variant.winning_kinds(sit):
-        if t in live:
+        out_of_play = held[t] + (1 if t == indicator else 0)
+        if out_of_play < 4 and t < kinds_in_play:          # C-9: a live copy exists
             seen = visible[t] if visible else 0
-            left = 4 - held[t] - (1 if sit.indicator == t else 0) - seen
-            out.append(Wait(t, max(0, left)))
+            out.append(Wait(t, max(0, 4 - out_of_play - seen)))
     return out
 
 
