@@ -124,3 +124,23 @@ def test_panjin_both_mode():
     # PJ-1: 9万 with 游戏混 → 1万 and 8万
     assert [t.code for t in wildcards_from_indicator(Tile.parse("9m"), PANJIN, both=True)] == ["1m", "8m"]
     assert [t.code for t in wildcards_from_indicator(Tile.parse("1z"), PANJIN, both=True)] == ["2z", "4z"]
+
+
+@given(st.lists(st.tuples(
+    st.sampled_from(["pong", "kong", "added_kong", "concealed_kong", "chow"]),
+    st.integers(0, 33), st.one_of(st.none(), st.integers(0, 3))), max_size=4))
+def test_melds_text_round_trip(specs):
+    from webcalc.notation import melds_to_text
+    melds = []
+    for kind, k, source in specs:
+        if kind == "chow":
+            if k >= 27 or k % 9 > 6:
+                continue
+            tiles = [k, k + 1, k + 2]
+        else:
+            tiles = [k] * (4 if "kong" in kind else 3)
+        meld = {"type": kind, "tiles": format_tiles(ALL_TILES[t] for t in tiles)}
+        if source is not None:
+            meld["from"] = source
+        melds.append(meld)
+    assert melds_from_text(melds_to_text(melds)) == melds

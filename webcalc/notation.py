@@ -60,3 +60,13 @@ def _meld_tokens(text: str) -> list[str]:
     return [t for t in re.split(r"[\s,，、;；]+", text) if t]
 
 
+
+
+def melds_to_text(melds: list[dict]) -> str:
+    """The inverse of :func:`melds_from_text`: API meld dicts → ``"碰555m@2 暗杠1111z"``.
+
+    Raises:
+        InputError: ``bad_meld`` / ``bad_tile`` for a malformed meld dict.
+    """
+    return " ".join(str(Meld.build(m.get("type"), m.get("tiles"), m.get("from")))
+                    for m in melds)
