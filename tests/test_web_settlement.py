@@ -297,3 +297,11 @@ def test_unreadable_settlement_input_still_analyses_the_hand(client):
     assert Elements(html).by_id("s_base")["value"] == "一百"
     assert "底分应为正数" in html[html.index('id="s_base-error"'):][:200]
     assert "已胡（成和）" in html and "结算没有算" in html and "net-row" not in html
+
+
+def test_other_variants_settlement_inputs_are_ignored(client):
+    # a stale URL may carry another variant's inputs: 三门峡 has no 前包 (JC-7) or 上架 (JC-3)
+    for query in ("variant=sanmenxia&hand=123m456p789s1112z&s_follow=00",
+                  "variant=zhengzhou&hand=123m456p789s1112z&s_ready0=x"):
+        resp = client.get("/?" + query, headers={"HX-Request": "true"})
+        assert resp.status_code == 200, query

@@ -139,7 +139,7 @@ class Variant:
             allowed = "、".join(WIN_METHOD_CHINESE[w] for w in WIN_METHODS
                                if w in self.win_methods)
             raise InputError("bad_win_by",
-                             f"{self.label}麻将不能{WIN_METHOD_CHINESE[win_by]}胡牌，只能{allowed}"
+                             f"胡法：{self.label}麻将不能{WIN_METHOD_CHINESE[win_by]}胡牌，只能{allowed}"
                              f"（{self.win_rule}）。", "win_by")
 
     def check_meld(self, opts, meld: Meld, wildcards: tuple[Tile, ...], index: int) -> None:

@@ -432,7 +432,31 @@ def read_room(args, variant: str, win_by: str = "self_draw") -> Room:
     room.duanmen = flag("s_duanmen", False)
     room.kong_discard = flag("s_kong_discard", False)
     room.kongs = _read_kongs(args, room)
+    _drop_unused(room)
     return room
+
+
+#: settlement input (URL key prefix) → the name in Room.uses
+_INPUT_USE = (("s_pao", "pao"), ("s_jiagang", "jiagang"), ("s_ready", "ready"),
+              ("s_biao", "biao"), ("s_follow", "follow"), ("s_duanmen", "duanmen"),
+              ("s_kong_discard", "kong_discard"), ("s_discarder", "discarder"),
+              ("s_kongs", "kongs"), ("k_", "kongs"))
+
+
+def _drop_unused(room: Room) -> None:
+    """Inputs the chosen variant does not use (a stale URL may carry another variant's)
+    are set back to their defaults, and their errors dropped: the page has no field to
+    show them under, and the engine is never asked about them."""
+    uses = room.uses
+    for key in list(room.errors):
+        use = next((u for prefix, u in _INPUT_USE if key.startswith(prefix)), None)
+        if use is not None and use not in uses:
+            del room.errors[key]
+    defaults = Room(room.variant, room.options)
+    for attr in ("pao", "jiagang", "ready", "biao", "follow", "duanmen", "kong_discard",
+                 "discarder", "kongs"):
+        if attr not in uses:
+            setattr(room, attr, getattr(defaults, attr))
 
 
 def _read_option(args, spec: dict, from_form: bool, stale: bool) -> OptionInput:
