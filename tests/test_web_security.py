@@ -19,7 +19,6 @@ from hypothesis import strategies as st
 from markupsafe import escape
 
 from webcalc import create_app
-from webcalc.analysis import VARIANT_LABELS
 from webcalc.errors import CODES
 from webcalc.web import security
 
@@ -447,7 +446,6 @@ def _button_names() -> set[str]:
 PARAMS_BY_VARIANT = _page_params()
 ACTIONS = _button_names()
 PAGE_PARAMS = sorted(set().union(*PARAMS_BY_VARIANT.values()))
-DEFAULT_VARIANT = next(iter(VARIANT_LABELS))
 #: Text inputs bound verbatim: what was typed comes back in the input.
 KEPT = ("hand", "melds", "indicator", "visible", "winning_tile")
 any_text = st.text(st.characters(exclude_categories=["Cs"]), max_size=40)
