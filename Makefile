@@ -8,7 +8,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: run test bench soak clean
+.PHONY: run test bench soak load clean
 
 run: $(VENV)/.stamp-run
 	$(BIN)/gunicorn -c gunicorn.conf.py 'webcalc:create_app()'
@@ -23,6 +23,11 @@ bench: $(VENV)/.stamp-bench
 # bounded load test on 127.0.0.1 only (starts and stops its own gunicorn; about 70 s)
 soak: $(VENV)/.stamp-run
 	$(BIN)/python bench/soak.py
+
+# 30 s at fixed concurrency on 2 gunicorn workers (issue 6) -> bench/RESULTS.md "## Load (issue 6)"
+load: $(VENV)/.stamp-run
+	$(BIN)/python bench/soak.py --seconds 30 --workers 2 --concurrency 4 \
+		--title "Load (issue 6)" --command "make load"
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)

@@ -185,6 +185,9 @@ def main() -> None:
                     help="gunicorn workers (default: gunicorn.conf.py's, from the CPU count)")
     ap.add_argument("--out", default=str(ROOT / "bench" / "RESULTS.md"))
     ap.add_argument("--no-write", action="store_true")
+    ap.add_argument("--title", default="Soak (issue 7)",
+                    help='the RESULTS.md section this run writes, e.g. "Load (issue 6)"')
+    ap.add_argument("--command", default="make soak", help="how the run was started, for the text")
     args = ap.parse_args()
     seconds = max(5.0, min(args.seconds, 600.0))        # bounded, whatever is asked
 
@@ -248,13 +251,14 @@ def main() -> None:
         "workers": workers, "workers_after": after, "rss": rss, "tracebacks": tracebacks,
         "mix": len(mix), "concurrency": args.concurrency,
         "cpu_ms": cpu_per_request * 1000, "load": (load_before, load_after),
+        "title": args.title, "command": args.command,
     }
     text = report(result, info)
     print(text)
     if tracebacks:
         print(stderr[-4000:], file=sys.stderr)
     if not args.no_write:
-        write_section(Path(args.out), text)
+        write_section(Path(args.out), text, "## " + args.title)
     if errors or tracebacks or set(workers) != set(after):
         raise SystemExit(1)
 
@@ -262,8 +266,8 @@ def main() -> None:
 def report(r: dict, info: dict) -> str:
     statuses = ", ".join(f"{k}: {v:,}" for k, v in sorted(r["statuses"].items()))
     lines = [
-        "## Soak (issue 7)", "",
-        f"`make soak` (bench/soak.py): gunicorn with `gunicorn.conf.py` on 127.0.0.1 "
+        "## " + r["title"], "",
+        f"`{r['command']}` (bench/soak.py): gunicorn with `gunicorn.conf.py` on 127.0.0.1 "
         f"({len(r['workers'])} sync workers, `max_requests` off for the run so a leak would "
         f"show), {r['concurrency']} client threads in one Python process on the same machine, "
         f"one connection per request, for {r['seconds']} s. The mix: {r['mix']} requests "
@@ -300,11 +304,10 @@ def report(r: dict, info: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_section(path: Path, section: str) -> None:
-    """Replace the "## Soak (issue 7)" section (to the next "## " heading or the end); append
-    it when missing. bench/bench.py keeps everything from "## Soak" on when it rewrites."""
+def write_section(path: Path, section: str, head: str = "## Soak (issue 7)") -> None:
+    """Replace the ``head`` section (to the next "## " heading or the end); append it when
+    missing. bench/bench.py keeps the "## Soak" and "## Load" sections when it rewrites."""
     old = path.read_text(encoding="utf-8") if path.exists() else "# Benchmarks\n"
-    head = "## Soak (issue 7)"
     if head in old:
         start = old.index(head)
         nxt = old.find("\n## ", start + len(head))

@@ -177,3 +177,20 @@ def test_fast_path_agrees_with_reference_up_to_eight_wildcards(case):
                 if rest.count(k) + (k == indicator) < 4
                 and ref_is_win_many(variant, sorted(rest + [k]), [], wild, options)}
     assert {w["tile"] for w in out["waits"]} == expected
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.filter_too_much,
+                                                                  HealthCheck.too_slow])
+@given(many_wildcard_cases())
+def test_cheap_win_test_agrees_with_the_listing(case):
+    """Each variant's is_win (the fast path waits and shanten use) says exactly what its
+    judge (the listing the page shows) says, on 14-tile hands with 0-8 wildcards."""
+    from webcalc.hand import Hand
+    from webcalc.options import parse_options
+    from webcalc.variants import VARIANTS, Situation
+    variant_name, options, concealed, indicator, wild, _ = case
+    variant = VARIANTS[variant_name]
+    opts = parse_options(variant.Options, options)
+    ind = None if indicator is None else ALL_TILES[indicator]
+    sit = Situation(Hand.of(concealed), variant.wildcards(opts, ind), opts, indicator=ind)
+    assert variant.is_win(sit) is variant.judge(sit).complete

@@ -344,7 +344,7 @@ def seven_pairs_reading(counts: Sequence[int], jokers: Sequence[Tile] = ()) -> R
 
 def is_seven_pairs(counts: Sequence[int], jokers: int = 0) -> bool:
     """Cheap form of :func:`seven_pairs_reading` ``is not None``."""
-    return sum(counts) + jokers == 14 and sum(c & 1 for c in counts) <= jokers
+    return sum(counts) + jokers == 14 and sum(map((1).__and__, counts)) <= jokers
 
 
 def thirteen_orphans_reading(counts: Sequence[int]) -> Reading | None:

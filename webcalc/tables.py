@@ -104,14 +104,14 @@ def split_units(counts: Sequence[int]) -> tuple[tuple[int, ...], ...]:
 
 def jokers_needed(counts: Sequence[int], pair: int, in_triplet: bool = True) -> int:
     """Fewest jokers completing ``counts`` into melds plus ``pair`` (0/1) pairs."""
-    total, best_pair = 0, 2
-    for (a, b, honors) in UNITS:
-        unit = tuple(counts[a:b])
-        n0, n1 = unit_needs(unit, honors, in_triplet)
-        total += n0
-        if n1 - n0 < best_pair:
-            best_pair = n1 - n0
-    return total + (best_pair if pair else 0)
+    m0, m1 = unit_needs(tuple(counts[0:9]), False, in_triplet)
+    p0, p1 = unit_needs(tuple(counts[9:18]), False, in_triplet)
+    s0, s1 = unit_needs(tuple(counts[18:27]), False, in_triplet)
+    z0, z1 = unit_needs(tuple(counts[27:34]), True, in_triplet)
+    total = m0 + p0 + s0 + z0
+    if pair:
+        total += min(2, m1 - m0, p1 - p0, s1 - s0, z1 - z0)
+    return total
 
 
 def can_complete(counts: Sequence[int], jokers: int, melds: int, pair: int,

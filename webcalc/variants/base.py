@@ -14,7 +14,7 @@ from typing import Any
 from ..decompose import (FREE_JOKERS, JokerPolicy, Reading, four_wildcards_reading,
                          is_standard, min_missing_seven_pairs, min_missing_standard,
                          seven_pairs_reading, seven_pairs_waits, standard_readings)
-from ..tables import standard_waits
+from ..tables import jokers_needed, standard_waits
 from ..errors import InputError
 from ..hand import Hand, Meld
 from ..tiles import ALL_TILES, Tile, counts_of
@@ -211,7 +211,11 @@ class Variant:
 
     @staticmethod
     def is_standard(sit: Situation, policy: JokerPolicy = FREE_JOKERS) -> bool:
-        return is_standard(sit.real_counts, len(sit.jokers), len(sit.hand.melds), policy)
+        """Whether the hand (14 tiles by C-3, so the count always fits) is 4 melds + a
+        pair: the per-suit tables say how many jokers that takes."""
+        if sit.hand.tile_count != 14:
+            return is_standard(sit.real_counts, len(sit.jokers), len(sit.hand.melds), policy)
+        return jokers_needed(sit.real_counts, 1, policy.in_triplet) <= len(sit.jokers)
 
     @staticmethod
     def seven_pairs_as_themselves(sit: Situation) -> Reading | None:
@@ -222,8 +226,10 @@ class Variant:
 
     @staticmethod
     def is_seven_pairs_as_themselves(sit: Situation) -> bool:
-        """Cheap form of :meth:`seven_pairs_as_themselves` ``is not None``."""
-        return not sit.hand.melds and not any(c & 1 for c in sit.counts)
+        """Cheap form of :meth:`seven_pairs_as_themselves` ``is not None``: the sorted
+        concealed tiles pair off two by two (four of a kind is two pairs, C-5)."""
+        c = sit.hand.concealed
+        return not sit.hand.melds and len(c) == 14 and c[0::2] == c[1::2]
 
     @staticmethod
     def has_four_wildcards(sit: Situation) -> bool:

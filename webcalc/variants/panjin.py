@@ -17,12 +17,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..decompose import (JokerPolicy, Reading, achievable_flags, is_seven_pairs, min_missing_seven_pairs,
+from ..decompose import (TERMINALS_AND_HONORS, JokerPolicy, Reading, achievable_flags,
+                         is_seven_pairs, min_missing_seven_pairs,
                          min_missing_standard, seven_pairs_reading, seven_pairs_waits)
 from ..errors import InputError
-from ..tables import standard_waits
 from ..hand import Meld
 from ..options import opt
+from ..tables import standard_waits
 from ..tiles import ALL_TILES, Tile
 from ..wildcards import PANJIN, wildcards_from_indicator
 from .base import Judgement, Situation, Variant, reason
@@ -146,11 +147,10 @@ class Panjin(Variant):
     @staticmethod
     def allowed_suit_counts(sit: Situation) -> set[int]:
         """PJ-4: 3 suits; 2 after 断门; 1 more with ``one_suit``."""
-        duanmen = isinstance(sit.settlement, dict) and sit.settlement.get("duanmen") is True
-        allowed = {2} if duanmen else {3}
+        duanmen = sit.settlement is not None and sit.settlement.get("duanmen") is True
         if sit.options.one_suit:
-            allowed.add(1)
-        return allowed
+            return {1, 2} if duanmen else {1, 3}
+        return {2} if duanmen else {3}
 
     def hand_reasons(self, sit: Situation) -> list[dict]:
         """The failures of PJ-4 and PJ-5, which no reading can change."""
@@ -211,7 +211,7 @@ class Panjin(Variant):
     def is_win(self, sit: Situation) -> bool:
         """Cheap form of :meth:`judge`: PJ-4/PJ-5 first, then a split search that tracks
         only whether a 刻 (PJ-6) and a sequence (PJ-7) can be had, instead of listing."""
-        if self.hand_reasons(sit):
+        if not self._hand_ok(sit):
             return False
         meld_trip, meld_seq = self._meld_flags(sit)
         return self._structure_ok(sit.options, tuple(sit.real_counts), len(sit.jokers),
@@ -245,9 +245,21 @@ class Panjin(Variant):
                 out.append(t)
         return out
 
+    def _hand_ok(self, sit: Situation) -> bool:
+        """Cheap form of ``not hand_reasons(sit)`` (PJ-4, PJ-5), read off the counts."""
+        real = sit.real_counts
+        if sit.hand.melds:
+            return not self.hand_reasons(sit)
+        if not any(map(real.__getitem__, TERMINALS_AND_HONORS)):
+            return False                                             # PJ-5
+        suits = bool(any(real[0:9])) + bool(any(real[9:18])) + bool(any(real[18:27]))
+        return suits in self.allowed_suit_counts(sit)                # PJ-4
+
     @staticmethod
     def _meld_flags(sit: Situation) -> tuple[bool, bool]:
         """Whether the declared melds already give a 刻 (a real pong/kong) and a 顺 (a chow)."""
+        if not sit.hand.melds:
+            return False, False
         wild = set(sit.wildcards)
         meld_trip = any(m.kind != "chow" and not (set(m.tiles) & wild) for m in sit.hand.melds)
         meld_seq = any(m.kind == "chow" for m in sit.hand.melds)
