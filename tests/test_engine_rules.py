@@ -372,3 +372,35 @@ def test_JC7_follow_dealer():
                    "settlement": {"dealer": 2, "winner": None, "follow_dealer": True}})
     # 前包 1 + 后包 2 to each of the three others
     assert out["settlement"]["net"] == [3, 3, -9, 3]
+
+
+# -- found by review ------------------------------------------------------------------------
+
+def test_PJ10_jiahu_with_wildcards_in_force():
+    """PJ-10 夹胡: drawing a wildcard completes any ready hand, so it is not a second wait;
+    a closed wait on 5万 still counts as 纯夹 in a 混牌 room (indicator 北 → 东 wild)."""
+    out = analyze({"variant": "panjin", "options": {"jiahu": True}, "indicator": "4z",
+                   "hand": "123m456m789p111s99s", "winning_tile": "5m"})
+    assert out["complete"] is True and "jiahu" in fan_keys(out)
+
+
+def test_SMX4_best_reading_is_the_wildcard_pair_when_the_wildcard_wins():
+    """SMX-4, C-6: 混单吊 won on a drawn wildcard — the reading shown first has the two
+    wildcards (the held one and the drawn one) as the eyes, every other group real."""
+    out = analyze({"variant": "sanmenxia", "indicator": "4m", "winning_tile": "5m",
+                   "hand": "123m456m789p111s55m"})
+    assert out["biao"] == 1
+    best = out["decompositions"][0]
+    assert best["best"] is True
+    assert [g["kind"] for g in best["groups"]][-1] == "free"
+    assert best["groups"][-1]["faces"] == ["5m", "5m"]
+
+
+def test_ZZ4_seven_pairs_and_four_wildcards_both_double():
+    """ZZ-4: d counts every enabled double that applies; 七对 made with the four wildcards
+    (as themselves) is also 四混, so d = 2: each pays 1 × 2² = 4."""
+    out = analyze({"variant": "zhengzhou", "indicator": "1z", "hand": "2222z11m33m55p77p99s",
+                   "winning_tile": "9s", "win_by": "self_draw",
+                   "options": {"seven_pairs_double": True, "four_wildcards_double": True},
+                   "settlement": {"dealer": 0, "winner": 0}})
+    assert out["settlement"]["net"] == [12, -4, -4, -4]

@@ -19,10 +19,8 @@ from . import KONG_CHINESE, SEAT_NAMES, Payment, Table, fmt, pay
 
 def doubles(t: Table) -> list[str]:
     """ZZ-4: the names of the enabled doubles that apply to this win."""
-    opts, shape = t.options, t.judgement.readings[0].shape
-    out = []
-    if Zhengzhou.shape_doubles(opts, shape):
-        out.append("七对" if shape == "seven_pairs" else "四混")
+    opts = t.options
+    out = Zhengzhou.hand_doubles(opts, t.judgement.readings)
     if opts.kong_bloom_double and t.win_by == "kong_replacement":
         out.append("杠上花")
     return out

@@ -335,12 +335,13 @@ class Panjin(Variant):
         return out
 
     def jiahu_possible(self, sit: Situation) -> bool:
-        """PJ-10 夹胡: with ``jiahu`` on and a winning tile given, the 13 tiles before
-        the win waited on that one kind only."""
-        if not sit.options.jiahu or sit.winning_tile is None:
+        """PJ-10 夹胡: with ``jiahu`` on and a real winning tile given, the 13 tiles before
+        the win waited on that one kind only. Drawing a wildcard completes any ready hand,
+        so the wildcard kinds are not counted as a second wait (docs/decisions.md)."""
+        if not sit.options.jiahu or sit.winning_tile is None or sit.winning_tile in sit.wildcards:
             return False
         before = sit.without_tile(sit.winning_tile)
-        kinds = [k for k in ALL_TILES if self.is_win(before.with_tile(k))]
+        kinds = [k for k in self.winning_kinds(before) if k not in sit.wildcards]
         return kinds == [sit.winning_tile]
 
 

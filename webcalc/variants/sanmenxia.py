@@ -64,7 +64,7 @@ class Sanmenxia(Variant):
         dandiao = bool(readings) and self.is_wildcard_pair_wait(sit)
         if dandiao:
             # C-6: show first the reading in which the wildcard makes the eyes
-            readings.sort(key=lambda r: not (r.pair is not None and r.pair.has_wild))
+            readings.sort(key=lambda r: not self.is_wildcard_pair_reading(sit, r))
         return Judgement(readings, biao=1 if dandiao else 0)
 
     def special_waits(self, sit: Situation) -> set[int]:
@@ -80,6 +80,18 @@ class Sanmenxia(Variant):
         if not sit.hand.melds and sit.options.with_honors:
             out["knitted"] = min_missing_knitted(sit.counts)
         return out
+
+    @staticmethod
+    def is_wildcard_pair_reading(sit: Situation, r) -> bool:
+        """SMX-4's reading of a 混单吊 win: the eyes are the winning tile and a held
+        wildcard — two wildcards (a ``free`` pair) when the winning tile is one, else the
+        winning tile beside one wildcard standing in for it."""
+        p = r.pair
+        if p is None:
+            return False
+        if sit.winning_tile in sit.wildcards:
+            return p.kind == "free"
+        return p.kind == "pair" and sum(p.wild) == 1 and sit.winning_tile in p.real_tiles
 
     @staticmethod
     def is_wildcard_pair_wait(sit: Situation) -> bool:

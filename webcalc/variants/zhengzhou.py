@@ -69,6 +69,19 @@ class Zhengzhou(Variant):
             out["four_wildcards"] = self.missing_four_wildcards(sit)
         return out
 
+    @classmethod
+    def hand_doubles(cls, opts, readings) -> list[str]:
+        """ZZ-4: the enabled shape doubles that apply to the hand — 七对 when some legal
+        reading is seven pairs, 四混 when the hand holds the four wildcards; a hand that is
+        both gets both (docs/decisions.md)."""
+        shapes = {r.shape for r in readings}
+        out = []
+        if opts.seven_pairs_double and "seven_pairs" in shapes:
+            out.append("七对")
+        if opts.four_wildcards_double and "four_wildcards" in shapes:
+            out.append("四混")
+        return out
+
     @staticmethod
     def shape_doubles(opts, shape: str) -> int:
         """ZZ-4: how many enabled doubles a reading's shape brings (七对, 四混)."""
