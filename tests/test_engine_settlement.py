@@ -758,8 +758,22 @@ def test_property_jc8_draw_penalty_changes_only_draw_penalty(req, penalty):
     strip = lambda ps: [p for p in ps if p["item"] != "draw_penalty"]   # noqa: E731
     assert strip(a) == strip(b)
     if req["settlement"]["winner"] is None:
-        assert [p["amount"] for p in a if p["item"] == "draw_penalty"] == \
-            [req["settlement"]["base"] * penalty] * (3 if penalty else 0)
+        expected = req["settlement"]["base"] * penalty
+        amounts = [p["amount"] for p in a if p["item"] == "draw_penalty"]
+        assert len(amounts) == (3 if penalty else 0)
+        assert all(math.isclose(x, expected, rel_tol=1e-9) for x in amounts)
+
+
+def test_decimal_base_gives_decimal_amounts_and_nets():
+    # 0.1 × 3 is 0.30000000000000004 in binary floats; the amounts and nets print as
+    # the decimals a referee writes down, and the nets still sum to zero (C-11)
+    out = analyze({"variant": "zhengzhou", "options": {"wildcard": False},
+                   "hand": "123m456p789s111z22z", "winning_tile": "2z", "win_by": "self_draw",
+                   "settlement": {"base": 0.1, "dealer": 0, "winner": 1,
+                                  "pao": [0, 2, 0, 0]}})["settlement"]
+    # ZZ-4: each pays 0.1 × (1 + 跑2 + 跑0) = 0.3
+    assert [p["amount"] for p in out["payments"]] == [0.3, 0.3, 0.3]
+    assert out["net"] == [-0.3, 0.9, -0.3, -0.3]
 
 
 def test_detail_value_parses_each_variant_format():

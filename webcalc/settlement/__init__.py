@@ -33,7 +33,8 @@ FIELD_CHINESE = {"base": "底分", "dealer": "庄家", "winner": "胡牌者", "d
                  "duanmen": "断门", "kong_discard": "杠流泪"}
 MAX_BASE = 10 ** 9          # docs/settlement.md: a sanity cap, not a rule
 MAX_KONGS = 16              # four players, at most four kongs each
-MAX_BIAO_DISCARDS = 3       # four wildcard tiles, one kept as the eyes
+MAX_BIAO_DISCARDS = 3
+DECIMALS = 10               # float amounts are rounded to this many decimal places       # four wildcard tiles, one kept as the eyes
 
 
 # -- values ------------------------------------------------------------------------------
@@ -83,8 +84,10 @@ class Settlement:
     def of(cls, payments: list[Payment]) -> "Settlement":
         exact = [Fraction(0)] * 4
         for p in payments:
-            exact[p.payer] -= Fraction(p.amount)
-            exact[p.payee] += Fraction(p.amount)
+            # a float amount is read as the decimal it prints as (0.3, not its binary value)
+            amount = Fraction(repr(p.amount)) if isinstance(p.amount, float) else Fraction(p.amount)
+            exact[p.payer] -= amount
+            exact[p.payee] += amount
         assert sum(exact) == 0, "C-11: the net of a settlement sums to zero"
         ints = all(isinstance(p.amount, int) for p in payments)
         net = tuple(int(n) if ints else float(n) for n in exact)
@@ -162,7 +165,11 @@ class SettlementResult:
 
 def pay(payer: int, payee: int, amount, item: str, rule: str, text: str,
         cites: str | None = None) -> Payment:
-    """A payment whose detail is ``text = amount（cites or rule）``."""
+    """A payment whose detail is ``text = amount（cites or rule）``. A float amount (a
+    decimal base such as 0.1) is rounded to 10 decimal places, so 0.1 × 3 is 0.3, not
+    0.30000000000000004."""
+    if isinstance(amount, float):
+        amount = round(amount, DECIMALS)
     return Payment(payer, payee, amount, item, rule,
                    f"{text} = {fmt(amount)}（{cites or rule}）")
 
