@@ -259,3 +259,12 @@ def test_result_fragment_renders_every_optional_section(app):
                  "结算", "东家", "南家", "+4", "-4", "任意", "副露", "已胡"):
         assert text in html, text
     assert 'aria-label="中"' in html and 'aria-label="九条"' in html
+
+
+def test_page_draws_at_most_thirty_readings(client):
+    # found by review: 339 readings drew 200 of them, 1.2 MB of HTML; the API keeps 200
+    url = "/?variant=sanmenxia&hand=2222m1133m4455m66m&indicator=1m&winning_tile=6m"
+    html = client.get(url).get_data(as_text=True)
+    assert html.count('<li class="reading') <= 30
+    assert "共 339 种" in html or "339" in html
+    assert len(html) < 400_000
