@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from .test_web_pages import HX, Elements, get, text_of
+from .test_web_pages import HX, Elements, text_of
 
 CASES = json.loads((Path(__file__).parent / "cases.json").read_text(encoding="utf-8"))
 SETTLED = [c for c in CASES if c.get("stage") == "settlement" and "net" in c["expect"]]

@@ -14,7 +14,7 @@ Readings chosen where RULES.md is silent are written in ``docs/settlement.md``.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable
 
@@ -172,6 +172,18 @@ def pay(payer: int, payee: int, amount, item: str, rule: str, text: str,
         amount = round(amount, DECIMALS)
     return Payment(payer, payee, amount, item, rule,
                    f"{text} = {fmt(amount)}（{cites or rule}）")
+
+
+def flat_kong_payments(t: "Table", units_by_type: dict[str, int], rule: str) -> list[Payment]:
+    """Kongs every other player pays for, a fixed number of 底 by kong type (JC-6, PJ-13):
+    never multiplied by anything else."""
+    out = []
+    for k in t.kongs:
+        units = units_by_type[k.type]
+        for payer in t.others(k.seat):
+            text = f"{SEAT_NAMES[k.seat]}{KONG_CHINESE[k.type]}：底{fmt(t.base)} ×{units}"
+            out.append(pay(payer, k.seat, t.base * units, "kong", rule, text))
+    return out
 
 
 # -- validation (C-15) ---------------------------------------------------------------------

@@ -10,7 +10,7 @@ JC-8: 荒庄 the dealer pays each other player ``draw_penalty`` 底; no kong mon
 
 from __future__ import annotations
 
-from . import KONG_CHINESE, SEAT_NAMES, Payment, Table, fmt, pay
+from . import SEAT_NAMES, Payment, Table, flat_kong_payments, fmt, pay
 
 KONG_UNITS = {"exposed": 1, "added": 1, "concealed": 2}
 
@@ -33,13 +33,8 @@ def win_payment(t: Table, payer: int) -> Payment:
 
 
 def kong_payments(t: Table) -> list[Payment]:
-    out = []
-    for k in t.kongs:
-        units = KONG_UNITS[k.type]
-        for payer in t.others(k.seat):
-            text = f"{SEAT_NAMES[k.seat]}{KONG_CHINESE[k.type]}：底{fmt(t.base)} ×{units}"
-            out.append(pay(payer, k.seat, t.base * units, "kong", "JC-6", text))
-    return out
+    """JC-6: each other player pays the konger a fixed number of 底."""
+    return flat_kong_payments(t, KONG_UNITS, "JC-6")
 
 
 def dealer_pays_each(t: Table, units: int, item: str, rule: str, what: str) -> list[Payment]:

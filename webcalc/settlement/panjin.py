@@ -15,7 +15,7 @@ multiplied; paid on 荒庄 too.
 from __future__ import annotations
 
 from ..variants.panjin import fan
-from . import KONG_CHINESE, SEAT_NAMES, Payment, Table, fmt, pay
+from . import SEAT_NAMES, Payment, Table, flat_kong_payments, fmt, pay
 
 KONG_UNITS = {"exposed": 1, "added": 1, "concealed": 2, "wildcard": 64}
 
@@ -71,13 +71,8 @@ def win_payments(t: Table, fans: list[dict]) -> list[Payment]:
 
 
 def kong_payments(t: Table) -> list[Payment]:
-    out = []
-    for k in t.kongs:
-        units = KONG_UNITS[k.type]
-        for payer in t.others(k.seat):
-            text = f"{SEAT_NAMES[k.seat]}{KONG_CHINESE[k.type]}：底{fmt(t.base)} ×{units}"
-            out.append(pay(payer, k.seat, t.base * units, "kong", "PJ-13", text))
-    return out
+    """PJ-13: each other player pays the konger a fixed number of 底."""
+    return flat_kong_payments(t, KONG_UNITS, "PJ-13")
 
 
 def payments(t: Table) -> tuple[list[Payment], dict]:
