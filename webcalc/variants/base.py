@@ -48,7 +48,7 @@ class Situation:
     indicator: Tile | None = None
     settlement: dict | None = None
     counts: list[int] = field(init=False, compare=False, repr=False)
-    real_counts: list[int] = field(init=False, compare=False, repr=False)
+    real_counts: tuple[int, ...] = field(init=False, compare=False, repr=False)
     jokers: tuple[Tile, ...] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self):
@@ -60,7 +60,7 @@ class Situation:
         for w in wild:
             real[w] = 0
         object.__setattr__(self, "counts", counts)
-        object.__setattr__(self, "real_counts", real)
+        object.__setattr__(self, "real_counts", tuple(real))
         object.__setattr__(self, "jokers", tuple(t for t in self.hand.concealed if t in wild))
 
     def with_tile(self, t: Tile) -> "Situation":

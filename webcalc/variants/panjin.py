@@ -214,7 +214,7 @@ class Panjin(Variant):
         if not self._hand_ok(sit):
             return False
         meld_trip, meld_seq = self._meld_flags(sit)
-        return self._structure_ok(sit.options, tuple(sit.real_counts), len(sit.jokers),
+        return self._structure_ok(sit.options, sit.real_counts, len(sit.jokers),
                                   len(sit.hand.melds), meld_trip, meld_seq)
 
     def winning_kinds(self, sit: Situation) -> list[Tile]:

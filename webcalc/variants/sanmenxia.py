@@ -106,7 +106,7 @@ class Sanmenxia(Variant):
         if not before.jokers:
             return False
         need = 4 - len(sit.hand.melds)
-        return can_complete(tuple(before.real_counts), len(before.jokers) - 1, need, 0)
+        return can_complete(before.real_counts, len(before.jokers) - 1, need, 0)
 
 
 VARIANT = Sanmenxia()
