@@ -108,20 +108,21 @@ def analyze(request: Any) -> dict:
     if req.get("settlement") is not None:          # C-15, settlement engine (issue 4)
         out.update(settle(variant, sit, judgement, req["settlement"],
                           win_by_given="win_by" in req).fields())
+    vis = counts_of(visible)
     before = sit if hand.tile_count == 13 else (
         sit.without_tile(winning) if winning is not None else None)
     if before is not None:
-        vis = counts_of(visible)
         waits = find_waits(variant, before, vis, kinds)
         out["waits"] = [w.to_dict() for w in waits]
         out["any_tile_wait"] = is_any_tile_wait(before, waits, kinds)
-    vis = counts_of(visible)
-    discards = None
     if hand.tile_count == 14:
         discards = discard_advice(variant, sit, vis, kinds)
         out["discards"] = [d.to_dict() for d in discards]
+        ready = bool(discards)
+    else:
+        ready = bool(waits)                       # C-12: the 13 tiles have live waits
     out["shanten"] = shanten(variant, sit, kinds, out["complete"] if judgement else None,
-                             discards)
+                             ready)
     return out
 
 

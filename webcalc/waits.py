@@ -70,13 +70,14 @@ def is_any_tile_wait(sit: Situation, waits: Sequence[Wait], kinds_in_play: int =
 
 
 def shanten(variant: Variant, sit: Situation, kinds_in_play: int = 34,
-            complete: bool | None = None, discards: Sequence["Discard"] | None = None) -> int:
+            complete: bool | None = None, ready: bool | None = None) -> int:
     """向听 (C-12) of a 13- or 14-tile hand under the variant's shapes, with wildcards.
 
     Returns −1 for a complete 14-tile hand, 0 for a ready hand, else how many tiles it
     lacks from ready. A 13-tile hand whose every completing kind is excluded by C-9 is
     not ready (≥ 1); a 14-tile hand is ready only if some discard leaves live waits.
-    ``complete`` and ``discards``, when the caller has them already, save recomputing.
+    ``complete`` (the 14 tiles win) and ``ready`` (the 13 tiles have waits, or some
+    discard of the 14 leaves waits), when the caller knows them already, save recomputing.
     """
     if sit.hand.tile_count == 14:
         if complete is None:
@@ -86,12 +87,9 @@ def shanten(variant: Variant, sit: Situation, kinds_in_play: int = 34,
     missing = min(variant.missing_by_shape(sit).values())
     value = max(missing - 1, 0)
     if value == 0:
-        if sit.hand.tile_count == 13:
-            ready = bool(find_waits(variant, sit, (), kinds_in_play))
-        else:
-            if discards is None:
-                discards = discard_advice(variant, sit, (), kinds_in_play)
-            ready = bool(discards)
+        if ready is None:
+            ready = bool(find_waits(variant, sit, (), kinds_in_play) if sit.hand.tile_count == 13
+                         else discard_advice(variant, sit, (), kinds_in_play))
         if not ready:
             value = 1
     return value

@@ -174,6 +174,12 @@ def pay(payer: int, payee: int, amount, item: str, rule: str, text: str,
                    f"{text} = {fmt(amount)}（{cites or rule}）")
 
 
+def kong_payers(t: "Table", k: Kong) -> list[int]:
+    """Who pays for a kong where the supplier pays (SMX-7, ZZ-5): every other player for a
+    暗杠, else the one who supplied the tile (明杠: the discarder; 补杠: the ponged tile)."""
+    return t.others(k.seat) if k.type == "concealed" else [k.supplier]
+
+
 def flat_kong_payments(t: "Table", units_by_type: dict[str, int], rule: str) -> list[Payment]:
     """Kongs every other player pays for, a fixed number of 底 by kong type (JC-6, PJ-13):
     never multiplied by anything else."""

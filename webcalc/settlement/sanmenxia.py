@@ -9,7 +9,7 @@ no kong is paid.
 
 from __future__ import annotations
 
-from . import KONG_CHINESE, SEAT_NAMES, Payment, Table, fmt, pay
+from . import KONG_CHINESE, SEAT_NAMES, Payment, Table, fmt, kong_payers, pay
 
 
 def biao(t: Table) -> int:
@@ -34,8 +34,7 @@ def kong_payments(t: Table) -> list[Payment]:
     """SMX-7 (only called when there is a winner: 荒庄荒杠)."""
     out = []
     for k in t.kongs:
-        payers = t.others(k.seat) if k.type == "concealed" else [k.supplier]
-        for payer in payers:
+        for payer in kong_payers(t, k):
             amount, text = t.base, f"{SEAT_NAMES[k.seat]}{KONG_CHINESE[k.type]}：底{fmt(t.base)}"
             if t.options.kong_pao:
                 pk, pp = t.pao[k.seat], t.pao[payer]

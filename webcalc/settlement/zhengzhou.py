@@ -14,7 +14,7 @@ wins (tests/cases.json zz-pao-seed-error, zz-big-example).
 from __future__ import annotations
 
 from ..variants.zhengzhou import Zhengzhou
-from . import KONG_CHINESE, SEAT_NAMES, Payment, Table, fmt, pay
+from . import KONG_CHINESE, SEAT_NAMES, Payment, Table, fmt, kong_payers, pay
 
 
 def doubles(t: Table) -> list[str]:
@@ -52,8 +52,7 @@ def win_payment(t: Table, payer: int, dbl: list[str]) -> Payment:
 def kong_payments(t: Table) -> list[Payment]:
     out = []
     for k in t.kongs:
-        payers = t.others(k.seat) if k.type == "concealed" else [k.supplier]
-        for payer in payers:
+        for payer in kong_payers(t, k):
             n, units = _units(t, k.seat, payer, t.options.kong_pao)
             text = f"{SEAT_NAMES[k.seat]}{KONG_CHINESE[k.type]}：底{fmt(t.base)} ×({units})"
             out.append(pay(payer, k.seat, t.base * n, "kong", "ZZ-5", text))
