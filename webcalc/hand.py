@@ -140,10 +140,6 @@ class Hand:
         """门清: no melds other than concealed kongs."""
         return all(m.is_concealed for m in self.melds)
 
-    def counts(self) -> list[int]:
-        """34-vector of the concealed tiles."""
-        return counts_of(self.concealed)
-
     def all_tiles(self) -> list[Tile]:
         """Concealed tiles plus every meld tile (a kong's four)."""
         return list(self.concealed) + [t for m in self.melds for t in m.tiles]

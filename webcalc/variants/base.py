@@ -63,12 +63,6 @@ class Situation:
         object.__setattr__(self, "real_counts", tuple(real))
         object.__setattr__(self, "jokers", tuple(t for t in self.hand.concealed if t in wild))
 
-    def with_tile(self, t: Tile) -> "Situation":
-        """This situation with ``t`` added to the concealed tiles as the winning tile."""
-        hand = Hand.of(self.hand.concealed + (t,), self.hand.melds)
-        return Situation(hand, self.wildcards, self.options, self.win_by, t, self.indicator,
-                         self.settlement)
-
     def without_tile(self, t: Tile) -> "Situation":
         """This situation with one ``t`` taken from the concealed tiles."""
         rest = list(self.hand.concealed)
