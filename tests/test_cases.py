@@ -16,11 +16,7 @@ import pytest
 CASES = json.loads((Path(__file__).parent / "cases.json").read_text(encoding="utf-8"))
 
 #: case id → why it is expected to fail. Keep this short; every entry is a debt.
-EXPECTED_FAILURES = {
-    "wild-panjin-7z": (
-        "case contradicts RULES PJ-1 and the 盘锦 seed (箭牌顺序为中发白: indicator 中 → 发 6z), "
-        "and its sibling wild-panjin-5z (白 → 中); we follow PJ-1 — reported in docs/decisions.md"),
-}
+EXPECTED_FAILURES: dict[str, str] = {}
 
 def _params(with_net: bool):
     out = []
