@@ -404,3 +404,15 @@ def test_ZZ4_seven_pairs_and_four_wildcards_both_double():
                    "options": {"seven_pairs_double": True, "four_wildcards_double": True},
                    "settlement": {"dealer": 0, "winner": 0}})
     assert out["settlement"]["net"] == [12, -4, -4, -4]
+
+
+# -- issue 11: the second pass over 盘锦 and 晋城 -----------------------------------------
+
+def test_PJ10_jiahu_counts_waits_as_C9_does():
+    """PJ-10 as amended: the 13 tiles 789m 3333p 555p 678s wait on 4p and on 3p, but 3p is
+    held four times, so by C-9 it is no wait: the hand waited on 4p only, 纯夹 345p."""
+    jia = {"variant": "panjin", "options": {"wildcard_mode": "none", "jiahu": True}}
+    out = analyze({**jia, "hand": "789m33334555p678s", "winning_tile": "4p"})
+    assert out["complete"] is True
+    assert [w["tile"] for w in out["waits"]] == ["4p"]
+    assert "jiahu" in fan_keys(out)

@@ -336,12 +336,15 @@ class Panjin(Variant):
 
     def jiahu_possible(self, sit: Situation) -> bool:
         """PJ-10 夹胡: with ``jiahu`` on and a real winning tile given, the 13 tiles before
-        the win waited on that one kind only. Drawing a wildcard completes any ready hand,
-        so the wildcard kinds are not counted as a second wait (docs/decisions.md)."""
+        the win waited on that one kind only, waits counted as C-9 counts them (a kind
+        with no live copy outside the hand is no wait) and the wildcard kinds left out
+        (drawing a wildcard completes any ready hand)."""
         if not sit.options.jiahu or sit.winning_tile is None or sit.winning_tile in sit.wildcards:
             return False
         before = sit.without_tile(sit.winning_tile)
-        kinds = [k for k in self.winning_kinds(before) if k not in sit.wildcards]
+        held = before.hand.held_counts()
+        kinds = [k for k in self.winning_kinds(before) if k not in sit.wildcards
+                 and held[k] + (k == sit.indicator) < 4]                     # C-9
         return kinds == [sit.winning_tile]
 
 
