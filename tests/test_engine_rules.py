@@ -416,3 +416,30 @@ def test_PJ10_jiahu_counts_waits_as_C9_does():
     assert out["complete"] is True
     assert [w["tile"] for w in out["waits"]] == ["4p"]
     assert "jiahu" in fan_keys(out)
+
+
+def test_PJ2_C9_no_wildcard_wait_for_a_discard_win():
+    """PJ-2, C-9: a wildcard is never discarded, so no wildcard kind is a wait for a
+    ``discard`` win (indicator 北 → 东 wild; 123m 456m 789p 111s 9s waits on 9s, and on 东
+    only by self-draw)."""
+    req = {"variant": "panjin", "indicator": "4z", "hand": "123m456m789p111s9s"}
+    assert set(waits(analyze(req))) == {"9s", "1z"}
+    assert set(waits(analyze({**req, "win_by": "self_draw"}))) == {"9s", "1z"}
+    assert set(waits(analyze({**req, "win_by": "discard"}))) == {"9s"}
+    # discard advice for the 14 tiles reports the waits a discard win has
+    out = analyze({**req, "hand": "123m456m789p111s9s5z", "win_by": "discard"})
+    assert {d["discard"]: [w["tile"] for w in d["waits"]] for d in out["discards"]}["5z"] == ["9s"]
+
+
+def test_PJ2_C14_discard_win_on_a_wildcard_is_bad_win_by():
+    """C-14, PJ-2: a ``discard`` win whose winning tile is a 盘锦 wildcard → bad_win_by;
+    the same tiles won by self-draw are a win."""
+    req = {"variant": "panjin", "indicator": "4z", "hand": "123m456m789p111s9s1z",
+           "winning_tile": "1z"}
+    assert analyze({**req, "win_by": "self_draw"})["complete"] is True
+    with pytest.raises(InputError) as err:
+        analyze({**req, "win_by": "discard"})
+    assert err.value.code == "bad_win_by" and err.value.field == "win_by"
+    assert "PJ-2" in err.value.message
+    # a real winning tile may be won on a discard
+    assert analyze({**req, "winning_tile": "9s", "win_by": "discard"})["complete"] is True

@@ -76,6 +76,7 @@ def analyze(request: Any) -> dict:
         raise InputError("bad_win_by", "胡法（win_by）应为 self_draw、discard、"
                          "kong_replacement 或 robbing_kong。", "win_by")
     variant.check_win_by(win_by)
+    variant.check_winning_tile(win_by, winning, wildcards)
 
     if req.get("settlement") is not None and not isinstance(req["settlement"], dict):
         raise InputError("bad_settlement", "结算（settlement）应为一个对象。", "settlement")

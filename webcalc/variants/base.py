@@ -136,6 +136,11 @@ class Variant:
                              f"胡法：{self.label}麻将不能{WIN_METHOD_CHINESE[win_by]}胡牌，只能{allowed}"
                              f"（{self.win_rule}）。", "win_by")
 
+    def check_winning_tile(self, win_by: str, winning: Tile | None,
+                           wildcards: tuple[Tile, ...]) -> None:
+        """Raise ``bad_win_by`` (C-14) when ``winning`` cannot be won by ``win_by`` (盘锦:
+        no discard win on a wildcard, PJ-2). Default: any tile."""
+
     def check_meld(self, opts, meld: Meld, wildcards: tuple[Tile, ...], index: int) -> None:
         """Raise ``bad_meld`` for a meld this variant forbids (no chow in 三门峡/郑州)."""
         if meld.kind == "chow" and not self.chow_allowed:

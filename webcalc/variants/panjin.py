@@ -123,6 +123,12 @@ class Panjin(Variant):
             out |= wild
         return out
 
+    def check_winning_tile(self, win_by: str, winning: Tile | None, wildcards) -> None:
+        """C-14, PJ-2: a wildcard is never discarded, so it cannot be won on a discard."""
+        if win_by == "discard" and winning is not None and winning in wildcards:
+            raise InputError("bad_win_by", f"胡法：和牌张 {winning.chinese} 是混牌，混牌不能打出，"
+                             "不能点炮胡混牌（PJ-2）。", "win_by")
+
     def can_discard(self, sit: Situation, t: Tile) -> bool:
         """PJ-2: a wildcard is never discarded (unless the hand holds nothing else)."""
         return t not in sit.wildcards or len(sit.jokers) == len(sit.hand.concealed)
@@ -220,7 +226,7 @@ class Panjin(Variant):
     def winning_kinds(self, sit: Situation) -> list[Tile]:
         """Waits without building a hand per candidate: the shape candidates from the
         unit tables, then PJ-4/PJ-5 updated by the one added tile and the PJ-6/PJ-7
-        split search."""
+        split search. No wildcard kind for a ``discard`` win (C-9, PJ-2)."""
         candidates = set(standard_waits(sit.real_counts, len(sit.jokers), len(sit.hand.melds),
                                         sit.wildcards, False)) | self.special_waits(sit)
         wild = set(sit.wildcards)
@@ -229,6 +235,8 @@ class Panjin(Variant):
         yaojiu = any(t.is_terminal_or_honor for t in real)
         allowed = self.allowed_suit_counts(sit)
         meld_trip, meld_seq = self._meld_flags(sit)
+        if sit.win_by == "discard":
+            candidates -= {int(w) for w in wild}   # C-9, PJ-2: a wildcard is never discarded
         out = []
         for k in sorted(candidates):
             t = ALL_TILES[k]
