@@ -443,3 +443,21 @@ def test_PJ2_C14_discard_win_on_a_wildcard_is_bad_win_by():
     assert "PJ-2" in err.value.message
     # a real winning tile may be won on a discard
     assert analyze({**req, "winning_tile": "9s", "win_by": "discard"})["complete"] is True
+
+
+def test_PJ4_no_reasons_without_a_winning_shape():
+    """API ``reasons``: only for a hand that fails *only* because of a variant rule. 11m 33m
+    55m 77m 9m 2468p 东 has no winning shape at all, so it gets no PJ-4 reason though it lacks
+    条; the same lack in a hand that has the shape is reported (PJ-4)."""
+    out = analyze({**PJ_PLAIN, "hand": "113355779m2468p1z"})
+    assert out["complete"] is False and "reasons" not in out
+    out = analyze({**PJ_PLAIN, "hand": "123m456m789m123p11z"})
+    assert [r["rule"] for r in out["reasons"]] == ["PJ-4"]
+
+
+def test_PJ8_seven_pairs_without_the_option_is_explained():
+    """PJ-8: 七对 without ``seven_pairs`` has a winning shape the room does not allow: the
+    reason names PJ-8 (and the other rules it breaks, here none)."""
+    out = analyze({**PJ_PLAIN, "hand": "1133m5577p99s1122z"})
+    assert out["complete"] is False
+    assert [r["rule"] for r in out["reasons"]] == ["PJ-8"]

@@ -299,13 +299,19 @@ class Panjin(Variant):
         legal = [] if hand_reasons else [r for r in structural
                                          if not self.reading_reasons(sit, r)]
         if not legal:
-            reasons = list(hand_reasons)
+            # API reasons: only for a hand that has a winning shape and fails a rule of
+            # the variant; a hand with no shape at all gets none.
             if structural:
                 closest = min((self.reading_reasons(sit, r) for r in structural), key=len)
-                reasons += closest
-            elif self.is_standard(sit):
-                reasons.append(reason("PJ-2", "混牌只能当顺子或将，不能当刻子、杠。"))
-            return Judgement([], reasons)
+                return Judgement([], hand_reasons + closest)
+            if self.is_standard(sit):
+                return Judgement([], hand_reasons + [
+                    reason("PJ-2", "混牌只能当顺子或将，不能当刻子、杠。")])
+            if not sit.options.seven_pairs and not sit.hand.melds and is_seven_pairs(
+                    sit.real_counts, len(sit.jokers)):
+                return Judgement([], hand_reasons + [
+                    reason("PJ-8", "七小对只在勾选“七小对”的房间能胡。")])
+            return Judgement([])
         jiahu_ok = self.jiahu_possible(sit)
         scored = [(self.reading_fan(sit, r, jiahu_ok), r) for r in legal]
         scored.sort(key=lambda fr: -_product(fr[0]))
