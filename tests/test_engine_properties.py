@@ -78,7 +78,7 @@ PANJIN_OPTIONS = st.fixed_dictionaries({
 def ready_cases(draw):
     variant = draw(st.sampled_from(["sanmenxia", "zhengzhou", "panjin", "jincheng"]))
     options = draw(PANJIN_OPTIONS) if variant == "panjin" else {}
-    concealed, melds = draw(groups(chow_ok=variant in ("panjin", "jincheng")))
+    concealed, melds = draw(groups(chow_ok=variant == "panjin"))
     if variant == "jincheng" or options.get("wildcard_mode") == "none":
         indicator, wild = None, set()
     else:

@@ -461,3 +461,92 @@ def test_PJ8_seven_pairs_without_the_option_is_explained():
     out = analyze({**PJ_PLAIN, "hand": "1133m5577p99s1122z"})
     assert out["complete"] is False
     assert [r["rule"] for r in out["reasons"]] == ["PJ-8"]
+
+
+# -- 晋城 JC-2 (no chow) and JC-10 (拾/搶) ----------------------------------------------
+
+JC = {"variant": "jincheng"}
+
+
+def taken(*metas):
+    """``taken("shi:1m", "qiang:9p")`` → the API melds."""
+    return [{"type": m.split(":")[0], "tiles": m.split(":")[1]} for m in metas]
+
+
+def test_JC2_no_chow():
+    """JC-2 as amended: a ``chow`` meld in 晋城 → bad_meld (a discard is taken only as 拾)."""
+    req = {**JC, "hand": "456p789s11122z", "melds": [{"type": "chow", "tiles": "123m"}]}
+    with pytest.raises(InputError) as err:
+        analyze(req)
+    assert err.value.code == "bad_meld" and "JC-2" in err.value.message
+    # a pong is still a meld
+    assert analyze({**req, "melds": [{"type": "pong", "tiles": "111m"}]})["complete"] is True
+
+
+def test_JC10_taken_tiles_count_one_each():
+    """JC-10, C-3: a 拾/搶 tile counts 1 toward the 13/14 tiles, not 3."""
+    out = analyze({**JC, "hand": "9m19p19s1234567z", "melds": taken("shi:1m")})
+    assert out["tile_count"] == 13
+    out = analyze({**JC, "hand": "9p19s1234567z", "melds": taken("shi:1m", "shi:9m", "qiang:1p")})
+    assert out["tile_count"] == 13
+    assert code_of({**JC, "hand": "1p19s1234567z", "melds": taken("shi:1m", "shi:9m")}) \
+        == "wrong_tile_count"
+
+
+@pytest.mark.parametrize("melds, why", [
+    (taken("shi:5m"), "non-幺 tile"),
+    (taken("qiang:1m", "qiang:9m"), "two 搶"),
+    (taken("shi:1m", "qiang:1m"), "two taken tiles of one kind"),
+    (taken("shi:1m") + [{"type": "pong", "tiles": "999m"}], "pong beside a taken tile"),
+    (taken("shi:1m") + [{"type": "kong", "tiles": "1111z"}], "kong beside a taken tile"),
+])
+def test_JC10_bad_taken_melds(melds, why):
+    """JC-10: a non-幺 tile, more than one 搶, two taken tiles of one kind, or a pong, kong or
+    chow beside a taken tile → bad_meld."""
+    with pytest.raises(InputError) as err:
+        analyze({**JC, "hand": "19p19s1234567z", "melds": melds})
+    assert err.value.code == "bad_meld", why
+    assert err.value.field == "melds"
+
+
+def test_JC10_taken_tiles_only_in_jincheng():
+    """JC-10: 拾/搶 are 晋城's; another variant refuses them (bad_meld)."""
+    for variant in ("sanmenxia", "zhengzhou", "panjin"):
+        assert code_of({"variant": variant, "hand": "9m19p19s1234567z",
+                        "melds": taken("shi:1m")}) == "bad_meld"
+
+
+def test_JC10_thirteen_orphans_with_frozen_tiles():
+    """JC-10: taken tiles count toward the thirteen kinds; the pair is concealed."""
+    out = analyze({**JC, "hand": "9m19p19s12345677z", "melds": taken("shi:1m"),
+                   "winning_tile": "7z"})
+    assert out["complete"] is True and shapes(out) == {"thirteen_orphans"}
+    groups = out["decompositions"][0]["groups"]
+    assert groups[0]["kind"] == "pair" and groups[0]["tiles"] == ["7z", "7z"]
+    assert [g["tiles"] for g in groups if g["exposed"]] == [["1m"]]
+    # the frozen 1m is never the pair: concealed 1m beside it does not make the eyes
+    out = analyze({**JC, "hand": "19m19p19s1234567z", "melds": taken("shi:1m")})
+    assert out["complete"] is False
+    # a hand holding a taken tile wins only as 十三幺, not as a standard hand or 七对
+    out = analyze({**JC, "hand": "1122m3344p5566s7z", "melds": taken("qiang:7z")})
+    assert out["complete"] is False and out["decompositions"] == []
+
+
+def test_JC10_waits_leave_out_a_kind_held_only_as_a_taken_tile():
+    """JC-10: the thirteen-sided wait of 12 concealed kinds + 拾1m waits on the twelve
+    concealed kinds, not on 1m (it could only pair with the frozen tile)."""
+    out = analyze({**JC, "hand": "9m19p19s1234567z", "melds": taken("shi:1m")})
+    assert set(waits(out)) == {"9m", "1p", "9p", "1s", "9s", "1z", "2z", "3z", "4z",
+                               "5z", "6z", "7z"}
+    assert out["shanten"] == 0
+    # a pair already held: waits on the one kind missing
+    out = analyze({**JC, "hand": "9m1p19s12345677z", "melds": taken("shi:1m")})
+    assert waits(out) == {"9p": 4}
+
+
+def test_JC10_shanten_counts_taken_tiles_toward_the_kinds():
+    """JC-10, C-12: 5m 9m 19p 19s 东…发 + 拾1m holds twelve kinds and no pair: one exchange
+    (5m for 中) makes the thirteen-sided wait, so shanten 1; with 中 drawn too, 0."""
+    melds = taken("shi:1m")
+    assert analyze({**JC, "hand": "5m9m19p19s123456z", "melds": melds})["shanten"] == 1
+    assert analyze({**JC, "hand": "5m9m19p19s1234567z", "melds": melds})["shanten"] == 0

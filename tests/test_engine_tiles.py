@@ -144,3 +144,16 @@ def test_melds_text_round_trip(specs):
             meld["from"] = source
         melds.append(meld)
     assert melds_from_text(melds_to_text(melds)) == melds
+
+
+def test_melds_text_field_taken_tiles_JC10():
+    """JC-10: the melds field reads 拾 and 搶 (or 抢) as one-tile melds and prints them back."""
+    from webcalc.notation import melds_to_text
+
+    melds = melds_from_text("拾1m@3 搶9p 抢东")
+    assert melds == [{"type": "shi", "tiles": "1m", "from": 3}, {"type": "qiang", "tiles": "9p"},
+                     {"type": "qiang", "tiles": "1z"}]
+    assert melds_to_text(melds) == "拾1m@3 搶9p 搶1z"
+    with pytest.raises(InputError) as err:
+        melds_from_text("拾11m")
+    assert err.value.code == "bad_meld" and err.value.field == "melds"

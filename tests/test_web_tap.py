@@ -146,3 +146,39 @@ def test_target_and_meld_choices_stay_in_the_url(client):
     html = text_of(resp)
     assert re.search(r'<input type="radio" name="target" value="melds" checked>', html)
     assert re.search(r'<option value="kong" selected>', html)
+
+
+def test_meld_builder_takes_one_tile_for_shi_and_qiang_JC10(client):
+    """JC-10: in 晋城 the builder offers 拾 and 搶 (and no chow, JC-2); one tap adds the one
+    tile taken; the hand row counts it as one tile and shows it apart, as a meld chip."""
+    base = dict(variant="jincheng", hand="9m19p19s1234567z", target="melds")
+    html = text_of(get(client, **base))
+    builder = html[html.index('id="meld_type"'):]
+    builder = builder[:builder.index("</select>")]
+    assert re.findall(r'<option value="(\w+)"', builder) == [
+        "pong", "kong", "added_kong", "concealed_kong", "shi", "qiang"]
+    q = query(get(client, **base, meld_type="shi", meld_from="3", add="1m").headers["Location"])
+    assert q["melds"] == "拾1m@3"
+    q = query(get(client, **base, melds="拾1m@3", meld_type="qiang", add="9p")
+              .headers["Location"])
+    assert q["melds"] == "拾1m@3 搶9p"
+    html = text_of(get(client, variant="jincheng", hand="9m19p19s1234567z", melds="拾1m@3"))
+    assert "13 张" in html
+    chips = html[html.index('class="meld-chips"'):html.index('id="quick"')]
+    assert re.search(r'data-tile="1m".*<small>拾（上家打的幺牌） · 北家</small>', chips, re.S)
+    hand_row = html[html.index('class="hand-tiles"'):html.index('class="meld-chips"')]
+    assert 'data-tile="1m"' not in hand_row          # the taken 1万 is not a concealed tile
+    # 三门峡 offers neither 拾/搶 nor chow
+    html = text_of(get(client, variant="sanmenxia", hand="123m", target="melds"))
+    builder = html[html.index('id="meld_type"'):]
+    builder = builder[:builder.index("</select>")]
+    assert "shi" not in builder and "chow" not in builder
+
+
+def test_taken_tile_shown_apart_in_the_reading_JC10(client):
+    """JC-10: a 十三幺 won with a 拾 tile lists it as a taken tile, apart from the concealed."""
+    html = text_of(get(client, variant="jincheng", hand="9m19p19s12345677z", melds="拾1m",
+                       winning_tile="7z"))
+    taken = re.findall(r'<li class="group group-single group-exposed">(.*?)</li>', html, re.S)
+    assert len(taken) == 1 and 'data-tile="1m"' in taken[0]
+    assert '<span class="exposed-tag">拾/搶</span>' in taken[0]

@@ -56,8 +56,7 @@ def analyze(request: Any) -> dict:
         raise InputError("bad_option", f"混皮：{variant.label}麻将当前选项不带混，"
                          "不能给指示牌（C-7）。", "indicator")
     wildcards = variant.wildcards(options, indicator)
-    for i, m in enumerate(melds):
-        variant.check_meld(options, m, wildcards, i)
+    variant.check_melds(options, melds, wildcards)
     hand = Hand.of(concealed, melds)
     _check_copies(hand, visible, indicator)
     if hand.tile_count not in (13, 14):

@@ -2,7 +2,8 @@
 
 A :class:`Meld` is one declared group: ``pong`` (碰), ``chow`` (吃), ``kong`` (明杠, from a
 discard), ``added_kong`` (补杠/绕杠: a pong, then the fourth drawn) or ``concealed_kong``
-(暗杠). A :class:`Hand` is the sorted concealed tiles plus the melds. Both print back in
+(暗杠), and in 晋城 ``shi`` (拾) / ``qiang`` (搶): one 幺 tile taken from a discard for
+十三幺, counted as one tile (JC-10). A :class:`Hand` is the sorted concealed tiles plus the melds. Both print back in
 the notation they parse from (``str(meld) == "碰555m"``).
 """
 
@@ -14,10 +15,11 @@ from typing import Any, Iterable
 from .errors import InputError
 from .tiles import FIELD_LABELS, Tile, counts_of, format_tiles, parse_tiles
 
-MELD_KINDS = ("pong", "chow", "kong", "added_kong", "concealed_kong")
+MELD_KINDS = ("pong", "chow", "kong", "added_kong", "concealed_kong", "shi", "qiang")
 KONG_KINDS = frozenset({"kong", "added_kong", "concealed_kong"})
+TAKEN_KINDS = frozenset({"shi", "qiang"})            # JC-10: one frozen tile each
 MELD_CHINESE = {"pong": "碰", "chow": "吃", "kong": "明杠", "added_kong": "补杠",
-                "concealed_kong": "暗杠"}
+                "concealed_kong": "暗杠", "shi": "拾", "qiang": "搶"}
 SEATS = range(4)
 
 
@@ -27,7 +29,7 @@ class Meld:
 
     Attributes:
         kind: one of :data:`MELD_KINDS`.
-        tiles: the 3 (pong, chow) or 4 (kongs) tiles, sorted.
+        tiles: the 3 (pong, chow), 4 (kongs) or 1 (拾, 搶) tiles, sorted.
         source: the seat 0-3 that supplied the claimed tile, or ``None``.
     """
 
@@ -40,14 +42,25 @@ class Meld:
         return self.kind in KONG_KINDS
 
     @property
+    def is_taken(self) -> bool:
+        """拾 or 搶 (JC-10): one discarded 幺 tile, frozen in the hand."""
+        return self.kind in TAKEN_KINDS
+
+    @property
+    def size(self) -> int:
+        """What the meld counts toward C-3: 3 (a kong too), 1 for 拾/搶 (JC-10)."""
+        return 1 if self.kind in TAKEN_KINDS else 3
+
+    @property
     def is_concealed(self) -> bool:
         """Only a concealed kong keeps the hand concealed (门清)."""
         return self.kind == "concealed_kong"
 
     @property
     def group_kind(self) -> str:
-        """The decomposition kind: ``sequence``, ``triplet`` or ``kong``."""
-        return {"chow": "sequence", "pong": "triplet"}.get(self.kind, "kong")
+        """The decomposition kind: ``sequence``, ``triplet``, ``kong`` or (拾/搶) ``single``."""
+        return {"chow": "sequence", "pong": "triplet", "shi": "single",
+                "qiang": "single"}.get(self.kind, "kong")
 
     def to_dict(self) -> dict:
         """The API form ``{"type", "tiles", "from"?}``."""
@@ -86,6 +99,9 @@ class Meld:
             ok = (len(ts) == 3 and not ts[0].is_honor and ts[0].suit == ts[2].suit
                   and ts[1] == ts[0] + 1 and ts[2] == ts[0] + 2)
             need = "三张同花色的连续数牌"
+        elif kind in TAKEN_KINDS:
+            ok = len(ts) == 1
+            need = "一张牌"
         else:
             size = 4 if kind in KONG_KINDS else 3
             ok = len(ts) == size and len(set(ts)) == 1
@@ -120,8 +136,8 @@ def melds_from_api(raw: Any) -> list[Meld]:
 class Hand:
     """Concealed tiles (sorted) plus melds.
 
-    ``tile_count`` counts a kong as 3 (RULES C-3): 13 for a waiting hand, 14 for a hand
-    that has just drawn or claimed.
+    ``tile_count`` counts a kong as 3 and a 拾/搶 tile as 1 (RULES C-3, JC-10): 13 for a
+    waiting hand, 14 for a hand that has just drawn or claimed.
     """
 
     concealed: tuple[Tile, ...]
@@ -133,7 +149,17 @@ class Hand:
 
     @property
     def tile_count(self) -> int:
-        return len(self.concealed) + 3 * len(self.melds)
+        return len(self.concealed) + sum(m.size for m in self.melds)
+
+    @property
+    def is_taken(self) -> bool:
+        """拾 or 搶 (JC-10): one discarded 幺 tile, frozen in the hand."""
+        return self.kind in TAKEN_KINDS
+
+    @property
+    def size(self) -> int:
+        """What the meld counts toward C-3: 3 (a kong too), 1 for 拾/搶 (JC-10)."""
+        return 1 if self.kind in TAKEN_KINDS else 3
 
     @property
     def is_concealed(self) -> bool:

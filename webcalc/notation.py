@@ -16,17 +16,19 @@ from .tiles import FIELD_LABELS, format_tiles, parse_tiles
 _MELD_WORDS = sorted([
     ("碰", "pong"), ("吃", "chow"), ("明杠", "kong"), ("杠", "kong"), ("补杠", "added_kong"),
     ("加杠", "added_kong"), ("绕杠", "added_kong"), ("暗杠", "concealed_kong"),
+    ("拾", "shi"), ("搶", "qiang"), ("抢", "qiang"),
     ("pong:", "pong"), ("chow:", "chow"), ("kong:", "kong"), ("added_kong:", "added_kong"),
-    ("concealed_kong:", "concealed_kong"),
+    ("concealed_kong:", "concealed_kong"), ("shi:", "shi"), ("qiang:", "qiang"),
 ], key=lambda w: -len(w[0]))
 
 def melds_from_text(text: str) -> list[dict]:
     """Parse the page's melds field into API meld dicts.
 
     Groups are separated by spaces, commas or 、; each is an optional kind word
-    (碰 吃 明杠/杠 补杠/加杠/绕杠 暗杠, or ``pong:`` …), the tiles, and optionally ``@seat``.
-    Without a kind word, 3 identical tiles are a pong, 3 in a row a chow, 4 identical a
-    kong. ``"碰555m 暗杠1111z 123p@3"`` → ``[{"type": "pong", …}, …]``.
+    (碰 吃 明杠/杠 补杠/加杠/绕杠 暗杠, 晋城's 拾 and 搶/抢 (JC-10), or ``pong:`` …), the
+    tiles, and optionally ``@seat``. Without a kind word, 3 identical tiles are a pong, 3 in
+    a row a chow, 4 identical a kong. ``"碰555m 暗杠1111z 123p@3 拾1m@3"`` →
+    ``[{"type": "pong", …}, …]``.
 
     Raises:
         InputError: ``bad_meld`` / ``bad_tile`` with field ``"melds"``.

@@ -16,7 +16,7 @@ from ..decompose import (FREE_JOKERS, JokerPolicy, Reading, four_wildcards_readi
                          seven_pairs_reading, seven_pairs_waits, standard_readings)
 from ..tables import jokers_needed, standard_waits
 from ..errors import InputError
-from ..hand import Hand, Meld
+from ..hand import MELD_CHINESE, MELD_KINDS, TAKEN_KINDS, Hand, Meld
 from ..tiles import ALL_TILES, Tile, counts_of
 from ..wildcards import HENAN, wildcards_from_indicator
 
@@ -110,6 +110,7 @@ class Variant:
     win_rule = ""
     chow_allowed = True
     chow_rule = ""
+    taken_allowed = False                       # 拾/搶 melds (晋城 only, JC-10)
     policy: JokerPolicy = FREE_JOKERS
 
     # -- configuration -------------------------------------------------------------
@@ -141,10 +142,26 @@ class Variant:
         """Raise ``bad_win_by`` (C-14) when ``winning`` cannot be won by ``win_by`` (盘锦:
         no discard win on a wildcard, PJ-2). Default: any tile."""
 
+    @property
+    def meld_kinds(self) -> tuple[str, ...]:
+        """The meld types this variant has (API ``melds[].type``), in API order."""
+        return tuple(k for k in MELD_KINDS if (k != "chow" or self.chow_allowed)
+                     and (k not in TAKEN_KINDS or self.taken_allowed))
+
+    def check_melds(self, opts, melds: list[Meld], wildcards: tuple[Tile, ...]) -> None:
+        """Raise ``bad_meld`` for a meld, or a set of melds, this variant forbids."""
+        for i, m in enumerate(melds):
+            self.check_meld(opts, m, wildcards, i)
+
     def check_meld(self, opts, meld: Meld, wildcards: tuple[Tile, ...], index: int) -> None:
-        """Raise ``bad_meld`` for a meld this variant forbids (no chow in 三门峡/郑州)."""
+        """Raise ``bad_meld`` for a meld this variant forbids (no chow in 三门峡, 郑州 and
+        晋城; 拾/搶 only in 晋城, JC-10)."""
         if meld.kind == "chow" and not self.chow_allowed:
             raise InputError("bad_meld", f"副露：{self.label}麻将不能吃牌（{self.chow_rule}）。",
+                             "melds")
+        if meld.is_taken and not self.taken_allowed:
+            raise InputError("bad_meld", f"副露：{self.label}麻将没有拾牌、搶牌"
+                             f"（{MELD_CHINESE[meld.kind]}{meld.tiles[0].chinese}；只有晋城的十三幺可以，JC-10）。",
                              "melds")
 
     # -- judging ------------------------------------------------------------------

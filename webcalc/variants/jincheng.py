@@ -1,19 +1,30 @@
-"""晋城 (jincheng), seed 003: no wildcards, 十三幺, 上架, 前包/后包 (RULES JC-1..JC-9).
+"""晋城 (jincheng), seed 003: no wildcards, no chow, 十三幺 with 拾/搶, 上架, 前包/后包
+(RULES JC-1..JC-10).
 
-Shapes (JC-2): standard; 七对 concealed only; 十三幺 concealed (one each of the 13
-terminals and honors, one of them paired). Win methods (JC-4): self-draw, discard, robbing
-an exposed kong, 杠上开花.
+Shapes (JC-2): standard; 七对 concealed only; 十三幺 (one each of the 13 terminals and
+honors, one of them paired), concealed except for 拾/搶 tiles. Win methods (JC-4):
+self-draw, discard, robbing an exposed kong, 杠上开花.
+
+拾/搶 (JC-10): a hand going for 十三幺 may hold 幺 tiles taken from discards (melds
+``shi``/``qiang``, one tile each, 1 toward C-3). Such a hand wins only as 十三幺, and a
+taken tile is frozen: it counts toward the thirteen kinds but is never the pair and never
+the winning tile.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..decompose import (min_missing_thirteen_orphans, thirteen_orphans_reading,
+from ..decompose import (TERMINALS_AND_HONORS, Group, Reading, meld_group,
+                         min_missing_thirteen_orphans, thirteen_orphans_reading,
                          thirteen_orphans_waits)
 from ..errors import InputError
+from ..hand import MELD_CHINESE, Meld
 from ..options import opt
+from ..tiles import ALL_TILES
 from .base import WIN_METHODS, Judgement, Situation, Variant
+
+ORPHANS = frozenset(TERMINALS_AND_HONORS)
 
 
 @dataclass(frozen=True)
@@ -33,6 +44,40 @@ class Jincheng(Variant):
     win_methods = frozenset(WIN_METHODS)
     win_rule = "JC-4"
 
+    chow_allowed = False
+    chow_rule = "JC-2"
+    taken_allowed = True
+
+    def check_meld(self, opts, meld: Meld, wildcards, index: int) -> None:
+        """JC-2: no chow. JC-10: a 拾/搶 tile is a 幺 tile (1, 9 or an honor)."""
+        if meld.kind == "chow":
+            raise InputError("bad_meld", "副露：晋城麻将不能吃牌，别家打的牌只能拾（JC-2、JC-10）。",
+                             "melds")
+        super().check_meld(opts, meld, wildcards, index)
+        if meld.is_taken and int(meld.tiles[0]) not in ORPHANS:
+            t = meld.tiles[0]
+            raise InputError("bad_meld", f"副露：{MELD_CHINESE[meld.kind]}{t.chinese}（{t.code}）不成立，"
+                             "只能拾、搶幺九牌或字牌（JC-10）。", "melds")
+
+    def check_melds(self, opts, melds: list[Meld], wildcards) -> None:
+        """JC-10 across the melds: at most one 搶, no two taken tiles of one kind, and no
+        pong or kong beside a taken tile (a hand holding one plays for 十三幺 only)."""
+        super().check_melds(opts, melds, wildcards)
+        taken = [m for m in melds if m.is_taken]
+        if not taken:
+            return
+        if sum(m.kind == "qiang" for m in taken) > 1:
+            raise InputError("bad_meld", "副露：只能搶一次（JC-10）。", "melds")
+        kinds = [m.tiles[0] for m in taken]
+        for t in kinds:
+            if kinds.count(t) > 1:
+                raise InputError("bad_meld", f"副露：{t.chinese}（{t.code}）拾、搶了两张；"
+                                 "十三幺每种幺牌只要一张，拾来的牌不能做将（JC-10）。", "melds")
+        other = next((m for m in melds if not m.is_taken), None)
+        if other is not None:
+            raise InputError("bad_meld", f"副露：有拾、搶的牌只能做十三幺，不能同时有"
+                             f"{MELD_CHINESE[other.kind]}（{other}）（JC-10）。", "melds")
+
     def wildcards(self, opts, indicator):
         if indicator is not None:
             raise InputError("bad_option", "混皮：晋城麻将没有混牌，不能给指示牌（JC-1）。",
@@ -40,10 +85,15 @@ class Jincheng(Variant):
         return ()
 
     def is_win(self, sit: Situation) -> bool:
+        if _taken(sit):
+            return frozen_orphans_reading(sit) is not None
         return bool(self.is_standard(sit) or self.is_seven_pairs_as_themselves(sit)
                     or (not sit.hand.melds and thirteen_orphans_reading(sit.counts)))
 
     def judge(self, sit: Situation) -> Judgement:
+        if _taken(sit):
+            reading = frozen_orphans_reading(sit)
+            return Judgement([] if reading is None else [reading])
         readings = self.standard(sit)
         for special in (self.seven_pairs_as_themselves(sit),
                         None if sit.hand.melds else thirteen_orphans_reading(sit.counts)):
@@ -52,6 +102,14 @@ class Jincheng(Variant):
         return Judgement(readings)
 
 
+    def winning_kinds(self, sit: Situation):
+        """With 拾/搶 tiles only 十三幺 counts: each 幺 kind whose addition to the concealed
+        tiles makes it, so never a kind held only as a taken tile (JC-10)."""
+        if _taken(sit):
+            return [ALL_TILES[k] for k in TERMINALS_AND_HONORS
+                    if frozen_orphans_reading(sit, k) is not None]
+        return super().winning_kinds(sit)
+
     def special_waits(self, sit: Situation) -> set[int]:
         out = super().special_waits(sit)
         if not sit.hand.melds:
@@ -59,10 +117,50 @@ class Jincheng(Variant):
         return out
 
     def missing_by_shape(self, sit: Situation) -> dict[str, int]:
+        if _taken(sit):
+            # JC-10: only 十三幺; a taken tile counts as its kind, the pair is concealed
+            counts = sit.counts
+            kinds = sum(1 for k in TERMINALS_AND_HONORS if counts[k] or k in _taken(sit))
+            paired = any(counts[k] >= 2 for k in TERMINALS_AND_HONORS)
+            return {"thirteen_orphans": 14 - kinds - paired}
         out = super().missing_by_shape(sit)
         if not sit.hand.melds:
             out["thirteen_orphans"] = min_missing_thirteen_orphans(sit.counts)
         return out
+
+
+def _taken(sit: Situation) -> set[int]:
+    """The kinds held as 拾/搶 tiles (JC-10); empty for a hand without them."""
+    return {int(m.tiles[0]) for m in sit.hand.melds if m.is_taken}
+
+
+def frozen_orphans_reading(sit: Situation, add: int | None = None) -> Reading | None:
+    """十三幺 of a hand with 拾/搶 tiles (JC-10), with kind ``add`` drawn into the concealed
+    tiles when given, or ``None``. The taken tiles count toward the thirteen kinds but are
+    never the pair, so the pair is two concealed tiles and every concealed tile is a 幺.
+    """
+    counts = list(sit.counts)
+    if add is not None:
+        counts[add] += 1
+    taken = [m for m in sit.hand.melds if m.is_taken]
+    if sum(counts) + len(taken) != 14 or len(taken) != len(sit.hand.melds):
+        return None
+    frozen = {int(m.tiles[0]) for m in taken}
+    if any(counts[k] for k in range(34) if k not in ORPHANS):
+        return None
+    pairs = [k for k in TERMINALS_AND_HONORS if counts[k] == 2 and k not in frozen]
+    if len(pairs) != 1 or any(counts[k] + (k in frozen) != (2 if k in pairs else 1)
+                              for k in TERMINALS_AND_HONORS):
+        return None
+    groups = []
+    for k in TERMINALS_AND_HONORS:
+        t = ALL_TILES[k]
+        if k in pairs:
+            groups.insert(0, Group("pair", (t, t), (False, False), False, (t, t)))
+        elif counts[k]:
+            groups.append(Group("single", (t,), (False,), False, (t,)))
+    groups += [meld_group(m) for m in taken]
+    return Reading("thirteen_orphans", tuple(groups))
 
 
 VARIANT = Jincheng()

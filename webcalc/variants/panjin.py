@@ -103,6 +103,7 @@ class Panjin(Variant):
         return wildcards_from_indicator(indicator, PANJIN, both=opts.wildcard_mode == "both")
 
     def check_meld(self, opts, meld: Meld, wildcards, index: int) -> None:
+        super().check_meld(opts, meld, wildcards, index)                # no 拾/搶 (JC-10)
         if meld.is_kong and not opts.kong:
             raise InputError("bad_meld", "副露：房间没有勾选“杠”，不能有杠（PJ-13）。", "melds")
         wild = [t for t in meld.tiles if t in wildcards]

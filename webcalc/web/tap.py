@@ -11,7 +11,8 @@ here: the engine still checks every field it receives.
 ``target``             where ``add`` goes: ``hand`` (default), ``melds``, ``indicator``,
                        ``winning_tile``, ``visible``
 ``meld_type``          with ``target=melds``: ``pong`` (default), ``chow`` (tap the lowest
-                       tile), ``kong``, ``added_kong``, ``concealed_kong``
+                       tile), ``kong``, ``added_kong``, ``concealed_kong``, and in 晋城
+                       ``shi`` 拾 / ``qiang`` 搶 (one tile, JC-10)
 ``meld_from``          with ``target=melds``: the seat 0-3 that supplied the tile (``@n``)
 ``remove``             the index of a tile of the hand as drawn (sorted) to drop
 ``remove_visible``     the same for the visible tiles
@@ -31,10 +32,12 @@ from werkzeug.datastructures import MultiDict
 
 ACTIONS = ("add", "remove", "remove_visible", "remove_meld", "clear")
 TARGETS = ("hand", "melds", "indicator", "winning_tile", "visible")
-MELD_TYPES = ("pong", "chow", "kong", "added_kong", "concealed_kong")
+MELD_TYPES = ("pong", "chow", "kong", "added_kong", "concealed_kong", "shi", "qiang")
 #: the word the melds text field uses for each meld type (webcalc.notation)
 MELD_WORDS = {"pong": "碰", "chow": "吃", "kong": "明杠", "added_kong": "补杠",
-              "concealed_kong": "暗杠"}
+              "concealed_kong": "暗杠", "shi": "拾", "qiang": "搶"}
+#: tiles a meld of each type counts toward the 13/14 (C-3; 拾/搶 one each, JC-10)
+MELD_SIZES = {"shi": 1, "qiang": 1}
 TARGET_LABELS = {
     "hand": _l("Hand"),
     "melds": _l("Melds"),
@@ -48,6 +51,8 @@ MELD_TYPE_LABELS = {
     "kong": _l("Exposed kong"),
     "added_kong": _l("Added kong"),
     "concealed_kong": _l("Concealed kong"),
+    "shi": _l("Taken from the previous seat (拾)"),
+    "qiang": _l("Robbed from any seat (搶)"),
 }
 
 #: the 34 palette keys in rows: 万, 筒, 条, honors (东南西北 中发白 as players say them)
@@ -102,13 +107,19 @@ class Entry:
     target: str = "hand"
     meld_type: str = "pong"
     meld_from: str = ""
+    meld_types: tuple = MELD_TYPES    # the builder's choices: the variant's meld types
     used: dict = field(default_factory=dict)
     message: str | None = None    # why the last tap changed nothing
 
     @property
     def count(self) -> int:
-        """Tiles in the hand plus 3 per meld (the count the engine checks)."""
-        return len(self.hand or []) + 3 * len(self.melds or [])
+        """Tiles in the hand plus 3 per meld, 1 per 拾/搶 (the count the engine checks)."""
+        return len(self.hand or []) + meld_count(self.melds or [])
+
+
+def meld_count(melds: list[dict]) -> int:
+    """What the melds count toward C-3: 3 each (a kong too), 1 per 拾/搶 tile (JC-10)."""
+    return sum(MELD_SIZES.get(m.get("type"), 3) for m in melds)
 
 
 def melds_of(text: str) -> list[dict] | None:
@@ -132,6 +143,7 @@ def read_entry(args) -> Entry:
     e.target = args.get("target", "hand") if args.get("target") in TARGETS else "hand"
     e.meld_type = args.get("meld_type") if args.get("meld_type") in MELD_TYPES else "pong"
     e.meld_from = args.get("meld_from", "") if args.get("meld_from") in ("0", "1", "2", "3") else ""
+    e.meld_types = _meld_types(args.get("variant"), e.meld_type)
     hand = _tiles(args.get("hand", ""))
     e.hand = sorted(hand) if hand is not None else None
     e.melds = melds_of(args.get("melds", ""))
@@ -222,7 +234,7 @@ def _win_tile(out: MultiDict, t) -> str | None:
     out.setlist("winning_tile", [t.code])
     if hand is None:
         return None
-    n = len(hand) + 3 * len(melds)
+    n = len(hand) + meld_count(melds)
     if n == 13:
         out.setlist("hand", [_fmt(hand + [t])])
     elif n == 14 and t not in hand and old and len(old) == 1 and old[0] in hand:
@@ -239,12 +251,24 @@ def _meld(args, t) -> tuple[str | None, str | None]:
         if t.is_honor or t.rank > 7:
             return None, _("For a chow, tap its lowest tile (1 to 7 of 万, 筒 or 条).")
         tiles = [t, _one(f"{t.rank + 1}{t.suit}"), _one(f"{t.rank + 2}{t.suit}")]
+    elif kind in MELD_SIZES:
+        tiles = [t]                      # 拾/搶: the one tile taken (the engine checks it)
     else:
         tiles = [t] * (3 if kind == "pong" else 4)
     meld = MELD_WORDS[kind] + _fmt(tiles)
     if source in ("0", "1", "2", "3") and kind != "concealed_kong":
         meld += "@" + source
     return meld, None
+
+
+def _meld_types(variant, chosen: str) -> tuple:
+    """The meld types the variant has (the engine says), keeping ``chosen`` listed."""
+    from ..variants import VARIANTS
+
+    if variant not in VARIANTS:
+        return MELD_TYPES
+    kinds = VARIANTS[variant].meld_kinds
+    return tuple(k for k in MELD_TYPES if k in kinds or k == chosen)
 
 
 def canonical_pairs(args) -> list[tuple[str, str]]:

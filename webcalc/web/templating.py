@@ -16,6 +16,8 @@ KIND_LABELS = {
     "triplet": _l("Triplet"),
     "kong": _l("Kong"),
     "free": _l("Any"),
+    "single": _l("Single tile"),
+    "knitted": _l("Knitted run"),
 }
 
 SHAPE_LABELS = {
