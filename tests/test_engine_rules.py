@@ -550,3 +550,50 @@ def test_JC10_shanten_counts_taken_tiles_toward_the_kinds():
     melds = taken("shi:1m")
     assert analyze({**JC, "hand": "5m9m19p19s123456z", "melds": melds})["shanten"] == 1
     assert analyze({**JC, "hand": "5m9m19p19s1234567z", "melds": melds})["shanten"] == 0
+
+
+# -- issue 11 point 6: what RULES.md now says where it was silent -------------------------
+
+@pytest.mark.parametrize("variant, rule", [("sanmenxia", "SMX-3"), ("zhengzhou", "ZZ-3")])
+def test_SMX3_ZZ3_four_wildcards_declared_as_a_kong_are_not_four_wildcards(variant, rule):
+    """SMX-3, ZZ-3 as amended: four wildcards declared as a concealed kong are a kong, not
+    四混 (indicator 4万 → 5万 wild). Held concealed, the same four are 四混."""
+    kong = [{"type": "concealed_kong", "tiles": "5555m"}]
+    out = analyze({"variant": variant, "indicator": "4m", "hand": "123p456s789m12z",
+                   "melds": kong})
+    assert out["complete"] is False, rule
+    assert "four_wildcards" not in shapes(out)
+    out = analyze({"variant": variant, "indicator": "4m", "hand": "5555m123p456s789m1z"})
+    assert out["complete"] is True and "four_wildcards" in shapes(out)
+    # and the 13 tiles beside the kong wait on the 东 pair only, not on any tile as 四混 does
+    out = analyze({"variant": variant, "indicator": "4m", "hand": "123p456s789m1z",
+                   "melds": kong})
+    assert waits(out) == {"1z": 3}
+    out = analyze({"variant": variant, "indicator": "4m", "hand": "555m123p456s789m1z"})
+    assert len(waits(out)) > 1 and "5m" in waits(out)
+
+
+def test_PJ5_PJ6_wildcard_kong_is_not_a_triplet_nor_a_terminal():
+    """PJ-5, PJ-6 as amended: a 混杠 (``wildcard_kong``) is not a 刻 and its tiles are no 幺九.
+    Indicator 9万 → 1万 wild: 混杠 1111m + 234m 456p 345s 55p has neither."""
+    req = {"variant": "panjin", "options": {"wildcard_kong": True}, "indicator": "9m",
+           "melds": [{"type": "concealed_kong", "tiles": "1111m"}]}
+    out = analyze({**req, "hand": "234m456p345s55p"})
+    assert out["complete"] is False
+    assert [r["rule"] for r in out["reasons"]] == ["PJ-5", "PJ-6"]
+    # the same hand with a real 刻 and 幺九 (999p for 456p) wins
+    out = analyze({**req, "hand": "234m999p345s55p"})
+    assert out["complete"] is True
+
+
+def test_PJ2_all_wildcard_hand_may_discard_one():
+    """PJ-2's exception: a hand made only of wildcard tiles (here four pongs beside two 5万,
+    indicator 4万, 飘胡 on) may discard one; otherwise a wildcard is never advised."""
+    req = {"variant": "panjin", "options": {"piaohu": True}, "indicator": "4m",
+           "melds": [{"type": "pong", "tiles": t} for t in ("111m", "999p", "999s", "111z")]}
+    out = analyze({**req, "hand": "55m"})
+    assert out["complete"] is True and "piaohu" in fan_keys(out)
+    assert [d["discard"] for d in out["discards"]] == ["5m"]
+    # with a real tile beside the wildcard, the wildcard is never the advised discard
+    out = analyze({**req, "hand": "5m9m"})
+    assert "5m" not in [d["discard"] for d in out["discards"]]
