@@ -3,6 +3,9 @@
 It knows nothing of the engine's tables or pruning: it tries every substitution of the
 wildcard tiles (each becomes one of the 34 kinds, or stays itself), then splits the plain
 tiles into melds by brute force. Slow, obvious, and independent of webcalc.decompose.
+:func:`ref_win` / :func:`ref_waits` (issue 11) cover every variant with any number of
+wildcards, melds of every type (晋城's 拾/搶 too), every 盘锦 option and 断门, and the win
+method asked for the waits.
 """
 
 from __future__ import annotations
@@ -249,3 +252,110 @@ def ref_is_win_many(variant: str, concealed: list[int], melds: list[tuple[str, l
         if trip and not (seq and nm == 4) and (seq or opts.get("piaohu")):
             return True
     return False
+
+
+# -- the whole of RULES.md's win test, any melds (issue 11) -------------------------------
+# Every variant, 0 or more wildcards, declared melds of every type (晋城's 拾/搶 too), every
+# 盘锦 option and the dealer's 断门. Built on the joker-counting splitter above; it shares no
+# code with webcalc.
+
+TAKEN = ("shi", "qiang")
+
+
+def _frozen_orphans(concealed: list[int], taken: list[int]) -> bool:
+    """JC-10: 十三幺 whose 拾/搶 tiles count toward the thirteen kinds, never the pair."""
+    if len(concealed) + len(taken) != 14 or any(t not in ORPHANS for t in concealed):
+        return False
+    pairs = 0
+    for k in ORPHANS:
+        held = concealed.count(k) + taken.count(k)
+        if held == 0 or held > 2:
+            return False
+        if held == 2:
+            if concealed.count(k) != 2:
+                return False                     # a frozen tile is never the pair
+            pairs += 1
+    return pairs == 1
+
+
+def ref_win(variant: str, concealed: list[int], melds: list[tuple[str, list[int]]],
+            wildcards: set[int], opts: dict, duanmen: bool = False) -> bool:
+    """The reference verdict on a 14-tile hand (C-3: a 拾/搶 tile counts one), read
+    straight from RULES.md: C-4, C-5, C-8, SMX-3, ZZ-3, PJ-2..PJ-8, JC-2, JC-10."""
+    taken = [ts[0] for kind, ts in melds if kind in TAKEN]
+    if taken:
+        return variant == "jincheng" and len(taken) == len(melds) and _frozen_orphans(
+            sorted(concealed), taken)
+    counts = [concealed.count(k) for k in range(34)]
+    real = [0] * 34
+    n_wild = 0
+    for t in concealed:
+        if t in wildcards:
+            n_wild += 1
+        else:
+            real[t] += 1
+    nm = len(melds)
+    need = 4 - nm
+    flags: set = set()
+    if need >= 0 and sum(real) + n_wild == 3 * need + 2:
+        flags = set(_joker_splits(tuple(real), n_wild, need, 1, variant != "panjin"))
+    if variant in ("sanmenxia", "zhengzhou"):
+        return bool(any(counts[w] == 4 for w in wildcards) or flags
+                    or (nm == 0 and seven_pairs(concealed))
+                    or (variant == "sanmenxia" and nm == 0 and _knitted(counts)))
+    if variant == "jincheng":
+        return bool(flags or (nm == 0 and (seven_pairs(concealed) or _frozen_orphans(
+            sorted(concealed), []))))
+    real_all = [t for t in concealed if t not in wildcards] + [
+        t for _, ts in melds for t in ts if t not in wildcards]
+    suits = {t // 9 for t in real_all if t < 27}                           # PJ-4
+    allowed = {2} if duanmen else {3}
+    if opts.get("one_suit"):
+        allowed.add(1)
+    if len(suits) not in allowed or not any(t in ORPHANS for t in real_all):  # PJ-5
+        return False
+    if opts.get("seven_pairs") and nm == 0 and seven_pairs(concealed, wildcards, True):
+        return True                                                        # PJ-8
+    meld_trip = any(kind != "chow" and not set(ts) & wildcards for kind, ts in melds)
+    meld_seq = any(kind == "chow" for kind, _ in melds)
+    for trip, seq in flags:
+        trip, seq = trip or meld_trip, seq or meld_seq
+        if trip and not (seq and nm == 4) and (seq or opts.get("piaohu")):   # PJ-6, PJ-7
+            return True
+    return False
+
+
+def ref_waits(variant: str, concealed: list[int], melds: list[tuple[str, list[int]]],
+              wildcards: set[int], opts: dict, indicator: int | None = None,
+              win_by: str = "self_draw", duanmen: bool = False) -> set[int]:
+    """C-9: the kinds that complete the 13 tiles by ``win_by`` and have a live copy left;
+    in 盘锦 no wildcard kind for a discard win (PJ-2)."""
+    held = list(concealed) + [t for _, ts in melds for t in ts]
+    out = set()
+    for k in range(34):
+        if held.count(k) + (k == indicator) >= 4:
+            continue
+        if variant == "panjin" and win_by == "discard" and k in wildcards:
+            continue
+        if ref_win(variant, sorted(concealed + [k]), melds, wildcards, opts, duanmen):
+            out.add(k)
+    return out
+
+
+def ref_has_shape(concealed: list[int], melds: list[tuple[str, list[int]]],
+                  wildcards: set[int]) -> bool:
+    """Whether 14 tiles have a winning shape at all, whatever a variant's own rules say:
+    four melds and a pair with the wildcards anywhere, or seven pairs with them standing in
+    (API ``reasons`` appear only then)."""
+    real = [0] * 34
+    n_wild = 0
+    for t in concealed:
+        if t in wildcards:
+            n_wild += 1
+        else:
+            real[t] += 1
+    need = 4 - len(melds)
+    if need >= 0 and sum(real) + n_wild == 3 * need + 2 and _joker_splits(
+            tuple(real), n_wild, need, 1, True):
+        return True
+    return not melds and seven_pairs(concealed, wildcards, True)

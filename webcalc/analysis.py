@@ -60,7 +60,8 @@ def analyze(request: Any) -> dict:
     hand = Hand.of(concealed, melds)
     _check_copies(hand, visible, indicator)
     if hand.tile_count not in (13, 14):
-        raise InputError("wrong_tile_count", f"手牌：手牌加副露（每组算 3 张）共 "
+        each = "每组算 3 张，拾、搶每张算 1 张" if any(m.is_taken for m in melds) else "每组算 3 张"
+        raise InputError("wrong_tile_count", f"手牌：手牌加副露（{each}）共 "
                          f"{hand.tile_count} 张，应为 13 张（听牌）或 14 张（和牌）（C-3）。",
                          "hand")
     if winning is not None:
