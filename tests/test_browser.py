@@ -353,3 +353,28 @@ def test_settlement_and_option_screenshots(browser, live_server, capsys, width, 
         context.close()
     with capsys.disabled():
         print(f"\nscreenshot: {path}")
+
+
+@pytest.mark.parametrize("js", [True, False], ids=["js", "no-js"])
+def test_meld_builder_takes_a_tile_for_thirteen_orphans(browser, live_server, js):
+    """JC-10 in 晋城: the builder's 拾 adds the one tile taken, shown as a meld chip apart
+    from the concealed tiles; the thirteen-sided wait then leaves that kind out."""
+    context, page = _page(browser, live_server, java_script_enabled=js)
+    try:
+        page.goto(live_server + "/?variant=jincheng&hand=9m19p19s1234567z&target=melds")
+        if js:
+            page.wait_for_function("() => window.htmx !== undefined")
+        page.select_option("#meld_type", "shi")
+        if js:
+            page.wait_for_url("**meld_type=shi**")
+        page.click("button.key[value='1m']")
+        page.wait_for_selector(".meld-chip")
+        assert "拾（上家打的幺牌）" in page.inner_text(".meld-chip")
+        assert page.locator(".hand-tiles [data-tile='1m']").count() == 0
+        assert "13 张" in page.inner_text("#hand-row-label")
+        page.wait_for_selector("#result .wait-list")
+        waits = _wait_tiles(page)
+        assert len(waits) == 12 and "1m" not in waits
+        assert page.foreign_requests == []
+    finally:
+        context.close()
