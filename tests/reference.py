@@ -359,3 +359,85 @@ def ref_has_shape(concealed: list[int], melds: list[tuple[str, list[int]]],
             tuple(real), n_wild, need, 1, True):
         return True
     return not melds and seven_pairs(concealed, wildcards, True)
+
+
+@lru_cache(maxsize=None)
+def _jia_splits(real: tuple, jokers: int, melds: int, pair: int, mid: int) -> frozenset:
+    """:func:`_joker_splits` for 盘锦 (no joker in a triplet) with a third flag: some
+    concealed sequence has the real tile ``mid`` as its middle (PJ-10 夹胡)."""
+    k = next((i for i in range(34) if real[i]), None)
+    if k is None:
+        if jokers != 3 * melds + 2 * pair:
+            return frozenset()
+        return frozenset({(False, melds > 0, False)})
+    out = set()
+
+    def rec(r, j, m, p, trip, seq, jia):
+        if j < 0 or m < 0 or p < 0:
+            return
+        for t, s, x in _jia_splits(tuple(r), j, m, p, mid):
+            out.add((t or trip, s or seq, x or jia))
+
+    c = real[k]
+    if pair:
+        for n_real in (2, 1):
+            if c >= n_real:
+                r2 = list(real)
+                r2[k] -= n_real
+                rec(r2, jokers - (2 - n_real), melds, pair - 1, n_real == 2 and k >= 27,
+                    False, False)
+    if c >= 3:
+        r2 = list(real)
+        r2[k] -= 3
+        rec(r2, jokers, melds - 1, pair, True, False, False)
+    if k < 27:
+        lo, hi = (k // 9) * 9, (k // 9) * 9 + 8
+        for a in (k - 2, k - 1, k):
+            if a < lo or a + 2 > hi:
+                continue
+            higher = [x for x in (a, a + 1, a + 2) if x > k]
+            lower = [x for x in (a, a + 1, a + 2) if x < k]
+            for use in range(1 << len(higher)):
+                r2 = list(real)
+                r2[k] -= 1
+                j = jokers - len(lower)
+                ok = True
+                middle_real = a + 1 == k
+                for bit, x in enumerate(higher):
+                    if use >> bit & 1:
+                        if r2[x] == 0:
+                            ok = False
+                        r2[x] -= 1
+                        middle_real = middle_real or x == a + 1
+                    else:
+                        j -= 1
+                if ok:
+                    rec(r2, j, melds - 1, pair, False, True, middle_real and a + 1 == mid)
+    return frozenset(out)
+
+
+def ref_jiahu(concealed: list[int], melds: list[tuple[str, list[int]]], wildcards: set[int],
+              opts: dict, winning: int, indicator: int | None, duanmen: bool = False) -> bool:
+    """PJ-10 夹胡 of a 14-tile 盘锦 win with ``piaohu`` and ``seven_pairs`` off (so every
+    legal reading has a sequence and the one with 夹 scores best): the winning tile is real,
+    the 13 tiles before waited on it alone (C-9, wildcard kinds left out), and some legal
+    reading has a concealed sequence with the winning tile, real, in the middle."""
+    if winning in wildcards:
+        return False
+    before = list(concealed)
+    before.remove(winning)
+    others = ref_waits("panjin", before, melds, wildcards, opts, indicator, "self_draw",
+                       duanmen) - set(wildcards)
+    if others != {winning}:
+        return False
+    real = [0] * 34
+    for t in concealed:
+        if t not in wildcards:
+            real[t] += 1
+    n_wild = len(concealed) - sum(real)
+    meld_trip = any(kind != "chow" and not set(ts) & wildcards for kind, ts in melds)
+    meld_seq = any(kind == "chow" for kind, _ in melds)
+    for trip, seq, jia in _jia_splits(tuple(real), n_wild, 4 - len(melds), 1, winning):
+        if jia and (trip or meld_trip) and (seq or meld_seq) and len(melds) < 4:
+            return True
+    return False

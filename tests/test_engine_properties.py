@@ -18,8 +18,8 @@ from webcalc.analysis import analyze
 from webcalc.tiles import ALL_TILES, format_tiles
 from webcalc.wildcards import HENAN, PANJIN, step, wildcards_from_indicator
 
-from .reference import (ORPHANS, ref_has_shape, ref_is_win, ref_is_win_many, ref_waits,
-                        ref_win)
+from .reference import (ORPHANS, ref_has_shape, ref_is_win, ref_is_win_many, ref_jiahu,
+                        ref_waits, ref_win)
 
 SUITED_STARTS = [s * 9 + r for s in range(3) for r in range(7)]
 
@@ -328,3 +328,23 @@ def test_engine_agrees_with_the_full_reference(case):
     out = analyze(request_for(variant, rest, melds, indicator, options, win_by=win_by, **extra))
     expected = ref_waits(variant, rest, melds, wild, options, indicator, win_by, duanmen)
     assert {w["tile"] for w in out["waits"]} == {ALL_TILES[k].code for k in expected}
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.filter_too_much,
+                                                                  HealthCheck.too_slow])
+@given(full_cases())
+def test_jiahu_agrees_with_the_reference(case):
+    """PJ-10 夹胡 as amended (waits counted as C-9 does, wildcard kinds left out) on random
+    盘锦 wins with 0-4 wildcards, the winning tile drawn from the hand."""
+    (variant, options, settlement, duanmen, concealed, melds, indicator, wild, winning,
+     _) = case
+    assume(variant == "panjin")
+    options = {**options, "jiahu": True, "piaohu": False, "seven_pairs": False}
+    assume(ref_win(variant, concealed, melds, wild, options, duanmen))
+    extra = {"settlement": settlement} if settlement else {}
+    out = analyze(request_for(variant, concealed, melds, indicator, options,
+                              winning_tile=ALL_TILES[winning].code, **extra))
+    assert out["complete"] is True
+    expected = ref_jiahu(concealed, melds, wild, options, winning, indicator, duanmen)
+    event(f"jiahu={expected}")
+    assert ("jiahu" in {f["key"] for f in out["fan"]}) is expected
