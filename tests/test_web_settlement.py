@@ -46,9 +46,13 @@ def page_query(req: dict) -> dict:
                       ("kong_discard", "s_kong_discard")):
         if s.get(name):
             q[key] = "1"
-    if s.get("kongs"):
+    # the page counts the winner's melded kongs itself (issue 10): the list holds the others
+    melded = any(m["type"] in ("kong", "added_kong", "concealed_kong")
+                 for m in req.get("melds", []))
+    listed = [k for k in s.get("kongs", []) if not (melded and k["seat"] == s.get("winner"))]
+    if listed:
         q["s_kongs"] = ",".join(f"{k['seat']}:{k['type']}" + (f":{k['from']}" if "from" in k else "")
-                                for k in s["kongs"])
+                                for k in listed)
     return q
 
 

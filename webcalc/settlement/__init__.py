@@ -192,6 +192,46 @@ def flat_kong_payments(t: "Table", units_by_type: dict[str, int], rule: str) -> 
     return out
 
 
+#: a meld type of the request (API.md) → the kong type of ``settlement.kongs``
+MELD_KONG_TYPES = {"kong": "exposed", "added_kong": "added", "concealed_kong": "concealed"}
+
+
+def kongs_of_melds(variant, opts, melds: list[dict], seat: int,
+                   indicator: str | None = None) -> list[dict | None]:
+    """The ``settlement.kongs`` entries for the kongs among one seat's melds (API meld
+    dicts), one per meld (``None`` for a meld that is no kong): 明杠/补杠 keep the meld's
+    ``from`` when given; four wildcard tiles as a 暗杠 are a 混杠 where the room has one
+    (PJ-13). A form uses this so the winner's melded kongs need no second entry; the API
+    itself still reckons kong money from ``settlement.kongs`` alone (C-15)."""
+    from ..tiles import parse_tiles
+
+    wild: tuple = ()
+    if "wildcard" in kong_types(variant, opts) and indicator:
+        try:
+            tiles = parse_tiles(indicator)
+            wild = variant.wildcards(opts, tiles[0]) if len(tiles) == 1 else ()
+        except InputError:
+            wild = ()
+    out: list[dict | None] = []
+    for m in melds:
+        typ = MELD_KONG_TYPES.get(m.get("type"))
+        if typ is None:
+            out.append(None)
+            continue
+        k: dict = {"seat": seat, "type": typ}
+        if typ == "concealed":
+            try:
+                kinds = set(parse_tiles(m.get("tiles") or ""))
+            except InputError:
+                kinds = set()
+            if wild and kinds and kinds <= set(wild):
+                k["type"] = "wildcard"
+        elif m.get("from") is not None:
+            k["from"] = m["from"]
+        out.append(k)
+    return out
+
+
 # -- validation (C-15) ---------------------------------------------------------------------
 
 def _bad(name: str, message: str) -> InputError:

@@ -44,6 +44,8 @@ def canonical_url(args, form: AnalyzeForm | None = None, room: Room | None = Non
 def index():
     args = request.args
     tap_message = None  # why a palette tap changed nothing
+    if "meld_src" in args:
+        args = tap.apply_meld_sources(args)
     if tap.has_action(args):
         args, tap_message = tap.apply(args)
     form = AnalyzeForm(args)
@@ -52,7 +54,8 @@ def index():
         marker = args.get("form_variant")
         form.set_variant(win_methods(form.variant.data),
                          stale=marker is not None and marker != form.variant.data)
-        room = read_room(args, form.variant.data, form.win_by.data)
+        room = read_room(args, form.variant.data, form.win_by.data,
+                         tap.melds_of(args.get("melds", "")) or [], args.get("indicator", ""))
 
     lang = lang_param()
     canonical = canonical_url(args, form, room, lang)

@@ -45,7 +45,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from ..options import option_specs, parse_options
-from ..settlement import kong_types, settlement_fields, variant_pao_max
+from ..settlement import kong_types, kongs_of_melds, settlement_fields, variant_pao_max
 from ..variants import VARIANTS
 from ..variants.base import WIN_METHOD_CHINESE, WIN_METHODS
 
@@ -151,6 +151,8 @@ class Room:
     kong_discard: bool = False
     names: list[str] = field(default_factory=lambda: list(SEATS))
     win_by: str = "self_draw"
+    melds: list[dict] = field(default_factory=list)     # the hand's melds (API dicts)
+    indicator: str = ""
 
     # -- what the variant uses -----------------------------------------------------------
 
@@ -194,6 +196,21 @@ class Room:
     def kong_needs_from(self) -> bool:
         """Whether exposed/added kongs name who supplied the tile (shown as a hint only)."""
         return self.variant in ("sanmenxia", "zhengzhou")
+
+    @property
+    def winner_kongs(self) -> list[tuple[int, dict, Kong]]:
+        """The kongs among the winner's melds, counted without a second entry in the kong
+        list: ``(index of the meld, the meld, its kong)``. Empty without a winner seat or
+        when the variant has no kong money."""
+        if not isinstance(self.winner, int) or "kongs" not in self.uses:
+            return []
+        variant, options = self._engine_options
+        out = []
+        for i, (m, k) in enumerate(zip(self.melds, kongs_of_melds(
+                variant, options, self.melds, self.winner, self.indicator))):
+            if k is not None:
+                out.append((i, m, Kong(k["seat"], k["type"], k.get("from"))))
+        return out
 
     @property
     def settles(self) -> bool:
@@ -261,10 +278,11 @@ class Room:
             s["jiagang"] = list(self.jiagang)
         if "ready" in used and not all(self.ready):
             s["ready"] = list(self.ready)
-        if "kongs" in used and self.kongs:
+        kongs = [k for _i, _m, k in self.winner_kongs] + self.kongs
+        if "kongs" in used and kongs:
             s["kongs"] = [{"seat": k.seat, "type": k.type,
                            **({} if k.source is None else {"from": k.source})}
-                          for k in self.kongs]
+                          for k in kongs]
         if "biao" in used and self.biao:
             s["biao_discards"] = self.biao
         if "follow" in used and self.follow:
@@ -352,15 +370,18 @@ def _text(value: Any) -> str:
     return str(value)
 
 
-def read_room(args, variant: str, win_by: str = "self_draw") -> Room:
-    """Read the option and settlement inputs of ``variant`` from ``args`` (a MultiDict)."""
+def read_room(args, variant: str, win_by: str = "self_draw",
+              melds: list[dict] | None = None, indicator: str = "") -> Room:
+    """Read the option and settlement inputs of ``variant`` from ``args`` (a MultiDict);
+    ``melds`` (API meld dicts) are the hand's, whose kongs count for the winner."""
     marker = args.get("form_variant")
     from_form = marker == variant
     stale = marker is not None and not from_form
 
     options = [_read_option(args, spec, from_form, stale)
                for spec in option_specs(VARIANTS[variant].Options)]
-    room = Room(variant, options, win_by=win_by)
+    room = Room(variant, options, win_by=win_by, melds=list(melds or []),
+                indicator=indicator or "")
     err = room.errors
 
     def raw(key: str) -> str:
@@ -433,7 +454,29 @@ def read_room(args, variant: str, win_by: str = "self_draw") -> Room:
     room.kong_discard = flag("s_kong_discard", False)
     room.kongs = _read_kongs(args, room)
     _drop_unused(room)
+    _check_winner_kongs(room)
     return room
+
+
+def _check_winner_kongs(room: Room) -> None:
+    """The winner's kongs come from their melds: one also in the kong list would be
+    counted twice; an exposed or added one needs the seat that supplied it where that seat
+    pays (三门峡 SMX-7, 郑州 ZZ-5), and the page asks for it."""
+    wk = room.winner_kongs
+    if not wk or not room.settles:
+        return
+    name = room.seat_name(room.winner)
+    for n, k in enumerate(room.kongs):
+        if k.seat == room.winner:
+            room.errors.setdefault("s_kongs", []).append(_(
+                "Kong %(n)s: the kongs of %(seat)s are counted from the melds; take it out "
+                "of this list (or out of the melds).", n=n + 1, seat=name))
+    if room.kong_needs_from:
+        for _i, m, k in wk:
+            if k.type in ("exposed", "added") and k.source is None:
+                room.errors.setdefault("s_wkongs", []).append(_(
+                    "%(seat)s's %(kind)s %(tiles)s: choose who supplied it (that seat pays "
+                    "the kong).", seat=name, kind=KONG_TYPES[k.type], tiles=m.get("tiles", "")))
 
 
 #: settlement input (URL key prefix) → the name in Room.uses
@@ -494,10 +537,11 @@ def _read_kongs(args, room: Room) -> list[Kong]:
     """Kongs from the form rows (``k_seat``…) when present, else from ``s_kongs``."""
     if "k_seat" in args:
         seats, types, froms = (args.getlist(k) for k in ("k_seat", "k_type", "k_from"))
+        gone = args.get("remove_kong", "").strip()
         out = []
         for i, s in enumerate(seats[:MAX_KONGS]):
             s = s.strip()
-            if s == "":
+            if s == "" or gone == str(i):
                 continue
             t = (types[i] if i < len(types) else "").strip() or "concealed"
             f = (froms[i] if i < len(froms) else "").strip()

@@ -8,6 +8,7 @@ from flask import Flask
 from flask_babel import lazy_gettext as _l
 
 from .i18n import current_lang
+from .room import KONG_TYPES
 from .tap import MELD_TYPE_LABELS, TARGET_LABELS
 
 KIND_LABELS = {
@@ -138,6 +139,7 @@ def init_app(app: Flask) -> None:
         SHAPE_LABELS=SHAPE_LABELS,
         ITEM_LABELS=ITEM_LABELS,
         MELD_LABELS=MELD_LABELS,
+        KONG_LABELS=KONG_TYPES,
         seat_label=seat_label,
         SEAT_NAMES=SEAT_LABELS,
         WIN_BY_LABELS=WIN_BY_LABELS,
