@@ -208,7 +208,7 @@ def test_jincheng_winner_not_ready(client):
     assert resp.status_code == 422
     html = text_of(resp)
     assert "JC-3" in html[html.index('id="s_seats-error"'):][:300]
-    assert re.search(r'<input type="checkbox" name="s_ready1" value="1" aria-label', html)
+    assert re.search(r'<input type="checkbox" id="s_ready1" name="s_ready1" value="1" aria-label', html)
 
 
 def test_missing_dealer_and_bad_seat(client):

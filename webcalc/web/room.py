@@ -386,7 +386,7 @@ def read_room(args, variant: str, win_by: str = "self_draw",
 
     def raw(key: str) -> str:
         v = args.get(key, "")
-        v = v.strip()[:MAX_TEXT]
+        v = v.strip()[:MAX_TEXT].strip()           # cut, then strip: canonical at once
         room.raw[key] = v
         return v
 
@@ -394,19 +394,22 @@ def read_room(args, variant: str, win_by: str = "self_draw",
         err.setdefault(key, []).append(message)
 
     def flag(key: str, default: bool) -> bool:
+        """A checkbox: ``1`` or ``0`` (also on/off, true/false, yes/no). Anything else is
+        an error under its input, kept as typed — never read as "off"."""
         if stale:
             return default
-        values = [v.strip().lower() for v in args.getlist(key)]
-        if from_form:
+        typed = [v.strip()[:MAX_TEXT].strip() for v in args.getlist(key)]
+        values = [v.lower() for v in typed]
+        unreadable = [t for t, v in zip(typed, values) if v not in TRUE | FALSE | {""}]
+        if unreadable:
+            room.raw[key] = unreadable[-1]
+            bad(key, _("Should be 1 (yes) or 0 (no)."))
+            return default
+        if from_form:                       # a form sends a checked box only
             return any(v in TRUE for v in values)
         if not values:
             return default
-        if values[-1] in TRUE:
-            return True
-        if values[-1] in FALSE or values[-1] == "":
-            return False
-        bad(key, _("Should be 1 (yes) or 0 (no)."))
-        return default
+        return values[-1] in TRUE
 
     def count(key: str, what: str) -> int:
         text = "" if stale else raw(key)
@@ -432,7 +435,7 @@ def read_room(args, variant: str, win_by: str = "self_draw",
 
     # names first: error messages and labels use them
     for i in range(4):
-        name = " ".join(args.get(f"n{i}", "").split())[:MAX_NAME]
+        name = " ".join(args.get(f"n{i}", "").split())[:MAX_NAME].strip()
         room.names[i] = name or SEATS[i]
         room.raw[f"n{i}"] = room.names[i]
 
@@ -516,9 +519,9 @@ def _read_option(args, spec: dict, from_form: bool, stale: bool) -> OptionInput:
             elif low[-1] in FALSE or low[-1] == "":
                 o.value = False
             else:
-                o.raw, o.error = values[-1][:MAX_TEXT], _("Should be 1 (on) or 0 (off).")
+                o.raw, o.error = values[-1][:MAX_TEXT].strip(), _("Should be 1 (on) or 0 (off).")
         return o
-    text = values[-1][:MAX_TEXT] if values else ""
+    text = values[-1][:MAX_TEXT].strip() if values else ""
     o.raw = text
     if text == "":
         o.raw = str(spec["default"])
@@ -553,7 +556,7 @@ def _read_kongs(args, room: Room) -> list[Kong]:
             out.append(k)
         room.raw["s_kongs"] = ",".join(k.compact() for k in out)
         return out
-    text = args.get("s_kongs", "").strip()[:200]
+    text = args.get("s_kongs", "").strip()[:200].strip()
     room.raw["s_kongs"] = text
     out = []
     for n, part in enumerate(p for p in re.split(r"[,，;；\s]+", text) if p):
