@@ -1,0 +1,186 @@
+"""Issue 10: settlement a referee can trust — the page and API parts (the browser parts are in
+tests/test_browser_settle.py). Each test names the point of the issue it covers."""
+
+from __future__ import annotations
+
+import json
+import re
+from urllib.parse import urlencode
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from webcalc import create_app
+
+from .test_web_pages import HX, Elements, text_of
+from .test_web_settlement import nets_in, payments_in
+
+URL = "/api/v1/analyze"
+
+
+# -- point 3: a drawn game needs no hand (C-10 amended) -------------------------------------
+
+def test_drawn_game_without_a_hand_through_the_api(client):
+    resp = client.post(URL, json={"variant": "jincheng", "settlement": {
+        "dealer": 1, "winner": None, "kongs": [{"seat": 2, "type": "concealed"}]}})
+    assert resp.status_code == 200, resp.get_data(as_text=True)
+    body = resp.get_json()
+    s = body["settlement"]
+    assert s["net"] == [2, -6, 2, 2]                       # JC-8 后包 2 each, JC-6 none
+    assert [p["item"] for p in s["payments"]] == ["draw_penalty"] * 3
+    assert s["next_dealer"] == {"seat": 2, "rule": "JC-9"}
+    assert body["decompositions"] == [] and body["waits"] == [] and body["complete"] is False
+    assert body["tile_count"] == 0
+
+
+def test_drawn_game_without_a_hand_zhengzhou_kongs(client):
+    """ZZ-5 on 荒庄 with draw_settles_kongs (default on): the kong list alone is paid."""
+    resp = client.post(URL, json={"variant": "zhengzhou", "settlement": {
+        "dealer": 0, "kongs": [{"seat": 3, "type": "exposed", "from": 1}]}})
+    assert resp.status_code == 200, resp.get_data(as_text=True)
+    assert resp.get_json()["settlement"]["net"] == [0, -1, 0, 1]
+
+
+def test_a_win_still_needs_a_hand(client):
+    resp = client.post(URL, json={"variant": "jincheng", "settlement": {"dealer": 1,
+                                                                        "winner": 0}})
+    assert resp.status_code == 400
+    assert resp.get_json()["error"]["field"] == "hand"
+    resp = client.post(URL, json={"variant": "jincheng"})
+    assert resp.status_code == 400 and resp.get_json()["error"]["field"] == "hand"
+
+
+def test_drawn_game_without_a_hand_on_the_page(client):
+    resp = client.get("/?variant=jincheng&s_dealer=1&s_winner=none")
+    assert resp.status_code == 200
+    html = text_of(resp)
+    assert [n for _s, n in nets_in(html)] == ["+2", "-6", "+2", "+2"]
+    assert [r[3] for r in payments_in(html)] == ["后包"] * 3
+    assert "请改正标红的输入" not in html and "不是和牌" not in html
+
+
+# -- point 4: a bad flag is an error, not a flip ---------------------------------------------
+
+JC_WIN = "/?variant=jincheng&hand=123m456p789s111z22z&winning_tile=2z&s_dealer=0&s_winner=0"
+
+
+@pytest.mark.parametrize("key", ["s_ready0", "s_follow"])
+def test_unreadable_flag_stays_with_its_message(client, key):
+    resp = client.get(f"{JC_WIN}&{key}=x")
+    assert resp.status_code == 422                       # no redirect, no flip
+    html = text_of(resp)
+    assert "应为 1（是）或 0（否）" in html[html.index(f'id="{key}-error"'):][:200]
+    field = Elements(html).by_id(key)
+    assert field["value"] == "x" and field["aria-invalid"] == "true"
+    assert "net-row" not in html
+    # the form sends it back as typed (htmx request, form_variant set): still an error
+    resp = client.get(f"{JC_WIN}&{key}=x&form_variant=jincheng", headers=HX)
+    assert resp.status_code == 422 and "net-row" not in text_of(resp)
+
+
+def test_long_name_is_cut_then_stripped_one_redirect(client):
+    resp = client.get(JC_WIN + "&n0=" + "a" * 11 + "+bcd")
+    assert resp.status_code == 303
+    loc = resp.headers["Location"]
+    assert loc.endswith("&n0=" + "a" * 11)
+    assert client.get(loc).status_code == 200
+
+
+def test_empty_flags_canonicalise_once(client):
+    resp = client.get(JC_WIN + "&s_ready1=&s_follow=")
+    assert resp.status_code == 303
+    loc = resp.headers["Location"]
+    assert client.get(loc).status_code == 200
+
+
+_KEYS = ["s_base", "s_dealer", "s_winner", "s_discarder", "s_pao0", "s_pao3", "s_jiagang1",
+         "s_ready0", "s_ready2", "s_kongs", "s_biao", "s_follow", "s_duanmen", "s_kong_discard",
+         "s_dready", "n0", "n3", "opt_pao_max", "opt_wildcard", "opt_jiagang", "opt_kong",
+         "win_by", "winning_tile", "melds", "indicator", "visible", "target", "meld_type",
+         "meld_from", "lang"]
+_VALUES = st.one_of(
+    st.sampled_from(["", " ", "0", "1", "2", "3", "x", "none", "荒庄", "东", "-1", "1.5", "nan",
+                     "discard", "robbing_kong", "1:exposed:2", "0:concealed", "2z", "碰555m",
+                     "melds", "pong", "zh", "en", "ｘ", "１"]),
+    st.text(max_size=16),
+    st.text(alphabet=" ab东　", min_size=10, max_size=20))
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(variant=st.sampled_from(["sanmenxia", "zhengzhou", "panjin", "jincheng"]),
+       hand=st.sampled_from(["", "123m456p789s111z22z", "123m456p789s1112z", "12m"]),
+       params=st.lists(st.tuples(st.sampled_from(_KEYS), _VALUES), max_size=8))
+def test_canonical_url_is_a_fixed_point(variant, hand, params):
+    """Point 4: canonicalising a canonical URL changes nothing (one redirect at most)."""
+    client = _APP.test_client()
+    query = urlencode([("variant", variant), ("hand", hand)] + params)
+    resp = client.get("/?" + query)
+    assert resp.status_code in (200, 303, 422), query
+    if resp.status_code == 303:
+        loc = resp.headers["Location"]
+        again = client.get(loc)
+        assert again.status_code in (200, 422), (query, loc, again.headers.get("Location"))
+
+
+_APP = create_app({"TESTING": True})
+
+
+# -- point 5: lone surrogates in a JSON body are a 400, never a 500 --------------------------
+
+@pytest.mark.parametrize("body", [
+    '{"variant": "\\ud800", "hand": "123m456p789s1112z"}',
+    '{"variant": "zhengzhou", "hand": "123m\\udfff456p789s1112z"}',
+    '{"variant": "zhengzhou", "hand": "123m456p789s1112z", "options": {"\\ud83d": 1}}',
+    '{"variant": "zhengzhou", "hand": "123m456p789s1z", "melds": [{"type": "\\ud800", '
+    '"tiles": "555m"}]}',
+    '{"variant": "zhengzhou", "hand": "123m456p789s1112z", "\\udc00": 1}',
+    '{"variant": "jincheng", "settlement": {"dealer": 0, "winner": null, "kongs": '
+    '[{"seat": 1, "type": "\\udc80"}]}}',
+])
+def test_lone_surrogate_is_bad_json(client, body):
+    resp = client.post(URL, data=body, content_type="application/json")
+    assert resp.status_code == 400, resp.get_data(as_text=True)
+    err = resp.get_json()["error"]
+    assert err["code"] == "bad_json"
+    assert "代理" in err["message"] or "UTF-16" in err["message"]
+
+
+# -- point 6: full-width input (NFKC) in every tile field ------------------------------------
+
+def test_full_width_tiles_through_the_api(client):
+    ascii_ = client.post(URL, json={"variant": "zhengzhou", "hand": "123m456p789s1z",
+                                    "melds": [{"type": "pong", "tiles": "555m", "from": 2}],
+                                    "indicator": "3z", "visible": "1z 4p"}).get_json()
+    wide = client.post(URL, json={"variant": "zhengzhou", "hand": "１２３ｍ　４５６ｐ，７８９ｓ１ｚ",
+                                  "melds": [{"type": "pong", "tiles": "５５５ｍ", "from": 2}],
+                                  "indicator": "３ｚ", "visible": "１ｚ　４ｐ"})
+    assert wide.status_code == 200, wide.get_data(as_text=True)
+    assert wide.get_json()["waits"] == ascii_["waits"] and ascii_["waits"]
+    won = client.post(URL, json={"variant": "zhengzhou", "hand": "１２３ｍ４５６ｐ７８９ｓ１１１ｚ２２ｚ",
+                                 "winning_tile": "２Ｚ", "options": {"wildcard": False}})
+    assert won.status_code == 200 and won.get_json()["complete"] is True
+
+
+def test_full_width_error_position_points_at_the_typed_character(client):
+    resp = client.post(URL, json={"variant": "zhengzhou", "hand": "１２３ｍ４５６ｐ７８９ｓ１１１ｘ"})
+    err = resp.get_json()["error"]
+    assert err["code"] == "bad_tile" and err["position"] == 15
+
+
+def test_full_width_on_the_page(client):
+    resp = client.get("/", query_string={"variant": "zhengzhou", "hand": "１２３ｍ４５６ｐ７８９ｓ１１１２ｚ",
+                                         "visible": "２ｚ，２ｚ"})
+    assert resp.status_code == 200
+    html = text_of(resp)
+    assert 'class="wait-list"' in html and "余 1 张" in html          # 南: 4 − 1 − 2 seen
+    resp = client.get("/", query_string={"variant": "zhengzhou", "hand": "123m456p789s1z",
+                                         "melds": "碰５５５ｍ＠２"})
+    assert resp.status_code == 200
+    assert re.search(r'class="meld-chip"', text_of(resp))
+    resp = client.get("/", query_string={**dict(variant="jincheng", hand="123m456p789s111z22z",
+                                                winning_tile="２ｚ"),
+                                         "s_base": "１００", "s_dealer": "0", "s_winner": "0"},
+                      follow_redirects=True)
+    assert resp.status_code == 200
+    assert [n for _s, n in nets_in(text_of(resp))] == ["+1200", "-400", "-400", "-400"]
