@@ -184,3 +184,61 @@ def test_full_width_on_the_page(client):
                       follow_redirects=True)
     assert resp.status_code == 200
     assert [n for _s, n in nets_in(text_of(resp))] == ["+1200", "-400", "-400", "-400"]
+
+
+# -- point 8: words ---------------------------------------------------------------------------
+
+def test_special_shape_groups_are_named_in_chinese(client):
+    html = text_of(client.get("/", query_string={"variant": "jincheng",
+                                                 "hand": "119m19p19s1234567z",
+                                                 "winning_tile": "1m"}))
+    assert 'class="group group-single"' in html
+    labels = re.findall(r'<span class="group-label">([^<]*)', html)
+    assert labels and all(re.search(r"[\u4e00-\u9fff]", x) for x in labels), labels
+    assert "single" not in "".join(labels)
+    html = text_of(client.get("/", query_string={"variant": "sanmenxia",
+                                                 "hand": "147m258p369s12345z",
+                                                 "winning_tile": "1z"}))
+    labels = re.findall(r'<span class="group-label">([^<]*)', html)
+    assert 'group-knitted' in html and labels
+    assert not any(x.strip() in ("single", "knitted") for x in labels), labels
+    assert "knitted" not in "".join(labels)
+
+
+def test_error_messages_have_no_english_keys(client):
+    resp = client.get("/", query_string={"variant": "zhengzhou", "hand": "123m456p789s111z22z",
+                                         "winning_tile": "2z", "s_winner": "0"})
+    html = text_of(resp)
+    msg = html[html.index('id="s_dealer-error"'):].split("</p>")[0]
+    assert "结算·庄家：必填" in msg and "（dealer）" not in msg
+    resp = client.get("/", query_string={"variant": "panjin", "hand": "123m456p789s1112z",
+                                         "opt_wildcard_mode": "bogus"})
+    assert resp.status_code == 422
+    html = text_of(resp)
+    msg = html[html.index('id="opt_wildcard_mode-error"') + 25:].split("</p>")[0]
+    assert "不带混、混牌、游戏混" in msg
+    assert not re.search(r"none|next|both|wildcard_mode", msg), msg
+
+
+def test_panjin_discard_fan_shown_as_paid(client):
+    """PJ-12: 点炮 ×2 doubles the discarder's own share only (unless discard_doubles_all)."""
+    q = {"variant": "panjin", "hand": "123m456p789s11122z", "winning_tile": "2z",
+         "win_by": "discard", "s_dealer": "0", "s_winner": "0", "s_discarder": "1"}
+    html = text_of(client.get("/", query_string=q, follow_redirects=True))
+    fan = html[html.index('class="block fan"'):][:1500]
+    row = re.search(r"<tr><td>点炮</td><td>(.*?)</td></tr>", fan, re.S)
+    assert row and "只翻点炮者自己那一份" in row.group(1), fan
+    html = text_of(client.get("/", query_string={**q, "opt_discard_doubles_all": "1"},
+                              follow_redirects=True))
+    fan = html[html.index('class="block fan"'):][:1500]
+    row = re.search(r"<tr><td>点炮</td><td>(.*?)</td></tr>", fan, re.S)
+    assert row and "三份都翻" in row.group(1)
+
+
+def test_missing_win_by_with_a_winner_is_bad_win_by(client):
+    resp = client.post(URL, json={"variant": "zhengzhou", "hand": "123m456p789s111z22z",
+                                  "winning_tile": "2z", "options": {"wildcard": False},
+                                  "settlement": {"dealer": 0, "winner": 0}})
+    err = resp.get_json()["error"]
+    assert resp.status_code == 400 and err["code"] == "bad_win_by" and err["field"] == "win_by"
+    assert "胡法" in err["message"] and "缺" in err["message"]

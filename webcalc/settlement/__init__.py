@@ -235,8 +235,8 @@ def kongs_of_melds(variant, opts, melds: list[dict], seat: int,
 # -- validation (C-15) ---------------------------------------------------------------------
 
 def _bad(name: str, message: str) -> InputError:
-    return InputError("bad_settlement", f"结算·{FIELD_CHINESE.get(name, name)}（{name}）："
-                      f"{message}", f"settlement.{name}")
+    return InputError("bad_settlement", f"结算·{FIELD_CHINESE.get(name, name)}：{message}",
+                      f"settlement.{name}")
 
 
 def _is_int(v: Any) -> bool:
@@ -440,8 +440,8 @@ def _check_winner(sit: Situation, judgement: Judgement | None, win_by_given: boo
         raise InputError("not_complete", "和牌张：给了胡牌者时必须给出和牌张（C-15）。",
                          "winning_tile", reasons=judgement.reasons)
     if not win_by_given:
-        raise InputError("not_complete", "胡法：给了胡牌者时必须给出胡法（win_by）（C-15）。",
-                         "win_by", reasons=judgement.reasons)
+        raise InputError("bad_win_by", "胡法：缺少胡法。给了胡牌者时必须说明怎么胡的"
+                         "（自摸、点炮、杠上开花或抢杠）（C-15）。", "win_by")
     if not judgement.complete:
         why = "；".join(f"{r['message']}（{r['rule']}）" for r in judgement.reasons)
         raise InputError("not_complete", "手牌：给了胡牌者，但这手牌不能胡"

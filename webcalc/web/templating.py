@@ -17,6 +17,8 @@ KIND_LABELS = {
     "triplet": _l("Triplet"),
     "kong": _l("Kong"),
     "free": _l("Any"),
+    "single": _l("Single"),
+    "knitted": _l("Knitted run (147/258/369)"),
 }
 
 SHAPE_LABELS = {
