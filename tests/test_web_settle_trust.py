@@ -242,3 +242,37 @@ def test_missing_win_by_with_a_winner_is_bad_win_by(client):
     err = resp.get_json()["error"]
     assert resp.status_code == 400 and err["code"] == "bad_win_by" and err["field"] == "win_by"
     assert "胡法" in err["message"] and "缺" in err["message"]
+
+
+# -- point 9: the settlement's gist right under the hand --------------------------------------
+
+ZZ_BIG = ("/?variant=zhengzhou&hand=123m456p789s111z22z&winning_tile=2z&opt_wildcard=0"
+          "&s_base=100&s_dealer=2&s_winner=0&s_pao0=3&s_pao1=2&s_kongs=0:concealed")
+
+
+def _gist(html: str) -> str:
+    i = html.index('id="quick-settle"')
+    return html[i:html.index("</p>", i)]
+
+
+def test_settlement_gist_under_the_hand(client):
+    html = text_of(client.get(ZZ_BIG))
+    gist = _gist(html)
+    assert html.index('id="quick-settle"') < html.index('class="palette"')   # above the keys
+    nets = re.findall(r'<span class="quick-net[^"]*">(.*?)</span>', gist, re.S)
+    assert [re.sub(r"<[^>]+>|\s", "", n) for n in nets] == ["东+2800", "南-1200", "西-800",
+                                                            "北-800"]
+    assert "下局庄家：东家" in re.sub(r"<[^>]+>", "", gist)                     # ZZ-7
+    assert 'href="#settle-title"' in gist
+
+
+def test_drawn_game_gist_without_a_hand(client):
+    html = text_of(client.get("/?variant=jincheng&s_dealer=1&s_winner=none"))
+    gist = re.sub(r"<[^>]+>|\s", "", _gist(html))
+    assert "荒庄" in gist and "东+2" in gist and "南-6" in gist and "下局庄家：西家" in gist
+    assert 'id="quick"' not in html                  # no "not a win" line without a hand
+
+
+def test_no_gist_until_a_winner_is_chosen(client):
+    html = text_of(client.get(ZZ_BIG.replace("&s_winner=0", ""), follow_redirects=True))
+    assert 'id="quick-settle"' not in html
