@@ -276,3 +276,39 @@ def test_drawn_game_gist_without_a_hand(client):
 def test_no_gist_until_a_winner_is_chosen(client):
     html = text_of(client.get(ZZ_BIG.replace("&s_winner=0", ""), follow_redirects=True))
     assert 'id="quick-settle"' not in html
+
+
+# -- point 10: ask only what changes the money ---------------------------------------------
+
+JC_DISCARD = ("/?variant=jincheng&hand=123m456p789s111z22z&winning_tile=2z&win_by=discard"
+              "&s_dealer=0&s_winner=1&s_discarder=2")
+
+
+def test_jincheng_discard_win_asks_the_discarders_ready(client):
+    """JC-5: the discarder's 上架 decides the ×2; the page asks it, no silent default."""
+    resp = client.get(JC_DISCARD)
+    assert resp.status_code == 422
+    html = text_of(resp)
+    assert "net-row" not in html
+    assert "上架" in html[html.index('id="s_dready-error"'):][:300]
+    field = Elements(html).by_id("s_dready")
+    assert field["aria-invalid"] == "true"
+    # 南家 wins on 西家's discard, 东家 deals: u = 2 for 东家 only (JC-5)
+    nets = [n for _s, n in nets_in(text_of(client.get(JC_DISCARD + "&s_dready=1")))]
+    assert nets == ["-2", "+4", "-1", "-1"]
+    nets = [n for _s, n in nets_in(text_of(client.get(JC_DISCARD + "&s_dready=0")))]
+    assert nets == ["-2", "+5", "-2", "-1"]                   # ×2(未上架点胡) on 西家
+    # a self-draw asks nothing
+    resp = client.get(JC_DISCARD.replace("&win_by=discard", "").replace("&s_discarder=2", ""))
+    assert resp.status_code == 200 and "s_dready" not in text_of(resp)
+
+
+def test_zz6_correction_is_noted_where_the_seed_figure_differs(client):
+    """ZZ-6: the seed's worked examples with 跑 were wrong; a payment reckoned with 跑 says
+    so, a payment without 跑 does not."""
+    html = text_of(client.get(ZZ_BIG))
+    rows = payments_in(html)
+    win = [r for r in rows if r[3] == "胡牌"]
+    assert all("ZZ-6" in r[5] for r in win) and all("种子" in r[4] for r in win)
+    plain = text_of(client.get(ZZ_BIG.replace("&s_pao0=3&s_pao1=2", "")))
+    assert all("ZZ-6" not in r[5] for r in payments_in(plain))

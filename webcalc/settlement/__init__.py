@@ -164,14 +164,16 @@ class SettlementResult:
 
 
 def pay(payer: int, payee: int, amount, item: str, rule: str, text: str,
-        cites: str | None = None) -> Payment:
-    """A payment whose detail is ``text = amount（cites or rule）``. A float amount (a
-    decimal base such as 0.1) is rounded to 10 decimal places, so 0.1 × 3 is 0.3, not
+        cites: str | None = None, note: str | None = None) -> Payment:
+    """A payment whose detail is ``text = amount（cites or rule）``, or
+    ``text = amount（note）（cites or rule）`` with a note. A float amount (a decimal base
+    such as 0.1) is rounded to 10 decimal places, so 0.1 × 3 is 0.3, not
     0.30000000000000004."""
     if isinstance(amount, float):
         amount = round(amount, DECIMALS)
+    noted = f"（{note}）" if note else ""
     return Payment(payer, payee, amount, item, rule,
-                   f"{text} = {fmt(amount)}（{cites or rule}）")
+                   f"{text} = {fmt(amount)}{noted}（{cites or rule}）")
 
 
 def kong_payers(t: "Table", k: Kong) -> list[int]:
