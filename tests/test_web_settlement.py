@@ -42,6 +42,9 @@ def page_query(req: dict) -> dict:
     for name, key in (("pao", "s_pao"), ("jiagang", "s_jiagang"), ("ready", "s_ready")):
         for i, v in enumerate(s.get(name, [])):
             q[f"{key}{i}"] = ("1" if v else "0") if isinstance(v, bool) else str(v)
+    if (req["variant"] == "jincheng" and req.get("win_by") in ("discard", "robbing_kong")
+            and "discarder" in s):         # the page asks the discarder's 上架 (issue 10)
+        q["s_dready"] = "1" if s.get("ready", [True] * 4)[s["discarder"]] else "0"
     for name, key in (("follow_dealer", "s_follow"), ("duanmen", "s_duanmen"),
                       ("kong_discard", "s_kong_discard")):
         if s.get(name):

@@ -18,6 +18,8 @@ URL parameters (the canonical URL keeps only values that differ from the default
 ``s_pao0..3``          下跑 per seat (三门峡 with 带跑, 郑州)
 ``s_jiagang0..3``      加钢 per seat, ``1`` (盘锦 with 加钢, not 死钢)
 ``s_ready0..3``        上架 per seat, ``0`` for a seat that had not (晋城; default all ready)
+``s_dready``           the discarder's 上架, ``1``/``0``: asked, no default, for a discard (or
+                       抢杠) win where 上架 changes the money (晋城 JC-5: ×2 when not)
 ``s_kongs``            every kong at the table: ``seat:type[:from]`` joined by commas, type
                        ``exposed`` 明杠, ``added`` 补杠, ``concealed`` 暗杠, ``wildcard`` 混杠
                        (``1:exposed:2,3:concealed``). The form edits it as rows
@@ -144,6 +146,7 @@ class Room:
     pao: list[int] = field(default_factory=lambda: [0] * 4)
     jiagang: list[bool] = field(default_factory=lambda: [False] * 4)
     ready: list[bool] = field(default_factory=lambda: [True] * 4)
+    dready: bool | None = None                          # the discarder's 上架, when asked
     kongs: list[Kong] = field(default_factory=list)
     biao: int = 0
     follow: bool = False
@@ -180,6 +183,8 @@ class Room:
         used |= {_FORM_NAME.get(f, f) for f in fields if f != "discarder"}
         if self.win_by in ("discard", "robbing_kong"):
             used.add("discarder")
+            if "ready" in used:             # JC-5: the discarder's 上架 changes the money
+                used.add("dready")
         return frozenset(used)
 
     @property
@@ -276,8 +281,11 @@ class Room:
             s["pao"] = list(self.pao)
         if "jiagang" in used and any(self.jiagang):
             s["jiagang"] = list(self.jiagang)
-        if "ready" in used and not all(self.ready):
-            s["ready"] = list(self.ready)
+        ready = list(self.ready)
+        if "dready" in used and isinstance(self.discarder, int) and self.dready is not None:
+            ready[self.discarder] = self.dready
+        if "ready" in used and not all(ready):
+            s["ready"] = ready
         kongs = [k for _i, _m, k in self.winner_kongs] + self.kongs
         if "kongs" in used and kongs:
             s["kongs"] = [{"seat": k.seat, "type": k.type,
@@ -324,6 +332,11 @@ class Room:
         for i in range(4):
             if "ready" in used:
                 keep(f"s_ready{i}", self.ready[i], True)
+        if "dready" in used:                # asked, no default: absent until answered
+            if self.raw.get("s_dready") and "s_dready" in self.errors:
+                out.append(("s_dready", self.raw["s_dready"]))
+            elif self.dready is not None:
+                out.append(("s_dready", _text(self.dready)))
         if "kongs" in used:
             if "s_kongs" in self.errors and self.raw.get("s_kongs"):
                 out.append(("s_kongs", self.raw["s_kongs"]))
@@ -451,6 +464,8 @@ def read_room(args, variant: str, win_by: str = "self_draw",
     room.pao = [count(f"s_pao{i}", "跑") for i in range(4)]
     room.jiagang = [flag(f"s_jiagang{i}", False) for i in range(4)]
     room.ready = [flag(f"s_ready{i}", True) for i in range(4)]
+    if args.get("s_dready", "").strip() != "" and not stale:
+        room.dready = flag("s_dready", True)
     room.biao = count("s_biao", "表")
     room.follow = flag("s_follow", False)
     room.duanmen = flag("s_duanmen", False)
@@ -458,6 +473,10 @@ def read_room(args, variant: str, win_by: str = "self_draw",
     room.kongs = _read_kongs(args, room)
     _drop_unused(room)
     _check_winner_kongs(room)
+    if ("dready" in room.uses and isinstance(room.winner, int) and room.dready is None
+            and "s_dready" not in room.errors):
+        room.errors["s_dready"] = [_("Had the seat that discarded it declared 上架? Choose: "
+                                     "it changes the payment (JC-5: ×2 when not).")]
     return room
 
 
@@ -486,7 +505,7 @@ def _check_winner_kongs(room: Room) -> None:
 _INPUT_USE = (("s_pao", "pao"), ("s_jiagang", "jiagang"), ("s_ready", "ready"),
               ("s_biao", "biao"), ("s_follow", "follow"), ("s_duanmen", "duanmen"),
               ("s_kong_discard", "kong_discard"), ("s_discarder", "discarder"),
-              ("s_kongs", "kongs"), ("k_", "kongs"))
+              ("s_kongs", "kongs"), ("k_", "kongs"), ("s_dready", "dready"))
 
 
 def _drop_unused(room: Room) -> None:
@@ -500,7 +519,7 @@ def _drop_unused(room: Room) -> None:
             del room.errors[key]
     defaults = Room(room.variant, room.options)
     for attr in ("pao", "jiagang", "ready", "biao", "follow", "duanmen", "kong_discard",
-                 "discarder", "kongs"):
+                 "discarder", "kongs", "dready"):
         if attr not in uses:
             setattr(room, attr, getattr(defaults, attr))
 
