@@ -122,3 +122,44 @@ def test_winners_melded_kong_counts_without_a_second_entry(browser, live_server,
         assert kong_items == 4                             # 明杠 once, 暗杠 from three
     finally:
         context.close()
+
+
+PALETTE_TOP = "() => document.querySelector('.palette').getBoundingClientRect().top + window.scrollY"
+
+
+@pytest.mark.parametrize("js", [True, False], ids=["js", "no-js"])
+def test_palette_keys_full_kinds_and_a_steady_place(browser, live_server, js):
+    """Point 7: a kind held 4 times (3 beside the indicator, C-2) is a disabled key; the
+    palette stays in place while the hand grows to a second row and the waits appear;
+    without JavaScript a tap comes back to the palette, not the top of the page."""
+    context, page = _page(browser, live_server, viewport={"width": 390, "height": 844},
+                          java_script_enabled=js, has_touch=True)
+    try:
+        page.goto(live_server + "/?variant=zhengzhou&indicator=3z")
+        if js:
+            page.wait_for_function("() => window.htmx !== undefined")
+        tops = {page.evaluate(PALETTE_TOP)}
+        taps = ["1m", "1m", "1m", "1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "3z", "3z", "3z"]
+        for n, code in enumerate(taps[:13], 1):
+            count = page.locator("#hand-row-label").inner_text()
+            page.click(f"button.key[value='{code}']")
+            page.wait_for_function(
+                "c => document.querySelector('#hand-row-label').innerText !== c", arg=count)
+            tops.add(page.evaluate(PALETTE_TOP))
+            if not js:
+                # back at the tap area, the palette in view, not the top of the page
+                assert page.url.endswith("#tap"), page.url
+                assert page.evaluate("() => window.scrollY") > 0
+                box = page.locator(".palette").bounding_box()
+                assert box["y"] >= 0 and box["y"] < 844
+            if n == 4:
+                assert page.is_disabled("button.key[value='1m']")        # four 一万
+                assert not page.is_disabled("button.key[value='2m']")
+        page.wait_for_selector("#quick")                                 # 13 tiles: waits
+        tops.add(page.evaluate(PALETTE_TOP))
+        assert len(tops) == 1, tops                                      # never moved
+        # 西 is the indicator: two in the hand + the indicator = 3 … a third makes 4
+        assert not page.is_disabled("button.key[value='3z']")
+        assert page.is_disabled("button.key[value='1m']")
+    finally:
+        context.close()
