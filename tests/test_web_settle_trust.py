@@ -98,11 +98,13 @@ _KEYS = ["s_base", "s_dealer", "s_winner", "s_discarder", "s_pao0", "s_pao3", "s
          "s_ready0", "s_ready2", "s_kongs", "s_biao", "s_follow", "s_duanmen", "s_kong_discard",
          "s_dready", "n0", "n3", "opt_pao_max", "opt_wildcard", "opt_jiagang", "opt_kong",
          "win_by", "winning_tile", "melds", "indicator", "visible", "target", "meld_type",
-         "meld_from", "lang"]
+         "meld_from", "lang", "k_seat", "k_type", "k_from", "remove_kong", "meld_src",
+         "form_variant", "add", "remove"]
 _VALUES = st.one_of(
     st.sampled_from(["", " ", "0", "1", "2", "3", "x", "none", "荒庄", "东", "-1", "1.5", "nan",
                      "discard", "robbing_kong", "1:exposed:2", "0:concealed", "2z", "碰555m",
-                     "melds", "pong", "zh", "en", "ｘ", "１"]),
+                     "melds", "pong", "zh", "en", "ｘ", "１", "concealed", "0:2", "0:",
+                     "明杠5555m", "jincheng", "zhengzhou", "5m"]),
     st.text(max_size=16),
     st.text(alphabet=" ab东　", min_size=10, max_size=20))
 
