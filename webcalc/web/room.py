@@ -286,7 +286,8 @@ class Room:
             ready[self.discarder] = self.dready
         if "ready" in used and not all(ready):
             s["ready"] = ready
-        kongs = [k for _i, _m, k in self.winner_kongs] + self.kongs
+        # the list first: the engine's "第 N 个杠" is then the page's "Kong N"
+        kongs = self.kongs + [k for _i, _m, k in self.winner_kongs]
         if "kongs" in used and kongs:
             s["kongs"] = [{"seat": k.seat, "type": k.type,
                            **({} if k.source is None else {"from": k.source})}
