@@ -163,3 +163,40 @@ def test_palette_keys_full_kinds_and_a_steady_place(browser, live_server, js):
         assert page.is_disabled("button.key[value='1m']")
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("js", [True, False], ids=["js", "no-js"])
+def test_settlement_gist_stands_under_the_hand(browser, live_server, js):
+    """Point 9: once the winner (or 荒庄) is chosen, each seat's net and the next dealer show
+    right under the hand, linked to the full table."""
+    context, page = _page(browser, live_server, viewport={"width": 390, "height": 844},
+                          java_script_enabled=js)
+    try:
+        page.goto(live_server + ZZ.replace("&s_winner=0", ""))
+        if js:
+            page.wait_for_function("() => window.htmx !== undefined")
+        assert page.locator("#quick-settle").count() == 0
+        _open_settle(page)
+        page.select_option("#s_winner", "none")
+        _settle(page, js)
+        page.wait_for_selector("#quick-settle")
+        assert "荒庄" in page.inner_text("#quick-settle")
+        page.select_option("#s_winner", "0")
+        _settle(page, js)
+        page.wait_for_function("() => document.querySelector('#quick-settle')"
+                               ".innerText.includes('+3')")
+        gist = page.inner_text("#quick-settle")
+        assert "东 +3" in gist and "南 -1" in gist and "下局庄家：东家" in gist
+        top = page.evaluate("() => document.querySelector('#quick-settle')"
+                            ".getBoundingClientRect().top + scrollY")
+        hand = page.evaluate("() => document.querySelector('.hand-row')"
+                             ".getBoundingClientRect().bottom + scrollY")
+        palette = page.evaluate("() => document.querySelector('.palette')"
+                                ".getBoundingClientRect().top + scrollY")
+        assert hand <= top < palette
+        page.click("#quick-settle a.quick-more")
+        page.wait_for_function("() => location.hash === '#settle-title'")
+        box = page.locator("#settle-title").bounding_box()
+        assert 0 <= box["y"] < 844                       # the full table is in view
+    finally:
+        context.close()
