@@ -21,9 +21,14 @@ CHINESE = re.compile(r"[\u4e00-\u9fff]")
 TILE_CHARS = "0123456789mpsz 东南西北中发白红万筒饼条索一二三四五六七八九风财板, 、@:碰吃杠暗补"
 KINDS = [f"{r}{s}" for s in "mps" for r in range(1, 10)] + [f"{r}z" for r in range(1, 8)]
 
-tile_text = st.text(alphabet=TILE_CHARS, max_size=60) | st.text(max_size=60)
+# st.text() never makes a lone surrogate (JSON's "\ud800"): mix them in, and full-width forms
+SURROGATES = st.characters(categories=["Cs"])
+tile_text = (st.text(alphabet=TILE_CHARS, max_size=60) | st.text(max_size=60)
+             | st.text(alphabet=st.sampled_from(TILE_CHARS + "１２ｍｚ　，＠") | SURROGATES,
+                       max_size=30))
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20)
+    | st.text(alphabet=st.characters() | SURROGATES, max_size=20),
     lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=10), inner,
                                                                 max_size=5),
     max_leaves=15,

@@ -537,8 +537,11 @@ BAD = [  # (case, settlement, options, over, field)
 def test_c15_bad_settlement(case, settlement, options, over, field):
     e = error(case, settlement, options, **over)
     assert (e.code, e.field) == ("bad_settlement", field)
-    assert e.message                       # Chinese text naming the field
-    assert field.split(".")[-1] in e.message or field == "settlement"
+    assert e.message                       # Chinese text naming the field, in Chinese
+    from webcalc.settlement import FIELD_CHINESE
+    name = field.split(".")[-1]
+    assert FIELD_CHINESE.get(name, name) in e.message or field == "settlement"
+    assert field == "settlement" or f"（{name}）" not in e.message  # issue 10: no English key
 
 
 def test_c15_validation_runs_on_draw_and_13_tiles():
@@ -561,7 +564,7 @@ def test_c15_winner_needs_winning_tile_and_win_by():
     assert (e.code, e.field) == ("not_complete", "winning_tile")
     case = {k: v for k, v in PJ_PLAIN.items() if k != "win_by"}
     e = error(case, {"dealer": 0, "winner": 1})
-    assert (e.code, e.field) == ("not_complete", "win_by")
+    assert (e.code, e.field) == ("bad_win_by", "win_by")  # issue 10: say what is missing
 
 
 def test_c15_winner_on_13_tiles():

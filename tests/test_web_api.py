@@ -136,13 +136,17 @@ def test_oversized_body_is_json_413(client):
 # --- never a 500 -------------------------------------------------------------------------
 
 _app = create_app({"TESTING": True})
+# st.text() never makes a lone surrogate ("\ud800": valid JSON, no Unicode text): mix them in
+any_text = st.text(alphabet=st.characters() | st.characters(categories=["Cs"]), max_size=30)
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-10, 10**6) | st.floats(allow_nan=False)
-    | st.text(max_size=30),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner, max_size=4),
+    | st.text(max_size=30) | any_text,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10) | any_text,
+                                                               inner, max_size=4),
     max_leaves=12,
 )
-tile_text = st.text(alphabet="0123456789mpsz 东南西北中发白万筒条一二三", max_size=20)
+tile_text = (st.text(alphabet="0123456789mpsz 东南西北中发白万筒条一二三", max_size=20)
+             | st.text(alphabet=st.sampled_from("12mz\ud800\udfff"), max_size=8))
 request_like = st.fixed_dictionaries(
     {"variant": st.sampled_from(["sanmenxia", "zhengzhou", "panjin", "jincheng", "x"]),
      "hand": tile_text | json_values},

@@ -42,13 +42,20 @@ def page_query(req: dict) -> dict:
     for name, key in (("pao", "s_pao"), ("jiagang", "s_jiagang"), ("ready", "s_ready")):
         for i, v in enumerate(s.get(name, [])):
             q[f"{key}{i}"] = ("1" if v else "0") if isinstance(v, bool) else str(v)
+    if (req["variant"] == "jincheng" and req.get("win_by") in ("discard", "robbing_kong")
+            and "discarder" in s):         # the page asks the discarder's 上架 (issue 10)
+        q["s_dready"] = "1" if s.get("ready", [True] * 4)[s["discarder"]] else "0"
     for name, key in (("follow_dealer", "s_follow"), ("duanmen", "s_duanmen"),
                       ("kong_discard", "s_kong_discard")):
         if s.get(name):
             q[key] = "1"
-    if s.get("kongs"):
+    # the page counts the winner's melded kongs itself (issue 10): the list holds the others
+    melded = any(m["type"] in ("kong", "added_kong", "concealed_kong")
+                 for m in req.get("melds", []))
+    listed = [k for k in s.get("kongs", []) if not (melded and k["seat"] == s.get("winner"))]
+    if listed:
         q["s_kongs"] = ",".join(f"{k['seat']}:{k['type']}" + (f":{k['from']}" if "from" in k else "")
-                                for k in s["kongs"])
+                                for k in listed)
     return q
 
 
@@ -102,13 +109,14 @@ def test_zz_big_example_rows_and_nets(client):
     html = text_of(client.get(resp.headers["Location"]))
     rows = payments_in(html)
     assert [(r[0], r[1], r[2], r[3], r[5]) for r in rows] == [
-        ("南家", "东家", "600", "胡牌", ["ZZ-4"]),
-        ("西家", "东家", "400", "胡牌", ["ZZ-4"]),
-        ("北家", "东家", "400", "胡牌", ["ZZ-4"]),
-        ("南家", "东家", "600", "杠", ["ZZ-5"]),
-        ("西家", "东家", "400", "杠", ["ZZ-5"]),
-        ("北家", "东家", "400", "杠", ["ZZ-5"])]
-    assert rows[0][4] == "东家自摸：底100 ×(1+跑3+跑2) = 600"
+        ("南家", "东家", "600", "胡牌", ["ZZ-4", "ZZ-6"]),
+        ("西家", "东家", "400", "胡牌", ["ZZ-4", "ZZ-6"]),
+        ("北家", "东家", "400", "胡牌", ["ZZ-4", "ZZ-6"]),
+        ("南家", "东家", "600", "杠", ["ZZ-5", "ZZ-6"]),
+        ("西家", "东家", "400", "杠", ["ZZ-5", "ZZ-6"]),
+        ("北家", "东家", "400", "杠", ["ZZ-5", "ZZ-6"])]
+    # ZZ-6: the seed's own figures were 7/9 here; the note says the formula was used
+    assert rows[0][4] == "东家自摸：底100 ×(1+跑3+跑2) = 600（按公式算：种子原文的跑分算例有误，已更正）"
     assert nets_in(html) == [("东家", "+2800"), ("南家", "-1200"), ("西家", "-800"),
                              ("北家", "-800")]
     # the inputs show what the URL says
@@ -204,7 +212,7 @@ def test_jincheng_winner_not_ready(client):
     assert resp.status_code == 422
     html = text_of(resp)
     assert "JC-3" in html[html.index('id="s_seats-error"'):][:300]
-    assert re.search(r'<input type="checkbox" name="s_ready1" value="1" aria-label', html)
+    assert re.search(r'<input type="checkbox" id="s_ready1" name="s_ready1" value="1" aria-label', html)
 
 
 def test_missing_dealer_and_bad_seat(client):

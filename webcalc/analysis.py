@@ -45,6 +45,8 @@ def analyze(request: Any) -> dict:
     options = parse_options(variant.Options, req.get("options"))
     kinds = variant.kinds_in_play(options)
 
+    if req.get("hand") is None and _drawn_game(req.get("settlement")):
+        return _settle_drawn_game(variant, options, req, kinds)
     concealed = _tiles(req, "hand", kinds, required=True)
     melds = melds_from_api(req.get("melds"))
     _check_meld_tiles(melds, kinds)
@@ -124,6 +126,39 @@ def analyze(request: Any) -> dict:
         ready = bool(waits)                       # C-12: the 13 tiles have live waits
     out["shanten"] = shanten(variant, sit, kinds, out["complete"] if judgement else None,
                              ready)
+    return out
+
+
+def _drawn_game(settlement: Any) -> bool:
+    """A settlement object whose ``winner`` is null or absent: 荒庄 (C-10)."""
+    return isinstance(settlement, dict) and settlement.get("winner") is None
+
+
+def _settle_drawn_game(variant: Variant, options, req: dict, kinds: int) -> dict:
+    """C-10 as amended: a drawn game needs no hand. The settlement alone (kongs, penalties)
+    is reckoned; the analysis fields are empty (``tile_count`` 0)."""
+    indicator = _one_tile(req, "indicator", kinds)
+    if indicator is not None and not variant.wildcards_on(options):
+        raise InputError("bad_option", f"混皮：{variant.label}麻将当前选项不带混，"
+                         "不能给指示牌（C-7）。", "indicator")
+    for field in ("melds", "winning_tile", "visible"):
+        if req.get(field) not in (None, "", []):
+            raise InputError("bad_tile", f"{FIELD_LABELS[field]}：没有手牌时不能给"
+                             f"（荒庄不用手牌，C-10）。", field)
+    win_by = req.get("win_by", "self_draw")
+    if win_by not in WIN_METHODS:
+        raise InputError("bad_win_by", "胡法（win_by）应为 self_draw、discard、"
+                         "kong_replacement 或 robbing_kong。", "win_by")
+    wildcards = variant.wildcards(options, indicator)
+    sit = Situation(Hand.of([], []), wildcards, options, win_by, None, indicator,
+                    req["settlement"])
+    out: dict[str, Any] = {
+        "variant": variant.name, "wildcards": [t.code for t in wildcards], "tile_count": 0,
+        "complete": False, "decompositions": [], "decompositions_total": 0, "waits": [],
+        "any_tile_wait": False,
+    }
+    out.update(settle(variant, sit, None, req["settlement"],
+                      win_by_given="win_by" in req).fields())
     return out
 
 

@@ -10,7 +10,7 @@ import re
 
 from .errors import InputError
 from .hand import Meld
-from .tiles import FIELD_LABELS, format_tiles, parse_tiles
+from .tiles import FIELD_LABELS, format_tiles, normalize_text, parse_tiles
 
 # words accepted in front of a meld in the page's text field, longest first
 _MELD_WORDS = sorted([
@@ -34,7 +34,7 @@ def melds_from_text(text: str) -> list[dict]:
         InputError: ``bad_meld`` / ``bad_tile`` with field ``"melds"``.
     """
     out = []
-    for token in _meld_tokens(text or ""):
+    for token in _meld_tokens(normalize_text(text or "")):
         kind = None
         for word, k in _MELD_WORDS:
             if token.lower().startswith(word):

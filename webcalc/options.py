@@ -73,17 +73,17 @@ def _coerce(spec: dict, value: Any) -> Any:
     if spec["type"] == "bool":
         if isinstance(value, bool):
             return value
-        raise InputError("bad_option", f"选项 {label}（{name}）应为 true 或 false。", field)
+        raise InputError("bad_option", f"选项“{label}”应为 true 或 false。", field)
     if spec["type"] == "choice":
         allowed = [c[0] for c in spec["choices"]]
         if isinstance(value, str) and value in allowed:
             return value
-        raise InputError("bad_option",
-                         f"选项 {label}（{name}）只能是：{'、'.join(allowed)}。", field)
+        raise InputError("bad_option", f"选项“{label}”只能是："
+                         f"{'、'.join(c[1] for c in spec['choices'])}。", field)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InputError("bad_option", f"选项 {label}（{name}）应为整数。", field)
+        raise InputError("bad_option", f"选项“{label}”应为整数。", field)
     lo, hi = spec.get("minimum"), spec.get("maximum")
     if (lo is not None and value < lo) or (hi is not None and value > hi):
         raise InputError("bad_option",
-                         f"选项 {label}（{name}）应在 {lo} 到 {hi} 之间。", field)
+                         f"选项“{label}”应在 {lo} 到 {hi} 之间。", field)
     return value

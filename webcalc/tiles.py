@@ -7,7 +7,7 @@ tenhou order 东 南 西 北 白 发 中.
 :func:`parse_tiles` reads every form API.md lists — mpsz (``123m456p11z``, ``0`` = red five
 read as 5) and Chinese (``一万二万``, ``1万2万``, ``123万``, ``5筒``/``5饼``, ``3条``/``3索``,
 ``东南西北``, ``中``/``红中``, ``发``/``发财``, ``白``/``白板``, ``东风``), mixed freely, white
-space and commas ignored. :func:`format_tiles` prints the canonical, sorted mpsz form, so
+space and commas ignored; full-width forms (``１２３ｍ``) read as ASCII (NFKC). :func:`format_tiles` prints the canonical, sorted mpsz form, so
 ``format_tiles(parse_tiles(format_tiles(x))) == format_tiles(x)``.
 
 Errors are :class:`~webcalc.errors.InputError` with code ``bad_tile`` and the 0-based
@@ -16,6 +16,7 @@ Errors are :class:`~webcalc.errors.InputError` with code ``bad_tile`` and the 0-
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Iterable, Sequence
 
 from .errors import InputError
@@ -139,6 +140,19 @@ _HONOR_WORDS = sorted([
 _SEPARATORS = set(" \t\r\n,，、;；　")
 
 
+def normalize_text(text: str) -> str:
+    """Full-width forms read as ASCII (``１２３ｍ`` → ``123m``, ``　`` → space, ``，`` → ``,``),
+    as Chinese phone keyboards type them: NFKC, one character at a time, so every position
+    in the result is the position of the character typed (error positions stay right)."""
+    if text.isascii():
+        return text
+    out = []
+    for ch in text:
+        n = unicodedata.normalize("NFKC", ch)
+        out.append(n if len(n) == 1 else ch)
+    return "".join(out)
+
+
 def _bad(message: str, position: int) -> InputError:
     return InputError("bad_tile", message, None, position)
 
@@ -156,6 +170,7 @@ def parse_tiles(text: str) -> list[Tile]:
     """
     if not isinstance(text, str):
         raise InputError("bad_tile", "牌应写成文字，例如 123m 或 一万二万。", None, None)
+    text = normalize_text(text)
     out: list[Tile] = []
     pending: list[tuple[int, int, str]] = []       # (value, position, char)
     i, n = 0, len(text)

@@ -11,10 +11,34 @@
     document.querySelectorAll("[data-copy-link]").forEach(show);
   }
 
+  // A morph swap updates the `selected` and `checked` attributes, but a control the user
+  // has touched keeps showing its own choice: a reset row (the "add a kong" row after the
+  // kong was added) would still show the old seat and send it again. After each swap, every
+  // select and checkbox of the form shows exactly what the server rendered.
+  function sync() {
+    document.querySelectorAll("#calc select").forEach(function (select) {
+      var chosen = null;
+      for (var i = 0; i < select.options.length; i++) {
+        if (select.options[i].defaultSelected) { chosen = select.options[i]; }
+      }
+      chosen = chosen || select.options[0];
+      if (chosen && !chosen.selected) { chosen.selected = true; }
+    });
+    document.querySelectorAll("#calc input[type=checkbox], #calc input[type=radio]").forEach(
+      function (input) {
+        if (input.checked !== input.defaultChecked) { input.checked = input.defaultChecked; }
+      });
+  }
+
+  function swapped() {
+    ready();
+    sync();
+  }
+
   document.addEventListener("DOMContentLoaded", ready);
   // htmx 4 swaps #calc in place (morph): show the button again in the new content
-  document.addEventListener("htmx:after:swap", ready);
-  document.addEventListener("htmx:afterSwap", ready);
+  document.addEventListener("htmx:after:swap", swapped);
+  document.addEventListener("htmx:afterSwap", swapped);
 
   document.addEventListener("click", function (event) {
     var button = event.target.closest && event.target.closest("[data-copy-link]");

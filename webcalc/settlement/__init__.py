@@ -164,14 +164,16 @@ class SettlementResult:
 
 
 def pay(payer: int, payee: int, amount, item: str, rule: str, text: str,
-        cites: str | None = None) -> Payment:
-    """A payment whose detail is ``text = amount（cites or rule）``. A float amount (a
-    decimal base such as 0.1) is rounded to 10 decimal places, so 0.1 × 3 is 0.3, not
+        cites: str | None = None, note: str | None = None) -> Payment:
+    """A payment whose detail is ``text = amount（cites or rule）``, or
+    ``text = amount（note）（cites or rule）`` with a note. A float amount (a decimal base
+    such as 0.1) is rounded to 10 decimal places, so 0.1 × 3 is 0.3, not
     0.30000000000000004."""
     if isinstance(amount, float):
         amount = round(amount, DECIMALS)
+    noted = f"（{note}）" if note else ""
     return Payment(payer, payee, amount, item, rule,
-                   f"{text} = {fmt(amount)}（{cites or rule}）")
+                   f"{text} = {fmt(amount)}{noted}（{cites or rule}）")
 
 
 def kong_payers(t: "Table", k: Kong) -> list[int]:
@@ -192,11 +194,51 @@ def flat_kong_payments(t: "Table", units_by_type: dict[str, int], rule: str) -> 
     return out
 
 
+#: a meld type of the request (API.md) → the kong type of ``settlement.kongs``
+MELD_KONG_TYPES = {"kong": "exposed", "added_kong": "added", "concealed_kong": "concealed"}
+
+
+def kongs_of_melds(variant, opts, melds: list[dict], seat: int,
+                   indicator: str | None = None) -> list[dict | None]:
+    """The ``settlement.kongs`` entries for the kongs among one seat's melds (API meld
+    dicts), one per meld (``None`` for a meld that is no kong): 明杠/补杠 keep the meld's
+    ``from`` when given; four wildcard tiles as a 暗杠 are a 混杠 where the room has one
+    (PJ-13). A form uses this so the winner's melded kongs need no second entry; the API
+    itself still reckons kong money from ``settlement.kongs`` alone (C-15)."""
+    from ..tiles import parse_tiles
+
+    wild: tuple = ()
+    if "wildcard" in kong_types(variant, opts) and indicator:
+        try:
+            tiles = parse_tiles(indicator)
+            wild = variant.wildcards(opts, tiles[0]) if len(tiles) == 1 else ()
+        except InputError:
+            wild = ()
+    out: list[dict | None] = []
+    for m in melds:
+        typ = MELD_KONG_TYPES.get(m.get("type"))
+        if typ is None:
+            out.append(None)
+            continue
+        k: dict = {"seat": seat, "type": typ}
+        if typ == "concealed":
+            try:
+                kinds = set(parse_tiles(m.get("tiles") or ""))
+            except InputError:
+                kinds = set()
+            if wild and kinds and kinds <= set(wild):
+                k["type"] = "wildcard"
+        elif m.get("from") is not None:
+            k["from"] = m["from"]
+        out.append(k)
+    return out
+
+
 # -- validation (C-15) ---------------------------------------------------------------------
 
 def _bad(name: str, message: str) -> InputError:
-    return InputError("bad_settlement", f"结算·{FIELD_CHINESE.get(name, name)}（{name}）："
-                      f"{message}", f"settlement.{name}")
+    return InputError("bad_settlement", f"结算·{FIELD_CHINESE.get(name, name)}：{message}",
+                      f"settlement.{name}")
 
 
 def _is_int(v: Any) -> bool:
@@ -400,8 +442,8 @@ def _check_winner(sit: Situation, judgement: Judgement | None, win_by_given: boo
         raise InputError("not_complete", "和牌张：给了胡牌者时必须给出和牌张（C-15）。",
                          "winning_tile", reasons=judgement.reasons)
     if not win_by_given:
-        raise InputError("not_complete", "胡法：给了胡牌者时必须给出胡法（win_by）（C-15）。",
-                         "win_by", reasons=judgement.reasons)
+        raise InputError("bad_win_by", "胡法：缺少胡法。给了胡牌者时必须说明怎么胡的"
+                         "（自摸、点炮、杠上开花或抢杠）（C-15）。", "win_by")
     if not judgement.complete:
         why = "；".join(f"{r['message']}（{r['rule']}）" for r in judgement.reasons)
         raise InputError("not_complete", "手牌：给了胡牌者，但这手牌不能胡"

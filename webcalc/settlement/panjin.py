@@ -26,7 +26,9 @@ def fan_list(t: Table) -> list[dict]:
     if t.self_drawn:
         out.append(fan("self_draw"))
     if t.win_by == "discard":
-        out.append(fan("discard"))
+        out.append({**fan("discard"), "note": (
+            "三份都翻（点炮翻倍全算，PJ-12）" if t.options.discard_doubles_all
+            else "只翻点炮者自己那一份（PJ-12）")})
     if t.win_by == "kong_replacement" and t.options.kong_bloom:
         out.append(fan("kong_bloom"))
     if t.kong_discard:

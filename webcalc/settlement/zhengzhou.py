@@ -26,6 +26,18 @@ def doubles(t: Table) -> list[str]:
     return out
 
 
+#: ZZ-6: the seed's worked examples reckoned 跑 wrongly; a payment with 跑 in it says so
+SEED_NOTE = "按公式算：种子原文的跑分算例有误，已更正"
+
+
+def _seed_corrected(t: Table, a: int, b: int, with_pao: bool) -> dict:
+    """``pay`` arguments noting ZZ-6 when this payment reckons 跑 (where the seed's own
+    figures were wrong), else none."""
+    if with_pao and t.pao[a] + t.pao[b] > 0:
+        return {"note": SEED_NOTE}
+    return {}
+
+
 def _units(t: Table, a: int, b: int, with_pao: bool) -> tuple[int, str]:
     """1 [+ 跑_a + 跑_b] [+1 庄 with dealer_plus_base], and its text."""
     n, parts = 1, ["1"]
@@ -46,7 +58,9 @@ def win_payment(t: Table, payer: int, dbl: list[str]) -> Payment:
     text = f"{SEAT_NAMES[t.winner]}{how}：底{fmt(t.base)} ×({units})"
     if d:
         text += f" ×2^{d}({'、'.join(dbl)})"
-    return pay(payer, t.winner, amount, "win", "ZZ-4", text)
+    noted = _seed_corrected(t, t.winner, payer, True)
+    return pay(payer, t.winner, amount, "win", "ZZ-4", text,
+               "ZZ-4、ZZ-6" if noted else None, **noted)
 
 
 def kong_payments(t: Table) -> list[Payment]:
@@ -55,7 +69,9 @@ def kong_payments(t: Table) -> list[Payment]:
         for payer in kong_payers(t, k):
             n, units = _units(t, k.seat, payer, t.options.kong_pao)
             text = f"{SEAT_NAMES[k.seat]}{KONG_CHINESE[k.type]}：底{fmt(t.base)} ×({units})"
-            out.append(pay(payer, k.seat, t.base * n, "kong", "ZZ-5", text))
+            noted = _seed_corrected(t, k.seat, payer, t.options.kong_pao)
+            out.append(pay(payer, k.seat, t.base * n, "kong", "ZZ-5", text,
+                           "ZZ-5、ZZ-6" if noted else None, **noted))
     return out
 
 

@@ -21,6 +21,34 @@ def _reject_constant(name: str):
     raise ValueError(f"not JSON: {name}")
 
 
+def _has_surrogate(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def _lone_surrogate(value, path: str = "") -> str | None:
+    """The path (``melds.0.type``) of the first string, key or value, holding a lone
+    surrogate (``"\ud800"`` is valid JSON but no Unicode text), else ``None``."""
+    stack = [(value, path)]
+    while stack:
+        v, at = stack.pop()
+        if isinstance(v, str):
+            if _has_surrogate(v):
+                return at or "(body)"
+        elif isinstance(v, dict):
+            for k, item in v.items():
+                key = f"{at}.{k}" if at else str(k)
+                if _has_surrogate(k):
+                    return (at + "." if at else "") + k.encode("utf-8", "backslashreplace").decode()
+                stack.append((item, key))
+        elif isinstance(v, list):
+            stack.extend((item, f"{at}.{i}" if at else str(i)) for i, item in enumerate(v))
+    return None
+
+
 @bp.post("/analyze")
 def analyze():
     raw = request.get_data(cache=False)
@@ -28,6 +56,11 @@ def analyze():
         body = json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
     except (UnicodeDecodeError, ValueError, RecursionError):
         return error_response("bad_json", "请求体不是合法的 JSON（需 UTF-8 编码的 JSON 对象）。")
+    where = _lone_surrogate(body)
+    if where is not None:
+        # json.loads accepts "\ud800"; such a string cannot be encoded as UTF-8 (API.md: UTF-8)
+        return error_response("bad_json", f"请求体含有不成对的 UTF-16 代理字符（如 \\ud800），"
+                              f"不是合法的 Unicode 文字：{where}。")
     if not isinstance(body, dict):
         return error_response("bad_json", "请求体必须是一个 JSON 对象，例如 {\"variant\": \"zhengzhou\", \"hand\": \"123m456p789s1134z\"}。")
 

@@ -44,6 +44,8 @@ def canonical_url(args, form: AnalyzeForm | None = None, room: Room | None = Non
 def index():
     args = request.args
     tap_message = None  # why a palette tap changed nothing
+    if "meld_src" in args:
+        args = tap.apply_meld_sources(args)
     if tap.has_action(args):
         args, tap_message = tap.apply(args)
     form = AnalyzeForm(args)
@@ -52,7 +54,8 @@ def index():
         marker = args.get("form_variant")
         form.set_variant(win_methods(form.variant.data),
                          stale=marker is not None and marker != form.variant.data)
-        room = read_room(args, form.variant.data, form.win_by.data)
+        room = read_room(args, form.variant.data, form.win_by.data,
+                         tap.melds_of(args.get("melds", "")) or [], args.get("indicator", ""))
 
     lang = lang_param()
     canonical = canonical_url(args, form, room, lang)
@@ -71,13 +74,16 @@ def index():
     if room is not None and (room.errors or not options_ok):
         status = 422
 
-    if form.submitted:
+    # C-10: a drawn game needs no hand; the settlement inputs alone settle it
+    drawn_only = (not form.submitted and room is not None and room.settles
+                  and room.winner is None)
+    if form.submitted or drawn_only:
         if not form.validate():
             status = 422
         elif options_ok:  # a bad settlement input still lets the hand be analysed
             req = None
             try:
-                req = form.to_request()
+                req = form.to_request() if form.submitted else _drawn_request(form)
                 if room is not None:
                     options = room.options_request()
                     if options:
@@ -91,7 +97,7 @@ def index():
                 status = 422
                 # A settlement that fails still shows the hand's own analysis, with the
                 # message under the settlement input it names.
-                if req is not None and "settlement" in req:
+                if req is not None and "settlement" in req and not drawn_only:
                     try:
                         bare = {k: v for k, v in req.items() if k != "settlement"}
                         result = _analyze(bare)
@@ -143,6 +149,15 @@ def index():
     return add_vary(response)
 
 
+def _drawn_request(form: AnalyzeForm) -> dict:
+    """The request of a drawn game typed without a hand: the variant and indicator only."""
+    req: dict = {"variant": form.variant.data}
+    indicator = (form.indicator.data or "").strip()
+    if indicator:
+        req["indicator"] = indicator
+    return req
+
+
 def _kinds_in_play(form: AnalyzeForm, room: Room | None) -> int:
     """34, or 27 when the chosen variant and options leave the honors out (the engine says)."""
     from ..options import parse_options
@@ -168,7 +183,7 @@ def _shown_tiles(req: dict) -> dict:
     from ..tiles import parse_tiles
 
     return {
-        "hand": [t.code for t in sorted(parse_tiles(req["hand"]))],
+        "hand": [t.code for t in sorted(parse_tiles(req.get("hand", "")))],
         "indicator": [t.code for t in parse_tiles(req.get("indicator", ""))],
         "winning": next((t.code for t in parse_tiles(req.get("winning_tile", ""))), None),
         "win_by": req.get("win_by"),

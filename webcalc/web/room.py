@@ -18,6 +18,8 @@ URL parameters (the canonical URL keeps only values that differ from the default
 ``s_pao0..3``          下跑 per seat (三门峡 with 带跑, 郑州)
 ``s_jiagang0..3``      加钢 per seat, ``1`` (盘锦 with 加钢, not 死钢)
 ``s_ready0..3``        上架 per seat, ``0`` for a seat that had not (晋城; default all ready)
+``s_dready``           the discarder's 上架, ``1``/``0``: asked, no default, for a discard (or
+                       抢杠) win where 上架 changes the money (晋城 JC-5: ×2 when not)
 ``s_kongs``            every kong at the table: ``seat:type[:from]`` joined by commas, type
                        ``exposed`` 明杠, ``added`` 补杠, ``concealed`` 暗杠, ``wildcard`` 混杠
                        (``1:exposed:2,3:concealed``). The form edits it as rows
@@ -45,7 +47,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from ..options import option_specs, parse_options
-from ..settlement import kong_types, settlement_fields, variant_pao_max
+from ..settlement import kong_types, kongs_of_melds, settlement_fields, variant_pao_max
 from ..variants import VARIANTS
 from ..variants.base import WIN_METHOD_CHINESE, WIN_METHODS
 
@@ -144,6 +146,7 @@ class Room:
     pao: list[int] = field(default_factory=lambda: [0] * 4)
     jiagang: list[bool] = field(default_factory=lambda: [False] * 4)
     ready: list[bool] = field(default_factory=lambda: [True] * 4)
+    dready: bool | None = None                          # the discarder's 上架, when asked
     kongs: list[Kong] = field(default_factory=list)
     biao: int = 0
     follow: bool = False
@@ -151,6 +154,8 @@ class Room:
     kong_discard: bool = False
     names: list[str] = field(default_factory=lambda: list(SEATS))
     win_by: str = "self_draw"
+    melds: list[dict] = field(default_factory=list)     # the hand's melds (API dicts)
+    indicator: str = ""
 
     # -- what the variant uses -----------------------------------------------------------
 
@@ -178,6 +183,8 @@ class Room:
         used |= {_FORM_NAME.get(f, f) for f in fields if f != "discarder"}
         if self.win_by in ("discard", "robbing_kong"):
             used.add("discarder")
+            if "ready" in used:             # JC-5: the discarder's 上架 changes the money
+                used.add("dready")
         return frozenset(used)
 
     @property
@@ -194,6 +201,21 @@ class Room:
     def kong_needs_from(self) -> bool:
         """Whether exposed/added kongs name who supplied the tile (shown as a hint only)."""
         return self.variant in ("sanmenxia", "zhengzhou")
+
+    @property
+    def winner_kongs(self) -> list[tuple[int, dict, Kong]]:
+        """The kongs among the winner's melds, counted without a second entry in the kong
+        list: ``(index of the meld, the meld, its kong)``. Empty without a winner seat or
+        when the variant has no kong money."""
+        if not isinstance(self.winner, int) or "kongs" not in self.uses:
+            return []
+        variant, options = self._engine_options
+        out = []
+        for i, (m, k) in enumerate(zip(self.melds, kongs_of_melds(
+                variant, options, self.melds, self.winner, self.indicator))):
+            if k is not None:
+                out.append((i, m, Kong(k["seat"], k["type"], k.get("from"))))
+        return out
 
     @property
     def settles(self) -> bool:
@@ -259,12 +281,17 @@ class Room:
             s["pao"] = list(self.pao)
         if "jiagang" in used and any(self.jiagang):
             s["jiagang"] = list(self.jiagang)
-        if "ready" in used and not all(self.ready):
-            s["ready"] = list(self.ready)
-        if "kongs" in used and self.kongs:
+        ready = list(self.ready)
+        if "dready" in used and isinstance(self.discarder, int) and self.dready is not None:
+            ready[self.discarder] = self.dready
+        if "ready" in used and not all(ready):
+            s["ready"] = ready
+        # the list first: the engine's "第 N 个杠" is then the page's "Kong N"
+        kongs = self.kongs + [k for _i, _m, k in self.winner_kongs]
+        if "kongs" in used and kongs:
             s["kongs"] = [{"seat": k.seat, "type": k.type,
                            **({} if k.source is None else {"from": k.source})}
-                          for k in self.kongs]
+                          for k in kongs]
         if "biao" in used and self.biao:
             s["biao_discards"] = self.biao
         if "follow" in used and self.follow:
@@ -306,6 +333,11 @@ class Room:
         for i in range(4):
             if "ready" in used:
                 keep(f"s_ready{i}", self.ready[i], True)
+        if "dready" in used:                # asked, no default: absent until answered
+            if self.raw.get("s_dready") and "s_dready" in self.errors:
+                out.append(("s_dready", self.raw["s_dready"]))
+            elif self.dready is not None:
+                out.append(("s_dready", _text(self.dready)))
         if "kongs" in used:
             if "s_kongs" in self.errors and self.raw.get("s_kongs"):
                 out.append(("s_kongs", self.raw["s_kongs"]))
@@ -352,20 +384,23 @@ def _text(value: Any) -> str:
     return str(value)
 
 
-def read_room(args, variant: str, win_by: str = "self_draw") -> Room:
-    """Read the option and settlement inputs of ``variant`` from ``args`` (a MultiDict)."""
+def read_room(args, variant: str, win_by: str = "self_draw",
+              melds: list[dict] | None = None, indicator: str = "") -> Room:
+    """Read the option and settlement inputs of ``variant`` from ``args`` (a MultiDict);
+    ``melds`` (API meld dicts) are the hand's, whose kongs count for the winner."""
     marker = args.get("form_variant")
     from_form = marker == variant
     stale = marker is not None and not from_form
 
     options = [_read_option(args, spec, from_form, stale)
                for spec in option_specs(VARIANTS[variant].Options)]
-    room = Room(variant, options, win_by=win_by)
+    room = Room(variant, options, win_by=win_by, melds=list(melds or []),
+                indicator=indicator or "")
     err = room.errors
 
     def raw(key: str) -> str:
         v = args.get(key, "")
-        v = v.strip()[:MAX_TEXT]
+        v = v.strip()[:MAX_TEXT].strip()           # cut, then strip: canonical at once
         room.raw[key] = v
         return v
 
@@ -373,19 +408,22 @@ def read_room(args, variant: str, win_by: str = "self_draw") -> Room:
         err.setdefault(key, []).append(message)
 
     def flag(key: str, default: bool) -> bool:
+        """A checkbox: ``1`` or ``0`` (also on/off, true/false, yes/no). Anything else is
+        an error under its input, kept as typed — never read as "off"."""
         if stale:
             return default
-        values = [v.strip().lower() for v in args.getlist(key)]
-        if from_form:
+        typed = [v.strip()[:MAX_TEXT].strip() for v in args.getlist(key)]
+        values = [v.lower() for v in typed]
+        unreadable = [t for t, v in zip(typed, values) if v not in TRUE | FALSE | {""}]
+        if unreadable:
+            room.raw[key] = unreadable[-1]
+            bad(key, _("Should be 1 (yes) or 0 (no)."))
+            return default
+        if from_form:                       # a form sends a checked box only
             return any(v in TRUE for v in values)
         if not values:
             return default
-        if values[-1] in TRUE:
-            return True
-        if values[-1] in FALSE or values[-1] == "":
-            return False
-        bad(key, _("Should be 1 (yes) or 0 (no)."))
-        return default
+        return values[-1] in TRUE
 
     def count(key: str, what: str) -> int:
         text = "" if stale else raw(key)
@@ -411,7 +449,7 @@ def read_room(args, variant: str, win_by: str = "self_draw") -> Room:
 
     # names first: error messages and labels use them
     for i in range(4):
-        name = " ".join(args.get(f"n{i}", "").split())[:MAX_NAME]
+        name = " ".join(args.get(f"n{i}", "").split())[:MAX_NAME].strip()
         room.names[i] = name or SEATS[i]
         room.raw[f"n{i}"] = room.names[i]
 
@@ -427,20 +465,48 @@ def read_room(args, variant: str, win_by: str = "self_draw") -> Room:
     room.pao = [count(f"s_pao{i}", "跑") for i in range(4)]
     room.jiagang = [flag(f"s_jiagang{i}", False) for i in range(4)]
     room.ready = [flag(f"s_ready{i}", True) for i in range(4)]
+    if args.get("s_dready", "").strip() != "" and not stale:
+        room.dready = flag("s_dready", True)
     room.biao = count("s_biao", "表")
     room.follow = flag("s_follow", False)
     room.duanmen = flag("s_duanmen", False)
     room.kong_discard = flag("s_kong_discard", False)
     room.kongs = _read_kongs(args, room)
     _drop_unused(room)
+    _check_winner_kongs(room)
+    if ("dready" in room.uses and isinstance(room.winner, int) and room.dready is None
+            and "s_dready" not in room.errors):
+        room.errors["s_dready"] = [_("Had the seat that discarded it declared 上架? Choose: "
+                                     "it changes the payment (JC-5: ×2 when not).")]
     return room
+
+
+def _check_winner_kongs(room: Room) -> None:
+    """The winner's kongs come from their melds: one also in the kong list would be
+    counted twice; an exposed or added one needs the seat that supplied it where that seat
+    pays (三门峡 SMX-7, 郑州 ZZ-5), and the page asks for it."""
+    wk = room.winner_kongs
+    if not wk or not room.settles:
+        return
+    name = room.seat_name(room.winner)
+    for n, k in enumerate(room.kongs):
+        if k.seat == room.winner:
+            room.errors.setdefault("s_kongs", []).append(_(
+                "Kong %(n)s: the kongs of %(seat)s are counted from the melds; take it out "
+                "of this list (or out of the melds).", n=n + 1, seat=name))
+    if room.kong_needs_from:
+        for _i, m, k in wk:
+            if k.type in ("exposed", "added") and k.source is None:
+                room.errors.setdefault("s_wkongs", []).append(_(
+                    "%(seat)s's %(kind)s %(tiles)s: choose who supplied it (that seat pays "
+                    "the kong).", seat=name, kind=KONG_TYPES[k.type], tiles=m.get("tiles", "")))
 
 
 #: settlement input (URL key prefix) → the name in Room.uses
 _INPUT_USE = (("s_pao", "pao"), ("s_jiagang", "jiagang"), ("s_ready", "ready"),
               ("s_biao", "biao"), ("s_follow", "follow"), ("s_duanmen", "duanmen"),
               ("s_kong_discard", "kong_discard"), ("s_discarder", "discarder"),
-              ("s_kongs", "kongs"), ("k_", "kongs"))
+              ("s_kongs", "kongs"), ("k_", "kongs"), ("s_dready", "dready"))
 
 
 def _drop_unused(room: Room) -> None:
@@ -454,7 +520,7 @@ def _drop_unused(room: Room) -> None:
             del room.errors[key]
     defaults = Room(room.variant, room.options)
     for attr in ("pao", "jiagang", "ready", "biao", "follow", "duanmen", "kong_discard",
-                 "discarder", "kongs"):
+                 "discarder", "kongs", "dready"):
         if attr not in uses:
             setattr(room, attr, getattr(defaults, attr))
 
@@ -473,9 +539,9 @@ def _read_option(args, spec: dict, from_form: bool, stale: bool) -> OptionInput:
             elif low[-1] in FALSE or low[-1] == "":
                 o.value = False
             else:
-                o.raw, o.error = values[-1][:MAX_TEXT], _("Should be 1 (on) or 0 (off).")
+                o.raw, o.error = values[-1][:MAX_TEXT].strip(), _("Should be 1 (on) or 0 (off).")
         return o
-    text = values[-1][:MAX_TEXT] if values else ""
+    text = values[-1][:MAX_TEXT].strip() if values else ""
     o.raw = text
     if text == "":
         o.raw = str(spec["default"])
@@ -494,10 +560,11 @@ def _read_kongs(args, room: Room) -> list[Kong]:
     """Kongs from the form rows (``k_seat``…) when present, else from ``s_kongs``."""
     if "k_seat" in args:
         seats, types, froms = (args.getlist(k) for k in ("k_seat", "k_type", "k_from"))
+        gone = args.get("remove_kong", "").strip()
         out = []
         for i, s in enumerate(seats[:MAX_KONGS]):
             s = s.strip()
-            if s == "":
+            if s == "" or gone == str(i):
                 continue
             t = (types[i] if i < len(types) else "").strip() or "concealed"
             f = (froms[i] if i < len(froms) else "").strip()
@@ -509,7 +576,7 @@ def _read_kongs(args, room: Room) -> list[Kong]:
             out.append(k)
         room.raw["s_kongs"] = ",".join(k.compact() for k in out)
         return out
-    text = args.get("s_kongs", "").strip()[:200]
+    text = args.get("s_kongs", "").strip()[:200].strip()
     room.raw["s_kongs"] = text
     out = []
     for n, part in enumerate(p for p in re.split(r"[,，;；\s]+", text) if p):

@@ -162,6 +162,31 @@ def read_entry(args) -> Entry:
     return e
 
 
+def apply_meld_sources(args) -> MultiDict:
+    """``meld_src=i:seat`` (the page's question "who supplied the winner's 明杠/补杠 i?")
+    rewrites meld ``i`` of the melds text with ``@seat`` (``i:`` takes it out); other melds
+    and values that do not fit are left as they are."""
+    out = MultiDict(args)
+    values = out.poplist("meld_src")
+    tokens = meld_tokens(out.get("melds", ""))
+    changed = False
+    for value in values:
+        index, _sep, seat = (value or "").partition(":")
+        i = _index(index)
+        if i is None or i >= len(tokens) or seat not in ("", "0", "1", "2", "3"):
+            continue
+        meld = melds_of(tokens[i])
+        if not meld or meld[0].get("type") not in ("kong", "added_kong"):
+            continue
+        bare = tokens[i].rpartition("@")[0] if "@" in tokens[i] else tokens[i]
+        new = bare + ("@" + seat if seat else "")
+        if new != tokens[i]:
+            tokens[i], changed = new, True
+    if changed:
+        out.setlist("melds", [" ".join(tokens)])
+    return out
+
+
 def has_action(args) -> bool:
     return any(k in args for k in ACTIONS)
 

@@ -8,6 +8,7 @@ from flask import Flask
 from flask_babel import lazy_gettext as _l
 
 from .i18n import current_lang
+from .room import KONG_TYPES
 from .tap import MELD_TYPE_LABELS, TARGET_LABELS
 
 KIND_LABELS = {
@@ -16,8 +17,8 @@ KIND_LABELS = {
     "triplet": _l("Triplet"),
     "kong": _l("Kong"),
     "free": _l("Any"),
-    "single": _l("Single tile"),
-    "knitted": _l("Knitted run"),
+    "single": _l("Single"),
+    "knitted": _l("Knitted run (147/258/369)"),
 }
 
 SHAPE_LABELS = {
@@ -140,6 +141,7 @@ def init_app(app: Flask) -> None:
         SHAPE_LABELS=SHAPE_LABELS,
         ITEM_LABELS=ITEM_LABELS,
         MELD_LABELS=MELD_LABELS,
+        KONG_LABELS=KONG_TYPES,
         seat_label=seat_label,
         SEAT_NAMES=SEAT_LABELS,
         WIN_BY_LABELS=WIN_BY_LABELS,
