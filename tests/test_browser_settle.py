@@ -149,7 +149,8 @@ def test_palette_keys_full_kinds_and_a_steady_place(browser, live_server, js):
             if not js:
                 # back at the tap area, the palette in view, not the top of the page
                 assert page.url.endswith("#tap"), page.url
-                assert page.evaluate("() => window.scrollY") > 0
+                # the browser scrolls to the anchor after the load event: wait for it
+                page.wait_for_function("() => window.scrollY > 0", timeout=5000)
                 box = page.locator(".palette").bounding_box()
                 assert box["y"] >= 0 and box["y"] < 844
             if n == 4:
