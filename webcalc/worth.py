@@ -1,0 +1,155 @@
+"""What each wait is worth (API.md ``waits[].win``, issue 14).
+
+For a ready hand, :func:`wait_values` completes the 13 tiles with each wait in turn, lets the
+variant judge the 14 tiles (its scoring: 盘锦 番 PJ-10, 三门峡 表 SMX-4/5, 郑州 doubles ZZ-4)
+and lets the settlement engine settle that win. The web layer only prints the result.
+
+The hypothetical win uses the request's ``win_by`` (default 自摸) and the request's
+``settlement`` inputs; where they name no one: base 1, no 跑, seat 0 wins, seat 0 deals.
+``amount`` counts the win payments the winner collects (item ``win``); kong payments do not
+depend on the wait and are left out. For a 点炮/抢杠 win without a named discarder the seat
+before the winner (上家) discarded. Both choices are in docs/decisions.md.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import InputError
+from .hand import Hand
+from .settlement import settle
+from .tiles import Tile
+from .variants.base import Situation, Variant
+
+#: 郑州's doubles (ZZ-4) as keys, the same keys the ledger's ``declared.doubles`` uses
+ZZ_DOUBLE_KEYS = {"七对": "seven_pairs", "杠上花": "kong_bloom", "四混": "four_wildcards"}
+#: settlement fields that do not change what a win pays the winner (kongs are paid apart)
+_NOT_FOR_THE_WIN = ("kongs",)
+
+
+def hypothetical_settlement(raw: dict | None, win_by: str) -> dict:
+    """The ``settlement`` object used to price a wait: the request's inputs, with seat 0
+    winning and dealing and base 1 where they say nothing, and the seat before the winner
+    as the discarder of a 点炮/抢杠 win when none is named."""
+    s = {k: v for k, v in (raw or {}).items() if k not in _NOT_FOR_THE_WIN}
+    if s.get("winner") is None:
+        s["winner"] = 0
+    if s.get("dealer") is None:
+        s["dealer"] = 0
+    winner = s["winner"]
+    if win_by in ("discard", "robbing_kong"):
+        if s.get("discarder") is None or s.get("discarder") == winner:
+            s["discarder"] = (winner + 3) % 4 if isinstance(winner, int) else None
+    else:
+        s.pop("discarder", None)
+        s.pop("kong_discard", None)          # 杠流泪 is a 点炮 factor only (PJ-10)
+    return s
+
+
+def win_value(variant: Variant, before: Situation, tile: Tile) -> dict | None:
+    """What winning on ``tile`` is worth for the 13-tile hand of ``before``:
+    ``{"fan": [keys], "amount": x}`` plus ``"biao": n`` in 三门峡. ``None`` when the 14
+    tiles are not a win after all or the settlement inputs cannot price it (for example a
+    晋城 winner who had not declared 上架, JC-3)."""
+    hand = Hand.of(list(before.hand.concealed) + [tile], before.hand.melds)
+    raw = hypothetical_settlement(before.settlement, before.win_by)
+    sit = Situation(hand, before.wildcards, before.options, before.win_by, tile,
+                    before.indicator, raw)
+    return _price(variant, sit, raw)
+
+
+def _price(variant: Variant, sit: Situation, raw: dict) -> dict | None:
+    judgement = variant.judge(sit)
+    if not judgement.complete:
+        return None
+    try:
+        result = settle(variant, sit, judgement, raw)
+    except InputError:
+        return None
+    winner = raw["winner"]
+    amount = sum(p.amount for p in result.settlement.payments
+                 if p.item == "win" and p.payee == winner)
+    if isinstance(amount, float):
+        amount = round(amount, 10)
+    out: dict[str, Any] = {"fan": _fan_keys(variant, sit, judgement, result)}
+    if variant.name == "sanmenxia":
+        out["biao"] = result.biao or 0
+    out["amount"] = amount
+    return out
+
+
+def _fan_keys(variant: Variant, sit: Situation, judgement, result) -> list[str]:
+    if variant.name == "panjin":
+        return [f["key"] for f in (result.fan or [])]
+    if variant.name == "zhengzhou":
+        names = variant.hand_doubles(sit.options, judgement.readings)
+        if sit.options.kong_bloom_double and sit.win_by == "kong_replacement":
+            names.append("杠上花")
+        return [ZZ_DOUBLE_KEYS[n] for n in names]
+    return []
+
+
+def score_key(variant: Variant, sit: Situation) -> tuple | None:
+    """A key such that two wins of the same 13 tiles with equal keys are worth the same
+    (same 番/表 and amount), read off the variant's cheap predicates, or ``None`` when only
+    a full judgement can tell (盘锦 with a reading-dependent 番 possible: 夹胡, 飘胡, 七对).
+    It saves judging every one of up to 34 waits of a wildcard hand."""
+    opts = sit.options
+    if variant.name == "jincheng":
+        return ()                                       # JC-5: no 番; the hand never counts
+    if variant.name == "zhengzhou":                     # ZZ-4: 七对 and 四混 doubles
+        return (opts.seven_pairs_double and variant.is_seven_pairs_as_themselves(sit),
+                opts.four_wildcards_double and variant.has_four_wildcards(sit))
+    if variant.name == "sanmenxia":                     # SMX-4: 混单吊 or not
+        return (variant.is_wildcard_pair_wait(sit),)
+    if variant.name == "panjin":
+        if opts.jiahu and variant.jiahu_possible(sit):
+            return None                                 # at most one wait: judge it
+        return (tuple(f["key"] for f in variant.hand_fan(sit)), _panjin_reading_fan(sit))
+    return None
+
+
+def _panjin_reading_fan(sit: Situation) -> str:
+    """Without 夹胡, the reading 番 of 盘锦's best reading (PJ-10, C-6): 飘胡 when an
+    all-triplet reading exists (listed before 七对, both ×2), else 七对 when a seven-pairs
+    reading exists, else none. A wildcard never sits in a triplet (PJ-2), so an
+    all-triplet reading is: no chow, each real kind a multiple of 3 except the pair, which
+    the wildcards complete (a pair of two wildcards included)."""
+    from .decompose import seven_pairs_reading
+
+    opts = sit.options
+    if opts.piaohu and not any(m.kind == "chow" for m in sit.hand.melds):
+        rests = [c % 3 for c in sit.real_counts if c]
+        jokers = len(sit.jokers)
+        if ((jokers == 0 and sorted(r for r in rests if r) == [2])
+                or (jokers == 1 and sorted(r for r in rests if r) == [1])
+                or (jokers == 2 and not any(rests))):
+            return "piaohu"
+    if opts.seven_pairs and not sit.hand.melds and seven_pairs_reading(
+            sit.real_counts, sit.jokers) is not None:
+        return "seven_pairs"
+    return ""
+
+
+def wait_values(variant: Variant, before: Situation, waits: list[dict]) -> None:
+    """Add ``win`` (see :func:`win_value`) to each wait dict of the 13-tile hand
+    ``before``, in place; a wait that cannot be priced gets no ``win``. Waits with the
+    same :func:`score_key` are priced once."""
+    from .tiles import parse_tiles
+
+    raw = hypothetical_settlement(before.settlement, before.win_by)
+    known: dict[tuple, dict | None] = {}
+    for w in waits:
+        tile = parse_tiles(w["tile"])[0]
+        hand = Hand.of(list(before.hand.concealed) + [tile], before.hand.melds)
+        sit = Situation(hand, before.wildcards, before.options, before.win_by, tile,
+                        before.indicator, raw)
+        key = score_key(variant, sit)
+        if key is not None and key in known:
+            value = known[key]
+        else:
+            value = _price(variant, sit, raw)
+            if key is not None:
+                known[key] = value
+        if value is not None:
+            w["win"] = dict(value, fan=list(value["fan"]))
