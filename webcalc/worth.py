@@ -23,6 +23,8 @@ from .variants.base import Situation, Variant
 
 #: 郑州's doubles (ZZ-4) as keys, the same keys the ledger's ``declared.doubles`` uses
 ZZ_DOUBLE_KEYS = {"七对": "seven_pairs", "杠上花": "kong_bloom", "四混": "four_wildcards"}
+#: what each 番 multiplies by where it is not ×2 (PJ-10: 群鸡 ×4); every other key doubles
+FAN_MULTIPLIERS = {"qunji": 4}
 #: settlement fields that do not change what a win pays the winner (kongs are paid apart)
 _NOT_FOR_THE_WIN = ("kongs",)
 
