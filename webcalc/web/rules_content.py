@@ -107,9 +107,9 @@ RULES: tuple[Rule, ...] = (
          "看能不能胡）。其他张数都是输入错误。",
          "Concealed tiles plus 3 per meld (a kong counts 3) must be 13 (waiting) or 14 (just "
          "drawn or claimed). Any other count is an input error.",
-         (ex({**ZZ0, "hand": "123m456p789s112z"},
-             "只有 12 张：报错 wrong_tile_count。",
-             "Only 12 tiles: wrong_tile_count.", error="wrong_tile_count"),),
+         (ex({**ZZ0, "hand": "123m456p789s111223z"},
+             "15 张牌，多了一张：报错 wrong_tile_count。",
+             "15 tiles, one too many: wrong_tile_count.", error="wrong_tile_count"),),
          seed=("001", "庄家拿14张牌，闲家13张牌。")),
     Rule("C-4", "基本胡牌型", "The standard shape",
          "四副牌加一对将。一副牌是顺子（同一门连着的三张，字牌不能成顺）、刻子（三张一样）或杠"
