@@ -116,6 +116,20 @@ def rule_options(rule: Rule) -> list[dict]:
     return out
 
 
+def example_options(e: Example) -> list[str]:
+    """The example's room options as the page names them: ``夹胡：开``, ``混牌：游戏混``."""
+    specs = {sp["name"]: sp for sp in option_specs(VARIANTS[e.variant].Options)}
+    out = []
+    for name, value in (e.request.get("options") or {}).items():
+        sp = specs[name]
+        if isinstance(value, bool):
+            text = "开" if value else "关"
+        else:
+            text = dict(sp["choices"]).get(value, str(value))
+        out.append(f"{sp['label']}：{text}")
+    return out
+
+
 def _text(rule_or_example, field: str) -> str:
     return getattr(rule_or_example, f"{field}_{'en' if current_lang() == 'en' else 'zh'}")
 
@@ -135,7 +149,7 @@ def rule(rule_id: str):
     i = RULES.index(r)
     lang = lang_param()
     examples = [{"url": example_url(e, lang), "says": e.says_en if current_lang() == "en"
-                 else e.says_zh, "e": e} for e in r.examples]
+                 else e.says_zh, "e": e, "options": example_options(e)} for e in r.examples]
     return render_template(
         "rule.html", rule=r, title=_text(r, "title"),
         body=r.en if current_lang() == "en" else r.zh,
