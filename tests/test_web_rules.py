@@ -241,3 +241,16 @@ def test_badges_keep_the_language(client):
     _, html = page(client, "/?variant=panjin&hand=111m999p111s222z33z&winning_tile=3z"
                            "&opt_wildcard_mode=none&lang=en")
     assert 'href="/rules/PJ-7?lang=en"' in html
+
+
+def test_wait_values_on_the_page_use_the_settlement_inputs(client):
+    # 荒庄 chosen with South dealing: the waits are priced with East winning, South dealing:
+    # 5s = 1×2(自摸)×2(夹胡) from each, ×2 from the dealer → 4 + 8 + 4 = 16; 4z → 2 + 4 + 2 = 8.
+    _, html = page(client, "/?variant=panjin&hand=123m789p111z46s88s&indicator=3z&opt_jiahu=1"
+                           "&s_dealer=1&s_winner=none")
+    res = result_of(html)
+    assert "由东家胡牌计算" in res
+    items = dict(re.findall(r'<li class="wait[^"]*">.*?data-tile="(\w+)"(.*?)</li>', res, re.S))
+    assert "得 16" in items["5s"] and "得 8" in items["4z"]
+    _, html = page(client, "/?variant=panjin&hand=123m789p111z46s88s&indicator=3z&opt_jiahu=1")
+    assert "按底分 1、东家坐庄并胡牌计算" in result_of(html)
