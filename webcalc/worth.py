@@ -117,7 +117,7 @@ def _panjin_reading_fan(sit: Situation) -> str:
     reading exists, else none. A wildcard never sits in a triplet (PJ-2), so an
     all-triplet reading is: no chow, each real kind a multiple of 3 except the pair, which
     the wildcards complete (a pair of two wildcards included)."""
-    from .decompose import seven_pairs_reading
+    from .decompose import is_seven_pairs
 
     opts = sit.options
     if opts.piaohu and not any(m.kind == "chow" for m in sit.hand.melds):
@@ -127,8 +127,8 @@ def _panjin_reading_fan(sit: Situation) -> str:
                 or (jokers == 1 and sorted(r for r in rests if r) == [1])
                 or (jokers == 2 and not any(rests))):
             return "piaohu"
-    if opts.seven_pairs and not sit.hand.melds and seven_pairs_reading(
-            sit.real_counts, sit.jokers) is not None:
+    if opts.seven_pairs and not sit.hand.melds and is_seven_pairs(
+            sit.real_counts, len(sit.jokers)):
         return "seven_pairs"
     return ""
 
@@ -141,7 +141,10 @@ def wait_values(variant: Variant, before: Situation, waits: list[dict]) -> None:
 
     raw = hypothetical_settlement(before.settlement, before.win_by)
     known: dict[tuple, dict | None] = {}
-    for w in waits:
+    # real tiles first: the first wait of each key is judged in full, and a wildcard kind
+    # (one more joker) has far more readings to list
+    wild = {t.code for t in before.wildcards}
+    for w in sorted(waits, key=lambda w: w["tile"] in wild):
         tile = parse_tiles(w["tile"])[0]
         hand = Hand.of(list(before.hand.concealed) + [tile], before.hand.melds)
         sit = Situation(hand, before.wildcards, before.options, before.win_by, tile,
