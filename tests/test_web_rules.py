@@ -40,7 +40,8 @@ def result_of(html: str) -> str:
 
 
 def example_links(html: str) -> list[str]:
-    return [htmllib.unescape(u) for u in re.findall(r'<a class="example-link" href="([^"]+)"', html)]
+    return [htmllib.unescape(u)
+            for u in re.findall(r'<a class="example-link" href="([^"]+)"', html)]
 
 
 def api_answer(e) -> dict:
@@ -58,6 +59,9 @@ def api_answer(e) -> dict:
 def test_every_rule_id_of_rules_md_has_content_in_order():
     assert len(RULE_IDS) == 54 and "JC-10" in RULE_IDS
     assert [r.id for r in RULES] == RULE_IDS
+    for r in RULES:                       # the options a page names beyond the specs exist
+        for variant, name in r.options:
+            assert name in {s["name"] for s in option_specs(VARIANTS[variant].Options)}, r.id
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])

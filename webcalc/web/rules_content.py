@@ -192,7 +192,9 @@ RULES: tuple[Rule, ...] = (
              "郑州荒庄，南家有一个暗杠：荒庄也结算杠分，另外三家各付南家 1 底。",
              "A drawn game in Zhengzhou with a concealed kong by South: the other three pay "
              "South 1 each.", net=[-1, 3, -1, -1]),),
-         seed=("000", "荒庄：摸完所有牌后没有人胡牌则荒庄。")),
+         seed=("000", "荒庄：摸完所有牌后没有人胡牌则荒庄。"),
+         options=(("zhengzhou", "draw_settles_kongs"), ("panjin", "kong"),
+                  ("jincheng", "draw_penalty"))),
     Rule("C-11", "座位和输赢相抵", "Seats; the net sums to zero",
          "座位按出牌顺序编号 0 到 3（东、南、西、北家）。每一笔钱都是一家付给另一家，"
          "所以一手牌结算后四家的输赢加起来正好是 0。",
@@ -237,7 +239,8 @@ RULES: tuple[Rule, ...] = (
              "三门峡杠上开花：算自摸，另外三家各付 1 底。",
              "Sanmenxia, won on a kong replacement: a self-draw, each other seat pays 1.",
              net=[3, -1, -1, -1]),),
-         seed=("000", "3. 可以杠上花；")),
+         seed=("000", "3. 可以杠上花；"),
+         options=(("panjin", "kong_bloom"), ("zhengzhou", "kong_bloom_double"))),
     Rule("C-15", "结算要填什么", "Settlement inputs",
          "要算钱，给胡牌者时必须给 14 张和牌后的手牌、和牌张和胡法，而且这手牌要真能胡，否则报错"
          "（not_complete，并列出原因）。杠钱只看“杠”那一栏，不和副露核对。下跑超过本玩法上限、"
@@ -250,7 +253,8 @@ RULES: tuple[Rule, ...] = (
              "郑州最多下 3 跑，东家填了 4 跑：报错 bad_settlement。",
              "Zhengzhou allows at most 3 跑; East has 4: bad_settlement.",
              error="bad_settlement"),),
-         seed=("001", "下跑只能是底注1~3倍，分别为10 20 30 三倍最多封顶。")),
+         seed=("001", "下跑只能是底注1~3倍，分别为10 20 30 三倍最多封顶。"),
+         options=(("sanmenxia", "pao"), ("sanmenxia", "pao_max"), ("zhengzhou", "pao_max"))),
 
     # -- 三门峡 -----------------------------------------------------------------------------
     Rule("SMX-1", "三门峡的混牌", "Sanmenxia's wildcard",
@@ -552,7 +556,8 @@ RULES: tuple[Rule, ...] = (
              "wildcard only self-draw ×2 and 12.",
              wait_win={"5s": {"fan": ["jiahu", "self_draw"], "amount": 24},
                        "4z": {"fan": ["self_draw"], "amount": 12}})),
-         seed=("002", "15）夹胡（*2）：夹胡胡牌（单吊和三七不算夹胡）。")),
+         seed=("002", "15）夹胡（*2）：夹胡胡牌（单吊和三七不算夹胡）。"),
+         options=(("panjin", "one_suit"), ("panjin", "seven_pairs"), ("panjin", "piaohu"))),
     Rule("PJ-11", "庄家和加钢翻倍", "Dealer and 加钢 factors",
          "每个输家分开算：胡家或这个输家是庄，×2（不会 ×4）；胡家加钢 ×2；这个输家加钢再 ×2"
          "（“死钢”就是人人加钢）。",
