@@ -164,6 +164,15 @@ def _random_ready(rng: random.Random):
         opts["four_wildcards_double"] = rng.random() < 0.5
     if variant == "zhengzhou" and indicator is None:
         opts["wildcard"] = False
+    methods = {"sanmenxia": ["self_draw", "kong_replacement"],
+               "zhengzhou": ["self_draw", "kong_replacement"],
+               "panjin": ["self_draw", "discard", "kong_replacement"],
+               "jincheng": ["self_draw", "discard", "robbing_kong", "kong_replacement"]}
+    req["win_by"] = rng.choice(methods[variant])
+    if variant == "panjin" and rng.random() < 0.3:
+        opts["kong_bloom"] = True
+    if variant == "zhengzhou" and rng.random() < 0.3:
+        opts["kong_bloom_double"] = True
     tiles.pop(rng.randrange(14))
     req["hand"] = format_tiles([ALL_TILES[t] for t in sorted(tiles)])
     req["options"] = opts
@@ -173,6 +182,8 @@ def _random_ready(rng: random.Random):
 
 
 def test_each_wait_is_worth_what_the_completed_hand_settles_to():
+    """Random ready hands in every variant, 0-4 wildcard tiles, random options and win
+    methods: each wait's ``win`` equals the full analysis of the completed hand."""
     rng = random.Random(14)
     checked = 0
     tried = 0
@@ -187,9 +198,11 @@ def test_each_wait_is_worth_what_the_completed_hand_settles_to():
             continue
         for w in out["waits"]:
             hand = req["hand"] + w["tile"]
+            settlement = {"base": 1, "dealer": 0, "winner": 0}
+            if req["win_by"] in ("discard", "robbing_kong"):
+                settlement["discarder"] = 3          # the winner's 上家 (docs/decisions.md)
             full = analyze({**req, "hand": hand, "winning_tile": w["tile"],
-                            "win_by": "self_draw",
-                            "settlement": {"base": 1, "dealer": 0, "winner": 0}})
+                            "settlement": settlement})
             assert full["complete"], (req, w)
             got = sum(p["amount"] for p in full["settlement"]["payments"]
                       if p["item"] == "win" and p["to"] == 0)
@@ -200,3 +213,70 @@ def test_each_wait_is_worth_what_the_completed_hand_settles_to():
                 assert w["win"]["biao"] == full["biao"], (req, w)
         checked += 1
     assert checked == 250
+
+
+def _check_against_full_analysis(req, out):
+    for w in out["waits"]:
+        settlement = {"base": 1, "dealer": 0, "winner": 0}
+        if req.get("win_by") in ("discard", "robbing_kong"):
+            settlement["discarder"] = 3
+        full = analyze({**req, "hand": req["hand"] + w["tile"], "winning_tile": w["tile"],
+                        "win_by": req.get("win_by", "self_draw"), "settlement": settlement})
+        assert full["complete"], (req, w)
+        got = sum(p["amount"] for p in full["settlement"]["payments"]
+                  if p["item"] == "win" and p["to"] == 0)
+        assert w["win"] == {"fan": [f["key"] for f in full["fan"]], "amount": got}, (req, w)
+
+
+def test_panjin_wait_values_with_every_fan_option():
+    """盘锦 hands built to meet PJ-4..PJ-7 (a terminal triplet, all three suits), with
+    夹胡/飘胡/七对/清一色/鸡胡/穷胡 options at random: the values match the full analysis."""
+    rng = random.Random(1410)
+    seen: set[str] = set()
+    checked = tries = 0
+    while checked < 100 and tries < 20000:
+        tries += 1
+        tiles = [rng.choice([0, 8, 9, 17, 18, 26] + list(range(27, 34)))] * 3   # a 幺九 刻
+        for _ in range(3):
+            if rng.random() < 0.55:
+                a = rng.randrange(3) * 9 + rng.randrange(7)
+                tiles += [a, a + 1, a + 2]
+            else:
+                tiles += [rng.randrange(34)] * 3
+        p = rng.randrange(34)
+        tiles += [p, p]
+        if rng.random() < 0.2:
+            tiles = [k for k in rng.sample(range(34), 7) for _ in (0, 1)]
+        if any(tiles.count(k) > 4 for k in tiles):
+            continue
+        opts = {o: True for o in ("jiahu", "piaohu", "seven_pairs", "one_suit", "jihu",
+                                  "qionghu", "kong_bloom") if rng.random() < 0.5}
+        req = {"variant": "panjin", "win_by": rng.choice(["self_draw", "discard"])}
+        if rng.random() < 0.5:
+            opts["wildcard_mode"] = "none"
+            opts.pop("qionghu", None)
+        else:
+            indicator = rng.randrange(27)
+            req["indicator"] = ALL_TILES[indicator].code
+            opts["wildcard_mode"] = rng.choice(["next", "both"])
+            wild = int(step(ALL_TILES[indicator], PANJIN, 1))
+            for _ in range(rng.randrange(3)):
+                i = rng.randrange(14)
+                if tiles.count(wild) < 3:
+                    tiles[i] = wild
+            if tiles.count(indicator) > 3:
+                continue
+        tiles.pop(rng.randrange(14))
+        req["hand"] = format_tiles([ALL_TILES[t] for t in sorted(tiles)])
+        req["options"] = opts
+        try:
+            out = analyze(req)
+        except Exception:  # noqa: BLE001 - an impossible random hand
+            continue
+        if not out["waits"]:
+            continue
+        _check_against_full_analysis(req, out)
+        seen |= {k for w in out["waits"] for k in w["win"]["fan"]}
+        checked += 1
+    assert checked == 100
+    assert {"jiahu", "piaohu", "seven_pairs", "one_suit", "jihu", "discard"} <= seen, seen

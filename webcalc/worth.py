@@ -19,7 +19,7 @@ from .errors import InputError
 from .hand import Hand
 from .settlement import settle
 from .tiles import Tile
-from .variants.base import Situation, Variant
+from .variants.base import Judgement, Situation, Variant
 
 #: 郑州's doubles (ZZ-4) as keys, the same keys the ledger's ``declared.doubles`` uses
 ZZ_DOUBLE_KEYS = {"七对": "seven_pairs", "杠上花": "kong_bloom", "四混": "four_wildcards"}
@@ -60,8 +60,9 @@ def win_value(variant: Variant, before: Situation, tile: Tile) -> dict | None:
     return _price(variant, sit, raw)
 
 
-def _price(variant: Variant, sit: Situation, raw: dict) -> dict | None:
-    judgement = variant.judge(sit)
+def _price(variant: Variant, sit: Situation, raw: dict, key: tuple | None = None) -> dict | None:
+    judgement = (variant.judge(sit) if key is None
+                 else _pricing_judgement(variant, sit, key))
     if not judgement.complete:
         return None
     try:
@@ -133,6 +134,28 @@ def _panjin_reading_fan(sit: Situation) -> str:
     return ""
 
 
+def _pricing_judgement(variant: Variant, sit: Situation, key: tuple) -> Judgement:
+    """What the settlement reads of a judgement, built from :func:`score_key` without
+    listing the readings: the win is complete (the tile is a wait, C-9), and where they
+    count, the shapes present (郑州 七对/四混, ZZ-4), 表 (SMX-4) and 番 (PJ-10: the best
+    reading's 番 first, then the hand's, as :meth:`Panjin.judge` orders them).
+    The property test in tests/test_engine_worth.py holds it to the full judgement."""
+    from .decompose import Reading
+    from .variants.panjin import fan
+
+    shapes = ["standard"]
+    if variant.name == "zhengzhou":
+        shapes += [shape for shape, on in zip(("seven_pairs", "four_wildcards"), key) if on]
+    judgement = Judgement([Reading(shape, ()) for shape in shapes])
+    if variant.name == "sanmenxia":
+        judgement.biao = 1 if key[0] else 0
+    if variant.name == "panjin":
+        hand_fan, reading_fan = key
+        judgement.fan = ([fan(reading_fan)] if reading_fan else []) + [
+            fan(k, FAN_MULTIPLIERS.get(k, 2)) for k in hand_fan]
+    return judgement
+
+
 def wait_values(variant: Variant, before: Situation, waits: list[dict]) -> None:
     """Add ``win`` (see :func:`win_value`) to each wait dict of the 13-tile hand
     ``before``, in place; a wait that cannot be priced gets no ``win``. Waits with the
@@ -141,10 +164,7 @@ def wait_values(variant: Variant, before: Situation, waits: list[dict]) -> None:
 
     raw = hypothetical_settlement(before.settlement, before.win_by)
     known: dict[tuple, dict | None] = {}
-    # real tiles first: the first wait of each key is judged in full, and a wildcard kind
-    # (one more joker) has far more readings to list
-    wild = {t.code for t in before.wildcards}
-    for w in sorted(waits, key=lambda w: w["tile"] in wild):
+    for w in waits:
         tile = parse_tiles(w["tile"])[0]
         hand = Hand.of(list(before.hand.concealed) + [tile], before.hand.melds)
         sit = Situation(hand, before.wildcards, before.options, before.win_by, tile,
@@ -153,7 +173,7 @@ def wait_values(variant: Variant, before: Situation, waits: list[dict]) -> None:
         if key is not None and key in known:
             value = known[key]
         else:
-            value = _price(variant, sit, raw)
+            value = _price(variant, sit, raw, key)
             if key is not None:
                 known[key] = value
         if value is not None:
