@@ -1,8 +1,10 @@
 """What each wait is worth (API.md ``waits[].win``, issue 14).
 
-For a ready hand, :func:`wait_values` completes the 13 tiles with each wait in turn, lets the
-variant judge the 14 tiles (its scoring: 盘锦 番 PJ-10, 三门峡 表 SMX-4/5, 郑州 doubles ZZ-4)
-and lets the settlement engine settle that win. The web layer only prints the result.
+For a ready hand, :func:`wait_values` completes the 13 tiles with each wait in turn, takes the
+variant's scoring of the 14 tiles (盘锦 番 PJ-10, 三门峡 表 SMX-4/5, 郑州 doubles ZZ-4) and lets
+the settlement engine settle that win. The scoring facts come from the variants' cheap
+predicates (:func:`score_key`); only a 盘锦 wait that could be 夹胡 is judged in full. The web
+layer only prints the result.
 
 The hypothetical win uses the request's ``win_by`` (default 自摸) and the request's
 ``settlement`` inputs; where they name no one: base 1, no 跑, seat 0 wins, seat 0 deals.
@@ -18,7 +20,6 @@ from typing import Any
 from .errors import InputError
 from .hand import Hand
 from .settlement import settle
-from .tiles import Tile
 from .variants.base import Judgement, Situation, Variant
 
 #: 郑州's doubles (ZZ-4) as keys, the same keys the ledger's ``declared.doubles`` uses
@@ -46,18 +47,6 @@ def hypothetical_settlement(raw: dict | None, win_by: str) -> dict:
         s.pop("discarder", None)
         s.pop("kong_discard", None)          # 杠流泪 is a 点炮 factor only (PJ-10)
     return s
-
-
-def win_value(variant: Variant, before: Situation, tile: Tile) -> dict | None:
-    """What winning on ``tile`` is worth for the 13-tile hand of ``before``:
-    ``{"fan": [keys], "amount": x}`` plus ``"biao": n`` in 三门峡. ``None`` when the 14
-    tiles are not a win after all or the settlement inputs cannot price it (for example a
-    晋城 winner who had not declared 上架, JC-3)."""
-    hand = Hand.of(list(before.hand.concealed) + [tile], before.hand.melds)
-    raw = hypothetical_settlement(before.settlement, before.win_by)
-    sit = Situation(hand, before.wildcards, before.options, before.win_by, tile,
-                    before.indicator, raw)
-    return _price(variant, sit, raw)
 
 
 def _price(variant: Variant, sit: Situation, raw: dict, key: tuple | None = None) -> dict | None:
@@ -95,8 +84,8 @@ def _fan_keys(variant: Variant, sit: Situation, judgement, result) -> list[str]:
 def score_key(variant: Variant, sit: Situation) -> tuple | None:
     """A key such that two wins of the same 13 tiles with equal keys are worth the same
     (same 番/表 and amount), read off the variant's cheap predicates, or ``None`` when only
-    a full judgement can tell (盘锦 with a reading-dependent 番 possible: 夹胡, 飘胡, 七对).
-    It saves judging every one of up to 34 waits of a wildcard hand."""
+    a full judgement can tell (a 盘锦 wait that could be 夹胡). It saves listing the
+    readings of up to 34 completed hands of a wildcard hand."""
     opts = sit.options
     if variant.name == "jincheng":
         return ()                                       # JC-5: no 番; the hand never counts
@@ -157,8 +146,10 @@ def _pricing_judgement(variant: Variant, sit: Situation, key: tuple) -> Judgemen
 
 
 def wait_values(variant: Variant, before: Situation, waits: list[dict]) -> None:
-    """Add ``win`` (see :func:`win_value`) to each wait dict of the 13-tile hand
-    ``before``, in place; a wait that cannot be priced gets no ``win``. Waits with the
+    """Add ``win`` to each wait dict of the 13-tile hand ``before``, in place:
+    ``{"fan": [keys], "amount": x}`` plus ``"biao": n`` in 三门峡 — what winning on that
+    tile is worth (see the module docstring for the settlement it is priced with). A wait
+    that cannot be priced (a 晋城 winner without 上架, JC-3) gets no ``win``. Waits with the
     same :func:`score_key` are priced once."""
     from .tiles import parse_tiles
 
