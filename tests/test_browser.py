@@ -378,3 +378,30 @@ def test_meld_builder_takes_a_tile_for_thirteen_orphans(browser, live_server, js
         assert page.foreign_requests == []
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("js", [True, False], ids=["js", "no-js"])
+def test_rule_page_example_opens_the_hand_with_wait_values(browser, live_server, js):
+    """Issue 14: /rules/PJ-10's example link opens the analysis; each wait shows its worth,
+    and a rule badge on the result leads back to a rule page."""
+    context, page = _page(browser, live_server, java_script_enabled=js,
+                          viewport={"width": 390, "height": 844})
+    try:
+        page.goto(live_server + "/rules/PJ-10")
+        assert "PJ-10" in page.locator("h1").inner_text()
+        page.locator("a.example-link").nth(1).click()
+        page.wait_for_selector("#result .wait-list")
+        worth = {page.locator("#result li.wait").nth(i).locator(".tile").get_attribute("data-tile"):
+                 page.locator("#result li.wait").nth(i).locator(".worth").inner_text()
+                 for i in range(page.locator("#result li.wait").count())}
+        assert set(worth) == {"5s", "4z"}
+        assert "夹胡 ×2" in worth["5s"] and "得 24" in worth["5s"]
+        assert "夹胡" not in worth["4z"] and "得 12" in worth["4z"]
+        if page.get_attribute("#options", "open") is None:
+            page.click("#options > summary")
+        page.locator("#options a.rule-link").first.click()
+        page.wait_for_selector("h1 .rule-id")
+        assert "/rules/" in page.url
+        assert not page.foreign_requests
+    finally:
+        context.close()

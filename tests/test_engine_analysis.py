@@ -78,7 +78,8 @@ def test_thirteen_tile_hand_waits_and_remaining():
     assert waits_of(out) == {"2z": 3}
     # seen elsewhere: subtracted; a wait with none left stays listed as dead (空听)
     out = analyze({**ZZ_PLAIN, "hand": "123m456p789s1112z", "visible": "222z"})
-    assert out["waits"] == [{"tile": "2z", "remaining": 0, "dead": True}]
+    assert out["waits"] == [{"tile": "2z", "remaining": 0, "dead": True,
+                            "win": {"fan": [], "amount": 3}}]   # ZZ-4: 1 from each
 
 
 def test_two_sided_and_pair_waits():

@@ -109,7 +109,8 @@ def test_C8_wildcard_stands_in_only_in_the_concealed_part():
 def test_C9_waits_remaining_and_dead_waits():
     """C-9: remaining = 4 − held − indicator − visible, never below 0; dead waits listed."""
     out = analyze({**ZZ_PLAIN, "hand": "123m456p789s1112z", "visible": "2z2z2z"})
-    assert out["waits"] == [{"tile": "2z", "remaining": 0, "dead": True}]
+    assert out["waits"] == [{"tile": "2z", "remaining": 0, "dead": True,
+                            "win": {"fan": [], "amount": 3}}]   # ZZ-4: 1 from each
 
 
 def test_C10_drawn_game_settles_without_a_winner():

@@ -65,7 +65,7 @@ def test_panjin_all_pongs_needs_piaohu(client):
     html = text_of(resp)
     assert resp.status_code == 200
     assert "未胡" in html and "为什么不算胡" in html
-    assert re.search(r'<span class="rule-id">PJ-7</span> 没有顺子', html)
+    assert re.search(r'<span class="rule-id">PJ-7</span></a> 没有顺子', html)
     assert "全部默认" in option_block(html)
 
     resp = get(client, variant="panjin", hand=PANJIN_ALL_PONGS, winning_tile="1z", opt_piaohu="1")

@@ -72,7 +72,7 @@ def payments_in(html: str) -> list[tuple[str, str, str, str, str, list[str]]]:
     out = []
     for payer, payee, amount, item, rest in rows:
         rules = re.findall(r'<span class="rule-id">([^<]+)</span>', rest)
-        out.append((payer, payee, amount, item, re.sub(r"\s*<span.*", "", rest, flags=re.S), rules))
+        out.append((payer, payee, amount, item, re.sub(r"\s*<(?:span|a) .*", "", rest, flags=re.S), rules))
     return out
 
 

@@ -118,6 +118,7 @@ def analyze(request: Any) -> dict:
         waits = find_waits(variant, before, vis, kinds)
         out["waits"] = [w.to_dict() for w in waits]
         out["any_tile_wait"] = is_any_tile_wait(before, waits, kinds)
+        _add_wait_values(variant, before, out["waits"])
     if hand.tile_count == 14:
         discards = discard_advice(variant, sit, vis, kinds)
         out["discards"] = [d.to_dict() for d in discards]
@@ -160,6 +161,13 @@ def _settle_drawn_game(variant: Variant, options, req: dict, kinds: int) -> dict
     out.update(settle(variant, sit, None, req["settlement"],
                       win_by_given="win_by" in req).fields())
     return out
+
+
+def _add_wait_values(variant: Variant, before: Situation, waits: list[dict]) -> None:
+    """``waits[].win`` (API.md, issue 14): what winning on each wait is worth."""
+    from .worth import wait_values
+
+    wait_values(variant, before, waits)
 
 
 def _check_request(request: Any) -> dict:

@@ -43,7 +43,7 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     csrf.init_app(app)
 
-    from . import api, errors, health, i18n, pages, templating
+    from . import api, errors, health, i18n, pages, rules, templating
 
     i18n.init_app(app)
     templating.init_app(app)
@@ -51,6 +51,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)  # a JSON API for bots: no cookies, no session, no CSRF token
     app.register_blueprint(health.bp)
+    rules.init_app(app)  # /rules and /rules/<id> (issue 14)
     errors.init_app(app)
     security.init_app(app)  # body and query limits, security headers (issue 7)
     return app

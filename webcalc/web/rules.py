@@ -1,0 +1,166 @@
+"""The rules pages (issue 14): ``GET /rules`` lists every decision id of docs/RULES.md,
+``GET /rules/<id>`` explains one (content: :mod:`.rules_content`), with the room options
+that change it (from the engine's option specs) and worked examples that open the analysis
+page. Also the template helpers that turn a printed rule id into a link (``rule_url``) and
+name the 番 of a wait's value (``FAN_LABELS``).
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from flask import Blueprint, Flask, render_template, url_for
+from flask_babel import lazy_gettext as _l
+from werkzeug.datastructures import MultiDict
+
+from ..options import option_specs
+from ..variants import VARIANTS
+from ..worth import FAN_MULTIPLIERS
+from .i18n import current_lang, lang_param
+from .rules_content import BY_ID, RULES, SECTIONS, Example, Rule
+
+bp = Blueprint("rules", __name__)
+
+#: the keys of ``fan`` / ``waits[].win.fan`` (盘锦 PJ-10, 郑州's doubles ZZ-4) in the page's language
+FAN_LABELS = {
+    "self_draw": _l("self-draw"), "discard": _l("discard (点炮)"),
+    "qionghu": _l("穷胡 (no wildcard)"), "jihu": _l("鸡胡 (1 Bamboo)"),
+    "qunji": _l("群鸡 (four 1 Bamboo)"), "piaohu": _l("飘胡 (all triplets)"),
+    "one_suit": _l("one suit (清一色)"), "seven_pairs": _l("seven pairs"),
+    "kong_bloom": _l("kong replacement (杠上开花)"), "kong_discard": _l("杠流泪"),
+    "jiahu": _l("夹胡 (closed wait)"), "four_wildcards": _l("four wildcards (四混)"),
+}
+SEED_LABELS = {"000": "三门峡", "001": "郑州", "002": "盘锦", "003": "晋城"}
+
+
+def rule_url(rule_id) -> str:
+    """``/rules/<id>`` (keeping ``?lang=``) for a known rule id, else the list ``/rules``."""
+    rid = str(rule_id or "").strip()
+    if rid not in BY_ID:
+        return url_for("rules.index", lang=lang_param())
+    return url_for("rules.rule", rule_id=rid, lang=lang_param())
+
+
+def example_pairs(e: Example) -> list[tuple[str, str]]:
+    """The analysis page's query parameters for an example (``webcalc.web.room``'s names)."""
+    req = e.request
+    pairs = [("variant", req["variant"])]
+    for key in ("hand", "melds", "indicator", "visible", "winning_tile"):
+        if req.get(key):
+            pairs.append((key, req[key]))
+    if req.get("win_by") and req["win_by"] != "self_draw":
+        pairs.append(("win_by", req["win_by"]))
+    for name, value in (req.get("options") or {}).items():
+        text = ("1" if value else "0") if isinstance(value, bool) else str(value)
+        pairs.append((f"opt_{name}", text))
+    s = req.get("settlement")
+    if s is not None:
+        pairs.append(("s_base", str(s.get("base", 1))))
+        pairs.append(("s_dealer", str(s["dealer"])))
+        pairs.append(("s_winner", "none" if s.get("winner") is None else str(s["winner"])))
+        if s.get("discarder") is not None:
+            pairs.append(("s_discarder", str(s["discarder"])))
+        for i, v in enumerate(s.get("pao") or []):
+            if v:
+                pairs.append((f"s_pao{i}", str(v)))
+        for i, v in enumerate(s.get("jiagang") or []):
+            if v:
+                pairs.append((f"s_jiagang{i}", "1"))
+        for i, v in enumerate(s.get("ready") or []):
+            if not v:
+                pairs.append((f"s_ready{i}", "0"))
+        if s.get("kongs"):
+            pairs.append(("s_kongs", ",".join(
+                f"{k['seat']}:{k['type']}" + (f":{k['from']}" if k.get("from") is not None else "")
+                for k in s["kongs"])))
+        if s.get("biao_discards"):
+            pairs.append(("s_biao", str(s["biao_discards"])))
+        for key, name in (("follow_dealer", "s_follow"), ("duanmen", "s_duanmen"),
+                          ("kong_discard", "s_kong_discard")):
+            if s.get(key):
+                pairs.append((name, "1"))
+    return pairs
+
+
+def example_url(e: Example, lang: str | None = None) -> str:
+    """The analysis page showing the example: its canonical URL, as the page itself would
+    redirect to (so a click costs no redirect)."""
+    from .forms import AnalyzeForm
+    from .pages import canonical_url
+    from .room import read_room, win_methods
+
+    args = MultiDict(example_pairs(e))
+    try:
+        form = AnalyzeForm(args)
+        form.set_variant(win_methods(e.variant))
+        room = read_room(args, e.variant, form.win_by.data)
+        return canonical_url(args, form, room, lang)
+    except Exception:  # noqa: BLE001 - fall back to the plain query; the page redirects
+        pairs = args.items(multi=True)
+        if lang:
+            pairs = list(pairs) + [("lang", lang)]
+        return "/?" + urlencode(list(pairs), safe=":,@")
+
+
+def rule_options(rule: Rule) -> list[dict]:
+    """The room options that change ``rule``: every option whose spec names it, plus the
+    ones the content adds; each ``{"variant", "variant_label", **spec}``."""
+    out, seen = [], set()
+    for name, variant in VARIANTS.items():
+        for spec in option_specs(variant.Options):
+            key = (name, spec["name"])
+            if spec["rule"] == rule.id or key in rule.options:
+                if key not in seen:
+                    seen.add(key)
+                    out.append({"variant": name, "variant_label": variant.label, **spec})
+    return out
+
+
+def example_options(e: Example) -> list[str]:
+    """The example's room options as the page names them: ``夹胡：开``, ``混牌：游戏混``."""
+    specs = {sp["name"]: sp for sp in option_specs(VARIANTS[e.variant].Options)}
+    out = []
+    for name, value in (e.request.get("options") or {}).items():
+        sp = specs[name]
+        if isinstance(value, bool):
+            text = "开" if value else "关"
+        else:
+            text = dict(sp["choices"]).get(value, str(value))
+        out.append(f"{sp['label']}：{text}")
+    return out
+
+
+def _text(rule_or_example, field: str) -> str:
+    return getattr(rule_or_example, f"{field}_{'en' if current_lang() == 'en' else 'zh'}")
+
+
+@bp.get("/rules")
+def index():
+    sections = [(code, zh, en, [r for r in RULES if r.section == code])
+                for code, zh, en, _variant in SECTIONS]
+    return render_template("rules.html", sections=sections, title_of=lambda r: _text(r, "title"))
+
+
+@bp.get("/rules/<rule_id>")
+def rule(rule_id: str):
+    r = BY_ID.get(rule_id) or BY_ID.get(rule_id.upper())
+    if r is None:
+        return render_template("rule_missing.html", rule_id=rule_id), 404
+    i = RULES.index(r)
+    lang = lang_param()
+    examples = [{"url": example_url(e, lang), "says": e.says_en if current_lang() == "en"
+                 else e.says_zh, "e": e, "options": example_options(e)} for e in r.examples]
+    return render_template(
+        "rule.html", rule=r, title=_text(r, "title"),
+        body=r.en if current_lang() == "en" else r.zh,
+        seed_label=SEED_LABELS.get(r.seed[0]) if r.seed else None,
+        options=rule_options(r), examples=examples,
+        prev=RULES[i - 1] if i > 0 else None,
+        next=RULES[i + 1] if i + 1 < len(RULES) else None,
+        title_of=lambda x: _text(x, "title"))
+
+
+def init_app(app: Flask) -> None:
+    app.register_blueprint(bp)
+    app.jinja_env.globals.update(rule_url=rule_url, FAN_LABELS=FAN_LABELS,
+                                 FAN_MULTIPLIERS=FAN_MULTIPLIERS)

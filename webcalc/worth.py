@@ -1,0 +1,171 @@
+"""What each wait is worth (API.md ``waits[].win``, issue 14).
+
+For a ready hand, :func:`wait_values` completes the 13 tiles with each wait in turn, takes the
+variant's scoring of the 14 tiles (盘锦 番 PJ-10, 三门峡 表 SMX-4/5, 郑州 doubles ZZ-4) and lets
+the settlement engine settle that win. The scoring facts come from the variants' cheap
+predicates (:func:`score_key`); only a 盘锦 wait that could be 夹胡 is judged in full. The web
+layer only prints the result.
+
+The hypothetical win uses the request's ``win_by`` (default 自摸) and the request's
+``settlement`` inputs; where they name no one: base 1, no 跑, seat 0 wins, seat 0 deals.
+``amount`` counts the win payments the winner collects (item ``win``); kong payments do not
+depend on the wait and are left out. For a 点炮/抢杠 win without a named discarder the seat
+before the winner (上家) discarded. Both choices are in docs/decisions.md.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import InputError
+from .hand import Hand
+from .settlement import settle
+from .variants.base import Judgement, Situation, Variant
+
+#: 郑州's doubles (ZZ-4) as keys, the same keys the ledger's ``declared.doubles`` uses
+ZZ_DOUBLE_KEYS = {"七对": "seven_pairs", "杠上花": "kong_bloom", "四混": "four_wildcards"}
+#: what each 番 multiplies by where it is not ×2 (PJ-10: 群鸡 ×4); every other key doubles
+FAN_MULTIPLIERS = {"qunji": 4}
+#: settlement fields that do not change what a win pays the winner (kongs are paid apart)
+_NOT_FOR_THE_WIN = ("kongs",)
+
+
+def hypothetical_settlement(raw: dict | None, win_by: str) -> dict:
+    """The ``settlement`` object used to price a wait: the request's inputs, with seat 0
+    winning and dealing and base 1 where they say nothing, and the seat before the winner
+    as the discarder of a 点炮/抢杠 win when none is named."""
+    s = {k: v for k, v in (raw or {}).items() if k not in _NOT_FOR_THE_WIN}
+    if s.get("winner") is None:
+        s["winner"] = 0
+    if s.get("dealer") is None:
+        s["dealer"] = 0
+    winner = s["winner"]
+    if win_by in ("discard", "robbing_kong"):
+        if s.get("discarder") is None or s.get("discarder") == winner:
+            s["discarder"] = (winner + 3) % 4 if isinstance(winner, int) else None
+    else:
+        s.pop("discarder", None)
+        s.pop("kong_discard", None)          # 杠流泪 is a 点炮 factor only (PJ-10)
+    return s
+
+
+def _price(variant: Variant, sit: Situation, raw: dict, key: tuple | None = None) -> dict | None:
+    judgement = (variant.judge(sit) if key is None
+                 else _pricing_judgement(variant, sit, key))
+    if not judgement.complete:
+        return None
+    try:
+        result = settle(variant, sit, judgement, raw)
+    except InputError:
+        return None
+    winner = raw["winner"]
+    amount = sum(p.amount for p in result.settlement.payments
+                 if p.item == "win" and p.payee == winner)
+    if isinstance(amount, float):
+        amount = round(amount, 10)
+    out: dict[str, Any] = {"fan": _fan_keys(variant, sit, judgement, result)}
+    if variant.name == "sanmenxia":
+        out["biao"] = result.biao or 0
+    out["amount"] = amount
+    return out
+
+
+def _fan_keys(variant: Variant, sit: Situation, judgement, result) -> list[str]:
+    if variant.name == "panjin":
+        return [f["key"] for f in (result.fan or [])]
+    if variant.name == "zhengzhou":
+        names = variant.hand_doubles(sit.options, judgement.readings)
+        if sit.options.kong_bloom_double and sit.win_by == "kong_replacement":
+            names.append("杠上花")
+        return [ZZ_DOUBLE_KEYS[n] for n in names]
+    return []
+
+
+def score_key(variant: Variant, sit: Situation) -> tuple | None:
+    """A key such that two wins of the same 13 tiles with equal keys are worth the same
+    (same 番/表 and amount), read off the variant's cheap predicates, or ``None`` when only
+    a full judgement can tell (a 盘锦 wait that could be 夹胡). It saves listing the
+    readings of up to 34 completed hands of a wildcard hand."""
+    opts = sit.options
+    if variant.name == "jincheng":
+        return ()                                       # JC-5: no 番; the hand never counts
+    if variant.name == "zhengzhou":                     # ZZ-4: 七对 and 四混 doubles
+        return (opts.seven_pairs_double and variant.is_seven_pairs_as_themselves(sit),
+                opts.four_wildcards_double and variant.has_four_wildcards(sit))
+    if variant.name == "sanmenxia":                     # SMX-4: 混单吊 or not
+        return (variant.is_wildcard_pair_wait(sit),)
+    if variant.name == "panjin":
+        if opts.jiahu and variant.jiahu_possible(sit):
+            return None                                 # at most one wait: judge it
+        return (tuple(f["key"] for f in variant.hand_fan(sit)), _panjin_reading_fan(sit))
+    return None
+
+
+def _panjin_reading_fan(sit: Situation) -> str:
+    """Without 夹胡, the reading 番 of 盘锦's best reading (PJ-10, C-6): 飘胡 when an
+    all-triplet reading exists (listed before 七对, both ×2), else 七对 when a seven-pairs
+    reading exists, else none. A wildcard never sits in a triplet (PJ-2), so an
+    all-triplet reading is: no chow, each real kind a multiple of 3 except the pair, which
+    the wildcards complete (a pair of two wildcards included)."""
+    from .decompose import is_seven_pairs
+
+    opts = sit.options
+    if opts.piaohu and not any(m.kind == "chow" for m in sit.hand.melds):
+        rests = [c % 3 for c in sit.real_counts if c]
+        jokers = len(sit.jokers)
+        if ((jokers == 0 and sorted(r for r in rests if r) == [2])
+                or (jokers == 1 and sorted(r for r in rests if r) == [1])
+                or (jokers == 2 and not any(rests))):
+            return "piaohu"
+    if opts.seven_pairs and not sit.hand.melds and is_seven_pairs(
+            sit.real_counts, len(sit.jokers)):
+        return "seven_pairs"
+    return ""
+
+
+def _pricing_judgement(variant: Variant, sit: Situation, key: tuple) -> Judgement:
+    """What the settlement reads of a judgement, built from :func:`score_key` without
+    listing the readings: the win is complete (the tile is a wait, C-9), and where they
+    count, the shapes present (郑州 七对/四混, ZZ-4), 表 (SMX-4) and 番 (PJ-10: the best
+    reading's 番 first, then the hand's, as :meth:`Panjin.judge` orders them).
+    The property test in tests/test_engine_worth.py holds it to the full judgement."""
+    from .decompose import Reading
+    from .variants.panjin import fan
+
+    shapes = ["standard"]
+    if variant.name == "zhengzhou":
+        shapes += [shape for shape, on in zip(("seven_pairs", "four_wildcards"), key) if on]
+    judgement = Judgement([Reading(shape, ()) for shape in shapes])
+    if variant.name == "sanmenxia":
+        judgement.biao = 1 if key[0] else 0
+    if variant.name == "panjin":
+        hand_fan, reading_fan = key
+        judgement.fan = ([fan(reading_fan)] if reading_fan else []) + [
+            fan(k, FAN_MULTIPLIERS.get(k, 2)) for k in hand_fan]
+    return judgement
+
+
+def wait_values(variant: Variant, before: Situation, waits: list[dict]) -> None:
+    """Add ``win`` to each wait dict of the 13-tile hand ``before``, in place:
+    ``{"fan": [keys], "amount": x}`` plus ``"biao": n`` in 三门峡 — what winning on that
+    tile is worth (see the module docstring for the settlement it is priced with). A wait
+    that cannot be priced (a 晋城 winner without 上架, JC-3) gets no ``win``. Waits with the
+    same :func:`score_key` are priced once."""
+    from .tiles import parse_tiles
+
+    raw = hypothetical_settlement(before.settlement, before.win_by)
+    known: dict[tuple, dict | None] = {}
+    for w in waits:
+        tile = parse_tiles(w["tile"])[0]
+        hand = Hand.of(list(before.hand.concealed) + [tile], before.hand.melds)
+        sit = Situation(hand, before.wildcards, before.options, before.win_by, tile,
+                        before.indicator, raw)
+        key = score_key(variant, sit)
+        if key is not None and key in known:
+            value = known[key]
+        else:
+            value = _price(variant, sit, raw, key)
+            if key is not None:
+                known[key] = value
+        if value is not None:
+            w["win"] = dict(value, fan=list(value["fan"]))
