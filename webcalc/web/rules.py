@@ -60,6 +60,10 @@ def example_pairs(e: Example) -> list[tuple[str, str]]:
         pairs.append(("s_winner", "none" if s.get("winner") is None else str(s["winner"])))
         if s.get("discarder") is not None:
             pairs.append(("s_discarder", str(s["discarder"])))
+            # the discarder's 上架, which the page asks where it changes the money (晋城
+            # JC-5); the canonical URL drops it where the room does not use it
+            ready = s.get("ready") or [True] * 4
+            pairs.append(("s_dready", "1" if ready[s["discarder"]] else "0"))
         for i, v in enumerate(s.get("pao") or []):
             if v:
                 pairs.append((f"s_pao{i}", str(v)))
