@@ -92,7 +92,7 @@ def _tap(page, *codes):
         count = page.locator("#hand-row-label").inner_text()
         page.click(f"button.key[value='{code}']")
         page.wait_for_function(
-            "c => document.querySelector('#hand-row-label').innerText !== c", arg=count)
+            "c => document.querySelector('#hand-row-label')?.innerText !== c && document.querySelector('#hand-row-label') !== null", arg=count)
 
 
 def test_htmx_swaps_result_in_place(browser, live_server):

@@ -55,8 +55,8 @@ def test_added_kong_is_counted_once(browser, live_server, js):
                 page.press("#s_base", "Tab")
             _settle(page, js)
             page.wait_for_url(f"**s_base={base}**")
-            page.wait_for_function("b => document.querySelector('#result .settlement h3')"
-                                   ".innerText.includes('底分 ' + b)", arg=base)
+            page.wait_for_function("b => (document.querySelector('#result .settlement h3')?.innerText ?? '')"
+                                   ".includes('底分 ' + b)", arg=base)
         assert page.url.count("1:concealed") == 1
         assert "s_kongs=1:concealed&" in page.url + "&"
         assert _nets(page) == ["+6", "+6", "-6", "-6"]
@@ -80,7 +80,7 @@ def test_added_kong_is_counted_once(browser, live_server, js):
             page.press("#s_base", "Tab")
         _settle(page, js)
         page.wait_for_function("() => !location.search.includes('s_base')")
-        page.wait_for_function("() => document.querySelector('#result .nets td').innerText === '+3'")
+        page.wait_for_function("() => document.querySelector('#result .nets td')?.innerText === '+3'")
         assert _nets(page) == ["+3", "-1", "-1", "-1"]
         assert "s_kongs" not in page.url
     finally:
@@ -144,7 +144,7 @@ def test_palette_keys_full_kinds_and_a_steady_place(browser, live_server, js):
             count = page.locator("#hand-row-label").inner_text()
             page.click(f"button.key[value='{code}']")
             page.wait_for_function(
-                "c => document.querySelector('#hand-row-label').innerText !== c", arg=count)
+                "c => document.querySelector('#hand-row-label')?.innerText !== c && document.querySelector('#hand-row-label') !== null", arg=count)
             tops.add(page.evaluate(PALETTE_TOP))
             if not js:
                 # back at the tap area, the palette in view, not the top of the page
@@ -184,8 +184,8 @@ def test_settlement_gist_stands_under_the_hand(browser, live_server, js):
         assert "荒庄" in page.inner_text("#quick-settle")
         page.select_option("#s_winner", "0")
         _settle(page, js)
-        page.wait_for_function("() => document.querySelector('#quick-settle')"
-                               ".innerText.includes('+3')")
+        page.wait_for_function("() => (document.querySelector('#quick-settle')?.innerText ?? '')"
+                               ".includes('+3')")
         gist = page.inner_text("#quick-settle")
         assert "东 +3" in gist and "南 -1" in gist and "下局庄家：东家" in gist
         top = page.evaluate("() => document.querySelector('#quick-settle')"
