@@ -42,16 +42,17 @@ def normalise_url(url: str) -> str:
     return url
 
 
-def make_engine(url: str) -> Engine:
-    """An engine for ``url`` set up as this module describes."""
+def make_engine(url: str, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> Engine:
+    """An engine for ``url`` set up as this module describes; ``busy_timeout_ms``: how long a
+    SQLite writer waits for the lock."""
     url = normalise_url(url)
     u = make_url(url)
     if u.get_backend_name() == "sqlite":
         if u.database and u.database != ":memory:":
             Path(u.database).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000,
+        engine = create_engine(url, connect_args={"timeout": busy_timeout_ms / 1000,
                                                   "check_same_thread": False})
-        _sqlite_events(engine)
+        _sqlite_events(engine, busy_timeout_ms)
         return engine
     return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5)
 
@@ -60,14 +61,14 @@ def is_sqlite(engine: Engine) -> bool:
     return engine.dialect.name == "sqlite"
 
 
-def _sqlite_events(engine: Engine) -> None:
+def _sqlite_events(engine: Engine, busy_timeout_ms: int) -> None:
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection, _record):
         dbapi_connection.isolation_level = None        # we say BEGIN ourselves (below)
         cur = dbapi_connection.cursor()
         cur.execute("PRAGMA journal_mode=WAL")
         cur.execute("PRAGMA foreign_keys=ON")
-        cur.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        cur.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
         cur.execute("PRAGMA synchronous=FULL")
         cur.close()
 

@@ -156,11 +156,13 @@ class Ledger:
         revisions_max: revisions per hand.
         tables_per_hour: tables one address may create per hour (0: no cap).
         migrate_lazily: upgrade the schema on first use (tests); else call :meth:`migrate`.
+        busy_timeout_ms: how long a SQLite writer waits for the lock before a retry.
     """
 
     def __init__(self, url: str, *, hands_max: int = 500, revisions_max: int = 50,
-                 tables_per_hour: int = 30, migrate_lazily: bool = False):
-        self.engine = db.make_engine(url)
+                 tables_per_hour: int = 30, migrate_lazily: bool = False,
+                 busy_timeout_ms: int = db.BUSY_TIMEOUT_MS):
+        self.engine = db.make_engine(url, busy_timeout_ms)
         self.hands_max = hands_max
         self.revisions_max = revisions_max
         self.tables_per_hour = tables_per_hour
