@@ -193,7 +193,10 @@ class Ledger:
     def _run(self, work: Callable[[Session], R], *, write: bool) -> R:
         """Run ``work`` in one transaction (a write one when ``write``), retrying a locked or
         dropped database a few times before giving up with :class:`Busy`."""
-        self._ready()
+        try:
+            self._ready()
+        except OperationalError as err:          # the database is down: say so, no crash
+            raise Busy("记账数据库暂时连不上，请稍后再试（这次没有记入任何内容）。") from err
         delay = 0.05
         for attempt in range(ATTEMPTS):
             session = Session(self.engine, expire_on_commit=False, autoflush=True)
