@@ -509,13 +509,15 @@ class Ledger:
 
     @staticmethod
     def _table_dict(s: Session, t: Table, can_write: bool) -> dict:
-        hands = s.scalars(select(Hand).where(Hand.table_id == t.id)
+        # plain rows, not ORM objects: every write answers with the whole table
+        hands = s.execute(select(Hand.__table__).where(Hand.table_id == t.id)
                           .order_by(Hand.number)).all()
-        olds: dict[int, list[Revision]] = {}
+        olds: dict[int, list] = {}
         revised = [h.id for h in hands if h.revision > 1]
         if revised:
-            for r in s.scalars(select(Revision).where(Revision.hand_id.in_(revised))
-                               .order_by(Revision.hand_id, Revision.revision)):
+            rev = Revision.__table__
+            for r in s.execute(select(rev).where(rev.c.hand_id.in_(revised))
+                               .order_by(rev.c.hand_id, rev.c.revision)):
                 olds.setdefault(r.hand_id, []).append(r)
         expected = t.first_dealer
         nets, out = [], []
@@ -608,7 +610,8 @@ def _result_fields(result: dict) -> dict:
     return out
 
 
-def _hand_dict(h: Hand, flag: bool, olds: list[Revision]) -> dict:
+def _hand_dict(h, flag: bool, olds: list) -> dict:
+    """H from a ``ledger_hand`` row and its superseded ``ledger_revision`` rows."""
     out = {"number": h.number, "kind": h.kind, "status": h.status, "verified": h.verified,
            "dealer": h.dealer, "dealer_flag": flag, "request": h.request,
            **_result_fields(h.result), "recorded_at": _iso(h.recorded_at),
