@@ -490,3 +490,9 @@ def test_import_recomputes_and_refuses_what_is_not_an_export(api):
                                                                 "settlement": {"winner": 1}}}]}
     r = api.post("/api/v1/tables/import", json=bad)
     assert r.status_code == 400 and r.json["error"]["field"] == "entries[0].hand"
+
+
+def test_a_cap_of_zero_means_no_cap(make_app):
+    api = make_app(LEDGER_TABLES_PER_HOUR=0).test_client()
+    for _ in range(35):
+        create(api)

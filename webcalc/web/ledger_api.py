@@ -70,7 +70,11 @@ def init_app(app: Flask) -> None:
 
 
 def _setting(app: Flask, name: str, default):
-    return app.config.get(name) or os.environ.get(name) or default
+    """``app.config[name]``, else the environment's, else ``default`` (0 is a value: no cap)."""
+    for value in (app.config.get(name), os.environ.get(name)):
+        if value not in (None, ""):
+            return value
+    return default
 
 
 def ledger() -> Ledger:
