@@ -61,6 +61,24 @@ or hand number), ``ReadOnly`` (a write with the view token), ``Conflict`` (stale
 hand), ``TableFull`` (caps), ``RateLimited`` (tables per address per hour; ``retry_after``),
 ``Busy`` (the database stayed locked: nothing written, try again).
 
+For the pages (the HTML on top of this service):
+
+* the next hand's form: the table's ``variant``/``options``/``base``/``names``, dealer
+  ``T["dealer"]``; each seat's 跑/加钢 of the previous counted hand are in its
+  ``request["settlement"]`` (``pao``, ``jiagang``); put ``T["next_number"]`` in the form as
+  ``expected_number`` and a fresh random ``idempotency_key`` (a double tap then records once,
+  and a stale page gets :class:`Conflict` with the table as it is now);
+* 荒庄 in one tap: ``{"settlement": {"winner": None}}``; the quick entry without tiles: no
+  ``hand``, ``win_by`` and ``declared`` (the keys each variant accepts are in
+  :func:`webcalc.settlement.settle_declared`), shown as 未验牌 where ``verified`` is false;
+* correct: open ``H["request"]`` in the form, send it to :meth:`Ledger.correct`; show
+  ``H["revisions"]``; greyed hands: ``status == "voided"`` with ``void_reason``; the flag:
+  ``dealer_flag``;
+* the view page's polling: compare :meth:`Ledger.version` with the ``ETag`` the client sent,
+  answer 304 when equal; never put a token of the other kind in a page (``T["access"]``);
+* the chart: running totals are the cumulative sum of ``H["settlement"]["net"]`` over the
+  counted entries; the settle-up is ``T["settle_up"]``.
+
 Safety: tokens are 192 random bits from :mod:`secrets` (``token_urlsafe(24)``); only their
 SHA-256 is stored, so a copied database grants no access; the stored hash is compared with
 :func:`hmac.compare_digest`. SQLite writes take the write lock up front (``BEGIN IMMEDIATE``)
