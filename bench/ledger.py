@@ -142,6 +142,23 @@ def drop_schema(base: str, schema: str) -> None:
         conn.execute(f"DROP SCHEMA {schema} CASCADE")
 
 
+def fsync_ms(folder: str, n: int = 100) -> tuple[float, float]:
+    """p50/p99 of fsync after a 4 KB write in ``folder``: the floor under a durable commit."""
+    path = os.path.join(folder, "fsync-probe")
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
+    times = []
+    try:
+        for _ in range(n):
+            os.write(fd, b"x" * 4096)
+            t0 = time.perf_counter()
+            os.fsync(fd)
+            times.append(time.perf_counter() - t0)
+    finally:
+        os.close(fd)
+        os.unlink(path)
+    return pct(times, .5) * 1000, pct(times, .99) * 1000
+
+
 def machine() -> str:
     cpu = "unknown"
     for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -163,6 +180,7 @@ def main() -> None:
     results, notes = {}, []
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:
+        fsync = fsync_ms(tmp)
         results["SQLite (file, WAL, synchronous=FULL)"] = run(
             f"sqlite:///{tmp}/ledger.sqlite3", args.tables, args.entries, args.reads, args.seed)
     base = (os.environ.get("WEBCALC_BENCH_POSTGRES_URL")
@@ -187,7 +205,8 @@ def main() -> None:
              f"Load average (1 min) {load_before:.1f} before, {os.getloadavg()[0]:.1f} after, "
              f"on {os.cpu_count()} cores: wall times include waiting for a core and for "
              "fsync; the CPU columns are this process's CPU time per request (the app and "
-             "SQLite; PostgreSQL's own work runs in its server and is not in them).", "",
+             "SQLite; PostgreSQL's own work runs in its server and is not in them). "
+             f"fsync of the disk alone: p50 {fsync[0]:.1f} ms, p99 {fsync[1]:.1f} ms.", "",
              "| database | record p50 | record p99 | record max | record CPU p50 / p99 "
              "| read 200 p50 | read 200 p99 | read 200 max | read CPU p50 / p99 |",
              "|---|---|---|---|---|---|---|---|---|"]
@@ -198,9 +217,15 @@ def main() -> None:
                      f"{dc[0]:.1f} / {dc[1]:.1f} |")
     sqlite = next(iter(results.values()))
     ok = "met" if sqlite["record"][1] <= 50 else "MISSED"
+    floor = sqlite["record_cpu"][1] + fsync[1]
     lines += ["", f"Target (issue 12): record p99 ≤ 50 ms on SQLite: **{ok}** "
-              f"({sqlite['record'][1]:.1f} ms). The 200-hand *page* target belongs to the "
-              "pages; the JSON read above is the data it renders."]
+              f"({sqlite['record'][1]:.1f} ms wall). What the request itself costs: CPU p99 "
+              f"{sqlite['record_cpu'][1]:.1f} ms + fsync p99 {fsync[1]:.1f} ms = "
+              f"{floor:.1f} ms; the rest of the wall time is waiting for a core"
+              + (" on this loaded machine: re-measure on a quiet one."
+                 if os.getloadavg()[0] > (os.cpu_count() or 1) else ".")
+              + " The 200-hand *page* target belongs to the pages; the JSON read above is "
+              "the data they render."]
     lines += [""] + [f"- {n}" for n in notes]
     text = "\n".join(lines).rstrip() + "\n"
     print(text)
