@@ -166,6 +166,12 @@ def _iso(dt: datetime | None) -> str | None:
     return dt.astimezone(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
+def _text_ok(text: str) -> bool:
+    """Printable, so storable: control characters and lone surrogates (JSON ``"\\ud800"``,
+    which no database can encode) are not printable."""
+    return text.isprintable()
+
+
 def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
@@ -197,6 +203,10 @@ class Ledger:
         """Upgrade the schema to head (safe from several processes at once)."""
         db.upgrade(self.engine)
         self._migrated = True
+
+    def migrate_on_first_use(self) -> None:
+        """Migrate when the ledger is next used (after :meth:`migrate` failed at start-up)."""
+        self._migrated = False
 
     def dispose(self) -> None:
         """Close pooled connections (after start-up in a process that will fork)."""
@@ -330,7 +340,8 @@ class Ledger:
         if not isinstance(body, dict):
             raise InputError("bad_json", "请求体应为 JSON 对象。", None)
         key = body.get("idempotency_key")
-        if key is not None and (not isinstance(key, str) or not 0 < len(key) <= KEY_MAX):
+        if key is not None and (not isinstance(key, str) or not 0 < len(key) <= KEY_MAX
+                                or not _text_ok(key)):
             raise _bad("idempotency_key", f"idempotency_key 应为 1 到 {KEY_MAX} 个字符的字符串。")
         expected = body.get("expected_number")
         if expected is not None and not _is_int(expected):
@@ -414,6 +425,8 @@ class Ledger:
         if not isinstance(reason, str) or not reason.strip():
             raise _bad("reason", "作废要写明原因（reason）。")
         reason = reason.strip()
+        if not _text_ok(reason):
+            raise _bad("reason", "原因里有无法保存的字符（控制字符或不成对的代理项）。")
         if len(reason) > REASON_MAX:
             raise _bad("reason", f"原因最多 {REASON_MAX} 个字。")
 
@@ -674,7 +687,7 @@ def _table_spec(spec: Any) -> tuple[str, dict, int | float, list[str], int]:
         raise _bad("names", "座位名（names）应为 4 个名字的列表（东、南、西、北家的顺序）。")
     names = [n.strip() for n in names]
     for i, n in enumerate(names):
-        if not 0 < len(n) <= NAME_MAX or not n.isprintable():
+        if not 0 < len(n) <= NAME_MAX or not _text_ok(n):
             raise _bad("names", f"第 {i + 1} 个座位名应为 1 到 {NAME_MAX} 个可见字符。")
     dealer = spec.get("dealer", 0)
     dealer = 0 if dealer is None else dealer
@@ -762,7 +775,7 @@ def _adjustment(t: Table, raw: Any, dealer: int):
             raise _bad(f"adjustment.{key}", f"调整：未知字段 “{key}”。可用：payments、fee、paid_by、note。")
     note = raw.get("note") or ""
     if not isinstance(note, str) or len(note.strip()) > NOTE_MAX or (
-            note and not note.strip().isprintable()):
+            note and not _text_ok(note.strip())):
         raise _bad("adjustment.note", f"备注（note）应为不超过 {NOTE_MAX} 字的文字。")
     note = note.strip()
     if ("payments" in raw) == ("fee" in raw):
