@@ -23,7 +23,6 @@ import platform
 import random
 import secrets
 import sqlite3
-import statistics
 import sys
 import tempfile
 import time
