@@ -128,6 +128,9 @@ class Table:
     kong_discard: bool
     sit: Situation | None = None
     judgement: Judgement | None = None
+    #: for a win recorded without its tiles: the factors the tiles would decide, as each
+    #: variant module's ``parse_declared`` returned them (:func:`settle_declared`)
+    declared: dict | None = None
 
     @property
     def self_drawn(self) -> bool:
@@ -377,20 +380,22 @@ def _kongs(raw: dict, variant, opts) -> tuple[Kong, ...]:
     return tuple(out)
 
 
-def parse_table(variant, sit: Situation, raw: Any, judgement: Judgement | None) -> Table:
-    """Validate the ``settlement`` object (C-15); every error is ``bad_settlement``."""
+def parse_table(variant, sit: Situation | None, raw: Any, judgement: Judgement | None, *,
+                options: Any = None, win_by: str | None = None) -> Table:
+    """Validate the ``settlement`` object (C-15); every error is ``bad_settlement``.
+    Without tiles (``sit`` ``None``) the room ``options`` and ``win_by`` are given instead."""
     if not isinstance(raw, dict):
         raise InputError("bad_settlement", "结算（settlement）应为一个对象。", "settlement")
     for key in raw:
         if key not in FIELDS:
             raise InputError("bad_settlement", f"结算：未知字段 “{key}”。可用字段："
                              f"{'、'.join(FIELDS)}。", f"settlement.{key}")
-    opts = sit.options
+    opts = sit.options if sit is not None else options
     name = variant.name
     base = _base(raw)
     dealer = _seat(raw, "dealer", True)
     winner = _seat(raw, "winner", False)
-    win_by = sit.win_by
+    win_by = sit.win_by if sit is not None else win_by
     discarder = _seat(raw, "discarder", False)
     if winner is not None and win_by in ("discard", "robbing_kong"):
         what = "点炮" if win_by == "discard" else "被抢杠"
@@ -474,10 +479,82 @@ def settle(variant, sit: Situation, judgement: Judgement | None, raw_settlement:
     table = parse_table(variant, sit, raw_settlement, judgement)
     if table.winner is not None:
         _check_winner(sit, judgement, win_by_given)
-    module = modules[variant.name]
+    return _result(modules[variant.name], table)
+
+
+def _result(module, table: Table) -> SettlementResult:
+    """The variant module's payments and next dealer for a validated table."""
     payments, extra = module.payments(table)
     extra["next_dealer"] = module.next_dealer(table)
     for p in payments:
         if isinstance(p.amount, float) and not math.isfinite(p.amount):
             raise _bad("base", "底分太大，结果超出范围。")
     return SettlementResult(Settlement.of(payments), **extra)
+
+
+def settle_declared(variant, options, win_by: str, raw_settlement: Any,
+                    declared: Any) -> SettlementResult:
+    """Settle a hand recorded without its tiles (a 荒庄, or a win whose tiles nobody typed).
+
+    The factors the tiles would decide are ``declared`` instead: ``{"biao": n}`` (三门峡,
+    SMX-5, the 表 count of the win), ``{"doubles": [keys]}`` (郑州, ZZ-4: ``seven_pairs``,
+    ``kong_bloom``, ``four_wildcards``) or ``{"fan": [keys]}`` (盘锦, PJ-10: the hand's own
+    番 ``piaohu``, ``one_suit``, ``seven_pairs``, ``jihu``, ``qunji``, ``qionghu``,
+    ``jiahu``); 晋城's payments need none. ``None`` or ``{}`` declares no factor. Everything
+    else (跑, 加钢, kongs, who won and how) is settled exactly as :func:`settle` does.
+
+    Args:
+        variant: the variant object.
+        options: the room options dataclass.
+        win_by: one of the variant's win methods (ignored on 荒庄).
+        raw_settlement: the ``settlement`` object, as for :func:`settle`.
+        declared: the declared factors (a dict) or ``None``.
+
+    Raises:
+        InputError: ``bad_settlement`` naming the field (``declared.fan`` …) for a factor the
+            variant or the room does not have, or any error :func:`settle` would raise for
+            the settlement object itself.
+    """
+    from . import jincheng, panjin, sanmenxia, zhengzhou
+    modules = {"sanmenxia": sanmenxia, "zhengzhou": zhengzhou, "panjin": panjin,
+               "jincheng": jincheng}
+    module = modules[variant.name]
+    table = parse_table(variant, None, raw_settlement, None, options=options, win_by=win_by)
+    if declared is None:
+        declared = {}
+    if not isinstance(declared, dict):
+        raise InputError("bad_settlement", "声明（declared）应为一个对象。", "declared")
+    allowed = module.DECLARED
+    for key in declared:
+        if key not in allowed:
+            what = "、".join(allowed) if allowed else "无（此玩法的分数不取决于牌型）"
+            raise InputError("bad_settlement", f"声明（declared）：{variant.label}麻将没有 “{key}”。"
+                             f"可声明：{what}。", f"declared.{key}")
+    if table.winner is None and any(declared.values()):
+        raise InputError("bad_settlement", "声明（declared）：荒庄没有胡牌者，不能声明番数或表。",
+                         "declared")
+    table.declared = module.parse_declared(table, declared)
+    return _result(module, table)
+
+
+def declared_keys(raw: dict, name: str, allowed: dict[str, str]) -> list[str]:
+    """A declared list of keys (``fan``, ``doubles``): each one of ``allowed`` (key →
+    Chinese name), no repeats; ``bad_settlement`` on ``declared.<name>`` otherwise."""
+    v = raw.get(name)
+    if v is None:
+        return []
+    if not isinstance(v, list) or not all(isinstance(k, str) for k in v):
+        raise InputError("bad_settlement", f"声明·{name}：应为键名的列表，可用："
+                         f"{'、'.join(allowed)}。", f"declared.{name}")
+    for k in v:
+        if k not in allowed:
+            raise InputError("bad_settlement", f"声明·{name}：未知的 “{k}”，可用："
+                             f"{'、'.join(allowed)}。", f"declared.{name}")
+    if len(set(v)) != len(v):
+        raise InputError("bad_settlement", f"声明·{name}：有重复的键。", f"declared.{name}")
+    return list(v)
+
+
+def declared_refuse(name: str, message: str) -> InputError:
+    """A declared factor the room's options do not allow."""
+    return InputError("bad_settlement", f"声明·{name}：{message}", f"declared.{name}")

@@ -9,12 +9,35 @@ no kong is paid.
 
 from __future__ import annotations
 
-from . import KONG_CHINESE, SEAT_NAMES, Payment, Table, fmt, kong_payers, pay
+from . import (KONG_CHINESE, MAX_BIAO_DISCARDS, SEAT_NAMES, Payment, Table, _is_int,
+               declared_refuse, fmt, kong_payers, pay)
+
+#: what a win recorded without its tiles declares (:func:`webcalc.settlement.settle_declared`)
+DECLARED = ("biao",)
 
 
 def biao(t: Table) -> int:
-    """SMX-5: 0 unless the win is 混单吊 (SMX-4, from the judgement); then 1 + biao_discards."""
+    """SMX-5: 0 unless the win is 混单吊 (SMX-4, from the judgement); then 1 + biao_discards.
+    Declared without tiles: the count as declared."""
+    if t.declared is not None:
+        return t.declared["biao"]
     return 1 + t.biao_discards if t.judgement.biao else 0
+
+
+def parse_declared(t: Table, raw: dict) -> dict:
+    """``{"biao": n}``: the 表 count of the win (SMX-5), 0 unless it was 混单吊 (SMX-4),
+    else 1 + the wildcards discarded while waiting; so ``biao_discards`` must not be given
+    beside it."""
+    n = raw.get("biao", 0)
+    n = 0 if n is None else n
+    top = 1 + MAX_BIAO_DISCARDS
+    if not _is_int(n) or not 0 <= n <= top:
+        raise declared_refuse("biao", f"应为 0 到 {top} 的整数（SMX-5）。")
+    if n and not t.options.wildcard:
+        raise declared_refuse("biao", "不带混的三门峡没有表（SMX-4、SMX-5）。")
+    if n and t.biao_discards:
+        raise declared_refuse("biao", "声明的表已含打混的次数，结算里的 biao_discards 应为 0（SMX-5）。")
+    return {"biao": n}
 
 
 def win_payment(t: Table, payer: int, b: int) -> Payment:

@@ -14,13 +14,25 @@ wins (tests/cases.json zz-pao-seed-error, zz-big-example).
 from __future__ import annotations
 
 from ..variants.zhengzhou import Zhengzhou
-from . import KONG_CHINESE, SEAT_NAMES, Payment, Table, fmt, kong_payers, pay
+from . import (KONG_CHINESE, SEAT_NAMES, Payment, Table, declared_keys, declared_refuse, fmt,
+               kong_payers, pay)
+
+#: what a win recorded without its tiles declares (:func:`webcalc.settlement.settle_declared`)
+DECLARED = ("doubles",)
+#: ZZ-4's doubles: declared key → (name in the payment text, the room option that enables it)
+DOUBLES = {"seven_pairs": ("七对", "seven_pairs_double"),
+           "kong_bloom": ("杠上花", "kong_bloom_double"),
+           "four_wildcards": ("四混", "four_wildcards_double")}
 
 
 def doubles(t: Table) -> list[str]:
     """ZZ-4: the names of the enabled doubles that apply to this win."""
     opts = t.options
-    out = Zhengzhou.hand_doubles(opts, t.judgement.readings)
+    if t.declared is not None:                 # no tiles: the hand's doubles as declared
+        out = [DOUBLES[k][0] for k in ("seven_pairs", "four_wildcards")
+               if k in t.declared["doubles"]]
+    else:
+        out = Zhengzhou.hand_doubles(opts, t.judgement.readings)
     if opts.kong_bloom_double and t.win_by == "kong_replacement":
         out.append("杠上花")
     return out
@@ -36,6 +48,22 @@ def _seed_corrected(t: Table, a: int, b: int, with_pao: bool) -> dict:
     if with_pao and t.pao[a] + t.pao[b] > 0:
         return {"note": SEED_NOTE}
     return {}
+
+
+def parse_declared(t: Table, raw: dict) -> dict:
+    """``{"doubles": [keys]}`` (ZZ-4): each must be enabled in the room; ``four_wildcards``
+    needs wildcards, ``kong_bloom`` a win by ``kong_replacement`` (which doubles anyway)."""
+    keys = declared_keys(raw, "doubles", {k: v[0] for k, v in DOUBLES.items()})
+    opts = t.options
+    for k in keys:
+        name, option = DOUBLES[k]
+        if not getattr(opts, option):
+            raise declared_refuse("doubles", f"房间没有勾选“{name}加倍”，{name}不加倍（ZZ-4）。")
+    if "four_wildcards" in keys and not opts.wildcard:
+        raise declared_refuse("doubles", "不带混的房间没有四混（ZZ-3）。")
+    if "kong_bloom" in keys and t.win_by != "kong_replacement":
+        raise declared_refuse("doubles", "杠上花要以杠上开花（win_by kong_replacement）胡牌（C-14）。")
+    return {"doubles": keys}
 
 
 def _units(t: Table, a: int, b: int, with_pao: bool) -> tuple[int, str]:
