@@ -465,12 +465,13 @@ def table(token: str):
 def live(token: str):
     t = _load(token)
     etag = _etag(t)
+    part = "top" if request.args.get("part") == "top" else "rest"
     if request.if_none_match.contains(etag):
         resp = current_app.response_class(status=304)
     else:
         resp = make_response(render_template(
             "_ledger_live.html", table=t, token=token, edit=t["access"] == "edit",
-            etag=etag, conflict_hand=None, **_view_helpers(t)))
+            etag=etag, conflict_hand=None, part=part, **_view_helpers(t)))
     resp.set_etag(etag)
     resp.headers["Cache-Control"] = "no-cache, private"
     return add_vary(resp)
@@ -582,9 +583,9 @@ def chart(token: str):
                   font_family='"Noto Sans CJK SC","Noto Sans SC",sans-serif',
                   label_font_size=12, major_label_font_size=12, legend_font_size=14,
                   value_font_size=11, tooltip_font_size=11, title_font_size=14)
-    c = pygal.Line(js=[], width=390, height=260, style=style, legend_at_bottom=True,
+    c = pygal.Line(js=[], width=390, height=300, style=style, legend_at_bottom=True,
                    legend_at_bottom_columns=4, show_dots=True, dots_size=2.5,
-                   disable_xml_declaration=True, x_title=_("Hand"), truncate_legend=-1,
+                   disable_xml_declaration=True, x_title=_("Hand number"), truncate_legend=-1,
                    margin=8)
     c.x_labels = ["0"] + [str(h["number"]) for h in counted]
     running = [0.0] * 4
