@@ -398,7 +398,7 @@ def _render_table(token: str, table: dict, *, entry: Entry | None = None, status
         "ledger_table.html", table=table, token=token, edit=edit, entry=entry,
         view_url=url_for(".table", token=view_token, _external=True),
         edit_url=url_for(".table", token=token, _external=True) if edit else None,
-        qr=_qr(url_for(".table", token=view_token, _external=True)) if edit else None,
+        qr=_qr(url_for(".table", token=view_token, _external=True)),
         etag=_etag(table), conflict=conflict, conflict_hand=conflict_hand, message=message,
         new=bool(request.args.get("new")), **_view_helpers(table))
     resp = make_response(html, status)
