@@ -456,3 +456,37 @@ def test_purge_command_deletes_idle_tables_only(make_app):
     with app.extensions["ledger"].engine.connect() as conn:
         assert conn.execute(text("SELECT count(*) FROM ledger_hand")).scalar() == 0
         assert conn.execute(text("SELECT count(*) FROM ledger_revision")).scalar() == 0
+
+
+# -- export and import (added) -----------------------------------------------------------------
+
+def test_export_then_import_gives_the_same_evening_with_new_tokens(api):
+    edit, view, _ = create(api, names=["甲", "乙", "丙", "丁"], dealer=1, base=2)
+    record(api, edit, win(1))
+    record(api, edit, win(2, WIN2))
+    record(api, edit, {"settlement": {"winner": None}})
+    record(api, edit, {"adjustment": {"fee": 40, "paid_by": 0, "note": "茶水"}})
+    api.put(f"/api/v1/tables/{edit}/hands/1", json=win(3))
+    api.post(f"/api/v1/tables/{edit}/hands/3/void", json={"reason": "记重了"})
+    before = api.get(f"/api/v1/tables/{view}").json
+    doc = api.get(f"/api/v1/tables/{view}/export")
+    assert doc.status_code == 200 and edit not in doc.get_data(as_text=True)
+    r = api.post("/api/v1/tables/import", json=doc.json)
+    assert r.status_code == 201
+    assert {r.json["edit_token"], r.json["view_token"]}.isdisjoint({edit, view})
+    after = api.get(f"/api/v1/tables/{r.json['view_token']}").json
+    drop = ("version", "created_at", "updated_at", "access")
+    assert {k: v for k, v in after.items() if k not in drop} == \
+        {k: v for k, v in before.items() if k not in drop}
+    assert after["hands"][1]["dealer_flag"] is True and after["totals"] == before["totals"]
+
+
+def test_import_recomputes_and_refuses_what_is_not_an_export(api):
+    edit, view, _ = create(api)
+    record(api, edit, win(1))
+    doc = api.get(f"/api/v1/tables/{view}/export").json
+    assert api.post("/api/v1/tables/import", json={**doc, "format": "x"}).status_code == 400
+    bad = {**doc, "entries": [{**doc["entries"][0], "request": {**WIN, "hand": "123m",
+                                                                "settlement": {"winner": 1}}}]}
+    r = api.post("/api/v1/tables/import", json=bad)
+    assert r.status_code == 400 and r.json["error"]["field"] == "entries[0].hand"

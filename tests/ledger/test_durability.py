@@ -114,5 +114,5 @@ def test_an_acknowledged_hand_survives_kill_9(server, db_url):
 
     log.seek(0)
     access = log.read().decode("utf-8", "replace")
-    assert "/api/v1/tables/[redacted]/hands" in access
+    assert '"GET /api/v1/tables/[redacted] HTTP/1.1" 200' in access
     assert edit not in access and view not in access

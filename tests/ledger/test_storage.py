@@ -168,3 +168,20 @@ def test_api_answers_503_busy_with_retry_after(tmp_path):
         assert api.post(f"/api/v1/tables/{edit}/hands", json=WIN).status_code == 201
     finally:
         app.extensions["ledger"].dispose()
+
+
+def test_an_unreachable_database_is_busy_and_the_pages_still_work(tmp_path):
+    """A server that cannot reach its database at start-up still serves the analyser, and
+    the ledger answers 503 busy (never a 500) until the database is back."""
+    from webcalc import create_app
+
+    app = create_app({"SECRET_KEY": "x",
+                      "DATABASE_URL": "postgresql://nobody:x@127.0.0.1:9/none?connect_timeout=2"})
+    api = app.test_client()
+    try:
+        r = api.post("/api/v1/tables", json={"variant": "zhengzhou"})
+        assert r.status_code == 503 and r.json["error"]["code"] == "busy"
+        assert api.post("/api/v1/analyze", json={"variant": "zhengzhou",
+                                                 "hand": "123m456p789s1112z"}).status_code == 200
+    finally:
+        app.extensions["ledger"].dispose()

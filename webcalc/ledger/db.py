@@ -48,11 +48,15 @@ def make_engine(url: str, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> Engine:
     url = normalise_url(url)
     u = make_url(url)
     if u.get_backend_name() == "sqlite":
-        if u.database and u.database != ":memory:":
-            Path(u.database).parent.mkdir(parents=True, exist_ok=True)
         engine = create_engine(url, connect_args={"timeout": busy_timeout_ms / 1000,
                                                   "check_same_thread": False})
         _sqlite_events(engine, busy_timeout_ms)
+        if u.database and u.database != ":memory:":
+            folder = Path(u.database).parent
+
+            @event.listens_for(engine, "do_connect")
+            def _make_folder(*_args):         # the instance folder, on first use only
+                folder.mkdir(parents=True, exist_ok=True)
         return engine
     return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5)
 

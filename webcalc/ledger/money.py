@@ -31,6 +31,8 @@ def all_ints(values: Iterable) -> bool:
 
 def totals(nets: list[list[int | float]]) -> tuple[list[Fraction], bool]:
     """The exact per-seat sums of ``nets`` and whether every amount was an int."""
+    if all(all_ints(net) for net in nets):            # the common case: plain int sums
+        return [Fraction(sum(net[s] for net in nets)) for s in range(4)], True
     out = [Fraction(0)] * 4
     ints = True
     for net in nets:

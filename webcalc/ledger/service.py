@@ -31,6 +31,10 @@ Methods (all take a token as the user gave it; all return plain JSON-ready dicts
 * :meth:`Ledger.correct` ``(edit_token, number, body) -> Recorded``: a new revision (the old
   one is kept in ``H["revisions"]``); ``created`` is False when the body changes nothing.
 * :meth:`Ledger.void` ``(edit_token, number, reason) -> T``: voiding twice changes nothing.
+* :meth:`Ledger.export_table` ``(token) -> dict`` (either token; no tokens inside) and
+  :meth:`Ledger.import_table` ``(data, address=None) -> Created``: a new table with new tokens,
+  every entry and revision recomputed by the engine (never trusted from the file), voids and
+  times kept. Format ``"webcalc-ledger/1"``, see :meth:`Ledger.export_table`.
 * :meth:`Ledger.purge_idle` ``(days, dry_run=False) -> int``: delete tables with no write for
   ``days`` days (the ``flask ledger-purge`` command).
 
@@ -110,6 +114,7 @@ REASON_MAX = 200
 KEY_MAX = 128
 ADJUSTMENT_PAYMENTS_MAX = 12
 ATTEMPTS = 3
+EXPORT_FORMAT = "webcalc-ledger/1"
 
 
 @dataclass(frozen=True)
@@ -199,7 +204,10 @@ class Ledger:
     def _run(self, work: Callable[[Session], R], *, write: bool) -> R:
         """Run ``work`` in one transaction (a write one when ``write``), retrying a locked or
         dropped database a few times before giving up with :class:`Busy`."""
-        self._ready()
+        try:
+            self._ready()
+        except OperationalError as err:          # the database is down: say so, no crash
+            raise Busy("记账数据库暂时连不上，请稍后再试（这次没有记入任何内容）。") from err
         delay = 0.05
         for attempt in range(ATTEMPTS):
             session = Session(self.engine, expire_on_commit=False, autoflush=True)
@@ -413,6 +421,70 @@ class Ledger:
             return self._table_dict(s, t, True)
         return self._run(work, write=True)
 
+    def export_table(self, token: str) -> dict:
+        """The table as a JSON document for :meth:`import_table`: ``{"format":
+        "webcalc-ledger/1", "variant", "options", "base", "names", "first_dealer",
+        "exported_at", "entries": [{"number", "kind", "status", "dealer", "request",
+        "recorded_at", "void_reason"?, "voided_at"?, "revisions": [{"request", "dealer",
+        "recorded_at"}]}]}`` (revisions oldest first, the current one last in ``request``).
+        Either token; the document holds no token."""
+        def work(s):
+            t, can_write = self._find(s, token, write=False)
+            table = self._table_dict(s, t, can_write)
+            entries = []
+            for h in table["hands"]:
+                e = {"number": h["number"], "kind": h["kind"], "status": h["status"],
+                     "dealer": h["dealer"], "request": h["request"],
+                     "recorded_at": h["recorded_at"],
+                     "revisions": [{"request": r["request"], "dealer": r["dealer"],
+                                    "recorded_at": r["recorded_at"]} for r in h["revisions"]]}
+                if h.get("revised_at"):
+                    e["revised_at"] = h["revised_at"]
+                if h["status"] == "voided":
+                    e["void_reason"], e["voided_at"] = h["void_reason"], h["voided_at"]
+                entries.append(e)
+            return {"format": EXPORT_FORMAT, "variant": t.variant, "options": t.options,
+                    "base": t.base, "names": t.names, "first_dealer": t.first_dealer,
+                    "exported_at": _iso(utcnow()), "entries": entries}
+        return self._run(work, write=False)
+
+    def import_table(self, data: Any, *, address: str | None = None) -> Created:
+        """A new table (new tokens) from an :meth:`export_table` document. Every revision of
+        every entry is computed again by the engine from its request, so a file cannot bring
+        in amounts the rules do not give; statuses, void reasons and times are kept.
+
+        Raises:
+            InputError: ``bad_request`` for a document that is not an export (``format``),
+                or any error of an entry's request, its field prefixed ``entries[i].``.
+        """
+        if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
+            raise _bad("format", f"不是牌桌导出文件（format 应为 “{EXPORT_FORMAT}”）。")
+        spec = {"variant": data.get("variant"), "options": data.get("options"),
+                "base": data.get("base"), "names": data.get("names"),
+                "dealer": data.get("first_dealer")}
+        variant, options, base, names, dealer = _table_spec(spec)
+        entries = data.get("entries")
+        if not isinstance(entries, list) or len(entries) > self.hands_max:
+            raise _bad("entries", f"entries 应为最多 {self.hands_max} 手的列表。")
+        edit_token = secrets.token_urlsafe(TOKEN_BYTES)
+        view_token = secrets.token_urlsafe(TOKEN_BYTES)
+
+        def work(s):
+            now = utcnow()
+            if address is not None and self.tables_per_hour:
+                self._rate_limit(s, address, now)
+            t = Table(edit_hash=token_hash(edit_token), view_hash=token_hash(view_token),
+                      variant=variant, options=options, base=base, names=names,
+                      first_dealer=dealer, next_number=len(entries) + 1, version=1,
+                      created_at=now, updated_at=now)
+            s.add(t)
+            s.flush()
+            for i, e in enumerate(entries):
+                s.add(_imported_entry(t, i, e, self.revisions_max, now))
+            s.flush()
+            return self._table_dict(s, t, True)
+        return Created(self._run(work, write=True), edit_token, view_token)
+
     def purge_idle(self, days: float, *, dry_run: bool = False) -> int:
         """Delete every table with no write for ``days`` days (its hands and revisions go
         with it), and creation records older than a day. Returns how many tables."""
@@ -478,6 +550,56 @@ class Ledger:
             "settle_up": [{"from": a, "to": b, "amount": number(x, ints)}
                           for a, b, x in settle_up(sums)],
         }
+
+
+def _parse_time(v: Any, default: datetime) -> datetime:
+    if isinstance(v, str):
+        try:
+            dt = datetime.fromisoformat(v.replace("Z", "+00:00"))
+        except ValueError:
+            return default
+        return dt if dt.tzinfo else dt.replace(tzinfo=timezone.utc)
+    return default
+
+
+def _imported_entry(t: Table, i: int, e: Any, revisions_max: int, now: datetime) -> Hand:
+    where = f"entries[{i}]"
+    if not isinstance(e, dict) or e.get("number") != i + 1:
+        raise _bad(where, f"第 {i + 1} 条记录缺失或编号不对（应为 {i + 1}）。")
+    kind, status = e.get("kind"), e.get("status", "recorded")
+    if kind not in ("hand", "adjustment") or status not in ("recorded", "voided"):
+        raise _bad(where, "kind 应为 hand 或 adjustment，status 应为 recorded 或 voided。")
+    olds = e.get("revisions") or []
+    if not isinstance(olds, list) or len(olds) >= revisions_max:
+        raise _bad(f"{where}.revisions", f"revisions 应为最多 {revisions_max - 1} 个旧版本的列表。")
+    versions = []
+    for j, r in enumerate([*olds, e]):
+        if not isinstance(r, dict) or not isinstance(r.get("request"), dict):
+            raise _bad(where, "每个版本都要有 request 对象。")
+        dealer = r.get("dealer")
+        try:
+            got = _compute(t, r["request"], dealer if _is_int(dealer) and 0 <= dealer <= 3 else 0)
+        except InputError as err:
+            field = f"{where}.{err.field}" if err.field else where
+            raise InputError(err.code, f"第 {i + 1} 手：{err.message}", field) from None
+        if got[0] != kind:
+            raise _bad(where, f"第 {i + 1} 条的 kind 与其 request 不符。")
+        when = e.get("revised_at") if r is e and olds else r.get("recorded_at")
+        versions.append((got, _parse_time(when, now)))
+    (_, request, result, dealer, verified), at = versions[-1]
+    h = Hand(table_id=t.id, number=i + 1, kind=kind, status=status, revision=len(versions),
+             request=request, result=result, dealer=dealer, verified=verified,
+             recorded_at=versions[0][1], revised_at=at if len(versions) > 1 else None)
+    if status == "voided":
+        reason = e.get("void_reason")
+        h.void_reason = reason.strip()[:REASON_MAX] if isinstance(reason, str) and reason.strip() \
+            else "（导入时无原因）"
+        h.voided_at = _parse_time(e.get("voided_at"), now)
+    for j, ((_, req, res, dl, ver), rat) in enumerate(versions[:-1]):
+        replaced = versions[j + 1][1]
+        h.old_revisions.append(Revision(revision=j + 1, request=req, result=res, dealer=dl,
+                                        verified=ver, recorded_at=rat, replaced_at=replaced))
+    return h
 
 
 def _touch(t: Table, now: datetime) -> None:

@@ -8,6 +8,8 @@ Routes (``<token>``: the edit or the view token; writes need the edit token):
   repeat)
 * ``PUT /api/v1/tables/<token>/hands/<n>`` → 200 ``{"hand", "table"}``
 * ``POST /api/v1/tables/<token>/hands/<n>/void`` → 200 T
+* ``GET /api/v1/tables/<token>/export`` → 200 the export document (added; either token), and
+  ``POST /api/v1/tables/import`` with that document → 201 as for create, new tokens (added)
 
 The token is checked before the body is read: an unknown token is a 404 and a write with the
 view token a 403 ``read_only``, whatever the body. Errors are ``{"error": {"code", "message",
@@ -118,6 +120,24 @@ def _no_store(resp):
 def create():
     def run():
         made = ledger().create_table(_body(), address=request.remote_addr)
+        return _no_store(jsonify({"table": made.table, "edit_token": made.edit_token,
+                                  "view_token": made.view_token})), 201
+    return _answer(run)
+
+
+@bp.get("/<token>/export")
+def export(token: str):
+    def run():
+        resp = jsonify(ledger().export_table(token))
+        resp.headers["Content-Disposition"] = 'attachment; filename="webcalc-table.json"'
+        return _no_store(resp)
+    return _answer(run)
+
+
+@bp.post("/import")
+def import_():
+    def run():
+        made = ledger().import_table(_body(), address=request.remote_addr)
         return _no_store(jsonify({"table": made.table, "edit_token": made.edit_token,
                                   "view_token": made.view_token})), 201
     return _answer(run)
