@@ -467,7 +467,7 @@ class Ledger:
         if not isinstance(entries, list) or len(entries) > self.hands_max:
             raise _bad("entries", f"entries 应为最多 {self.hands_max} 手的列表。")
         edit_token = secrets.token_urlsafe(TOKEN_BYTES)
-        view_token = secrets.token_urlsafe(TOKEN_BYTES)
+        view_token = view_token_of(edit_token)
 
         def work(s):
             now = utcnow()

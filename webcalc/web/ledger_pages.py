@@ -58,7 +58,6 @@ PANJIN_FAN = {"piaohu": "飘胡", "one_suit": "清一色", "seven_pairs": "七�
 STATUS = {NotFound: 404, ReadOnly: 403, Conflict: 409, Voided: 409, TableFull: 409,
           RateLimited: 429, Busy: 503}
 IMPORT_MAX = 2 * 1024 * 1024
-EXPORT_FORMAT = "webcalc-table/1"
 
 
 def ledger():
@@ -173,25 +172,8 @@ def import_table():
 
 
 def import_json(data, address: str | None) -> str:
-    """Replay an export (:func:`export_json`) into a new table: each entry's revisions in
-    order (a correction each), then its void. Returns the new edit token."""
-    if not isinstance(data, dict) or not isinstance(data.get("hands"), list):
-        raise InputError("bad_json", _("This is not a JSON file exported from a table."))
-    spec = {k: data.get(k) for k in ("variant", "options", "base", "names")}
-    spec["dealer"] = data.get("first_dealer", 0)
-    made = ledger().create_table(spec, address=address)
-    token = made.edit_token
-    for h in data["hands"]:
-        if not isinstance(h, dict) or not isinstance(h.get("request"), dict):
-            raise InputError("bad_json", _("This is not a JSON file exported from a table."))
-        versions = [r.get("request") for r in h.get("revisions") or [] if isinstance(r, dict)]
-        versions.append(h["request"])
-        rec = ledger().record(token, dict(versions[0]))
-        for req in versions[1:]:
-            ledger().correct(token, rec.hand["number"], dict(req))
-        if h.get("status") == "voided":
-            ledger().void(token, rec.hand["number"], h.get("void_reason") or "—")
-    return token
+    """A new table from an export (:meth:`Ledger.import_table`); returns its edit token."""
+    return ledger().import_table(data, address=address).edit_token
 
 
 # -- the table page ---------------------------------------------------------------------------
@@ -605,12 +587,6 @@ def chart(token: str):
     return resp.make_conditional(request)
 
 
-def export_json(t: dict) -> dict:
-    keep = ("variant", "options", "base", "names", "first_dealer", "dealer", "next_number",
-            "created_at", "updated_at", "hands", "totals", "settle_up")
-    return {"format": EXPORT_FORMAT, **{k: t[k] for k in keep}}
-
-
 def _filename(t: dict, ext: str) -> str:
     day = (t.get("created_at") or "")[:10] or datetime.now(timezone.utc).date().isoformat()
     return f"webcalc-table-{t['variant']}-{day}.{ext}"
@@ -619,7 +595,7 @@ def _filename(t: dict, ext: str) -> str:
 @bp.get("/<token>/export.json")
 def export_json_view(token: str):
     t = _load(token)
-    body = json.dumps(export_json(t), ensure_ascii=False, indent=1)
+    body = json.dumps(ledger().export_table(token), ensure_ascii=False, indent=1)
     resp = Response(body, mimetype="application/json")
     resp.headers["Content-Disposition"] = f'attachment; filename="{_filename(t, "json")}"'
     resp.headers["Cache-Control"] = "no-cache, private"
