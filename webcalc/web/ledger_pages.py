@@ -434,7 +434,7 @@ def _qr(url: str) -> Markup:
     import segno
 
     svg = segno.make(url, error="m").svg_inline(scale=4, border=2, dark="#000", light="#fff",
-                                               title=None)
+                                               omitsize=True)
     return Markup(svg.replace("<svg ", '<svg role="img" aria-label="QR" ', 1))
 
 
