@@ -187,8 +187,11 @@ def _load(token: str) -> dict:
         abort(503)
 
 
-def _etag(table: dict) -> str:
-    return f"{table['version']}-{table['access']}-{current_lang()}"
+def _etag(table: dict | int) -> str:
+    """The ETag of a table page part: the table's version and the page's language (an ETag
+    belongs to one URL, so the token need not be in it)."""
+    version = table if isinstance(table, int) else table["version"]
+    return f"{version}-{current_lang()}"
 
 
 def _prev_bets(table: dict) -> dict:
@@ -445,12 +448,18 @@ def table(token: str):
 
 @bp.get("/<token>/live")
 def live(token: str):
-    t = _load(token)
-    etag = _etag(t)
+    try:
+        etag = _etag(ledger().version(token))        # one cheap query for the common 304
+    except NotFound:
+        abort(404)
+    except Busy:
+        abort(503)
     part = "top" if request.args.get("part") == "top" else "rest"
     if request.if_none_match.contains(etag):
         resp = current_app.response_class(status=304)
     else:
+        t = _load(token)
+        etag = _etag(t)
         resp = make_response(render_template(
             "_ledger_live.html", table=t, token=token, edit=t["access"] == "edit",
             etag=etag, conflict_hand=None, part=part, **_view_helpers(t)))
