@@ -561,11 +561,23 @@ def adjust(token: str):
 COLORS = ("#c0392b", "#1f6fb2", "#2e8b57", "#8e44ad")
 
 
+def _pygal():
+    """pygal, without the import hook it adds for its map plugins: that ``sys.meta_path``
+    finder has only the legacy ``find_module``, so every later import in the process warns
+    (ImportWarning). We draw no maps."""
+    import sys
+
+    import pygal
+
+    sys.meta_path[:] = [f for f in sys.meta_path if type(f).__name__ != "PluginImportFixer"]
+    return pygal
+
+
 @bp.get("/<token>/chart.svg")
 def chart(token: str):
     """Each seat's running total over the counted entries (pygal, no script). Served as an
     image with its own CSP: an SVG image runs no script, and its ``<style>`` is its own."""
-    import pygal
+    pygal = _pygal()
     from pygal.style import Style
 
     t = _load(token)
