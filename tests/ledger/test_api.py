@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import json
 import threading
 from datetime import datetime
 
@@ -490,3 +491,30 @@ def test_import_recomputes_and_refuses_what_is_not_an_export(api):
                                                                 "settlement": {"winner": 1}}}]}
     r = api.post("/api/v1/tables/import", json=bad)
     assert r.status_code == 400 and r.json["error"]["field"] == "entries[0].hand"
+
+
+def test_a_cap_of_zero_means_no_cap(make_app):
+    api = make_app(LEDGER_TABLES_PER_HOUR=0).test_client()
+    for _ in range(35):
+        create(api)
+
+
+@pytest.mark.parametrize("where", ["idempotency_key", "reason", "note", "names"])
+def test_unstorable_text_is_400_not_500(api, where):
+    """A lone surrogate (valid JSON, not encodable) in a free-text field is refused."""
+    edit, _, _ = create(api)
+    record(api, edit, win(1))
+    bad = "记\ud800"
+
+    def post(path, body):       # json.dumps escapes the surrogate as \ud800: valid JSON
+        return api.post(path, data=json.dumps(body), content_type="application/json")
+    if where == "idempotency_key":
+        r = post(f"/api/v1/tables/{edit}/hands", {**win(2), "idempotency_key": bad})
+    elif where == "reason":
+        r = post(f"/api/v1/tables/{edit}/hands/1/void", {"reason": bad})
+    elif where == "note":
+        r = post(f"/api/v1/tables/{edit}/hands",
+                 {"adjustment": {"fee": 4, "paid_by": 0, "note": bad}})
+    else:
+        r = post("/api/v1/tables", {"variant": "zhengzhou", "names": ["a", "b", "c", bad]})
+    assert r.status_code == 400, r.get_data(as_text=True)

@@ -8,6 +8,7 @@ else as floats rounded to 10 decimal places (as the engine does).
 
 from __future__ import annotations
 
+from decimal import Decimal, localcontext
 from fractions import Fraction
 from typing import Iterable
 
@@ -33,13 +34,13 @@ def totals(nets: list[list[int | float]]) -> tuple[list[Fraction], bool]:
     """The exact per-seat sums of ``nets`` and whether every amount was an int."""
     if all(all_ints(net) for net in nets):            # the common case: plain int sums
         return [Fraction(sum(net[s] for net in nets)) for s in range(4)], True
-    out = [Fraction(0)] * 4
-    ints = True
-    for net in nets:
-        ints = ints and all_ints(net)
-        for seat, amount in enumerate(net):
-            out[seat] += exact(amount)
-    return out, ints
+    with localcontext() as ctx:                       # decimal sums: exact, and fast
+        ctx.prec = 60
+        out = [Decimal(0)] * 4
+        for net in nets:
+            for seat, amount in enumerate(net):
+                out[seat] += Decimal(repr(amount)) if isinstance(amount, float) else amount
+    return [Fraction(x) for x in out], False
 
 
 def settle_up(balances: list[Fraction]) -> list[tuple[int, int, Fraction]]:

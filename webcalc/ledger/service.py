@@ -61,6 +61,24 @@ or hand number), ``ReadOnly`` (a write with the view token), ``Conflict`` (stale
 hand), ``TableFull`` (caps), ``RateLimited`` (tables per address per hour; ``retry_after``),
 ``Busy`` (the database stayed locked: nothing written, try again).
 
+For the pages (the HTML on top of this service):
+
+* the next hand's form: the table's ``variant``/``options``/``base``/``names``, dealer
+  ``T["dealer"]``; each seat's 跑/加钢 of the previous counted hand are in its
+  ``request["settlement"]`` (``pao``, ``jiagang``); put ``T["next_number"]`` in the form as
+  ``expected_number`` and a fresh random ``idempotency_key`` (a double tap then records once,
+  and a stale page gets :class:`Conflict` with the table as it is now);
+* 荒庄 in one tap: ``{"settlement": {"winner": None}}``; the quick entry without tiles: no
+  ``hand``, ``win_by`` and ``declared`` (the keys each variant accepts are in
+  :func:`webcalc.settlement.settle_declared`), shown as 未验牌 where ``verified`` is false;
+* correct: open ``H["request"]`` in the form, send it to :meth:`Ledger.correct`; show
+  ``H["revisions"]``; greyed hands: ``status == "voided"`` with ``void_reason``; the flag:
+  ``dealer_flag``;
+* the view page's polling: compare :meth:`Ledger.version` with the ``ETag`` the client sent,
+  answer 304 when equal; never put a token of the other kind in a page (``T["access"]``);
+* the chart: running totals are the cumulative sum of ``H["settlement"]["net"]`` over the
+  counted entries; the settle-up is ``T["settle_up"]``.
+
 Safety: edit tokens are 192 random bits from :mod:`secrets` (``token_urlsafe(24)``), the
 view token is derived from the edit token by HMAC (:func:`view_token_of`); only their
 SHA-256 is stored, so a copied database grants no access; the stored hash is compared with
@@ -159,6 +177,12 @@ def _iso(dt: datetime | None) -> str | None:
     return dt.astimezone(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
+def _text_ok(text: str) -> bool:
+    """Printable, so storable: control characters and lone surrogates (JSON ``"\\ud800"``,
+    which no database can encode) are not printable."""
+    return text.isprintable()
+
+
 def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
@@ -190,6 +214,10 @@ class Ledger:
         """Upgrade the schema to head (safe from several processes at once)."""
         db.upgrade(self.engine)
         self._migrated = True
+
+    def migrate_on_first_use(self) -> None:
+        """Migrate when the ledger is next used (after :meth:`migrate` failed at start-up)."""
+        self._migrated = False
 
     def dispose(self) -> None:
         """Close pooled connections (after start-up in a process that will fork)."""
@@ -323,7 +351,8 @@ class Ledger:
         if not isinstance(body, dict):
             raise InputError("bad_json", "请求体应为 JSON 对象。", None)
         key = body.get("idempotency_key")
-        if key is not None and (not isinstance(key, str) or not 0 < len(key) <= KEY_MAX):
+        if key is not None and (not isinstance(key, str) or not 0 < len(key) <= KEY_MAX
+                                or not _text_ok(key)):
             raise _bad("idempotency_key", f"idempotency_key 应为 1 到 {KEY_MAX} 个字符的字符串。")
         expected = body.get("expected_number")
         if expected is not None and not _is_int(expected):
@@ -407,6 +436,8 @@ class Ledger:
         if not isinstance(reason, str) or not reason.strip():
             raise _bad("reason", "作废要写明原因（reason）。")
         reason = reason.strip()
+        if not _text_ok(reason):
+            raise _bad("reason", "原因里有无法保存的字符（控制字符或不成对的代理项）。")
         if len(reason) > REASON_MAX:
             raise _bad("reason", f"原因最多 {REASON_MAX} 个字。")
 
@@ -520,13 +551,15 @@ class Ledger:
 
     @staticmethod
     def _table_dict(s: Session, t: Table, can_write: bool) -> dict:
-        hands = s.scalars(select(Hand).where(Hand.table_id == t.id)
+        # plain rows, not ORM objects: every write answers with the whole table
+        hands = s.execute(select(Hand.__table__).where(Hand.table_id == t.id)
                           .order_by(Hand.number)).all()
-        olds: dict[int, list[Revision]] = {}
+        olds: dict[int, list] = {}
         revised = [h.id for h in hands if h.revision > 1]
         if revised:
-            for r in s.scalars(select(Revision).where(Revision.hand_id.in_(revised))
-                               .order_by(Revision.hand_id, Revision.revision)):
+            rev = Revision.__table__
+            for r in s.execute(select(rev).where(rev.c.hand_id.in_(revised))
+                               .order_by(rev.c.hand_id, rev.c.revision)):
                 olds.setdefault(r.hand_id, []).append(r)
         expected = t.first_dealer
         nets, out = [], []
@@ -619,7 +652,8 @@ def _result_fields(result: dict) -> dict:
     return out
 
 
-def _hand_dict(h: Hand, flag: bool, olds: list[Revision]) -> dict:
+def _hand_dict(h, flag: bool, olds: list) -> dict:
+    """H from a ``ledger_hand`` row and its superseded ``ledger_revision`` rows."""
     out = {"number": h.number, "kind": h.kind, "status": h.status, "verified": h.verified,
            "dealer": h.dealer, "dealer_flag": flag, "request": h.request,
            **_result_fields(h.result), "recorded_at": _iso(h.recorded_at),
@@ -664,7 +698,7 @@ def _table_spec(spec: Any) -> tuple[str, dict, int | float, list[str], int]:
         raise _bad("names", "座位名（names）应为 4 个名字的列表（东、南、西、北家的顺序）。")
     names = [n.strip() for n in names]
     for i, n in enumerate(names):
-        if not 0 < len(n) <= NAME_MAX or not n.isprintable():
+        if not 0 < len(n) <= NAME_MAX or not _text_ok(n):
             raise _bad("names", f"第 {i + 1} 个座位名应为 1 到 {NAME_MAX} 个可见字符。")
     dealer = spec.get("dealer", 0)
     dealer = 0 if dealer is None else dealer
@@ -752,7 +786,7 @@ def _adjustment(t: Table, raw: Any, dealer: int):
             raise _bad(f"adjustment.{key}", f"调整：未知字段 “{key}”。可用：payments、fee、paid_by、note。")
     note = raw.get("note") or ""
     if not isinstance(note, str) or len(note.strip()) > NOTE_MAX or (
-            note and not note.strip().isprintable()):
+            note and not _text_ok(note.strip())):
         raise _bad("adjustment.note", f"备注（note）应为不超过 {NOTE_MAX} 字的文字。")
     note = note.strip()
     if ("payments" in raw) == ("fee" in raw):

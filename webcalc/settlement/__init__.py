@@ -437,7 +437,11 @@ def settle(variant, sit: Situation, judgement: Judgement | None, raw_settlement:
     table = parse_table(variant, sit, raw_settlement, judgement)
     if table.winner is not None:
         _check_winner(sit, judgement, win_by_given)
-    module = modules[variant.name]
+    return _result(modules[variant.name], table)
+
+
+def _result(module, table: Table) -> SettlementResult:
+    """The variant module's payments and next dealer for a validated table."""
     payments, extra = module.payments(table)
     extra["next_dealer"] = module.next_dealer(table)
     for p in payments:
@@ -488,12 +492,7 @@ def settle_declared(variant, options, win_by: str, raw_settlement: Any,
         raise InputError("bad_settlement", "声明（declared）：荒庄没有胡牌者，不能声明番数或表。",
                          "declared")
     table.declared = module.parse_declared(table, declared)
-    payments, extra = module.payments(table)
-    extra["next_dealer"] = module.next_dealer(table)
-    for p in payments:
-        if isinstance(p.amount, float) and not math.isfinite(p.amount):
-            raise _bad("base", "底分太大，结果超出范围。")
-    return SettlementResult(Settlement.of(payments), **extra)
+    return _result(module, table)
 
 
 def declared_keys(raw: dict, name: str, allowed: dict[str, str]) -> list[str]:

@@ -36,7 +36,7 @@ from sqlalchemy.exc import OperationalError
 from ..errors import InputError
 from ..ledger import (Busy, Conflict, Ledger, LedgerError, NotFound, RateLimited, ReadOnly,
                       TableFull, Voided)
-from .api import _reject_constant, error_response
+from .api import _reject_constant
 
 bp = Blueprint("ledger_api", __name__, url_prefix="/api/v1/tables")
 
@@ -61,7 +61,7 @@ def init_app(app: Flask) -> None:
         except OperationalError:         # the database is down: pages still work; retry later
             app.logger.exception("ledger database unreachable at start-up; "
                                  "the ledger will migrate on first use")
-            ledger._migrated = False
+            ledger.migrate_on_first_use()
         ledger.dispose()                  # no pooled connection survives a fork
     app.extensions["ledger"] = ledger
     app.register_blueprint(bp)
@@ -70,7 +70,11 @@ def init_app(app: Flask) -> None:
 
 
 def _setting(app: Flask, name: str, default):
-    return app.config.get(name) or os.environ.get(name) or default
+    """``app.config[name]``, else the environment's, else ``default`` (0 is a value: no cap)."""
+    for value in (app.config.get(name), os.environ.get(name)):
+        if value not in (None, ""):
+            return value
+    return default
 
 
 def ledger() -> Ledger:
@@ -111,7 +115,7 @@ def _answer(fn):
         return _error(err)
 
 
-def _no_store(resp):
+def _uncached(resp):
     resp.headers["Cache-Control"] = "no-cache, private"
     return resp
 
@@ -120,7 +124,7 @@ def _no_store(resp):
 def create():
     def run():
         made = ledger().create_table(_body(), address=request.remote_addr)
-        return _no_store(jsonify({"table": made.table, "edit_token": made.edit_token,
+        return _uncached(jsonify({"table": made.table, "edit_token": made.edit_token,
                                   "view_token": made.view_token})), 201
     return _answer(run)
 
@@ -130,7 +134,7 @@ def export(token: str):
     def run():
         resp = jsonify(ledger().export_table(token))
         resp.headers["Content-Disposition"] = 'attachment; filename="webcalc-table.json"'
-        return _no_store(resp)
+        return _uncached(resp)
     return _answer(run)
 
 
@@ -138,7 +142,7 @@ def export(token: str):
 def import_():
     def run():
         made = ledger().import_table(_body(), address=request.remote_addr)
-        return _no_store(jsonify({"table": made.table, "edit_token": made.edit_token,
+        return _uncached(jsonify({"table": made.table, "edit_token": made.edit_token,
                                   "view_token": made.view_token})), 201
     return _answer(run)
 
@@ -154,7 +158,7 @@ def read(token: str):
             resp = jsonify(table)
             etag = str(table["version"])
         resp.set_etag(etag)
-        return _no_store(resp)
+        return _uncached(resp)
     return _answer(run)
 
 
@@ -163,7 +167,7 @@ def record(token: str):
     def run():
         _writable(token)
         rec = ledger().record(token, _body())
-        return _no_store(jsonify({"hand": rec.hand, "table": rec.table})), (201 if rec.created else 200)
+        return _uncached(jsonify({"hand": rec.hand, "table": rec.table})), (201 if rec.created else 200)
     return _answer(run)
 
 
@@ -172,7 +176,7 @@ def correct(token: str, number: int):
     def run():
         _writable(token)
         rec = ledger().correct(token, number, _body())
-        return _no_store(jsonify({"hand": rec.hand, "table": rec.table}))
+        return _uncached(jsonify({"hand": rec.hand, "table": rec.table}))
     return _answer(run)
 
 
@@ -183,7 +187,7 @@ def void(token: str, number: int):
         body = _body()
         if not isinstance(body, dict):
             raise InputError("bad_json", "请求体应为 JSON 对象：{\"reason\": \"原因\"}。")
-        return _no_store(jsonify(ledger().void(token, number, body.get("reason"))))
+        return _uncached(jsonify(ledger().void(token, number, body.get("reason"))))
     return _answer(run)
 
 
