@@ -58,6 +58,9 @@ def new_page(browser, **kw):
                               accept_downloads=True, **kw)
     page = ctx.new_page()
     page.set_default_timeout(10_000)
+    page.console_errors = []            # CSP violations and script errors land here
+    page.on("console", lambda m: page.console_errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: page.console_errors.append(str(e)))
     return ctx, page
 
 
@@ -217,6 +220,7 @@ def test_an_evening_of_zhengzhou_hands(browser, server, tmp_path):
         assert [{k: h.get(k) for k in keys} for h in copy["hands"]] == \
             [{k: h.get(k) for k in keys} for h in t["hands"]]
         assert copy["settle_up"] == t["settle_up"] and copy["dealer"] == t["dealer"]
+        assert ed.console_errors == [] and viewer.console_errors == []   # CSP-clean
     finally:
         ectx.close()
         vctx.close()
