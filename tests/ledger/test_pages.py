@@ -241,3 +241,16 @@ def test_csv_and_json_round_trip(client):
     assert [h["settlement"] for h in new_t["hands"]] == [h["settlement"] for h in old_t["hands"]]
     bad = client.post("/t/import", data={"csrf_token": csrf(html), "text": "{}"})
     assert bad.status_code == 422 and "导入失败" in bad.get_data(as_text=True)
+
+
+def test_a_win_on_a_discard_names_the_discarder(client):
+    token = open_table(client, variant="jincheng", form_variant="jincheng")
+    html = client.get(f"/t/{token}").get_data(as_text=True)
+    assert 'name="s_discarder"' in html                     # offered before 胡法 is chosen
+    r = record(client, token, hand=WIN, winning_tile="2z", win_by="discard", s_dealer="0",
+               s_winner="1", s_discarder="2")
+    assert r.status_code == 303, r.get_data(as_text=True)[:3000]
+    h = table(client, token)["hands"][0]
+    assert h["request"]["settlement"]["discarder"] == 2
+    # JC-5: each other seat pays 底 × u (2 for the dealer, 老王) on a discard; all 上架
+    assert {p["from"]: p["amount"] for p in h["settlement"]["payments"]} == {0: 2, 2: 1, 3: 1}

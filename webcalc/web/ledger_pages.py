@@ -310,6 +310,13 @@ class Entry:
         self.revision = correcting["revision"] if correcting else None
 
     @property
+    def allows_discard(self) -> bool:
+        """The 点炮 seat is offered whenever the variant has a win on a discard (no script
+        re-draws the form when 胡法 changes)."""
+        return any(m in ("discard", "robbing_kong")
+                   for m, _label in win_methods(self.table["variant"]))
+
+    @property
     def declares(self) -> list[tuple[str, str]]:
         v = self.table["variant"]
         if v == "zhengzhou":
