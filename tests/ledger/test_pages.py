@@ -254,3 +254,21 @@ def test_a_win_on_a_discard_names_the_discarder(client):
     assert h["request"]["settlement"]["discarder"] == 2
     # JC-5: each other seat pays 底 × u (2 for the dealer, 老王) on a discard; all 上架
     assert {p["from"]: p["amount"] for p in h["settlement"]["payments"]} == {0: 2, 2: 1, 3: 1}
+
+
+def test_refusals_are_pages_not_crashes(make_app):
+    client = make_app(LEDGER_TABLES_PER_HOUR=1).test_client()
+    token = open_table(client)
+    page = client.get("/t/new").get_data(as_text=True)
+    r = client.post("/t/new", data={"csrf_token": csrf(page), "variant": "zhengzhou",
+                                    "base": "1", "dealer": "0"})
+    assert r.status_code == 429 and "一小时内已开了 1 张桌" in r.get_data(as_text=True)
+    html = client.get(f"/t/{token}").get_data(as_text=True)
+    r = client.post(f"/t/{token}/hands/1/void", data={"csrf_token": csrf(html), "reason": "x"})
+    assert r.status_code == 404 and "没有第 1 手" in r.get_data(as_text=True)
+    record(client, token, draw="1", s_dealer="0")
+    r = client.post(f"/t/{token}/hands/1/void", data={"csrf_token": csrf(html), "reason": " "})
+    assert r.status_code == 422 and "作废要写明原因" in r.get_data(as_text=True)
+    assert table(client, token)["hands"][0]["status"] == "recorded"
+    r = client.post("/t/import", data={"csrf_token": csrf(html), "text": "not json"})
+    assert r.status_code == 422 and "这不是从牌桌导出的 JSON 文件" in r.get_data(as_text=True)
