@@ -3,7 +3,7 @@ and migrated with Alembic. Never imports Flask. The interface is :mod:`.service`
 
 from .errors import (Busy, Conflict, LedgerError, NotFound, RateLimited, ReadOnly, TableFull,
                      Voided)
-from .service import Created, Ledger, Recorded
+from .service import Created, Ledger, Recorded, view_token_of
 
 __all__ = ["Ledger", "Created", "Recorded", "LedgerError", "NotFound", "ReadOnly", "Conflict",
-           "Voided", "TableFull", "RateLimited", "Busy"]
+           "Voided", "TableFull", "RateLimited", "Busy", "view_token_of"]

@@ -79,7 +79,8 @@ For the pages (the HTML on top of this service):
 * the chart: running totals are the cumulative sum of ``H["settlement"]["net"]`` over the
   counted entries; the settle-up is ``T["settle_up"]``.
 
-Safety: tokens are 192 random bits from :mod:`secrets` (``token_urlsafe(24)``); only their
+Safety: edit tokens are 192 random bits from :mod:`secrets` (``token_urlsafe(24)``), the
+view token is derived from the edit token by HMAC (:func:`view_token_of`); only their
 SHA-256 is stored, so a copied database grants no access; the stored hash is compared with
 :func:`hmac.compare_digest`. SQLite writes take the write lock up front (``BEGIN IMMEDIATE``)
 and wait on a busy timeout; a lock held past it is retried, then reported as ``Busy``, never
@@ -88,6 +89,7 @@ as a crash. Commits are durable (``synchronous=FULL``) before a method returns.
 
 from __future__ import annotations
 
+import base64
 import dataclasses
 import hashlib
 import hmac
@@ -150,6 +152,15 @@ class Recorded:
     hand: dict
     table: dict
     created: bool
+
+
+def view_token_of(edit_token: str) -> str:
+    """The view token that belongs to ``edit_token``: the first 192 bits of
+    HMAC-SHA256(key=edit token, "webcalc-ledger-view"), URL-safe (32 characters). Whoever
+    holds the edit link can show the view link (the pages do); the view token reveals
+    nothing of the edit token, and the database still holds only the hashes of both."""
+    mac = hmac.new(edit_token.encode("ascii"), b"webcalc-ledger-view", hashlib.sha256)
+    return base64.urlsafe_b64encode(mac.digest()[:TOKEN_BYTES]).decode("ascii")
 
 
 def token_hash(token: str) -> str:
@@ -298,7 +309,7 @@ class Ledger:
         ``address`` (the client's IP) counts towards ``tables_per_hour``."""
         variant, options, base, names, dealer = _table_spec(spec)
         edit_token = secrets.token_urlsafe(TOKEN_BYTES)
-        view_token = secrets.token_urlsafe(TOKEN_BYTES)
+        view_token = view_token_of(edit_token)
 
         def work(s):
             now = utcnow()
@@ -487,7 +498,7 @@ class Ledger:
         if not isinstance(entries, list) or len(entries) > self.hands_max:
             raise _bad("entries", f"entries 应为最多 {self.hands_max} 手的列表。")
         edit_token = secrets.token_urlsafe(TOKEN_BYTES)
-        view_token = secrets.token_urlsafe(TOKEN_BYTES)
+        view_token = view_token_of(edit_token)
 
         def work(s):
             now = utcnow()
