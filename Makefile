@@ -29,6 +29,10 @@ bench: $(VENV)/.stamp-bench
 soak: $(VENV)/.stamp-run
 	$(BIN)/python bench/soak.py
 
+# memory over fresh analyses and 10,000 requests on 2 workers (issue 13.3) -> bench/RESULTS.md
+memory: $(VENV)/.stamp-run
+	$(BIN)/python bench/memory.py
+
 # 30 s at fixed concurrency on 2 gunicorn workers (issue 6) -> bench/RESULTS.md "## Load (issue 6)"
 load: $(VENV)/.stamp-run
 	$(BIN)/python bench/soak.py --seconds 30 --workers 2 --concurrency 4 \

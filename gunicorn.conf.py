@@ -33,6 +33,23 @@ keepalive = 5
 # those pages copy-on-write.
 preload_app = True
 
+
+
+def on_starting(server):
+    """In the master, after preload_app and before any worker forks: fill the engine's
+    per-suit tables (webcalc.warmup), so each worker inherits them warm."""
+    from webcalc.warmup import warm_up
+
+    import gc
+
+    stats = warm_up()
+    server.log.info("engine tables warmed: %d hands in %.2f s", stats["hands"], stats["seconds"])
+    # Move everything loaded so far out of the collector's reach: a worker's garbage
+    # collections then never write to (and so never copy) the pages it shares with the master.
+    gc.collect()
+    gc.freeze()
+
+
 # The engine's memo tables are bounded (issue 13.3), so recycling is only a guard against a
 # slow leak; with preload_app a new worker forks warm from the master.
 max_requests = 10000
