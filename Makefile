@@ -21,11 +21,11 @@ run: $(VENV)/.stamp-run
 test: $(VENV)/.stamp-test
 	$(BIN)/python -m pytest -q
 
-# micro-benchmark against the PyPI peers → bench/RESULTS.md (about a minute)
+# micro-benchmark on fresh hands, interleaved with the PyPI peers → bench/RESULTS.md
 bench: $(VENV)/.stamp-bench
 	$(BIN)/python bench/bench.py
 
-# bounded load test on 127.0.0.1 only (starts and stops its own gunicorn; about 70 s)
+# bounded load test on 127.0.0.1 only, every hand fresh (starts and stops its own gunicorn; about 70 s)
 soak: $(VENV)/.stamp-run
 	$(BIN)/python bench/soak.py
 
