@@ -13,7 +13,7 @@ BIN    := $(VENV)/bin
 LOCK   := constraints.txt
 PIP    := $(BIN)/python -m pip install -q -c $(LOCK)
 
-.PHONY: run test bench soak load lock memory clean
+.PHONY: run test bench soak load lock memory pages clean
 
 run: $(VENV)/.stamp-run
 	$(BIN)/gunicorn -c gunicorn.conf.py 'webcalc:create_app()'
@@ -32,6 +32,11 @@ soak: $(VENV)/.stamp-run
 # memory over fresh analyses and 10,000 requests on 2 workers (issue 13.3) -> bench/RESULTS.md
 memory: $(VENV)/.stamp-run
 	$(BIN)/python bench/memory.py
+
+# page CPU vs API CPU and the 50/50 mix on 2 workers, before and after issue 13.4, in one
+# run (issue 13.4) -> bench/RESULTS.md "## Pages (issue 13.4)"
+pages: $(VENV)/.stamp-run
+	$(BIN)/python bench/pages.py
 
 # 30 s at fixed concurrency on 2 gunicorn workers (issue 6) -> bench/RESULTS.md "## Load (issue 6)"
 load: $(VENV)/.stamp-run

@@ -9,6 +9,7 @@ option labels) are Chinese in both languages.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 
 from flask import Flask, g, has_app_context, request
@@ -73,7 +74,16 @@ def template_gettext(string: str, **variables) -> Markup:
     """The templates' ``_()``: what Jinja's newstyle gettext does under autoescape
     (translate, mark safe, then ``%`` with the escaped variables — always, so ``%%`` is
     ``%``), with the request's catalogue looked up once."""
-    return Markup(_request_i18n()[0].ugettext(string)) % variables
+    translations = _request_i18n()[0]
+    if not variables:
+        return _constant_text(translations, string)
+    return Markup(translations.ugettext(string)) % variables
+
+
+@lru_cache(maxsize=2048)
+def _constant_text(translations, string: str) -> Markup:
+    """A template message without variables, per catalogue (the templates' literal msgids)."""
+    return Markup(translations.ugettext(string)) % {}
 
 
 def html_lang() -> str:
