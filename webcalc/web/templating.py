@@ -138,9 +138,9 @@ def seat_label(seat) -> str:
 
 # -- cached drawing ---------------------------------------------------------------------------
 
-#: bounds of the drawing caches (entries): every tile × flags × face × language fits easily
-TILE_CACHE_MAX = 1 << 13
-GROUP_CACHE_MAX = 1 << 13
+#: bounds of the drawing caches (entries; a group is about 1–2 KB of HTML, so a few MB in all)
+TILE_CACHE_MAX = 1 << 11
+GROUP_CACHE_MAX = 1 << 10
 
 
 def _macros():
