@@ -371,6 +371,13 @@ def table_stats():
     return dt, tables.unit_needs.cache_info().currsize, tables._need.cache_info().currsize
 
 
+def _loadavg() -> str:
+    try:
+        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        return "?"
+
+
 def machine():
     cpu = "unknown"
     try:
@@ -390,6 +397,7 @@ def main(argv=None):
     ap.add_argument("--no-write", action="store_true")
     args = ap.parse_args(argv)
     t_start = time.perf_counter()
+    load_start = _loadavg()
     build_s, entries, sub_entries = table_stats()
     # warm the per-suit tables as a serving worker has them (gunicorn's master runs warm_up)
     # and the interpreter; the hands used here are never timed (SEEN)
@@ -410,7 +418,9 @@ def main(argv=None):
     lines = ["# Benchmark results", "",
              f"Machine: {machine()}. Written by `make bench` (bench/bench.py) on "
              f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; run took "
-             f"{time.perf_counter() - t_start:.0f} s.", "",
+             f"{time.perf_counter() - t_start:.0f} s. Load average (1, 5, 15 min) at the start "
+             f"{load_start}, at the end {_loadavg()}: other work on the machine shows here, and "
+             "a single timed call that is preempted lands in the p99.", "",
              f"{HANDS_PER_CLASS} fresh hands per class and operation, each timed once (no hand "
              f"is timed twice, nor used by two operations: {len(SEEN):,} distinct hands in the "
              "run), per-suit tables warm; median and p99 over hands, in microseconds (µs).", "",
