@@ -13,7 +13,7 @@ one pass.
 
 Memory (issue 13.3): a suit has 405,350 patterns of at most 14 tiles — too many to hold them
 all — so each table is an LRU cache of at most ``*_MAX`` entries (:data:`TABLE_SIZES`);
-together they stay under about 15 MB. :func:`webcalc.warmup.warm_up` fills them with the
+together they stay under about 10 MB. :func:`webcalc.warmup.warm_up` fills them with the
 patterns of ordinary hands before gunicorn forks its workers.
 
 ``in_triplet=False`` is 盘锦's PJ-2 (jokers only in sequences and the pair).
