@@ -29,8 +29,8 @@ NUM_KINDS = 34
 UNITS = ((0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True))   # start, end, honors
 
 #: the bound of each table (entries; an LRU cache: the least recently used pattern goes)
-NEEDS_MAX = 1 << 12
-ADDITIONS_MAX = 1 << 11
+NEEDS_MAX = 1 << 13
+ADDITIONS_MAX = 1 << 12
 SUB_MAX = 1 << 12
 WAITS_MAX = 1 << 11
 

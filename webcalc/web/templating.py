@@ -140,7 +140,7 @@ def seat_label(seat) -> str:
 
 #: bounds of the drawing caches (entries; a group is about 1–2 KB of HTML, so a few MB in all)
 TILE_CACHE_MAX = 1 << 11
-GROUP_CACHE_MAX = 1 << 10
+GROUP_CACHE_MAX = 1 << 9
 
 
 def _macros():
