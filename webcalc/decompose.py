@@ -181,7 +181,7 @@ def _apply(counts: tuple[int, ...], grp: _AGroup, jokers: int, melds: int, pair:
     return tuple(nc), nj, melds - 1, pair
 
 
-@lru_cache(maxsize=1 << 18)
+@lru_cache(maxsize=1 << 10)   # whole-hand keys: bounded, about 0.5 MB (issue 13.3)
 def achievable_flags(counts: tuple[int, ...], jokers: int, melds: int, pair: int,
                      in_triplet: bool = True) -> frozenset[tuple[bool, bool]]:
     """Every ``(has_real_triplet, has_sequence)`` pair some split achieves, where a split
@@ -423,7 +423,7 @@ def min_missing_standard(counts: Sequence[int], jokers: int, melds: int,
     return _missing(tuple(counts), jokers, 4 - melds, 1, policy.in_triplet)
 
 
-@lru_cache(maxsize=1 << 18)
+@lru_cache(maxsize=1 << 11)   # whole-hand keys: bounded, about 1 MB (issue 13.3)
 def _missing(counts: tuple[int, ...], jokers: int, melds: int, pair: int, in_triplet: bool) -> int:
     i = next((k for k in range(NUM_KINDS) if counts[k]), -1)
     if i < 0:
