@@ -207,44 +207,44 @@ def panjin_standard(real: Sequence[int], caps: Sequence[int], jokers: int, joker
     fewer when the all-wildcard hand may discard one)."""
     groups = 4 - melds
     max_x = jokers + joker_room
-    acc: dict[tuple, int] = {(0, 0, 0, 0): 0}           # (g, p, x, mask) -> r
+    suits0, yj0, trip0, seq0 = meld_flags
+    # the flags still wanted: what the melds give is met already; with 飘胡 a sequence is
+    # not needed, and a hand of four melds has no concealed sequence to forbid
+    want = (0 if yj0 else YJ) | (0 if trip0 else TRIP) | (RD if need_real_draw else 0)
+    if not piaohu and not seq0 and groups:
+        want |= SEQ
+    if groups == 0 and seq0:
+        return None                                                     # 手把一: 飘胡 only
+    if groups == 0 and not piaohu:
+        return None                                                     # PJ-7
+    base_suits = bin(suits0).count("1")
+    acc: dict[tuple, int] = {(0, 0, 0, base_suits, 0): 0}  # (g, p, x, suits, flags) -> r
     for ui, (a, b, honors) in enumerate(UNITS):
         table = unit_panjin(tuple(real[a:b]), tuple(caps[a:b]), a, honors, max_x,
                             need_real_draw)
+        counts_suit = not honors and not suits0 >> ui & 1
         new: dict[tuple, int] = {}
-        for (g, p, x, m), r in acc.items():
+        for (g, p, x, n, f), r in acc.items():
             for g2, p2, x2, fl, r2 in table:
                 g3 = g + g2
                 x3 = x + x2
                 if g3 > groups or p + p2 > 1 or x3 > max_x:
                     continue
-                m3 = m | (fl & ~PRES) << 3
-                if fl & PRES and not honors:
-                    m3 |= 1 << ui
-                key = (g3, p + p2, x3, m3)
+                key = (g3, p + p2, x3, n + 1 if counts_suit and fl & PRES else n,
+                       f | (fl & want))
                 r3 = r + r2
                 old = new.get(key)
                 if old is None or r3 < old:
                     new[key] = r3
-        acc = new
-    suits0, yj0, trip0, seq0 = meld_flags
+        acc = _prune_flags(new)
     best = None
-    for (g, p, x, m), r in acc.items():
-        if g != groups or p != 1 or x < min_jokers:
-            continue
-        fl = m >> 3
-        suits = bin((m & 7) | suits0).count("1")
-        if suits not in allowed_suits:
+    for (g, p, x, n, f), r in acc.items():
+        if g != groups or p != 1 or x < min_jokers or n not in allowed_suits:
             continue                                                    # PJ-4
-        if not (yj0 or fl & YJ) or not (trip0 or fl & TRIP):
-            continue                                                    # PJ-5, PJ-6
-        seq = seq0 or bool(fl & SEQ)
-        if groups == 0 and seq:
-            continue                                                    # 手把一: 飘胡 only
-        if not (seq or piaohu):
-            continue                                                    # PJ-7
+        if f & want & (YJ | TRIP | SEQ) != want & (YJ | TRIP | SEQ):
+            continue                                                    # PJ-5..PJ-7
         cost = r + (x - jokers if x > jokers else 0)
-        if need_real_draw and not fl & RD:
+        if need_real_draw and not f & RD:
             cost += 1
         if best is None or cost < best:
             best = cost
@@ -274,11 +274,20 @@ def seven_pairs_plain(counts: Sequence[int], caps: Sequence[int]) -> int | None:
 def seven_pairs_panjin(real: Sequence[int], caps: Sequence[int], jokers: int, joker_room: int,
                        allowed_suits, need_real_draw: bool, min_jokers: int) -> int | None:
     """Tiles to add for 盘锦 七对 (PJ-8: jokers stand in, PJ-4 and PJ-5 still apply, every
-    held joker kept), or ``None``."""
+    held joker kept), or ``None``. Held kinds are taken one by one; a kind not held matters
+    only by its class (suit, 幺九), so one untouched kind per class stands for all, and the
+    remaining pairs are "plain" ones — two jokers, or two drawn tiles of an untouched kind
+    whose suit is already counted — that change no flag."""
     max_x = jokers + joker_room
+    kinds = [k for k in range(34) if real[k]]
+    classes: dict[tuple[int, bool], int] = {}
+    for k in range(34):
+        if not real[k] and caps[k] >= 2:
+            classes.setdefault((k // 9 if k < 27 else 3, k in YAOJIU), k)
+    kinds += sorted(classes.values())
     # (pairs, x, suit mask, yj, rd) -> r
     acc: dict[tuple, int] = {(0, 0, 0, False, False): 0}
-    for k in range(34):
+    for k in kinds:
         c, cap = real[k], caps[k]
         suit_bit = 1 << (k // 9) if k < 27 else 0
         yj = k in YAOJIU
@@ -287,8 +296,8 @@ def seven_pairs_panjin(real: Sequence[int], caps: Sequence[int], jokers: int, jo
             places = 2 * q
             for y in range(0, places + 1):
                 rl = places - y
-                if rl > cap:
-                    continue
+                if rl > cap or (not c and y == places):
+                    continue          # (a pair of jokers is a plain pair, below)
                 opts.append((q, y, max(0, rl - c), rl > 0))
         new = dict(acc)
         for (pairs, x, m, j, rd), r in acc.items():
@@ -304,13 +313,21 @@ def seven_pairs_panjin(real: Sequence[int], caps: Sequence[int], jokers: int, jo
         acc = new
     best = None
     for (pairs, x, m, j, rd), r in acc.items():
-        if pairs != 7 or x < min_jokers or not j or bin(m).count("1") not in allowed_suits:
+        if not j or bin(m).count("1") not in allowed_suits:
             continue
-        cost = r + (x - jokers if x > jokers else 0)
-        if need_real_draw and not rd:
-            cost += 1
-        if best is None or cost < best:
-            best = cost
+        plain = 7 - pairs                 # each: 2 jokers, or 2 drawn tiles of a counted suit
+        for jj in range(plain + 1):       # pairs of jokers among them
+            xx = x + 2 * jj
+            drawn = 2 * (plain - jj)
+            if xx > max_x or xx < min_jokers:
+                continue
+            if drawn and not m and not any(caps[k] >= 2 and not real[k] for k in range(27, 34)):
+                continue
+            cost = r + drawn + (xx - jokers if xx > jokers else 0)
+            if need_real_draw and not (rd or drawn):
+                cost += 1
+            if best is None or cost < best:
+                best = cost
     return best
 
 
