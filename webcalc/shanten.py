@@ -66,9 +66,16 @@ def unit_free(unit: tuple[int, ...], caps: tuple[int, ...], honors: bool,
         seq_ok = not honors and i <= n - 3 and (c or unit[i + 1] or unit[i + 2])
         trips = (0, 1, 2) if (c and jokers) else ((0, 1) if c else (0,))
         new: dict[tuple[int, int, int, int, int], int] = {}
+        # each group here uses a held tile: at most as many sequences start at i as
+        # there are held tiles at i..i+2 (the others would be fresh groups)
+        s_max = min(4, c + unit[i + 1] + unit[i + 2]) if seq_ok else 0
         for (a, b, g, p, q), d in states.items():
             base = a + b
-            for s in range(5 - g if seq_ok else 1):
+            if not jokers and base > cap:
+                continue
+            for s in range(min(s_max, 4 - g) + 1):
+                if not jokers and base + s > cap:
+                    break
                 for t in trips:
                     g2 = g + s + t
                     if g2 > 4:
@@ -78,7 +85,7 @@ def unit_free(unit: tuple[int, ...], caps: tuple[int, ...], honors: bool,
                         q2 = q
                         if places > cap:
                             if not jokers:
-                                continue
+                                break
                             q2 = q + places - cap
                         d2 = d + places - c if places > c else d
                         key = (b, s, g2, p + pr, q2)
@@ -156,7 +163,10 @@ def unit_panjin(unit: tuple[int, ...], caps: tuple[int, ...], start: int, honors
                         free = a + b + s + 2 * pr          # places a joker may take
                         places = free + 3 * t
                         lo = places - cap if places > cap else 0
-                        hi = min(free, max_x - x)
+                        # a joker never displaces a held real tile of its own kind:
+                        # that tile could only be thrown away for nothing
+                        held = c if c < places else places
+                        hi = min(free, max_x - x, places - held)
                         for y in range(lo, hi + 1):
                             real = places - y
                             d = real - c if real > c else 0
@@ -199,8 +209,10 @@ def _prune_flags(states: dict[tuple, int]) -> dict[tuple, int]:
 
 def panjin_standard(real: Sequence[int], caps: Sequence[int], jokers: int, joker_room: int,
                     melds: int, meld_flags: tuple[int, bool, bool, bool], allowed_suits,
-                    piaohu: bool, need_real_draw: bool, min_jokers: int) -> int | None:
-    """Fewest tiles to add (``d``) for a 盘锦 standard win (PJ-2, PJ-4..PJ-7), or ``None``.
+                    piaohu: bool, need_real_draw: bool, min_jokers: int,
+                    limit: int = INF) -> int | None:
+    """Fewest tiles to add (``d``) for a 盘锦 standard win (PJ-2, PJ-4..PJ-7), or ``None``
+    (also when it exceeds ``limit``: partial targets costing more are dropped early).
 
     ``meld_flags`` = (suit mask, 幺九, 刻, 顺) the declared melds already give;
     ``min_jokers``: how many held jokers the target must place (all of them, PJ-2, or one
@@ -233,6 +245,8 @@ def panjin_standard(real: Sequence[int], caps: Sequence[int], jokers: int, joker
                 key = (g3, p + p2, x3, n + 1 if counts_suit and fl & PRES else n,
                        f | (fl & want))
                 r3 = r + r2
+                if r3 + (x3 - jokers if x3 > jokers else 0) > limit:
+                    continue
                 old = new.get(key)
                 if old is None or r3 < old:
                     new[key] = r3
@@ -248,7 +262,7 @@ def panjin_standard(real: Sequence[int], caps: Sequence[int], jokers: int, joker
             cost += 1
         if best is None or cost < best:
             best = cost
-    return best
+    return best if best is None or best <= limit else None
 
 
 # -- the other shapes ---------------------------------------------------------------------
@@ -272,7 +286,8 @@ def seven_pairs_plain(counts: Sequence[int], caps: Sequence[int]) -> int | None:
 
 
 def seven_pairs_panjin(real: Sequence[int], caps: Sequence[int], jokers: int, joker_room: int,
-                       allowed_suits, need_real_draw: bool, min_jokers: int) -> int | None:
+                       allowed_suits, need_real_draw: bool, min_jokers: int,
+                       limit: int = INF) -> int | None:
     """Tiles to add for 盘锦 七对 (PJ-8: jokers stand in, PJ-4 and PJ-5 still apply, every
     held joker kept), or ``None``. Held kinds are taken one by one; a kind not held matters
     only by its class (suit, 幺九), so one untouched kind per class stands for all, and the
@@ -307,6 +322,8 @@ def seven_pairs_panjin(real: Sequence[int], caps: Sequence[int], jokers: int, jo
                 key = (pairs + q, x + y, m | (suit_bit if used else 0), j or (used and yj),
                        rd or (d > 0 and need_real_draw))
                 r2 = r + d
+                if r2 + (x + y - jokers if x + y > jokers else 0) > limit:
+                    continue
                 old = new.get(key)
                 if old is None or r2 < old:
                     new[key] = r2
@@ -328,7 +345,7 @@ def seven_pairs_panjin(real: Sequence[int], caps: Sequence[int], jokers: int, jo
                 cost += 1
             if best is None or cost < best:
                 best = cost
-    return best
+    return best if best is None or best <= limit else None
 
 
 def free_standard(real: Sequence[int], caps: Sequence[int], jokers: int, joker_room: int,
@@ -400,8 +417,9 @@ def four_wildcards_missing(sit, caps_face: Sequence[int]) -> int | None:
     return best
 
 
-def panjin_missing(sit, allowed_suits) -> dict[str, int]:
-    """盘锦's exact distances: standard (PJ-2, PJ-4..PJ-7) and 七对 with its option (PJ-8)."""
+def panjin_missing(sit, allowed_suits, limit: int = INF) -> dict[str, int]:
+    """盘锦's exact distances: standard (PJ-2, PJ-4..PJ-7) and 七对 with its option (PJ-8).
+    With ``limit``, shapes farther than it are left out (a cheaper search)."""
     face, real_caps, room = hand_caps(sit)
     jokers = len(sit.jokers)
     concealed = sit.hand.concealed
@@ -424,14 +442,21 @@ def panjin_missing(sit, allowed_suits) -> dict[str, int]:
         elif len(reals) == len(m.tiles):
             trip = True
     out = {}
-    d = panjin_standard(sit.real_counts, real_caps, jokers, room, len(sit.hand.melds),
-                        (suits, yj, trip, seq), allowed_suits, sit.options.piaohu,
-                        need_real, min_jokers)
-    if d is not None:
-        out["standard"] = d
-    if sit.options.seven_pairs and not sit.hand.melds:
-        d = seven_pairs_panjin(sit.real_counts, real_caps, jokers, room, allowed_suits,
-                               need_real, min_jokers)
+    # with a limit, a shape is searched only when a looser count (jokers anywhere, no
+    # PJ-4..PJ-7: never more than the true one) does not already exceed it
+    lower = INF if limit >= INF else free_standard(sit.real_counts, real_caps, jokers, room,
+                                                   len(sit.hand.melds))
+    if lower is not None and lower <= limit:
+        d = panjin_standard(sit.real_counts, real_caps, jokers, room, len(sit.hand.melds),
+                            (suits, yj, trip, seq), allowed_suits, sit.options.piaohu,
+                            need_real, min_jokers, limit)
         if d is not None:
-            out["seven_pairs"] = d
+            out["standard"] = d
+    if sit.options.seven_pairs and not sit.hand.melds:
+        lower = INF if limit >= INF else seven_pairs_plain(sit.real_counts, [4] * 34)
+        if lower is None or lower - jokers <= limit:
+            d = seven_pairs_panjin(sit.real_counts, real_caps, jokers, room, allowed_suits,
+                                   need_real, min_jokers, limit)
+            if d is not None:
+                out["seven_pairs"] = d
     return out

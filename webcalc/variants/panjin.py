@@ -127,10 +127,11 @@ class Panjin(Variant):
         """PJ-2: a wildcard is never discarded (unless the hand holds nothing else)."""
         return t not in sit.wildcards or len(sit.jokers) == len(sit.hand.concealed)
 
-    def missing_by_shape(self, sit: Situation) -> dict[str, int]:
+    def missing_by_shape(self, sit: Situation, limit: int = 99) -> dict[str, int]:
         """Exact distances (C-12) of the standard shape with PJ-2's joker places and
-        PJ-4..PJ-7, and of 七对 with its option (PJ-8): :func:`webcalc.shanten.panjin_missing`."""
-        return panjin_missing(sit, self.allowed_suit_counts(sit))
+        PJ-4..PJ-7, and of 七对 with its option (PJ-8), those ≤ ``limit``:
+        :func:`webcalc.shanten.panjin_missing`."""
+        return panjin_missing(sit, self.allowed_suit_counts(sit), limit)
 
     # -- hand-level conditions ------------------------------------------------------
     @staticmethod
