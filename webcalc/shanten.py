@@ -43,6 +43,12 @@ INF = 99
 UNITS = ((0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True))
 YAOJIU = frozenset((0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33))
 CACHE = 1 << 15                     # unit patterns kept per table (bounded, issue 13.3)
+_SHARED: dict[tuple, tuple] = {}     # table rows are few distinct small tuples: one copy each
+
+
+def _share(row: tuple) -> tuple:
+    """One stored copy per distinct table row (keeps the cached tables small)."""
+    return _SHARED.setdefault(row, row)
 
 # 盘锦 unit flags
 PRES, YJ, TRIP, SEQ, RD = 1, 2, 4, 8, 16
@@ -102,7 +108,7 @@ def unit_free(unit: tuple[int, ...], caps: tuple[int, ...], honors: bool,
         low = INF
         for q, d in lst:
             if d < low:
-                out.append((g, p, q, d))
+                out.append(_share((g, p, q, d)))
                 low = d
     return tuple(out)
 
@@ -136,7 +142,7 @@ def _finish_free(acc: dict, groups: int, jokers: int, joker_room: int) -> int | 
 
 # -- 盘锦: jokers only in sequences and the pair, with the whole-hand flags --------------
 
-@lru_cache(maxsize=CACHE)
+@lru_cache(maxsize=CACHE // 8)
 def unit_panjin(unit: tuple[int, ...], caps: tuple[int, ...], start: int, honors: bool,
                 max_x: int, track_rd: bool) -> tuple[tuple[int, int, int, int, int], ...]:
     """Per-unit table under PJ-2: ``((g, p, x, flags, r), …)`` — ``x`` jokers placed (in
@@ -185,7 +191,7 @@ def unit_panjin(unit: tuple[int, ...], caps: tuple[int, ...], start: int, honors
                             if old is None or r2 < old:
                                 new[key] = r2
         states = _prune_flags(new)
-    return tuple((g, p, x, fl, r) for (_, _, g, p, x, fl), r in states.items())
+    return tuple(_share((g, p, x, fl, r)) for (_, _, g, p, x, fl), r in states.items())
 
 
 def _prune_flags(states: dict[tuple, int]) -> dict[tuple, int]:

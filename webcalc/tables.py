@@ -24,14 +24,14 @@ NUM_KINDS = 34
 UNITS = ((0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True))   # start, end, honors
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 15)
 def unit_needs(unit: tuple[int, ...], honors: bool, in_triplet: bool) -> tuple[int, int]:
     """``(n0, n1)`` for one unit pattern: jokers needed for melds only / melds + a pair
     (``INF`` when impossible)."""
     return _need(unit, 0, honors, in_triplet), _need(unit, 1, honors, in_triplet)
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 15)
 def unit_additions(unit: tuple[int, ...], honors: bool,
                    in_triplet: bool) -> tuple[tuple[int, int], ...]:
     """For each position of the unit, :func:`unit_needs` of the pattern with one more
@@ -44,7 +44,7 @@ def unit_additions(unit: tuple[int, ...], honors: bool,
     return tuple(out)
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 15)
 def _need(unit: tuple[int, ...], pair: int, honors: bool, in_triplet: bool) -> int:
     i = next((k for k, c in enumerate(unit) if c), -1)
     if i < 0:
@@ -88,7 +88,7 @@ def _need(unit: tuple[int, ...], pair: int, honors: bool, in_triplet: bool) -> i
     return best
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 15)
 def unit_wait_positions(unit: tuple[int, ...], honors: bool, in_triplet: bool, slack: int,
                         other: int) -> tuple[int, ...]:
     """Positions of the unit where one more tile completes the hand, given ``slack`` (the
