@@ -152,6 +152,7 @@ def main(argv=None):
     ap.add_argument("--hands", type=int, default=1000, help="timed hands per class")
     ap.add_argument("--warm", type=int, default=3000, help="warm-up hands per tile count")
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--out", help="also write the report (markdown) to this file")
     args = ap.parse_args(argv)
     rng = random.Random(args.seed)
     seen: set[tuple[int, ...]] = set()
@@ -185,17 +186,28 @@ def main(argv=None):
                     sink.append(timed(fn, tiles))
             rows.append((n, "near-complete" if near else "random", w, a, b))
     rss1 = rss_mb()
-    print()
-    print("| tiles | hands | webcalc analyze() µs (median / p99) | mahjong A µs | mahjong B µs "
-          "| ÷ A (median) | ÷ B (median) |")
-    print("|---:|---|---:|---:|---:|---:|---:|")
+    lines = ["# Fresh hands: analyze() beside the mahjong composite (issue 13.2, 14.1)", "",
+             f"Machine: {os.cpu_count()} cores, {platform.processor() or platform.machine()}, "
+             f"Python {platform.python_version()}. Command: `.venv/bin/python bench/fresh.py "
+             f"--hands {args.hands} --warm {args.warm}`; {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.",
+             f"Warm-up: {2 * args.warm} other random hands ({warm_s:.0f} s). Each timed hand is "
+             "new; webcalc and mahjong are timed on it one after the other, order alternating.",
+             "Wildcard-free 郑州; A = mahjong shanten + waits (13) / + ready discards with waits "
+             "(14); B = A + the useful tiles (13) / every discard's shanten and useful tiles (14), "
+             "the outputs analyze() now gives.", "",
+             "| tiles | hands | webcalc analyze() µs (median / p99) | mahjong A µs | mahjong B µs "
+             "| ÷ A (median) | ÷ B (median) |",
+             "|---:|---|---:|---:|---:|---:|---:|"]
     for n, cls, w, a, b in rows:
         mw, ma, mb = statistics.median(w), statistics.median(a), statistics.median(b)
-        print(f"| {n} | {cls} | {mw:,.0f} / {p99(w):,.0f} | {ma:,.0f} / {p99(a):,.0f} | "
-              f"{mb:,.0f} / {p99(b):,.0f} | {mw / ma:.2f}× | {mw / mb:.2f}× |")
-    print()
-    print(f"RSS after warm-up {rss0:.0f} MB, after {4 * args.hands} fresh timed hands "
-          f"{rss1:.0f} MB (growth {rss1 - rss0:+.1f} MB).")
+        lines.append(f"| {n} | {cls} | {mw:,.0f} / {p99(w):,.0f} | {ma:,.0f} / {p99(a):,.0f} | "
+                     f"{mb:,.0f} / {p99(b):,.0f} | {mw / ma:.2f}× | {mw / mb:.2f}× |")
+    lines += ["", f"RSS after warm-up {rss0:.0f} MB, after {4 * args.hands} fresh timed hands "
+              f"{rss1:.0f} MB (growth {rss1 - rss0:+.1f} MB).", ""]
+    text = "\n".join(lines)
+    print(text)
+    if args.out:
+        Path(args.out).write_text(text, encoding="utf-8")
 
 
 if __name__ == "__main__":

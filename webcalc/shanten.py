@@ -50,6 +50,8 @@ def _share(row: tuple) -> tuple:
     """One stored copy per distinct table row (keeps the cached tables small)."""
     return _SHARED.setdefault(row, row)
 
+TABLE_LIMIT = 3                     # 盘锦: bounded searches tried above the looser count
+
 # 盘锦 unit flags
 PRES, YJ, TRIP, SEQ, RD = 1, 2, 4, 8, 16
 
@@ -144,13 +146,15 @@ def _finish_free(acc: dict, groups: int, jokers: int, joker_room: int) -> int | 
 
 @lru_cache(maxsize=CACHE // 8)
 def unit_panjin(unit: tuple[int, ...], caps: tuple[int, ...], start: int, honors: bool,
-                max_x: int, track_rd: bool) -> tuple[tuple[int, int, int, int, int], ...]:
+                max_x: int, track_rd: bool,
+                limit: int = INF) -> tuple[tuple[int, int, int, int, int], ...]:
     """Per-unit table under PJ-2: ``((g, p, x, flags, r), …)`` — ``x`` jokers placed (in
     sequences or the pair), ``r`` real tiles drawn, ``flags`` of :data:`PRES` (a real tile
     of the unit is used), :data:`YJ` (a real 1/9/honor used), :data:`TRIP` (a triplet of
     real tiles, or a real honor pair as the eyes), :data:`SEQ` (a sequence, jokers only
     included), and with ``track_rd`` :data:`RD` (a real tile is drawn). Every group is
-    built here, fresh ones included, since they can bring flags."""
+    built here, fresh ones included, since they can bring flags. Rows drawing more than
+    ``limit`` real tiles are left out (a bounded search builds far fewer)."""
     n = len(unit)
     states: dict[tuple, int] = {(0, 0, 0, 0, 0, 0): 0}       # (a, b, g, p, x, fl) -> r
     for i in range(n):
@@ -158,39 +162,49 @@ def unit_panjin(unit: tuple[int, ...], caps: tuple[int, ...], start: int, honors
         cap = caps[i]
         yj = (start + i) in YAOJIU
         seq_ok = not honors and i <= n - 3
+        # sequences starting here: those using held tiles at i..i+2, plus one made of
+        # draws and jokers only (more such ones are the same at another start)
+        s_max = min(4, c + unit[i + 1] + unit[i + 2] + 1) if seq_ok else 0
+        real_bits = PRES | YJ if yj else PRES
+        trips = (0, 1) if cap >= 3 else (0,)
         new: dict[tuple, int] = {}
+        get = new.get
         for (a, b, g, p, x, fl), r in states.items():
-            for s in range(5 - g if seq_ok else 1):
-                for t in ((0, 1) if cap >= 3 else (0,)):
+            room = max_x - x
+            open_ = a + b
+            if open_ > cap + room:
+                continue
+            for s in range(min(s_max, 4 - g) + 1):
+                f_s = fl | SEQ if s else fl
+                for t in trips:
                     g2 = g + s + t
                     if g2 > 4:
                         break
+                    f_t = f_s | TRIP if t else f_s
                     for pr in ((0, 1) if not p else (0,)):
-                        free = a + b + s + 2 * pr          # places a joker may take
+                        free = open_ + s + 2 * pr          # places a joker may take
                         places = free + 3 * t
                         lo = places - cap if places > cap else 0
                         # a joker never displaces a held real tile of its own kind:
                         # that tile could only be thrown away for nothing
                         held = c if c < places else places
-                        hi = min(free, max_x - x, places - held)
+                        hi = min(free, room, places - held)
                         for y in range(lo, hi + 1):
                             real = places - y
                             d = real - c if real > c else 0
-                            f = fl
-                            if real:
-                                f |= PRES | (YJ if yj else 0)
-                            if t or (honors and pr and y == 0):
+                            r2 = r + d
+                            if r2 > limit:
+                                continue
+                            f = f_t | real_bits if real else f_t
+                            if honors and pr and not y:
                                 f |= TRIP
-                            if s:
-                                f |= SEQ
                             if d and track_rd:
                                 f |= RD
                             key = (b, s, g2, p + pr, x + y, f)
-                            r2 = r + d
-                            old = new.get(key)
+                            old = get(key)
                             if old is None or r2 < old:
                                 new[key] = r2
-        states = _prune_flags(new)
+        states = _prune_flags(new) if len(new) > 24 else new
     return tuple(_share((g, p, x, fl, r)) for (_, _, g, p, x, fl), r in states.items())
 
 
@@ -239,7 +253,7 @@ def panjin_standard(real: Sequence[int], caps: Sequence[int], jokers: int, joker
     acc: dict[tuple, int] = {(0, 0, 0, base_suits, 0): 0}  # (g, p, x, suits, flags) -> r
     for ui, (a, b, honors) in enumerate(UNITS):
         table = unit_panjin(tuple(real[a:b]), tuple(caps[a:b]), a, honors, max_x,
-                            need_real_draw)
+                            need_real_draw, limit)
         counts_suit = not honors and not suits0 >> ui & 1
         new: dict[tuple, int] = {}
         for (g, p, x, n, f), r in acc.items():
@@ -450,12 +464,19 @@ def panjin_missing(sit, allowed_suits, limit: int = INF) -> dict[str, int]:
     out = {}
     # with a limit, a shape is searched only when a looser count (jokers anywhere, no
     # PJ-4..PJ-7: never more than the true one) does not already exceed it
-    lower = INF if limit >= INF else free_standard(sit.real_counts, real_caps, jokers, room,
-                                                   len(sit.hand.melds))
+    lower = free_standard(sit.real_counts, real_caps, jokers, room, len(sit.hand.melds))
     if lower is not None and lower <= limit:
-        d = panjin_standard(sit.real_counts, real_caps, jokers, room, len(sit.hand.melds),
-                            (suits, yj, trip, seq), allowed_suits, sit.options.piaohu,
-                            need_real, min_jokers, limit)
+        args = (sit.real_counts, real_caps, jokers, room, len(sit.hand.melds),
+                (suits, yj, trip, seq), allowed_suits, sit.options.piaohu, need_real,
+                min_jokers)
+        # bounded searches from the looser count up (small tables), the full one last
+        d = None
+        for bound in range(lower, min(limit, lower + TABLE_LIMIT) + 1):
+            d = panjin_standard(*args, bound)
+            if d is not None:
+                break
+        if d is None and limit > lower + TABLE_LIMIT:
+            d = panjin_standard(*args, limit)
         if d is not None:
             out["standard"] = d
     if sit.options.seven_pairs and not sit.hand.melds:
