@@ -19,7 +19,8 @@ from itertools import permutations
 from typing import NamedTuple, Sequence
 
 from .decompose import KNITTED_RUNS, TERMINALS_AND_HONORS
-from .shanten import INF, UNITS, hand_caps, unit_free
+from .shanten import (INF, UNITS, hand_caps, panjin_meld_flags, panjin_standard_drawn,
+                      seven_pairs_panjin, unit_free)
 from .tiles import ALL_TILES, Tile
 from .variants.base import Situation, Variant
 from .waits import Wait
@@ -239,6 +240,10 @@ def useful_draws(variant: Variant, sit: Situation, visible: Sequence[int] = (),
         if out < 4:
             live.append((k, max(0, 4 - out - (visible[k] if visible else 0))))
     oracle = None
+    jokers = len(sit.jokers)
+    if not variant.policy.in_triplet and sit.win_by != "discard" and not (
+            jokers and jokers == len(sit.hand.concealed)):
+        return _panjin_useful(variant, sit, live)
     if variant.policy.in_triplet:
         oracle = FreeOracle(variant, sit, kinds_in_play)
         d0 = oracle.distance(None)
@@ -256,6 +261,42 @@ def useful_draws(variant: Variant, sit: Situation, visible: Sequence[int] = (),
         if better:
             out.append(Wait(ALL_TILES[k], rem))
     return Useful(max(d0 - 1, 0), tuple(out))
+
+
+def _panjin_useful(variant: Variant, sit: Situation, live) -> Useful:
+    """盘锦 (PJ-2, PJ-4..PJ-8): the standard shape's useful draws from one search that
+    keeps the kinds its nearest targets draw; 七对's (with its option) draw by draw."""
+    shapes = variant.missing_by_shape(sit)
+    if not shapes:
+        return Useful(None, ())
+    d0 = min(shapes.values())
+    kinds: set[int] = set()
+    face, real_caps, room = hand_caps(sit)
+    jokers = len(sit.jokers)
+    if shapes.get("standard") == d0:
+        found = panjin_standard_drawn(
+            sit.real_counts, real_caps, jokers, room, len(sit.hand.melds),
+            panjin_meld_flags(sit), variant.allowed_suit_counts(sit), sit.options.piaohu,
+            jokers, d0)
+        if found is not None:
+            _, mask, wild = found
+            kinds |= {k for k in range(34) if mask >> k & 1}
+            if wild:
+                kinds |= {int(w) for w in sit.wildcards}
+    if shapes.get("seven_pairs") == d0:
+        allowed = variant.allowed_suit_counts(sit)
+        for k, _ in live:
+            if k in kinds:
+                continue
+            counts, j, r = list(sit.real_counts), jokers, room
+            if k in sit.wildcards:
+                j, r = j + 1, r - 1
+            else:
+                counts[k] += 1
+            if seven_pairs_panjin(counts, real_caps, j, r, allowed, False, j, d0 - 1) is not None:
+                kinds.add(k)
+    out = tuple(Wait(ALL_TILES[k], rem) for k, rem in live if k in kinds)
+    return Useful(max(d0 - 1, 0), out)
 
 
 def _with_tile(sit: Situation, k: int) -> Situation:

@@ -437,16 +437,8 @@ def four_wildcards_missing(sit, caps_face: Sequence[int]) -> int | None:
     return best
 
 
-def panjin_missing(sit, allowed_suits, limit: int = INF) -> dict[str, int]:
-    """盘锦's exact distances: standard (PJ-2, PJ-4..PJ-7) and 七对 with its option (PJ-8).
-    With ``limit``, shapes farther than it are left out (a cheaper search)."""
-    face, real_caps, room = hand_caps(sit)
-    jokers = len(sit.jokers)
-    concealed = sit.hand.concealed
-    # PJ-2: wildcard tiles are never discarded, except one from a hand of nothing else
-    min_jokers = jokers - 1 if (jokers and jokers == len(concealed)
-                                and sit.hand.tile_count == 14) else jokers
-    need_real = sit.win_by == "discard"          # C-9: no discard win on a wildcard
+def panjin_meld_flags(sit) -> tuple[int, bool, bool, bool]:
+    """What 盘锦's declared melds already give: (suit mask, 幺九, 刻, 顺) (PJ-4..PJ-7)."""
     wild = set(sit.wildcards)
     suits = 0
     yj = trip = seq = False
@@ -461,6 +453,20 @@ def panjin_missing(sit, allowed_suits, limit: int = INF) -> dict[str, int]:
             seq = True
         elif len(reals) == len(m.tiles):
             trip = True
+    return suits, yj, trip, seq
+
+
+def panjin_missing(sit, allowed_suits, limit: int = INF) -> dict[str, int]:
+    """盘锦's exact distances: standard (PJ-2, PJ-4..PJ-7) and 七对 with its option (PJ-8).
+    With ``limit``, shapes farther than it are left out (a cheaper search)."""
+    face, real_caps, room = hand_caps(sit)
+    jokers = len(sit.jokers)
+    concealed = sit.hand.concealed
+    # PJ-2: wildcard tiles are never discarded, except one from a hand of nothing else
+    min_jokers = jokers - 1 if (jokers and jokers == len(concealed)
+                                and sit.hand.tile_count == 14) else jokers
+    need_real = sit.win_by == "discard"          # C-9: no discard win on a wildcard
+    suits, yj, trip, seq = panjin_meld_flags(sit)
     out = {}
     # with a limit, a shape is searched only when a looser count (jokers anywhere, no
     # PJ-4..PJ-7: never more than the true one) does not already exceed it
@@ -487,3 +493,137 @@ def panjin_missing(sit, allowed_suits, limit: int = INF) -> dict[str, int]:
             if d is not None:
                 out["seven_pairs"] = d
     return out
+
+
+# -- 盘锦 useful draws in one search (hand efficiency) ----------------------------------------
+# A draw k lowers the distance of H exactly when some nearest complete hand W holds more k
+# than H (|W − (H + k)| = |W − H| − 1, and no W gets nearer than that). So the same search,
+# keeping for each state the union of the kinds drawn by its cheapest partial targets, gives
+# every useful draw at once.
+
+@lru_cache(maxsize=CACHE // 8)
+def unit_panjin_drawn(unit: tuple[int, ...], caps: tuple[int, ...], start: int, honors: bool,
+                      max_x: int, limit: int) -> tuple[tuple[int, int, int, int, int, int], ...]:
+    """:func:`unit_panjin` rows ``(g, p, x, flags, r, drawn)``: ``drawn`` is the bit set of
+    the kinds some cheapest way to reach the row draws."""
+    n = len(unit)
+    states: dict[tuple, tuple[int, int]] = {(0, 0, 0, 0, 0, 0): (0, 0)}
+    for i in range(n):
+        c = unit[i]
+        cap = caps[i]
+        yj = (start + i) in YAOJIU
+        bit = 1 << (start + i)
+        seq_ok = not honors and i <= n - 3
+        s_max = min(4, c + unit[i + 1] + unit[i + 2] + 1) if seq_ok else 0
+        real_bits = PRES | YJ if yj else PRES
+        trips = (0, 1) if cap >= 3 else (0,)
+        new: dict[tuple, tuple[int, int]] = {}
+        for (a, b, g, p, x, fl), (r, mask) in states.items():
+            room = max_x - x
+            open_ = a + b
+            if open_ > cap + room:
+                continue
+            for s in range(min(s_max, 4 - g) + 1):
+                f_s = fl | SEQ if s else fl
+                for t in trips:
+                    g2 = g + s + t
+                    if g2 > 4:
+                        break
+                    f_t = f_s | TRIP if t else f_s
+                    for pr in ((0, 1) if not p else (0,)):
+                        free = open_ + s + 2 * pr
+                        places = free + 3 * t
+                        lo = places - cap if places > cap else 0
+                        held = c if c < places else places
+                        hi = min(free, room, places - held)
+                        for y in range(lo, hi + 1):
+                            real = places - y
+                            d = real - c if real > c else 0
+                            r2 = r + d
+                            if r2 > limit:
+                                continue
+                            f = f_t | real_bits if real else f_t
+                            if honors and pr and not y:
+                                f |= TRIP
+                            key = (b, s, g2, p + pr, x + y, f)
+                            m2 = mask | bit if d else mask
+                            old = new.get(key)
+                            if old is None or r2 < old[0]:
+                                new[key] = (r2, m2)
+                            elif r2 == old[0] and m2 | old[1] != old[1]:
+                                new[key] = (r2, m2 | old[1])
+        states = _prune_drawn(new)
+    return tuple((g, p, x, fl, r, m) for (_, _, g, p, x, fl), (r, m) in states.items())
+
+
+def _prune_drawn(states: dict[tuple, tuple[int, int]]) -> dict[tuple, tuple[int, int]]:
+    """:func:`_prune_flags` for rows with drawn sets: a row is dropped only for one that
+    is cheaper, or as cheap with every kind it draws."""
+    groups: dict[tuple, list] = {}
+    for key, v in states.items():
+        groups.setdefault(key[:-1], []).append((key[-1], v))
+    out = {}
+    for head, lst in groups.items():
+        if len(lst) == 1:
+            out[head + (lst[0][0],)] = lst[0][1]
+            continue
+        for fl, (r, m) in lst:
+            if not any(f2 != fl and (f2 & PRES) == (fl & PRES) and (f2 | fl) == f2
+                       and (r2 < r or (r2 == r and m2 | m == m2))
+                       for f2, (r2, m2) in lst):
+                out[head + (fl,)] = (r, m)
+    return out
+
+
+def panjin_standard_drawn(real: Sequence[int], caps: Sequence[int], jokers: int,
+                          joker_room: int, melds: int, meld_flags, allowed_suits, piaohu: bool,
+                          min_jokers: int, limit: int) -> tuple[int, int, bool] | None:
+    """:func:`panjin_standard` (without the discard-win rule) that also says what the
+    nearest targets draw: ``(d, drawn kinds bit set, some draws a wildcard)``, or ``None``
+    when no target is within ``limit``."""
+    groups = 4 - melds
+    max_x = jokers + joker_room
+    suits0, yj0, trip0, seq0 = meld_flags
+    want = (0 if yj0 else YJ) | (0 if trip0 else TRIP)
+    if not piaohu and not seq0 and groups:
+        want |= SEQ
+    if groups == 0 and (seq0 or not piaohu):
+        return None
+    acc: dict[tuple, tuple[int, int]] = {(0, 0, 0, bin(suits0).count("1"), 0): (0, 0)}
+    for ui, (a, b, honors) in enumerate(UNITS):
+        table = unit_panjin_drawn(tuple(real[a:b]), tuple(caps[a:b]), a, honors, max_x, limit)
+        counts_suit = not honors and not suits0 >> ui & 1
+        new: dict[tuple, tuple[int, int]] = {}
+        for (g, p, x, n, f), (r, m) in acc.items():
+            for g2, p2, x2, fl, r2, m2 in table:
+                g3 = g + g2
+                x3 = x + x2
+                if g3 > groups or p + p2 > 1 or x3 > max_x:
+                    continue
+                r3 = r + r2
+                if r3 + (x3 - jokers if x3 > jokers else 0) > limit:
+                    continue
+                key = (g3, p + p2, x3, n + 1 if counts_suit and fl & PRES else n,
+                       f | (fl & want))
+                m3 = m | m2
+                old = new.get(key)
+                if old is None or r3 < old[0]:
+                    new[key] = (r3, m3)
+                elif r3 == old[0]:
+                    new[key] = (r3, m3 | old[1])
+        acc = _prune_drawn(new)
+    best, mask, wild = None, 0, False
+    for (g, p, x, n, f), (r, m) in acc.items():
+        if g != groups or p != 1 or x < min_jokers or n not in allowed_suits:
+            continue
+        if f & want != want:
+            continue
+        cost = r + (x - jokers if x > jokers else 0)
+        if best is None or cost < best:
+            best, mask, wild = cost, m, x > jokers
+        elif cost == best:
+            mask |= m
+            wild = wild or x > jokers
+    if best is None or best > limit:
+        return None
+    return best, mask, wild
