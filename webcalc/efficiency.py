@@ -19,8 +19,8 @@ from itertools import permutations
 from typing import NamedTuple, Sequence
 
 from .decompose import KNITTED_RUNS, TERMINALS_AND_HONORS
-from .shanten import (INF, UNITS, hand_caps, panjin_meld_flags, panjin_standard_drawn,
-                      seven_pairs_panjin, unit_free)
+from .shanten import (INF, UNITS, free_standard, hand_caps, panjin_meld_flags,
+                      panjin_standard_drawn, seven_pairs_panjin, unit_free)
 from .tiles import ALL_TILES, Tile
 from .variants.base import Situation, Variant
 from .waits import Wait
@@ -266,25 +266,36 @@ def useful_draws(variant: Variant, sit: Situation, visible: Sequence[int] = (),
 def _panjin_useful(variant: Variant, sit: Situation, live) -> Useful:
     """盘锦 (PJ-2, PJ-4..PJ-8): the standard shape's useful draws from one search that
     keeps the kinds its nearest targets draw; 七对's (with its option) draw by draw."""
-    shapes = variant.missing_by_shape(sit)
+    face, real_caps, room = hand_caps(sit)
+    jokers = len(sit.jokers)
+    melds = len(sit.hand.melds)
+    allowed = variant.allowed_suit_counts(sit)
+    shapes: dict[str, int] = {}
+    # standard: bounded searches from a looser count up (jokers anywhere, no PJ-4..PJ-7)
+    lower = free_standard(sit.real_counts, real_caps, jokers, room, melds)
+    found = None
+    if lower is not None:
+        for bound in range(lower, 15):
+            found = panjin_standard_drawn(
+                sit.real_counts, real_caps, jokers, room, melds, panjin_meld_flags(sit),
+                allowed, sit.options.piaohu, jokers, bound)
+            if found is not None:
+                shapes["standard"] = found[0]
+                break
+    if sit.options.seven_pairs and not melds:
+        d7 = seven_pairs_panjin(sit.real_counts, real_caps, jokers, room, allowed, False, jokers)
+        if d7 is not None:
+            shapes["seven_pairs"] = d7
     if not shapes:
         return Useful(None, ())
     d0 = min(shapes.values())
     kinds: set[int] = set()
-    face, real_caps, room = hand_caps(sit)
-    jokers = len(sit.jokers)
-    if shapes.get("standard") == d0:
-        found = panjin_standard_drawn(
-            sit.real_counts, real_caps, jokers, room, len(sit.hand.melds),
-            panjin_meld_flags(sit), variant.allowed_suit_counts(sit), sit.options.piaohu,
-            jokers, d0)
-        if found is not None:
-            _, mask, wild = found
-            kinds |= {k for k in range(34) if mask >> k & 1}
-            if wild:
-                kinds |= {int(w) for w in sit.wildcards}
+    if found is not None and found[0] == d0:
+        _, mask, wild = found
+        kinds |= {k for k in range(34) if mask >> k & 1}
+        if wild:
+            kinds |= {int(w) for w in sit.wildcards}
     if shapes.get("seven_pairs") == d0:
-        allowed = variant.allowed_suit_counts(sit)
         for k, _ in live:
             if k in kinds:
                 continue
