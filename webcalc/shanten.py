@@ -58,6 +58,58 @@ PRES, YJ, TRIP, SEQ, RD = 1, 2, 4, 8, 16
 
 # -- free jokers (三门峡, 郑州, 晋城) -----------------------------------------------------
 
+def _plain_rows(unit: tuple[int, ...], caps: tuple[int, ...],
+                honors: bool) -> tuple[tuple[int, int, int, int], ...]:
+    """:func:`unit_free` without jokers (``q`` is always 0): the same DP, unrolled."""
+    n = len(unit)
+    states: dict[tuple[int, int, int, int], int] = {(0, 0, 0, 0): 0}
+    for i in range(n):
+        c = unit[i]
+        cap = caps[i]
+        s_max = (min(4, c + unit[i + 1] + unit[i + 2])
+                 if not honors and i <= n - 3 else 0)
+        new: dict[tuple[int, int, int, int], int] = {}
+        get = new.get
+        for (a, b, g, p), d in states.items():
+            base = a + b
+            top = min(s_max, 4 - g, cap - base)
+            for s in range(top + 1):
+                pl = base + s
+                g1 = g + s
+                # no triplet, no pair here
+                d1 = d + pl - c if pl > c else d
+                key = (b, s, g1, p)
+                old = get(key)
+                if old is None or d1 < old:
+                    new[key] = d1
+                if not c:
+                    continue
+                if not p and pl + 2 <= cap:                    # the pair here
+                    d1 = d + pl + 2 - c if pl + 2 > c else d
+                    key = (b, s, g1, 1)
+                    old = get(key)
+                    if old is None or d1 < old:
+                        new[key] = d1
+                if g1 < 4 and pl + 3 <= cap:                   # a triplet here
+                    d1 = d + pl + 3 - c if pl + 3 > c else d
+                    key = (b, s, g1 + 1, p)
+                    old = get(key)
+                    if old is None or d1 < old:
+                        new[key] = d1
+                    if not p and pl + 5 <= cap:               # a triplet and the pair
+                        d1 = d + pl + 5 - c if pl + 5 > c else d
+                        key = (b, s, g1 + 1, 1)
+                        old = get(key)
+                        if old is None or d1 < old:
+                            new[key] = d1
+        states = new
+    best: dict[tuple[int, int], int] = {}
+    for (_, _, g, p), d in states.items():
+        if d < best.get((g, p), INF):
+            best[(g, p)] = d
+    return tuple(_share((g, p, 0, d)) for (g, p), d in best.items())
+
+
 @lru_cache(maxsize=CACHE)
 def unit_free(unit: tuple[int, ...], caps: tuple[int, ...], honors: bool,
               jokers: bool) -> tuple[tuple[int, int, int, int], ...]:
@@ -66,6 +118,8 @@ def unit_free(unit: tuple[int, ...], caps: tuple[int, ...], honors: bool,
     groups are the caller's (3 or 2 places each). ``caps[k]``: real copies of kind k a
     complete hand may hold (live copies less the melds'); ``jokers``: jokers exist, so a
     place beyond the cap (``q``) is allowed."""
+    if not jokers:
+        return _plain_rows(unit, caps, honors)
     n = len(unit)
     states: dict[tuple[int, int, int, int, int], int] = {(0, 0, 0, 0, 0): 0}
     for i in range(n):
