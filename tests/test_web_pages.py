@@ -246,6 +246,8 @@ def test_result_fragment_renders_every_optional_section(app):
             {"kind": "kong", "tiles": ["7z"] * 4, "wild": [False] * 4, "exposed": True}]}],
         "decompositions_total": 1, "waits": [], "any_tile_wait": True,
         "discards": [{"discard": "6z", "waits": [{"tile": "9s", "remaining": 0}]}],
+        "efficiency": [{"discard": "6z", "shanten": 0, "useful_total": 0,
+                        "useful": [{"tile": "9s", "remaining": 0, "dead": True}]}],
         "biao": 2, "fan": [{"name": "清一色", "key": "one_suit", "multiplier": 2}],
         "reasons": [{"rule": "PJ-5", "message": "缺幺九"}],
         "settlement": {"payments": [{"from": 0, "to": 1, "amount": 4, "item": "win",
@@ -255,7 +257,7 @@ def test_result_fragment_renders_every_optional_section(app):
         html = render_template("_result.html", form=AnalyzeForm(None), result=result,
                                general_error=None, shown=None, variant_label="三门峡",
                                example_hand="")
-    for text in ("混单吊", "打哪张能听", "表</dt><dd>2", "清一色", "×2", "PJ-5", "缺幺九",
+    for text in ("混单吊", "牌理", "1种0张", "空听", "表</dt><dd>2", "清一色", "×2", "PJ-5", "缺幺九",
                  "结算", "东家", "南家", "+4", "-4", "任意", "副露", "已胡"):
         assert text in html, text
     assert 'aria-label="中"' in html and 'aria-label="九条"' in html

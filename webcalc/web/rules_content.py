@@ -709,7 +709,17 @@ RULES: tuple[Rule, ...] = (
              "Fully concealed, 十三幺 waits on all thirteen kinds; a kind held only as a taken "
              "tile would drop out of the wait.",
              waits={"1m": 3, "9m": 3, "1p": 3, "9p": 3, "1s": 3, "9s": 3, "1z": 3, "2z": 3,
-                    "3z": 3, "4z": 3, "5z": 3, "6z": 3, "7z": 3}),),
+                    "3z": 3, "4z": 3, "5z": 3, "6z": 3, "7z": 3}),
+          ex({**JC, "hand": "9m19p19s12345677z", "melds": "拾1m", "winning_tile": "7z"},
+             "拾来一张一万（亮在一边）：它算进十三种幺九，手里一对中作将，自摸中成十三幺。",
+             "A taken 1 Characters (set aside) counts toward the thirteen kinds; the pair of "
+             "Red dragons is the pair: self-drawn, thirteen orphans.",
+             complete=True, shape="thirteen_orphans"),
+          ex({**JC, "hand": "19m19p19s1234567z", "melds": "拾1m", "winning_tile": "1m"},
+             "同样拾来一万，再摸到一万想和：拾来的那张不能做将，这一对一万不算数，不是和牌。",
+             "The same taken 1 Characters, then a drawn 1 Characters: the taken tile is never "
+             "the pair, so this pair does not count and the hand is not a win.",
+             complete=False)),
          seed=("003", "拾的牌和槍的牌均被凍結，列在一邊，這類牌不能胡，不能做“將”。")),
 )
 
