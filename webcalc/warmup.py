@@ -17,8 +17,11 @@ from .errors import InputError
 from .tiles import ALL_TILES, format_tiles
 from .variants import VARIANTS
 
-#: how many seeded hands :func:`warm_up` analyses by default (about half a second)
+#: how many seeded hands :func:`warm_up` analyses at most by default
 WARM_HANDS = 400
+#: the most seconds it spends: start-up stays quick on a slow or busy machine (the tables
+#: fill lazily anyway; warming only moves the first fills before the fork)
+WARM_SECONDS = 3.0
 
 
 def _hand(rng: random.Random) -> list[int]:
@@ -42,15 +45,20 @@ def _hand(rng: random.Random) -> list[int]:
     return sorted(tiles)
 
 
-def warm_up(hands: int = WARM_HANDS, seed: int = 2026) -> dict:
+def warm_up(hands: int = WARM_HANDS, seed: int = 2026, seconds: float = WARM_SECONDS) -> dict:
     """Analyse ``hands`` seeded hands — every variant, with wildcards (the indicator drawn at
     random) and without — through :func:`webcalc.analysis.analyze`, which fills every table
-    an analysis uses. Returns ``{"hands": n, "seconds": s}``; a hand the rules refuse (a
-    coded :class:`~webcalc.errors.InputError`) is skipped."""
+    an analysis uses, stopping early once ``seconds`` have passed. Returns ``{"hands": n,
+    "seconds": s}`` (``n`` the hands analysed); a hand the rules refuse (a coded
+    :class:`~webcalc.errors.InputError`) is skipped."""
     rng = random.Random(seed)
     names = sorted(VARIANTS)
     t0 = time.perf_counter()
+    done = 0
     for i in range(hands):
+        if time.perf_counter() - t0 > seconds:
+            break
+        done += 1
         req: dict = {"variant": names[i % len(names)], "hand": format_tiles(_hand(rng))}
         if rng.random() < 0.7:
             req["indicator"] = ALL_TILES[rng.randrange(34)].code
@@ -58,4 +66,4 @@ def warm_up(hands: int = WARM_HANDS, seed: int = 2026) -> dict:
             analyze(req)
         except InputError:
             pass
-    return {"hands": hands, "seconds": time.perf_counter() - t0}
+    return {"hands": done, "seconds": time.perf_counter() - t0}
