@@ -7,6 +7,7 @@ import json
 from flask import Blueprint, jsonify, request
 
 from ..errors import InputError
+from .i18n import localized
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -69,5 +70,32 @@ def analyze():
     try:
         result = run(body)
     except InputError as err:
-        return jsonify({"error": err.to_dict()}), 400
-    return jsonify(result)
+        return jsonify({"error": localized(err.to_dict())}), 400
+    return jsonify(localized(result))
+
+
+@bp.get("/variants")
+def variants():
+    """``GET /api/v1/variants`` (API.md): every variant with its room options, labels and
+    help in the request's language. ``choices`` (choice options) is ``[{"value", "label"}]``;
+    ``minimum``/``maximum`` only for whole-number options; ``win_methods`` is
+    ``[{"name", "label"}]`` in API order."""
+    from ..options import option_specs
+    from ..variants import VARIANTS
+    from ..variants.base import WIN_METHOD_LABELS, WIN_METHODS
+
+    out = []
+    for name, variant in VARIANTS.items():
+        options = []
+        for spec in option_specs(variant.Options):
+            o = {k: spec[k] for k in ("name", "type", "default", "label", "help", "rule")}
+            if spec["type"] == "choice":
+                o["choices"] = [{"value": v, "label": label} for v, label in spec["choices"]]
+            if spec["type"] == "int":
+                o["minimum"], o["maximum"] = spec["minimum"], spec["maximum"]
+            options.append(o)
+        methods = [{"name": m, "label": WIN_METHOD_LABELS[m]} for m in WIN_METHODS
+                   if m in variant.win_methods]
+        out.append({"name": name, "label": variant.label, "options": options,
+                    "win_methods": methods})
+    return jsonify(localized({"variants": out}))

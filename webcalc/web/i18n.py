@@ -4,7 +4,9 @@
 ignored. Without it, the browser's Accept-Language decides, and Chinese is the fallback. The
 catalog folder is ``webcalc/translations/zh_Hans_CN`` (Babel ignores a ``zh_CN`` folder); the
 msgids are English. Messages made by the engine (rule reasons, input errors, payment details,
-option labels) are Chinese in both languages.
+option labels, fan names) are :class:`~webcalc.messages.Message` values; :func:`localized`
+renders them in this response's language through :mod:`webcalc.catalogue` (the same
+``messages.mo``, ``msgctxt`` = the message code).
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from pathlib import Path
 
 from flask import Flask, request
 from flask_babel import Babel, get_locale
+
+from ..catalogue import localize
 
 #: ``?lang=`` value → Babel locale
 LANGS = {"zh": "zh_Hans_CN", "en": "en"}
@@ -40,6 +44,12 @@ def current_lang() -> str:
     return "en" if str(get_locale()) == "en" else "zh"
 
 
+def localized(value):
+    """``value`` (a message, or dicts and lists holding messages) in this response's
+    language."""
+    return localize(value, current_lang())
+
+
 def html_lang() -> str:
     return "en" if current_lang() == "en" else "zh-Hans"
 
@@ -50,3 +60,4 @@ def init_app(app: Flask) -> None:
     babel.init_app(app, locale_selector=select_locale)
     app.jinja_env.globals.update(current_lang=current_lang, html_lang=html_lang,
                                  lang_param=lang_param)
+    app.jinja_env.filters["msg"] = localized

@@ -16,7 +16,7 @@ from werkzeug.datastructures import MultiDict
 from ..options import option_specs
 from ..variants import VARIANTS
 from ..worth import FAN_MULTIPLIERS
-from .i18n import current_lang, lang_param
+from .i18n import current_lang, lang_param, localized
 from .rules_content import BY_ID, RULES, SECTIONS, Example, Rule
 
 bp = Blueprint("rules", __name__)
@@ -111,26 +111,28 @@ def rule_options(rule: Rule) -> list[dict]:
     ones the content adds; each ``{"variant", "variant_label", **spec}``."""
     out, seen = [], set()
     for name, variant in VARIANTS.items():
-        for spec in option_specs(variant.Options):
+        for spec in localized(option_specs(variant.Options)):
             key = (name, spec["name"])
             if spec["rule"] == rule.id or key in rule.options:
                 if key not in seen:
                     seen.add(key)
-                    out.append({"variant": name, "variant_label": variant.label, **spec})
+                    out.append({"variant": name, "variant_label": localized(variant.label),
+                                **spec})
     return out
 
 
 def example_options(e: Example) -> list[str]:
-    """The example's room options as the page names them: ``夹胡：开``, ``混牌：游戏混``."""
-    specs = {sp["name"]: sp for sp in option_specs(VARIANTS[e.variant].Options)}
+    """The example's room options as the page names them: ``夹胡：开``, ``混牌：游戏混``
+    (``Jiahu: on`` in English)."""
+    specs = {sp["name"]: sp for sp in localized(option_specs(VARIANTS[e.variant].Options))}
     out = []
     for name, value in (e.request.get("options") or {}).items():
         sp = specs[name]
         if isinstance(value, bool):
-            text = "开" if value else "关"
+            text = str(_l("on") if value else _l("off"))
         else:
             text = dict(sp["choices"]).get(value, str(value))
-        out.append(f"{sp['label']}：{text}")
+        out.append(str(_l("%(label)s: %(value)s", label=sp["label"], value=text)))
     return out
 
 

@@ -77,11 +77,12 @@ def tile_codes(text) -> list[str]:
     except Exception:  # noqa: BLE001 - drawing never fails
         return []
 
-_RULE_TAIL = re.compile(r"（([A-Z]{1,3}-\d+(?:[、,，]\s*[A-Z]{1,3}-\d+)*)）\s*$")
+_RULE_TAIL = re.compile(r"\s*[（(]([A-Z]{1,3}-\d+(?:[、,，]\s*[A-Z]{1,3}-\d+)*)[）)]\s*$")
 
 
 def split_rule(detail) -> tuple[str, list[str]]:
-    """An engine ``detail`` → (text, [rule ids]) when it ends with ``（ZZ-4、ZZ-5）``."""
+    """An engine ``detail`` → (text, [rule ids]) when it ends with ``（ZZ-4、ZZ-5）`` (or, in
+    English, `` (ZZ-4, ZZ-5)``)."""
     text = str(detail or "")
     m = _RULE_TAIL.search(text)
     if not m:
