@@ -160,7 +160,7 @@ def test_example_shows_what_its_page_says(client, rule_id, index, e):
     assert resp.status_code == (422 if "error" in x else 200)
     res = htmllib.unescape(result_of(html))
     if "error" in x:
-        assert out["error"]["message"] in htmllib.unescape(html)
+        assert str(out["error"]["message"]) in htmllib.unescape(html)
         return
     if "complete" in x:
         assert ("已胡（成和）" if x["complete"] else "未胡") in res

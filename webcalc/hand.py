@@ -20,6 +20,9 @@ MELD_KINDS = ("pong", "chow", "kong", "added_kong", "concealed_kong", "shi", "qi
 KONG_KINDS = frozenset({"kong", "added_kong", "concealed_kong"})
 TAKEN_KINDS = frozenset({"shi", "qiang"})            # JC-10: one frozen tile each
 MELD_LABELS = {k: Message(f"meld.{k}") for k in MELD_KINDS}   # 碰 吃 明杠 补杠 暗杠 拾 搶
+#: the kind words of the melds text field (notation, data like 万/筒/条: notation.py reads them)
+MELD_NOTATION = {"pong": "碰", "chow": "吃", "kong": "明杠", "added_kong": "补杠",
+                 "concealed_kong": "暗杠", "shi": "拾", "qiang": "搶"}
 SEATS = range(4)
 
 
@@ -70,7 +73,7 @@ class Meld:
         return d
 
     def __str__(self) -> str:
-        s = f"{self.kind}:{format_tiles(self.tiles)}"
+        s = MELD_NOTATION[self.kind] + format_tiles(self.tiles)
         return s if self.source is None else f"{s}@{self.source}"
 
     @classmethod

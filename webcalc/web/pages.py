@@ -11,7 +11,7 @@ from ..errors import InputError
 from . import tap
 from .forms import TEXT_FIELDS, AnalyzeForm
 from .htmx import add_vary, is_htmx, wants_fragment
-from .i18n import LANGS, lang_param
+from .i18n import LANGS, lang_param, localized
 from .room import Room, read_room, win_methods
 
 bp = Blueprint("pages", __name__)
