@@ -2,13 +2,17 @@
 # make test -> the whole test suite
 # make bench -> bench/RESULTS.md
 # make soak -> 60 s loopback load test against gunicorn -> bench/RESULTS.md "## Soak (issue 7)"
+# make bench-ledger -> ledger record/read timings on SQLite and PostgreSQL -> "## Ledger (issue 12)"
+# make test runs the ledger tests on SQLite and, when reachable, on PostgreSQL
+# (WEBCALC_TEST_POSTGRES_URL, else postgresql://webcalc:webcalc@127.0.0.1:5432/webcalc_test);
+# its last lines say plainly when that was SQLite only.
 # The virtualenv is reinstalled only when pyproject.toml changes (stamp files in .venv/).
 
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: run test bench soak load clean
+.PHONY: run test bench bench-ledger soak load clean
 
 run: $(VENV)/.stamp-run
 	$(BIN)/gunicorn -c gunicorn.conf.py 'webcalc:create_app()'
@@ -19,6 +23,10 @@ test: $(VENV)/.stamp-test
 # micro-benchmark against the PyPI peers → bench/RESULTS.md (about a minute)
 bench: $(VENV)/.stamp-bench
 	$(BIN)/python bench/bench.py
+
+# ledger benchmark: record p50/p99 and 200-entry reads, SQLite and PostgreSQL (about a minute)
+bench-ledger: $(VENV)/.stamp-run
+	$(BIN)/python bench/ledger.py
 
 # bounded load test on 127.0.0.1 only (starts and stops its own gunicorn; about 70 s)
 soak: $(VENV)/.stamp-run

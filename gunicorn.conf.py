@@ -42,6 +42,8 @@ accesslog = "-"
 errorlog = "-"
 loglevel = os.environ.get("LOG_LEVEL", "info")
 access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms'
+# ledger URLs carry secret tokens: every access-log atom is redacted (webcalc/web/logs.py)
+logger_class = "webcalc.web.logs.RedactingLogger"
 
 # Heartbeat files on tmpfs where there is one (a slow disk must not look like a hung worker).
 if os.path.isdir("/dev/shm"):

@@ -198,6 +198,6 @@ def test_settlement_gist_stands_under_the_hand(browser, live_server, js):
         page.click("#quick-settle a.quick-more")
         page.wait_for_function("() => location.hash === '#settle-title'")
         box = page.locator("#settle-title").bounding_box()
-        assert 0 <= box["y"] < 844                       # the full table is in view
+        assert -1 < box["y"] < 844        # the full table is in view (scrolled to, sub-pixel)
     finally:
         context.close()

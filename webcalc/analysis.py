@@ -244,3 +244,50 @@ def _check_copies(hand: Hand, visible: list[Tile], indicator: Tile | None) -> No
                 code = "copies.indicator" if t == indicator else "copies.too_many"
                 raise InputError("too_many_copies", Message("field_error", field=FIELD_LABELS[field],
                                  text=Message(code, tile=t, n=limit, rule="C-2")), field)
+
+
+NO_TILES_FIELDS = ("variant", "options", "win_by", "settlement", "declared")
+
+
+def settle_without_tiles(request: Any) -> dict:
+    """Settle a hand given without its tiles: a drawn game (荒庄, C-10), or a win whose tiles
+    nobody typed, with the factors the tiles would decide stated in ``declared`` (三门峡
+    ``{"biao": n}``, 郑州 ``{"doubles": [keys]}``, 盘锦 ``{"fan": [keys]}``; see
+    :func:`webcalc.settlement.settle_declared`). Used by the table ledger.
+
+    Args:
+        request: ``{"variant", "options"?, "win_by"?, "settlement", "declared"?}``;
+            ``settlement`` as for :func:`analyze` (``dealer`` required, ``winner`` a seat or
+            ``None``); ``win_by`` is required with a winner (C-15).
+
+    Returns:
+        ``{"variant", "settlement": {"payments", "net", "next_dealer"}}`` and, where the
+        variant reports them, ``biao`` (三门峡) and ``fan`` (盘锦: declared and situational).
+
+    Raises:
+        InputError: as :func:`analyze` for the fields it shares; ``bad_settlement`` for a
+        declared factor the variant or the room does not have.
+    """
+    from .settlement import settle_declared
+
+    if not isinstance(request, dict):
+        raise InputError("bad_json", Message("request.not_object"), None)
+    for key in request:
+        if key not in NO_TILES_FIELDS:
+            raise InputError("bad_request", Message("request.unknown_key_no_tiles", key=key,
+                                                    known=list(NO_TILES_FIELDS)), str(key))
+    variant = _variant(request.get("variant"))
+    options = parse_options(variant.Options, request.get("options"))
+    raw = request.get("settlement")
+    if not isinstance(raw, dict):
+        raise InputError("bad_settlement", Message("settlement.required_no_tiles"), "settlement")
+    win_by = request.get("win_by")
+    if win_by is None:
+        if raw.get("winner") is not None:
+            raise InputError("bad_win_by", Message("w.win_by_required", rule="C-15"), "win_by")
+        win_by = "self_draw"                   # 荒庄: nobody won, the method is unused
+    if win_by not in WIN_METHODS:
+        raise InputError("bad_win_by", Message("win_by.bad"), "win_by")
+    variant.check_win_by(win_by)
+    result = settle_declared(variant, options, win_by, raw, request.get("declared"))
+    return {"variant": variant.name, **result.fields()}

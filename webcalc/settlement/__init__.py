@@ -127,6 +127,9 @@ class Table:
     kong_discard: bool
     sit: Situation | None = None
     judgement: Judgement | None = None
+    #: for a win recorded without its tiles: the factors the tiles would decide, as each
+    #: variant module's ``parse_declared`` returned them (:func:`settle_declared`)
+    declared: dict | None = None
 
     @property
     def self_drawn(self) -> bool:
@@ -385,20 +388,22 @@ def _kongs(raw: dict, variant, opts) -> tuple[Kong, ...]:
     return tuple(out)
 
 
-def parse_table(variant, sit: Situation, raw: Any, judgement: Judgement | None) -> Table:
-    """Validate the ``settlement`` object (C-15); every error is ``bad_settlement``."""
+def parse_table(variant, sit: Situation | None, raw: Any, judgement: Judgement | None, *,
+                options: Any = None, win_by: str | None = None) -> Table:
+    """Validate the ``settlement`` object (C-15); every error is ``bad_settlement``.
+    Without tiles (``sit`` ``None``) the room ``options`` and ``win_by`` are given instead."""
     if not isinstance(raw, dict):
         raise InputError("bad_settlement", Message("settlement.not_object"), "settlement")
     for key in raw:
         if key not in FIELDS:
             raise InputError("bad_settlement", Message("s.unknown_key", key=key, known=list(FIELDS)),
                              f"settlement.{key}")
-    opts = sit.options
+    opts = sit.options if sit is not None else options
     name = variant.name
     base = _base(raw)
     dealer = _seat(raw, "dealer", True)
     winner = _seat(raw, "winner", False)
-    win_by = sit.win_by
+    win_by = sit.win_by if sit is not None else win_by
     discarder = _seat(raw, "discarder", False)
     if winner is not None and win_by in ("discard", "robbing_kong"):
         what = Message("s.what_discard" if win_by == "discard" else "s.what_robbed")
@@ -482,10 +487,82 @@ def settle(variant, sit: Situation, judgement: Judgement | None, raw_settlement:
     table = parse_table(variant, sit, raw_settlement, judgement)
     if table.winner is not None:
         _check_winner(sit, judgement, win_by_given)
-    module = modules[variant.name]
+    return _result(modules[variant.name], table)
+
+
+def _result(module, table: Table) -> SettlementResult:
+    """The variant module's payments and next dealer for a validated table."""
     payments, extra = module.payments(table)
     extra["next_dealer"] = module.next_dealer(table)
     for p in payments:
         if isinstance(p.amount, float) and not math.isfinite(p.amount):
             raise _bad("base", "s.too_large")
     return SettlementResult(Settlement.of(payments), **extra)
+
+
+def settle_declared(variant, options, win_by: str, raw_settlement: Any,
+                    declared: Any) -> SettlementResult:
+    """Settle a hand recorded without its tiles (a 荒庄, or a win whose tiles nobody typed).
+
+    The factors the tiles would decide are ``declared`` instead: ``{"biao": n}`` (三门峡,
+    SMX-5, the 表 count of the win), ``{"doubles": [keys]}`` (郑州, ZZ-4: ``seven_pairs``,
+    ``kong_bloom``, ``four_wildcards``) or ``{"fan": [keys]}`` (盘锦, PJ-10: the hand's own
+    番 ``piaohu``, ``one_suit``, ``seven_pairs``, ``jihu``, ``qunji``, ``qionghu``,
+    ``jiahu``); 晋城's payments need none. ``None`` or ``{}`` declares no factor. Everything
+    else (跑, 加钢, kongs, who won and how) is settled exactly as :func:`settle` does.
+
+    Args:
+        variant: the variant object.
+        options: the room options dataclass.
+        win_by: one of the variant's win methods (ignored on 荒庄).
+        raw_settlement: the ``settlement`` object, as for :func:`settle`.
+        declared: the declared factors (a dict) or ``None``.
+
+    Raises:
+        InputError: ``bad_settlement`` naming the field (``declared.fan`` …) for a factor the
+            variant or the room does not have, or any error :func:`settle` would raise for
+            the settlement object itself.
+    """
+    from . import jincheng, panjin, sanmenxia, zhengzhou
+    modules = {"sanmenxia": sanmenxia, "zhengzhou": zhengzhou, "panjin": panjin,
+               "jincheng": jincheng}
+    module = modules[variant.name]
+    table = parse_table(variant, None, raw_settlement, None, options=options, win_by=win_by)
+    if declared is None:
+        declared = {}
+    if not isinstance(declared, dict):
+        raise InputError("bad_settlement", Message("d.not_object"), "declared")
+    allowed = module.DECLARED
+    for key in declared:
+        if key not in allowed:
+            what = list(allowed) if allowed else Message("d.nothing")
+            raise InputError("bad_settlement", Message("d.unknown", variant=variant.label, key=key,
+                                                       allowed=what), f"declared.{key}")
+    if table.winner is None and any(declared.values()):
+        raise InputError("bad_settlement", Message("d.drawn"), "declared")
+    table.declared = module.parse_declared(table, declared)
+    return _result(module, table)
+
+
+def declared_keys(raw: dict, name: str, allowed: dict[str, str]) -> list[str]:
+    """A declared list of keys (``fan``, ``doubles``): each one of ``allowed`` (key →
+    name message), no repeats; ``bad_settlement`` on ``declared.<name>`` otherwise."""
+    v = raw.get(name)
+    if v is None:
+        return []
+    if not isinstance(v, list) or not all(isinstance(k, str) for k in v):
+        raise InputError("bad_settlement", Message("d.not_list", name=name, allowed=list(allowed)),
+                         f"declared.{name}")
+    for k in v:
+        if k not in allowed:
+            raise InputError("bad_settlement", Message("d.unknown_key", name=name, key=k,
+                                                       allowed=list(allowed)), f"declared.{name}")
+    if len(set(v)) != len(v):
+        raise InputError("bad_settlement", Message("d.repeated", name=name), f"declared.{name}")
+    return list(v)
+
+
+def declared_refuse(name: str, message: Message) -> InputError:
+    """A declared factor the room's options do not allow."""
+    return InputError("bad_settlement", Message("d.refused", name=name, text=message),
+                      f"declared.{name}")

@@ -12,9 +12,17 @@ from __future__ import annotations
 
 from ..messages import Joined, Message
 from ..variants.base import WIN_METHOD_LABELS
+from ..messages import Joined, Message
+from ..variants.base import WIN_METHOD_LABELS
 from . import SEAT_NAMES, Payment, Table, flat_kong_payments, fmt, pay
 
 KONG_UNITS = {"exposed": 1, "added": 1, "concealed": 2}
+#: 晋城's payments depend on no factor of the tiles: a win without tiles declares nothing
+DECLARED = ()
+
+
+def parse_declared(t: Table, raw: dict) -> dict:
+    return {}
 
 
 def win_payment(t: Table, payer: int) -> Payment:

@@ -14,10 +14,19 @@ multiplied; paid on 荒庄 too.
 
 from __future__ import annotations
 
+import dataclasses
+
 from ..messages import Joined, Message
 from ..variants.base import WIN_METHOD_LABELS
-from ..variants.panjin import fan
-from . import SEAT_NAMES, Payment, Table, flat_kong_payments, fmt, pay
+from ..variants.panjin import FAN_NAMES, PanjinOptions, fan
+from . import (SEAT_NAMES, Payment, Table, declared_keys, declared_refuse, flat_kong_payments,
+               fmt, pay)
+
+#: what a win recorded without its tiles declares (:func:`webcalc.settlement.settle_declared`)
+DECLARED = ("fan",)
+#: PJ-10: the hand's own 番 (what the tiles decide) → the room option without which it is none
+HAND_FAN_OPTION = {"piaohu": "piaohu", "one_suit": "one_suit", "seven_pairs": "seven_pairs",
+                   "jihu": "jihu", "qunji": "jihu", "qionghu": "qionghu", "jiahu": "jiahu"}
 
 KONG_UNITS = {"exposed": 1, "added": 1, "concealed": 2, "wildcard": 64}
 CITES = ("PJ-10", "PJ-11", "PJ-12")
@@ -25,7 +34,7 @@ CITES = ("PJ-10", "PJ-11", "PJ-12")
 
 def fan_list(t: Table) -> list[dict]:
     """PJ-10: the hand's 番 (judgement) plus the situational ones."""
-    out = list(t.judgement.fan or [])
+    out = list(t.declared["fan"] if t.declared is not None else t.judgement.fan or [])
     if t.self_drawn:
         out.append(fan("self_draw"))
     if t.win_by == "discard":
@@ -36,6 +45,25 @@ def fan_list(t: Table) -> list[dict]:
     if t.kong_discard:
         out.append(fan("kong_discard"))
     return out
+
+
+def parse_declared(t: Table, raw: dict) -> dict:
+    """``{"fan": [keys]}``: the hand's own 番 (PJ-10), each allowed by its room option
+    (群鸡 ×4 and 鸡胡 by ``jihu``; 穷胡 needs wildcards); 鸡胡 and 群鸡, 七对 and 飘胡
+    exclude each other. The situational 番 (自摸, 点炮, 杠开, 杠流泪) come from the settlement."""
+    keys = declared_keys(raw, "fan", {k: FAN_NAMES[k] for k in HAND_FAN_OPTION})
+    labels = {f.name: f.metadata["label"] for f in dataclasses.fields(PanjinOptions)}
+    for k in keys:
+        option = HAND_FAN_OPTION[k]
+        if not getattr(t.options, option):
+            raise declared_refuse("fan", Message("d.pj_off", option=labels[option],
+                                                 fan=FAN_NAMES[k]))
+    if "qionghu" in keys and t.options.wildcard_mode == "none":
+        raise declared_refuse("fan", Message("d.pj_no_wildcards"))
+    for a, b in (("jihu", "qunji"), ("seven_pairs", "piaohu")):
+        if a in keys and b in keys:
+            raise declared_refuse("fan", Message("d.pj_exclusive", a=FAN_NAMES[a], b=FAN_NAMES[b]))
+    return {"fan": [fan(k, 4 if k == "qunji" else 2) for k in keys]}
 
 
 def share(t: Table, loser: int, fans: list[dict]) -> tuple[int | float, Joined]:

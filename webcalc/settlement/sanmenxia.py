@@ -11,12 +11,35 @@ from __future__ import annotations
 
 from ..messages import Message
 from ..variants.base import WIN_METHOD_LABELS
-from . import KONG_LABELS, SEAT_NAMES, Payment, Table, fmt, kong_payers, pay
+from . import (KONG_LABELS, MAX_BIAO_DISCARDS, SEAT_NAMES, Payment, Table, _is_int,
+               declared_refuse, fmt, kong_payers, pay)
+
+#: what a win recorded without its tiles declares (:func:`webcalc.settlement.settle_declared`)
+DECLARED = ("biao",)
 
 
 def biao(t: Table) -> int:
-    """SMX-5: 0 unless the win is 混单吊 (SMX-4, from the judgement); then 1 + biao_discards."""
+    """SMX-5: 0 unless the win is 混单吊 (SMX-4, from the judgement); then 1 + biao_discards.
+    Declared without tiles: the count as declared."""
+    if t.declared is not None:
+        return t.declared["biao"]
     return 1 + t.biao_discards if t.judgement.biao else 0
+
+
+def parse_declared(t: Table, raw: dict) -> dict:
+    """``{"biao": n}``: the 表 count of the win (SMX-5), 0 unless it was 混单吊 (SMX-4),
+    else 1 + the wildcards discarded while waiting; so ``biao_discards`` must not be given
+    beside it."""
+    n = raw.get("biao", 0)
+    n = 0 if n is None else n
+    top = 1 + MAX_BIAO_DISCARDS
+    if not _is_int(n) or not 0 <= n <= top:
+        raise declared_refuse("biao", Message("s.biao_range", n=top))
+    if n and not t.options.wildcard:
+        raise declared_refuse("biao", Message("d.smx_no_wildcards"))
+    if n and t.biao_discards:
+        raise declared_refuse("biao", Message("d.smx_biao_discards"))
+    return {"biao": n}
 
 
 def win_payment(t: Table, payer: int, b: int) -> Payment:

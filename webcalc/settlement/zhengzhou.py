@@ -16,18 +16,26 @@ from __future__ import annotations
 from ..variants.zhengzhou import Zhengzhou
 from ..messages import Joined, Message
 from ..variants.base import WIN_METHOD_LABELS
-from . import KONG_LABELS, SEAT_NAMES, Payment, Table, fmt, kong_payers, pay
+from . import (KONG_LABELS, SEAT_NAMES, Payment, Table, declared_keys, declared_refuse, fmt,
+               kong_payers, pay)
 
-#: ZZ-4's doubles by key, as the details name them (七对, 杠上花, 四混)
-DOUBLE_NAMES = {"seven_pairs": Message("fan.seven_pairs"), "kong_bloom": Message("zz.kong_bloom"),
-                "four_wildcards": Message("fan.four_wildcards")}
+#: what a win recorded without its tiles declares (:func:`webcalc.settlement.settle_declared`)
+DECLARED = ("doubles",)
+#: ZZ-4's doubles: declared key → (name in the payment text: 七对 杠上花 四混, the room option
+#: that enables it)
+DOUBLES = {"seven_pairs": (Message("fan.seven_pairs"), "seven_pairs_double"),
+           "kong_bloom": (Message("zz.kong_bloom"), "kong_bloom_double"),
+           "four_wildcards": (Message("fan.four_wildcards"), "four_wildcards_double")}
 
 
 def doubles(t: Table) -> list[str]:
     """ZZ-4: the keys of the enabled doubles that apply to this win (``seven_pairs``,
     ``four_wildcards``, ``kong_bloom``)."""
     opts = t.options
-    out = Zhengzhou.hand_doubles(opts, t.judgement.readings)
+    if t.declared is not None:                 # no tiles: the hand's doubles as declared
+        out = [k for k in ("seven_pairs", "four_wildcards") if k in t.declared["doubles"]]
+    else:
+        out = Zhengzhou.hand_doubles(opts, t.judgement.readings)
     if opts.kong_bloom_double and t.win_by == "kong_replacement":
         out.append("kong_bloom")
     return out
@@ -43,6 +51,22 @@ def _seed_corrected(t: Table, a: int, b: int, with_pao: bool) -> dict:
     if with_pao and t.pao[a] + t.pao[b] > 0:
         return {"note": SEED_NOTE}
     return {}
+
+
+def parse_declared(t: Table, raw: dict) -> dict:
+    """``{"doubles": [keys]}`` (ZZ-4): each must be enabled in the room; ``four_wildcards``
+    needs wildcards, ``kong_bloom`` a win by ``kong_replacement`` (which doubles anyway)."""
+    keys = declared_keys(raw, "doubles", {k: v[0] for k, v in DOUBLES.items()})
+    opts = t.options
+    for k in keys:
+        name, option = DOUBLES[k]
+        if not getattr(opts, option):
+            raise declared_refuse("doubles", Message("d.zz_off", name=name))
+    if "four_wildcards" in keys and not opts.wildcard:
+        raise declared_refuse("doubles", Message("d.zz_no_wildcards"))
+    if "kong_bloom" in keys and t.win_by != "kong_replacement":
+        raise declared_refuse("doubles", Message("d.zz_kong_bloom"))
+    return {"doubles": keys}
 
 
 def _units(t: Table, a: int, b: int, with_pao: bool) -> tuple[int, Joined]:
@@ -64,7 +88,7 @@ def win_payment(t: Table, payer: int, dbl: list[str]) -> Payment:
     how = WIN_METHOD_LABELS["kong_replacement" if t.win_by == "kong_replacement" else "self_draw"]
     who = Message("pay.who", seat=SEAT_NAMES[t.winner], how=how)
     formula = (Message("zz.units_doubled", base=fmt(t.base), units=units, d=d,
-                       doubles=[DOUBLE_NAMES[k] for k in dbl]) if d else
+                       doubles=[DOUBLES[k][0] for k in dbl]) if d else
                Message("zz.units", base=fmt(t.base), units=units))
     noted = _seed_corrected(t, t.winner, payer, True)
     return pay(payer, t.winner, amount, "win", "ZZ-4", Message("pay.line", who=who, formula=formula),

@@ -43,7 +43,7 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     csrf.init_app(app)
 
-    from . import api, errors, health, i18n, pages, rules, templating
+    from . import api, errors, health, i18n, ledger_api, ledger_pages, logs, pages, rules, templating
 
     i18n.init_app(app)
     templating.init_app(app)
@@ -52,6 +52,10 @@ def create_app(test_config: dict | None = None) -> Flask:
     csrf.exempt(api.bp)  # a JSON API for bots: no cookies, no session, no CSRF token
     app.register_blueprint(health.bp)
     rules.init_app(app)  # /rules and /rules/<id> (issue 14)
+    ledger_api.init_app(app)  # the table ledger: database, migrations, JSON API, CLI (issue 12)
+    csrf.exempt(ledger_api.bp)
+    app.register_blueprint(ledger_pages.bp)  # the ledger's HTML pages (CSRF on every POST)
+    logs.init_app(app)  # ledger tokens never reach a log
     errors.init_app(app)
     security.init_app(app)  # body and query limits, security headers (issue 7)
     return app

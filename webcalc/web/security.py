@@ -33,6 +33,10 @@ from flask import Flask, abort, request
 #: Largest request body accepted, in bytes (the biggest real API request is about 2 KB).
 BODY_MAX = 16 * 1024
 
+#: Views that take a bigger body: importing a table's exported JSON (a 500-hand export with
+#: revisions is a few hundred KB).
+BODY_MAX_BY_ENDPOINT = {"ledger_pages.import_table": 2 * 1024 * 1024}
+
 #: Longest query string accepted, in bytes, percent-encoded. Every text field of the page is
 #: capped at a few hundred characters; 8000 bytes leaves room for all of them typed in
 #: Chinese (9 bytes a character encoded) and stays under gunicorn's request-line limit
@@ -61,6 +65,8 @@ def _check_limits():
     if len(request.query_string) > QUERY_MAX:
         abort(414)
     length = request.content_length
+    if request.endpoint in BODY_MAX_BY_ENDPOINT:
+        request.max_content_length = BODY_MAX_BY_ENDPOINT[request.endpoint]
     limit = request.max_content_length
     if length is not None and limit is not None and length > limit:
         abort(413)

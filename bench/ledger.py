@@ -1,0 +1,235 @@
+"""Ledger benchmark (issue 12): ``make bench-ledger`` → bench/RESULTS.md, "## Ledger (issue 12)".
+
+On SQLite (a fresh file, WAL, ``synchronous=FULL``: every commit is fsynced) and, in the same
+run, on PostgreSQL (``WEBCALC_BENCH_POSTGRES_URL``, else ``WEBCALC_TEST_POSTGRES_URL``, else
+the local default of the tests; a fresh schema, dropped after), through the whole Flask app
+in-process (JSON parse, engine, database commit, the answer with the whole table):
+
+* **record**: ``POST /api/v1/tables/<edit>/hands`` for every entry of 3 tables × 200 entries
+  — 80 % 郑州 wins with tiles (freshly generated: every hand different, random winner, 跑,
+  kongs, method), 8 % 荒庄, 6 % wins without tiles (declared doubles), 6 % adjustments;
+  each answer carries the table so far (up to 200 entries);
+* **read a 200-entry table**: ``GET /api/v1/tables/<view>`` of those 3 tables in turn, no
+  ETag (the full JSON every time).
+
+Reports p50/p99/max per database. Python stdlib + the project only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import random
+import secrets
+import sqlite3
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(ROOT))
+
+from soak import write_section  # noqa: E402
+
+from webcalc import create_app  # noqa: E402
+
+PG_DEFAULT = "postgresql://webcalc:webcalc@127.0.0.1:5432/webcalc_test"
+SUITS = "mps"
+
+
+def pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))]
+
+
+def random_win(rng: random.Random) -> dict:
+    """A fresh complete 郑州 hand (4 groups + a pair, copies ≤ 4) with a random winner."""
+    while True:
+        counts: dict[str, int] = {}
+        groups = []
+        for _ in range(4):
+            suit = rng.choice(SUITS)
+            if rng.random() < 0.6:
+                start = rng.randint(1, 7)
+                groups.append([f"{start + i}{suit}" for i in range(3)])
+            else:
+                groups.append([f"{rng.randint(1, 9)}{suit}"] * 3)
+        pair_tile = rng.choice([f"{rng.randint(1, 9)}{rng.choice(SUITS)}", f"{rng.randint(1, 7)}z"])
+        tiles = [t for g in groups for t in g] + [pair_tile, pair_tile]
+        for t in tiles:
+            counts[t] = counts.get(t, 0) + 1
+        if max(counts.values()) <= 4:
+            break
+    hand = "".join(t[0] + t[1] for t in sorted(tiles, key=lambda t: (t[1], t[0])))
+    winner = rng.randrange(4)
+    settlement = {"winner": winner, "pao": [rng.randint(0, 3) for _ in range(4)]}
+    if rng.random() < 0.3:
+        seat = rng.randrange(4)
+        settlement["kongs"] = [{"seat": seat, "type": "concealed"}]
+    return {"hand": hand, "winning_tile": rng.choice(tiles),
+            "win_by": rng.choice(["self_draw", "kong_replacement"]), "settlement": settlement}
+
+
+def random_entry(rng: random.Random) -> dict:
+    r = rng.random()
+    if r < 0.80:
+        return random_win(rng)
+    if r < 0.88:
+        return {"settlement": {"winner": None}}
+    if r < 0.94:
+        return {"win_by": "self_draw", "settlement": {"winner": rng.randrange(4)},
+                "declared": {"doubles": rng.choice([[], ["seven_pairs"]])}}
+    return {"adjustment": {"fee": rng.choice([10, 20, 40]), "paid_by": rng.randrange(4),
+                           "note": "台费"}}
+
+
+def run(url: str, tables: int, entries: int, reads: int, seed: int) -> dict:
+    rng = random.Random(seed)
+    app = create_app({"SECRET_KEY": "bench", "DATABASE_URL": url, "LEDGER_HANDS_MAX": 100000,
+                      "LEDGER_TABLES_PER_HOUR": 0})
+    client = app.test_client()
+    record, read, record_cpu, read_cpu = [], [], [], []
+    views = []
+    try:
+        for _ in range(tables):
+            made = client.post("/api/v1/tables", json={
+                "variant": "zhengzhou", "options": {"seven_pairs_double": True}}).json
+            edit = made["edit_token"]
+            views.append(made["view_token"])
+            for n in range(1, entries + 1):
+                body = {**random_entry(rng), "expected_number": n,
+                        "idempotency_key": secrets.token_hex(8)}
+                t0, c0 = time.perf_counter(), time.process_time()
+                r = client.post(f"/api/v1/tables/{edit}/hands", json=body)
+                record.append(time.perf_counter() - t0)
+                record_cpu.append(time.process_time() - c0)
+                assert r.status_code == 201, (r.status_code, r.json, body)
+        for i in range(reads):
+            t0, c0 = time.perf_counter(), time.process_time()
+            r = client.get(f"/api/v1/tables/{views[i % len(views)]}")
+            read.append(time.perf_counter() - t0)
+            read_cpu.append(time.process_time() - c0)
+            assert r.status_code == 200 and len(r.json["hands"]) == entries
+    finally:
+        app.extensions["ledger"].dispose()
+    ms = lambda xs, q: pct(xs, q) * 1000  # noqa: E731
+    return {"record": (ms(record, .5), ms(record, .99), max(record) * 1000, len(record)),
+            "read": (ms(read, .5), ms(read, .99), max(read) * 1000, len(read)),
+            "record_cpu": (ms(record_cpu, .5), ms(record_cpu, .99)),
+            "read_cpu": (ms(read_cpu, .5), ms(read_cpu, .99))}
+
+
+def pg_schema_url(base: str):
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    schema = f"bench_{secrets.token_hex(4)}"
+    with psycopg.connect(base, autocommit=True, connect_timeout=3) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+        version = conn.execute("SHOW server_version").fetchone()[0]
+    url = make_url(base).update_query_dict({"options": f"-csearch_path={schema}"})
+    return url.render_as_string(hide_password=False), schema, version
+
+
+def drop_schema(base: str, schema: str) -> None:
+    import psycopg
+
+    with psycopg.connect(base, autocommit=True) as conn:
+        conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+def fsync_ms(folder: str, n: int = 100) -> tuple[float, float]:
+    """p50/p99 of fsync after a 4 KB write in ``folder``: the floor under a durable commit."""
+    path = os.path.join(folder, "fsync-probe")
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
+    times = []
+    try:
+        for _ in range(n):
+            os.write(fd, b"x" * 4096)
+            t0 = time.perf_counter()
+            os.fsync(fd)
+            times.append(time.perf_counter() - t0)
+    finally:
+        os.close(fd)
+        os.unlink(path)
+    return pct(times, .5) * 1000, pct(times, .99) * 1000
+
+
+def machine() -> str:
+    cpu = "unknown"
+    for line in Path("/proc/cpuinfo").read_text().splitlines():
+        if line.startswith("model name"):
+            cpu = line.split(":", 1)[1].strip()
+            break
+    return (f"{os.cpu_count()} cores, {cpu}; Python {platform.python_version()}, "
+            f"SQLite {sqlite3.sqlite_version}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--tables", type=int, default=3)
+    ap.add_argument("--entries", type=int, default=200)
+    ap.add_argument("--reads", type=int, default=150)
+    ap.add_argument("--seed", type=int, default=12)
+    ap.add_argument("--out", default=str(ROOT / "bench" / "RESULTS.md"))
+    args = ap.parse_args()
+    results, notes = {}, []
+    load_before = os.getloadavg()[0]
+    with tempfile.TemporaryDirectory() as tmp:
+        fsync = fsync_ms(tmp)
+        results["SQLite (file, WAL, synchronous=FULL)"] = run(
+            f"sqlite:///{tmp}/ledger.sqlite3", args.tables, args.entries, args.reads, args.seed)
+    base = (os.environ.get("WEBCALC_BENCH_POSTGRES_URL")
+            or os.environ.get("WEBCALC_TEST_POSTGRES_URL") or PG_DEFAULT)
+    try:
+        url, schema, version = pg_schema_url(base)
+    except Exception as err:  # noqa: BLE001
+        notes.append(f"PostgreSQL not reachable ({str(err).splitlines()[0]}): not measured.")
+    else:
+        try:
+            results[f"PostgreSQL {version} (local, TCP)"] = run(
+                url, args.tables, args.entries, args.reads, args.seed + 1)
+        finally:
+            drop_schema(base, schema)
+    lines = ["## Ledger (issue 12)", "",
+             f"`make bench-ledger` ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; "
+             f"{machine()}). In-process through the Flask app (no network): "
+             f"{args.tables} tables × {args.entries} entries recorded (80 % 郑州 wins with fresh "
+             "tiles, 8 % 荒庄, 6 % declared wins, 6 % adjustments; each answer carries the whole "
+             f"table so far), then {args.reads} reads of a {args.entries}-entry table "
+             "(`GET /api/v1/tables/<view>`, full JSON). Times in ms.", "",
+             f"Load average (1 min) {load_before:.1f} before, {os.getloadavg()[0]:.1f} after, "
+             f"on {os.cpu_count()} cores: wall times include waiting for a core and for "
+             "fsync; the CPU columns are this process's CPU time per request (the app and "
+             "SQLite; PostgreSQL's own work runs in its server and is not in them). "
+             f"fsync of the disk alone: p50 {fsync[0]:.1f} ms, p99 {fsync[1]:.1f} ms.", "",
+             "| database | record p50 | record p99 | record max | record CPU p50 / p99 "
+             "| read 200 p50 | read 200 p99 | read 200 max | read CPU p50 / p99 |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for name, r in results.items():
+        rec, rd, rc, dc = r["record"], r["read"], r["record_cpu"], r["read_cpu"]
+        lines.append(f"| {name} | {rec[0]:.1f} | {rec[1]:.1f} | {rec[2]:.1f} | "
+                     f"{rc[0]:.1f} / {rc[1]:.1f} | {rd[0]:.1f} | {rd[1]:.1f} | {rd[2]:.1f} | "
+                     f"{dc[0]:.1f} / {dc[1]:.1f} |")
+    sqlite = next(iter(results.values()))
+    ok = "met" if sqlite["record"][1] <= 50 else "MISSED"
+    floor = sqlite["record_cpu"][1] + fsync[1]
+    lines += ["", f"Target (issue 12): record p99 ≤ 50 ms on SQLite: **{ok}** "
+              f"({sqlite['record'][1]:.1f} ms wall). What the request itself costs: CPU p99 "
+              f"{sqlite['record_cpu'][1]:.1f} ms + fsync p99 {fsync[1]:.1f} ms = "
+              f"{floor:.1f} ms; the rest of the wall time is waiting for a core"
+              + (" on this loaded machine: re-measure on a quiet one."
+                 if os.getloadavg()[0] > (os.cpu_count() or 1) else ".")
+              + " The 200-hand *page* target belongs to the pages; the JSON read above is "
+              "the data they render."]
+    lines += [""] + [f"- {n}" for n in notes]
+    text = "\n".join(lines).rstrip() + "\n"
+    print(text)
+    write_section(Path(args.out), text, "## Ledger (issue 12)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,283 @@
+"""The ledger in a real browser (Playwright + Debian's Chromium), on SQLite and PostgreSQL.
+
+An evening of 郑州 hands with 下跑, an editor and a viewer in two browser contexts; two
+editors recording the same hand; and the main forms with JavaScript off. Amounts follow
+RULES.md: ZZ-4 (each of the 3 others pays 底 × (1 + 跑_winner + 跑_payer)), ZZ-5 (暗杠: each
+other pays 1 + 跑_konger + 跑_payer), ZZ-7 (the winner deals next, 荒庄 keeps the dealer).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import threading
+from pathlib import Path
+
+import pytest
+
+from tests.test_browser import CHROMIUM, LAUNCH_ARGS, _need_chromium
+
+pytestmark = pytest.mark.browser
+
+NAMES = ["老王", "小李", "阿梅", "张师傅"]
+WIN = "123m456p789s11122z"
+LIVE_MS = 10_000
+
+
+@pytest.fixture(scope="module")
+def browser():
+    _need_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture()
+def server(make_app):
+    from werkzeug.serving import make_server
+
+    app = make_app()
+    srv = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{srv.server_port}", app
+    finally:
+        srv.shutdown()
+        thread.join(timeout=5)
+
+
+def new_page(browser, **kw):
+    ctx = browser.new_context(locale="zh-CN", viewport={"width": 390, "height": 844},
+                              accept_downloads=True, **kw)
+    page = ctx.new_page()
+    page.set_default_timeout(10_000)
+    page.console_errors = []            # CSP violations and script errors land here
+    page.on("console", lambda m: page.console_errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: page.console_errors.append(str(e)))
+    return ctx, page
+
+
+def open_table(page, base: str) -> str:
+    page.goto(base + "/t/new")
+    page.select_option("#variant", "zhengzhou")
+    for i, n in enumerate(NAMES):
+        page.fill(f"#n{i}", n)
+    page.select_option("#dealer", "0")
+    page.click("#new-table button.primary")
+    page.wait_for_url("**/t/*?new=1")
+    return page.url.split("/t/")[1].split("?")[0]
+
+
+def totals(page) -> list[str]:
+    return page.locator("#totals td").all_inner_texts()
+
+
+def win(page, winner: int, pao=None, hand=WIN, kong=None):
+    if hand:
+        page.fill("#hand", hand)
+        page.fill("#winning_tile", "2z")
+    page.select_option("#s_winner", str(winner))
+    if pao is not None:
+        for i, x in enumerate(pao):
+            page.fill(f"input[name=s_pao{i}]", str(x))
+    if kong is not None:
+        page.locator("select[name=k_seat]").first.select_option(str(kong))
+        page.locator("select[name=k_type]").first.select_option("concealed")
+    page.click("#record")
+    page.wait_for_load_state()
+
+
+def expect_live(viewer, want: list[str], dealer: str):
+    from playwright.sync_api import expect
+
+    for i, x in enumerate(want):
+        expect(viewer.locator(f"#totals td[data-seat='{i}']")).to_have_text(x, timeout=LIVE_MS)
+    expect(viewer.locator("#dealer-now")).to_have_text(dealer, timeout=LIVE_MS)
+
+
+def test_an_evening_of_zhengzhou_hands(browser, server, tmp_path):
+    from playwright.sync_api import expect
+
+    base, app = server
+    ledger = app.extensions["ledger"]
+    ectx, ed = new_page(browser)
+    vctx, viewer = new_page(browser)
+    try:
+        token = open_table(ed, base)
+        view_url = ed.input_value("#view-link")
+        assert token not in view_url
+        viewer.goto(view_url)
+        assert token not in viewer.content()
+        assert viewer.locator("form[method=post]").count() == 0
+        viewer.evaluate("window.__stillTheSamePage = true")
+        statuses = []
+        viewer.on("response", lambda r: statuses.append(r.status) if "/live" in r.url else None)
+        expect_live(viewer, ["0", "0", "0", "0"], "老王")
+
+        # 1: 小李 self-draws, 老王 跑1 → 老王 pays 2, the others 1 (ZZ-4)
+        win(ed, 1, pao=[1, 0, 0, 0])
+        expect_live(viewer, ["-2", "4", "-1", "-1"], "小李")
+        # 2: the 跑 are offered again; 阿梅 wins, 张师傅 has a 暗杠 (ZZ-5)
+        assert ed.input_value("input[name=s_pao0]") == "1"
+        assert ed.locator("#s_dealer").input_value() == "1"
+        win(ed, 2, kong=3)
+        expect_live(viewer, ["-6", "2", "2", "2"], "阿梅")
+        # 3: 荒庄 in one tap: nothing paid, the dealer stays (ZZ-7)
+        ed.click(".draw-button")
+        ed.wait_for_load_state()
+        expect_live(viewer, ["-6", "2", "2", "2"], "阿梅")
+        # 4: without tiles (未验牌): 张师傅 self-draws
+        win(ed, 3, hand=None)
+        expect_live(viewer, ["-8", "1", "1", "6"], "张师傅")
+        expect(viewer.locator("#hand-4 .badge-unverified")).to_be_visible()
+        # 5: 台费 20 paid by 老王, split evenly; the dealer stays
+        ed.fill("#adj-amount", "20")
+        ed.select_option("#adj-paid-by", "0")
+        ed.fill("#adj-note", "台费")
+        ed.click("#adjust-button")
+        ed.wait_for_load_state()
+        expect_live(viewer, ["7", "-4", "-4", "1"], "张师傅")
+        # 6-9: 跑 back to 0
+        win(ed, 0, pao=[0, 0, 0, 0])
+        expect_live(viewer, ["10", "-5", "-5", "0"], "老王")
+        win(ed, 1)
+        win(ed, 1)
+        win(ed, 2)
+        expect_live(viewer, ["7", "0", "-4", "-3"], "阿梅")
+        assert ledger.table(token)["next_number"] == 10
+
+        # void hand 9: counted no more, the dealer goes back to 小李
+        ed.locator("#hand-9 input[name=reason]").fill("记错人了")
+        ed.locator("#hand-9 .void-form button").click()
+        ed.wait_for_load_state()
+        expect_live(viewer, ["8", "1", "-7", "-2"], "小李")
+        expect(viewer.locator("#hand-9.voided .void-reason")).to_contain_text("记错人了")
+
+        # correct hand 7: 阿梅 won it, not 小李 → hand 8 (dealt by 小李) is flagged
+        ed.locator("#hand-7 .hand-actions a").click()
+        ed.wait_for_url("**correct=7**")
+        assert ed.input_value("#hand") == WIN
+        ed.select_option("#s_winner", "2")
+        ed.click("#record")
+        ed.wait_for_load_state()
+        expect_live(viewer, ["8", "-3", "-3", "-2"], "小李")
+        expect(viewer.locator("#hand-8 .badge-flag")).to_be_visible(timeout=LIVE_MS)
+        expect(viewer.locator("#hand-7 .revisions")).to_contain_text("第 1 版")
+        assert viewer.locator("#hand-7 .badge-flag").count() == 0
+        expect(viewer.locator("#settle-up li")).to_have_text(
+            ["小李 付给 老王 3", "阿梅 付给 老王 3", "张师傅 付给 老王 2"], timeout=LIVE_MS)
+        expect(viewer.locator(".chart img")).to_be_visible()
+        assert viewer.evaluate("window.__stillTheSamePage") is True    # never reloaded
+        assert 200 in statuses                                         # each change came in
+        viewer.wait_for_event("response", lambda r: "/live" in r.url and r.status == 304,
+                              timeout=LIVE_MS)                   # no change: 304, no swap
+        assert viewer.evaluate("window.__stillTheSamePage") is True
+
+        t = ledger.table(token)
+        assert t["totals"] == [8, -3, -3, -2]
+        assert [h["dealer"] for h in t["hands"] if h["kind"] == "hand"] == \
+            [0, 1, 2, 2, 3, 0, 1, 1]
+        assert [h["number"] for h in t["hands"] if h["dealer_flag"]] == [8]
+
+        # CSV: one row per payment of the counted entries, with a BOM
+        with ed.expect_download() as dl:
+            ed.click("#export-csv")
+        raw = Path(dl.value.path()).read_bytes()
+        assert raw.startswith(b"\xef\xbb\xbf")
+        rows = list(csv.reader(io.StringIO(raw.decode("utf-8-sig"))))
+        counted = [h for h in t["hands"] if h["status"] == "recorded"]
+        assert len(rows) - 1 == sum(len(h["settlement"]["payments"]) for h in counted)
+        assert ["老王", "小李", "阿梅", "张师傅"] == NAMES and "台费" in raw.decode("utf-8-sig")
+        paid = {n: 0 for n in NAMES}
+        for r in rows[1:]:
+            paid[r[6]] -= float(r[8])
+            paid[r[7]] += float(r[8])
+        assert [paid[n] for n in NAMES] == [8, -3, -3, -2]
+
+        # JSON round trip: export, import into a new table, identical totals and hands
+        with ed.expect_download() as dl:
+            ed.click("#export-json")
+        doc = tmp_path / "table.json"
+        dl.value.save_as(doc)
+        json.loads(doc.read_text(encoding="utf-8"))
+        ed.goto(base + "/t/new")
+        ed.set_input_files("#file", str(doc))
+        ed.click("#import-form button")
+        ed.wait_for_url("**/t/*?new=1")
+        new_token = ed.url.split("/t/")[1].split("?")[0]
+        assert new_token != token
+        assert totals(ed) == ["8", "-3", "-3", "-2"]
+        copy = ledger.table(new_token)
+        keys = ("number", "kind", "status", "dealer", "dealer_flag", "verified", "request",
+                "settlement", "revision", "void_reason")
+        assert [{k: h.get(k) for k in keys} for h in copy["hands"]] == \
+            [{k: h.get(k) for k in keys} for h in t["hands"]]
+        assert copy["settle_up"] == t["settle_up"] and copy["dealer"] == t["dealer"]
+        assert ed.console_errors == [] and viewer.console_errors == []   # CSP-clean
+    finally:
+        ectx.close()
+        vctx.close()
+
+
+def test_two_clients_record_the_same_hand(browser, server):
+    from playwright.sync_api import expect
+
+    base, app = server
+    actx, a = new_page(browser)
+    bctx, b = new_page(browser)
+    try:
+        token = open_table(a, base)
+        b.goto(a.url.split("?")[0])
+        for page, winner in ((a, 1), (b, 2)):             # both fill hand 1 in
+            page.fill("#hand", WIN)
+            page.fill("#winning_tile", "2z")
+            page.select_option("#s_winner", str(winner))
+        a.click("#record")
+        b.click("#record")
+        a.wait_for_load_state()
+        b.wait_for_load_state()
+        expect(b.locator("#conflict")).to_contain_text("第 1 手已经有人记了")
+        expect(b.locator("#hand-1")).to_contain_text("小李")      # the hand A recorded
+        assert b.input_value("#hand") == WIN                     # B's input is kept
+        assert [h["request"]["settlement"]["winner"]
+                for h in app.extensions["ledger"].table(token)["hands"]] == [1]
+    finally:
+        actx.close()
+        bctx.close()
+
+
+def test_forms_without_javascript(browser, server):
+    from playwright.sync_api import expect
+
+    base, app = server
+    ctx, page = new_page(browser, java_script_enabled=False)
+    try:
+        page.goto(base + "/t/new")
+        page.select_option("#variant", "panjin")
+        page.click("button[name=pick]")                          # shows 盘锦's options
+        expect(page.locator("#opt_jiagang")).to_be_attached()
+        page.select_option("#variant", "zhengzhou")
+        page.click("button[name=pick]")
+        token = open_table(page, base)
+        win(page, 1, pao=[1, 0, 0, 0])
+        assert totals(page) == ["-2", "4", "-1", "-1"]
+        page.fill("#hand", "123m456p789s1112x")                   # a bad tile
+        page.select_option("#s_winner", "2")
+        page.click("#record")
+        expect(page.locator("#hand-error")).to_be_visible()
+        assert page.input_value("#hand") == "123m456p789s1112x"
+        page.click(".draw-button")
+        page.wait_for_load_state()
+        assert app.extensions["ledger"].table(token)["next_number"] == 3
+        page.goto(page.input_value("#view-link"))
+        assert totals(page) == ["-2", "4", "-1", "-1"]
+        assert token not in page.content()
+    finally:
+        ctx.close()

@@ -1,0 +1,274 @@
+"""The ledger's HTML pages without JavaScript: every form is a plain POST with a CSRF token
+(CSRF on, as in production), answered with 303 → the table page, or the page with the error.
+Each test runs on SQLite and on PostgreSQL (``db_url``)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+
+import pytest
+
+from webcalc.ledger import view_token_of
+
+NAMES = ["老王", "小李", "阿梅", "张师傅"]
+WIN = "123m456p789s11122z"       # 南家 wins on 2z: one of the plain 郑州 hands
+
+
+@pytest.fixture()
+def client(make_app):
+    return make_app().test_client()
+
+
+def csrf(html: str) -> str:
+    return re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
+
+
+def hidden(html: str, name: str) -> str:
+    return re.search(rf'name="{name}" value="([^"]*)"', html).group(1)
+
+
+def open_table(client, **extra) -> str:
+    page = client.get("/t/new").get_data(as_text=True)
+    data = {"csrf_token": csrf(page), "variant": "zhengzhou", "base": "1", "dealer": "0",
+            "form_variant": "zhengzhou", **{f"n{i}": n for i, n in enumerate(NAMES)}}
+    data.update(extra)
+    r = client.post("/t/new", data=data)
+    assert r.status_code == 303, r.get_data(as_text=True)[:2000]
+    return r.headers["Location"].split("/t/")[1].split("?")[0]
+
+
+def entry_form(client, token: str) -> tuple[str, dict]:
+    html = client.get(f"/t/{token}").get_data(as_text=True)
+    form = html[html.index('id="entry-form"'):html.index("</form>", html.index('id="entry-form"'))]
+    return html, {"csrf_token": csrf(form), "idempotency_key": hidden(form, "idempotency_key"),
+                  "expected_number": hidden(form, "expected_number")}
+
+
+def record(client, token: str, **fields):
+    _html, base = entry_form(client, token)
+    return client.post(f"/t/{token}/hands", data={**base, **fields})
+
+
+def table(client, token):
+    return client.application.extensions["ledger"].table(token)
+
+
+def test_new_table_needs_csrf_and_opens_the_edit_page(client):
+    page = client.get("/t/new")
+    assert page.status_code == 200
+    assert "新开一桌" in page.get_data(as_text=True)
+    r = client.post("/t/new", data={"variant": "zhengzhou", "base": "1", "dealer": "0"})
+    assert r.status_code == 400                                   # no CSRF token
+    token = open_table(client, dealer="2", base="2")
+    t = table(client, token)
+    assert (t["variant"], t["names"], t["dealer"], t["base"]) == ("zhengzhou", NAMES, 2, 2)
+    html = client.get(f"/t/{token}?new=1").get_data(as_text=True)
+    assert "庄家：" in html and 'id="dealer-now">阿梅<' in html
+    assert "编辑链接：拿到它的人都能记账、更正和作废。" in html
+    assert view_token_of(token) in html and token in html
+
+
+def test_new_table_bad_base_keeps_what_was_typed(client):
+    page = client.get("/t/new").get_data(as_text=True)
+    r = client.post("/t/new", data={"csrf_token": csrf(page), "variant": "zhengzhou",
+                                    "base": "abc", "dealer": "0", "n0": "老王"})
+    html = r.get_data(as_text=True)
+    assert r.status_code == 422
+    assert 'aria-invalid="true"' in html and "底分" in html
+    assert 'value="老王"' in html and 'value="abc"' in html
+
+
+def test_variant_switch_without_js_shows_its_options(client):
+    html = client.get("/t/new?variant=panjin&pick=1").get_data(as_text=True)
+    assert 'name="opt_jiagang"' in html and 'selected value="panjin"' in html
+
+
+def test_record_a_win_offers_pao_again_and_moves_the_dealer(client):
+    token = open_table(client)
+    r = record(client, token, hand=WIN, winning_tile="2z", win_by="self_draw", s_dealer="0",
+               s_winner="1", s_pao0="1", s_pao1="2", s_pao2="0", s_pao3="0")
+    assert r.status_code == 303 and r.headers["Location"].endswith("#hand-1")
+    t = table(client, token)
+    # ZZ-4: 自摸 each seat pays base × (1 + its 跑 + the winner's 跑)
+    assert t["totals"] == [-4, 10, -3, -3]
+    assert t["dealer"] == 1                                       # ZZ-7: the winner deals
+    html = client.get(f"/t/{token}").get_data(as_text=True)
+    assert 'name="s_pao0" value="1"' in html and 'name="s_pao1" value="2"' in html
+    assert re.search(r'<option value="1" selected>[^<]*小李', html)   # 庄家 filled in
+
+
+def test_double_tap_records_once(client):
+    token = open_table(client)
+    _html, base = entry_form(client, token)
+    data = {**base, "hand": WIN, "winning_tile": "2z", "s_dealer": "0", "s_winner": "1"}
+    first = client.post(f"/t/{token}/hands", data=data)
+    again = client.post(f"/t/{token}/hands", data=data)
+    assert first.status_code == again.status_code == 303
+    assert [h["number"] for h in table(client, token)["hands"]] == [1]
+
+
+def test_conflict_says_so_and_shows_the_recorded_hand(client):
+    token = open_table(client)
+    _html, stale = entry_form(client, token)
+    record(client, token, hand=WIN, winning_tile="2z", s_dealer="0", s_winner="1")
+    r = client.post(f"/t/{token}/hands", data={**stale, "hand": WIN, "winning_tile": "2z",
+                                              "s_dealer": "0", "s_winner": "2"})
+    html = r.get_data(as_text=True)
+    assert r.status_code == 409
+    assert "第 1 手已经有人记了" in html and 'href="#hand-1"' in html
+    assert 'id="hand-1"' in html and "hand-conflict" in html
+    assert f'value="{WIN}"' in html                                # what was typed is kept
+    assert hidden(html, "expected_number") == "2"
+    assert len(table(client, token)["hands"]) == 1
+
+
+def test_bad_tile_is_shown_under_the_hand(client):
+    token = open_table(client)
+    r = record(client, token, hand="123m456p789s1112x", winning_tile="2z", s_dealer="0",
+               s_winner="1")
+    html = r.get_data(as_text=True)
+    assert r.status_code == 422
+    assert 'id="hand-error"' in html and 'value="123m456p789s1112x"' in html
+    assert table(client, token)["hands"] == []
+
+
+def test_drawn_game_in_one_tap_and_quick_entry_without_tiles(client):
+    token = open_table(client, opt_seven_pairs_double="1")
+    r = record(client, token, draw="1", s_dealer="0")
+    assert r.status_code == 303
+    r = record(client, token, s_dealer="0", s_winner="2", win_by="self_draw",
+               d_doubles="seven_pairs")
+    assert r.status_code == 303, r.get_data(as_text=True)[:500]
+    t = table(client, token)
+    drawn, quick = t["hands"]
+    assert drawn["request"]["settlement"]["winner"] is None and drawn["verified"]
+    assert quick["verified"] is False
+    assert quick["request"]["declared"] == {"doubles": ["seven_pairs"]}
+    assert quick["settlement"]["net"] == [-2, -2, 6, -2]          # ×2 for 七对 (ZZ-4)
+    html = client.get(f"/t/{token}").get_data(as_text=True)
+    assert "未验牌" in html and "荒庄" in html
+
+
+def test_void_correct_and_dealer_flag(client):
+    token = open_table(client)
+    record(client, token, hand=WIN, winning_tile="2z", s_dealer="0", s_winner="1")
+    record(client, token, hand=WIN, winning_tile="2z", s_dealer="1", s_winner="1")
+    html = client.get(f"/t/{token}?correct=1").get_data(as_text=True)
+    assert "更正第 1 手" in html and f'value="{WIN}"' in html
+    form = html[html.index('id="entry-form"'):]
+    r = client.post(f"/t/{token}/hands/1", data={
+        "csrf_token": csrf(form), "expected_revision": hidden(form, "expected_revision"),
+        "hand": WIN, "winning_tile": "2z", "s_dealer": "0", "s_winner": "2"})
+    assert r.status_code == 303
+    t = table(client, token)
+    assert t["hands"][0]["revision"] == 2 and t["hands"][1]["dealer_flag"]
+    html = client.get(f"/t/{token}").get_data(as_text=True)
+    assert "更正之后，这手的庄家与规则不符" in html and "修改前的版本（1）" in html
+    r = client.post(f"/t/{token}/hands/2/void", data={"csrf_token": csrf(html), "reason": "记重了"})
+    assert r.status_code == 303
+    html = client.get(f"/t/{token}").get_data(as_text=True)
+    assert "已作废" in html and "原因：记重了" in html
+    assert table(client, token)["hands"][1]["status"] == "voided"
+
+
+def test_adjustment_fee_split_evenly(client):
+    token = open_table(client)
+    html = client.get(f"/t/{token}").get_data(as_text=True)
+    r = client.post(f"/t/{token}/adjust", data={"csrf_token": csrf(html), "kind": "fee",
+                                                "amount": "20", "paid_by": "0", "note": "台费"})
+    assert r.status_code == 303
+    t = table(client, token)
+    assert t["totals"] == [15, -5, -5, -5] and t["dealer"] == 0
+    bad = client.post(f"/t/{token}/adjust", data={"csrf_token": csrf(html), "kind": "fee",
+                                                  "amount": "abc", "paid_by": "0"})
+    assert bad.status_code == 422 and "金额" in bad.get_data(as_text=True)
+
+
+def test_view_page_cannot_write_and_holds_no_edit_token(client):
+    token = open_table(client)
+    record(client, token, hand=WIN, winning_tile="2z", s_dealer="0", s_winner="1")
+    view = view_token_of(token)
+    r = client.get(f"/t/{view}")
+    html = r.get_data(as_text=True)
+    assert r.status_code == 200 and "只读" in html
+    assert token not in html
+    assert 'method="post"' not in html and "csrf_token" not in html
+    assert "<svg" in html and view in html                        # the QR of the view link
+    live = client.get(f"/t/{view}/live")
+    assert token not in live.get_data(as_text=True)
+    again = client.get(f"/t/{view}/live", headers={"If-None-Match": live.headers["ETag"]})
+    assert again.status_code == 304
+    page = client.get(f"/t/{token}").get_data(as_text=True)
+    r = client.post(f"/t/{view}/hands", data={"csrf_token": csrf(page), "s_winner": "1"})
+    assert r.status_code == 403
+    assert client.get("/t/" + "x" * 32).status_code == 404
+
+
+def test_chart_is_an_svg_image_without_script(client):
+    token = open_table(client)
+    record(client, token, hand=WIN, winning_tile="2z", s_dealer="0", s_winner="1")
+    r = client.get(f"/t/{view_token_of(token)}/chart.svg")
+    assert r.status_code == 200 and r.mimetype == "image/svg+xml"
+    svg = r.get_data(as_text=True)
+    assert "<script" not in svg and all(n in svg for n in NAMES)
+    assert "script-src" not in r.headers["Content-Security-Policy"]
+    assert r.headers["Content-Security-Policy"].startswith("default-src 'none'")
+
+
+def test_csv_and_json_round_trip(client):
+    token = open_table(client)
+    record(client, token, hand=WIN, winning_tile="2z", s_dealer="0", s_winner="1")
+    record(client, token, draw="1", s_dealer="1")
+    html = client.get(f"/t/{token}").get_data(as_text=True)
+    client.post(f"/t/{token}/adjust", data={"csrf_token": csrf(html), "kind": "payment",
+                                            "amount": "5", "from": "3", "to": "0", "note": "诈和"})
+    r = client.get(f"/t/{token}/export.csv")
+    raw = r.get_data()
+    assert raw.startswith(b"\xef\xbb\xbf")                        # BOM: Excel reads UTF-8
+    rows = list(csv.reader(io.StringIO(raw.decode("utf-8-sig"))))
+    assert rows[0][:3] == ["手", "类型", "庄家"]
+    assert len(rows) == 1 + 3 + 1                                  # 3 payments, 1 penalty
+    assert rows[-1][6:9] == ["张师傅", "老王", "5"]
+    doc = client.get(f"/t/{view_token_of(token)}/export.json").get_data(as_text=True)
+    r = client.post("/t/import", data={"csrf_token": csrf(html), "text": doc})
+    assert r.status_code == 303
+    new = r.headers["Location"].split("/t/")[1].split("?")[0]
+    old_t, new_t = table(client, token), table(client, new)
+    assert new != token and new_t["totals"] == old_t["totals"] == [4, 3, -1, -6]
+    assert [h["settlement"] for h in new_t["hands"]] == [h["settlement"] for h in old_t["hands"]]
+    bad = client.post("/t/import", data={"csrf_token": csrf(html), "text": "{}"})
+    assert bad.status_code == 422 and "导入失败" in bad.get_data(as_text=True)
+
+
+def test_a_win_on_a_discard_names_the_discarder(client):
+    token = open_table(client, variant="jincheng", form_variant="jincheng")
+    html = client.get(f"/t/{token}").get_data(as_text=True)
+    assert 'name="s_discarder"' in html                     # offered before 胡法 is chosen
+    r = record(client, token, hand=WIN, winning_tile="2z", win_by="discard", s_dealer="0",
+               s_winner="1", s_discarder="2")
+    assert r.status_code == 303, r.get_data(as_text=True)[:3000]
+    h = table(client, token)["hands"][0]
+    assert h["request"]["settlement"]["discarder"] == 2
+    # JC-5: each other seat pays 底 × u (2 for the dealer, 老王) on a discard; all 上架
+    assert {p["from"]: p["amount"] for p in h["settlement"]["payments"]} == {0: 2, 2: 1, 3: 1}
+
+
+def test_refusals_are_pages_not_crashes(make_app):
+    client = make_app(LEDGER_TABLES_PER_HOUR=1).test_client()
+    token = open_table(client)
+    page = client.get("/t/new").get_data(as_text=True)
+    r = client.post("/t/new", data={"csrf_token": csrf(page), "variant": "zhengzhou",
+                                    "base": "1", "dealer": "0"})
+    assert r.status_code == 429 and "一小时内已开了 1 张桌" in r.get_data(as_text=True)
+    html = client.get(f"/t/{token}").get_data(as_text=True)
+    r = client.post(f"/t/{token}/hands/1/void", data={"csrf_token": csrf(html), "reason": "x"})
+    assert r.status_code == 404 and "没有第 1 手" in r.get_data(as_text=True)
+    record(client, token, draw="1", s_dealer="0")
+    r = client.post(f"/t/{token}/hands/1/void", data={"csrf_token": csrf(html), "reason": " "})
+    assert r.status_code == 422 and "作废要写明原因" in r.get_data(as_text=True)
+    assert table(client, token)["hands"][0]["status"] == "recorded"
+    r = client.post("/t/import", data={"csrf_token": csrf(html), "text": "not json"})
+    assert r.status_code == 422 and "这不是从牌桌导出的 JSON 文件" in r.get_data(as_text=True)

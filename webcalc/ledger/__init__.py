@@ -1,0 +1,9 @@
+"""The table ledger (牌桌记账): tables, hands, revisions, adjustments, stored with SQLAlchemy
+and migrated with Alembic. Never imports Flask. The interface is :mod:`.service`."""
+
+from .errors import (Busy, Conflict, LedgerError, NotFound, RateLimited, ReadOnly, TableFull,
+                     Voided)
+from .service import Created, Ledger, Recorded, view_token_of
+
+__all__ = ["Ledger", "Created", "Recorded", "LedgerError", "NotFound", "ReadOnly", "Conflict",
+           "Voided", "TableFull", "RateLimited", "Busy", "view_token_of"]

@@ -1,0 +1,154 @@
+"""The ledger's database: engine set-up for SQLite and PostgreSQL, and migrations.
+
+* **SQLite** (the default, a file in the Flask instance folder): WAL journal, foreign keys on,
+  a busy timeout, ``synchronous=FULL`` (a commit is on disk before the answer leaves, so an
+  acknowledged hand survives a killed worker and a power cut). Python's sqlite3 module is put
+  in autocommit mode and the transactions are begun here: ``BEGIN IMMEDIATE`` for writes
+  (the write lock is taken up front, so two writers queue on the busy timeout instead of one
+  failing when it upgrades a read lock), a plain ``BEGIN`` for reads.
+* **PostgreSQL** (``DATABASE_URL=postgresql://…``) through psycopg 3; a write locks its
+  table's row (``SELECT … FOR UPDATE``), so concurrent writes to one table queue.
+* **Migrations** (Alembic, shipped in :mod:`webcalc.ledger.migrations`) run with
+  :func:`upgrade`, under a lock that several processes can take at once without harm: a
+  PostgreSQL advisory lock, or an exclusive ``flock`` on ``<database file>.migrate-lock`` for
+  SQLite. The first process upgrades; the others wait, then find the schema at head.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+from sqlalchemy import create_engine, event, text
+from sqlalchemy.engine import Connection, Engine, make_url
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+#: the PostgreSQL advisory lock key the migration holds ("webcalc" in ASCII, as an int)
+ADVISORY_KEY = 0x77656263616C63
+#: how long a SQLite writer waits for the write lock before giving up (milliseconds)
+BUSY_TIMEOUT_MS = 5000
+#: the execution option that makes a transaction a write (``BEGIN IMMEDIATE`` on SQLite)
+WRITE = "webcalc_write"
+
+
+def normalise_url(url: str) -> str:
+    """``postgres://`` and ``postgresql://`` (psycopg2 in SQLAlchemy's default) → psycopg 3."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+def make_engine(url: str, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> Engine:
+    """An engine for ``url`` set up as this module describes; ``busy_timeout_ms``: how long a
+    SQLite writer waits for the lock."""
+    url = normalise_url(url)
+    u = make_url(url)
+    if u.get_backend_name() == "sqlite":
+        engine = create_engine(url, connect_args={"timeout": busy_timeout_ms / 1000,
+                                                  "check_same_thread": False})
+        _sqlite_events(engine, busy_timeout_ms)
+        if u.database and u.database != ":memory:":
+            folder = Path(u.database).parent
+
+            @event.listens_for(engine, "do_connect")
+            def _make_folder(*_args):         # the instance folder, on first use only
+                folder.mkdir(parents=True, exist_ok=True)
+        return engine
+    return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5)
+
+
+def is_sqlite(engine: Engine) -> bool:
+    return engine.dialect.name == "sqlite"
+
+
+def _sqlite_events(engine: Engine, busy_timeout_ms: int) -> None:
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection, _record):
+        dbapi_connection.isolation_level = None        # we say BEGIN ourselves (below)
+        cur = dbapi_connection.cursor()
+        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
+        cur.execute("PRAGMA synchronous=FULL")
+        cur.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn: Connection):
+        write = conn.get_execution_options().get(WRITE, False)
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+
+
+# -- migrations -----------------------------------------------------------------------------
+
+def alembic_config(connection: Connection | None = None):
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.attributes["connection"] = connection
+    return cfg
+
+
+def head_revision() -> str:
+    from alembic.script import ScriptDirectory
+
+    return ScriptDirectory.from_config(alembic_config()).get_current_head()
+
+
+def current_revision(engine: Engine) -> str | None:
+    from alembic.runtime.migration import MigrationContext
+
+    with engine.connect() as conn:
+        return MigrationContext.configure(conn).get_current_revision()
+
+
+@contextmanager
+def migration_lock(engine: Engine) -> Iterator[Connection]:
+    """A connection that holds the migration lock (see the module docstring)."""
+    if is_sqlite(engine):
+        database = engine.url.database
+        fd = None
+        if database and database != ":memory:":
+            fd = os.open(f"{database}.migrate-lock", os.O_RDWR | os.O_CREAT, 0o600)
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        try:
+            with engine.connect() as conn:
+                yield conn
+        finally:
+            if fd is not None:
+                fcntl.flock(fd, fcntl.LOCK_UN)
+                os.close(fd)
+        return
+    with engine.connect() as conn:
+        conn.execute(text("SELECT pg_advisory_lock(:k)"), {"k": ADVISORY_KEY})
+        conn.commit()
+        try:
+            yield conn
+        finally:
+            conn.rollback()
+            conn.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": ADVISORY_KEY})
+            conn.commit()
+
+
+def upgrade(engine: Engine, target: str = "head") -> None:
+    """Migrate the database to ``target`` (default: head), safely from several processes."""
+    from alembic import command
+
+    if target == "head" and current_revision(engine) == head_revision():
+        return                                          # the common case: nothing to do
+    with migration_lock(engine) as conn:
+        command.upgrade(alembic_config(conn), target)
+        conn.commit()
+
+
+def downgrade(engine: Engine, target: str = "base") -> None:
+    """Migrate the database down to ``target`` (default: an empty schema)."""
+    from alembic import command
+
+    with migration_lock(engine) as conn:
+        command.downgrade(alembic_config(conn), target)
+        conn.commit()

@@ -1,0 +1,74 @@
+"""What the ledger service raises besides the engine's :class:`~webcalc.errors.InputError`.
+
+Each error has a stable ``code`` (the JSON API's ``error.code``) and a Chinese ``message``.
+The web layer maps them to HTTP statuses (:data:`webcalc.web.ledger_api.STATUS`); the ledger
+itself knows nothing of HTTP.
+"""
+
+from __future__ import annotations
+
+
+class LedgerError(Exception):
+    """Base class. ``code``: stable machine code; ``message``: Chinese; ``field`` or None."""
+
+    code = "ledger_error"
+
+    def __init__(self, message: str, field: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+    def to_dict(self) -> dict:
+        return {"code": self.code, "message": self.message, "field": self.field}
+
+
+class NotFound(LedgerError):
+    """No table has this token (either kind), or the table has no hand with this number."""
+
+    code = "not_found"
+
+
+class ReadOnly(LedgerError):
+    """A write with the view token."""
+
+    code = "read_only"
+
+
+class Conflict(LedgerError):
+    """``expected_number`` (or ``expected_revision``) is not the table's: nothing was written.
+    ``table`` is the table as it is now (the dict :meth:`Ledger.table` returns)."""
+
+    code = "conflict"
+
+    def __init__(self, message: str, table: dict, field: str | None = None):
+        super().__init__(message, field)
+        self.table = table
+
+
+class Voided(LedgerError):
+    """A correction of a voided hand (void it, then record the hand again)."""
+
+    code = "voided"
+
+
+class TableFull(LedgerError):
+    """The table has reached its cap of hands, or the hand its cap of revisions."""
+
+    code = "table_full"
+
+
+class RateLimited(LedgerError):
+    """Too many tables created from one address in the last hour. ``retry_after`` seconds."""
+
+    code = "rate_limited"
+
+    def __init__(self, message: str, retry_after: int):
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class Busy(LedgerError):
+    """The database stayed locked (SQLite) or unreachable after retries: try again shortly.
+    Nothing was written."""
+
+    code = "busy"

@@ -1,0 +1,127 @@
+"""The ledger's tables (SQLAlchemy 2 declarative models).
+
+* :class:`Table` — one evening at one physical table: variant, room options, base, seat names,
+  first dealer, the two token hashes, and counters (``next_number`` of the next entry,
+  ``version`` bumped by every write, for ETags).
+* :class:`Hand` — one entry of a table, numbered from 1: a hand (``kind`` ``hand``) or an
+  adjustment (``kind`` ``adjustment``). The row holds the current revision: the request as
+  recorded, what the engine computed from it (``result``: ``settlement`` and, where the
+  variant reports them, ``biao``/``fan``), the dealer it was played with and whether the tiles
+  were given (``verified``). Nothing is deleted by a user: a void sets ``status`` ``voided``
+  with its reason.
+* :class:`Revision` — a superseded revision of a hand, kept when a correction replaces it.
+* :class:`Creation` — when a table was created from which address (hashed), for the
+  tables-per-address-per-hour cap; purged with idle tables.
+
+Times are stored in UTC and read back as aware ``datetime`` values on both databases.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from sqlalchemy import (JSON, Boolean, DateTime, ForeignKey, Index, Integer, String, Text,
+                        TypeDecorator, UniqueConstraint)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+
+class UTCDateTime(TypeDecorator):
+    """An aware UTC datetime on both databases (SQLite stores it naive)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value, dialect):
+        if value is not None:
+            value = value.astimezone(timezone.utc)
+            if dialect.name == "sqlite":
+                value = value.replace(tzinfo=None)
+        return value
+
+    def process_result_value(self, value, dialect):
+        if value is not None and value.tzinfo is None:
+            value = value.replace(tzinfo=timezone.utc)
+        return value
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class Table(Base):
+    __tablename__ = "ledger_table"
+    __table_args__ = (UniqueConstraint("edit_hash", name="uq_ledger_table_edit_hash"),
+                      UniqueConstraint("view_hash", name="uq_ledger_table_view_hash"))
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    edit_hash: Mapped[str] = mapped_column(String(64))
+    view_hash: Mapped[str] = mapped_column(String(64))
+    variant: Mapped[str] = mapped_column(String(16))
+    options: Mapped[dict] = mapped_column(JSON)
+    base: Mapped[float] = mapped_column(JSON)           # int or float, kept as given
+    names: Mapped[list] = mapped_column(JSON)
+    first_dealer: Mapped[int] = mapped_column(Integer)
+    next_number: Mapped[int] = mapped_column(Integer, default=1)
+    version: Mapped[int] = mapped_column(Integer, default=1)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, index=True)
+
+    hands: Mapped[list["Hand"]] = relationship(
+        back_populates="table", order_by="Hand.number", cascade="all, delete-orphan",
+        passive_deletes=True)
+
+
+class Hand(Base):
+    __tablename__ = "ledger_hand"
+    __table_args__ = (UniqueConstraint("table_id", "number", name="uq_ledger_hand_number"),
+                      UniqueConstraint("table_id", "idempotency_key",
+                                       name="uq_ledger_hand_idempotency"))
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("ledger_table.id", ondelete="CASCADE"))
+    number: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16))                 # hand | adjustment
+    status: Mapped[str] = mapped_column(String(16), default="recorded")   # | voided
+    idempotency_key: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    revision: Mapped[int] = mapped_column(Integer, default=1)
+    request: Mapped[dict] = mapped_column(JSON)
+    result: Mapped[dict] = mapped_column(JSON)
+    dealer: Mapped[int] = mapped_column(Integer)
+    verified: Mapped[bool] = mapped_column(Boolean)
+    recorded_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    revised_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    void_reason: Mapped[str | None] = mapped_column(Text, nullable=True)
+    voided_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+
+    table: Mapped[Table] = relationship(back_populates="hands")
+    old_revisions: Mapped[list["Revision"]] = relationship(
+        order_by="Revision.revision", cascade="all, delete-orphan", passive_deletes=True)
+
+
+class Revision(Base):
+    __tablename__ = "ledger_revision"
+    __table_args__ = (UniqueConstraint("hand_id", "revision", name="uq_ledger_revision"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    hand_id: Mapped[int] = mapped_column(ForeignKey("ledger_hand.id", ondelete="CASCADE"),
+                                         index=True)
+    revision: Mapped[int] = mapped_column(Integer)
+    request: Mapped[dict] = mapped_column(JSON)
+    result: Mapped[dict] = mapped_column(JSON)
+    dealer: Mapped[int] = mapped_column(Integer)
+    verified: Mapped[bool] = mapped_column(Boolean)
+    recorded_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    replaced_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class Creation(Base):
+    __tablename__ = "ledger_creation"
+    __table_args__ = (Index("ix_ledger_creation_address", "address_hash", "created_at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    address_hash: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, index=True)

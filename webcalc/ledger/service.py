@@ -1,0 +1,833 @@
+"""The table ledger service (牌桌记账): the one Python interface to stored tables.
+
+The JSON API (:mod:`webcalc.web.ledger_api`) and the HTML pages call this module and nothing
+below it; it never imports Flask. Arrows: web → ledger → analysis/settlement → engine. Every
+amount comes from the engine: a hand is stored with the request it was computed from, so it
+can be re-checked by running the engine again.
+
+Quick start::
+
+    from webcalc.ledger import Ledger
+    ledger = Ledger("sqlite:////path/ledger.sqlite3")   # or postgresql://user@host/db
+    ledger.migrate()                                     # Alembic upgrade head (lock-safe)
+    made = ledger.create_table({"variant": "zhengzhou", "names": ["甲", "乙", "丙", "丁"]},
+                               address="203.0.113.9")
+    made.edit_token, made.view_token, made.table          # tokens are shown once, never stored
+    rec = ledger.record(made.edit_token, {"hand": "123m456p789s11122z", "winning_tile": "2z",
+                                          "win_by": "self_draw",
+                                          "settlement": {"winner": 1, "pao": [1, 0, 0, 0]}})
+    rec.hand, rec.table, rec.created                       # H, T, False for an idempotent repeat
+    ledger.table(made.view_token)                          # T (either token)
+
+Methods (all take a token as the user gave it; all return plain JSON-ready dicts):
+
+* :meth:`Ledger.create_table` ``(spec, address=None) -> Created(table, edit_token,
+  view_token)``: spec ``{"variant", "options"?, "base"?, "names"?, "dealer"?}``.
+* :meth:`Ledger.table` ``(token) -> T``; :meth:`Ledger.hand` ``(token, number) -> H``;
+  :meth:`Ledger.version` ``(token) -> int`` (bumped by every write: an ETag for polling);
+  :meth:`Ledger.access` ``(token) -> "edit" | "view"``.
+* :meth:`Ledger.record` ``(edit_token, body) -> Recorded(hand, table, created)``: a hand or an
+  adjustment (body as API.md "Table ledger"; ``expected_number``, ``idempotency_key``).
+* :meth:`Ledger.correct` ``(edit_token, number, body) -> Recorded``: a new revision (the old
+  one is kept in ``H["revisions"]``); ``created`` is False when the body changes nothing.
+* :meth:`Ledger.void` ``(edit_token, number, reason) -> T``: voiding twice changes nothing.
+* :meth:`Ledger.export_table` ``(token) -> dict`` (either token; no tokens inside) and
+  :meth:`Ledger.import_table` ``(data, address=None) -> Created``: a new table with new tokens,
+  every entry and revision recomputed by the engine (never trusted from the file), voids and
+  times kept. Format ``"webcalc-ledger/1"``, see :meth:`Ledger.export_table`.
+* :meth:`Ledger.purge_idle` ``(days, dry_run=False) -> int``: delete tables with no write for
+  ``days`` days (the ``flask ledger-purge`` command).
+
+T (a table) = ``{"variant", "options" (every option, defaults filled in), "base", "names",
+"dealer" (who deals the next hand, SMX-8/ZZ-7/PJ-14/JC-9 from the last counted hand),
+"first_dealer", "next_number", "version", "access" ("edit"|"view"), "created_at",
+"updated_at", "hands": [H], "totals": [4 numbers], "settle_up": [{"from", "to", "amount"}]}``.
+
+H (an entry) = ``{"number", "kind" ("hand"|"adjustment"), "status" ("recorded"|"voided"),
+"verified" (tiles given; a 荒庄 and an adjustment need none), "dealer" (as played),
+"dealer_flag" (this counted hand's dealer no longer follows the rules from the counted hands
+before it), "request" (as recorded, ``settlement.dealer`` filled in), "settlement":
+{"payments", "net", "next_dealer"} (``next_dealer`` null for an adjustment), "biao"?/"fan"?
+(as the engine reported), "recorded_at" (first recorded, ISO 8601 UTC), "revision",
+"revised_at"?, "revisions": [older revisions, oldest first, each {"revision", "request",
+"settlement", "dealer", "verified", "recorded_at", "replaced_at", "biao"?, "fan"?}],
+"void_reason"?, "voided_at"?}``. Counted = status ``recorded``; only counted hands move the
+dealer, adjustments never do.
+
+Errors: :class:`~webcalc.errors.InputError` (400: the analyze codes, plus ``bad_request`` for
+a ledger field) and the :mod:`webcalc.ledger.errors` classes — ``NotFound`` (unknown token
+or hand number), ``ReadOnly`` (a write with the view token), ``Conflict`` (stale
+``expected_number``/``expected_revision``; carries ``table``), ``Voided`` (correcting a voided
+hand), ``TableFull`` (caps), ``RateLimited`` (tables per address per hour; ``retry_after``),
+``Busy`` (the database stayed locked: nothing written, try again).
+
+For the pages (the HTML on top of this service):
+
+* the next hand's form: the table's ``variant``/``options``/``base``/``names``, dealer
+  ``T["dealer"]``; each seat's 跑/加钢 of the previous counted hand are in its
+  ``request["settlement"]`` (``pao``, ``jiagang``); put ``T["next_number"]`` in the form as
+  ``expected_number`` and a fresh random ``idempotency_key`` (a double tap then records once,
+  and a stale page gets :class:`Conflict` with the table as it is now);
+* 荒庄 in one tap: ``{"settlement": {"winner": None}}``; the quick entry without tiles: no
+  ``hand``, ``win_by`` and ``declared`` (the keys each variant accepts are in
+  :func:`webcalc.settlement.settle_declared`), shown as 未验牌 where ``verified`` is false;
+* correct: open ``H["request"]`` in the form, send it to :meth:`Ledger.correct`; show
+  ``H["revisions"]``; greyed hands: ``status == "voided"`` with ``void_reason``; the flag:
+  ``dealer_flag``;
+* the view page's polling: compare :meth:`Ledger.version` with the ``ETag`` the client sent,
+  answer 304 when equal; never put a token of the other kind in a page (``T["access"]``);
+* the chart: running totals are the cumulative sum of ``H["settlement"]["net"]`` over the
+  counted entries; the settle-up is ``T["settle_up"]``.
+
+Safety: edit tokens are 192 random bits from :mod:`secrets` (``token_urlsafe(24)``), the
+view token is derived from the edit token by HMAC (:func:`view_token_of`); only their
+SHA-256 is stored, so a copied database grants no access; the stored hash is compared with
+:func:`hmac.compare_digest`. SQLite writes take the write lock up front (``BEGIN IMMEDIATE``)
+and wait on a busy timeout; a lock held past it is retried, then reported as ``Busy``, never
+as a crash. Commits are durable (``synchronous=FULL``) before a method returns.
+"""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import hashlib
+import hmac
+import math
+import re
+import secrets
+import threading
+import time
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from fractions import Fraction
+from typing import Any, Callable, TypeVar
+
+from sqlalchemy import delete, func, or_, select, text
+from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.orm import Session
+
+from ..analysis import analyze, settle_without_tiles
+from ..catalogue import localize
+from ..errors import InputError
+from ..options import parse_options
+from ..settlement import MAX_BASE, SEAT_NAMES, fmt
+from ..variants import VARIANTS
+from . import db
+from .errors import Busy, Conflict, NotFound, RateLimited, ReadOnly, TableFull, Voided
+from .models import Creation, Hand, Revision, Table, utcnow
+from .money import all_ints, exact, number, settle_up, totals
+
+R = TypeVar("R")
+
+DEFAULT_NAMES = ("东家", "南家", "西家", "北家")
+TOKEN_BYTES = 24                        # 192 bits; token_urlsafe gives 32 characters
+TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{22,64}")
+HAND_FIELDS = ("hand", "melds", "indicator", "winning_tile", "win_by", "visible",
+               "settlement", "declared")
+TILE_ONLY = ("melds", "indicator", "winning_tile", "visible")
+CONTROL_FIELDS = ("expected_number", "idempotency_key", "expected_revision")
+NAME_MAX = 16
+NOTE_MAX = 200
+REASON_MAX = 200
+KEY_MAX = 128
+ADJUSTMENT_PAYMENTS_MAX = 12
+ATTEMPTS = 3
+EXPORT_FORMAT = "webcalc-ledger/1"
+
+
+@dataclass(frozen=True)
+class Created:
+    """A new table: ``table`` (T) and its two tokens, which exist nowhere else."""
+
+    table: dict
+    edit_token: str
+    view_token: str
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """The entry written (``hand``, H) and the table after it (``table``, T). ``created`` is
+    False when nothing new was written (an idempotent repeat, an unchanged correction)."""
+
+    hand: dict
+    table: dict
+    created: bool
+
+
+def view_token_of(edit_token: str) -> str:
+    """The view token that belongs to ``edit_token``: the first 192 bits of
+    HMAC-SHA256(key=edit token, "webcalc-ledger-view"), URL-safe (32 characters). Whoever
+    holds the edit link can show the view link (the pages do); the view token reveals
+    nothing of the edit token, and the database still holds only the hashes of both."""
+    mac = hmac.new(edit_token.encode("ascii"), b"webcalc-ledger-view", hashlib.sha256)
+    return base64.urlsafe_b64encode(mac.digest()[:TOKEN_BYTES]).decode("ascii")
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("ascii")).hexdigest()
+
+
+def _bad(field: str, message: str) -> InputError:
+    return InputError("bad_request", message, field)
+
+
+def _iso(dt: datetime | None) -> str | None:
+    if dt is None:
+        return None
+    return dt.astimezone(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _text_ok(text: str) -> bool:
+    """Printable, so storable: control characters and lone surrogates (JSON ``"\\ud800"``,
+    which no database can encode) are not printable."""
+    return text.isprintable()
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+class Ledger:
+    """The ledger on one database.
+
+    Args:
+        url: an SQLAlchemy URL: ``sqlite:///path`` or ``postgresql://…`` (psycopg 3).
+        hands_max: entries (hands and adjustments, voided ones included) per table.
+        revisions_max: revisions per hand.
+        tables_per_hour: tables one address may create per hour (0: no cap).
+        migrate_lazily: upgrade the schema on first use (tests); else call :meth:`migrate`.
+        busy_timeout_ms: how long a SQLite writer waits for the lock before a retry.
+    """
+
+    def __init__(self, url: str, *, hands_max: int = 500, revisions_max: int = 50,
+                 tables_per_hour: int = 30, migrate_lazily: bool = False,
+                 busy_timeout_ms: int = db.BUSY_TIMEOUT_MS):
+        self.engine = db.make_engine(url, busy_timeout_ms)
+        self.hands_max = hands_max
+        self.revisions_max = revisions_max
+        self.tables_per_hour = tables_per_hour
+        self._migrated = not migrate_lazily
+        self._migrate_lock = threading.Lock()
+
+    # -- set-up ---------------------------------------------------------------------------
+    def migrate(self) -> None:
+        """Upgrade the schema to head (safe from several processes at once)."""
+        db.upgrade(self.engine)
+        self._migrated = True
+
+    def migrate_on_first_use(self) -> None:
+        """Migrate when the ledger is next used (after :meth:`migrate` failed at start-up)."""
+        self._migrated = False
+
+    def dispose(self) -> None:
+        """Close pooled connections (after start-up in a process that will fork)."""
+        self.engine.dispose()
+
+    def _ready(self) -> None:
+        if not self._migrated:
+            with self._migrate_lock:
+                if not self._migrated:
+                    self.migrate()
+
+    def _run(self, work: Callable[[Session], R], *, write: bool) -> R:
+        """Run ``work`` in one transaction (a write one when ``write``), retrying a locked or
+        dropped database a few times before giving up with :class:`Busy`."""
+        try:
+            self._ready()
+        except OperationalError as err:          # the database is down: say so, no crash
+            raise Busy("记账数据库暂时连不上，请稍后再试（这次没有记入任何内容）。") from err
+        delay = 0.05
+        for attempt in range(ATTEMPTS):
+            session = Session(self.engine, expire_on_commit=False, autoflush=True)
+            try:
+                if write:
+                    session.connection(execution_options={db.WRITE: True})
+                out = work(session)
+                if write:
+                    session.commit()
+                return out
+            except (OperationalError, IntegrityError) as err:
+                session.rollback()
+                if attempt == ATTEMPTS - 1:
+                    if isinstance(err, IntegrityError):
+                        raise
+                    raise Busy("记账数据库正忙，请稍后再试（这次没有记入任何内容）。") from err
+                time.sleep(delay)
+                delay *= 4
+            finally:
+                session.close()
+        raise AssertionError("unreachable")
+
+    # -- tokens ---------------------------------------------------------------------------
+    def _find(self, s: Session, token: Any, *, write: bool) -> tuple[Table, bool]:
+        if not isinstance(token, str) or not TOKEN_SHAPE.fullmatch(token):
+            raise NotFound("没有这张牌桌（链接不对或已被清理）。")
+        h = token_hash(token)
+        q = select(Table).where(or_(Table.edit_hash == h, Table.view_hash == h))
+        if write and not db.is_sqlite(self.engine):
+            q = q.with_for_update()
+        t = s.scalars(q).first()
+        if t is None:
+            raise NotFound("没有这张牌桌（链接不对或已被清理）。")
+        can_write = hmac.compare_digest(t.edit_hash, h)
+        if write and not can_write:
+            raise ReadOnly("这是只读的观看链接，不能记账；请用编辑链接。")
+        return t, can_write
+
+    # -- reading --------------------------------------------------------------------------
+    def table(self, token: str) -> dict:
+        """The table T (see the module docstring) by either token."""
+        def work(s):
+            t, can_write = self._find(s, token, write=False)
+            return self._table_dict(s, t, can_write)
+        return self._run(work, write=False)
+
+    def access(self, token: str) -> str:
+        """``"edit"`` or ``"view"``: what this token allows."""
+        return self._run(lambda s: "edit" if self._find(s, token, write=False)[1] else "view",
+                         write=False)
+
+    def version(self, token: str) -> int:
+        """The table's version, bumped by every write (cheap: for ETags and polling)."""
+        return self._run(lambda s: self._find(s, token, write=False)[0].version, write=False)
+
+    def hand(self, token: str, number: int) -> dict:
+        """Entry ``number`` (H, with its revisions and its ``dealer_flag``)."""
+        def work(s):
+            t, can_write = self._find(s, token, write=False)
+            table = self._table_dict(s, t, can_write)
+            for h in table["hands"]:
+                if h["number"] == number:
+                    return h
+            raise NotFound(f"这张牌桌没有第 {number} 手。")
+        return self._run(work, write=False)
+
+    # -- writing --------------------------------------------------------------------------
+    def create_table(self, spec: Any, *, address: str | None = None) -> Created:
+        """Create a table. ``spec``: ``{"variant", "options"?, "base"?, "names"?,
+        "dealer"?}`` (defaults: the variant's options, base 1, 东家 南家 西家 北家, dealer 0).
+        ``address`` (the client's IP) counts towards ``tables_per_hour``."""
+        variant, options, base, names, dealer = _table_spec(spec)
+        edit_token = secrets.token_urlsafe(TOKEN_BYTES)
+        view_token = view_token_of(edit_token)
+
+        def work(s):
+            now = utcnow()
+            if address is not None and self.tables_per_hour:
+                self._rate_limit(s, address, now)
+            t = Table(edit_hash=token_hash(edit_token), view_hash=token_hash(view_token),
+                      variant=variant, options=options, base=base, names=names,
+                      first_dealer=dealer, next_number=1, version=1, created_at=now,
+                      updated_at=now)
+            s.add(t)
+            s.flush()
+            return self._table_dict(s, t, True)
+        return Created(self._run(work, write=True), edit_token, view_token)
+
+    def _rate_limit(self, s: Session, address: str, now: datetime) -> None:
+        ah = hashlib.sha256(f"webcalc-ledger-address:{address}".encode()).hexdigest()
+        if not db.is_sqlite(self.engine):        # one address's creations queue (PostgreSQL)
+            s.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": int(ah[:15], 16)})
+        since = now - timedelta(hours=1)
+        times = s.scalars(select(Creation.created_at).where(
+            Creation.address_hash == ah, Creation.created_at > since)
+            .order_by(Creation.created_at)).all()
+        if len(times) >= self.tables_per_hour:
+            wait = math.ceil((times[0] + timedelta(hours=1) - now).total_seconds())
+            raise RateLimited(f"这个网络一小时内已开了 {len(times)} 张桌，请稍后再开。",
+                              max(wait, 1))
+        s.add(Creation(address_hash=ah, created_at=now))
+
+    def record(self, token: str, body: Any) -> Recorded:
+        """Record the next hand or adjustment (API.md "Table ledger").
+
+        ``body``: the analyze fields less ``variant``/``options`` (the table's), with
+        ``settlement`` less ``base`` (its ``dealer`` defaults to T's ``dealer``; its
+        ``winner`` must be given: a seat, or null for 荒庄); ``hand`` may be absent for a
+        荒庄 or for a win recorded without tiles, whose factors go in ``declared``. Or
+        ``{"adjustment": {...}}``. Optional ``expected_number`` (else :class:`Conflict`) and
+        ``idempotency_key`` (a repeat returns the first entry with ``created`` False).
+        """
+        if not isinstance(body, dict):
+            raise InputError("bad_json", "请求体应为 JSON 对象。", None)
+        key = body.get("idempotency_key")
+        if key is not None and (not isinstance(key, str) or not 0 < len(key) <= KEY_MAX
+                                or not _text_ok(key)):
+            raise _bad("idempotency_key", f"idempotency_key 应为 1 到 {KEY_MAX} 个字符的字符串。")
+        expected = body.get("expected_number")
+        if expected is not None and not _is_int(expected):
+            raise _bad("expected_number", "expected_number 应为整数（牌桌的 next_number）。")
+
+        def work(s):
+            t, _ = self._find(s, token, write=True)
+            if key is not None:
+                found = s.scalars(select(Hand).where(Hand.table_id == t.id,
+                                                     Hand.idempotency_key == key)).first()
+                if found is not None:
+                    table = self._table_dict(s, t, True)
+                    return Recorded(_pick(table, found.number), table, False)
+            if expected is not None and expected != t.next_number:
+                raise Conflict(f"第 {expected} 手已经有人记了（现在是第 {t.next_number} 手）："
+                               "这次没有记入。请看牌桌上最新的记录。",
+                               self._table_dict(s, t, True), "expected_number")
+            if t.next_number > self.hands_max:
+                raise TableFull(f"一张牌桌最多记 {self.hands_max} 手，请新开一桌。")
+            dealer = self._current_dealer(s, t)
+            kind, request, result, dealer, verified = _compute(t, body, dealer)
+            now = utcnow()
+            h = Hand(table_id=t.id, number=t.next_number, kind=kind, status="recorded",
+                     idempotency_key=key, revision=1, request=request, result=result,
+                     dealer=dealer, verified=verified, recorded_at=now)
+            s.add(h)
+            t.next_number += 1
+            _touch(t, now)
+            s.flush()
+            table = self._table_dict(s, t, True)
+            return Recorded(_pick(table, h.number), table, True)
+        return self._run(work, write=True)
+
+    def correct(self, token: str, number: int, body: Any) -> Recorded:
+        """Correct entry ``number``: the body is a full entry as for :meth:`record` (its
+        ``settlement.dealer`` defaults to the dealer the hand was played with); the current
+        revision is kept in ``revisions``. ``expected_revision`` (optional) guards against a
+        concurrent correction (:class:`Conflict`); ``expected_number`` and
+        ``idempotency_key`` are accepted and ignored (the number is in the path, and a
+        repeat of the same correction writes nothing new)."""
+        if not isinstance(body, dict):
+            raise InputError("bad_json", "请求体应为 JSON 对象。", None)
+        expected = body.get("expected_revision")
+        if expected is not None and not _is_int(expected):
+            raise _bad("expected_revision", "expected_revision 应为整数。")
+        body = {k: v for k, v in body.items() if k not in CONTROL_FIELDS}
+
+        def work(s):
+            t, _ = self._find(s, token, write=True)
+            h = self._entry(s, t, number)
+            if h.status == "voided":
+                raise Voided(f"第 {number} 手已作废，不能更正；请重新记一手。")
+            if expected is not None and expected != h.revision:
+                raise Conflict(f"第 {number} 手刚被别人更正过（现在是第 {h.revision} 版）："
+                               "这次没有更正。", self._table_dict(s, t, True), "expected_revision")
+            kind, request, result, dealer, verified = _compute(t, body, h.dealer)
+            if kind != h.kind:
+                raise _bad("adjustment", "更正不能把一手牌改成调整，或把调整改成一手牌；"
+                           "请作废后重新记。")
+            if (request, result, dealer, verified) == (h.request, h.result, h.dealer, h.verified):
+                table = self._table_dict(s, t, True)
+                return Recorded(_pick(table, number), table, False)
+            if h.revision >= self.revisions_max:
+                raise TableFull(f"一手牌最多更正 {self.revisions_max - 1} 次。")
+            now = utcnow()
+            s.add(Revision(hand_id=h.id, revision=h.revision, request=h.request,
+                           result=h.result, dealer=h.dealer, verified=h.verified,
+                           recorded_at=h.revised_at or h.recorded_at, replaced_at=now))
+            h.revision += 1
+            h.request, h.result, h.dealer, h.verified = request, result, dealer, verified
+            h.revised_at = now
+            _touch(t, now)
+            s.flush()
+            table = self._table_dict(s, t, True)
+            return Recorded(_pick(table, number), table, True)
+        return self._run(work, write=True)
+
+    def void(self, token: str, number: int, reason: Any) -> dict:
+        """Void entry ``number`` with ``reason`` (kept, shown, counted no more). Returns T;
+        voiding a voided entry changes nothing (its first reason stays)."""
+        if not isinstance(reason, str) or not reason.strip():
+            raise _bad("reason", "作废要写明原因（reason）。")
+        reason = reason.strip()
+        if not _text_ok(reason):
+            raise _bad("reason", "原因里有无法保存的字符（控制字符或不成对的代理项）。")
+        if len(reason) > REASON_MAX:
+            raise _bad("reason", f"原因最多 {REASON_MAX} 个字。")
+
+        def work(s):
+            t, _ = self._find(s, token, write=True)
+            h = self._entry(s, t, number)
+            if h.status != "voided":
+                now = utcnow()
+                h.status, h.void_reason, h.voided_at = "voided", reason, now
+                _touch(t, now)
+                s.flush()
+            return self._table_dict(s, t, True)
+        return self._run(work, write=True)
+
+    def export_table(self, token: str) -> dict:
+        """The table as a JSON document for :meth:`import_table`: ``{"format":
+        "webcalc-ledger/1", "variant", "options", "base", "names", "first_dealer",
+        "exported_at", "entries": [{"number", "kind", "status", "dealer", "request",
+        "recorded_at", "void_reason"?, "voided_at"?, "revisions": [{"request", "dealer",
+        "recorded_at"}]}]}`` (revisions oldest first, the current one last in ``request``).
+        Either token; the document holds no token."""
+        def work(s):
+            t, can_write = self._find(s, token, write=False)
+            table = self._table_dict(s, t, can_write)
+            entries = []
+            for h in table["hands"]:
+                e = {"number": h["number"], "kind": h["kind"], "status": h["status"],
+                     "dealer": h["dealer"], "request": h["request"],
+                     "recorded_at": h["recorded_at"],
+                     "revisions": [{"request": r["request"], "dealer": r["dealer"],
+                                    "recorded_at": r["recorded_at"]} for r in h["revisions"]]}
+                if h.get("revised_at"):
+                    e["revised_at"] = h["revised_at"]
+                if h["status"] == "voided":
+                    e["void_reason"], e["voided_at"] = h["void_reason"], h["voided_at"]
+                entries.append(e)
+            return {"format": EXPORT_FORMAT, "variant": t.variant, "options": t.options,
+                    "base": t.base, "names": t.names, "first_dealer": t.first_dealer,
+                    "exported_at": _iso(utcnow()), "entries": entries}
+        return self._run(work, write=False)
+
+    def import_table(self, data: Any, *, address: str | None = None) -> Created:
+        """A new table (new tokens) from an :meth:`export_table` document. Every revision of
+        every entry is computed again by the engine from its request, so a file cannot bring
+        in amounts the rules do not give; statuses, void reasons and times are kept.
+
+        Raises:
+            InputError: ``bad_request`` for a document that is not an export (``format``),
+                or any error of an entry's request, its field prefixed ``entries[i].``.
+        """
+        if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
+            raise _bad("format", f"不是牌桌导出文件（format 应为 “{EXPORT_FORMAT}”）。")
+        spec = {"variant": data.get("variant"), "options": data.get("options"),
+                "base": data.get("base"), "names": data.get("names"),
+                "dealer": data.get("first_dealer")}
+        variant, options, base, names, dealer = _table_spec(spec)
+        entries = data.get("entries")
+        if not isinstance(entries, list) or len(entries) > self.hands_max:
+            raise _bad("entries", f"entries 应为最多 {self.hands_max} 手的列表。")
+        edit_token = secrets.token_urlsafe(TOKEN_BYTES)
+        view_token = view_token_of(edit_token)
+
+        def work(s):
+            now = utcnow()
+            if address is not None and self.tables_per_hour:
+                self._rate_limit(s, address, now)
+            t = Table(edit_hash=token_hash(edit_token), view_hash=token_hash(view_token),
+                      variant=variant, options=options, base=base, names=names,
+                      first_dealer=dealer, next_number=len(entries) + 1, version=1,
+                      created_at=now, updated_at=now)
+            s.add(t)
+            s.flush()
+            for i, e in enumerate(entries):
+                s.add(_imported_entry(t, i, e, self.revisions_max, now))
+            s.flush()
+            return self._table_dict(s, t, True)
+        return Created(self._run(work, write=True), edit_token, view_token)
+
+    def purge_idle(self, days: float, *, dry_run: bool = False) -> int:
+        """Delete every table with no write for ``days`` days (its hands and revisions go
+        with it), and creation records older than a day. Returns how many tables."""
+        if not days > 0:
+            raise ValueError("days must be positive")
+        cutoff = utcnow() - timedelta(days=days)
+
+        def work(s):
+            n = s.scalar(select(func.count()).select_from(Table)
+                         .where(Table.updated_at < cutoff))
+            if not dry_run:
+                s.execute(delete(Table).where(Table.updated_at < cutoff))
+                s.execute(delete(Creation).where(
+                    Creation.created_at < utcnow() - timedelta(days=1)))
+            return n
+        return self._run(work, write=not dry_run)
+
+    # -- helpers --------------------------------------------------------------------------
+    def _entry(self, s: Session, t: Table, number: Any) -> Hand:
+        h = None
+        if _is_int(number):
+            h = s.scalars(select(Hand).where(Hand.table_id == t.id, Hand.number == number)).first()
+        if h is None:
+            raise NotFound(f"这张牌桌没有第 {number} 手。")
+        return h
+
+    @staticmethod
+    def _current_dealer(s: Session, t: Table) -> int:
+        last = s.scalars(select(Hand).where(Hand.table_id == t.id, Hand.kind == "hand",
+                                            Hand.status == "recorded")
+                         .order_by(Hand.number.desc()).limit(1)).first()
+        return t.first_dealer if last is None else last.result["settlement"]["next_dealer"]["seat"]
+
+    @staticmethod
+    def _table_dict(s: Session, t: Table, can_write: bool) -> dict:
+        # plain rows, not ORM objects: every write answers with the whole table
+        hands = s.execute(select(Hand.__table__).where(Hand.table_id == t.id)
+                          .order_by(Hand.number)).all()
+        olds: dict[int, list] = {}
+        revised = [h.id for h in hands if h.revision > 1]
+        if revised:
+            rev = Revision.__table__
+            for r in s.execute(select(rev).where(rev.c.hand_id.in_(revised))
+                               .order_by(rev.c.hand_id, rev.c.revision)):
+                olds.setdefault(r.hand_id, []).append(r)
+        expected = t.first_dealer
+        nets, out = [], []
+        for h in hands:
+            flag = False
+            if h.status == "recorded":
+                nets.append(h.result["settlement"]["net"])
+                if h.kind == "hand":
+                    flag = h.dealer != expected
+                    expected = h.result["settlement"]["next_dealer"]["seat"]
+            out.append(_hand_dict(h, flag, olds.get(h.id, [])))
+        sums, ints = totals(nets)
+        ints = ints and (bool(nets) or _is_int(t.base))
+        return {
+            "variant": t.variant, "options": t.options, "base": t.base, "names": t.names,
+            "dealer": expected, "first_dealer": t.first_dealer, "next_number": t.next_number,
+            "version": t.version, "access": "edit" if can_write else "view",
+            "created_at": _iso(t.created_at), "updated_at": _iso(t.updated_at),
+            "hands": out,
+            "totals": [number(x, ints) for x in sums],
+            "settle_up": [{"from": a, "to": b, "amount": number(x, ints)}
+                          for a, b, x in settle_up(sums)],
+        }
+
+
+def _parse_time(v: Any, default: datetime) -> datetime:
+    if isinstance(v, str):
+        try:
+            dt = datetime.fromisoformat(v.replace("Z", "+00:00"))
+        except ValueError:
+            return default
+        return dt if dt.tzinfo else dt.replace(tzinfo=timezone.utc)
+    return default
+
+
+def _imported_entry(t: Table, i: int, e: Any, revisions_max: int, now: datetime) -> Hand:
+    where = f"entries[{i}]"
+    if not isinstance(e, dict) or e.get("number") != i + 1:
+        raise _bad(where, f"第 {i + 1} 条记录缺失或编号不对（应为 {i + 1}）。")
+    kind, status = e.get("kind"), e.get("status", "recorded")
+    if kind not in ("hand", "adjustment") or status not in ("recorded", "voided"):
+        raise _bad(where, "kind 应为 hand 或 adjustment，status 应为 recorded 或 voided。")
+    olds = e.get("revisions") or []
+    if not isinstance(olds, list) or len(olds) >= revisions_max:
+        raise _bad(f"{where}.revisions", f"revisions 应为最多 {revisions_max - 1} 个旧版本的列表。")
+    versions = []
+    for j, r in enumerate([*olds, e]):
+        if not isinstance(r, dict) or not isinstance(r.get("request"), dict):
+            raise _bad(where, "每个版本都要有 request 对象。")
+        dealer = r.get("dealer")
+        try:
+            got = _compute(t, r["request"], dealer if _is_int(dealer) and 0 <= dealer <= 3 else 0)
+        except InputError as err:
+            field = f"{where}.{err.field}" if err.field else where
+            raise InputError(err.code, f"第 {i + 1} 手：{err.message}", field) from None
+        if got[0] != kind:
+            raise _bad(where, f"第 {i + 1} 条的 kind 与其 request 不符。")
+        when = e.get("revised_at") if r is e and olds else r.get("recorded_at")
+        versions.append((got, _parse_time(when, now)))
+    (_, request, result, dealer, verified), at = versions[-1]
+    h = Hand(table_id=t.id, number=i + 1, kind=kind, status=status, revision=len(versions),
+             request=request, result=result, dealer=dealer, verified=verified,
+             recorded_at=versions[0][1], revised_at=at if len(versions) > 1 else None)
+    if status == "voided":
+        reason = e.get("void_reason")
+        h.void_reason = reason.strip()[:REASON_MAX] if isinstance(reason, str) and reason.strip() \
+            else "（导入时无原因）"
+        h.voided_at = _parse_time(e.get("voided_at"), now)
+    for j, ((_, req, res, dl, ver), rat) in enumerate(versions[:-1]):
+        replaced = versions[j + 1][1]
+        h.old_revisions.append(Revision(revision=j + 1, request=req, result=res, dealer=dl,
+                                        verified=ver, recorded_at=rat, replaced_at=replaced))
+    return h
+
+
+def _touch(t: Table, now: datetime) -> None:
+    t.version += 1
+    t.updated_at = now
+
+
+def _pick(table: dict, number: int) -> dict:
+    return next(h for h in table["hands"] if h["number"] == number)
+
+
+def _result_fields(result: dict) -> dict:
+    out = {"settlement": result["settlement"]}
+    for key in ("biao", "fan"):
+        if key in result:
+            out[key] = result[key]
+    return out
+
+
+def _hand_dict(h, flag: bool, olds: list) -> dict:
+    """H from a ``ledger_hand`` row and its superseded ``ledger_revision`` rows."""
+    out = {"number": h.number, "kind": h.kind, "status": h.status, "verified": h.verified,
+           "dealer": h.dealer, "dealer_flag": flag, "request": h.request,
+           **_result_fields(h.result), "recorded_at": _iso(h.recorded_at),
+           "revision": h.revision}
+    if h.revised_at is not None:
+        out["revised_at"] = _iso(h.revised_at)
+    out["revisions"] = [{"revision": r.revision, "request": r.request,
+                         **_result_fields(r.result), "dealer": r.dealer,
+                         "verified": r.verified, "recorded_at": _iso(r.recorded_at),
+                         "replaced_at": _iso(r.replaced_at)} for r in olds]
+    if h.status == "voided":
+        out["void_reason"] = h.void_reason
+        out["voided_at"] = _iso(h.voided_at)
+    return out
+
+
+# -- input ------------------------------------------------------------------------------
+
+def _table_spec(spec: Any) -> tuple[str, dict, int | float, list[str], int]:
+    if not isinstance(spec, dict):
+        raise InputError("bad_json", "请求体应为 JSON 对象。", None)
+    for key in spec:
+        if key not in ("variant", "options", "base", "names", "dealer"):
+            raise _bad(str(key), f"未知字段 “{key}”。可用字段：variant、options、base、names、dealer。")
+    name = spec.get("variant")
+    variant = VARIANTS.get(name) if isinstance(name, str) else None
+    if variant is None:
+        raise InputError("unknown_variant", "玩法（variant）应为 sanmenxia（三门峡）、zhengzhou"
+                         "（郑州）、panjin（盘锦）或 jincheng（晋城）。", "variant")
+    options = dataclasses.asdict(parse_options(variant.Options, spec.get("options")))
+    base = spec.get("base", 1)
+    if base is None:
+        base = 1
+    if (isinstance(base, bool) or not isinstance(base, (int, float))
+            or not math.isfinite(base) or not 0 < base <= MAX_BASE):
+        raise InputError("bad_settlement", f"底分（base）应为大于 0、不超过 {MAX_BASE} 的数。",
+                         "base")
+    names = spec.get("names")
+    if names is None:
+        names = list(DEFAULT_NAMES)
+    if not isinstance(names, list) or len(names) != 4 or not all(isinstance(n, str) for n in names):
+        raise _bad("names", "座位名（names）应为 4 个名字的列表（东、南、西、北家的顺序）。")
+    names = [n.strip() for n in names]
+    for i, n in enumerate(names):
+        if not 0 < len(n) <= NAME_MAX or not _text_ok(n):
+            raise _bad("names", f"第 {i + 1} 个座位名应为 1 到 {NAME_MAX} 个可见字符。")
+    dealer = spec.get("dealer", 0)
+    dealer = 0 if dealer is None else dealer
+    if not _is_int(dealer) or not 0 <= dealer <= 3:
+        raise _bad("dealer", "首局庄家（dealer）应为座位号 0-3（0 东家、1 南家、2 西家、3 北家）。")
+    return variant.name, options, base, names, dealer
+
+
+def _compute(t: Table, body: dict, default_dealer: int):
+    """Validate an entry's body and compute it with the engine.
+    Returns ``(kind, request as recorded, result, dealer, verified)``."""
+    for key in body:
+        if key in ("variant", "options"):
+            raise _bad(key, "玩法和选项由牌桌决定，记一手牌时不要再给 variant、options。")
+        if key not in HAND_FIELDS + CONTROL_FIELDS + ("adjustment",):
+            raise _bad(str(key), f"未知字段 “{key}”。可用字段：{'、'.join(HAND_FIELDS)}、"
+                       "adjustment、expected_number、idempotency_key。")
+    if "adjustment" in body:
+        extra = [k for k in body if k in HAND_FIELDS]
+        if extra:
+            raise _bad(extra[0], "调整（adjustment）不和一手牌的字段一起给。")
+        return _adjustment(t, body["adjustment"], default_dealer)
+    raw = body.get("settlement")
+    if not isinstance(raw, dict):
+        raise InputError("bad_settlement", "结算（settlement）必填：至少给出胡牌者（winner，"
+                         "荒庄为 null）。", "settlement")
+    if "base" in raw:
+        raise InputError("bad_settlement", "底分由牌桌决定，记一手牌时不要再给 base。",
+                         "settlement.base")
+    if "winner" not in raw:
+        raise InputError("bad_settlement", "结算·胡牌者（winner）：记账时必须给出（座位号 0-3，"
+                         "荒庄为 null）。", "settlement.winner")
+    settlement = dict(raw)
+    if settlement.get("dealer") is None:
+        settlement["dealer"] = default_dealer
+    request = {k: body[k] for k in HAND_FIELDS if body.get(k) is not None}
+    request["settlement"] = settlement
+    engine_settlement = {**settlement, "base": t.base}
+    if request.get("hand") not in (None, ""):
+        if "declared" in request:
+            raise _bad("declared", "给了手牌时番数由牌决定，不要再给 declared。")
+        out = analyze({"variant": t.variant, "options": t.options,
+                       **{k: v for k, v in request.items() if k != "settlement"},
+                       "settlement": engine_settlement})
+        verified = True
+    else:
+        request.pop("hand", None)
+        for k in TILE_ONLY:
+            if request.get(k):
+                raise _bad(k, f"没有手牌（hand）时不能给 {k}。")
+            request.pop(k, None)
+        bare = {"variant": t.variant, "options": t.options, "settlement": engine_settlement}
+        for k in ("win_by", "declared"):
+            if k in request:
+                bare[k] = request[k]
+        out = settle_without_tiles(bare)
+        verified = settlement["winner"] is None        # a 荒庄 has no tiles to check
+    out = localize(out, "zh")      # stored as text: the ledger's stored results stay Chinese
+    result = {"settlement": out["settlement"]}
+    for key in ("biao", "fan"):
+        if key in out:
+            result[key] = out[key]
+    return "hand", request, result, settlement["dealer"], verified
+
+
+def _amount(v: Any, field: str) -> int | float:
+    if (isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v)
+            or not 0 < v <= MAX_BASE):
+        raise _bad(field, f"金额应为大于 0、不超过 {MAX_BASE} 的数。")
+    return round(v, 10) if isinstance(v, float) else v
+
+
+def _seat(v: Any, field: str) -> int:
+    if not _is_int(v) or not 0 <= v <= 3:
+        raise _bad(field, "应为座位号 0-3（0 东家、1 南家、2 西家、3 北家）。")
+    return v
+
+
+def _adjustment(t: Table, raw: Any, dealer: int):
+    """A penalty or transfer (``payments``) or a fee split evenly (``fee``, ``paid_by``)."""
+    if not isinstance(raw, dict):
+        raise _bad("adjustment", "调整（adjustment）应为一个对象：{\"payments\": [...]} 或 "
+                   "{\"fee\": 金额, \"paid_by\": 座位}，可加 note。")
+    for key in raw:
+        if key not in ("payments", "fee", "paid_by", "note"):
+            raise _bad(f"adjustment.{key}", f"调整：未知字段 “{key}”。可用：payments、fee、paid_by、note。")
+    note = raw.get("note") or ""
+    if not isinstance(note, str) or len(note.strip()) > NOTE_MAX or (
+            note and not _text_ok(note.strip())):
+        raise _bad("adjustment.note", f"备注（note）应为不超过 {NOTE_MAX} 字的文字。")
+    note = note.strip()
+    if ("payments" in raw) == ("fee" in raw):
+        raise _bad("adjustment", "调整要么给 payments（罚分、转账），要么给 fee 和 paid_by（分摊台费），二选一。")
+    if "payments" in raw:
+        pays = raw["payments"]
+        if not isinstance(pays, list) or not 0 < len(pays) <= ADJUSTMENT_PAYMENTS_MAX:
+            raise _bad("adjustment.payments", f"payments 应为 1 到 {ADJUSTMENT_PAYMENTS_MAX} 笔的列表。")
+        payments, clean = [], []
+        for i, p in enumerate(pays):
+            where = f"adjustment.payments[{i}]"
+            if not isinstance(p, dict) or set(p) != {"from", "to", "amount"}:
+                raise _bad(where, "每笔应为 {\"from\": 座位, \"to\": 座位, \"amount\": 金额}。")
+            a, b = _seat(p["from"], f"{where}.from"), _seat(p["to"], f"{where}.to")
+            if a == b:
+                raise _bad(where, "付款和收款不能是同一家。")
+            amount = _amount(p["amount"], f"{where}.amount")
+            clean.append({"from": a, "to": b, "amount": amount})
+            detail = f"{note or '调整'}：{SEAT_NAMES[a]}付{SEAT_NAMES[b]} {fmt(amount)}"
+            payments.append({"from": a, "to": b, "amount": amount, "item": "adjustment",
+                             "detail": detail, "rule": None})
+        request = {"adjustment": {"payments": clean, "note": note}}
+    else:
+        if "paid_by" not in raw:
+            raise _bad("adjustment.paid_by", "分摊台费要给出垫付的一家（paid_by）。")
+        fee = _amount(raw["fee"], "adjustment.fee")
+        payer = _seat(raw["paid_by"], "adjustment.paid_by")
+        share = number(exact(fee) / 4, _is_int(fee))
+        what = note or "台费"
+        payments = [{"from": s, "to": payer, "amount": share, "item": "fee",
+                     "detail": f"{what} {fmt(fee)}：{SEAT_NAMES[payer]}垫付，四家均摊，"
+                               f"每家 {fmt(share)}", "rule": None}
+                    for s in range(4) if s != payer]
+        request = {"adjustment": {"fee": fee, "paid_by": payer, "note": note}}
+    net = [Fraction(0)] * 4
+    for p in payments:
+        net[p["from"]] -= exact(p["amount"])
+        net[p["to"]] += exact(p["amount"])
+    ints = all_ints(p["amount"] for p in payments)
+    result = {"settlement": {"payments": payments, "net": [number(x, ints) for x in net],
+                             "next_dealer": None}}
+    return "adjustment", request, result, dealer, True

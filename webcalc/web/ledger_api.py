@@ -1,0 +1,212 @@
+"""The table ledger's JSON API (API.md "Table ledger") and the ledger's wiring into the app.
+
+Routes (``<token>``: the edit or the view token; writes need the edit token):
+
+* ``POST /api/v1/tables`` → 201 ``{"table", "edit_token", "view_token"}``
+* ``GET /api/v1/tables/<token>`` → 200 T, with an ``ETag`` (``If-None-Match`` → 304)
+* ``POST /api/v1/tables/<token>/hands`` → 201 ``{"hand", "table"}`` (200 for an idempotent
+  repeat)
+* ``PUT /api/v1/tables/<token>/hands/<n>`` → 200 ``{"hand", "table"}``
+* ``POST /api/v1/tables/<token>/hands/<n>/void`` → 200 T
+* ``GET /api/v1/tables/<token>/export`` → 200 the export document (added; either token), and
+  ``POST /api/v1/tables/import`` with that document → 201 as for create, new tokens (added)
+
+The token is checked before the body is read: an unknown token is a 404 and a write with the
+view token a 403 ``read_only``, whatever the body. Errors are ``{"error": {"code", "message",
+"field"}}`` with :data:`STATUS`; a 409 ``conflict`` adds ``"table"`` (T as it is now), a 429
+and a 503 carry ``Retry-After``.
+
+Configuration (``app.config``, else the environment): ``DATABASE_URL`` (default: SQLite at
+``instance/ledger.sqlite3``), ``LEDGER_HANDS_MAX`` (500), ``LEDGER_REVISIONS_MAX`` (50),
+``LEDGER_TABLES_PER_HOUR`` (30 per address). The schema is migrated when the app starts (in
+tests: on first use). CLI: ``flask --app webcalc ledger-purge --idle-days N [--dry-run]`` and
+``flask --app webcalc ledger-migrate``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import click
+from flask import Blueprint, Flask, current_app, jsonify, request
+from flask.cli import with_appcontext
+from sqlalchemy.exc import OperationalError
+
+from ..errors import InputError
+from ..ledger import (Busy, Conflict, Ledger, LedgerError, NotFound, RateLimited, ReadOnly,
+                      TableFull, Voided)
+from .api import _reject_constant
+from .i18n import localized
+
+bp = Blueprint("ledger_api", __name__, url_prefix="/api/v1/tables")
+
+STATUS = {NotFound: 404, ReadOnly: 403, Conflict: 409, Voided: 409, TableFull: 409,
+          RateLimited: 429, Busy: 503}
+
+
+def init_app(app: Flask) -> None:
+    """Make the app's :class:`~webcalc.ledger.Ledger` (``app.extensions["ledger"]``),
+    migrate its schema, register the API and the CLI commands."""
+    url = (app.config.get("DATABASE_URL") or os.environ.get("DATABASE_URL")
+           or f"sqlite:///{os.path.join(app.instance_path, 'ledger.sqlite3')}")
+    lazily = bool(app.testing or app.config.get("LEDGER_MIGRATE_LAZILY"))
+    ledger = Ledger(url, hands_max=int(_setting(app, "LEDGER_HANDS_MAX", 500)),
+                    revisions_max=int(_setting(app, "LEDGER_REVISIONS_MAX", 50)),
+                    tables_per_hour=int(_setting(app, "LEDGER_TABLES_PER_HOUR", 30)),
+                    busy_timeout_ms=int(_setting(app, "LEDGER_BUSY_TIMEOUT_MS", 5000)),
+                    migrate_lazily=lazily)
+    if not lazily:
+        try:
+            ledger.migrate()
+        except OperationalError:         # the database is down: pages still work; retry later
+            app.logger.exception("ledger database unreachable at start-up; "
+                                 "the ledger will migrate on first use")
+            ledger.migrate_on_first_use()
+        ledger.dispose()                  # no pooled connection survives a fork
+    app.extensions["ledger"] = ledger
+    app.register_blueprint(bp)
+    app.cli.add_command(purge_command)
+    app.cli.add_command(migrate_command)
+
+
+def _setting(app: Flask, name: str, default):
+    """``app.config[name]``, else the environment's, else ``default`` (0 is a value: no cap)."""
+    for value in (app.config.get(name), os.environ.get(name)):
+        if value not in (None, ""):
+            return value
+    return default
+
+
+def ledger() -> Ledger:
+    return current_app.extensions["ledger"]
+
+
+def _error(err: Exception):
+    if isinstance(err, InputError):
+        return jsonify({"error": localized(err.to_dict())}), 400
+    resp = jsonify({"error": err.to_dict(), **({"table": err.table}
+                                               if isinstance(err, Conflict) else {})})
+    resp.status_code = STATUS.get(type(err), 400)
+    if isinstance(err, RateLimited):
+        resp.headers["Retry-After"] = str(err.retry_after)
+    elif isinstance(err, Busy):
+        resp.headers["Retry-After"] = "1"
+    return resp
+
+
+def _body():
+    raw = request.get_data(cache=False)
+    try:
+        return json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise InputError("bad_json", "请求体不是合法的 JSON（需 UTF-8 编码的 JSON 对象）。") from None
+
+
+def _writable(token: str) -> None:
+    """404 for an unknown token, 403 for the view token: before the body is read."""
+    if ledger().access(token) != "edit":
+        raise ReadOnly("这是只读的观看链接，不能记账；请用编辑链接。")
+
+
+def _answer(fn):
+    try:
+        return fn()
+    except (InputError, LedgerError) as err:
+        return _error(err)
+
+
+def _uncached(resp):
+    resp.headers["Cache-Control"] = "no-cache, private"
+    return resp
+
+
+@bp.post("")
+def create():
+    def run():
+        made = ledger().create_table(_body(), address=request.remote_addr)
+        return _uncached(jsonify({"table": made.table, "edit_token": made.edit_token,
+                                  "view_token": made.view_token})), 201
+    return _answer(run)
+
+
+@bp.get("/<token>/export")
+def export(token: str):
+    def run():
+        resp = jsonify(ledger().export_table(token))
+        resp.headers["Content-Disposition"] = 'attachment; filename="webcalc-table.json"'
+        return _uncached(resp)
+    return _answer(run)
+
+
+@bp.post("/import")
+def import_():
+    def run():
+        made = ledger().import_table(_body(), address=request.remote_addr)
+        return _uncached(jsonify({"table": made.table, "edit_token": made.edit_token,
+                                  "view_token": made.view_token})), 201
+    return _answer(run)
+
+
+@bp.get("/<token>")
+def read(token: str):
+    def run():
+        etag = str(ledger().version(token))
+        if request.if_none_match.contains(etag):
+            resp = current_app.response_class(status=304)
+        else:
+            table = ledger().table(token)
+            resp = jsonify(table)
+            etag = str(table["version"])
+        resp.set_etag(etag)
+        return _uncached(resp)
+    return _answer(run)
+
+
+@bp.post("/<token>/hands")
+def record(token: str):
+    def run():
+        _writable(token)
+        rec = ledger().record(token, _body())
+        return _uncached(jsonify({"hand": rec.hand, "table": rec.table})), (201 if rec.created else 200)
+    return _answer(run)
+
+
+@bp.put("/<token>/hands/<int:number>")
+def correct(token: str, number: int):
+    def run():
+        _writable(token)
+        rec = ledger().correct(token, number, _body())
+        return _uncached(jsonify({"hand": rec.hand, "table": rec.table}))
+    return _answer(run)
+
+
+@bp.post("/<token>/hands/<int:number>/void")
+def void(token: str, number: int):
+    def run():
+        _writable(token)
+        body = _body()
+        if not isinstance(body, dict):
+            raise InputError("bad_json", "请求体应为 JSON 对象：{\"reason\": \"原因\"}。")
+        return _uncached(jsonify(ledger().void(token, number, body.get("reason"))))
+    return _answer(run)
+
+
+@click.command("ledger-purge")
+@click.option("--idle-days", type=click.FloatRange(min=0, min_open=True), default=180.0,
+              show_default=True, help="delete tables with no write for this many days")
+@click.option("--dry-run", is_flag=True, help="only count them")
+@with_appcontext
+def purge_command(idle_days: float, dry_run: bool) -> None:
+    """Delete ledger tables nobody has written to for --idle-days days."""
+    n = current_app.extensions["ledger"].purge_idle(idle_days, dry_run=dry_run)
+    verb = "would delete" if dry_run else "deleted"
+    click.echo(f"{verb} {n} table(s) idle for more than {idle_days:g} days")
+
+
+@click.command("ledger-migrate")
+@with_appcontext
+def migrate_command() -> None:
+    """Upgrade the ledger database to the newest schema (the app also does it on start)."""
+    current_app.extensions["ledger"].migrate()
+    click.echo("ledger schema at head")

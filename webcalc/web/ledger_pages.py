@@ -1,0 +1,667 @@
+"""The table ledger's pages (牌桌记账, issue 12): plain HTML forms that work without JavaScript;
+htmx only makes the hand list follow the table live (polling answered with ETag/304).
+
+Routes (``<token>``: the edit or the view token, as in the JSON API):
+
+* ``GET/POST /t/new`` — 新开一桌: variant, room options, base, four names, first dealer (POST
+  with CSRF → 303 to the edit page). ``GET /t/new?variant=x`` shows that variant's options.
+* ``GET /t/<token>`` — the table page: with the edit token the next hand's entry, the
+  adjustment form and the sharing block; with the view token the same totals and hands, and
+  no way to write. ``?correct=n`` opens hand ``n`` in the entry form (a correction).
+* ``GET /t/<token>/live`` — the live part (totals, chart, settle-up, hands) for polling; an
+  ``If-None-Match`` that matches answers 304.
+* ``POST /t/<edit>/hands`` (record), ``/hands/<n>`` (correct), ``/hands/<n>/void``,
+  ``/adjust`` — every write a POST form with a CSRF token; each answers 303 to the table page,
+  or the table page with the error under its input (422) or the conflict (409).
+* ``GET /t/<token>/chart.svg`` (pygal), ``/export.csv``, ``/export.json``; ``POST /t/import``.
+
+The service (:mod:`webcalc.ledger.service`) computes everything shown here.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import secrets
+from datetime import datetime, timezone
+
+from flask import (Blueprint, Response, abort, current_app, make_response, redirect,
+                   render_template, request, url_for)
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from markupsafe import Markup
+from werkzeug.datastructures import MultiDict
+from wtforms import FileField, SelectChoice, SelectField, StringField, TextAreaField
+from wtforms.validators import Length, Optional
+
+from ..analysis import VARIANT_LABELS
+from ..errors import InputError
+from ..ledger import (Busy, Conflict, LedgerError, NotFound, RateLimited, ReadOnly, TableFull,
+                      Voided, view_token_of)
+from ..notation import melds_to_text
+from ..options import option_specs
+from ..variants import VARIANTS
+from .forms import AnalyzeForm
+from .htmx import add_vary
+from .i18n import current_lang, localized
+from .room import Room, read_room, win_methods
+
+bp = Blueprint("ledger_pages", __name__, url_prefix="/t")
+
+#: the declared factors a quick entry (no tiles) offers, per variant (API.md ``declared``)
+DOUBLES = {"seven_pairs": "七对", "kong_bloom": "杠上花", "four_wildcards": "四混"}
+PANJIN_FAN = {"piaohu": "飘胡", "one_suit": "清一色", "seven_pairs": "七对", "jihu": "鸡胡",
+              "qunji": "群鸡", "qionghu": "穷胡", "jiahu": "夹胡"}
+STATUS = {NotFound: 404, ReadOnly: 403, Conflict: 409, Voided: 409, TableFull: 409,
+          RateLimited: 429, Busy: 503}
+IMPORT_MAX = 2 * 1024 * 1024
+
+
+def ledger():
+    return current_app.extensions["ledger"]
+
+
+# -- forms ------------------------------------------------------------------------------------
+
+class NewTableForm(FlaskForm):
+    """新开一桌 (the room options come from ``_options.html``, read by :func:`read_room`)."""
+
+    variant = SelectField(_l("Variant"), choices=[])
+    base = StringField(_l("Base points"), default="1", validators=[Length(max=20)])
+    n0 = StringField(_l("East seat"), validators=[Optional(), Length(max=16)])
+    n1 = StringField(_l("South seat"), validators=[Optional(), Length(max=16)])
+    n2 = StringField(_l("West seat"), validators=[Optional(), Length(max=16)])
+    n3 = StringField(_l("North seat"), validators=[Optional(), Length(max=16)])
+    dealer = SelectField(_l("First dealer"), choices=[], default="0")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        from .templating import SEAT_LABELS, VARIANT_NAMES
+
+        self.variant.choices = [SelectChoice(n, VARIANT_NAMES.get(n, label))
+                                for n, label in VARIANT_LABELS.items()]
+        if self.variant.data not in VARIANT_LABELS:
+            self.variant.data = "zhengzhou"
+        self.dealer.choices = [SelectChoice(str(i), SEAT_LABELS[i]) for i in range(4)]
+
+
+class ImportForm(FlaskForm):
+    file = FileField(_l("Exported JSON file"))
+    text = TextAreaField(_l("…or paste the JSON"), validators=[Optional()])
+
+
+def _error_text(err: Exception) -> str:
+    return getattr(err, "message", None) or str(err)
+
+
+# -- new table --------------------------------------------------------------------------------
+
+@bp.route("/new", methods=["GET", "POST"])
+def new_table():
+    data = request.form if request.method == "POST" else request.args
+    form = NewTableForm(formdata=data if data else None)
+    variant = form.variant.data
+    room = read_room(data, variant)
+    status = 200
+    general = None
+    if request.method == "POST" and form.validate():
+        spec = {"variant": variant, "options": room.options_request(),
+                "names": [(getattr(form, f"n{i}").data or "").strip() or d
+                          for i, d in enumerate(("东家", "南家", "西家", "北家"))],
+                "dealer": int(form.dealer.data)}
+        base = (form.base.data or "1").strip()
+        try:
+            spec["base"] = int(base) if re.fullmatch(r"\d{1,12}", base) else float(base)
+        except ValueError:
+            form.base.errors = [_("Base points should be a positive number, such as 1, 100 or "
+                                  "0.5.")]
+        if not form.base.errors and not any(o.error for o in room.options):
+            try:
+                made = ledger().create_table(spec, address=request.remote_addr)
+                return redirect(url_for(".table", token=made.edit_token, new=1), 303)
+            except InputError as err:
+                field = (err.field or "").split(".")[0]
+                if field == "base":
+                    form.base.errors = [localized(err.message)]
+                elif field == "names":
+                    form.n0.errors = [localized(err.message)]
+                elif not room.attach(err.field, localized(err.message)):
+                    general = localized(err.message)
+            except LedgerError as err:
+                general = _error_text(err)
+                status = STATUS.get(type(err), 400)
+        status = status if status != 200 else 422
+    elif request.method == "POST":
+        status = 422
+    html = render_template("ledger_new.html", form=form, room=room, general=general,
+                           import_form=ImportForm(formdata=None),
+                           variant_label=localized(dict(VARIANT_LABELS).get(variant, variant)))
+    return add_vary(make_response(html, status))
+
+
+@bp.post("/import")
+def import_table():
+    form = ImportForm()
+    raw = b""
+    upload = request.files.get("file")
+    if upload is not None and upload.filename:
+        raw = upload.read(IMPORT_MAX + 1)
+    elif form.text.data:
+        raw = form.text.data.encode("utf-8")
+    general = None
+    try:
+        if not raw:
+            raise InputError("bad_json", _("Choose an exported JSON file or paste its text."))
+        try:
+            data = json.loads(raw.decode("utf-8-sig"))
+        except (UnicodeDecodeError, ValueError, RecursionError):
+            raise InputError("bad_json", _("This is not a JSON file exported from a table.")) \
+                from None
+        edit = import_json(data, request.remote_addr)
+        return redirect(url_for(".table", token=edit, new=1), 303)
+    except (InputError, LedgerError) as err:
+        general = _("Import failed: %(why)s", why=_error_text(err))
+    nform = NewTableForm(formdata=None)
+    room = read_room(MultiDict(), nform.variant.data)
+    html = render_template("ledger_new.html", form=nform, room=room, general=general,
+                           import_form=form, variant_label=localized(VARIANT_LABELS[nform.variant.data]))
+    return make_response(html, 422)
+
+
+def import_json(data, address: str | None) -> str:
+    """A new table from an export (:meth:`Ledger.import_table`); returns its edit token."""
+    return ledger().import_table(data, address=address).edit_token
+
+
+# -- the table page ---------------------------------------------------------------------------
+
+def _load(token: str) -> dict:
+    try:
+        return ledger().table(token)
+    except NotFound:
+        abort(404)
+    except Busy:
+        abort(503)
+
+
+def _etag(table: dict | int) -> str:
+    """The ETag of a table page part: the table's version and the page's language (an ETag
+    belongs to one URL, so the token need not be in it)."""
+    version = table if isinstance(table, int) else table["version"]
+    return f"{version}-{current_lang()}"
+
+
+def _prev_bets(table: dict) -> dict:
+    """跑/加钢 of the last counted hand, offered again for the next one."""
+    for h in reversed(table["hands"]):
+        if h["kind"] == "hand" and h["status"] == "recorded":
+            s = h["request"].get("settlement") or {}
+            return {"pao": s.get("pao"), "jiagang": s.get("jiagang")}
+    return {}
+
+
+def _room_args(table: dict, data=None, prefill: dict | None = None) -> MultiDict:
+    """The analysis form's inputs for this table: its options, base and names, then
+    ``prefill`` (the next hand's defaults or a hand being corrected), then what was typed."""
+    args = MultiDict()
+    specs = {s["name"]: s for s in localized(option_specs(VARIANTS[table["variant"]].Options))}
+    for name, value in table["options"].items():
+        if name in specs:
+            args[f"opt_{name}"] = ("1" if value else "0") if isinstance(value, bool) else str(value)
+    args["s_base"] = str(table["base"])
+    for i, n in enumerate(table["names"]):
+        args[f"n{i}"] = n
+    for k, v in (prefill or {}).items():
+        args.setlist(k, v if isinstance(v, list) else [v])
+    if data is not None:
+        for k in data:
+            if k.startswith(("s_", "k_")) and k != "s_base":
+                args.setlist(k, data.getlist(k))
+        if "k_seat" not in data:
+            args.pop("k_seat", None)
+    return args
+
+
+def _prefill_next(table: dict) -> dict:
+    out = {"s_dealer": str(table["dealer"])}
+    bets = _prev_bets(table)
+    for i in range(4):
+        if bets.get("pao"):
+            out[f"s_pao{i}"] = str(bets["pao"][i])
+        if bets.get("jiagang") and bets["jiagang"][i]:
+            out[f"s_jiagang{i}"] = "1"
+    return out
+
+
+def _prefill_hand(h: dict) -> tuple[dict, dict]:
+    """A recorded hand's request → (analysis form fields, room args)."""
+    req = h["request"]
+    s = req.get("settlement") or {}
+    fields = {k: req.get(k, "") for k in ("hand", "indicator", "winning_tile")}
+    fields["win_by"] = req.get("win_by", "self_draw")
+    try:
+        fields["melds"] = melds_to_text(req.get("melds") or [])
+    except InputError:
+        fields["melds"] = ""
+    args = {"s_dealer": str(s.get("dealer", h["dealer"])),
+            "s_winner": "none" if s.get("winner") is None else str(s["winner"])}
+    if s.get("discarder") is not None:
+        args["s_discarder"] = str(s["discarder"])
+    for i in range(4):
+        if s.get("pao"):
+            args[f"s_pao{i}"] = str(s["pao"][i])
+        if s.get("jiagang") and s["jiagang"][i]:
+            args[f"s_jiagang{i}"] = "1"
+        if s.get("ready") is not None:
+            args[f"s_ready{i}"] = "1" if s["ready"][i] else "0"
+    if s.get("kongs"):
+        args["s_kongs"] = ",".join(
+            f"{k['seat']}:{k['type']}" + (f":{k['from']}" if k.get("from") is not None else "")
+            for k in s["kongs"])
+    for key, name in (("biao_discards", "s_biao"),):
+        if s.get(key):
+            args[name] = str(s[key])
+    for key, name in (("follow_dealer", "s_follow"), ("duanmen", "s_duanmen"),
+                      ("kong_discard", "s_kong_discard")):
+        if s.get(key):
+            args[name] = "1"
+    declared = req.get("declared") or {}
+    if declared.get("doubles"):
+        fields["d_doubles"] = list(declared["doubles"])
+    if declared.get("fan"):
+        fields["d_fan"] = list(declared["fan"])
+    if declared.get("biao"):
+        fields["d_biao"] = str(declared["biao"])
+    return fields, args
+
+
+class Entry:
+    """The next hand's entry (or a correction): the analysis form and its room, fixed to
+    the table's variant, options, base and names."""
+
+    def __init__(self, table: dict, data=None, correcting: dict | None = None):
+        self.table = table
+        self.correcting = correcting
+        prefill_fields, prefill_args = ({}, _prefill_next(table))
+        if correcting is not None:
+            prefill_fields, prefill_args = _prefill_hand(correcting)
+        if data is None:
+            data = MultiDict()
+            for k, v in prefill_fields.items():
+                data.setlist(k, v if isinstance(v, list) else [v])
+            args = _room_args(table, None, prefill_args)
+        else:
+            args = _room_args(table, data, {} if "s_dealer" in data else prefill_args)
+        fdata = MultiDict(data)
+        fdata["variant"] = table["variant"]
+        self.form = AnalyzeForm(fdata)
+        self.form.set_variant(win_methods(table["variant"]))
+        self.room: Room = read_room(args, table["variant"], self.form.win_by.data)
+        self.declared_errors: list[str] = []
+        self.general: str | None = None
+        self.doubles = data.getlist("d_doubles")
+        self.fan = data.getlist("d_fan")
+        self.biao = (data.get("d_biao") or "").strip()
+        self.key = data.get("idempotency_key") or secrets.token_urlsafe(12)
+        self.expected = table["next_number"]
+        self.revision = correcting["revision"] if correcting else None
+
+    @property
+    def allows_discard(self) -> bool:
+        """The 点炮 seat is offered whenever the variant has a win on a discard (no script
+        re-draws the form when 胡法 changes)."""
+        return any(m in ("discard", "robbing_kong")
+                   for m, _label in win_methods(self.table["variant"]))
+
+    @property
+    def declares(self) -> list[tuple[str, str]]:
+        v = self.table["variant"]
+        if v == "zhengzhou":
+            return list(DOUBLES.items())
+        if v == "panjin":
+            return list(PANJIN_FAN.items())
+        return []
+
+    def body(self, draw: bool = False) -> dict:
+        """The ledger request (API.md "Table ledger"); raises InputError for a bad field."""
+        from ..notation import melds_from_text
+
+        f = self.form
+        body: dict = {}
+        hand = (f.hand.data or "").strip()
+        if hand and not draw:
+            body["hand"] = hand
+            melds = (f.melds.data or "").strip()
+            if melds:
+                body["melds"] = melds_from_text(melds)
+            for name in ("indicator", "winning_tile"):
+                value = (getattr(f, name).data or "").strip()
+                if value:
+                    body[name] = value
+        if not draw:
+            body["win_by"] = f.win_by.data or "self_draw"
+        if draw:
+            self.room.winner = None
+        settlement = self.room.settlement_request()
+        if settlement is None:
+            raise InputError("bad_settlement", _("Choose the winner, or press 荒庄 for a drawn "
+                                                 "game."), "settlement.winner")
+        settlement.pop("base", None)
+        body["settlement"] = settlement
+        if not hand and not draw and settlement.get("winner") is not None:
+            v = self.table["variant"]
+            if v == "zhengzhou" and self.doubles:
+                body["declared"] = {"doubles": self.doubles}
+            elif v == "panjin" and self.fan:
+                body["declared"] = {"fan": self.fan}
+            elif v == "sanmenxia" and self.biao:
+                if not self.biao.isdigit():
+                    raise InputError("bad_settlement", _("表 should be a whole number."),
+                                     "declared.biao")
+                body["declared"] = {"biao": int(self.biao)}
+        return body
+
+    def attach(self, err: InputError) -> None:
+        from .pages import _attach
+
+        field = err.field or ""
+        if field.startswith("declared"):
+            self.declared_errors.append(localized(err.message))
+        elif not (_attach(self.form, err) or self.room.attach(field, localized(err.message))):
+            self.general = localized(err.message)
+
+
+def _render_table(token: str, table: dict, *, entry: Entry | None = None, status: int = 200,
+                  conflict: str | None = None, conflict_hand: int | None = None,
+                  message: str | None = None):
+    edit = table["access"] == "edit"
+    if edit and entry is None:
+        number = request.args.get("correct", type=int)
+        h = next((x for x in table["hands"] if x["number"] == number), None)
+        if h is not None and h["kind"] == "hand" and h["status"] == "recorded":
+            entry = Entry(table, correcting=h)
+        else:
+            entry = Entry(table)
+    view_token = view_token_of(token) if edit else token
+    html = render_template(
+        "ledger_table.html", table=table, token=token, edit=edit, entry=entry,
+        view_url=url_for(".table", token=view_token, _external=True),
+        edit_url=url_for(".table", token=token, _external=True) if edit else None,
+        qr=_qr(url_for(".table", token=view_token, _external=True)),
+        etag=_etag(table), conflict=conflict, conflict_hand=conflict_hand, message=message,
+        new=bool(request.args.get("new")), **_view_helpers(table))
+    resp = make_response(html, status)
+    resp.headers["Cache-Control"] = "no-cache, private"
+    return add_vary(resp)
+
+
+def _view_helpers(table: dict) -> dict:
+    from .templating import WIN_BY_LABELS
+
+    names = table["names"]
+
+    def who(seat):
+        return names[seat] if isinstance(seat, int) and 0 <= seat < 4 else "—"
+
+    def method(h):
+        s = h["request"].get("settlement") or {}
+        if h["kind"] == "adjustment":
+            adj = h["request"]["adjustment"]
+            if "fee" in adj:
+                return _("Fee %(fee)s paid by %(who)s, split evenly",
+                         fee=_num(adj["fee"]), who=who(adj["paid_by"]))
+            return _("Penalty / transfer")
+        if s.get("winner") is None:
+            return _("荒庄 (drawn)")
+        how = WIN_BY_LABELS.get(h["request"].get("win_by", "self_draw"), "")
+        text = f"{who(s['winner'])} {how}"
+        if s.get("discarder") is not None:
+            text += " · " + _("%(who)s discarded", who=who(s["discarder"]))
+        return text
+
+    def rules(h):
+        seen = []
+        for p in h["settlement"]["payments"]:
+            for r in re.findall(r"[A-Z]{1,3}-\d+", p.get("rule") or ""):
+                if r not in seen:
+                    seen.append(r)
+        return seen
+
+    return {"who": who, "method": method, "rules": rules, "num": _num,
+            "chart_points": len([h for h in table["hands"] if h["status"] == "recorded"])}
+
+
+def _num(x) -> str:
+    from ..settlement import fmt
+
+    return fmt(x)
+
+
+def _qr(url: str) -> Markup:
+    import segno
+
+    svg = segno.make(url, error="m").svg_inline(scale=4, border=2, dark="#000", light="#fff",
+                                               omitsize=True)
+    return Markup(svg.replace("<svg ", '<svg role="img" aria-label="QR" ', 1))
+
+
+@bp.get("/<token>")
+def table(token: str):
+    return _render_table(token, _load(token))
+
+
+@bp.get("/<token>/live")
+def live(token: str):
+    try:
+        etag = _etag(ledger().version(token))        # one cheap query for the common 304
+    except NotFound:
+        abort(404)
+    except Busy:
+        abort(503)
+    part = "top" if request.args.get("part") == "top" else "rest"
+    if request.if_none_match.contains(etag):
+        resp = current_app.response_class(status=304)
+    else:
+        t = _load(token)
+        etag = _etag(t)
+        resp = make_response(render_template(
+            "_ledger_live.html", table=t, token=token, edit=t["access"] == "edit",
+            etag=etag, conflict_hand=None, part=part, **_view_helpers(t)))
+    resp.set_etag(etag)
+    resp.headers["Cache-Control"] = "no-cache, private"
+    return add_vary(resp)
+
+
+def _write(token: str, work, entry_of=None):
+    """Run a write; 303 to the table page, or the page with the error."""
+    t = _load(token)
+    if t["access"] != "edit":
+        return _render_table(token, t, status=403,
+                             message=_("This is the view link: it cannot change the table."))
+    entry = entry_of(t) if entry_of else None
+    try:
+        anchor = work(t, entry)
+    except InputError as err:
+        if entry is None:
+            return _render_table(token, _load(token), status=422, message=localized(err.message))
+        entry.attach(err)
+        return _render_table(token, t, entry=entry, status=422)
+    except Conflict as err:
+        fresh = err.table or _load(token)
+        if entry is not None:
+            data = MultiDict(request.form)
+            data.pop("idempotency_key", None)
+            entry = Entry(fresh, data, correcting=None if entry.correcting is None else next(
+                (h for h in fresh["hands"] if h["number"] == entry.correcting["number"]), None))
+        number = request.form.get("expected_number", type=int)
+        return _render_table(token, fresh, entry=entry, status=409,
+                             conflict=_error_text(err), conflict_hand=number)
+    except LedgerError as err:
+        return _render_table(token, _load(token), entry=entry,
+                             status=STATUS.get(type(err), 400), message=_error_text(err))
+    return redirect(url_for(".table", token=token) + (f"#{anchor}" if anchor else ""), 303)
+
+
+@bp.post("/<token>/hands")
+def record(token: str):
+    def work(t, entry):
+        body = entry.body(draw=bool(request.form.get("draw")))
+        body["idempotency_key"] = entry.key
+        body["expected_number"] = request.form.get("expected_number", type=int)
+        rec = ledger().record(token, body)
+        return f"hand-{rec.hand['number']}"
+    return _write(token, work, lambda t: Entry(t, request.form))
+
+
+@bp.post("/<token>/hands/<int:number>")
+def correct(token: str, number: int):
+    def find(t):
+        h = next((x for x in t["hands"] if x["number"] == number), None)
+        if h is None:
+            abort(404)
+        return Entry(t, request.form, correcting=h)
+
+    def work(t, entry):
+        body = entry.body(draw=bool(request.form.get("draw")))
+        body["expected_revision"] = request.form.get("expected_revision", type=int)
+        ledger().correct(token, number, body)
+        return f"hand-{number}"
+    return _write(token, work, find)
+
+
+@bp.post("/<token>/hands/<int:number>/void")
+def void(token: str, number: int):
+    def work(t, _entry):
+        ledger().void(token, number, request.form.get("reason", ""))
+        return f"hand-{number}"
+    return _write(token, work)
+
+
+@bp.post("/<token>/adjust")
+def adjust(token: str):
+    def work(t, _entry):
+        f = request.form
+        amount_text = (f.get("amount") or "").strip()
+        try:
+            amount = int(amount_text) if amount_text.isdigit() else float(amount_text)
+        except ValueError:
+            raise InputError("bad_request", _("Amount: write a positive number, such as 20.")) \
+                from None
+        note = (f.get("note") or "").strip()
+        if f.get("kind") == "fee":
+            adj = {"fee": amount, "paid_by": f.get("paid_by", type=int), "note": note}
+        else:
+            adj = {"payments": [{"from": f.get("from", type=int), "to": f.get("to", type=int),
+                                 "amount": amount}], "note": note}
+        rec = ledger().record(token, {"adjustment": adj,
+                                      "idempotency_key": f.get("idempotency_key") or None,
+                                      "expected_number": f.get("expected_number", type=int)})
+        return f"hand-{rec.hand['number']}"
+    return _write(token, work)
+
+
+# -- chart and exports ------------------------------------------------------------------------
+
+COLORS = ("#c0392b", "#1f6fb2", "#2e8b57", "#8e44ad")
+
+
+def _pygal():
+    """pygal, without the import hook it adds for its map plugins: that ``sys.meta_path``
+    finder has only the legacy ``find_module``, so every later import in the process warns
+    (ImportWarning). We draw no maps."""
+    import sys
+
+    import pygal
+
+    sys.meta_path[:] = [f for f in sys.meta_path if type(f).__name__ != "PluginImportFixer"]
+    return pygal
+
+
+@bp.get("/<token>/chart.svg")
+def chart(token: str):
+    """Each seat's running total over the counted entries (pygal, no script). Served as an
+    image with its own CSP: an SVG image runs no script, and its ``<style>`` is its own."""
+    pygal = _pygal()
+    from pygal.style import Style
+
+    t = _load(token)
+    counted = [h for h in t["hands"] if h["status"] == "recorded"]
+    style = Style(background="#ffffff", plot_background="#ffffff", colors=COLORS,
+                  font_family='"Noto Sans CJK SC","Noto Sans SC",sans-serif',
+                  label_font_size=12, major_label_font_size=12, legend_font_size=14,
+                  value_font_size=11, tooltip_font_size=11, title_font_size=14)
+    c = pygal.Line(js=[], width=390, height=300, style=style, legend_at_bottom=True,
+                   legend_at_bottom_columns=4, show_dots=True, dots_size=2.5,
+                   disable_xml_declaration=True, x_title=_("Hand number"), truncate_legend=-1,
+                   margin=8)
+    c.x_labels = ["0"] + [str(h["number"]) for h in counted]
+    running = [0.0] * 4
+    series = [[0.0] for _ in range(4)]
+    for h in counted:
+        for i, x in enumerate(h["settlement"]["net"]):
+            running[i] += float(x)
+            series[i].append(round(running[i], 10))
+    for i, name in enumerate(t["names"]):
+        c.add(name, series[i])
+    svg = c.render(is_unicode=True)
+    svg = re.sub(r"<script\b.*?</script>", "", svg, flags=re.S)
+    resp = Response(svg, mimetype="image/svg+xml")
+    resp.headers["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'"
+    resp.headers["Cache-Control"] = "no-cache, private"
+    resp.set_etag(_etag(t))
+    return resp.make_conditional(request)
+
+
+def _filename(t: dict, ext: str) -> str:
+    day = (t.get("created_at") or "")[:10] or datetime.now(timezone.utc).date().isoformat()
+    return f"webcalc-table-{t['variant']}-{day}.{ext}"
+
+
+@bp.get("/<token>/export.json")
+def export_json_view(token: str):
+    t = _load(token)
+    body = json.dumps(ledger().export_table(token), ensure_ascii=False, indent=1)
+    resp = Response(body, mimetype="application/json")
+    resp.headers["Content-Disposition"] = f'attachment; filename="{_filename(t, "json")}"'
+    resp.headers["Cache-Control"] = "no-cache, private"
+    return resp
+
+
+CSV_HEADER = ("hand", "kind", "dealer", "winner", "win_by", "verified", "from", "to", "amount",
+              "item", "detail", "rule", "recorded_at")
+
+
+@bp.get("/<token>/export.csv")
+def export_csv(token: str):
+    """One row per payment of the counted entries, UTF-8 with a BOM (Excel then reads the
+    Chinese names right)."""
+    t = _load(token)
+    names = t["names"]
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\r\n")
+    w.writerow(["手", "类型", "庄家", "胡牌者", "胡法", "验牌", "付款", "收款", "金额",
+                "项目", "说明", "规则", "记入时间"])
+    from ..variants.base import WIN_METHOD_LABELS
+
+    for h in t["hands"]:
+        if h["status"] != "recorded":
+            continue
+        s = h["request"].get("settlement") or {}
+        kind = "调整" if h["kind"] == "adjustment" else "牌局"
+        winner = ("" if h["kind"] == "adjustment" else
+                  "荒庄" if s.get("winner") is None else names[s["winner"]])
+        win_by = "" if h["kind"] == "adjustment" or s.get("winner") is None else \
+            str(WIN_METHOD_LABELS.get(h["request"].get("win_by", "self_draw"), ""))
+        verified = "" if h["kind"] == "adjustment" else ("是" if h["verified"] else "未验牌")
+        dealer = "" if h["kind"] == "adjustment" else names[h["dealer"]]
+        for p in h["settlement"]["payments"]:
+            w.writerow([h["number"], kind, dealer, winner, win_by, verified, names[p["from"]],
+                        names[p["to"]], _num(p["amount"]), p.get("item") or "",
+                        p.get("detail") or "", p.get("rule") or "", h["recorded_at"]])
+    resp = Response("\ufeff" + out.getvalue(), mimetype="text/csv; charset=utf-8")
+    resp.headers["Content-Disposition"] = f'attachment; filename="{_filename(t, "csv")}"'
+    resp.headers["Cache-Control"] = "no-cache, private"
+    return resp
