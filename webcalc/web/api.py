@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from flask import Blueprint, jsonify, request
+from flask_babel import gettext as _
 
 from ..errors import InputError
 from .i18n import localized
@@ -56,14 +57,18 @@ def analyze():
     try:
         body = json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
     except (UnicodeDecodeError, ValueError, RecursionError):
-        return error_response("bad_json", "请求体不是合法的 JSON（需 UTF-8 编码的 JSON 对象）。")
+        return error_response("bad_json", _("The body is not valid JSON (a JSON object in UTF-8 "
+                                            "is needed)."))
     where = _lone_surrogate(body)
     if where is not None:
         # json.loads accepts "\ud800"; such a string cannot be encoded as UTF-8 (API.md: UTF-8)
-        return error_response("bad_json", f"请求体含有不成对的 UTF-16 代理字符（如 \\ud800），"
-                              f"不是合法的 Unicode 文字：{where}。")
+        return error_response("bad_json", _("The body holds an unpaired UTF-16 surrogate (such as "
+                                            "\\ud800), which is not Unicode text: %(where)s.",
+                                            where=where))
     if not isinstance(body, dict):
-        return error_response("bad_json", "请求体必须是一个 JSON 对象，例如 {\"variant\": \"zhengzhou\", \"hand\": \"123m456p789s1134z\"}。")
+        return error_response("bad_json", _("The body must be a JSON object, such as "
+                                            "%(example)s.", example='{"variant": "zhengzhou", '
+                                            '"hand": "123m456p789s1134z"}'))
 
     from ..analysis import analyze as run
 

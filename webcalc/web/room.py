@@ -464,12 +464,12 @@ def read_room(args, variant: str, win_by: str = "self_draw",
     room.dealer = seat("s_dealer")
     room.winner = seat("s_winner", allow_none=True)
     room.discarder = seat("s_discarder")
-    room.pao = [count(f"s_pao{i}", "跑") for i in range(4)]
+    room.pao = [count(f"s_pao{i}", _("Pao")) for i in range(4)]
     room.jiagang = [flag(f"s_jiagang{i}", False) for i in range(4)]
     room.ready = [flag(f"s_ready{i}", True) for i in range(4)]
     if args.get("s_dready", "").strip() != "" and not stale:
         room.dready = flag("s_dready", True)
-    room.biao = count("s_biao", "表")
+    room.biao = count("s_biao", _("Biao"))
     room.follow = flag("s_follow", False)
     room.duanmen = flag("s_duanmen", False)
     room.kong_discard = flag("s_kong_discard", False)

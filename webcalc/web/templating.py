@@ -56,13 +56,14 @@ VARIANT_NAMES = {
 SEAT_LABELS = (_l("East seat"), _l("South seat"), _l("West seat"), _l("North seat"))
 
 SUIT_EN = {"m": "Characters", "p": "Dots", "s": "Bamboo"}
-HONOR_EN = ("East", "South", "West", "North", "White dragon", "Green dragon", "Red dragon")
+HONOR_EN = ("East wind", "South wind", "West wind", "North wind", "White dragon", "Green dragon",
+            "Red dragon")
 
 
 def tile_name(code) -> str:
     """A tile's spoken name: ``五万`` in Chinese, ``5 Characters`` in English."""
     face = tile_face(code)
-    if current_lang() == "zh" or not face.suit_char:
+    if current_lang() == "zh":
         return face.chinese
     rank = int(face.code[0])
     return HONOR_EN[rank - 1] if face.suit == "z" else f"{rank} {SUIT_EN[face.suit]}"
