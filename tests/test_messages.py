@@ -75,7 +75,7 @@ def test_nested_messages_lists_and_joins_render_per_language():
     msg = Message("option.not_choice", label=Message("opt.panjin.wildcard_mode"),
                   choices=[Message("opt.panjin.choice.none"), Message("opt.panjin.choice.next")])
     assert render(msg, "zh") == "选项“混牌”只能是：不带混、混牌。"
-    assert render(msg, "en") == "Option “Wildcards” can only be: none, next."
+    assert render(msg, "en") == 'Option "Wildcards" can only be: none, next.'
     parts = Joined(["1", Message("zz.pao", n=2)], "+", "+")
     assert render(Message("zz.units", base="1", units=parts), "en") == "base 1 ×(1+pao 2)"
     assert str(Message("seat.2")) == "西家"
@@ -176,8 +176,8 @@ def test_chinese_is_what_it_was_before_the_refactor(client):
     assert not changed, changed[:3]
 
 
-#: what the reader typed, quoted back (“条”), is theirs, not the message's
-QUOTED = re.compile(r"“[^”]*”")
+#: what the reader typed, quoted back ("条"), is theirs, not the message's
+QUOTED = re.compile(r"“[^”]*”|\"[^\"]*\"")
 
 
 def test_the_same_requests_read_in_english_without_chinese(client):
@@ -234,10 +234,10 @@ def test_panjin_fan_jiagang_discard_and_kongs():
     assert [f["name"] for f in out["fan"]] == ["win on a discard"]
     assert out["fan"][0]["note"] == "only the discarder's own share doubles (PJ-12)"
     d = _details(req)
-    assert ("the discarder pays for all three, East's share: base 1 ×2(dealer) ×2(winner's "
+    assert ("The discarder pays for all three; East's share: base 1 ×2 (dealer) ×2 (winner's "
             "jiagang) = 4 (PJ-10, PJ-11, PJ-12)") in d
-    assert ("the discarder pays for all three, own share: base 1 ×2(win on a discard) "
-            "×2(winner's jiagang) = 4 (PJ-10, PJ-11, PJ-12)") in d
+    assert ("The discarder pays for all three; own share: base 1 ×2 (win on a discard) "
+            "×2 (winner's jiagang) = 4 (PJ-10, PJ-11, PJ-12)") in d
     assert "North concealed kong: base 1 ×2 = 2 (PJ-13)" in d
     assert "点炮包三家，代东家的一份：底1 ×2(庄) ×2(胡家加钢) = 4（PJ-10、PJ-11、PJ-12）" in \
         _details(req, "zh")
@@ -247,7 +247,7 @@ def test_jincheng_factors_and_draw_penalty():
     req = {"variant": "jincheng", "hand": "123m456p789s11222z", "winning_tile": "2z",
            "win_by": "discard", "settlement": {"dealer": 0, "winner": 1, "discarder": 2,
                                                "ready": [True, True, False, True]}}
-    assert "South win on a discard: base 1 ×1(non-dealer) ×2(discard while not ready) = 2 (JC-5)" \
+    assert "South win on a discard: base 1 ×1 (non-dealer) ×2 (discard while not ready) = 2 (JC-5)" \
         in _details(req)
     drawn = {"variant": "jincheng", "settlement": {"dealer": 3, "winner": None}}
     assert "Houbao (drawn game): the dealer North pays base 1 ×2 = 2 (JC-8)" in _details(drawn)
@@ -264,7 +264,7 @@ def test_api_messages_follow_accept_language(client):
     assert zh == {"code": "bad_tile", "field": "hand", "position": 2,
                   "message": "手牌：第 3 个字符“x”不是牌。"}
     assert en == {"code": "bad_tile", "field": "hand", "position": 2,
-                  "message": "Hand: character 3 “x” is not a tile."}
+                  "message": 'Hand: character 3 "x" is not a tile.'}
     q = client.post("/api/v1/analyze?lang=en", json=body).get_json()["error"]
     assert q == en
 
