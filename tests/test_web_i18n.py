@@ -94,3 +94,20 @@ def test_accept_language_english_without_lang(client):
     html = text_of(client.get("/", headers={"Accept-Language": "zh-CN,zh;q=0.9,en;q=0.5"}))
     assert '<html lang="zh-Hans">' in html
     assert "Accept-Language" in client.get("/").headers["Vary"]
+
+
+def test_every_msgid_holding_chinese_has_chinese_free_english():
+    """The English page shows no Chinese outside the tiles (issue 15): a page msgid that
+    glosses a Chinese term gets an English text in translations/en."""
+    import re
+
+    cjk = re.compile(r"[\u3400-\u9fff]")
+    en_dir = ROOT / "webcalc" / "translations" / "en" / "LC_MESSAGES"
+    with open(en_dir / "messages.po", "rb") as f:
+        en = {m.id: m.string for m in read_po(f) if m.id}
+    with open(en_dir / "messages.mo", "rb") as f:
+        assert {m.id: m.string for m in read_mo(f) if m.id} == en
+    chinese = sorted(i for i, ctx in source_msgids() if ctx is None and cjk.search(i))
+    assert len(chinese) > 30
+    missing = [i for i in chinese if not en.get(i) or cjk.search(en[i])]
+    assert not missing, f"msgids needing Chinese-free English in translations/en: {missing}"
