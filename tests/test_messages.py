@@ -334,6 +334,8 @@ ENGLISH_PAGES = [
     "/?variant=panjin&hand=123m456p789s1134z&melds=555m&lang=en",
     "/rules?lang=en",
 ]
+ENGLISH_PAGES += [f"/rules/{r.id}?lang=en" for r in __import__(
+    "webcalc.web.rules_content", fromlist=["RULES"]).RULES]
 
 
 @pytest.mark.parametrize("url", ENGLISH_PAGES)
