@@ -43,6 +43,7 @@ from ..ledger import (Busy, Conflict, LedgerError, NotFound, RateLimited, ReadOn
                       Voided, view_token_of)
 from ..notation import melds_to_text
 from ..options import option_specs
+from ..messages import Message
 from ..variants import VARIANTS
 from .forms import AnalyzeForm
 from .htmx import add_vary
@@ -52,9 +53,11 @@ from .room import Room, read_room, win_methods
 bp = Blueprint("ledger_pages", __name__, url_prefix="/t")
 
 #: the declared factors a quick entry (no tiles) offers, per variant (API.md ``declared``)
-DOUBLES = {"seven_pairs": "七对", "kong_bloom": "杠上花", "four_wildcards": "四混"}
-PANJIN_FAN = {"piaohu": "飘胡", "one_suit": "清一色", "seven_pairs": "七对", "jihu": "鸡胡",
-              "qunji": "群鸡", "qionghu": "穷胡", "jiahu": "夹胡"}
+#: the factors a win without tiles declares (keys → the engine's names: 七对 杠上花 四混; 飘胡 …)
+DOUBLES = {"seven_pairs": Message("fan.seven_pairs"), "kong_bloom": Message("zz.kong_bloom"),
+           "four_wildcards": Message("fan.four_wildcards")}
+PANJIN_FAN = {k: Message(f"fan.{k}") for k in ("piaohu", "one_suit", "seven_pairs", "jihu",
+                                                 "qunji", "qionghu", "jiahu")}
 STATUS = {NotFound: 404, ReadOnly: 403, Conflict: 409, Voided: 409, TableFull: 409,
           RateLimited: 429, Busy: 503}
 IMPORT_MAX = 2 * 1024 * 1024
@@ -320,9 +323,9 @@ class Entry:
     def declares(self) -> list[tuple[str, str]]:
         v = self.table["variant"]
         if v == "zhengzhou":
-            return list(DOUBLES.items())
+            return list(localized(DOUBLES).items())
         if v == "panjin":
-            return list(PANJIN_FAN.items())
+            return list(localized(PANJIN_FAN).items())
         return []
 
     def body(self, draw: bool = False) -> dict:
