@@ -3,8 +3,11 @@
 
 Environment overrides: ``BIND`` (e.g. ``0.0.0.0:8000`` behind a proxy, or a
 ``unix:/run/webcalc.sock``), else ``PORT`` on 127.0.0.1 (default 8000); ``WEB_CONCURRENCY``
-(workers; default 2 × CPUs + 1, at most 8); ``GUNICORN_TIMEOUT``. Set ``WEBCALC_SECRET_KEY``
-in production; without it the workers share a key made once in ``instance/secret_key``.
+(workers; default 2 × CPUs + 1, at most 8); ``GUNICORN_TIMEOUT``; ``GUNICORN_CONTROL_SOCKET`` (a
+path: this instance's control socket for ``gunicornc``; unset: no control socket). Set
+``WEBCALC_SECRET_KEY`` and ``WEBCALC_TRUSTED_HOSTS`` in production; without the key the workers
+share one made once in ``instance/secret_key``. In production gunicorn sits behind nginx
+(deploy/nginx.conf), which buffers slow clients.
 """
 
 from __future__ import annotations
@@ -25,10 +28,40 @@ timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 graceful_timeout = 20
 keepalive = 5
 
-# Replace each worker after about a thousand requests (jittered so they do not all restart
-# together): bounds the engine's memoisation tables and any slow leak.
-max_requests = 1000
-max_requests_jitter = 100
+# The app (and the engine's per-suit tables, filled by its warm-up in the app factory) is
+# loaded once in the master before the workers fork: every worker starts warm and shares
+# those pages copy-on-write.
+preload_app = True
+
+
+
+def on_starting(server):
+    """In the master, after preload_app and before any worker forks: fill the engine's
+    per-suit tables (webcalc.warmup), so each worker inherits them warm."""
+    from webcalc.warmup import warm_up
+
+    import gc
+
+    stats = warm_up()
+    server.log.info("engine tables warmed: %d hands in %.2f s", stats["hands"], stats["seconds"])
+    # Move everything loaded so far out of the collector's reach: a worker's garbage
+    # collections then never write to (and so never copy) the pages it shares with the master.
+    gc.collect()
+    gc.freeze()
+
+
+# The engine's memo tables are bounded (issue 13.3), so recycling is only a guard against a
+# slow leak; with preload_app a new worker forks warm from the master.
+max_requests = 10000
+max_requests_jitter = 1000
+
+# gunicorn ≥ 25.1 opens a control socket by default at one path per user
+# (~/.gunicorn/gunicorn.ctl), which a second instance would take over. Off unless this
+# instance is given its own path.
+control_socket = os.environ.get("GUNICORN_CONTROL_SOCKET") or None
+control_socket_disable = not control_socket
+if control_socket is None:
+    del control_socket
 
 # Request-line and header limits (gunicorn answers 414 / 400 itself past these). The app refuses a
 # query string over 8000 bytes with a friendly 414 (webcalc.web.security.QUERY_MAX), so the

@@ -2,17 +2,20 @@
 
 Starts gunicorn with the project's ``gunicorn.conf.py`` on a free port of 127.0.0.1 (and only
 there), then for a fixed time (default 60 s) keeps a fixed number of client threads busy with
-a mix of real requests built from ``tests/cases.json``:
+requests for hands never sent before (issue 13.1: bench/hands.py generates them fresh, every
+request distinct, all four variants, 0–8 wildcards, some with a settlement):
 
-* ``POST /api/v1/analyze`` with every shared case's request (a few expect a coded 400),
-* ``GET /`` as an htmx fragment and as a full page for the cases the page form can express,
-* ``GET /healthz``.
+* ``POST /api/v1/analyze`` with a fresh request (a coded 400 such as ``not_complete`` is an
+  expected answer: the generator does not know which random hands are complete),
+* ``GET /`` with a fresh hand the page form can express, as an htmx fragment or a full page,
+* ``GET /healthz`` now and then.
 
+``--page-share`` sets the page's share of the analyses (default 0.5: the 50/50 page/API mix).
 It records requests per second, p50/p99/max latency, errors (a connection failure, a 5xx, or
-any status other than the one the case expects) and each worker's RSS from ``/proc`` at the
-start, middle and end. ``max_requests`` is switched off for the run, so a leak would show as
-growth instead of being hidden by worker recycling. Python stdlib only (``http.client`` +
-threads); the server is stopped at the end whatever happens.
+any status other than the ones expected) and each worker's RSS from ``/proc`` at the start,
+middle and end. ``max_requests`` is switched off for the run, so a leak would show as growth
+instead of being hidden by worker recycling. Python stdlib only (``http.client`` + threads);
+the server is stopped at the end whatever happens.
 """
 
 from __future__ import annotations
@@ -31,11 +34,10 @@ import sys
 import threading
 import time
 from pathlib import Path
-from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
 HOST = "127.0.0.1"
-PAGE_KEYS = ("variant", "hand", "indicator", "visible", "winning_tile", "win_by")
+HEALTHZ_SHARE = 0.02
 
 
 def free_port() -> int:
@@ -44,23 +46,42 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def build_mix() -> list[tuple[str, str, bytes | None, dict, set[int]]]:
-    """(method, path, body, headers, expected statuses) for every request in the mix."""
-    cases = json.loads((ROOT / "tests" / "cases.json").read_text(encoding="utf-8"))
-    mix = []
-    for case in cases:
-        req = case["request"]
-        status = case["expect"].get("status", 200)
-        mix.append(("POST", "/api/v1/analyze", json.dumps(req, ensure_ascii=False).encode(),
-                    {"Content-Type": "application/json"}, {status}))
-        if set(req) <= set(PAGE_KEYS) | {"options"} and not req.get("options"):
-            query = urlencode({k: req[k] for k in PAGE_KEYS if req.get(k)})
-            expected = {200, 422}
-            mix.append(("GET", "/?" + query, None, {"HX-Request": "true"}, expected))
-            mix.append(("GET", "/?" + query, None,
-                        {"HX-Request": "true", "HX-Request-Type": "full"}, expected))
-    mix.append(("GET", "/healthz", None, {}, {200}))
-    return mix
+class FreshMix:
+    """A thread-safe endless stream of (method, path, body, headers, expected statuses), each
+    analysis a request never sent before (bench/hands.py)."""
+
+    def __init__(self, seed: int = 7, page_share: float = 0.5):
+        sys.path.insert(0, str(ROOT))
+        sys.path.insert(0, str(ROOT / "bench"))
+        from hands import fresh_requests, page_query
+
+        self._requests = fresh_requests(seed)
+        self._page_query = page_query
+        self._rng = random.Random(seed)
+        self._lock = threading.Lock()
+        self.page_share = page_share
+        self.sent = 0
+
+    def next(self):
+        with self._lock:
+            self.sent += 1
+            roll = self._rng.random()
+            if roll < HEALTHZ_SHARE:
+                return "GET", "/healthz", None, {}, {200}
+            page = self._rng.random() < self.page_share
+            while True:
+                req = next(self._requests)
+                query = self._page_query(req) if page else None
+                if not page or query:
+                    break
+            full = self._rng.random() < 0.5
+        if page:
+            headers = {"HX-Request": "true"}
+            if full:
+                headers["HX-Request-Type"] = "full"
+            return "GET", query, None, headers, {200, 422}
+        return ("POST", "/api/v1/analyze", json.dumps(req, ensure_ascii=False).encode(),
+                {"Content-Type": "application/json"}, {200, 400})
 
 
 def children(pid: int) -> list[int]:
@@ -136,10 +157,9 @@ class Stats:
                 self.errors[error] = self.errors.get(error, 0) + 1
 
 
-def client(port: int, mix, stop: threading.Event, stats: Stats, seed: int):
-    rnd = random.Random(seed)
+def client(port: int, mix: FreshMix, stop: threading.Event, stats: Stats):
     while not stop.is_set():
-        method, path, body, headers, expected = rnd.choice(mix)
+        method, path, body, headers, expected = mix.next()
         start = time.perf_counter()
         status, error = None, None
         try:
@@ -188,6 +208,8 @@ def main() -> None:
     ap.add_argument("--title", default="Soak (issue 7)",
                     help='the RESULTS.md section this run writes, e.g. "Load (issue 6)"')
     ap.add_argument("--command", default="make soak", help="how the run was started, for the text")
+    ap.add_argument("--page-share", type=float, default=0.5,
+                    help="the page's share of the analyses (the rest go to the JSON API)")
     args = ap.parse_args()
     seconds = max(5.0, min(args.seconds, 600.0))        # bounded, whatever is asked
 
@@ -204,10 +226,10 @@ def main() -> None:
     try:
         wait_ready(port, proc)
         load_before = loadavg()
-        mix = build_mix()
+        mix = FreshMix(page_share=args.page_share)
         stats = Stats()
         stop = threading.Event()
-        threads = [threading.Thread(target=client, args=(port, mix, stop, stats, i), daemon=True)
+        threads = [threading.Thread(target=client, args=(port, mix, stop, stats), daemon=True)
                    for i in range(args.concurrency)]
         t0 = time.monotonic()
         for t in threads:
@@ -249,7 +271,7 @@ def main() -> None:
         "mean_ms": statistics.fmean(lat) * 1000 if lat else float("nan"),
         "errors": errors, "error_kinds": stats.errors, "statuses": stats.statuses,
         "workers": workers, "workers_after": after, "rss": rss, "tracebacks": tracebacks,
-        "mix": len(mix), "concurrency": args.concurrency,
+        "page_share": args.page_share, "concurrency": args.concurrency,
         "cpu_ms": cpu_per_request * 1000, "load": (load_before, load_after),
         "title": args.title, "command": args.command,
     }
@@ -270,10 +292,11 @@ def report(r: dict, info: dict) -> str:
         f"`{r['command']}` (bench/soak.py): gunicorn with `gunicorn.conf.py` on 127.0.0.1 "
         f"({len(r['workers'])} sync workers, `max_requests` off for the run so a leak would "
         f"show), {r['concurrency']} client threads in one Python process on the same machine, "
-        f"one connection per request, for {r['seconds']} s. The mix: {r['mix']} requests "
-        f"drawn at random — every case of tests/cases.json through `POST /api/v1/analyze` "
-        f"(settlements, options, melds, and the cases that expect a coded 400), the page "
-        f"(htmx fragment and full page) for the cases the form expresses, and `/healthz`.", "",
+        f"one connection per request, for {r['seconds']} s. Every analysis is a hand never sent "
+        f"before (bench/hands.py: all four variants, 0–8 wildcards, 13 and 14 tiles, some "
+        f"with a settlement): {r['page_share']:.0%} the page (htmx fragment or full page), the "
+        f"rest `POST /api/v1/analyze` (a coded 400 such as `not_complete` is expected for "
+        f"some random hands); {HEALTHZ_SHARE:.0%} `/healthz`.", "",
         f"Machine: {info['nproc']} CPUs ({info['cpu']}), Linux {info['kernel']}, Python "
         f"{info['python']}, {info['gunicorn']}. Client and server share the CPUs, so the "
         f"figures are a floor, not a capacity. Load average (1, 5, 15 min) before: "

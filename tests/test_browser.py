@@ -405,3 +405,28 @@ def test_rule_page_example_opens_the_hand_with_wait_values(browser, live_server,
         assert not page.foreign_requests
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("js", [True, False], ids=["js", "no-js"])
+def test_more_readings_link(browser, live_server, js):
+    """A hand with 339 readings lists 20; "more" lists 20 more (htmx swaps the panel in
+    place; without JavaScript it is a plain link to the same URL)."""
+    context, page = _page(browser, live_server, java_script_enabled=js)
+    many = "/?variant=sanmenxia&hand=2222m1133m4455m66m&indicator=1m&winning_tile=6m"
+    try:
+        page.goto(live_server + many)
+        assert page.locator("#result li.reading").count() == 20
+        if js:
+            page.evaluate("window.__same_page = true")
+        page.click(".other-readings > summary")
+        page.click(".more-readings a")
+        page.wait_for_function(
+            "() => document.querySelectorAll('#result li.reading').length === 40")
+        assert page.url.endswith(many + "&readings=40")
+        assert page.get_attribute(".other-readings", "open") is not None
+        assert page.locator(".more-readings a").inner_text() == "再列 20 种拆法"
+        if js:
+            assert page.evaluate("window.__same_page") is True   # swapped, not reloaded
+        assert page.foreign_requests == []
+    finally:
+        context.close()

@@ -18,7 +18,8 @@ from .settlement import settle
 from .tiles import FIELD_LABELS, Tile, counts_of, parse_tiles
 from .variants import VARIANTS, Situation, Variant
 from .variants.base import WIN_METHODS, Judgement
-from .waits import discard_advice, find_waits, is_any_tile_wait, shanten
+from .efficiency import efficiency, useful_draws
+from .waits import discard_advice, find_waits, is_any_tile_wait
 
 VARIANT_LABELS = {name: v.label for name, v in VARIANTS.items()}
 REQUEST_FIELDS = ("variant", "options", "hand", "melds", "indicator", "winning_tile",
@@ -36,7 +37,9 @@ def analyze(request: Any) -> dict:
     Returns:
         the API response: ``wildcards``, ``tile_count``, ``complete``, ``decompositions``
         (≤ 200, best first, the first marked ``best``), ``decompositions_total``, ``waits``,
-        ``any_tile_wait``, and where they apply ``reasons``, ``biao``, ``fan``.
+        ``any_tile_wait``, ``shanten`` (``None`` when never ready), for 13 tiles ``useful``
+        and ``useful_total``, for 14 ``discards`` and ``efficiency``, and where they apply
+        ``reasons``, ``biao``, ``fan``.
 
     Raises:
         InputError: for any bad input, with the field at fault.
@@ -121,11 +124,20 @@ def analyze(request: Any) -> dict:
     if hand.tile_count == 14:
         discards = discard_advice(variant, sit, vis, kinds)
         out["discards"] = [d.to_dict() for d in discards]
-        ready = bool(discards)
+        # 牌理 (API "Hand efficiency"): every discard with its shanten and useful draws;
+        # the hand's own shanten is the best of them (C-12: an exchange starts with the
+        # discard), −1 when it is complete
+        out["efficiency"] = efficiency(variant, sit, vis, kinds)
+        if out["complete"]:
+            out["shanten"] = -1
+        else:
+            out["shanten"] = min((e["shanten"] for e in out["efficiency"]
+                                  if e["shanten"] is not None), default=None)
     else:
-        ready = bool(waits)                       # C-12: the 13 tiles have live waits
-    out["shanten"] = shanten(variant, sit, kinds, out["complete"] if judgement else None,
-                             ready)
+        useful = useful_draws(variant, sit, vis, kinds)
+        out["shanten"] = useful.shanten
+        out["useful"] = [w.to_dict() for w in useful.useful]
+        out["useful_total"] = useful.total
     return out
 
 

@@ -181,7 +181,7 @@ def _apply(counts: tuple[int, ...], grp: _AGroup, jokers: int, melds: int, pair:
     return tuple(nc), nj, melds - 1, pair
 
 
-@lru_cache(maxsize=1 << 18)
+@lru_cache(maxsize=1 << 10)   # whole-hand keys: bounded, about 0.5 MB (issue 13.3)
 def achievable_flags(counts: tuple[int, ...], jokers: int, melds: int, pair: int,
                      in_triplet: bool = True) -> frozenset[tuple[bool, bool]]:
     """Every ``(has_real_triplet, has_sequence)`` pair some split achieves, where a split
@@ -407,83 +407,7 @@ def four_wildcards_reading(concealed: Sequence[Tile], wildcards: Sequence[Tile])
     return Reading("four_wildcards", tuple(groups))
 
 
-# -- distance to a complete hand (shanten, C-12) -------------------------------------
-
-def min_missing_standard(counts: Sequence[int], jokers: int, melds: int,
-                         policy: JokerPolicy = FREE_JOKERS) -> int:
-    """The fewest tiles that must be drawn to turn the concealed part into ``4 - melds``
-    melds + a pair: real tiles fill their places, jokers fill any place the policy allows,
-    unused tiles are thrown away. A 14-tile complete hand gives 0; a ready 13-tile one 1.
-
-    Args:
-        counts: 34-vector of the concealed non-wildcard tiles.
-        jokers: how many wildcard tiles are concealed.
-        melds: declared melds (each already complete).
-    """
-    return _missing(tuple(counts), jokers, 4 - melds, 1, policy.in_triplet)
-
-
-@lru_cache(maxsize=1 << 18)
-def _missing(counts: tuple[int, ...], jokers: int, melds: int, pair: int, in_triplet: bool) -> int:
-    i = next((k for k in range(NUM_KINDS) if counts[k]), -1)
-    if i < 0:
-        # groups made of jokers and drawn tiles only; jokers may make sequences and pairs
-        return max(0, 3 * melds + 2 * pair - jokers)
-    nc = list(counts)
-    nc[i] -= 1
-    best = _missing(tuple(nc), jokers, melds, pair, in_triplet)          # throw tile i away
-    if best == 0:
-        return 0
-    shapes: list[tuple[str, tuple[int, ...]]] = []
-    if pair:
-        shapes.append(("pair", (i, i)))
-    if melds:
-        shapes.append(("triplet", (i, i, i)))
-        for a in _seq_starts(i):
-            shapes.append(("sequence", (a, a + 1, a + 2)))
-    for kind, places in shapes:
-        # i sits in its own place; every other place: a real tile above i, a joker or a draw
-        others = list(places)
-        others.remove(i)
-        joker_ok = in_triplet or kind != "triplet"
-        for cost, nj, rest in _fill(nc, others, i, jokers, joker_ok):
-            if cost >= best:
-                continue
-            if kind == "pair":
-                sub = _missing(rest, nj, melds, pair - 1, in_triplet)
-            else:
-                sub = _missing(rest, nj, melds - 1, pair, in_triplet)
-            best = min(best, cost + sub)
-    return best
-
-
-def _fill(counts: list[int], places: list[int], low: int, jokers: int, joker_ok: bool):
-    """Ways to fill ``places``: with a real tile (only above ``low``; lower ones are gone),
-    a joker, or a tile still to be drawn (cost 1). Yields (cost, jokers left, counts)."""
-    results = [(0, jokers, tuple(counts))]
-    for k in places:
-        nxt = []
-        for cost, nj, c in results:
-            if k >= low and c[k] > 0:
-                cc = list(c)
-                cc[k] -= 1
-                nxt.append((cost, nj, tuple(cc)))
-            if joker_ok and nj > 0:
-                nxt.append((cost, nj - 1, c))
-            nxt.append((cost + 1, nj, c))
-        results = nxt
-    return results
-
-
-def min_missing_seven_pairs(counts: Sequence[int], jokers: int = 0) -> int:
-    """Tiles to draw to make seven pairs (C-5: four of a kind is two pairs); ``jokers``
-    stand in (PJ-8), otherwise pass 0 and count wildcards in ``counts``."""
-    pairs = sum(c // 2 for c in counts)
-    singles = sum(c % 2 for c in counts)
-    pairs = min(pairs, 7)
-    used = 2 * pairs + min(7 - pairs, singles) + jokers
-    return max(0, 14 - used)
-
+# -- distance to the special shapes (shanten, C-12; the rest is webcalc.shanten) -----------
 
 def min_missing_thirteen_orphans(counts: Sequence[int]) -> int:
     """Tiles to draw to make 十三幺 (JC-2)."""

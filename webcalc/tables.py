@@ -6,9 +6,15 @@ suits (9 counts each) and the honors (7 counts, no sequences). For each unit pat
 into melds only, and into melds plus one pair. A whole hand is complete when
 ``Σ n0 + min(n1 − n0 over units, 2)`` jokers (2: a pair of jokers as the eyes) do not
 exceed the jokers held (RULES C-4, C-8): jokers left over always form whole melds. The
-tables are filled lazily, each distinct pattern solved once per process, so a check costs
-four look-ups whatever the wildcard count. :func:`unit_additions` stores, per pattern,
-the needs after adding each tile — the waits in one pass.
+tables are filled lazily, each distinct pattern solved once and kept while it is among the
+most recently used, so a check costs four look-ups whatever the wildcard count.
+:func:`unit_additions` stores, per pattern, the needs after adding each tile — the waits in
+one pass.
+
+Memory (issue 13.3): a suit has 405,350 patterns of at most 14 tiles — too many to hold them
+all — so each table is an LRU cache of at most ``*_MAX`` entries (:data:`TABLE_SIZES`);
+together they stay under about 10 MB. :func:`webcalc.warmup.warm_up` fills them with the
+patterns of ordinary hands before gunicorn forks its workers.
 
 ``in_triplet=False`` is 盘锦's PJ-2 (jokers only in sequences and the pair).
 """
@@ -22,15 +28,21 @@ INF = 99
 NUM_KINDS = 34
 UNITS = ((0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True))   # start, end, honors
 
+#: the bound of each table (entries; an LRU cache: the least recently used pattern goes)
+NEEDS_MAX = 1 << 13
+ADDITIONS_MAX = 1 << 12
+SUB_MAX = 1 << 12
+WAITS_MAX = 1 << 11
 
-@lru_cache(maxsize=None)
+
+@lru_cache(maxsize=NEEDS_MAX)
 def unit_needs(unit: tuple[int, ...], honors: bool, in_triplet: bool) -> tuple[int, int]:
     """``(n0, n1)`` for one unit pattern: jokers needed for melds only / melds + a pair
     (``INF`` when impossible)."""
     return _need(unit, 0, honors, in_triplet), _need(unit, 1, honors, in_triplet)
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=ADDITIONS_MAX)
 def unit_additions(unit: tuple[int, ...], honors: bool,
                    in_triplet: bool) -> tuple[tuple[int, int], ...]:
     """For each position of the unit, :func:`unit_needs` of the pattern with one more
@@ -43,7 +55,7 @@ def unit_additions(unit: tuple[int, ...], honors: bool,
     return tuple(out)
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=SUB_MAX)
 def _need(unit: tuple[int, ...], pair: int, honors: bool, in_triplet: bool) -> int:
     i = next((k for k, c in enumerate(unit) if c), -1)
     if i < 0:
@@ -87,7 +99,7 @@ def _need(unit: tuple[int, ...], pair: int, honors: bool, in_triplet: bool) -> i
     return best
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=WAITS_MAX)
 def unit_wait_positions(unit: tuple[int, ...], honors: bool, in_triplet: bool, slack: int,
                         other: int) -> tuple[int, ...]:
     """Positions of the unit where one more tile completes the hand, given ``slack`` (the
@@ -95,6 +107,10 @@ def unit_wait_positions(unit: tuple[int, ...], honors: bool, in_triplet: bool, s
     pair elsewhere, 2 for a pair of jokers)."""
     return tuple(pos for pos, (a0, a1) in enumerate(unit_additions(unit, honors, in_triplet))
                  if a0 + min(other, a1 - a0) <= slack)
+
+
+#: every bounded table of this module, for :mod:`webcalc.warmup` and the memory benchmark
+TABLES = (unit_needs, unit_additions, _need, unit_wait_positions)
 
 
 def split_units(counts: Sequence[int]) -> tuple[tuple[int, ...], ...]:

@@ -70,29 +70,26 @@ def is_any_tile_wait(sit: Situation, waits: Sequence[Wait], kinds_in_play: int =
 
 
 def shanten(variant: Variant, sit: Situation, kinds_in_play: int = 34,
-            complete: bool | None = None, ready: bool | None = None) -> int:
-    """向听 (C-12) of a 13- or 14-tile hand under the variant's shapes, with wildcards.
+            complete: bool | None = None, ready: bool | None = None) -> int | None:
+    """向听 (C-12) of a 13- or 14-tile hand under the variant's shapes and conditions, with
+    wildcards: exact (:mod:`webcalc.shanten`).
 
-    Returns −1 for a complete 14-tile hand, 0 for a ready hand, else how many tiles it
-    lacks from ready. A 13-tile hand whose every completing kind is excluded by C-9 is
-    not ready (≥ 1); a 14-tile hand is ready only if some discard leaves live waits.
-    ``complete`` (the 14 tiles win) and ``ready`` (the 13 tiles have waits, or some
-    discard of the 14 leaves waits), when the caller knows them already, save recomputing.
+    Returns −1 for a complete 14-tile hand, 0 for a ready hand, else ``n``: some ``n`` tile
+    exchanges (draw a live tile, discard one the variant lets go) make the hand ready and
+    no ``n − 1`` do. A 13-tile hand whose every completing kind is excluded by C-9 is not
+    ready (≥ 1). ``None`` when no exchanges ever make it ready (docs/decisions.md).
+    ``complete`` (the 14 tiles win), when the caller knows it, saves recomputing;
+    ``ready`` is accepted for compatibility and not needed (the count is exact).
     """
     if sit.hand.tile_count == 14:
         if complete is None:
             complete = variant.is_win(sit)
         if complete:
             return -1
-    missing = min(variant.missing_by_shape(sit).values())
-    value = max(missing - 1, 0)
-    if value == 0:
-        if ready is None:
-            ready = bool(find_waits(variant, sit, (), kinds_in_play) if sit.hand.tile_count == 13
-                         else discard_advice(variant, sit, (), kinds_in_play))
-        if not ready:
-            value = 1
-    return value
+    missing = variant.missing_by_shape(sit).values()
+    if not missing:
+        return None
+    return max(min(missing) - 1, 0)
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..decompose import (FREE_JOKERS, JokerPolicy, Reading, four_wildcards_reading,
-                         is_standard, min_missing_seven_pairs, min_missing_standard,
-                         seven_pairs_reading, seven_pairs_waits, standard_readings)
+                         is_standard, seven_pairs_reading, seven_pairs_waits,
+                         standard_readings)
+from ..shanten import four_wildcards_missing, free_standard, hand_caps, seven_pairs_plain
 from ..tables import jokers_needed, standard_waits
 from ..errors import InputError
 from ..hand import MELD_KINDS, MELD_LABELS, TAKEN_KINDS, Hand, Meld
@@ -180,19 +181,25 @@ class Variant:
         return True
 
     def missing_by_shape(self, sit: Situation) -> dict[str, int]:
-        """For each shape the variant knows, the fewest tiles still to draw to complete it
-        (C-12); shanten is the minimum less one. Default: standard + 七对 as themselves."""
-        out = {"standard": min_missing_standard(sit.real_counts, len(sit.jokers),
-                                                len(sit.hand.melds), self.policy)}
+        """For each shape the variant knows and the hand can still reach, the fewest tiles
+        a complete hand of that shape holds beyond the hand's (``d`` in
+        :mod:`webcalc.shanten`: shanten is the minimum less one, exact, C-12). Shapes the
+        hand can never reach are left out. Default: standard + 七对 as themselves."""
+        face, real, room = hand_caps(sit, self.kinds_in_play(sit.options))
+        out = {}
+        d = free_standard(sit.real_counts, real, len(sit.jokers), room, len(sit.hand.melds))
+        if d is not None:
+            out["standard"] = d
         if not sit.hand.melds:
-            out["seven_pairs"] = min_missing_seven_pairs(sit.counts)
+            d = seven_pairs_plain(sit.counts, face)
+            if d is not None:
+                out["seven_pairs"] = d
         return out
 
     @staticmethod
-    def missing_four_wildcards(sit: Situation) -> int:
-        """四混: draws needed to hold four wildcard tiles of one kind (≥ 1 at 13 tiles)."""
-        most = max((sit.jokers.count(w) for w in sit.wildcards), default=0)
-        return max(4 - most, 14 - sit.hand.tile_count)
+    def missing_four_wildcards(sit: Situation) -> int | None:
+        """四混: tiles to add to hold the four tiles of one wildcard kind concealed."""
+        return four_wildcards_missing(sit, hand_caps(sit)[0])
 
     def winning_kinds(self, sit: Situation) -> list[Tile]:
         """Every kind whose addition makes the 13-tile hand of ``sit`` a legal win,

@@ -18,12 +18,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..decompose import (TERMINALS_AND_HONORS, JokerPolicy, Reading, achievable_flags,
-                         is_seven_pairs, min_missing_seven_pairs,
-                         min_missing_standard, seven_pairs_reading, seven_pairs_waits)
+                         is_seven_pairs, seven_pairs_reading, seven_pairs_waits)
 from ..errors import InputError
 from ..hand import Meld
 from ..messages import Message
 from ..options import opt
+from ..shanten import panjin_missing
 from ..tables import standard_waits
 from ..tiles import ALL_TILES, Tile
 from ..wildcards import PANJIN, wildcards_from_indicator
@@ -135,15 +135,11 @@ class Panjin(Variant):
         """PJ-2: a wildcard is never discarded (unless the hand holds nothing else)."""
         return t not in sit.wildcards or len(sit.jokers) == len(sit.hand.concealed)
 
-    def missing_by_shape(self, sit: Situation) -> dict[str, int]:
-        """Standard with PJ-2's joker places, and 七对 (PJ-8, jokers stand in) with its
-        option. PJ-4..PJ-7 are conditions, not shapes: they decide ready (0) exactly
-        through the waits, but a larger count does not include them (docs/decisions.md)."""
-        out = {"standard": min_missing_standard(sit.real_counts, len(sit.jokers),
-                                                len(sit.hand.melds), PJ_POLICY)}
-        if sit.options.seven_pairs and not sit.hand.melds:
-            out["seven_pairs"] = min_missing_seven_pairs(sit.real_counts, len(sit.jokers))
-        return out
+    def missing_by_shape(self, sit: Situation, limit: int = 99) -> dict[str, int]:
+        """Exact distances (C-12) of the standard shape with PJ-2's joker places and
+        PJ-4..PJ-7, and of 七对 with its option (PJ-8), those ≤ ``limit``:
+        :func:`webcalc.shanten.panjin_missing`."""
+        return panjin_missing(sit, self.allowed_suit_counts(sit), limit)
 
     # -- hand-level conditions ------------------------------------------------------
     @staticmethod

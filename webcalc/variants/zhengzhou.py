@@ -66,8 +66,9 @@ class Zhengzhou(Variant):
 
     def missing_by_shape(self, sit: Situation) -> dict[str, int]:
         out = super().missing_by_shape(sit)
-        if sit.wildcards:
-            out["four_wildcards"] = self.missing_four_wildcards(sit)
+        four = self.missing_four_wildcards(sit) if sit.wildcards else None
+        if four is not None:
+            out["four_wildcards"] = four
         return out
 
     @classmethod

@@ -33,6 +33,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         MAX_CONTENT_LENGTH=security.BODY_MAX,
         WTF_CSRF_TIME_LIMIT=None,
         JSON_SORT_KEYS=False,
+        TRUSTED_HOSTS=security.trusted_hosts(),
     )
     if test_config is not None:
         app.config.from_mapping(test_config)

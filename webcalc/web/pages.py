@@ -5,6 +5,7 @@ from __future__ import annotations
 from urllib.parse import urlencode, urlsplit
 
 from flask import Blueprint, make_response, redirect, render_template, request
+from werkzeug.datastructures import MultiDict
 
 from ..analysis import VARIANT_LABELS
 from ..errors import InputError
@@ -21,6 +22,20 @@ EXAMPLE_HAND = "123m456p789s1134z"
 
 QUERY_KEYS = ("variant",) + TEXT_FIELDS
 
+#: the page lists this many readings, and each "more" link this many more (issue 13.4), up
+#: to the engine's 200 (the API's cap; ``decompositions_total`` counts them all)
+READINGS_STEP = 20
+READINGS_MAX = 200
+
+
+def readings_shown(args) -> int:
+    """How many readings the page lists: ``?readings=`` (a multiple of 20, at most 200;
+    anything else is the default 20, and the canonical URL drops it)."""
+    raw = args.get("readings", "")
+    if raw.isdigit() and int(raw) % READINGS_STEP == 0:
+        return max(READINGS_STEP, min(int(raw), READINGS_MAX))
+    return READINGS_STEP
+
 
 def canonical_url(args, form: AnalyzeForm | None = None, room: Room | None = None,
                   lang: str | None = None) -> str:
@@ -34,6 +49,8 @@ def canonical_url(args, form: AnalyzeForm | None = None, room: Room | None = Non
     if room is not None:
         pairs += room.canonical_pairs()
     pairs += tap.canonical_pairs(args)
+    if readings_shown(args) != READINGS_STEP:
+        pairs.append(("readings", str(readings_shown(args))))
     if lang in LANGS:
         pairs.append(("lang", lang))
     query = urlencode(pairs, safe=":,@")
@@ -130,6 +147,8 @@ def index():
         progress=progress,
         canonical=canonical,
         lang_urls={code: canonical_url(args, form, room, code) for code in LANGS},
+        readings_shown=readings_shown(args),
+        more_readings_url=_more_readings_url(args, form, room, lang),
         kinds_in_play=_kinds_in_play(form, room),
         room=room,
         result=result,
@@ -157,6 +176,13 @@ def _drawn_request(form: AnalyzeForm) -> dict:
     if indicator:
         req["indicator"] = indicator
     return req
+
+
+def _more_readings_url(args, form: AnalyzeForm, room: Room | None, lang: str | None) -> str:
+    """This page's canonical URL listing :data:`READINGS_STEP` more readings."""
+    more = MultiDict(args)
+    more["readings"] = str(min(readings_shown(args) + READINGS_STEP, READINGS_MAX))
+    return canonical_url(more, form, room, lang)
 
 
 def _kinds_in_play(form: AnalyzeForm, room: Room | None) -> int:

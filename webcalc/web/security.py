@@ -11,6 +11,11 @@
   allows no inline script and no inline style: pages load only ``/static/`` files (htmx is
   vendored, its indicator style is a constructed stylesheet, which CSP does not govern, and
   the page uses no ``hx-on`` or ``js:`` attributes, so htmx never needs ``eval``).
+* **Host.** ``TRUSTED_HOSTS`` (Flask) lists the host names the app answers to; any other
+  ``Host`` header is a 400 before routing, so nothing the app builds (the redirect of
+  ``/static//x`` to ``/static/x``, absolute URLs) echoes a forged host. Default: loopback
+  names only (``make run``, the tests); set ``WEBCALC_TRUSTED_HOSTS`` in production
+  (:func:`trusted_hosts`).
 * **CSRF.** :class:`flask_wtf.csrf.CSRFProtect` (set up in the app factory) guards every
   POST, PUT, PATCH and DELETE view. The page form is a GET form (nothing changes on the
   server) and the JSON API is exempt: it sets no cookie and reads no session, so a
@@ -53,6 +58,23 @@ HEADERS = {
     "X-Frame-Options": "DENY",
     "Cross-Origin-Opener-Policy": "same-origin",
 }
+
+
+#: Hosts answered when ``WEBCALC_TRUSTED_HOSTS`` is unset: the loopback names ``make run`` binds
+#: to and the Flask test client sends (any port).
+LOCAL_HOSTS = ("localhost", "127.0.0.1")
+
+
+def trusted_hosts(environ=os.environ) -> list[str] | None:
+    """The ``TRUSTED_HOSTS`` list: ``WEBCALC_TRUSTED_HOSTS`` split on commas (a leading dot
+    matches subdomains, as in Werkzeug), :data:`LOCAL_HOSTS` when unset, ``None`` (any host)
+    when it is ``*`` (only when a proxy in front already checks the host)."""
+    raw = environ.get("WEBCALC_TRUSTED_HOSTS", "").strip()
+    if not raw:
+        return list(LOCAL_HOSTS)
+    if raw == "*":
+        return None
+    return [h.strip() for h in raw.split(",") if h.strip()]
 
 
 def init_app(app: Flask) -> None:

@@ -1,11 +1,21 @@
-"""Template helpers: tile codes from the result dict → faces to draw, Chinese labels."""
+"""Template helpers: tile codes from the result dict → faces to draw, Chinese labels, and the
+cached tile drawing (issue 13.4).
+
+A page draws hundreds of tiles, each once through a Jinja macro with gettext was most of a
+page's CPU. :func:`tile`, :func:`group` and :func:`palette_key` (template globals) render each
+distinct tile, reading group and palette key once per language with the macros of
+``templates/_tiles.html`` and reuse the :class:`~markupsafe.Markup` after that: bounded LRU
+caches keyed by the language and the arguments, so the HTML is exactly the macro's.
+"""
 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
-from flask import Flask
+from flask import Flask, current_app
 from flask_babel import lazy_gettext as _l
+from markupsafe import Markup
 
 from .i18n import current_lang
 from .room import KONG_TYPES
@@ -131,8 +141,72 @@ def seat_label(seat) -> str:
     return "—" if seat is None else str(seat)
 
 
+# -- cached drawing ---------------------------------------------------------------------------
+
+#: bounds of the drawing caches (entries; a group is about 1–2 KB of HTML, so a few MB in all)
+TILE_CACHE_MAX = 1 << 11
+GROUP_CACHE_MAX = 1 << 9
+
+
+def _macros():
+    """The ``_tiles.html`` template module of the current app (made once per app)."""
+    env = current_app.jinja_env
+    module = env.globals.get("_tiles_module")
+    if module is None:
+        module = env.globals["_tiles_module"] = env.get_template("_tiles.html").module
+    return module
+
+
+@lru_cache(maxsize=TILE_CACHE_MAX)
+def _tile(app_id: int, lang: str, code, wild, mark, size, face, plain) -> Markup:
+    return Markup(_macros().tile_markup(code, wild=wild, mark=mark, size=size, face=face,
+                                        plain=plain))
+
+
+def tile(code, wild=False, mark=False, size="", face=None, plain=False) -> Markup:
+    """One tile's HTML (``_tiles.html`` ``tile_markup``), rendered once per language and
+    arguments. ``code`` and ``face`` are tile codes; the flags as in the macro."""
+    return _tile(id(current_app._get_current_object()), current_lang(), str(code), bool(wild),
+                 bool(mark), str(size or ""), None if face is None else str(face), bool(plain))
+
+
+def _group_key(g) -> tuple:
+    get = g.get if hasattr(g, "get") else (lambda k, d=None: getattr(g, k, d))
+    return (get("kind"), tuple(get("tiles") or ()), tuple(get("wild") or ()),
+            tuple(get("faces") or ()), bool(get("exposed")))
+
+
+@lru_cache(maxsize=GROUP_CACHE_MAX)
+def _group(app_id: int, lang: str, key: tuple) -> Markup:
+    kind, tiles, wild, faces, exposed = key
+    g = {"kind": kind, "tiles": list(tiles), "wild": list(wild), "faces": list(faces),
+         "exposed": exposed}
+    return Markup(_macros().group_markup(g))
+
+
+def group(g) -> Markup:
+    """One group of a reading (a result dict's ``decompositions[i].groups[j]``) as the
+    ``group_markup`` macro draws it, rendered once per language and content."""
+    return _group(id(current_app._get_current_object()), current_lang(), _group_key(g))
+
+
+@lru_cache(maxsize=1 << 10)
+def _palette_key(app_id: int, lang: str, code: str, n: int, off: bool, action: str) -> Markup:
+    return Markup(_macros().palette_key_markup(code, n, off, action))
+
+
+def palette_key(code, n=0, off=False, action="") -> Markup:
+    """A palette button (``palette_key_markup``): 34 kinds × in-use counts × in play or not,
+    per language — the palette is built from these once and reused."""
+    return _palette_key(id(current_app._get_current_object()), current_lang(), str(code),
+                        int(n or 0), bool(off), str(action))
+
+
 def init_app(app: Flask) -> None:
     app.jinja_env.globals.update(
+        tile=tile,
+        group=group,
+        palette_key=palette_key,
         tile_face=tile_face,
         tile_name=tile_name,
         tile_codes=tile_codes,

@@ -1,0 +1,132 @@
+"""Fresh hands for the benchmarks (issue 13.1): every request distinct, none seen before.
+
+:func:`fresh_requests` yields JSON API requests (API.md) drawn from a seeded generator and
+never repeats one (it remembers what it gave): all four variants, with and without
+wildcards (0–4, and up to 8 under 盘锦 游戏混), complete, ready and random hands, 13 and 14
+tiles, a 14-tile hand sometimes with a winning tile and a settlement. :func:`page_query`
+turns one into the page's query string when the page form can express it. bench/soak.py
+(``make load``/``make soak``) and bench/memory.py send these; bench/bench.py draws its
+wildcard-free timed hands from :func:`fresh_tiles`.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Iterator
+from urllib.parse import urlencode
+
+from webcalc.options import parse_options
+from webcalc.tiles import ALL_TILES, format_tiles
+from webcalc.variants import VARIANTS
+
+VARIANT_NAMES = ("sanmenxia", "zhengzhou", "panjin", "jincheng")
+PAGE_KEYS = ("variant", "hand", "indicator", "winning_tile", "win_by")
+
+
+def complete_tiles(rng: random.Random, melds: int = 4) -> list[int]:
+    """``melds`` random sequences/triplets and a pair, each kind at most 4 times."""
+    while True:
+        tiles: list[int] = []
+        for _ in range(melds):
+            if rng.random() < 0.6:
+                a = rng.randrange(3) * 9 + rng.randrange(7)
+                tiles += [a, a + 1, a + 2]
+            else:
+                tiles += [rng.randrange(34)] * 3
+        tiles += [rng.randrange(34)] * 2
+        if all(tiles.count(k) <= 4 for k in tiles):
+            return tiles
+
+
+def random_tiles(rng: random.Random, n: int = 14) -> list[int]:
+    """``n`` tiles drawn from a full wall (4 of each kind)."""
+    return sorted(rng.sample([k for k in range(34) for _ in range(4)], n))
+
+
+def fresh_tiles(rng: random.Random, n: int, seen: set) -> list[int]:
+    """A wildcard-free hand of ``n`` (13 or 14) tiles not in ``seen`` (then added to it):
+    half complete/ready shapes (a complete hand, less one tile for 13), half random."""
+    while True:
+        if rng.random() < 0.5:
+            tiles = complete_tiles(rng)
+            if n == 13:
+                tiles.remove(rng.choice(tiles))
+        else:
+            tiles = random_tiles(rng, n)
+        key = tuple(sorted(tiles))
+        if key not in seen:
+            seen.add(key)
+            return list(key)
+
+
+def _room(rng: random.Random) -> tuple[str, dict, int | None]:
+    """(variant, options, indicator kind or None)."""
+    variant = rng.choice(VARIANT_NAMES)
+    options: dict = {}
+    indicator = rng.randrange(34)
+    roll = rng.random()
+    if variant == "zhengzhou" and roll < 0.3:
+        options, indicator = {"wildcard": False}, None
+    elif variant == "panjin":
+        if roll < 0.25:
+            options, indicator = {"wildcard_mode": "none"}, None
+        elif roll < 0.5:
+            options = {"wildcard_mode": "both"}
+    elif variant == "jincheng" or roll < 0.15:
+        indicator = None
+    return variant, options, indicator
+
+
+def fresh_requests(seed: int = 13) -> Iterator[dict]:
+    """Endless distinct API requests (see the module docstring)."""
+    rng = random.Random(seed)
+    seen: set = set()
+    while True:
+        variant, options, ind = _room(rng)
+        v = VARIANTS[variant]
+        indicator = None if ind is None else ALL_TILES[ind]
+        wild = [int(t) for t in v.wildcards(parse_options(v.Options, options), indicator)]
+        n = rng.choice((13, 14))
+        base = complete_tiles(rng) if rng.random() < 0.5 else random_tiles(rng, 14)
+        if n == 13:
+            base.remove(rng.choice(base))
+        w = 0
+        if wild:
+            w = rng.choice((0, 1, 1, 2, 2, 3, 4) + ((5, 6, 8) if len(wild) == 2 else ()))
+        tiles = [t for t in base if t not in wild]
+        rng.shuffle(tiles)
+        tiles = tiles[: n - w] + [wild[i % len(wild)] for i in range(w)]
+        while len(tiles) < n:                           # top up with other tiles
+            t = rng.randrange(34)
+            if t not in wild and tiles.count(t) < 4:
+                tiles.append(t)
+        tiles.sort()
+        visible = tiles + ([ind] if ind is not None else [])
+        if any(visible.count(k) > 4 for k in visible):
+            continue
+        key = (variant, tuple(sorted(options.items())), ind, tuple(tiles))
+        if key in seen:
+            continue
+        seen.add(key)
+        req = {"variant": variant, "hand": format_tiles(tiles)}
+        if indicator is not None:
+            req["indicator"] = indicator.code
+        if options:
+            req["options"] = options
+        if n == 14 and rng.random() < 0.5:
+            req["winning_tile"] = ALL_TILES[rng.choice(tiles)].code
+            req["win_by"] = rng.choice([m for m in ("self_draw", "discard")
+                                        if m in v.win_methods])
+            if rng.random() < 0.5:
+                req["settlement"] = {"base": 1, "dealer": rng.randrange(4),
+                                     "winner": rng.randrange(4)}
+                if req["win_by"] == "discard":
+                    req["settlement"]["discarder"] = (req["settlement"]["winner"] + 1) % 4
+        yield req
+
+
+def page_query(req: dict) -> str | None:
+    """The page URL (``/?…``) for a request the page form can express, else None."""
+    if set(req) - set(PAGE_KEYS):
+        return None
+    return "/?" + urlencode({k: req[k] for k in PAGE_KEYS if req.get(k)})

@@ -1,0 +1,149 @@
+"""Hand efficiency (牌理, API.md "Hand efficiency", issue 14.1; RULES C-9, C-12).
+
+* A useful draw really lowers the shanten, and no other live kind does (every variant,
+  wildcards and 盘锦's conditions included): checked by analysing the hand with the draw.
+* On wildcard-free 郑州 hands without four of a kind the useful draws equal those of the
+  PyPI ``mahjong`` package's shanten.
+* ``remaining`` as for waits; ``efficiency`` one entry per allowed discard, best first.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from webcalc.analysis import analyze
+from webcalc.tiles import ALL_TILES, format_tiles, parse_tiles
+
+from webcalc.waits import shanten
+
+from .test_engine_shanten_exact import random_case, situation_of
+
+VARIANT_NAMES = ("sanmenxia", "zhengzhou", "panjin", "jincheng")
+
+
+def _plus(req, code):
+    return {**req, "hand": format_tiles(parse_tiles(req["hand"]) + parse_tiles(code))}
+
+
+def _minus(req, code):
+    tiles = parse_tiles(req["hand"])
+    tiles.remove(parse_tiles(code)[0])
+    return {**req, "hand": format_tiles(tiles)}
+
+
+def _live(req, out):
+    """Kinds with a live copy (C-9) in play, for the hand of ``req``."""
+    held = [0] * 34
+    for t in parse_tiles(req["hand"]):
+        held[t] += 1
+    for m in req.get("melds", []):
+        for t in parse_tiles(m["tiles"]):
+            held[t] += 1
+    if req.get("indicator"):
+        held[parse_tiles(req["indicator"])[0]] += 1
+    kinds = 27 if req.get("options", {}).get("with_honors") is False else 34
+    return [ALL_TILES[k].code for k in range(kinds) if held[k] < 4]
+
+
+@pytest.mark.parametrize("variant", VARIANT_NAMES)
+def test_useful_draws_really_lower_the_shanten(variant):
+    rng = random.Random(f"useful-{variant}")
+    checked = 0
+    for _ in range(25):
+        req = random_case(rng, variant, 13)
+        req.pop("win_by", None)
+        out = analyze(req)
+        if out["shanten"] is None:
+            assert out["useful"] == [] and out["useful_total"] == 0
+            continue
+        useful = {u["tile"] for u in out["useful"]}
+        for code in _live(req, out):
+            v, sit = situation_of(_plus(req, code))       # C-12's shanten of the 14 tiles
+            after = shanten(v, sit, v.kinds_in_play(sit.options))
+            lowered = after is not None and after < out["shanten"]
+            assert lowered == (code in useful), (req, code, out["shanten"], after)
+            checked += 1
+        if out["shanten"] == 0:                      # ready: the useful draws are the waits
+            assert useful == {w["tile"] for w in out["waits"]}
+        assert out["useful_total"] == sum(u["remaining"] for u in out["useful"])
+    assert checked > 300
+
+
+def test_remaining_counts_visible_tiles_and_the_indicator():
+    # C-9: 23m 456p 789s 11z 55z 7z, indicator 4万 (wildcard 5万, ZZ-1), 1万 seen twice and
+    # 4万 once: 1万 has 4 − 2 = 2 left, 4万 4 − 1 (indicator) − 1 (seen) = 2
+    req = {"variant": "zhengzhou", "hand": "23m456p789s11557z", "indicator": "4m",
+           "visible": "1m1m4m"}
+    out = analyze(req)
+    rem = {u["tile"]: u["remaining"] for u in out["useful"]}
+    assert out["shanten"] == 1
+    assert rem["1m"] == 2 and rem["4m"] == 2 and rem["5m"] == 4     # a wildcard helps too
+    assert set(rem) == {"1m", "4m", "5m", "1z", "5z"}               # 7z does not
+    assert out["useful_total"] == sum(rem.values())
+
+
+@pytest.mark.parametrize("variant", VARIANT_NAMES)
+def test_efficiency_lists_each_discard_best_first(variant):
+    rng = random.Random(f"eff-{variant}")
+    for _ in range(12):
+        req = random_case(rng, variant, 14)
+        req.pop("win_by", None)
+        out = analyze(req)
+        eff = out["efficiency"]
+        discards = [e["discard"] for e in eff]
+        assert len(discards) == len(set(discards))
+        keys = [(99 if e["shanten"] is None else e["shanten"], -e["useful_total"])
+                for e in eff]
+        assert keys == sorted(keys)
+        shown = {e["discard"] for e in eff}
+        allowed = set(format_tiles([t]) for t in set(parse_tiles(req["hand"])))
+        if variant != "panjin" or not out["wildcards"]:
+            assert shown == allowed
+        else:                                          # PJ-2: a wildcard is not discarded
+            assert shown <= allowed
+        for e in eff[:3]:
+            rest = analyze(_minus(req, e["discard"]))
+            assert rest["shanten"] == e["shanten"]
+            assert rest["useful"] == e["useful"]
+        best = [e["shanten"] for e in eff if e["shanten"] is not None]
+        if out["complete"]:
+            assert out["shanten"] == -1
+        else:
+            assert out["shanten"] == (min(best) if best else None)
+        # discards keeps its meaning: the discards that leave a ready hand
+        assert {d["discard"] for d in out["discards"]} == {
+            e["discard"] for e in eff if e["shanten"] == 0 and e["useful"]}
+
+
+def test_useful_tiles_equal_mahjong_on_plain_zhengzhou():
+    # ZZ-3: standard and 七对, no 十三幺 (so mahjong's kokushi is off); "without four of a
+    # kind": the hands hold at most three of a kind and the draws compared do not make a
+    # fourth (mahjong's 七对 does not count four of a kind as two pairs, C-5 does)
+    mahjong = pytest.importorskip("mahjong.shanten")
+    sh = mahjong.Shanten
+    rng = random.Random("mahjong-useful")
+    done = 0
+    while done < 150:
+        tiles = [rng.randrange(34) for _ in range(13)]
+        if rng.random() < 0.5:                       # nearer ready: a few pairs and runs
+            tiles[:6] = [tiles[0], tiles[0], tiles[1] // 9 * 9 + 3, tiles[1] // 9 * 9 + 4,
+                         tiles[2], tiles[2]]
+        if any(tiles.count(k) > 3 for k in tiles):
+            continue
+        counts = [tiles.count(k) for k in range(34)]
+        base = sh.calculate_shanten(counts, use_chiitoitsu=True, use_kokushi=False)
+        theirs = set()
+        for k in range(34):
+            if counts[k] < 3:
+                counts[k] += 1
+                if sh.calculate_shanten(counts, use_chiitoitsu=True, use_kokushi=False) < base:
+                    theirs.add(ALL_TILES[k].code)
+                counts[k] -= 1
+        out = analyze({"variant": "zhengzhou", "options": {"wildcard": False},
+                       "hand": format_tiles(tiles)})
+        assert out["shanten"] == base
+        ours = {u["tile"] for u in out["useful"] if counts[parse_tiles(u["tile"])[0]] < 3}
+        assert ours == theirs, format_tiles(tiles)
+        done += 1

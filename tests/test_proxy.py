@@ -1,0 +1,258 @@
+"""The production shape (issue 13.6): deploy/nginx.conf in front of a real gunicorn.
+
+Starts Debian's nginx (/usr/sbin/nginx) with the shipped config — only the listen port, the
+upstream address, the server name and the static path substituted — in front of gunicorn
+with gunicorn.conf.py and two sync workers, both on 127.0.0.1 ephemeral ports. Then:
+
+* 50 slow clients (25 trickling their headers, 25 a POST body, a byte at a time) are held
+  open while ``/healthz`` is asked 100 times: every answer 200, p99 ≤ 200 ms. Without the
+  buffering proxy two slow bodies would hold both workers and ``/healthz`` would wait.
+* a body over the app's 16 KB cap is refused by nginx with the app's own JSON error;
+* an unknown ``Host`` gets no answer from nginx, and none but a 400 from the app itself
+  (``/static//x`` used to redirect to whatever host was sent).
+
+Skipped when nginx is not installed, except under CI=true, where that is a failure.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx") else None)
+SLOW_CLIENTS = 50
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_http(port: int, proc: subprocess.Popen, log: Path, path: str = "/healthz",
+               timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"exited with {proc.returncode}: {log.read_text()}")
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+            conn.request("GET", path)
+            if conn.getresponse().status == 200:
+                conn.close()
+                return
+        except OSError:
+            pass
+        time.sleep(0.1)
+    raise RuntimeError(f"nothing answered on port {port}")
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def nginx_conf(tmp: Path, listen: int, upstream: int) -> Path:
+    """The shipped site config, wrapped in a minimal main config for a private instance."""
+    site = (ROOT / "deploy" / "nginx.conf").read_text(encoding="utf-8")
+    for old, new in (("server 127.0.0.1:8000;", f"server 127.0.0.1:{upstream};"),
+                     ("listen 80 default_server;", f"listen 127.0.0.1:{listen} default_server;"),
+                     ("listen 80;", f"listen 127.0.0.1:{listen};"),
+                     ("server_name calc.example.com;", "server_name 127.0.0.1 localhost;"),
+                     ("/srv/webcalc/static/", f"{ROOT / 'static'}/")):
+        assert old in site, f"deploy/nginx.conf no longer has {old!r}"
+        site = site.replace(old, new)
+    (tmp / "site.conf").write_text(site, encoding="utf-8")
+    user = "user root;\n" if os.geteuid() == 0 else ""   # CI runs as root; workers stay root
+    main = f"""{user}worker_processes 1;
+pid {tmp}/nginx.pid;
+error_log stderr warn;
+events {{ worker_connections 1024; }}
+http {{
+    include /etc/nginx/mime.types;
+    default_type application/octet-stream;
+    access_log off;
+    client_body_temp_path {tmp}/body;
+    proxy_temp_path {tmp}/proxy;
+    fastcgi_temp_path {tmp}/fastcgi;
+    uwsgi_temp_path {tmp}/uwsgi;
+    scgi_temp_path {tmp}/scgi;
+    include {tmp}/site.conf;
+}}
+"""
+    path = tmp / "nginx.conf"
+    path.write_text(main, encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory):
+    """``(nginx_port, gunicorn_port)``: both running until the module's tests are done."""
+    if NGINX is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("nginx is not installed: .ci/run installs Debian's nginx for this test")
+        pytest.skip("nginx is not installed (apt-get install nginx); CI installs it and runs this")
+    tmp = tmp_path_factory.mktemp("proxy")
+    app_port, proxy_port = _free_port(), _free_port()
+    env = dict(os.environ, BIND=f"127.0.0.1:{app_port}", WEB_CONCURRENCY="2",
+               LOG_LEVEL="warning", WEBCALC_SECRET_KEY="proxy-test")
+    env.pop("GUNICORN_CONTROL_SOCKET", None)
+    env.pop("WEBCALC_TRUSTED_HOSTS", None)
+    app_log, proxy_log = tmp / "gunicorn.log", tmp / "nginx.log"
+    with app_log.open("w") as err:
+        gunicorn = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "gunicorn.conf.py"),
+             "--access-logfile", "/dev/null", "webcalc:create_app()"],
+            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=err)
+    nginx = None
+    try:
+        _wait_http(app_port, gunicorn, app_log)
+        conf = nginx_conf(tmp, proxy_port, app_port)
+        check = subprocess.run([NGINX, "-t", "-p", str(tmp), "-c", str(conf)],
+                               capture_output=True, text=True)
+        assert check.returncode == 0, check.stderr
+        with proxy_log.open("w") as err:
+            nginx = subprocess.Popen(
+                [NGINX, "-p", str(tmp), "-c", str(conf), "-g", "daemon off;"],
+                stdout=subprocess.DEVNULL, stderr=err)
+        _wait_http(proxy_port, nginx, proxy_log)
+        yield proxy_port, app_port
+    finally:
+        if nginx is not None:
+            _stop(nginx)
+        _stop(gunicorn)
+
+
+def _request(port: int, method: str, path: str, body: bytes | None = None,
+             headers: dict | None = None) -> tuple[int, dict, bytes]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        conn.request(method, path, body=body, headers=headers or {})
+        resp = conn.getresponse()
+        return resp.status, dict(resp.getheaders()), resp.read()
+    finally:
+        conn.close()
+
+
+def _slow_client(port: int, kind: str) -> socket.socket:
+    s = socket.create_connection(("127.0.0.1", port), timeout=5)
+    if kind == "headers":                 # slowloris: the header block never ends
+        s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+    else:                                 # a whole header, then a body that hardly comes
+        s.sendall(b"POST /api/v1/analyze HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                  b"Content-Type: application/json\r\nContent-Length: 10000\r\n\r\n{")
+    return s
+
+
+def test_healthz_answers_under_50_slow_clients(stack):
+    proxy_port, _ = stack
+    slow = [_slow_client(proxy_port, "headers" if i % 2 else "body")
+            for i in range(SLOW_CLIENTS)]
+    try:
+        times = []
+        statuses = set()
+        for i in range(100):
+            if i % 10 == 0:               # keep every slow client trickling
+                for s in slow:
+                    s.sendall(b"a")
+            t0 = time.perf_counter()
+            status, _, body = _request(proxy_port, "GET", "/healthz")
+            times.append(time.perf_counter() - t0)
+            statuses.add(status)
+            assert json.loads(body) == {"status": "ok"}
+        # every slow client is still connected (nobody was dropped to make room)
+        for s in slow:
+            s.sendall(b"a")
+    finally:
+        for s in slow:
+            s.close()
+    times.sort()
+    p99 = times[98]
+    assert statuses == {200}
+    assert p99 <= 0.2, f"/healthz p99 {p99 * 1000:.0f} ms under {SLOW_CLIENTS} slow clients"
+
+
+def test_analysis_through_the_proxy(stack):
+    proxy_port, _ = stack
+    body = json.dumps({"variant": "zhengzhou", "options": {"wildcard": False},
+                       "hand": "123m456p789s1122z"}).encode()
+    status, headers, data = _request(proxy_port, "POST", "/api/v1/analyze", body,
+                                     {"Content-Type": "application/json"})
+    assert status == 200, data
+    assert [w["tile"] for w in json.loads(data)["waits"]] == ["1z", "2z"]
+    assert headers.get("Server") == "nginx"            # server_tokens off: no version
+    status, headers, data = _request(proxy_port, "GET", "/static/vendor/htmx.min.js")
+    assert status == 200 and "javascript" in headers["Content-Type"]
+
+
+def test_body_over_16_kb_refused_by_nginx_in_the_apps_words(stack):
+    proxy_port, _ = stack
+    status, headers, data = _request(proxy_port, "POST", "/api/v1/analyze", b"x" * 20000,
+                                     {"Content-Type": "application/json"})
+    assert status == 413
+    assert json.loads(data)["error"]["code"] == "too_large"
+    status, _, data = _request(proxy_port, "POST", "/", b"x" * 20000,
+                               {"Content-Type": "application/x-www-form-urlencoded"})
+    assert status == 413 and "16 KB" in data.decode()
+
+
+def test_unknown_host_gets_no_answer(stack):
+    proxy_port, app_port = stack
+    # nginx: the default server closes the connection (444) without a response
+    with pytest.raises((http.client.RemoteDisconnected, ConnectionError)):
+        _request(proxy_port, "GET", "/static//x", headers={"Host": "evil.example"})
+    # the app on its own refuses it too, and never redirects to it
+    status, headers, _ = _request(app_port, "GET", "/static//x",
+                                  headers={"Host": "evil.example"})
+    assert status == 400 and "Location" not in headers
+    status, headers, _ = _request(proxy_port, "GET", "/static//vendor/htmx.min.js")
+    assert status == 200                                # nginx merges the slashes itself
+
+
+# -- the Host check in the app alone (no nginx needed) -------------------------------------
+
+from webcalc import create_app                      # noqa: E402
+from webcalc.web.security import LOCAL_HOSTS, trusted_hosts  # noqa: E402
+
+
+@pytest.mark.parametrize("host", ["evil.example", "localhost.evil.example", "127.0.0.2"])
+def test_forged_host_is_refused_not_redirected_to(client, host):
+    resp = client.get("/static//x", headers={"Host": host})
+    assert resp.status_code == 400
+    assert "Location" not in resp.headers
+    assert client.get("/", headers={"Host": host}).status_code == 400
+
+
+@pytest.mark.parametrize("host", ["localhost", "127.0.0.1:8000", "localhost:5000"])
+def test_loopback_hosts_answered_by_default(client, host):
+    resp = client.get("/static//x", headers={"Host": host})
+    assert resp.status_code == 308
+    assert resp.headers["Location"] == f"http://{host}/static/x"
+
+
+def test_trusted_hosts_from_the_environment(monkeypatch):
+    assert trusted_hosts({}) == list(LOCAL_HOSTS)
+    assert trusted_hosts({"WEBCALC_TRUSTED_HOSTS": " calc.example.com, .example.org "}) == [
+        "calc.example.com", ".example.org"]
+    assert trusted_hosts({"WEBCALC_TRUSTED_HOSTS": "*"}) is None
+    monkeypatch.setenv("WEBCALC_TRUSTED_HOSTS", "calc.example.com,.example.org")
+    client = create_app({"TESTING": True}).test_client()
+    assert client.get("/healthz", headers={"Host": "calc.example.com"}).status_code == 200
+    assert client.get("/healthz", headers={"Host": "m.example.org"}).status_code == 200
+    assert client.get("/healthz", headers={"Host": "localhost"}).status_code == 400

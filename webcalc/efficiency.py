@@ -1,0 +1,333 @@
+"""Hand efficiency (牌理, API.md "Hand efficiency"; issue 14.1): the draws that lower the
+shanten (有效牌 / 进张), and for a 14-tile hand the same for every discard.
+
+A draw ``k`` of a 13-tile hand H is *useful* when the 14-tile hand ``H + k`` is nearer to
+ready than H: ``shanten(H + k) < shanten(H)`` (C-12, exact: :mod:`webcalc.shanten`; for a
+ready hand that is a wait). Only kinds with a live copy are drawn (C-9); ``remaining`` is
+counted as for waits (visible tiles and the indicator subtracted, never below 0).
+
+In terms of distances (``d`` = tiles a nearest complete hand holds beyond the hand's,
+shanten = ``d − 1``), ``k`` is useful exactly when ``d(H + k) < d(H)``. For the variants
+whose wildcards may stand anywhere (三门峡, 郑州, 晋城) :class:`FreeOracle` answers
+``d(H + k)`` for all 34 kinds from H's unit tables: one unit changes per draw, so each
+answer is a handful of table look-ups. 盘锦 asks the variant once per draw.
+"""
+
+from __future__ import annotations
+
+from itertools import permutations
+from typing import NamedTuple, Sequence
+
+from .decompose import KNITTED_RUNS, TERMINALS_AND_HONORS
+from .shanten import (INF, UNITS, free_standard, hand_caps, panjin_meld_flags,
+                      panjin_standard_drawn, seven_pairs_panjin, unit_free)
+from .tiles import ALL_TILES, Tile
+from .variants.base import Situation, Variant
+from .waits import Wait
+
+_UNIT_OF = [0] * 9 + [1] * 9 + [2] * 9 + [3] * 7
+_ORPHANS = frozenset(TERMINALS_AND_HONORS)
+
+
+class Useful(NamedTuple):
+    """The useful draws of a 13-tile hand: its ``shanten`` (``None``: never ready) and the
+    ``useful`` kinds with their remaining copies."""
+
+    shanten: int | None
+    useful: tuple[Wait, ...]
+
+    @property
+    def total(self) -> int:
+        return sum(w.remaining for w in self.useful)
+
+    def to_dict(self) -> dict:
+        return {"shanten": self.shanten, "useful": [w.to_dict() for w in self.useful],
+                "useful_total": self.total}
+
+
+# -- a fast oracle for the free-joker variants -----------------------------------------------
+
+def _slot_costs(c: int, cap: int) -> tuple[int, ...]:
+    """七对 pair slots of one kind (as :func:`webcalc.shanten.seven_pairs_plain`)."""
+    if cap < 2:
+        return ()
+    first = 2 - c if c < 2 else 0
+    if cap >= 4:
+        return first, (4 - c if c > 2 else 2)
+    return (first,)
+
+
+def _free_shapes(variant: Variant, sit: Situation, kinds: int) -> frozenset[str]:
+    """The shapes beside the standard one that the variant's ``missing_by_shape`` counts
+    (SMX-3, ZZ-3, JC-2)."""
+    out = set()
+    if not sit.hand.melds:
+        out.add("seven_pairs")
+        if variant.name == "sanmenxia" and kinds == 34:
+            out.add("knitted")
+        if variant.name == "jincheng":
+            out.add("thirteen_orphans")
+    if sit.wildcards:
+        out.add("four_wildcards")
+    return frozenset(out)
+
+
+class FreeOracle:
+    """``d(H + k)`` for each kind ``k`` of a hand of the free-joker variants, built once.
+
+    Knows the shapes the variant's :meth:`~webcalc.variants.base.Variant.missing_by_shape`
+    counts: standard (per-suit tables), 七对 as themselves, 四混, 十三不靠, 十三幺.
+    """
+
+    def __init__(self, variant: Variant, sit: Situation, kinds: int):
+        self.sit = sit
+        shapes = _free_shapes(variant, sit, kinds)
+        self.shapes = shapes
+        face, real, room = hand_caps(sit, kinds)
+        self.face, self.real_caps, self.room = face, real, room
+        self.jokers = len(sit.jokers)
+        self.groups = 4 - len(sit.hand.melds)
+        self.wild = frozenset(int(w) for w in sit.wildcards)
+        counts = sit.real_counts
+        any_jokers = self.jokers + room > 0
+        self.any_jokers = any_jokers
+        self.units = [tuple(counts[a:b]) for a, b, _ in UNITS]
+        self.tables = [unit_free(self.units[i], tuple(real[a:b]), h, any_jokers)
+                       if a < kinds else ((0, 0, 0, 0),) for i, (a, b, h) in enumerate(UNITS)]
+        self.kinds = kinds
+        # best of the other three units, by (most groups, most pairs) they may give:
+        # min of D − 3g − 2p (fresh groups fill the rest at 3 and 2); only when no place
+        # needs a joker (q = 0), else the exact merge is used
+        self.simple = all(q == 0 for t in self.tables for _, _, q, _ in t)
+        self.rest = [self._rest(i) for i in range(4)] if self.simple else None
+        self.base = self.standard(None)
+        if "seven_pairs" in shapes:
+            self.slots = [_slot_costs(sit.counts[k], face[k]) for k in range(34)]
+            hist = [0, 0, 0]
+            for s in self.slots:
+                for v in s:
+                    hist[v] += 1
+            self.hist = hist
+        if "knitted" in shapes:
+            c = sit.counts
+            self.honors = sum(1 for k in range(27, 34) if c[k])
+            self.perms = [frozenset(s * 9 + r for s, ranks in enumerate(p) for r in ranks)
+                          for p in permutations(KNITTED_RUNS)]
+            self.have = [sum(1 for k in p if c[k]) for p in self.perms]
+        if "thirteen_orphans" in shapes:
+            c = sit.counts
+            self.orph_kinds = sum(1 for k in TERMINALS_AND_HONORS if c[k])
+            self.orph_paired = any(c[k] >= 2 for k in TERMINALS_AND_HONORS)
+
+    def _rest(self, skip: int) -> list[list[int]]:
+        acc = {(0, 0): 0}
+        for i, t in enumerate(self.tables):
+            if i == skip:
+                continue
+            new: dict[tuple[int, int], int] = {}
+            for (g, p), d in acc.items():
+                for g2, p2, _, d2 in t:
+                    g3 = g + g2
+                    if g3 > self.groups or p + p2 > 1:
+                        continue
+                    key = (g3, p + p2)
+                    d3 = d + d2
+                    if d3 < new.get(key, INF):
+                        new[key] = d3
+            acc = new
+        best = [[INF, INF] for _ in range(5)]
+        for (g, p), d in acc.items():
+            v = d - 3 * g - 2 * p
+            for gg in range(g, 5):
+                for pp in range(p, 2):
+                    if v < best[gg][pp]:
+                        best[gg][pp] = v
+        return best
+
+    def standard(self, k: int | None) -> int:
+        """Standard-shape distance of H + k (``k`` None: of H)."""
+        jokers, room = self.jokers, self.room
+        tables = self.tables
+        changed = None
+        if k is not None:
+            if k in self.wild:
+                jokers += 1
+                room -= 1
+            else:
+                u = _UNIT_OF[k]
+                a, b, h = UNITS[u]
+                unit = list(self.units[u])
+                unit[k - a] += 1
+                changed = u
+                table = unit_free(tuple(unit), tuple(self.real_caps[a:b]), h, self.any_jokers)
+        G = self.groups
+        if self.simple and (changed is None or all(q == 0 for _, _, q, _ in table)):
+            if changed is None:
+                u, table = 0, tables[0]
+            else:
+                u = changed
+            rest = self.rest[u]
+            best = INF
+            for g2, p2, _, d2 in table:
+                if g2 > G:
+                    continue
+                v = d2 - 3 * g2 - 2 * p2 + rest[G - g2][1 - p2]
+                if v < best:
+                    best = v
+            if best >= INF // 2:
+                return INF
+            total = best + 3 * G + 2
+            return total - jokers if total > jokers else 0
+        from .shanten import combine_free
+        ts = list(tables)
+        if changed is not None:
+            ts[changed] = table
+        d = combine_free(ts, G, jokers, room)
+        return INF if d is None else d
+
+    def distance(self, k: int | None) -> int:
+        """``d(H + k)`` over the variant's shapes (``k`` None: ``d(H)``)."""
+        best = self.base if k is None else self.standard(k)
+        shapes = self.shapes
+        c = self.sit.counts
+        if "seven_pairs" in shapes:
+            hist = self.hist
+            if k is not None:
+                hist = list(hist)
+                for v in self.slots[k]:
+                    hist[v] -= 1
+                for v in _slot_costs(c[k] + 1, self.face[k]):
+                    hist[v] += 1
+            need, total = 7, 0
+            for v in (0, 1, 2):
+                take = min(need, hist[v])
+                total += take * v
+                need -= take
+            if not need and total < best:
+                best = total
+        if "four_wildcards" in shapes and len(self.sit.hand.melds) <= 3:
+            for w in self.wild:
+                if self.face[w] < 4:
+                    continue
+                n = c[w] + (1 if k == w else 0)
+                d = max(4 - n, 14 - self.sit.hand.tile_count - (k is not None))
+                best = min(best, d)
+        if "knitted" in shapes:
+            honors = self.honors + (1 if k is not None and k >= 27 and not c[k] else 0)
+            have = self.have
+            if k is not None and k < 27 and not c[k]:
+                have = [h + (k in p) for h, p in zip(have, self.perms)]
+            best = min(best, 14 - max(have) - min(5, honors))
+        if "thirteen_orphans" in shapes:
+            kinds, paired = self.orph_kinds, self.orph_paired
+            if k is not None and k in _ORPHANS:
+                kinds += not c[k]
+                paired = paired or c[k] >= 1
+            best = min(best, 14 - kinds - paired)
+        return best
+
+
+# -- the public functions ----------------------------------------------------------------
+
+def useful_draws(variant: Variant, sit: Situation, visible: Sequence[int] = (),
+                 kinds_in_play: int = 34) -> Useful:
+    """The useful draws of the 13-tile hand of ``sit`` (issue 14.1), in tile order."""
+    held = sit.hand.held_counts()
+    indicator = sit.indicator
+    live = []
+    for k in range(kinds_in_play):
+        out = held[k] + (1 if k == indicator else 0)
+        if out < 4:
+            live.append((k, max(0, 4 - out - (visible[k] if visible else 0))))
+    oracle = None
+    jokers = len(sit.jokers)
+    if not variant.policy.in_triplet and sit.win_by != "discard" and not (
+            jokers and jokers == len(sit.hand.concealed)):
+        return _panjin_useful(variant, sit, live)
+    if variant.policy.in_triplet:
+        oracle = FreeOracle(variant, sit, kinds_in_play)
+        d0 = oracle.distance(None)
+    else:
+        d0 = min(variant.missing_by_shape(sit).values(), default=INF)
+    if d0 >= INF:
+        return Useful(None, ())
+    out = []
+    for k, rem in live:
+        if oracle is not None:
+            better = oracle.distance(k) < d0
+        else:
+            # 盘锦: is some complete hand one tile nearer? (a search bounded by d0 − 1)
+            better = bool(variant.missing_by_shape(_with_tile(sit, k), d0 - 1))
+        if better:
+            out.append(Wait(ALL_TILES[k], rem))
+    return Useful(max(d0 - 1, 0), tuple(out))
+
+
+def _panjin_useful(variant: Variant, sit: Situation, live) -> Useful:
+    """盘锦 (PJ-2, PJ-4..PJ-8): the standard shape's useful draws from one search that
+    keeps the kinds its nearest targets draw; 七对's (with its option) draw by draw."""
+    face, real_caps, room = hand_caps(sit)
+    jokers = len(sit.jokers)
+    melds = len(sit.hand.melds)
+    allowed = variant.allowed_suit_counts(sit)
+    shapes: dict[str, int] = {}
+    # standard: bounded searches from a looser count up (jokers anywhere, no PJ-4..PJ-7)
+    lower = free_standard(sit.real_counts, real_caps, jokers, room, melds)
+    found = None
+    if lower is not None:
+        for bound in range(lower, 15):
+            found = panjin_standard_drawn(
+                sit.real_counts, real_caps, jokers, room, melds, panjin_meld_flags(sit),
+                allowed, sit.options.piaohu, jokers, bound)
+            if found is not None:
+                shapes["standard"] = found[0]
+                break
+    if sit.options.seven_pairs and not melds:
+        d7 = seven_pairs_panjin(sit.real_counts, real_caps, jokers, room, allowed, False, jokers)
+        if d7 is not None:
+            shapes["seven_pairs"] = d7
+    if not shapes:
+        return Useful(None, ())
+    d0 = min(shapes.values())
+    kinds: set[int] = set()
+    if found is not None and found[0] == d0:
+        _, mask, wild = found
+        kinds |= {k for k in range(34) if mask >> k & 1}
+        if wild:
+            kinds |= {int(w) for w in sit.wildcards}
+    if shapes.get("seven_pairs") == d0:
+        for k, _ in live:
+            if k in kinds:
+                continue
+            counts, j, r = list(sit.real_counts), jokers, room
+            if k in sit.wildcards:
+                j, r = j + 1, r - 1
+            else:
+                counts[k] += 1
+            if seven_pairs_panjin(counts, real_caps, j, r, allowed, False, j, d0 - 1) is not None:
+                kinds.add(k)
+    out = tuple(Wait(ALL_TILES[k], rem) for k, rem in live if k in kinds)
+    return Useful(max(d0 - 1, 0), out)
+
+
+def _with_tile(sit: Situation, k: int) -> Situation:
+    from .hand import Hand
+    return Situation(Hand.of(sit.hand.concealed + (ALL_TILES[k],), sit.hand.melds),
+                     sit.wildcards, sit.options, sit.win_by, None, sit.indicator,
+                     sit.settlement)
+
+
+def efficiency(variant: Variant, sit: Situation, visible: Sequence[int] = (),
+               kinds_in_play: int = 34) -> list[dict]:
+    """For a 14-tile hand: one entry per distinct discard the variant allows (PJ-2),
+    ``{"discard", "shanten", "useful", "useful_total"}``, best first — lowest shanten
+    (``None``, never ready, last), then most useful copies, then tile order."""
+    entries = []
+    for t in sorted(set(sit.hand.concealed)):
+        if not variant.can_discard(sit, t):
+            continue
+        u = useful_draws(variant, sit.without_tile(t), visible, kinds_in_play)
+        entries.append((t, u))
+    entries.sort(key=lambda e: (INF if e[1].shanten is None else e[1].shanten,
+                                -e[1].total, e[0]))
+    return [{"discard": t.code, **u.to_dict()} for t, u in entries]

@@ -1,0 +1,683 @@
+"""Exact shanten (向听, RULES C-12) from per-unit tables, in every variant.
+
+**What is computed.** A hand H (13 or 14 tiles, melds fixed) is *n* exchanges from ready
+when some *n* exchanges (draw a live tile, discard one the variant lets go) leave a ready
+13-tile hand and no *n − 1* do. For a target complete hand W (the same melds, a concealed
+part the variant accepts, at most the live copies of each kind) write ``d(W) = |W − H|``,
+the tiles W has that H lacks. Then
+
+    shanten(H) = min over W of d(W) − 1            (−1: H itself is complete)
+
+because one exchange lowers ``d`` by at most one, and the ``d − 1`` exchanges that throw
+the tiles of ``H − W`` and draw those of ``W − H`` leave W less one tile, ready on a live
+kind (W holds at most the live copies). The only tiles H must keep are those a variant
+never lets go: 盘锦's wildcards (PJ-2), so there W must hold every wildcard tile of H. A
+``discard`` win in 盘锦 cannot be on a wildcard (PJ-2, C-9): the tile W lacks last must be
+real, so a W whose missing tiles are all wildcards costs one exchange more. When no W
+exists at all (盘锦: every concealed tile fixed by melds that can never meet PJ-4..PJ-7,
+too many wildcards to place, …) the hand can never become ready: ``None``.
+
+**How.** The standard shape splits into four *units* (three suits, the honors) that only
+meet through the group count, the pair, the wildcards (*jokers*) and — in 盘锦 — the
+whole-hand flags (suit present, 幺九, 刻, 顺). For each unit pattern a table gives, per
+``(groups, pair, …)``, the fewest tiles to add; the hand combines four tables by a small
+DP. Tables are filled once per distinct pattern and kept in bounded LRU caches (issue 13).
+
+* Free jokers (三门峡, 郑州; 晋城 has none): a joker fills any place, so a unit needs
+  only ``D`` — the places its held real tiles do not fill — and ``q``, the places that
+  can only be a joker because the kind's live copies are used up (C-8: a fifth copy).
+  Groups made only of drawn tiles or jokers ("fresh" groups) are counted at the hand
+  level: 3 for a meld, 2 for the pair (a hand touches at most 18 of the 27+ kinds, so
+  untouched kinds always have room). Cost ``max(0, ΣD − J)``.
+* 盘锦 (PJ-2: jokers only in sequences and the pair; PJ-4..PJ-7 flags): a unit table keeps,
+  per ``(groups, pair, jokers placed x, flags)``, the fewest real tiles drawn ``r``. Cost
+  ``Σr + (X − J)`` with ``X ≥ J`` (every held joker placed).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Iterable, Sequence
+
+INF = 99
+UNITS = ((0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True))
+YAOJIU = frozenset((0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33))
+CACHE = 1 << 15                     # unit patterns kept per table (bounded, issue 13.3)
+_SHARED: dict[tuple, tuple] = {}     # table rows are few distinct small tuples: one copy each
+
+
+def _share(row: tuple) -> tuple:
+    """One stored copy per distinct table row (keeps the cached tables small)."""
+    return _SHARED.setdefault(row, row)
+
+TABLE_LIMIT = 3                     # 盘锦: bounded searches tried above the looser count
+
+# 盘锦 unit flags
+PRES, YJ, TRIP, SEQ, RD = 1, 2, 4, 8, 16
+
+
+# -- free jokers (三门峡, 郑州, 晋城) -----------------------------------------------------
+
+def _plain_rows(unit: tuple[int, ...], caps: tuple[int, ...],
+                honors: bool) -> tuple[tuple[int, int, int, int], ...]:
+    """:func:`unit_free` without jokers (``q`` is always 0): the same DP, unrolled."""
+    n = len(unit)
+    states: dict[tuple[int, int, int, int], int] = {(0, 0, 0, 0): 0}
+    for i in range(n):
+        c = unit[i]
+        cap = caps[i]
+        s_max = (min(4, c + unit[i + 1] + unit[i + 2])
+                 if not honors and i <= n - 3 else 0)
+        new: dict[tuple[int, int, int, int], int] = {}
+        get = new.get
+        for (a, b, g, p), d in states.items():
+            base = a + b
+            top = min(s_max, 4 - g, cap - base)
+            for s in range(top + 1):
+                pl = base + s
+                g1 = g + s
+                # no triplet, no pair here
+                d1 = d + pl - c if pl > c else d
+                key = (b, s, g1, p)
+                old = get(key)
+                if old is None or d1 < old:
+                    new[key] = d1
+                if not c:
+                    continue
+                if not p and pl + 2 <= cap:                    # the pair here
+                    d1 = d + pl + 2 - c if pl + 2 > c else d
+                    key = (b, s, g1, 1)
+                    old = get(key)
+                    if old is None or d1 < old:
+                        new[key] = d1
+                if g1 < 4 and pl + 3 <= cap:                   # a triplet here
+                    d1 = d + pl + 3 - c if pl + 3 > c else d
+                    key = (b, s, g1 + 1, p)
+                    old = get(key)
+                    if old is None or d1 < old:
+                        new[key] = d1
+                    if not p and pl + 5 <= cap:               # a triplet and the pair
+                        d1 = d + pl + 5 - c if pl + 5 > c else d
+                        key = (b, s, g1 + 1, 1)
+                        old = get(key)
+                        if old is None or d1 < old:
+                            new[key] = d1
+        states = new
+    best: dict[tuple[int, int], int] = {}
+    for (_, _, g, p), d in states.items():
+        if d < best.get((g, p), INF):
+            best[(g, p)] = d
+    return tuple(_share((g, p, 0, d)) for (g, p), d in best.items())
+
+
+@lru_cache(maxsize=CACHE)
+def unit_free(unit: tuple[int, ...], caps: tuple[int, ...], honors: bool,
+              jokers: bool) -> tuple[tuple[int, int, int, int], ...]:
+    """Per-unit table, jokers free: ``((g, p, q, D), …)`` Pareto-minimal in ``(q, D)`` for
+    each ``(g, p)``. Only groups touching a held tile of the unit are built here; fresh
+    groups are the caller's (3 or 2 places each). ``caps[k]``: real copies of kind k a
+    complete hand may hold (live copies less the melds'); ``jokers``: jokers exist, so a
+    place beyond the cap (``q``) is allowed."""
+    if not jokers:
+        return _plain_rows(unit, caps, honors)
+    n = len(unit)
+    states: dict[tuple[int, int, int, int, int], int] = {(0, 0, 0, 0, 0): 0}
+    for i in range(n):
+        c = unit[i]
+        cap = caps[i]
+        seq_ok = not honors and i <= n - 3 and (c or unit[i + 1] or unit[i + 2])
+        trips = (0, 1, 2) if (c and jokers) else ((0, 1) if c else (0,))
+        new: dict[tuple[int, int, int, int, int], int] = {}
+        # each group here uses a held tile: at most as many sequences start at i as
+        # there are held tiles at i..i+2 (the others would be fresh groups)
+        s_max = min(4, c + unit[i + 1] + unit[i + 2]) if seq_ok else 0
+        for (a, b, g, p, q), d in states.items():
+            base = a + b
+            if not jokers and base > cap:
+                continue
+            for s in range(min(s_max, 4 - g) + 1):
+                if not jokers and base + s > cap:
+                    break
+                for t in trips:
+                    g2 = g + s + t
+                    if g2 > 4:
+                        break
+                    for pr in ((0, 1) if (c and not p) else (0,)):
+                        places = base + s + 3 * t + 2 * pr
+                        q2 = q
+                        if places > cap:
+                            if not jokers:
+                                break
+                            q2 = q + places - cap
+                        d2 = d + places - c if places > c else d
+                        key = (b, s, g2, p + pr, q2)
+                        old = new.get(key)
+                        if old is None or d2 < old:
+                            new[key] = d2
+        states = new
+    best: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    for (_, _, g, p, q), d in states.items():
+        best.setdefault((g, p), []).append((q, d))
+    out = []
+    for (g, p), lst in best.items():
+        lst.sort()
+        low = INF
+        for q, d in lst:
+            if d < low:
+                out.append(_share((g, p, q, d)))
+                low = d
+    return tuple(out)
+
+
+def _merge_free(acc: dict, table: Iterable[tuple[int, int, int, int]], groups: int) -> dict:
+    new: dict[tuple[int, int, int], int] = {}
+    for (g, p, q), d in acc.items():
+        for g2, p2, q2, d2 in table:
+            g3 = g + g2
+            if g3 > groups or p + p2 > 1:
+                continue
+            key = (g3, p + p2, q + q2)
+            d3 = d + d2
+            old = new.get(key)
+            if old is None or d3 < old:
+                new[key] = d3
+    return new
+
+
+def _finish_free(acc: dict, groups: int, jokers: int, joker_room: int) -> int | None:
+    best = None
+    for (g, p, q), d in acc.items():
+        if q - jokers > joker_room:
+            continue
+        total = d + 3 * (groups - g) + 2 * (1 - p)
+        cost = total - jokers if total > jokers else 0
+        if best is None or cost < best:
+            best = cost
+    return best
+
+
+# -- 盘锦: jokers only in sequences and the pair, with the whole-hand flags --------------
+
+@lru_cache(maxsize=CACHE // 8)
+def unit_panjin(unit: tuple[int, ...], caps: tuple[int, ...], start: int, honors: bool,
+                max_x: int, track_rd: bool,
+                limit: int = INF) -> tuple[tuple[int, int, int, int, int], ...]:
+    """Per-unit table under PJ-2: ``((g, p, x, flags, r), …)`` — ``x`` jokers placed (in
+    sequences or the pair), ``r`` real tiles drawn, ``flags`` of :data:`PRES` (a real tile
+    of the unit is used), :data:`YJ` (a real 1/9/honor used), :data:`TRIP` (a triplet of
+    real tiles, or a real honor pair as the eyes), :data:`SEQ` (a sequence, jokers only
+    included), and with ``track_rd`` :data:`RD` (a real tile is drawn). Every group is
+    built here, fresh ones included, since they can bring flags. Rows drawing more than
+    ``limit`` real tiles are left out (a bounded search builds far fewer)."""
+    n = len(unit)
+    states: dict[tuple, int] = {(0, 0, 0, 0, 0, 0): 0}       # (a, b, g, p, x, fl) -> r
+    for i in range(n):
+        c = unit[i]
+        cap = caps[i]
+        yj = (start + i) in YAOJIU
+        seq_ok = not honors and i <= n - 3
+        # sequences starting here: those using held tiles at i..i+2, plus one made of
+        # draws and jokers only (more such ones are the same at another start)
+        s_max = min(4, c + unit[i + 1] + unit[i + 2] + 1) if seq_ok else 0
+        real_bits = PRES | YJ if yj else PRES
+        trips = (0, 1) if cap >= 3 else (0,)
+        new: dict[tuple, int] = {}
+        get = new.get
+        for (a, b, g, p, x, fl), r in states.items():
+            room = max_x - x
+            open_ = a + b
+            if open_ > cap + room:
+                continue
+            for s in range(min(s_max, 4 - g) + 1):
+                f_s = fl | SEQ if s else fl
+                for t in trips:
+                    g2 = g + s + t
+                    if g2 > 4:
+                        break
+                    f_t = f_s | TRIP if t else f_s
+                    for pr in ((0, 1) if not p else (0,)):
+                        free = open_ + s + 2 * pr          # places a joker may take
+                        places = free + 3 * t
+                        lo = places - cap if places > cap else 0
+                        # a joker never displaces a held real tile of its own kind:
+                        # that tile could only be thrown away for nothing
+                        held = c if c < places else places
+                        hi = min(free, room, places - held)
+                        for y in range(lo, hi + 1):
+                            real = places - y
+                            d = real - c if real > c else 0
+                            r2 = r + d
+                            if r2 > limit:
+                                continue
+                            f = f_t | real_bits if real else f_t
+                            if honors and pr and not y:
+                                f |= TRIP
+                            if d and track_rd:
+                                f |= RD
+                            key = (b, s, g2, p + pr, x + y, f)
+                            old = get(key)
+                            if old is None or r2 < old:
+                                new[key] = r2
+        states = _prune_flags(new) if len(new) > 24 else new
+    return tuple(_share((g, p, x, fl, r)) for (_, _, g, p, x, fl), r in states.items())
+
+
+def _prune_flags(states: dict[tuple, int]) -> dict[tuple, int]:
+    """Drop a state another beats: same key but for flags, a superset of its YJ/TRIP/SEQ/RD
+    flags with the same PRES bit, and no more draws (PRES is not better or worse: PJ-4
+    may want a suit absent)."""
+    groups: dict[tuple, list[tuple[int, int]]] = {}
+    for key, r in states.items():
+        groups.setdefault(key[:-1], []).append((key[-1], r))
+    out = {}
+    for head, lst in groups.items():
+        if len(lst) == 1:
+            out[head + (lst[0][0],)] = lst[0][1]
+            continue
+        for fl, r in lst:
+            if not any(f2 != fl and (f2 & PRES) == (fl & PRES) and (f2 | fl) == f2 and r2 <= r
+                       for f2, r2 in lst):
+                out[head + (fl,)] = r
+    return out
+
+
+def panjin_standard(real: Sequence[int], caps: Sequence[int], jokers: int, joker_room: int,
+                    melds: int, meld_flags: tuple[int, bool, bool, bool], allowed_suits,
+                    piaohu: bool, need_real_draw: bool, min_jokers: int,
+                    limit: int = INF) -> int | None:
+    """Fewest tiles to add (``d``) for a 盘锦 standard win (PJ-2, PJ-4..PJ-7), or ``None``
+    (also when it exceeds ``limit``: partial targets costing more are dropped early).
+
+    ``meld_flags`` = (suit mask, 幺九, 刻, 顺) the declared melds already give;
+    ``min_jokers``: how many held jokers the target must place (all of them, PJ-2, or one
+    fewer when the all-wildcard hand may discard one)."""
+    groups = 4 - melds
+    max_x = jokers + joker_room
+    suits0, yj0, trip0, seq0 = meld_flags
+    # the flags still wanted: what the melds give is met already; with 飘胡 a sequence is
+    # not needed, and a hand of four melds has no concealed sequence to forbid
+    want = (0 if yj0 else YJ) | (0 if trip0 else TRIP) | (RD if need_real_draw else 0)
+    if not piaohu and not seq0 and groups:
+        want |= SEQ
+    if groups == 0 and seq0:
+        return None                                                     # 手把一: 飘胡 only
+    if groups == 0 and not piaohu:
+        return None                                                     # PJ-7
+    base_suits = bin(suits0).count("1")
+    acc: dict[tuple, int] = {(0, 0, 0, base_suits, 0): 0}  # (g, p, x, suits, flags) -> r
+    for ui, (a, b, honors) in enumerate(UNITS):
+        table = unit_panjin(tuple(real[a:b]), tuple(caps[a:b]), a, honors, max_x,
+                            need_real_draw, limit)
+        counts_suit = not honors and not suits0 >> ui & 1
+        new: dict[tuple, int] = {}
+        for (g, p, x, n, f), r in acc.items():
+            for g2, p2, x2, fl, r2 in table:
+                g3 = g + g2
+                x3 = x + x2
+                if g3 > groups or p + p2 > 1 or x3 > max_x:
+                    continue
+                key = (g3, p + p2, x3, n + 1 if counts_suit and fl & PRES else n,
+                       f | (fl & want))
+                r3 = r + r2
+                if r3 + (x3 - jokers if x3 > jokers else 0) > limit:
+                    continue
+                old = new.get(key)
+                if old is None or r3 < old:
+                    new[key] = r3
+        acc = _prune_flags(new)
+    best = None
+    for (g, p, x, n, f), r in acc.items():
+        if g != groups or p != 1 or x < min_jokers or n not in allowed_suits:
+            continue                                                    # PJ-4
+        if f & want & (YJ | TRIP | SEQ) != want & (YJ | TRIP | SEQ):
+            continue                                                    # PJ-5..PJ-7
+        cost = r + (x - jokers if x > jokers else 0)
+        if need_real_draw and not f & RD:
+            cost += 1
+        if best is None or cost < best:
+            best = cost
+    return best if best is None or best <= limit else None
+
+
+# -- the other shapes ---------------------------------------------------------------------
+
+def seven_pairs_plain(counts: Sequence[int], caps: Sequence[int]) -> int | None:
+    """Tiles to add for 七对 with every tile as itself (C-5, SMX-3, ZZ-3, JC-2): seven pair
+    slots, a kind giving a second one when four of it fit (``caps``: copies of each kind a
+    complete hand may hold); the cheapest slots first. ``None`` when seven do not fit."""
+    slots = []
+    for k in range(34):
+        c, cap = counts[k], caps[k]
+        if cap < 2:
+            continue
+        slots.append(2 - c if c < 2 else 0)
+        if cap >= 4:
+            slots.append(4 - c if c > 2 else 2)
+    if len(slots) < 7:
+        return None
+    slots.sort()
+    return sum(slots[:7])
+
+
+def seven_pairs_panjin(real: Sequence[int], caps: Sequence[int], jokers: int, joker_room: int,
+                       allowed_suits, need_real_draw: bool, min_jokers: int,
+                       limit: int = INF) -> int | None:
+    """Tiles to add for 盘锦 七对 (PJ-8: jokers stand in, PJ-4 and PJ-5 still apply, every
+    held joker kept), or ``None``. Held kinds are taken one by one; a kind not held matters
+    only by its class (suit, 幺九), so one untouched kind per class stands for all, and the
+    remaining pairs are "plain" ones — two jokers, or two drawn tiles of an untouched kind
+    whose suit is already counted — that change no flag."""
+    max_x = jokers + joker_room
+    kinds = [k for k in range(34) if real[k]]
+    classes: dict[tuple[int, bool], int] = {}
+    for k in range(34):
+        if not real[k] and caps[k] >= 2:
+            classes.setdefault((k // 9 if k < 27 else 3, k in YAOJIU), k)
+    kinds += sorted(classes.values())
+    # (pairs, x, suit mask, yj, rd) -> r
+    acc: dict[tuple, int] = {(0, 0, 0, False, False): 0}
+    for k in kinds:
+        c, cap = real[k], caps[k]
+        suit_bit = 1 << (k // 9) if k < 27 else 0
+        yj = k in YAOJIU
+        opts = []                     # (pairs, jokers, reals drawn, real used)
+        for q in (1, 2):
+            places = 2 * q
+            for y in range(0, places + 1):
+                rl = places - y
+                if rl > cap or (not c and y == places):
+                    continue          # (a pair of jokers is a plain pair, below)
+                opts.append((q, y, max(0, rl - c), rl > 0))
+        new = dict(acc)
+        for (pairs, x, m, j, rd), r in acc.items():
+            for q, y, d, used in opts:
+                if pairs + q > 7 or x + y > max_x:
+                    continue
+                key = (pairs + q, x + y, m | (suit_bit if used else 0), j or (used and yj),
+                       rd or (d > 0 and need_real_draw))
+                r2 = r + d
+                if r2 + (x + y - jokers if x + y > jokers else 0) > limit:
+                    continue
+                old = new.get(key)
+                if old is None or r2 < old:
+                    new[key] = r2
+        acc = new
+    best = None
+    for (pairs, x, m, j, rd), r in acc.items():
+        if not j or bin(m).count("1") not in allowed_suits:
+            continue
+        plain = 7 - pairs                 # each: 2 jokers, or 2 drawn tiles of a counted suit
+        for jj in range(plain + 1):       # pairs of jokers among them
+            xx = x + 2 * jj
+            drawn = 2 * (plain - jj)
+            if xx > max_x or xx < min_jokers:
+                continue
+            if drawn and not m and not any(caps[k] >= 2 and not real[k] for k in range(27, 34)):
+                continue
+            cost = r + drawn + (xx - jokers if xx > jokers else 0)
+            if need_real_draw and not (rd or drawn):
+                cost += 1
+            if best is None or cost < best:
+                best = cost
+    return best if best is None or best <= limit else None
+
+
+def free_standard(real: Sequence[int], caps: Sequence[int], jokers: int, joker_room: int,
+                  melds: int, kinds: int = 34) -> int | None:
+    """Fewest tiles to add for the standard shape with free jokers, or ``None``."""
+    groups = 4 - melds
+    if groups < 0:
+        return None
+    any_jokers = jokers + joker_room > 0
+    acc: dict[tuple[int, int, int], int] = {(0, 0, 0): 0}
+    for a, b, honors in UNITS:
+        if a >= kinds:
+            continue
+        acc = _merge_free(acc, unit_free(tuple(real[a:b]), tuple(caps[a:b]), honors,
+                                         any_jokers), groups)
+    return _finish_free(acc, groups, jokers, joker_room)
+
+
+def free_tables(real: Sequence[int], caps: Sequence[int], any_jokers: bool,
+                kinds: int = 34) -> list[tuple]:
+    """The four unit tables of a hand (free jokers), for callers that vary one unit."""
+    return [unit_free(tuple(real[a:b]), tuple(caps[a:b]), honors, any_jokers)
+            if a < kinds else ((0, 0, 0, 0),) for a, b, honors in UNITS]
+
+
+def combine_free(tables: Sequence[tuple], groups: int, jokers: int,
+                 joker_room: int) -> int | None:
+    acc: dict[tuple[int, int, int], int] = {(0, 0, 0): 0}
+    for t in tables:
+        acc = _merge_free(acc, t, groups)
+    return _finish_free(acc, groups, jokers, joker_room)
+
+
+# -- what a hand may still hold ---------------------------------------------------------
+
+def hand_caps(sit, kinds_in_play: int = 34) -> tuple[list[int], list[int], int]:
+    """``(caps_face, caps_real, joker_room)`` of a situation: per kind the copies a complete
+    hand may hold concealed (4, 3 for the indicator's kind (C-7), less the melds' copies;
+    0 for kinds out of play, C-1), the same for real tiles (0 for wildcard kinds: their
+    tiles are jokers), and how many wildcard tiles are still there to draw."""
+    face = [4 if k < kinds_in_play else 0 for k in range(34)]
+    if sit.indicator is not None:
+        face[sit.indicator] -= 1
+    for m in sit.hand.melds:
+        for t in m.tiles:
+            face[t] -= 1
+    face = [f if f > 0 else 0 for f in face]
+    real = list(face)
+    room = 0
+    for w in sit.wildcards:
+        real[w] = 0
+        room += max(0, face[w] - sit.counts[w])
+    return face, real, room
+
+
+def four_wildcards_missing(sit, caps_face: Sequence[int]) -> int | None:
+    """四混 (SMX-3, ZZ-3): tiles to add so the concealed part holds the four tiles of one
+    wildcard kind; ``None`` when no kind can (a meld holds one, or too few concealed)."""
+    concealed = 14 - 3 * len(sit.hand.melds)
+    if concealed < 4:
+        return None
+    best = None
+    for w in sit.wildcards:
+        if caps_face[w] < 4:
+            continue
+        d = max(4 - sit.counts[w], 14 - sit.hand.tile_count)
+        if best is None or d < best:
+            best = d
+    return best
+
+
+def panjin_meld_flags(sit) -> tuple[int, bool, bool, bool]:
+    """What 盘锦's declared melds already give: (suit mask, 幺九, 刻, 顺) (PJ-4..PJ-7)."""
+    wild = set(sit.wildcards)
+    suits = 0
+    yj = trip = seq = False
+    for m in sit.hand.melds:
+        reals = [t for t in m.tiles if t not in wild]
+        for t in reals:
+            if t < 27:
+                suits |= 1 << (t // 9)
+            if t in YAOJIU:
+                yj = True
+        if m.kind == "chow":
+            seq = True
+        elif len(reals) == len(m.tiles):
+            trip = True
+    return suits, yj, trip, seq
+
+
+def panjin_missing(sit, allowed_suits, limit: int = INF) -> dict[str, int]:
+    """盘锦's exact distances: standard (PJ-2, PJ-4..PJ-7) and 七对 with its option (PJ-8).
+    With ``limit``, shapes farther than it are left out (a cheaper search)."""
+    face, real_caps, room = hand_caps(sit)
+    jokers = len(sit.jokers)
+    concealed = sit.hand.concealed
+    # PJ-2: wildcard tiles are never discarded, except one from a hand of nothing else
+    min_jokers = jokers - 1 if (jokers and jokers == len(concealed)
+                                and sit.hand.tile_count == 14) else jokers
+    need_real = sit.win_by == "discard"          # C-9: no discard win on a wildcard
+    suits, yj, trip, seq = panjin_meld_flags(sit)
+    out = {}
+    # with a limit, a shape is searched only when a looser count (jokers anywhere, no
+    # PJ-4..PJ-7: never more than the true one) does not already exceed it
+    lower = free_standard(sit.real_counts, real_caps, jokers, room, len(sit.hand.melds))
+    if lower is not None and lower <= limit:
+        args = (sit.real_counts, real_caps, jokers, room, len(sit.hand.melds),
+                (suits, yj, trip, seq), allowed_suits, sit.options.piaohu, need_real,
+                min_jokers)
+        # bounded searches from the looser count up (small tables), the full one last
+        d = None
+        for bound in range(lower, min(limit, lower + TABLE_LIMIT) + 1):
+            d = panjin_standard(*args, bound)
+            if d is not None:
+                break
+        if d is None and limit > lower + TABLE_LIMIT:
+            d = panjin_standard(*args, limit)
+        if d is not None:
+            out["standard"] = d
+    if sit.options.seven_pairs and not sit.hand.melds:
+        lower = INF if limit >= INF else seven_pairs_plain(sit.real_counts, [4] * 34)
+        if lower is None or lower - jokers <= limit:
+            d = seven_pairs_panjin(sit.real_counts, real_caps, jokers, room, allowed_suits,
+                                   need_real, min_jokers, limit)
+            if d is not None:
+                out["seven_pairs"] = d
+    return out
+
+
+# -- 盘锦 useful draws in one search (hand efficiency) ----------------------------------------
+# A draw k lowers the distance of H exactly when some nearest complete hand W holds more k
+# than H (|W − (H + k)| = |W − H| − 1, and no W gets nearer than that). So the same search,
+# keeping for each state the union of the kinds drawn by its cheapest partial targets, gives
+# every useful draw at once.
+
+@lru_cache(maxsize=CACHE // 8)
+def unit_panjin_drawn(unit: tuple[int, ...], caps: tuple[int, ...], start: int, honors: bool,
+                      max_x: int, limit: int) -> tuple[tuple[int, int, int, int, int, int], ...]:
+    """:func:`unit_panjin` rows ``(g, p, x, flags, r, drawn)``: ``drawn`` is the bit set of
+    the kinds some cheapest way to reach the row draws."""
+    n = len(unit)
+    states: dict[tuple, tuple[int, int]] = {(0, 0, 0, 0, 0, 0): (0, 0)}
+    for i in range(n):
+        c = unit[i]
+        cap = caps[i]
+        yj = (start + i) in YAOJIU
+        bit = 1 << (start + i)
+        seq_ok = not honors and i <= n - 3
+        s_max = min(4, c + unit[i + 1] + unit[i + 2] + 1) if seq_ok else 0
+        real_bits = PRES | YJ if yj else PRES
+        trips = (0, 1) if cap >= 3 else (0,)
+        new: dict[tuple, tuple[int, int]] = {}
+        for (a, b, g, p, x, fl), (r, mask) in states.items():
+            room = max_x - x
+            open_ = a + b
+            if open_ > cap + room:
+                continue
+            for s in range(min(s_max, 4 - g) + 1):
+                f_s = fl | SEQ if s else fl
+                for t in trips:
+                    g2 = g + s + t
+                    if g2 > 4:
+                        break
+                    f_t = f_s | TRIP if t else f_s
+                    for pr in ((0, 1) if not p else (0,)):
+                        free = open_ + s + 2 * pr
+                        places = free + 3 * t
+                        lo = places - cap if places > cap else 0
+                        held = c if c < places else places
+                        hi = min(free, room, places - held)
+                        for y in range(lo, hi + 1):
+                            real = places - y
+                            d = real - c if real > c else 0
+                            r2 = r + d
+                            if r2 > limit:
+                                continue
+                            f = f_t | real_bits if real else f_t
+                            if honors and pr and not y:
+                                f |= TRIP
+                            key = (b, s, g2, p + pr, x + y, f)
+                            m2 = mask | bit if d else mask
+                            old = new.get(key)
+                            if old is None or r2 < old[0]:
+                                new[key] = (r2, m2)
+                            elif r2 == old[0] and m2 | old[1] != old[1]:
+                                new[key] = (r2, m2 | old[1])
+        states = _prune_drawn(new)
+    return tuple((g, p, x, fl, r, m) for (_, _, g, p, x, fl), (r, m) in states.items())
+
+
+def _prune_drawn(states: dict[tuple, tuple[int, int]]) -> dict[tuple, tuple[int, int]]:
+    """:func:`_prune_flags` for rows with drawn sets: a row is dropped only for one that
+    is cheaper, or as cheap with every kind it draws."""
+    groups: dict[tuple, list] = {}
+    for key, v in states.items():
+        groups.setdefault(key[:-1], []).append((key[-1], v))
+    out = {}
+    for head, lst in groups.items():
+        if len(lst) == 1:
+            out[head + (lst[0][0],)] = lst[0][1]
+            continue
+        for fl, (r, m) in lst:
+            if not any(f2 != fl and (f2 & PRES) == (fl & PRES) and (f2 | fl) == f2
+                       and (r2 < r or (r2 == r and m2 | m == m2))
+                       for f2, (r2, m2) in lst):
+                out[head + (fl,)] = (r, m)
+    return out
+
+
+def panjin_standard_drawn(real: Sequence[int], caps: Sequence[int], jokers: int,
+                          joker_room: int, melds: int, meld_flags, allowed_suits, piaohu: bool,
+                          min_jokers: int, limit: int) -> tuple[int, int, bool] | None:
+    """:func:`panjin_standard` (without the discard-win rule) that also says what the
+    nearest targets draw: ``(d, drawn kinds bit set, some draws a wildcard)``, or ``None``
+    when no target is within ``limit``."""
+    groups = 4 - melds
+    max_x = jokers + joker_room
+    suits0, yj0, trip0, seq0 = meld_flags
+    want = (0 if yj0 else YJ) | (0 if trip0 else TRIP)
+    if not piaohu and not seq0 and groups:
+        want |= SEQ
+    if groups == 0 and (seq0 or not piaohu):
+        return None
+    acc: dict[tuple, tuple[int, int]] = {(0, 0, 0, bin(suits0).count("1"), 0): (0, 0)}
+    for ui, (a, b, honors) in enumerate(UNITS):
+        table = unit_panjin_drawn(tuple(real[a:b]), tuple(caps[a:b]), a, honors, max_x, limit)
+        counts_suit = not honors and not suits0 >> ui & 1
+        new: dict[tuple, tuple[int, int]] = {}
+        for (g, p, x, n, f), (r, m) in acc.items():
+            for g2, p2, x2, fl, r2, m2 in table:
+                g3 = g + g2
+                x3 = x + x2
+                if g3 > groups or p + p2 > 1 or x3 > max_x:
+                    continue
+                r3 = r + r2
+                if r3 + (x3 - jokers if x3 > jokers else 0) > limit:
+                    continue
+                key = (g3, p + p2, x3, n + 1 if counts_suit and fl & PRES else n,
+                       f | (fl & want))
+                m3 = m | m2
+                old = new.get(key)
+                if old is None or r3 < old[0]:
+                    new[key] = (r3, m3)
+                elif r3 == old[0]:
+                    new[key] = (r3, m3 | old[1])
+        acc = _prune_drawn(new)
+    best, mask, wild = None, 0, False
+    for (g, p, x, n, f), (r, m) in acc.items():
+        if g != groups or p != 1 or x < min_jokers or n not in allowed_suits:
+            continue
+        if f & want != want:
+            continue
+        cost = r + (x - jokers if x > jokers else 0)
+        if best is None or cost < best:
+            best, mask, wild = cost, m, x > jokers
+        elif cost == best:
+            mask |= m
+            wild = wild or x > jokers
+    if best is None or best > limit:
+        return None
+    return best, mask, wild

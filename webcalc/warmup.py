@@ -1,0 +1,61 @@
+"""Fill the engine's tables before serving (issue 13.3).
+
+gunicorn calls :func:`warm_up` in its master process (``on_starting`` in gunicorn.conf.py,
+after ``preload_app`` has loaded the app), so every worker forks with the per-suit tables
+(:mod:`webcalc.tables`) already holding the patterns of ordinary hands, shared copy-on-write,
+and a worker's first analysis is as fast as the rest. The tables are bounded LRU caches, so
+this cannot grow memory beyond their bounds.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from .analysis import analyze
+from .errors import InputError
+from .tiles import ALL_TILES, format_tiles
+from .variants import VARIANTS
+
+#: how many seeded hands :func:`warm_up` analyses by default (about half a second)
+WARM_HANDS = 400
+
+
+def _hand(rng: random.Random) -> list[int]:
+    """13 or 14 tiles: a complete hand (less one tile for 13) or a random draw from a wall."""
+    if rng.random() < 0.5:
+        while True:
+            tiles: list[int] = []
+            for _ in range(4):
+                if rng.random() < 0.6:
+                    a = rng.randrange(3) * 9 + rng.randrange(7)
+                    tiles += [a, a + 1, a + 2]
+                else:
+                    tiles += [rng.randrange(34)] * 3
+            tiles += [rng.randrange(34)] * 2
+            if all(tiles.count(k) <= 4 for k in tiles):
+                break
+    else:
+        tiles = rng.sample([k for k in range(34) for _ in range(4)], 14)
+    if rng.random() < 0.5:
+        tiles.remove(rng.choice(tiles))
+    return sorted(tiles)
+
+
+def warm_up(hands: int = WARM_HANDS, seed: int = 2026) -> dict:
+    """Analyse ``hands`` seeded hands — every variant, with wildcards (the indicator drawn at
+    random) and without — through :func:`webcalc.analysis.analyze`, which fills every table
+    an analysis uses. Returns ``{"hands": n, "seconds": s}``; a hand the rules refuse (a
+    coded :class:`~webcalc.errors.InputError`) is skipped."""
+    rng = random.Random(seed)
+    names = sorted(VARIANTS)
+    t0 = time.perf_counter()
+    for i in range(hands):
+        req: dict = {"variant": names[i % len(names)], "hand": format_tiles(_hand(rng))}
+        if rng.random() < 0.7:
+            req["indicator"] = ALL_TILES[rng.randrange(34)].code
+        try:
+            analyze(req)
+        except InputError:
+            pass
+    return {"hands": hands, "seconds": time.perf_counter() - t0}
