@@ -73,8 +73,8 @@ HONOR_EN = ("East wind", "South wind", "West wind", "North wind", "White dragon"
 def tile_name(code) -> str:
     """A tile's spoken name: ``五万`` in Chinese, ``5 Characters`` in English."""
     face = tile_face(code)
-    if current_lang() == "zh":
-        return face.chinese
+    if current_lang() == "zh" or not face.code[:1].isdigit():
+        return face.chinese                    # Chinese, or not a tile: as drawn
     rank = int(face.code[0])
     return HONOR_EN[rank - 1] if face.suit == "z" else f"{rank} {SUIT_EN[face.suit]}"
 
