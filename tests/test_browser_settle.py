@@ -124,7 +124,9 @@ def test_winners_melded_kong_counts_without_a_second_entry(browser, live_server,
         context.close()
 
 
-PALETTE_TOP = "() => document.querySelector('.palette').getBoundingClientRect().top + window.scrollY"
+# measured once the fonts are in (a layout measured before the CJK font loads differs)
+PALETTE_TOP = ("async () => { await document.fonts.ready; "
+               "return document.querySelector('.palette').getBoundingClientRect().top + window.scrollY; }")
 
 
 @pytest.mark.parametrize("js", [True, False], ids=["js", "no-js"])
@@ -150,7 +152,7 @@ def test_palette_keys_full_kinds_and_a_steady_place(browser, live_server, js):
                 # back at the tap area, the palette in view, not the top of the page
                 assert page.url.endswith("#tap"), page.url
                 # the browser scrolls to the anchor after the load event: wait for it
-                page.wait_for_function("() => window.scrollY > 0", timeout=5000)
+                page.wait_for_function("() => window.scrollY > 0", timeout=15000)
                 box = page.locator(".palette").bounding_box()
                 assert box["y"] >= 0 and box["y"] < 844
             if n == 4:

@@ -244,7 +244,8 @@ def useful_draws(variant: Variant, sit: Situation, visible: Sequence[int] = (),
     if not variant.policy.in_triplet and sit.win_by != "discard" and not (
             jokers and jokers == len(sit.hand.concealed)):
         return _panjin_useful(variant, sit, live)
-    if variant.policy.in_triplet:
+    if variant.policy.in_triplet and not any(m.is_taken for m in sit.hand.melds):
+        # (a hand with 拾/搶 tiles plays 十三幺 only, JC-10: the variant counts it below)
         oracle = FreeOracle(variant, sit, kinds_in_play)
         d0 = oracle.distance(None)
     else:

@@ -118,17 +118,20 @@ class Jincheng(Variant):
             out |= set(thirteen_orphans_waits(sit.counts))
         return out
 
-    def missing_by_shape(self, sit: Situation) -> dict[str, int]:
+    def missing_by_shape(self, sit: Situation, limit: int = 99) -> dict[str, int]:
+        """As :meth:`Variant.missing_by_shape`; with 拾/搶 tiles (JC-10) only 十三幺, the
+        taken tiles counting as their kinds and the pair concealed. Distances above
+        ``limit`` are left out (the bounded protocol :mod:`webcalc.efficiency` uses)."""
         if _taken(sit):
-            # JC-10: only 十三幺; a taken tile counts as its kind, the pair is concealed
             counts = sit.counts
             kinds = sum(1 for k in TERMINALS_AND_HONORS if counts[k] or k in _taken(sit))
             paired = any(counts[k] >= 2 for k in TERMINALS_AND_HONORS)
-            return {"thirteen_orphans": 14 - kinds - paired}
+            d = 14 - kinds - paired
+            return {"thirteen_orphans": d} if d <= limit else {}
         out = super().missing_by_shape(sit)
         if not sit.hand.melds:
             out["thirteen_orphans"] = min_missing_thirteen_orphans(sit.counts)
-        return out
+        return {shape: d for shape, d in out.items() if d <= limit}
 
 
 def _taken(sit: Situation) -> set[int]:

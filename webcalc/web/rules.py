@@ -98,6 +98,10 @@ def example_pairs(e: Example) -> list[tuple[str, str]]:
     for name, value in (req.get("options") or {}).items():
         text = ("1" if value else "0") if isinstance(value, bool) else str(value)
         pairs.append((f"opt_{name}", text))
+    if {"group", "shape", "readings"} & set(e.expect):
+        # a fact about the readings list: list them all, not the page's first 20
+        from .pages import READINGS_MAX
+        pairs.append(("readings", str(READINGS_MAX)))
     s = req.get("settlement")
     if s is not None:
         pairs.append(("s_base", str(s.get("base", 1))))
