@@ -37,7 +37,7 @@ json_values = st.recursive(
 
 def assert_input_error(err: InputError) -> None:
     assert err.code in CODES
-    assert CHINESE.search(err.message), err.message
+    assert CHINESE.search(str(err.message)), str(err.message)
     if err.position is not None:
         assert err.position >= 0
 

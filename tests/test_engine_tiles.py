@@ -68,7 +68,7 @@ def test_bad_tile_has_code_and_position(text, position):
         parse_tiles(text)
     assert err.value.code == "bad_tile"
     assert err.value.position == position
-    assert text[position] in err.value.message
+    assert text[position] in str(err.value.message)
 
 
 def test_with_field_names_the_field():
@@ -77,7 +77,7 @@ def test_with_field_names_the_field():
             parse_tiles("12q")
         except InputError as e:
             raise e.with_field("hand", "手牌")
-    assert err.value.field == "hand" and err.value.message.startswith("手牌：")
+    assert err.value.field == "hand" and str(err.value.message).startswith("手牌：")
 
 
 @pytest.mark.parametrize("kind, tiles", [

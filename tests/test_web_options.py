@@ -9,7 +9,7 @@ import pytest
 
 from webcalc.options import option_specs
 from webcalc.variants import VARIANTS
-from webcalc.variants.base import WIN_METHOD_CHINESE
+from webcalc.variants.base import WIN_METHOD_LABELS
 
 from .test_web_pages import HX, Elements, get, result_of, text_of
 
@@ -42,7 +42,7 @@ def test_option_block_lists_every_option_with_default_help_and_rule(client, vari
     for s in specs:
         field = els.by_id("opt_" + s["name"])
         assert field["name"] == "opt_" + s["name"]
-        assert s["label"] in block and s["help"] in block
+        assert str(s["label"]) in block and str(s["help"]) in block
         assert f'<span class="rule-note" title="规则编号">{s["rule"]}</span>' in block
         if s["type"] == "bool":
             assert field["type"] == "checkbox" and field["value"] == "1"
@@ -169,10 +169,10 @@ def test_variant_switch_resets_shared_option_names(client):
 def test_win_by_offers_only_the_variants_methods(client, variant):
     html = text_of(get(client, variant=variant))
     winby = win_by_select(html)
-    methods = [m for m in WIN_METHOD_CHINESE if m in VARIANTS[variant].win_methods]
+    methods = [m for m in WIN_METHOD_LABELS if m in VARIANTS[variant].win_methods]
     assert re.findall(r'value="(\w+)"', winby) == methods
     for m in methods:
-        assert WIN_METHOD_CHINESE[m] in winby
+        assert str(WIN_METHOD_LABELS[m]) in winby          # the Chinese label (自摸 …)
 
 
 def test_win_by_the_variant_forbids_is_the_engines_error(client):

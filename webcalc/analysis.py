@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from .errors import InputError
+from .messages import Message
 from .hand import Hand, Meld, melds_from_api
 from .options import parse_options
 from .settlement import settle
@@ -58,33 +59,31 @@ def analyze(request: Any) -> dict:
     winning = _one_tile(req, "winning_tile", kinds)
 
     if indicator is not None and not variant.wildcards_on(options):
-        raise InputError("bad_option", f"混皮：{variant.label}麻将当前选项不带混，"
-                         "不能给指示牌（C-7）。", "indicator")
+        raise InputError("bad_option", Message("indicator.no_wildcards", variant=variant.label,
+                                               rule="C-7"), "indicator")
     wildcards = variant.wildcards(options, indicator)
     variant.check_melds(options, melds, wildcards)
     hand = Hand.of(concealed, melds)
     _check_copies(hand, visible, indicator)
     if hand.tile_count not in (13, 14):
-        each = "每组算 3 张，拾、搶每张算 1 张" if any(m.is_taken for m in melds) else "每组算 3 张"
-        raise InputError("wrong_tile_count", f"手牌：手牌加副露（{each}）共 "
-                         f"{hand.tile_count} 张，应为 13 张（听牌）或 14 张（和牌）（C-3）。",
+        code = "count.wrong_taken" if any(m.is_taken for m in melds) else "count.wrong"
+        raise InputError("wrong_tile_count", Message(code, n=hand.tile_count, rule="C-3"),
                          "hand")
     if winning is not None:
         if hand.tile_count != 14:
-            raise InputError("wrong_tile_count", "手牌：给了和牌张时，手牌应为 14 张（含和牌张）（C-3）。",
+            raise InputError("wrong_tile_count", Message("count.with_winning", rule="C-3"),
                              "hand")
         if winning not in hand.concealed:
-            raise InputError("not_in_hand", f"和牌张：{winning.chinese}（{winning.code}）"
-                             "不在手牌中。", "winning_tile")
+            raise InputError("not_in_hand", Message("winning.not_in_hand", tile=winning),
+                             "winning_tile")
     win_by = req.get("win_by", "self_draw")
     if win_by not in WIN_METHODS:
-        raise InputError("bad_win_by", "胡法（win_by）应为 self_draw、discard、"
-                         "kong_replacement 或 robbing_kong。", "win_by")
+        raise InputError("bad_win_by", Message("win_by.bad"), "win_by")
     variant.check_win_by(win_by)
     variant.check_winning_tile(win_by, winning, wildcards)
 
     if req.get("settlement") is not None and not isinstance(req["settlement"], dict):
-        raise InputError("bad_settlement", "结算（settlement）应为一个对象。", "settlement")
+        raise InputError("bad_settlement", Message("settlement.not_object"), "settlement")
     sit = Situation(hand, wildcards, options, win_by, winning, indicator,
                     req.get("settlement"))
     out: dict[str, Any] = {
@@ -152,16 +151,15 @@ def _settle_drawn_game(variant: Variant, options, req: dict, kinds: int) -> dict
     is reckoned; the analysis fields are empty (``tile_count`` 0)."""
     indicator = _one_tile(req, "indicator", kinds)
     if indicator is not None and not variant.wildcards_on(options):
-        raise InputError("bad_option", f"混皮：{variant.label}麻将当前选项不带混，"
-                         "不能给指示牌（C-7）。", "indicator")
+        raise InputError("bad_option", Message("indicator.no_wildcards", variant=variant.label,
+                                               rule="C-7"), "indicator")
     for field in ("melds", "winning_tile", "visible"):
         if req.get(field) not in (None, "", []):
-            raise InputError("bad_tile", f"{FIELD_LABELS[field]}：没有手牌时不能给"
-                             f"（荒庄不用手牌，C-10）。", field)
+            raise InputError("bad_tile", Message("field_error", field=FIELD_LABELS[field],
+                             text=Message("drawn.no_tiles", rule="C-10")), field)
     win_by = req.get("win_by", "self_draw")
     if win_by not in WIN_METHODS:
-        raise InputError("bad_win_by", "胡法（win_by）应为 self_draw、discard、"
-                         "kong_replacement 或 robbing_kong。", "win_by")
+        raise InputError("bad_win_by", Message("win_by.bad"), "win_by")
     wildcards = variant.wildcards(options, indicator)
     sit = Situation(Hand.of([], []), wildcards, options, win_by, None, indicator,
                     req["settlement"])
@@ -184,22 +182,20 @@ def _add_wait_values(variant: Variant, before: Situation, waits: list[dict]) -> 
 
 def _check_request(request: Any) -> dict:
     if not isinstance(request, dict):
-        raise InputError("bad_json", "请求体应为 JSON 对象。", None)
+        raise InputError("bad_json", Message("request.not_object"), None)
     for key in request:
         if key not in REQUEST_FIELDS:
-            raise InputError("bad_request", f"未知字段 “{key}”。可用字段：{'、'.join(REQUEST_FIELDS)}。",
-                             str(key))
+            raise InputError("bad_request", Message("request.unknown_key", key=key,
+                                                    known=list(REQUEST_FIELDS)), str(key))
     return request
 
 
 def _variant(name: Any) -> Variant:
     if name is None:
-        raise InputError("unknown_variant", "玩法（variant）必填：sanmenxia、zhengzhou、"
-                         "panjin 或 jincheng。", "variant")
+        raise InputError("unknown_variant", Message("variant.required"), "variant")
     variant = VARIANTS.get(name) if isinstance(name, str) else None
     if variant is None:
-        raise InputError("unknown_variant", f"未知玩法 “{name}”，应为 sanmenxia（三门峡）、"
-                         "zhengzhou（郑州）、panjin（盘锦）或 jincheng（晋城）。", "variant")
+        raise InputError("unknown_variant", Message("variant.unknown", name=name), "variant")
     return variant
 
 
@@ -208,12 +204,15 @@ def _tiles(req: dict, field: str, kinds: int, required: bool = False) -> list[Ti
     label = FIELD_LABELS[field]
     if raw is None:
         if required:
-            raise InputError("bad_tile", f"{label}：必填。", field)
+            raise InputError("bad_tile", Message("field_error", field=label,
+                                                 text=Message("tiles.required")), field)
         return []
     if not isinstance(raw, str):
-        raise InputError("bad_tile", f"{label}：应写成牌的文字，例如 123m 或 一万二万。", field)
+        raise InputError("bad_tile", Message("field_error", field=label,
+                                             text=Message("tiles.not_text")), field)
     if len(raw) > MAX_TEXT:
-        raise InputError("bad_tile", f"{label}：太长了（最多 {MAX_TEXT} 个字符）。", field)
+        raise InputError("bad_tile", Message("field_error", field=label,
+                                             text=Message("tiles.too_long", n=MAX_TEXT)), field)
     try:
         tiles = parse_tiles(raw)
     except InputError as e:
@@ -227,16 +226,16 @@ def _one_tile(req: dict, field: str, kinds: int) -> Tile | None:
         return None
     tiles = _tiles(req, field, kinds)
     if len(tiles) != 1:
-        raise InputError("bad_tile", f"{FIELD_LABELS[field]}：应为一张牌，"
-                         f"而这里有 {len(tiles)} 张。", field)
+        raise InputError("bad_tile", Message("field_error", field=FIELD_LABELS[field],
+                                             text=Message("tiles.not_one", n=len(tiles))), field)
     return tiles[0]
 
 
 def _check_kinds(tiles: list[Tile], kinds: int, field: str) -> None:
     for t in tiles:
         if t >= kinds:
-            raise InputError("bad_tile", f"{FIELD_LABELS[field]}：不带风时没有字牌，"
-                             f"{t.chinese}（{t.code}）不在牌墙中（C-1）。", field)
+            raise InputError("bad_tile", Message("field_error", field=FIELD_LABELS[field],
+                             text=Message("tiles.no_honors", tile=t, rule="C-1")), field)
 
 
 def _check_meld_tiles(melds: list[Meld], kinds: int) -> None:
@@ -254,10 +253,9 @@ def _check_copies(hand: Hand, visible: list[Tile], indicator: Tile | None) -> No
             totals[t] += 1
             limit = 3 if t == indicator else 4
             if totals[t] > limit:
-                extra = "（混皮占去一张，只剩 3 张）" if t == indicator else ""
-                raise InputError("too_many_copies",
-                                 f"{FIELD_LABELS[field]}：{t.chinese}（{t.code}）超过 {limit} 张"
-                                 f"{extra}（C-2）。", field)
+                code = "copies.indicator" if t == indicator else "copies.too_many"
+                raise InputError("too_many_copies", Message("field_error", field=FIELD_LABELS[field],
+                                 text=Message(code, tile=t, n=limit, rule="C-2")), field)
 
 
 NO_TILES_FIELDS = ("variant", "options", "win_by", "settlement", "declared")
@@ -285,26 +283,23 @@ def settle_without_tiles(request: Any) -> dict:
     from .settlement import settle_declared
 
     if not isinstance(request, dict):
-        raise InputError("bad_json", "请求体应为 JSON 对象。", None)
+        raise InputError("bad_json", Message("request.not_object"), None)
     for key in request:
         if key not in NO_TILES_FIELDS:
-            raise InputError("bad_request", f"未知字段 “{key}”。不给手牌时可用字段："
-                             f"{'、'.join(NO_TILES_FIELDS)}。", str(key))
+            raise InputError("bad_request", Message("request.unknown_key_no_tiles", key=key,
+                                                    known=list(NO_TILES_FIELDS)), str(key))
     variant = _variant(request.get("variant"))
     options = parse_options(variant.Options, request.get("options"))
     raw = request.get("settlement")
     if not isinstance(raw, dict):
-        raise InputError("bad_settlement", "结算（settlement）：不给手牌时必须给出结算对象"
-                         "（庄家、胡牌者，荒庄时胡牌者为 null）。", "settlement")
+        raise InputError("bad_settlement", Message("settlement.required_no_tiles"), "settlement")
     win_by = request.get("win_by")
     if win_by is None:
         if raw.get("winner") is not None:
-            raise InputError("bad_win_by", "胡法：给了胡牌者时必须给出胡法（win_by）（C-15）。",
-                             "win_by")
+            raise InputError("bad_win_by", Message("w.win_by_required", rule="C-15"), "win_by")
         win_by = "self_draw"                   # 荒庄: nobody won, the method is unused
     if win_by not in WIN_METHODS:
-        raise InputError("bad_win_by", "胡法（win_by）应为 self_draw、discard、"
-                         "kong_replacement 或 robbing_kong。", "win_by")
+        raise InputError("bad_win_by", Message("win_by.bad"), "win_by")
     variant.check_win_by(win_by)
     result = settle_declared(variant, options, win_by, raw, request.get("declared"))
     return {"variant": variant.name, **result.fields()}

@@ -11,6 +11,8 @@ Codes (API.md): ``bad_json``, ``unknown_variant``, ``bad_tile``, ``too_many_copi
 
 from __future__ import annotations
 
+from .messages import Message
+
 CODES = frozenset({
     "bad_json", "bad_request", "unknown_variant", "bad_tile", "too_many_copies",
     "wrong_tile_count", "bad_meld", "bad_option", "bad_settlement", "not_in_hand",
@@ -19,20 +21,22 @@ CODES = frozenset({
 
 
 class InputError(ValueError):
-    """Bad input, with a stable machine code and a Chinese message.
+    """Bad input, with a stable machine code and a :class:`~webcalc.messages.Message`.
 
     Attributes:
         code: one of :data:`CODES`.
-        message: a sentence in Simplified Chinese naming the field and, where there is
-            one, the offending tile.
+        message: a :class:`~webcalc.messages.Message` naming the field and, where there
+            is one, the offending tile (the web layer renders it in the reader's language;
+            ``str()`` gives Simplified Chinese).
         field: the request field at fault (``"hand"``, ``"melds"``, ``"options.pao_max"``,
             ``"settlement.winner"`` …) or ``None`` for the body as a whole.
         position: for tile strings, the 0-based index of the offending character in the
             field's text, else ``None``.
-        reasons: for ``not_complete``, a list of ``{"rule", "message"}`` dicts.
+        reasons: for ``not_complete``, a list of ``{"rule", "message"}`` dicts (``message``
+            a :class:`~webcalc.messages.Message`).
     """
 
-    def __init__(self, code: str, message: str, field: str | None = None,
+    def __init__(self, code: str, message: Message, field: str | None = None,
                  position: int | None = None, reasons: list[dict] | None = None):
         if code not in CODES:
             raise AssertionError(f"unknown error code {code!r}")
@@ -43,14 +47,16 @@ class InputError(ValueError):
         self.position = position
         self.reasons = reasons or []
 
-    def with_field(self, field: str, label: str | None = None) -> "InputError":
+    def with_field(self, field: str, label: Message | None = None) -> "InputError":
         """Return a copy of this error attributed to ``field``; ``label`` (the field's
-        Chinese name) is put in front of the message: ``"手牌：第 4 个字符“x”不是牌。"``."""
-        message = f"{label}：{self.message}" if label else self.message
+        name, a message) is put in front of the message (code ``field_error``)."""
+        message = Message("field_error", {"field": label, "text": self.message}) if label \
+            else self.message
         return InputError(self.code, message, field, self.position, self.reasons)
 
     def to_dict(self) -> dict:
-        """The API error object: ``{"code", "message", "field"}`` (+ position/reasons)."""
+        """The API error object: ``{"code", "message", "field"}`` (+ position/reasons), with
+        :class:`~webcalc.messages.Message` values the web layer renders."""
         out = {"code": self.code, "message": self.message, "field": self.field}
         if self.position is not None:
             out["position"] = self.position

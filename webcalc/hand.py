@@ -13,13 +13,16 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from .errors import InputError
+from .messages import Message
 from .tiles import FIELD_LABELS, Tile, counts_of, format_tiles, parse_tiles
 
 MELD_KINDS = ("pong", "chow", "kong", "added_kong", "concealed_kong", "shi", "qiang")
 KONG_KINDS = frozenset({"kong", "added_kong", "concealed_kong"})
 TAKEN_KINDS = frozenset({"shi", "qiang"})            # JC-10: one frozen tile each
-MELD_CHINESE = {"pong": "碰", "chow": "吃", "kong": "明杠", "added_kong": "补杠",
-                "concealed_kong": "暗杠", "shi": "拾", "qiang": "搶"}
+MELD_LABELS = {k: Message(f"meld.{k}") for k in MELD_KINDS}   # 碰 吃 明杠 补杠 暗杠 拾 搶
+#: the kind words of the melds text field (notation, data like 万/筒/条: notation.py reads them)
+MELD_NOTATION = {"pong": "碰", "chow": "吃", "kong": "明杠", "added_kong": "补杠",
+                 "concealed_kong": "暗杠", "shi": "拾", "qiang": "搶"}
 SEATS = range(4)
 
 
@@ -70,7 +73,7 @@ class Meld:
         return d
 
     def __str__(self) -> str:
-        s = MELD_CHINESE[self.kind] + format_tiles(self.tiles)
+        s = MELD_NOTATION[self.kind] + format_tiles(self.tiles)
         return s if self.source is None else f"{s}@{self.source}"
 
     @classmethod
@@ -83,31 +86,34 @@ class Meld:
         """
         label = FIELD_LABELS["melds"]
         if kind not in MELD_KINDS:
-            raise InputError("bad_meld", f"{label}：类型 “{kind}” 不对，应为 "
-                             + "、".join(MELD_KINDS) + "。", field)
+            raise InputError("bad_meld", Message("field_error", field=label, text=Message(
+                "meld.bad_kind", kind=kind, kinds=list(MELD_KINDS))), field)
         if not isinstance(tiles, str):
-            raise InputError("bad_meld", f"{label}：tiles 应写成牌的文字，例如 555m。", field)
+            raise InputError("bad_meld", Message("field_error", field=label,
+                                                 text=Message("meld.tiles_not_text")), field)
         try:
             ts = tuple(sorted(parse_tiles(tiles)))
         except InputError as e:
             raise e.with_field(field, label) from None
         if source is not None and (isinstance(source, bool) or source not in SEATS):
-            raise InputError("bad_meld", f"{label}：from 应为座位 0-3。", field)
-        name = MELD_CHINESE[kind]
-        shown = format_tiles(ts) or "（空）"
+            raise InputError("bad_meld", Message("field_error", field=label,
+                                                 text=Message("meld.bad_from")), field)
+        name = MELD_LABELS[kind]
+        shown = format_tiles(ts) or Message("meld.empty")
         if kind == "chow":
             ok = (len(ts) == 3 and not ts[0].is_honor and ts[0].suit == ts[2].suit
                   and ts[1] == ts[0] + 1 and ts[2] == ts[0] + 2)
-            need = "三张同花色的连续数牌"
+            need = Message("meld.need_run")
         elif kind in TAKEN_KINDS:
             ok = len(ts) == 1
-            need = "一张牌"
+            need = Message("meld.need_one")
         else:
             size = 4 if kind in KONG_KINDS else 3
             ok = len(ts) == size and len(set(ts)) == 1
-            need = f"{size} 张相同的牌"
+            need = Message("meld.need_same", n=size)
         if not ok:
-            raise InputError("bad_meld", f"{label}：{name} {shown} 不成立，应为{need}。", field)
+            raise InputError("bad_meld", Message("field_error", field=label, text=Message(
+                "meld.invalid", meld=name, tiles=shown, need=need)), field)
         return cls(kind, ts, source)
 
 
@@ -120,14 +126,15 @@ def melds_from_api(raw: Any) -> list[Meld]:
     if raw is None:
         return []
     if not isinstance(raw, list):
-        raise InputError("bad_meld", "副露（melds）应为列表。", "melds")
+        raise InputError("bad_meld", Message("meld.not_list"), "melds")
     out = []
     for item in raw:
         if not isinstance(item, dict):
-            raise InputError("bad_meld", "副露：每一组应为 {\"type\", \"tiles\"} 对象。", "melds")
+            raise InputError("bad_meld", Message("meld.not_object"), "melds")
         unknown = set(item) - {"type", "tiles", "from"}
         if unknown:
-            raise InputError("bad_meld", f"副露：未知字段 {sorted(unknown)[0]}。", "melds")
+            raise InputError("bad_meld", Message("meld.unknown_key", key=sorted(unknown)[0]),
+                             "melds")
         out.append(Meld.build(item.get("type"), item.get("tiles"), item.get("from")))
     return out
 

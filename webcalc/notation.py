@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from .errors import InputError
+from .messages import Message
 from .hand import Meld
 from .tiles import FIELD_LABELS, format_tiles, normalize_text, parse_tiles
 
@@ -44,7 +45,7 @@ def melds_from_text(text: str) -> list[dict]:
         if "@" in token:
             token, _, seat = token.rpartition("@")
             if seat not in ("0", "1", "2", "3"):
-                raise InputError("bad_meld", f"副露：@ 后应为座位 0-3，而不是 “{seat}”。", "melds")
+                raise InputError("bad_meld", Message("meld.bad_at", seat=seat), "melds")
             source = int(seat)
         try:
             ts = sorted(parse_tiles(token))

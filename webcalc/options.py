@@ -15,14 +15,16 @@ import dataclasses
 from typing import Any, Mapping, TypeVar
 
 from .errors import InputError
+from .messages import Message
 
 T = TypeVar("T")
 
 
-def opt(label: str, help: str, rule: str = "", choices: tuple[tuple[str, str], ...] = (),
+def opt(label: Message, help: Message, rule: str = "",
+        choices: tuple[tuple[str, Message], ...] = (),
         minimum: int | None = None, maximum: int | None = None) -> dict:
-    """Metadata of one option: Chinese ``label``, one-line Chinese ``help``, the RULES id,
-    for enum options the ``choices`` as ``(value, Chinese label)`` pairs, for ints a range."""
+    """Metadata of one option: ``label`` and one-line ``help`` (messages), the RULES id,
+    for enum options the ``choices`` as ``(value, label message)`` pairs, for ints a range."""
     return {"label": label, "help": help, "rule": rule, "choices": choices,
             "minimum": minimum, "maximum": maximum}
 
@@ -54,14 +56,13 @@ def parse_options(cls: type[T], raw: Any) -> T:
     if raw is None:
         return cls()
     if not isinstance(raw, Mapping):
-        raise InputError("bad_option", "选项（options）必须是一个对象。", "options")
+        raise InputError("bad_option", Message("option.not_object"), "options")
     specs = {s["name"]: s for s in option_specs(cls)}
     values: dict[str, Any] = {}
     for key, value in raw.items():
         spec = specs.get(key)
         if spec is None:
-            known = "、".join(specs)
-            raise InputError("bad_option", f"未知选项 “{key}”。此玩法的选项有：{known}。",
+            raise InputError("bad_option", Message("option.unknown", key=key, known=list(specs)),
                              f"options.{key}")
         values[key] = _coerce(spec, value)
     return cls(**values)
@@ -73,17 +74,17 @@ def _coerce(spec: dict, value: Any) -> Any:
     if spec["type"] == "bool":
         if isinstance(value, bool):
             return value
-        raise InputError("bad_option", f"选项“{label}”应为 true 或 false。", field)
+        raise InputError("bad_option", Message("option.not_bool", label=label), field)
     if spec["type"] == "choice":
         allowed = [c[0] for c in spec["choices"]]
         if isinstance(value, str) and value in allowed:
             return value
-        raise InputError("bad_option", f"选项“{label}”只能是："
-                         f"{'、'.join(c[1] for c in spec['choices'])}。", field)
+        raise InputError("bad_option", Message("option.not_choice", label=label,
+                                               choices=[c[1] for c in spec["choices"]]), field)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InputError("bad_option", f"选项“{label}”应为整数。", field)
+        raise InputError("bad_option", Message("option.not_int", label=label), field)
     lo, hi = spec.get("minimum"), spec.get("maximum")
     if (lo is not None and value < lo) or (hi is not None and value > hi):
-        raise InputError("bad_option",
-                         f"选项“{label}”应在 {lo} 到 {hi} 之间。", field)
+        raise InputError("bad_option", Message("option.out_of_range", label=label, lo=lo, hi=hi),
+                         field)
     return value

@@ -20,6 +20,7 @@ import unicodedata
 from typing import Iterable, Sequence
 
 from .errors import InputError
+from .messages import Message
 
 SUITS = "mpsz"
 SUIT_CHINESE = {"m": "万", "p": "筒", "s": "条", "z": ""}
@@ -27,10 +28,8 @@ NUMERALS = "一二三四五六七八九"
 HONOR_CHINESE = "东南西北白发中"          # 1z..7z
 NUM_KINDS = 34
 
-FIELD_LABELS = {
-    "hand": "手牌", "melds": "副露", "indicator": "混皮（指示牌）", "visible": "已见牌",
-    "winning_tile": "和牌张",
-}
+FIELD_LABELS = {f: Message(f"field.{f}")
+                for f in ("hand", "melds", "indicator", "visible", "winning_tile")}
 
 
 class Tile(int):
@@ -62,7 +61,7 @@ class Tile(int):
         """
         tiles = parse_tiles(code)
         if len(tiles) != 1:
-            raise InputError("bad_tile", f"“{code}” 不是一张牌。", None, 0)
+            raise InputError("bad_tile", Message("tile.not_one_tile", text=code), None, 0)
         return tiles[0]
 
     @property
@@ -153,7 +152,7 @@ def normalize_text(text: str) -> str:
     return "".join(out)
 
 
-def _bad(message: str, position: int) -> InputError:
+def _bad(message: Message, position: int) -> InputError:
     return InputError("bad_tile", message, None, position)
 
 
@@ -169,7 +168,7 @@ def parse_tiles(text: str) -> list[Tile]:
             ``field`` is ``None``; the caller attributes it (:meth:`InputError.with_field`).
     """
     if not isinstance(text, str):
-        raise InputError("bad_tile", "牌应写成文字，例如 123m 或 一万二万。", None, None)
+        raise InputError("bad_tile", Message("tile.not_text"), None, None)
     text = normalize_text(text)
     out: list[Tile] = []
     pending: list[tuple[int, int, str]] = []       # (value, position, char)
@@ -186,11 +185,11 @@ def parse_tiles(text: str) -> list[Tile]:
         suit = _SUIT_MARKS.get(ch)
         if suit is not None:
             if not pending:
-                raise _bad(f"第 {i + 1} 个字符“{ch}”前面缺少点数。", i)
+                raise _bad(Message("tile.no_number", n=i + 1, char=ch), i)
             for value, pos, dch in pending:
                 if suit == "z":
                     if not 1 <= value <= 7 or dch not in "1234567":
-                        raise _bad(f"字牌只有 1z 到 7z，第 {pos + 1} 个字符“{dch}”不对。", pos)
+                        raise _bad(Message("tile.bad_honor", n=pos + 1, char=dch), pos)
                     out.append(tile("z", value))
                 else:
                     out.append(tile(suit, value or 5))
@@ -201,15 +200,15 @@ def parse_tiles(text: str) -> list[Tile]:
             if text.startswith(word, i):
                 if pending:
                     value, pos, dch = pending[0]
-                    raise _bad(f"第 {pos + 1} 个字符“{dch}”后面缺少花色（m/p/s/z 或 万/筒/条）。", pos)
+                    raise _bad(Message("tile.no_suit", n=pos + 1, char=dch), pos)
                 out.append(ALL_TILES[27 + int(code[0]) - 1])
                 i += len(word)
                 break
         else:
-            raise _bad(f"第 {i + 1} 个字符“{ch}”不是牌。", i)
+            raise _bad(Message("tile.not_a_tile", n=i + 1, char=ch), i)
     if pending:
         value, pos, dch = pending[0]
-        raise _bad(f"第 {pos + 1} 个字符“{dch}”后面缺少花色（m/p/s/z 或 万/筒/条）。", pos)
+        raise _bad(Message("tile.no_suit", n=pos + 1, char=dch), pos)
     return out
 
 

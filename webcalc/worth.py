@@ -22,8 +22,6 @@ from .hand import Hand
 from .settlement import settle
 from .variants.base import Judgement, Situation, Variant
 
-#: 郑州's doubles (ZZ-4) as keys, the same keys the ledger's ``declared.doubles`` uses
-ZZ_DOUBLE_KEYS = {"七对": "seven_pairs", "杠上花": "kong_bloom", "四混": "four_wildcards"}
 #: what each 番 multiplies by where it is not ×2 (PJ-10: 群鸡 ×4); every other key doubles
 FAN_MULTIPLIERS = {"qunji": 4}
 #: settlement fields that do not change what a win pays the winner (kongs are paid apart)
@@ -74,10 +72,10 @@ def _fan_keys(variant: Variant, sit: Situation, judgement, result) -> list[str]:
     if variant.name == "panjin":
         return [f["key"] for f in (result.fan or [])]
     if variant.name == "zhengzhou":
-        names = variant.hand_doubles(sit.options, judgement.readings)
+        keys = variant.hand_doubles(sit.options, judgement.readings)
         if sit.options.kong_bloom_double and sit.win_by == "kong_replacement":
-            names.append("杠上花")
-        return [ZZ_DOUBLE_KEYS[n] for n in names]
+            keys.append("kong_bloom")
+        return keys
     return []
 
 

@@ -108,6 +108,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
 from ..analysis import analyze, settle_without_tiles
+from ..catalogue import localize
 from ..errors import InputError
 from ..options import parse_options
 from ..settlement import MAX_BASE, SEAT_NAMES, fmt
@@ -756,11 +757,26 @@ def _compute(t: Table, body: dict, default_dealer: int):
                 bare[k] = request[k]
         out = settle_without_tiles(bare)
         verified = settlement["winner"] is None        # a 荒庄 has no tiles to check
+    out = _stored(out)
     result = {"settlement": out["settlement"]}
     for key in ("biao", "fan"):
         if key in out:
             result[key] = out[key]
     return "hand", request, result, settlement["dealer"], verified
+
+
+def _stored(out: dict) -> dict:
+    """The engine's answer as the ledger stores it: messages rendered in Chinese, as before
+    issue 15 (``detail``, fan ``name``/``note``), with the English beside them
+    (``detail_en``, ``name_en``, ``note_en``) for the English page."""
+    zh, en = localize(out, "zh"), localize(out, "en")
+    for p, p_en in zip(zh["settlement"]["payments"], en["settlement"]["payments"]):
+        p["detail_en"] = p_en["detail"]
+    for f, f_en in zip(zh.get("fan") or [], en.get("fan") or []):
+        f["name_en"] = f_en["name"]
+        if "note" in f_en:
+            f["note_en"] = f_en["note"]
+    return zh
 
 
 def _amount(v: Any, field: str) -> int | float:

@@ -19,18 +19,16 @@ from fractions import Fraction
 from typing import Any, Callable
 
 from ..errors import InputError
+from ..messages import Joined, Message, seat as seat_name
 from ..variants.base import SELF_DRAWN, Judgement, Situation
 
-SEAT_NAMES = ("东家", "南家", "西家", "北家")
+SEAT_NAMES = tuple(seat_name(i) for i in range(4))        # 东家 南家 西家 北家
 ITEMS = ("win", "kong", "follow_dealer", "draw_penalty")
 KONG_TYPES = ("exposed", "added", "concealed", "wildcard")
-KONG_CHINESE = {"exposed": "明杠", "added": "补杠", "concealed": "暗杠", "wildcard": "混杠"}
+KONG_LABELS = {k: Message(f"kong.{k}") for k in KONG_TYPES}   # 明杠 补杠 暗杠 混杠
 FIELDS = ("base", "dealer", "winner", "discarder", "pao", "jiagang", "ready", "kongs",
           "biao_discards", "follow_dealer", "duanmen", "kong_discard")
-FIELD_CHINESE = {"base": "底分", "dealer": "庄家", "winner": "胡牌者", "discarder": "点炮者",
-                 "pao": "下跑", "jiagang": "加钢", "ready": "上架", "kongs": "杠",
-                 "biao_discards": "表（打混次数）", "follow_dealer": "前包",
-                 "duanmen": "断门", "kong_discard": "杠流泪"}
+FIELD_LABELS = {f: Message(f"sfield.{f}") for f in FIELDS}     # 底分 庄家 胡牌者 点炮者 …
 MAX_BASE = 10 ** 9          # docs/settlement.md: a sanity cap, not a rule
 MAX_KONGS = 16              # four players, at most four kongs each
 MAX_BIAO_DISCARDS = 3
@@ -55,7 +53,8 @@ class Payment:
         amount: a positive number in points (底 × factors).
         item: one of :data:`ITEMS`.
         rule: the rule id that produced the number (``"SMX-6"``).
-        detail: Chinese text with the arithmetic, ending ``= amount（rule ids）``.
+        detail: a :class:`~webcalc.messages.Message` with the arithmetic as parameters
+            (``pay.detail``: ``text = amount（rule ids）``).
     """
 
     payer: int
@@ -63,7 +62,7 @@ class Payment:
     amount: int | float
     item: str
     rule: str
-    detail: str
+    detail: Message
 
     def __post_init__(self):
         assert self.payer != self.payee and self.item in ITEMS and self.amount > 0, self
@@ -166,17 +165,19 @@ class SettlementResult:
         return out
 
 
-def pay(payer: int, payee: int, amount, item: str, rule: str, text: str,
-        cites: str | None = None, note: str | None = None) -> Payment:
+def pay(payer: int, payee: int, amount, item: str, rule: str, text: Message,
+        cites: tuple[str, ...] | None = None, note: Message | None = None) -> Payment:
     """A payment whose detail is ``text = amount（cites or rule）``, or
     ``text = amount（note）（cites or rule）`` with a note. A float amount (a decimal base
     such as 0.1) is rounded to 10 decimal places, so 0.1 × 3 is 0.3, not
     0.30000000000000004."""
     if isinstance(amount, float):
         amount = round(amount, DECIMALS)
-    noted = f"（{note}）" if note else ""
-    return Payment(payer, payee, amount, item, rule,
-                   f"{text} = {fmt(amount)}{noted}（{cites or rule}）")
+    rules = Joined(cites or (rule,))
+    detail = (Message("pay.detail_noted", text=text, amount=fmt(amount), note=note, rules=rules,
+                      rule=rule) if note else
+              Message("pay.detail", text=text, amount=fmt(amount), rules=rules, rule=rule))
+    return Payment(payer, payee, amount, item, rule, detail)
 
 
 def kong_payers(t: "Table", k: Kong) -> list[int]:
@@ -192,7 +193,9 @@ def flat_kong_payments(t: "Table", units_by_type: dict[str, int], rule: str) -> 
     for k in t.kongs:
         units = units_by_type[k.type]
         for payer in t.others(k.seat):
-            text = f"{SEAT_NAMES[k.seat]}{KONG_CHINESE[k.type]}：底{fmt(t.base)} ×{units}"
+            text = Message("pay.line", who=Message("pay.who", seat=SEAT_NAMES[k.seat],
+                                                   how=KONG_LABELS[k.type]),
+                           formula=Message("pay.base_times", base=fmt(t.base), n=units))
             out.append(pay(payer, k.seat, t.base * units, "kong", rule, text))
     return out
 
@@ -239,8 +242,9 @@ def kongs_of_melds(variant, opts, melds: list[dict], seat: int,
 
 # -- validation (C-15) ---------------------------------------------------------------------
 
-def _bad(name: str, message: str) -> InputError:
-    return InputError("bad_settlement", f"结算·{FIELD_CHINESE.get(name, name)}：{message}",
+def _bad(name: str, code: str, **params) -> InputError:
+    return InputError("bad_settlement", Message("s.field_error", field=FIELD_LABELS.get(name, name),
+                                                text=Message(code, params)),
                       f"settlement.{name}")
 
 
@@ -252,10 +256,10 @@ def _seat(raw: dict, name: str, required: bool) -> int | None:
     v = raw.get(name)
     if v is None:
         if required:
-            raise _bad(name, "必填，应为座位号 0-3（0 东家、1 南家、2 西家、3 北家）。")
+            raise _bad(name, "s.seat_required")
         return None
     if not _is_int(v) or not 0 <= v <= 3:
-        raise _bad(name, "应为座位号 0-3 的整数（0 东家、1 南家、2 西家、3 北家）。")
+        raise _bad(name, "s.seat_bad")
     return v
 
 
@@ -264,9 +268,9 @@ def _base(raw: dict) -> int | float:
     if v is None:
         v = 1
     if isinstance(v, bool) or not isinstance(v, (int, float)):
-        raise _bad("base", "应为大于 0 的数。")
+        raise _bad("base", "s.base_bad")
     if isinstance(v, float) and not math.isfinite(v) or not 0 < v <= MAX_BASE:
-        raise _bad("base", f"应为大于 0、不超过 {MAX_BASE} 的有限数。")
+        raise _bad("base", "s.base_range", max=MAX_BASE)
     return v
 
 
@@ -275,7 +279,7 @@ def _four(raw: dict, name: str, check: Callable[[Any], bool], what: str, default
     if v is None:
         return (default,) * 4
     if not isinstance(v, list) or len(v) != 4 or not all(check(x) for x in v):
-        raise _bad(name, f"应为 4 个{what}的列表（按座位 0-3）。")
+        raise _bad(name, what)
     return tuple(v)
 
 
@@ -284,27 +288,30 @@ def _flag(raw: dict, name: str) -> bool:
     if v is None:
         return False
     if not isinstance(v, bool):
-        raise _bad(name, "应为 true 或 false。")
+        raise _bad(name, "s.bool")
     return v
 
 
 def _pao(raw: dict, variant, opts) -> tuple[int, ...]:
-    pao = _four(raw, "pao", lambda x: _is_int(x) and x >= 0, "非负整数", 0)
+    pao = _four(raw, "pao", lambda x: _is_int(x) and x >= 0, "s.four_ints", 0)
     limit, why = variant_pao_max(variant, opts)
     if max(pao) > limit:
-        raise _bad("pao", why if limit == 0 else f"每家最多下 {limit} 跑（{why}）。")
+        if limit == 0:
+            raise _bad("pao", why.code, **why.params)
+        raise _bad("pao", "s.pao_max", limit=limit, rule_id=why)
     return pao
 
 
-def variant_pao_max(variant, opts) -> tuple[int, str]:
-    """The largest 跑 a seat may have, and the rule that says so (C-15, SMX-6, ZZ-4)."""
+def variant_pao_max(variant, opts) -> tuple[int, str | Message]:
+    """The largest 跑 a seat may have, and the rule that says so (C-15, SMX-6, ZZ-4); for
+    none, the message saying why."""
     if variant.name == "sanmenxia":
         if not opts.pao:
-            return 0, "房间没有勾选带跑，不能下跑（SMX-6、C-15）。"
+            return 0, Message("s.no_pao_option", rule="SMX-6")
         return opts.pao_max, "SMX-6"
     if variant.name == "zhengzhou":
         return opts.pao_max, "ZZ-4"
-    return 0, f"{variant.label}麻将没有下跑（C-15）。"
+    return 0, Message("s.no_pao", {"variant": variant.label}, "C-15")
 
 
 def settlement_fields(variant, opts) -> frozenset[str]:
@@ -350,32 +357,33 @@ def _kongs(raw: dict, variant, opts) -> tuple[Kong, ...]:
     if v is None:
         return ()
     if not isinstance(v, list) or len(v) > MAX_KONGS:
-        raise _bad("kongs", f"应为杠的列表（最多 {MAX_KONGS} 个）。")
+        raise _bad("kongs", "s.kongs_list", n=MAX_KONGS)
     if v and variant.name == "panjin" and not opts.kong:
-        raise _bad("kongs", "房间没有勾选“杠”，不能有杠分（PJ-13）。")
+        raise _bad("kongs", "s.kongs_off")
     supplier_needed = variant.name in ("sanmenxia", "zhengzhou")
     out = []
     for i, k in enumerate(v):
-        where = f"第 {i + 1} 个杠"
+        where = i + 1
         if not isinstance(k, dict) or set(k) - {"seat", "type", "from"}:
-            raise _bad("kongs", f"{where}应为 {{\"seat\", \"type\", \"from\"}} 对象。")
+            raise _bad("kongs", "s.kong_object", i=where)
         seat = k.get("seat")
         if not _is_int(seat) or not 0 <= seat <= 3:
-            raise _bad("kongs", f"{where}的 seat 应为座位号 0-3。")
+            raise _bad("kongs", "s.kong_seat", i=where)
         typ = k.get("type")
         if typ not in KONG_TYPES:
-            raise _bad("kongs", f"{where}的 type 应为 exposed、added、concealed 或 wildcard。")
+            raise _bad("kongs", "s.kong_type", i=where)
         if typ not in kong_types(variant, opts):
-            raise _bad("kongs", f"{where}是混杠：只有盘锦勾选“混杠”时才有（PJ-13）。")
+            raise _bad("kongs", "s.kong_wild", i=where)
         src = k.get("from")
         if src is not None and (not _is_int(src) or not 0 <= src <= 3 or src == seat):
-            raise _bad("kongs", f"{where}的 from 应为另一家的座位号 0-3。")
+            raise _bad("kongs", "s.kong_from", i=where)
         if typ in ("concealed", "wildcard") and src is not None:
-            raise _bad("kongs", f"{where}是{KONG_CHINESE[typ]}，没有供牌者，不应给 from。")
+            raise _bad("kongs", "s.kong_no_from", i=where, kong=KONG_LABELS[typ])
         if typ in ("exposed", "added") and src is None and supplier_needed:
             rule = "SMX-7" if variant.name == "sanmenxia" else "ZZ-5"
-            who = "点杠的一家" if typ == "exposed" else "供碰牌的一家"
-            raise _bad("kongs", f"{where}是{KONG_CHINESE[typ]}，要给 from（{who}，由其付杠分，{rule}）。")
+            who = Message("s.who_exposed" if typ == "exposed" else "s.who_added")
+            raise _bad("kongs", "s.kong_need_from", i=where, kong=KONG_LABELS[typ], who=who,
+                       rule_id=rule)
         out.append(Kong(seat, typ, src))
     return tuple(out)
 
@@ -385,11 +393,11 @@ def parse_table(variant, sit: Situation | None, raw: Any, judgement: Judgement |
     """Validate the ``settlement`` object (C-15); every error is ``bad_settlement``.
     Without tiles (``sit`` ``None``) the room ``options`` and ``win_by`` are given instead."""
     if not isinstance(raw, dict):
-        raise InputError("bad_settlement", "结算（settlement）应为一个对象。", "settlement")
+        raise InputError("bad_settlement", Message("settlement.not_object"), "settlement")
     for key in raw:
         if key not in FIELDS:
-            raise InputError("bad_settlement", f"结算：未知字段 “{key}”。可用字段："
-                             f"{'、'.join(FIELDS)}。", f"settlement.{key}")
+            raise InputError("bad_settlement", Message("s.unknown_key", key=key, known=list(FIELDS)),
+                             f"settlement.{key}")
     opts = sit.options if sit is not None else options
     name = variant.name
     base = _base(raw)
@@ -398,42 +406,42 @@ def parse_table(variant, sit: Situation | None, raw: Any, judgement: Judgement |
     win_by = sit.win_by if sit is not None else win_by
     discarder = _seat(raw, "discarder", False)
     if winner is not None and win_by in ("discard", "robbing_kong"):
-        what = "点炮" if win_by == "discard" else "被抢杠"
+        what = Message("s.what_discard" if win_by == "discard" else "s.what_robbed")
         if discarder is None:
-            raise _bad("discarder", f"{what}胡牌要给{what}的一家（座位号 0-3）。")
+            raise _bad("discarder", "s.discarder_needed", what=what)
         if discarder == winner:
-            raise _bad("discarder", f"{what}的一家不能是胡牌者自己。")
+            raise _bad("discarder", "s.discarder_self", what=what)
     else:
         discarder = None                     # docs/settlement.md: ignored without a discard
     pao = _pao(raw, variant, opts)
-    jiagang = _four(raw, "jiagang", lambda x: isinstance(x, bool), " true/false ", False)
+    jiagang = _four(raw, "jiagang", lambda x: isinstance(x, bool), "s.four_bools", False)
     if any(jiagang) and not (name == "panjin" and (opts.jiagang or opts.all_jiagang)):
-        raise _bad("jiagang", "只有盘锦勾选“加钢”或“死钢”时才有加钢（PJ-11）。")
+        raise _bad("jiagang", "s.jiagang_off")
     if name == "panjin" and opts.all_jiagang:
         if any(jiagang) and not all(jiagang):
-            raise _bad("jiagang", "房间勾选了“死钢”，人人加钢，不能只给部分座位加钢（PJ-11）。")
+            raise _bad("jiagang", "s.jiagang_partial")
         jiagang = (True,) * 4                # PJ-11: 死钢, everyone has 加钢
-    ready = _four(raw, "ready", lambda x: isinstance(x, bool), " true/false ", True)
+    ready = _four(raw, "ready", lambda x: isinstance(x, bool), "s.four_bools", True)
     if name == "jincheng" and winner is not None and not ready[winner]:
-        raise _bad("ready", f"{SEAT_NAMES[winner]}没有上架，不能胡牌（JC-3）。")
+        raise _bad("ready", "s.not_ready", seat=SEAT_NAMES[winner])
     kongs = _kongs(raw, variant, opts)
     bd = raw.get("biao_discards", 0)
     bd = 0 if bd is None else bd
     if not _is_int(bd) or not 0 <= bd <= MAX_BIAO_DISCARDS:
-        raise _bad("biao_discards", f"应为 0 到 {MAX_BIAO_DISCARDS} 的整数（SMX-5）。")
+        raise _bad("biao_discards", "s.biao_range", n=MAX_BIAO_DISCARDS)
     if bd and "biao_discards" not in settlement_fields(variant, opts):
-        raise _bad("biao_discards", "只有带混的三门峡才有表（SMX-4、SMX-5）。")
+        raise _bad("biao_discards", "s.biao_off")
     follow = _flag(raw, "follow_dealer")
     if follow and name != "jincheng":
-        raise _bad("follow_dealer", "只有晋城有前包（JC-7）。")
+        raise _bad("follow_dealer", "s.follow_off")
     duanmen = _flag(raw, "duanmen")
     if duanmen and not (name == "panjin" and opts.duanmen):
-        raise _bad("duanmen", "只有盘锦勾选“选断门”时庄家才能断门（PJ-4）。")
+        raise _bad("duanmen", "s.duanmen_off")
     kong_discard = _flag(raw, "kong_discard")
     if kong_discard and not (name == "panjin" and opts.kong_discard):
-        raise _bad("kong_discard", "只有盘锦勾选“杠后炮”时才有杠流泪（PJ-10）。")
+        raise _bad("kong_discard", "s.kong_discard_off")
     if kong_discard and (winner is None or win_by != "discard"):
-        raise _bad("kong_discard", "杠流泪只在点炮胡牌时才有（PJ-10）。")
+        raise _bad("kong_discard", "s.kong_discard_not_discard")
     return Table(variant, opts, base, dealer, winner, discarder, win_by, pao, jiagang,
                  ready, kongs, bd, follow, duanmen, kong_discard, sit, judgement)
 
@@ -441,19 +449,19 @@ def parse_table(variant, sit: Situation | None, raw: Any, judgement: Judgement |
 def _check_winner(sit: Situation, judgement: Judgement | None, win_by_given: bool) -> None:
     """C-15: a winner needs a 14-tile hand, ``winning_tile``, ``win_by`` and a win."""
     if sit.hand.tile_count != 14 or judgement is None:
-        raise InputError("wrong_tile_count", f"手牌：给了胡牌者时，手牌应是胡牌者和牌后的 14 张"
-                         f"（现在 {sit.hand.tile_count} 张）（C-3、C-15）。", "hand")
+        raise InputError("wrong_tile_count", Message("w.count", n=sit.hand.tile_count, rule="C-15"),
+                         "hand")
     if sit.winning_tile is None:
-        raise InputError("not_complete", "和牌张：给了胡牌者时必须给出和牌张（C-15）。",
+        raise InputError("not_complete", Message("w.no_winning_tile", rule="C-15"),
                          "winning_tile", reasons=judgement.reasons)
     if not win_by_given:
-        raise InputError("bad_win_by", "胡法：缺少胡法。给了胡牌者时必须说明怎么胡的"
-                         "（自摸、点炮、杠上开花或抢杠）（C-15）。", "win_by")
+        raise InputError("bad_win_by", Message("w.no_win_by", rule="C-15"), "win_by")
     if not judgement.complete:
-        why = "；".join(f"{r['message']}（{r['rule']}）" for r in judgement.reasons)
-        raise InputError("not_complete", "手牌：给了胡牌者，但这手牌不能胡"
-                         f"{'：' + why if why else '（C-15）'}。", "hand",
-                         reasons=judgement.reasons)
+        why = [Message("w.reason", message=r["message"], rule_id=r["rule"])
+               for r in judgement.reasons]
+        message = (Message("w.not_complete_why", why=Joined(why, "；", "; "), rule="C-15")
+                   if why else Message("w.not_complete", rule="C-15"))
+        raise InputError("not_complete", message, "hand", reasons=judgement.reasons)
 
 
 # -- entry point ------------------------------------------------------------------------
@@ -488,7 +496,7 @@ def _result(module, table: Table) -> SettlementResult:
     extra["next_dealer"] = module.next_dealer(table)
     for p in payments:
         if isinstance(p.amount, float) and not math.isfinite(p.amount):
-            raise _bad("base", "底分太大，结果超出范围。")
+            raise _bad("base", "s.too_large")
     return SettlementResult(Settlement.of(payments), **extra)
 
 
@@ -523,38 +531,38 @@ def settle_declared(variant, options, win_by: str, raw_settlement: Any,
     if declared is None:
         declared = {}
     if not isinstance(declared, dict):
-        raise InputError("bad_settlement", "声明（declared）应为一个对象。", "declared")
+        raise InputError("bad_settlement", Message("d.not_object"), "declared")
     allowed = module.DECLARED
     for key in declared:
         if key not in allowed:
-            what = "、".join(allowed) if allowed else "无（此玩法的分数不取决于牌型）"
-            raise InputError("bad_settlement", f"声明（declared）：{variant.label}麻将没有 “{key}”。"
-                             f"可声明：{what}。", f"declared.{key}")
+            what = list(allowed) if allowed else Message("d.nothing")
+            raise InputError("bad_settlement", Message("d.unknown", variant=variant.label, key=key,
+                                                       allowed=what), f"declared.{key}")
     if table.winner is None and any(declared.values()):
-        raise InputError("bad_settlement", "声明（declared）：荒庄没有胡牌者，不能声明番数或表。",
-                         "declared")
+        raise InputError("bad_settlement", Message("d.drawn"), "declared")
     table.declared = module.parse_declared(table, declared)
     return _result(module, table)
 
 
 def declared_keys(raw: dict, name: str, allowed: dict[str, str]) -> list[str]:
     """A declared list of keys (``fan``, ``doubles``): each one of ``allowed`` (key →
-    Chinese name), no repeats; ``bad_settlement`` on ``declared.<name>`` otherwise."""
+    name message), no repeats; ``bad_settlement`` on ``declared.<name>`` otherwise."""
     v = raw.get(name)
     if v is None:
         return []
     if not isinstance(v, list) or not all(isinstance(k, str) for k in v):
-        raise InputError("bad_settlement", f"声明·{name}：应为键名的列表，可用："
-                         f"{'、'.join(allowed)}。", f"declared.{name}")
+        raise InputError("bad_settlement", Message("d.not_list", name=name, allowed=list(allowed)),
+                         f"declared.{name}")
     for k in v:
         if k not in allowed:
-            raise InputError("bad_settlement", f"声明·{name}：未知的 “{k}”，可用："
-                             f"{'、'.join(allowed)}。", f"declared.{name}")
+            raise InputError("bad_settlement", Message("d.unknown_key", name=name, key=k,
+                                                       allowed=list(allowed)), f"declared.{name}")
     if len(set(v)) != len(v):
-        raise InputError("bad_settlement", f"声明·{name}：有重复的键。", f"declared.{name}")
+        raise InputError("bad_settlement", Message("d.repeated", name=name), f"declared.{name}")
     return list(v)
 
 
-def declared_refuse(name: str, message: str) -> InputError:
+def declared_refuse(name: str, message: Message) -> InputError:
     """A declared factor the room's options do not allow."""
-    return InputError("bad_settlement", f"声明·{name}：{message}", f"declared.{name}")
+    return InputError("bad_settlement", Message("d.refused", name=name, text=message),
+                      f"declared.{name}")

@@ -10,6 +10,10 @@ JC-8: 荒庄 the dealer pays each other player ``draw_penalty`` 底; no kong mon
 
 from __future__ import annotations
 
+from ..messages import Joined, Message
+from ..variants.base import WIN_METHOD_LABELS
+from ..messages import Joined, Message
+from ..variants.base import WIN_METHOD_LABELS
 from . import SEAT_NAMES, Payment, Table, flat_kong_payments, fmt, pay
 
 KONG_UNITS = {"exposed": 1, "added": 1, "concealed": 2}
@@ -24,18 +28,20 @@ def parse_declared(t: Table, raw: dict) -> dict:
 def win_payment(t: Table, payer: int) -> Payment:
     base, factors = t.base, []
     u = 2 if t.dealer in (t.winner, payer) else 1
-    factors.append(f"×{u}{'(庄)' if u == 2 else '(闲)'}")
+    factors.append(Message("pay.factor", m=u,
+                           name=Message("pay.dealer" if u == 2 else "pay.non_dealer")))
     amount = base * u
     if t.self_drawn:
         amount *= 2
-        factors.append("×2(自摸)")
+        factors.append(Message("pay.factor", m=2, name=WIN_METHOD_LABELS["self_draw"]))
     if payer == t.discarder and not t.ready[payer]:
         amount *= 2
-        factors.append("×2(未上架点胡)")
-    how = {"self_draw": "自摸", "kong_replacement": "杠上开花", "discard": "点胡",
-           "robbing_kong": "抢杠"}[t.win_by]
-    text = f"{SEAT_NAMES[t.winner]}{how}：底{fmt(base)} {' '.join(factors)}"
-    return pay(payer, t.winner, amount, "win", "JC-5", text)
+        factors.append(Message("pay.factor", m=2, name=Message("jc.unready_discard")))
+    how = Message("jc.discard_win") if t.win_by == "discard" else WIN_METHOD_LABELS[t.win_by]
+    who = Message("pay.who", seat=SEAT_NAMES[t.winner], how=how)
+    formula = Message("jc.win", base=fmt(base), factors=Joined(factors, " ", " "))
+    return pay(payer, t.winner, amount, "win", "JC-5",
+               Message("pay.line", who=who, formula=formula))
 
 
 def kong_payments(t: Table) -> list[Payment]:
@@ -43,21 +49,22 @@ def kong_payments(t: Table) -> list[Payment]:
     return flat_kong_payments(t, KONG_UNITS, "JC-6")
 
 
-def dealer_pays_each(t: Table, units: int, item: str, rule: str, what: str) -> list[Payment]:
+def dealer_pays_each(t: Table, units: int, item: str, rule: str, what: Message) -> list[Payment]:
     if units <= 0:
         return []
     return [pay(t.dealer, s, t.base * units, item, rule,
-                f"{what}：庄家{SEAT_NAMES[t.dealer]}付 底{fmt(t.base)} ×{units}")
+                Message("jc.dealer_pays", what=what, seat=SEAT_NAMES[t.dealer],
+                        base=fmt(t.base), n=units))
             for s in t.others(t.dealer)]
 
 
 def payments(t: Table) -> tuple[list[Payment], dict]:
     out = []
     if t.follow_dealer:
-        out += dealer_pays_each(t, 1, "follow_dealer", "JC-7", "前包")
+        out += dealer_pays_each(t, 1, "follow_dealer", "JC-7", Message("jc.follow_dealer"))
     if t.winner is None:                       # C-10, JC-8: 后包, no kongs
         return out + dealer_pays_each(t, t.options.draw_penalty, "draw_penalty", "JC-8",
-                                      "荒庄后包"), {}
+                                      Message("jc.draw_penalty")), {}
     out += [win_payment(t, payer) for payer in t.losers]
     return out + kong_payments(t), {}
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import dataclasses
 
+from ..messages import Joined, Message
+from ..variants.base import WIN_METHOD_LABELS
 from ..variants.panjin import FAN_NAMES, PanjinOptions, fan
 from . import (SEAT_NAMES, Payment, Table, declared_keys, declared_refuse, flat_kong_payments,
                fmt, pay)
@@ -27,6 +29,7 @@ HAND_FAN_OPTION = {"piaohu": "piaohu", "one_suit": "one_suit", "seven_pairs": "s
                    "jihu": "jihu", "qunji": "jihu", "qionghu": "qionghu", "jiahu": "jiahu"}
 
 KONG_UNITS = {"exposed": 1, "added": 1, "concealed": 2, "wildcard": 64}
+CITES = ("PJ-10", "PJ-11", "PJ-12")
 
 
 def fan_list(t: Table) -> list[dict]:
@@ -35,9 +38,8 @@ def fan_list(t: Table) -> list[dict]:
     if t.self_drawn:
         out.append(fan("self_draw"))
     if t.win_by == "discard":
-        out.append({**fan("discard"), "note": (
-            "三份都翻（点炮翻倍全算，PJ-12）" if t.options.discard_doubles_all
-            else "只翻点炮者自己那一份（PJ-12）")})
+        out.append({**fan("discard"), "note": Message(
+            "pj.note_all" if t.options.discard_doubles_all else "pj.note_own", rule="PJ-12")})
     if t.win_by == "kong_replacement" and t.options.kong_bloom:
         out.append(fan("kong_bloom"))
     if t.kong_discard:
@@ -54,34 +56,35 @@ def parse_declared(t: Table, raw: dict) -> dict:
     for k in keys:
         option = HAND_FAN_OPTION[k]
         if not getattr(t.options, option):
-            raise declared_refuse("fan", f"房间没有勾选“{labels[option]}”，没有{FAN_NAMES[k]}（PJ-10）。")
+            raise declared_refuse("fan", Message("d.pj_off", option=labels[option],
+                                                 fan=FAN_NAMES[k]))
     if "qionghu" in keys and t.options.wildcard_mode == "none":
-        raise declared_refuse("fan", "不带混的房间没有穷胡（PJ-10）。")
+        raise declared_refuse("fan", Message("d.pj_no_wildcards"))
     for a, b in (("jihu", "qunji"), ("seven_pairs", "piaohu")):
         if a in keys and b in keys:
-            raise declared_refuse("fan", f"{FAN_NAMES[a]}和{FAN_NAMES[b]}不能同时有（PJ-10）。")
+            raise declared_refuse("fan", Message("d.pj_exclusive", a=FAN_NAMES[a], b=FAN_NAMES[b]))
     return {"fan": [fan(k, 4 if k == "qunji" else 2) for k in keys]}
 
 
-def share(t: Table, loser: int, fans: list[dict]) -> tuple[int | float, str]:
-    """One loser's share of the win (PJ-10, PJ-11, PJ-12) and its arithmetic."""
-    amount, parts = t.base, [f"底{fmt(t.base)}"]
+def share(t: Table, loser: int, fans: list[dict]) -> tuple[int | float, Joined]:
+    """One loser's share of the win (PJ-10, PJ-11, PJ-12) and its arithmetic (the parts)."""
+    amount, parts = t.base, [Message("pay.base", base=fmt(t.base))]
     for f in fans:
         if f["key"] == "discard" and not (loser == t.discarder
                                           or t.options.discard_doubles_all):
             continue                           # PJ-12: 点炮 ×2 on the discarder's share
         amount *= f["multiplier"]
-        parts.append(f"×{f['multiplier']}({f['name']})")
+        parts.append(Message("pay.factor", m=f["multiplier"], name=f["name"]))
     if t.dealer in (t.winner, loser):
         amount *= 2
-        parts.append("×2(庄)")
+        parts.append(Message("pay.factor", m=2, name=Message("pay.dealer")))
     if t.jiagang[t.winner]:
         amount *= 2
-        parts.append("×2(胡家加钢)")
+        parts.append(Message("pay.factor", m=2, name=Message("pj.winner_jiagang")))
     if t.jiagang[loser]:
         amount *= 2
-        parts.append("×2(输家加钢)")
-    return amount, " ".join(parts)
+        parts.append(Message("pay.factor", m=2, name=Message("pj.loser_jiagang")))
+    return amount, Joined(parts, " ", " ")
 
 
 def win_payments(t: Table, fans: list[dict]) -> list[Payment]:
@@ -89,13 +92,16 @@ def win_payments(t: Table, fans: list[dict]) -> list[Payment]:
     for loser in t.losers:
         amount, text = share(t, loser, fans)
         if t.self_drawn:
-            how = "杠上开花" if t.win_by == "kong_replacement" else "自摸"
+            how = WIN_METHOD_LABELS["kong_replacement" if t.win_by == "kong_replacement"
+                                    else "self_draw"]
+            who = Message("pay.who", seat=SEAT_NAMES[t.winner], how=how)
             out.append(pay(loser, t.winner, amount, "win", "PJ-12",
-                           f"{SEAT_NAMES[t.winner]}{how}：{text}", "PJ-10、PJ-11、PJ-12"))
+                           Message("pay.line", who=who, formula=text), CITES))
         else:
-            whose = "自己的一份" if loser == t.discarder else f"代{SEAT_NAMES[loser]}的一份"
+            whose = (Message("pj.own_share") if loser == t.discarder
+                     else Message("pj.share_of", seat=SEAT_NAMES[loser]))
             out.append(pay(t.discarder, t.winner, amount, "win", "PJ-12",
-                           f"点炮包三家，{whose}：{text}", "PJ-10、PJ-11、PJ-12"))
+                           Message("pj.discard_line", whose=whose, formula=text), CITES))
     return out
 
 

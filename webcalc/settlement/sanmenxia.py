@@ -9,7 +9,9 @@ no kong is paid.
 
 from __future__ import annotations
 
-from . import (KONG_CHINESE, MAX_BIAO_DISCARDS, SEAT_NAMES, Payment, Table, _is_int,
+from ..messages import Message
+from ..variants.base import WIN_METHOD_LABELS
+from . import (KONG_LABELS, MAX_BIAO_DISCARDS, SEAT_NAMES, Payment, Table, _is_int,
                declared_refuse, fmt, kong_payers, pay)
 
 #: what a win recorded without its tiles declares (:func:`webcalc.settlement.settle_declared`)
@@ -32,25 +34,26 @@ def parse_declared(t: Table, raw: dict) -> dict:
     n = 0 if n is None else n
     top = 1 + MAX_BIAO_DISCARDS
     if not _is_int(n) or not 0 <= n <= top:
-        raise declared_refuse("biao", f"应为 0 到 {top} 的整数（SMX-5）。")
+        raise declared_refuse("biao", Message("s.biao_range", n=top))
     if n and not t.options.wildcard:
-        raise declared_refuse("biao", "不带混的三门峡没有表（SMX-4、SMX-5）。")
+        raise declared_refuse("biao", Message("d.smx_no_wildcards"))
     if n and t.biao_discards:
-        raise declared_refuse("biao", "声明的表已含打混的次数，结算里的 biao_discards 应为 0（SMX-5）。")
+        raise declared_refuse("biao", Message("d.smx_biao_discards"))
     return {"biao": n}
 
 
 def win_payment(t: Table, payer: int, b: int) -> Payment:
     """SMX-6 for one payer."""
     base, pw, pp = t.base, t.pao[t.winner], t.pao[payer]
-    who = f"{SEAT_NAMES[t.winner]}自摸"
+    who = Message("pay.who", seat=SEAT_NAMES[t.winner], how=WIN_METHOD_LABELS["self_draw"])
     if t.options.pao_doubles_with_biao:
         amount = base * (1 + pw + pp) * 2 ** b
-        text = f"{who}：底{fmt(base)} ×(1+跑{pw}+跑{pp}) ×2^{b}表"
+        formula = Message("smx.win_doubling", base=fmt(base), pw=pw, pp=pp, b=b)
     else:
         amount = base * 2 ** b + base * (pw + pp)
-        text = f"{who}：底{fmt(base)} ×2^{b}表 + 底{fmt(base)} ×(跑{pw}+跑{pp})"
-    return pay(payer, t.winner, amount, "win", "SMX-6", text)
+        formula = Message("smx.win_adding", base=fmt(base), pw=pw, pp=pp, b=b)
+    return pay(payer, t.winner, amount, "win", "SMX-6",
+               Message("pay.line", who=who, formula=formula))
 
 
 def kong_payments(t: Table) -> list[Payment]:
@@ -58,14 +61,14 @@ def kong_payments(t: Table) -> list[Payment]:
     out = []
     for k in t.kongs:
         for payer in kong_payers(t, k):
-            amount, text = t.base, f"{SEAT_NAMES[k.seat]}{KONG_CHINESE[k.type]}：底{fmt(t.base)}"
+            who = Message("pay.who", seat=SEAT_NAMES[k.seat], how=KONG_LABELS[k.type])
+            amount, formula = t.base, Message("pay.base_times", base=fmt(t.base), n=1)
             if t.options.kong_pao:
                 pk, pp = t.pao[k.seat], t.pao[payer]
                 amount = t.base * (1 + pk + pp)
-                text += f" ×(1+跑{pk}+跑{pp})"
-            else:
-                text += " ×1"
-            out.append(pay(payer, k.seat, amount, "kong", "SMX-7", text))
+                formula = Message("smx.kong_pao", base=fmt(t.base), pk=pk, pp=pp)
+            out.append(pay(payer, k.seat, amount, "kong", "SMX-7",
+                           Message("pay.line", who=who, formula=formula)))
     return out
 
 

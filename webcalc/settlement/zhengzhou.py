@@ -14,32 +14,35 @@ wins (tests/cases.json zz-pao-seed-error, zz-big-example).
 from __future__ import annotations
 
 from ..variants.zhengzhou import Zhengzhou
-from . import (KONG_CHINESE, SEAT_NAMES, Payment, Table, declared_keys, declared_refuse, fmt,
+from ..messages import Joined, Message
+from ..variants.base import WIN_METHOD_LABELS
+from . import (KONG_LABELS, SEAT_NAMES, Payment, Table, declared_keys, declared_refuse, fmt,
                kong_payers, pay)
 
 #: what a win recorded without its tiles declares (:func:`webcalc.settlement.settle_declared`)
 DECLARED = ("doubles",)
-#: ZZ-4's doubles: declared key → (name in the payment text, the room option that enables it)
-DOUBLES = {"seven_pairs": ("七对", "seven_pairs_double"),
-           "kong_bloom": ("杠上花", "kong_bloom_double"),
-           "four_wildcards": ("四混", "four_wildcards_double")}
+#: ZZ-4's doubles: declared key → (name in the payment text: 七对 杠上花 四混, the room option
+#: that enables it)
+DOUBLES = {"seven_pairs": (Message("fan.seven_pairs"), "seven_pairs_double"),
+           "kong_bloom": (Message("zz.kong_bloom"), "kong_bloom_double"),
+           "four_wildcards": (Message("fan.four_wildcards"), "four_wildcards_double")}
 
 
 def doubles(t: Table) -> list[str]:
-    """ZZ-4: the names of the enabled doubles that apply to this win."""
+    """ZZ-4: the keys of the enabled doubles that apply to this win (``seven_pairs``,
+    ``four_wildcards``, ``kong_bloom``)."""
     opts = t.options
     if t.declared is not None:                 # no tiles: the hand's doubles as declared
-        out = [DOUBLES[k][0] for k in ("seven_pairs", "four_wildcards")
-               if k in t.declared["doubles"]]
+        out = [k for k in ("seven_pairs", "four_wildcards") if k in t.declared["doubles"]]
     else:
         out = Zhengzhou.hand_doubles(opts, t.judgement.readings)
     if opts.kong_bloom_double and t.win_by == "kong_replacement":
-        out.append("杠上花")
+        out.append("kong_bloom")
     return out
 
 
 #: ZZ-6: the seed's worked examples reckoned 跑 wrongly; a payment with 跑 in it says so
-SEED_NOTE = "按公式算：种子原文的跑分算例有误，已更正"
+SEED_NOTE = Message("zz.seed_note", rule="ZZ-6")
 
 
 def _seed_corrected(t: Table, a: int, b: int, with_pao: bool) -> dict:
@@ -58,37 +61,38 @@ def parse_declared(t: Table, raw: dict) -> dict:
     for k in keys:
         name, option = DOUBLES[k]
         if not getattr(opts, option):
-            raise declared_refuse("doubles", f"房间没有勾选“{name}加倍”，{name}不加倍（ZZ-4）。")
+            raise declared_refuse("doubles", Message("d.zz_off", name=name))
     if "four_wildcards" in keys and not opts.wildcard:
-        raise declared_refuse("doubles", "不带混的房间没有四混（ZZ-3）。")
+        raise declared_refuse("doubles", Message("d.zz_no_wildcards"))
     if "kong_bloom" in keys and t.win_by != "kong_replacement":
-        raise declared_refuse("doubles", "杠上花要以杠上开花（win_by kong_replacement）胡牌（C-14）。")
+        raise declared_refuse("doubles", Message("d.zz_kong_bloom"))
     return {"doubles": keys}
 
 
-def _units(t: Table, a: int, b: int, with_pao: bool) -> tuple[int, str]:
-    """1 [+ 跑_a + 跑_b] [+1 庄 with dealer_plus_base], and its text."""
+def _units(t: Table, a: int, b: int, with_pao: bool) -> tuple[int, Joined]:
+    """1 [+ 跑_a + 跑_b] [+1 庄 with dealer_plus_base], and its parts."""
     n, parts = 1, ["1"]
     if with_pao:
         n += t.pao[a] + t.pao[b]
-        parts += [f"跑{t.pao[a]}", f"跑{t.pao[b]}"]
+        parts += [Message("zz.pao", n=t.pao[a]), Message("zz.pao", n=t.pao[b])]
     if t.options.dealer_plus_base and t.dealer in (a, b):
         n += 1
-        parts.append("庄1")
-    return n, "+".join(parts)
+        parts.append(Message("zz.dealer_base"))
+    return n, Joined(parts, "+", "+")
 
 
 def win_payment(t: Table, payer: int, dbl: list[str]) -> Payment:
     n, units = _units(t, t.winner, payer, True)
     d = len(dbl)
     amount = t.base * n * 2 ** d
-    how = "杠上开花" if t.win_by == "kong_replacement" else "自摸"
-    text = f"{SEAT_NAMES[t.winner]}{how}：底{fmt(t.base)} ×({units})"
-    if d:
-        text += f" ×2^{d}({'、'.join(dbl)})"
+    how = WIN_METHOD_LABELS["kong_replacement" if t.win_by == "kong_replacement" else "self_draw"]
+    who = Message("pay.who", seat=SEAT_NAMES[t.winner], how=how)
+    formula = (Message("zz.units_doubled", base=fmt(t.base), units=units, d=d,
+                       doubles=[DOUBLES[k][0] for k in dbl]) if d else
+               Message("zz.units", base=fmt(t.base), units=units))
     noted = _seed_corrected(t, t.winner, payer, True)
-    return pay(payer, t.winner, amount, "win", "ZZ-4", text,
-               "ZZ-4、ZZ-6" if noted else None, **noted)
+    return pay(payer, t.winner, amount, "win", "ZZ-4", Message("pay.line", who=who, formula=formula),
+               ("ZZ-4", "ZZ-6") if noted else None, **noted)
 
 
 def kong_payments(t: Table) -> list[Payment]:
@@ -96,10 +100,12 @@ def kong_payments(t: Table) -> list[Payment]:
     for k in t.kongs:
         for payer in kong_payers(t, k):
             n, units = _units(t, k.seat, payer, t.options.kong_pao)
-            text = f"{SEAT_NAMES[k.seat]}{KONG_CHINESE[k.type]}：底{fmt(t.base)} ×({units})"
+            who = Message("pay.who", seat=SEAT_NAMES[k.seat], how=KONG_LABELS[k.type])
+            text = Message("pay.line", who=who,
+                           formula=Message("zz.units", base=fmt(t.base), units=units))
             noted = _seed_corrected(t, k.seat, payer, t.options.kong_pao)
             out.append(pay(payer, k.seat, t.base * n, "kong", "ZZ-5", text,
-                           "ZZ-5、ZZ-6" if noted else None, **noted))
+                           ("ZZ-5", "ZZ-6") if noted else None, **noted))
     return out
 
 

@@ -17,13 +17,13 @@ from ..decompose import (FREE_JOKERS, JokerPolicy, Reading, four_wildcards_readi
 from ..shanten import four_wildcards_missing, free_standard, hand_caps, seven_pairs_plain
 from ..tables import jokers_needed, standard_waits
 from ..errors import InputError
-from ..hand import MELD_CHINESE, MELD_KINDS, TAKEN_KINDS, Hand, Meld
+from ..hand import MELD_KINDS, MELD_LABELS, TAKEN_KINDS, Hand, Meld
+from ..messages import Message
 from ..tiles import ALL_TILES, Tile, counts_of
 from ..wildcards import HENAN, wildcards_from_indicator
 
 WIN_METHODS = ("self_draw", "discard", "kong_replacement", "robbing_kong")
-WIN_METHOD_CHINESE = {"self_draw": "自摸", "discard": "点炮", "kong_replacement": "杠上开花",
-                      "robbing_kong": "抢杠"}
+WIN_METHOD_LABELS = {w: Message(f"win.{w}") for w in WIN_METHODS}  # 自摸 点炮 杠上开花 抢杠
 SELF_DRAWN = frozenset({"self_draw", "kong_replacement"})   # C-14: 杠上开花 is a self-draw
 
 
@@ -93,8 +93,10 @@ class Judgement:
         return bool(self.readings)
 
 
-def reason(rule: str, message: str) -> dict:
-    return {"rule": rule, "message": message}
+def reason(rule: str, code: str, **params) -> dict:
+    """One API reason: ``{"rule", "message"}`` with the message as a
+    :class:`~webcalc.messages.Message` (``code``, ``params``, ``rule``)."""
+    return {"rule": rule, "message": Message(code, params, rule)}
 
 
 class Variant:
@@ -132,11 +134,10 @@ class Variant:
     def check_win_by(self, win_by: str) -> None:
         """Raise ``bad_win_by`` (C-14) when this variant does not allow ``win_by``."""
         if win_by not in self.win_methods:
-            allowed = "、".join(WIN_METHOD_CHINESE[w] for w in WIN_METHODS
-                               if w in self.win_methods)
-            raise InputError("bad_win_by",
-                             f"胡法：{self.label}麻将不能{WIN_METHOD_CHINESE[win_by]}胡牌，只能{allowed}"
-                             f"（{self.win_rule}）。", "win_by")
+            allowed = [WIN_METHOD_LABELS[w] for w in WIN_METHODS if w in self.win_methods]
+            raise InputError("bad_win_by", Message(
+                "win_by.not_allowed", variant=self.label, method=WIN_METHOD_LABELS[win_by],
+                allowed=allowed, rule_id=self.win_rule, rule=self.win_rule), "win_by")
 
     def check_winning_tile(self, win_by: str, winning: Tile | None,
                            wildcards: tuple[Tile, ...]) -> None:
@@ -158,12 +159,13 @@ class Variant:
         """Raise ``bad_meld`` for a meld this variant forbids (no chow in 三门峡, 郑州 and
         晋城; 拾/搶 only in 晋城, JC-10)."""
         if meld.kind == "chow" and not self.chow_allowed:
-            raise InputError("bad_meld", f"副露：{self.label}麻将不能吃牌（{self.chow_rule}）。",
+            raise InputError("bad_meld", Message("meld.no_chow", variant=self.label,
+                                                 rule_id=self.chow_rule, rule=self.chow_rule),
                              "melds")
         if meld.is_taken and not self.taken_allowed:
-            raise InputError("bad_meld", f"副露：{self.label}麻将没有拾牌、搶牌"
-                             f"（{MELD_CHINESE[meld.kind]}{meld.tiles[0].chinese}；只有晋城的十三幺可以，JC-10）。",
-                             "melds")
+            raise InputError("bad_meld", Message("meld.no_taken", variant=self.label,
+                                                 meld=MELD_LABELS[meld.kind], tile=meld.tiles[0],
+                                                 rule="JC-10"), "melds")
 
     # -- judging ------------------------------------------------------------------
     def is_win(self, sit: Situation) -> bool:

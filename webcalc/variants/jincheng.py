@@ -19,7 +19,9 @@ from ..decompose import (TERMINALS_AND_HONORS, Group, Reading, meld_group,
                          min_missing_thirteen_orphans, thirteen_orphans_reading,
                          thirteen_orphans_waits)
 from ..errors import InputError
-from ..hand import MELD_CHINESE, Meld
+from ..hand import MELD_LABELS, Meld
+from ..tiles import format_tiles
+from ..messages import Message
 from ..options import opt
 from ..tiles import ALL_TILES
 from .base import WIN_METHODS, Judgement, Situation, Variant
@@ -32,13 +34,13 @@ class JinchengOptions:
     """Room options of 晋城 (RULES, 晋城 section)."""
 
     draw_penalty: int = field(default=2, metadata=opt(
-        "后包", "荒庄时庄家付给每位闲家的底数（种子规则也有 1 的说法）。", "JC-8",
+        Message("opt.jincheng.draw_penalty"), Message("opt.jincheng.draw_penalty.help"), "JC-8",
         minimum=0, maximum=100))
 
 
 class Jincheng(Variant):
     name = "jincheng"
-    label = "晋城"
+    label = Message("variant.jincheng")
     seed = "003"
     Options = JinchengOptions
     win_methods = frozenset(WIN_METHODS)
@@ -51,13 +53,12 @@ class Jincheng(Variant):
     def check_meld(self, opts, meld: Meld, wildcards, index: int) -> None:
         """JC-2: no chow. JC-10: a 拾/搶 tile is a 幺 tile (1, 9 or an honor)."""
         if meld.kind == "chow":
-            raise InputError("bad_meld", "副露：晋城麻将不能吃牌，别家打的牌只能拾（JC-2、JC-10）。",
-                             "melds")
+            raise InputError("bad_meld", Message("jc.no_chow", rule="JC-2"), "melds")
         super().check_meld(opts, meld, wildcards, index)
         if meld.is_taken and int(meld.tiles[0]) not in ORPHANS:
             t = meld.tiles[0]
-            raise InputError("bad_meld", f"副露：{MELD_CHINESE[meld.kind]}{t.chinese}（{t.code}）不成立，"
-                             "只能拾、搶幺九牌或字牌（JC-10）。", "melds")
+            raise InputError("bad_meld", Message("jc.taken_not_orphan", meld=MELD_LABELS[meld.kind],
+                                                 tile=t, rule="JC-10"), "melds")
 
     def check_melds(self, opts, melds: list[Meld], wildcards) -> None:
         """JC-10 across the melds: at most one 搶, no two taken tiles of one kind, and no
@@ -67,21 +68,22 @@ class Jincheng(Variant):
         if not taken:
             return
         if sum(m.kind == "qiang" for m in taken) > 1:
-            raise InputError("bad_meld", "副露：只能搶一次（JC-10）。", "melds")
+            raise InputError("bad_meld", Message("jc.one_qiang", rule="JC-10"), "melds")
         kinds = [m.tiles[0] for m in taken]
         for t in kinds:
             if kinds.count(t) > 1:
-                raise InputError("bad_meld", f"副露：{t.chinese}（{t.code}）拾、搶了两张；"
-                                 "十三幺每种幺牌只要一张，拾来的牌不能做将（JC-10）。", "melds")
+                raise InputError("bad_meld", Message("jc.taken_twice", tile=t, rule="JC-10"),
+                                 "melds")
         other = next((m for m in melds if not m.is_taken), None)
         if other is not None:
-            raise InputError("bad_meld", f"副露：有拾、搶的牌只能做十三幺，不能同时有"
-                             f"{MELD_CHINESE[other.kind]}（{other}）（JC-10）。", "melds")
+            at = "" if other.source is None else f"@{other.source}"
+            raise InputError("bad_meld", Message(
+                "jc.taken_with_meld", meld=MELD_LABELS[other.kind], tiles=format_tiles(other.tiles),
+                at=at, rule="JC-10"), "melds")
 
     def wildcards(self, opts, indicator):
         if indicator is not None:
-            raise InputError("bad_option", "混皮：晋城麻将没有混牌，不能给指示牌（JC-1）。",
-                             "indicator")
+            raise InputError("bad_option", Message("jc.no_indicator", rule="JC-1"), "indicator")
         return ()
 
     def is_win(self, sit: Situation) -> bool:

@@ -21,6 +21,7 @@ from ..decompose import (TERMINALS_AND_HONORS, JokerPolicy, Reading, achievable_
                          is_seven_pairs, seven_pairs_reading, seven_pairs_waits)
 from ..errors import InputError
 from ..hand import Meld
+from ..messages import Message
 from ..options import opt
 from ..shanten import panjin_missing
 from ..tables import standard_waits
@@ -37,46 +38,46 @@ class PanjinOptions:
     """Room options of 盘锦, all from the seed's room list (RULES, 盘锦 section)."""
 
     wildcard_mode: str = field(default="next", metadata=opt(
-        "混牌", "不带混；混牌：查混牌的下一张；游戏混：查混牌的上一张和下一张。", "PJ-1",
-        choices=(("none", "不带混"), ("next", "混牌"), ("both", "游戏混"))))
+        Message("opt.panjin.wildcard_mode"), Message("opt.panjin.wildcard_mode.help"), "PJ-1",
+        choices=(("none", Message("opt.panjin.choice.none")), ("next", Message("opt.panjin.choice.next")), ("both", Message("opt.panjin.choice.both")))))
     jiagang: bool = field(default=False, metadata=opt(
-        "加钢", "开局前玩家可选加钢，胜负翻倍。", "PJ-11"))
+        Message("opt.panjin.jiagang"), Message("opt.panjin.jiagang.help"), "PJ-11"))
     all_jiagang: bool = field(default=False, metadata=opt(
-        "死钢", "默认所有玩家都加钢。", "PJ-11"))
+        Message("opt.panjin.all_jiagang"), Message("opt.panjin.all_jiagang.help"), "PJ-11"))
     duanmen: bool = field(default=False, metadata=opt(
-        "选断门", "庄家可选断门，之后只能两门胡牌。", "PJ-4"))
+        Message("opt.panjin.duanmen"), Message("opt.panjin.duanmen.help"), "PJ-4"))
     qionghu: bool = field(default=False, metadata=opt(
-        "穷胡", "带混时，胡牌手里没有混牌则翻倍。", "PJ-10"))
+        Message("opt.panjin.qionghu"), Message("opt.panjin.qionghu.help"), "PJ-10"))
     jihu: bool = field(default=False, metadata=opt(
-        "鸡胡", "胡牌时有幺鸡（一条）翻倍，四个幺鸡为群鸡 ×4。", "PJ-10"))
+        Message("opt.panjin.jihu"), Message("opt.panjin.jihu.help"), "PJ-10"))
     kong: bool = field(default=True, metadata=opt(
-        "杠", "可以杠牌并计算杠分。", "PJ-13"))
+        Message("opt.panjin.kong"), Message("opt.panjin.kong.help"), "PJ-13"))
     no_dealer_repeat: bool = field(default=False, metadata=opt(
-        "不连庄", "庄家胡牌或流局也轮庄（只影响坐庄，不影响分数）。", "PJ-14"))
+        Message("opt.panjin.no_dealer_repeat"), Message("opt.panjin.no_dealer_repeat.help"), "PJ-14"))
     piaohu: bool = field(default=False, metadata=opt(
-        "飘胡", "可以全是刻子或杠胡牌（×2）；不勾选则必须有顺子。", "PJ-7"))
+        Message("opt.panjin.piaohu"), Message("opt.panjin.piaohu.help"), "PJ-7"))
     one_suit: bool = field(default=False, metadata=opt(
-        "清一色", "可以一色胡牌（×2），字牌不算色。", "PJ-4"))
+        Message("opt.panjin.one_suit"), Message("opt.panjin.one_suit.help"), "PJ-4"))
     no_pass_win: bool = field(default=False, metadata=opt(
-        "禁止顺胡", "漏胡后本轮不能接炮（只影响打牌，不影响分数）。", "PJ-9"))
+        Message("opt.panjin.no_pass_win"), Message("opt.panjin.no_pass_win.help"), "PJ-9"))
     seven_pairs: bool = field(default=False, metadata=opt(
-        "七小对", "可以胡七小对（×2）。", "PJ-8"))
+        Message("opt.panjin.seven_pairs"), Message("opt.panjin.seven_pairs.help"), "PJ-8"))
     kong_discard: bool = field(default=False, metadata=opt(
-        "杠后炮", "杠后打出的第一张牌点炮，算杠流泪（×2）。", "PJ-10"))
+        Message("opt.panjin.kong_discard"), Message("opt.panjin.kong_discard.help"), "PJ-10"))
     kong_bloom: bool = field(default=False, metadata=opt(
-        "杠开", "杠上开花算番（×2）。", "PJ-10"))
+        Message("opt.panjin.kong_bloom"), Message("opt.panjin.kong_bloom.help"), "PJ-10"))
     jiahu: bool = field(default=False, metadata=opt(
-        "夹胡", "纯夹胡牌算番（×2）；三七和单吊不算。", "PJ-10"))
+        Message("opt.panjin.jiahu"), Message("opt.panjin.jiahu.help"), "PJ-10"))
     wildcard_kong: bool = field(default=False, metadata=opt(
-        "混杠", "四张相同的混牌可以杠出，每家付 64 底。", "PJ-13"))
+        Message("opt.panjin.wildcard_kong"), Message("opt.panjin.wildcard_kong.help"), "PJ-13"))
     discard_doubles_all: bool = field(default=False, metadata=opt(
-        "点炮三家都翻倍", "本站的另一种读法：点炮 ×2 算在三份上，而不只是点炮者自己那份。",
+        Message("opt.panjin.discard_doubles_all"), Message("opt.panjin.discard_doubles_all.help"),
         "PJ-12"))
 
 
-FAN_NAMES = {"self_draw": "自摸", "discard": "点炮", "qionghu": "穷胡", "jihu": "鸡胡",
-             "qunji": "群鸡", "piaohu": "飘胡", "one_suit": "清一色", "seven_pairs": "七对",
-             "kong_bloom": "杠上开花", "kong_discard": "杠流泪", "jiahu": "夹胡"}
+FAN_KEYS = ("self_draw", "discard", "qionghu", "jihu", "qunji", "piaohu", "one_suit",
+            "seven_pairs", "kong_bloom", "kong_discard", "jiahu")
+FAN_NAMES = {k: Message(f"fan.{k}") for k in FAN_KEYS}   # 自摸 点炮 穷胡 鸡胡 群鸡 飘胡 …
 
 
 def fan(key: str, multiplier: int = 2) -> dict:
@@ -86,7 +87,7 @@ def fan(key: str, multiplier: int = 2) -> dict:
 
 class Panjin(Variant):
     name = "panjin"
-    label = "盘锦"
+    label = Message("variant.panjin")
     seed = "002"
     Options = PanjinOptions
     cycle = PANJIN
@@ -105,13 +106,13 @@ class Panjin(Variant):
     def check_meld(self, opts, meld: Meld, wildcards, index: int) -> None:
         super().check_meld(opts, meld, wildcards, index)                # no 拾/搶 (JC-10)
         if meld.is_kong and not opts.kong:
-            raise InputError("bad_meld", "副露：房间没有勾选“杠”，不能有杠（PJ-13）。", "melds")
+            raise InputError("bad_meld", Message("pj.no_kong_option", rule="PJ-13"), "melds")
         wild = [t for t in meld.tiles if t in wildcards]
         if wild:
             if meld.is_kong and len(wild) == 4 and opts.wildcard_kong:
                 return                                  # 混杠
-            raise InputError("bad_meld", f"副露：混牌 {wild[0].chinese} 不能吃、碰、杠"
-                             f"{'（混杠需勾选“混杠”）' if meld.is_kong else ''}（PJ-2）。", "melds")
+            code = "pj.wild_in_kong" if meld.is_kong else "pj.wild_in_meld"
+            raise InputError("bad_meld", Message(code, tile=wild[0], rule="PJ-2"), "melds")
 
     def special_waits(self, sit: Situation) -> set[int]:
         """七对 with jokers standing in (PJ-8), only with its option."""
@@ -127,8 +128,8 @@ class Panjin(Variant):
     def check_winning_tile(self, win_by: str, winning: Tile | None, wildcards) -> None:
         """C-14, PJ-2: a wildcard is never discarded, so it cannot be won on a discard."""
         if win_by == "discard" and winning is not None and winning in wildcards:
-            raise InputError("bad_win_by", f"胡法：和牌张 {winning.chinese} 是混牌，混牌不能打出，"
-                             "不能点炮胡混牌（PJ-2）。", "win_by")
+            raise InputError("bad_win_by", Message("pj.discard_wild", tile=winning, rule="PJ-2"),
+                             "win_by")
 
     def can_discard(self, sit: Situation, t: Tile) -> bool:
         """PJ-2: a wildcard is never discarded (unless the hand holds nothing else)."""
@@ -162,11 +163,10 @@ class Panjin(Variant):
         suits = {t.suit for t in real if not t.is_honor}
         allowed = self.allowed_suit_counts(sit)
         if len(suits) not in allowed:
-            want = "、".join({3: "三门齐全", 2: "恰好两门（断门）", 1: "一门（清一色）"}[n]
-                            for n in sorted(allowed, reverse=True))
-            out.append(reason("PJ-4", f"真牌（不算混牌）有 {len(suits)} 门花色，应为{want}。"))
+            want = [Message(f"pj.suits_want.{n}") for n in sorted(allowed, reverse=True)]
+            out.append(reason("PJ-4", "pj.suits", n=len(suits), want=want))
         if not any(t.is_terminal_or_honor for t in real):
-            out.append(reason("PJ-5", "没有幺九：需要一张真的一、九或字牌（混牌不算）。"))
+            out.append(reason("PJ-5", "pj.no_terminal"))
         return out
 
     # -- reading-level conditions ---------------------------------------------------
@@ -176,12 +176,12 @@ class Panjin(Variant):
             return []
         out = []
         if not self.has_triplet(r, sit.wildcards):
-            out.append(reason("PJ-6", "没有刻：需要一组真牌的碰、杠、刻子，或一对真字牌做将。"))
+            out.append(reason("PJ-6", "pj.no_triplet"))
         has_seq = self.has_sequence(r)
         if not has_seq and not sit.options.piaohu:
-            out.append(reason("PJ-7", "没有顺子：不勾选飘胡时必须有顺子。"))
+            out.append(reason("PJ-7", "pj.no_sequence"))
         elif len(sit.hand.melds) == 4 and has_seq:
-            out.append(reason("PJ-7", "手把一（只剩一张手牌）只能以飘胡胡牌。"))
+            out.append(reason("PJ-7", "pj.single_wait_piaohu"))
         return out
 
     @staticmethod
@@ -303,11 +303,11 @@ class Panjin(Variant):
                 return Judgement([], hand_reasons + closest)
             if self.is_standard(sit):
                 return Judgement([], hand_reasons + [
-                    reason("PJ-2", "混牌只能当顺子或将，不能当刻子、杠。")])
+                    reason("PJ-2", "pj.wild_as_triplet")])
             if not sit.options.seven_pairs and not sit.hand.melds and is_seven_pairs(
                     sit.real_counts, len(sit.jokers)):
                 return Judgement([], hand_reasons + [
-                    reason("PJ-8", "七小对只在勾选“七小对”的房间能胡。")])
+                    reason("PJ-8", "pj.seven_pairs_off")])
             return Judgement([])
         jiahu_ok = self.jiahu_possible(sit)
         scored = [(self.reading_fan(sit, r, jiahu_ok), r) for r in legal]

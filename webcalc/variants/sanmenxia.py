@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from ..decompose import knitted_reading, knitted_waits, min_missing_knitted
 from ..tables import can_complete
+from ..messages import Message
 from ..options import opt
 from .base import Judgement, Situation, Variant
 
@@ -21,22 +22,22 @@ class SanmenxiaOptions:
     """Room options of 三门峡 (RULES, 三门峡 section)."""
 
     with_honors: bool = field(default=True, metadata=opt(
-        "带风", "带东南西北中发白，共 136 张；不带则只用万筒条 108 张。", "C-1"))
+        Message("opt.sanmenxia.with_honors"), Message("opt.sanmenxia.with_honors.help"), "C-1"))
     wildcard: bool = field(default=True, metadata=opt(
-        "带混", "混皮的下一张为混牌，可当任意牌。", "SMX-1"))
+        Message("opt.sanmenxia.wildcard"), Message("opt.sanmenxia.wildcard.help"), "SMX-1"))
     pao: bool = field(default=True, metadata=opt(
-        "带跑", "开局前可下跑，胡牌时按跑加分。", "SMX-6"))
+        Message("opt.sanmenxia.pao"), Message("opt.sanmenxia.pao.help"), "SMX-6"))
     pao_max: int = field(default=1, metadata=opt(
-        "跑的上限", "每人最多下几跑。", "SMX-6", minimum=0, maximum=10))
+        Message("opt.sanmenxia.pao_max"), Message("opt.sanmenxia.pao_max.help"), "SMX-6", minimum=0, maximum=10))
     pao_doubles_with_biao: bool = field(default=True, metadata=opt(
-        "跑随表翻倍", "开：底×(1+跑)×2^表；关：底×2^表 再加跑分。", "SMX-6"))
+        Message("opt.sanmenxia.pao_doubles_with_biao"), Message("opt.sanmenxia.pao_doubles_with_biao.help"), "SMX-6"))
     kong_pao: bool = field(default=False, metadata=opt(
-        "杠带跑", "杠分也加上双方的跑。", "SMX-7"))
+        Message("opt.sanmenxia.kong_pao"), Message("opt.sanmenxia.kong_pao.help"), "SMX-7"))
 
 
 class Sanmenxia(Variant):
     name = "sanmenxia"
-    label = "三门峡"
+    label = Message("variant.sanmenxia")
     seed = "000"
     Options = SanmenxiaOptions
     win_methods = frozenset({"self_draw", "kong_replacement"})

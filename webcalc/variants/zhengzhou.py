@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..messages import Message
 from ..options import opt
 from .base import Judgement, Situation, Variant
 
@@ -18,26 +19,26 @@ class ZhengzhouOptions:
     """Room options of 郑州 (RULES, 郑州 section)."""
 
     wildcard: bool = field(default=True, metadata=opt(
-        "带混", "明牌的下一张为混牌，可当任意牌。", "ZZ-1"))
+        Message("opt.zhengzhou.wildcard"), Message("opt.zhengzhou.wildcard.help"), "ZZ-1"))
     pao_max: int = field(default=3, metadata=opt(
-        "跑的上限", "下跑最多几倍底注（种子规则：封顶三倍）。", "ZZ-4", minimum=0, maximum=10))
+        Message("opt.zhengzhou.pao_max"), Message("opt.zhengzhou.pao_max.help"), "ZZ-4", minimum=0, maximum=10))
     kong_pao: bool = field(default=True, metadata=opt(
-        "杠跑", "杠分也加上双方的跑。", "ZZ-5"))
+        Message("opt.zhengzhou.kong_pao"), Message("opt.zhengzhou.kong_pao.help"), "ZZ-5"))
     draw_settles_kongs: bool = field(default=True, metadata=opt(
-        "荒庄结算杠分", "荒庄时杠分照付。", "ZZ-5"))
+        Message("opt.zhengzhou.draw_settles_kongs"), Message("opt.zhengzhou.draw_settles_kongs.help"), "ZZ-5"))
     seven_pairs_double: bool = field(default=False, metadata=opt(
-        "七对加倍", "七对胡牌分数翻倍。", "ZZ-4"))
+        Message("opt.zhengzhou.seven_pairs_double"), Message("opt.zhengzhou.seven_pairs_double.help"), "ZZ-4"))
     kong_bloom_double: bool = field(default=False, metadata=opt(
-        "杠上花加倍", "杠上开花分数翻倍。", "ZZ-4"))
+        Message("opt.zhengzhou.kong_bloom_double"), Message("opt.zhengzhou.kong_bloom_double.help"), "ZZ-4"))
     four_wildcards_double: bool = field(default=False, metadata=opt(
-        "四混加倍", "四混胡牌分数翻倍。", "ZZ-4"))
+        Message("opt.zhengzhou.four_wildcards_double"), Message("opt.zhengzhou.four_wildcards_double.help"), "ZZ-4"))
     dealer_plus_base: bool = field(default=False, metadata=opt(
-        "庄家加底", "庄家参与的输赢和杠分各加一底。", "ZZ-4"))
+        Message("opt.zhengzhou.dealer_plus_base"), Message("opt.zhengzhou.dealer_plus_base.help"), "ZZ-4"))
 
 
 class Zhengzhou(Variant):
     name = "zhengzhou"
-    label = "郑州"
+    label = Message("variant.zhengzhou")
     seed = "001"
     Options = ZhengzhouOptions
     win_methods = frozenset({"self_draw", "kong_replacement"})
@@ -72,15 +73,15 @@ class Zhengzhou(Variant):
 
     @classmethod
     def hand_doubles(cls, opts, readings) -> list[str]:
-        """ZZ-4: the enabled shape doubles that apply to the hand — 七对 when some legal
+        """ZZ-4: the keys of the enabled shape doubles that apply to the hand — ``seven_pairs`` (七对) when some legal
         reading is seven pairs, 四混 when the hand holds the four wildcards; a hand that is
         both gets both (docs/decisions.md)."""
         shapes = {r.shape for r in readings}
         out = []
         if opts.seven_pairs_double and "seven_pairs" in shapes:
-            out.append("七对")
+            out.append("seven_pairs")
         if opts.four_wildcards_double and "four_wildcards" in shapes:
-            out.append("四混")
+            out.append("four_wildcards")
         return out
 
     @staticmethod

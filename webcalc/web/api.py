@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 
 from flask import Blueprint, jsonify, request
+from flask_babel import gettext as _
 
 from ..errors import InputError
+from .i18n import localized
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -55,19 +57,50 @@ def analyze():
     try:
         body = json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
     except (UnicodeDecodeError, ValueError, RecursionError):
-        return error_response("bad_json", "请求体不是合法的 JSON（需 UTF-8 编码的 JSON 对象）。")
+        return error_response("bad_json", _("The body is not valid JSON (a JSON object in UTF-8 "
+                                            "is needed)."))
     where = _lone_surrogate(body)
     if where is not None:
         # json.loads accepts "\ud800"; such a string cannot be encoded as UTF-8 (API.md: UTF-8)
-        return error_response("bad_json", f"请求体含有不成对的 UTF-16 代理字符（如 \\ud800），"
-                              f"不是合法的 Unicode 文字：{where}。")
+        return error_response("bad_json", _("The body holds an unpaired UTF-16 surrogate (such as "
+                                            "\\ud800), which is not Unicode text: %(where)s.",
+                                            where=where))
     if not isinstance(body, dict):
-        return error_response("bad_json", "请求体必须是一个 JSON 对象，例如 {\"variant\": \"zhengzhou\", \"hand\": \"123m456p789s1134z\"}。")
+        return error_response("bad_json", _("The body must be a JSON object, such as "
+                                            "%(example)s.", example='{"variant": "zhengzhou", '
+                                            '"hand": "123m456p789s1134z"}'))
 
     from ..analysis import analyze as run
 
     try:
         result = run(body)
     except InputError as err:
-        return jsonify({"error": err.to_dict()}), 400
-    return jsonify(result)
+        return jsonify({"error": localized(err.to_dict())}), 400
+    return jsonify(localized(result))
+
+
+@bp.get("/variants")
+def variants():
+    """``GET /api/v1/variants`` (API.md): every variant with its room options, labels and
+    help in the request's language. ``choices`` (choice options) is ``[{"value", "label"}]``;
+    ``minimum``/``maximum`` only for whole-number options; ``win_methods`` is
+    ``[{"name", "label"}]`` in API order."""
+    from ..options import option_specs
+    from ..variants import VARIANTS
+    from ..variants.base import WIN_METHOD_LABELS, WIN_METHODS
+
+    out = []
+    for name, variant in VARIANTS.items():
+        options = []
+        for spec in option_specs(variant.Options):
+            o = {k: spec[k] for k in ("name", "type", "default", "label", "help", "rule")}
+            if spec["type"] == "choice":
+                o["choices"] = [{"value": v, "label": label} for v, label in spec["choices"]]
+            if spec["type"] == "int":
+                o["minimum"], o["maximum"] = spec["minimum"], spec["maximum"]
+            options.append(o)
+        methods = [{"name": m, "label": WIN_METHOD_LABELS[m]} for m in WIN_METHODS
+                   if m in variant.win_methods]
+        out.append({"name": name, "label": variant.label, "options": options,
+                    "win_methods": methods})
+    return jsonify(localized({"variants": out}))

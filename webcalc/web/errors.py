@@ -8,6 +8,7 @@ exception (as a 500, which Flask logs first) gets a coded answer: ``{"error": {"
 from __future__ import annotations
 
 from flask import Flask, render_template, request
+from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import CSRFError
 from markupsafe import escape
 from werkzeug.exceptions import BadRequest, HTTPException
@@ -16,22 +17,28 @@ from .api import error_response
 from .security import BODY_MAX
 
 MESSAGES = {
-    400: ("bad_request", "请求有误。"),
-    404: ("not_found", "没有这个页面。"),
-    405: ("method_not_allowed", "不支持这种请求方法。"),
-    413: ("too_large", f"请求太大了：请求体最多 {BODY_MAX // 1024} KB。"),
-    414: ("uri_too_long", "网址太长了：请缩短输入的内容后再试。"),
-    415: ("unsupported_media_type", "不支持的内容类型。"),
-    500: ("internal", "服务器出错了，请稍后再试。"),
+    400: ("bad_request", _l("The request is not right.")),
+    404: ("not_found", _l("There is no such page.")),
+    405: ("method_not_allowed", _l("This request method is not supported.")),
+    413: ("too_large", _l("The request is too large: the body may be at most %(kb)s KB.",
+                          kb=BODY_MAX // 1024)),
+    414: ("uri_too_long", _l("The address is too long: shorten what you typed and try again.")),
+    415: ("unsupported_media_type", _l("This content type is not supported.")),
+    500: ("internal", _l("Something went wrong on the server; please try again later.")),
 }
-CSRF_MESSAGE = ("csrf_failed", "表单已过期或缺少安全令牌：请刷新页面后再提交。")
+CSRF_MESSAGE = ("csrf_failed", _l("The form has expired or lacks its security token: reload "
+                                  "the page and submit again."))
 
 
 def _wants_json() -> bool:
     return request.path.startswith("/api/")
 
 
-def _answer(status: int, code: str, message: str, exc: HTTPException | None = None):
+def _answer(status: int, code: str, message, exc: HTTPException | None = None):
+    try:
+        message = str(message)
+    except Exception:  # noqa: BLE001 - outside a request context the lazy text cannot render
+        message = code
     if _wants_json():
         resp = error_response(code, message, None, status)
     else:

@@ -4,7 +4,9 @@
 ignored. Without it, the browser's Accept-Language decides, and Chinese is the fallback. The
 catalog folder is ``webcalc/translations/zh_Hans_CN`` (Babel ignores a ``zh_CN`` folder); the
 msgids are English. Messages made by the engine (rule reasons, input errors, payment details,
-option labels) are Chinese in both languages.
+option labels, fan names) are :class:`~webcalc.messages.Message` values; :func:`localized`
+renders them in this response's language through :mod:`webcalc.catalogue` (the same
+``messages.mo``, ``msgctxt`` = the message code).
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from pathlib import Path
 from flask import Flask, g, has_app_context, request
 from flask_babel import Babel, Domain, get_locale, get_translations
 from markupsafe import Markup
+
+from ..catalogue import localize
 
 #: ``?lang=`` value → Babel locale
 LANGS = {"zh": "zh_Hans_CN", "en": "en"}
@@ -86,6 +90,12 @@ def _constant_text(translations, string: str) -> Markup:
     return Markup(translations.ugettext(string)) % {}
 
 
+def localized(value):
+    """``value`` (a message, or dicts and lists holding messages) in this response's
+    language."""
+    return localize(value, current_lang())
+
+
 def html_lang() -> str:
     return "en" if current_lang() == "en" else "zh-Hans"
 
@@ -100,3 +110,4 @@ def init_app(app: Flask) -> None:
     # after Flask-Babel's install_gettext_callables: the same results, without a catalogue
     # lookup per call
     app.jinja_env.globals.update(_=template_gettext, gettext=template_gettext)
+    app.jinja_env.filters["msg"] = localized

@@ -37,6 +37,7 @@ from ..errors import InputError
 from ..ledger import (Busy, Conflict, Ledger, LedgerError, NotFound, RateLimited, ReadOnly,
                       TableFull, Voided)
 from .api import _reject_constant
+from .i18n import localized
 
 bp = Blueprint("ledger_api", __name__, url_prefix="/api/v1/tables")
 
@@ -83,7 +84,7 @@ def ledger() -> Ledger:
 
 def _error(err: Exception):
     if isinstance(err, InputError):
-        return jsonify({"error": err.to_dict()}), 400
+        return jsonify({"error": localized(err.to_dict())}), 400
     resp = jsonify({"error": err.to_dict(), **({"table": err.table}
                                                if isinstance(err, Conflict) else {})})
     resp.status_code = STATUS.get(type(err), 400)

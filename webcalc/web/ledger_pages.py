@@ -43,18 +43,21 @@ from ..ledger import (Busy, Conflict, LedgerError, NotFound, RateLimited, ReadOn
                       Voided, view_token_of)
 from ..notation import melds_to_text
 from ..options import option_specs
+from ..messages import Message
 from ..variants import VARIANTS
 from .forms import AnalyzeForm
 from .htmx import add_vary
-from .i18n import current_lang
+from .i18n import current_lang, localized
 from .room import Room, read_room, win_methods
 
 bp = Blueprint("ledger_pages", __name__, url_prefix="/t")
 
 #: the declared factors a quick entry (no tiles) offers, per variant (API.md ``declared``)
-DOUBLES = {"seven_pairs": "七对", "kong_bloom": "杠上花", "four_wildcards": "四混"}
-PANJIN_FAN = {"piaohu": "飘胡", "one_suit": "清一色", "seven_pairs": "七对", "jihu": "鸡胡",
-              "qunji": "群鸡", "qionghu": "穷胡", "jiahu": "夹胡"}
+#: the factors a win without tiles declares (keys → the engine's names: 七对 杠上花 四混; 飘胡 …)
+DOUBLES = {"seven_pairs": Message("fan.seven_pairs"), "kong_bloom": Message("zz.kong_bloom"),
+           "four_wildcards": Message("fan.four_wildcards")}
+PANJIN_FAN = {k: Message(f"fan.{k}") for k in ("piaohu", "one_suit", "seven_pairs", "jihu",
+                                                 "qunji", "qionghu", "jiahu")}
 STATUS = {NotFound: 404, ReadOnly: 403, Conflict: 409, Voided: 409, TableFull: 409,
           RateLimited: 429, Busy: 503}
 IMPORT_MAX = 2 * 1024 * 1024
@@ -125,11 +128,11 @@ def new_table():
             except InputError as err:
                 field = (err.field or "").split(".")[0]
                 if field == "base":
-                    form.base.errors = [err.message]
+                    form.base.errors = [localized(err.message)]
                 elif field == "names":
-                    form.n0.errors = [err.message]
-                elif not room.attach(err.field, err.message):
-                    general = err.message
+                    form.n0.errors = [localized(err.message)]
+                elif not room.attach(err.field, localized(err.message)):
+                    general = localized(err.message)
             except LedgerError as err:
                 general = _error_text(err)
                 status = STATUS.get(type(err), 400)
@@ -138,7 +141,7 @@ def new_table():
         status = 422
     html = render_template("ledger_new.html", form=form, room=room, general=general,
                            import_form=ImportForm(formdata=None),
-                           variant_label=dict(VARIANT_LABELS).get(variant, variant))
+                           variant_label=localized(dict(VARIANT_LABELS).get(variant, variant)))
     return add_vary(make_response(html, status))
 
 
@@ -167,7 +170,7 @@ def import_table():
     nform = NewTableForm(formdata=None)
     room = read_room(MultiDict(), nform.variant.data)
     html = render_template("ledger_new.html", form=nform, room=room, general=general,
-                           import_form=form, variant_label=VARIANT_LABELS[nform.variant.data])
+                           import_form=form, variant_label=localized(VARIANT_LABELS[nform.variant.data]))
     return make_response(html, 422)
 
 
@@ -207,7 +210,7 @@ def _room_args(table: dict, data=None, prefill: dict | None = None) -> MultiDict
     """The analysis form's inputs for this table: its options, base and names, then
     ``prefill`` (the next hand's defaults or a hand being corrected), then what was typed."""
     args = MultiDict()
-    specs = {s["name"]: s for s in option_specs(VARIANTS[table["variant"]].Options)}
+    specs = {s["name"]: s for s in localized(option_specs(VARIANTS[table["variant"]].Options))}
     for name, value in table["options"].items():
         if name in specs:
             args[f"opt_{name}"] = ("1" if value else "0") if isinstance(value, bool) else str(value)
@@ -320,9 +323,9 @@ class Entry:
     def declares(self) -> list[tuple[str, str]]:
         v = self.table["variant"]
         if v == "zhengzhou":
-            return list(DOUBLES.items())
+            return list(localized(DOUBLES).items())
         if v == "panjin":
-            return list(PANJIN_FAN.items())
+            return list(localized(PANJIN_FAN).items())
         return []
 
     def body(self, draw: bool = False) -> dict:
@@ -369,9 +372,9 @@ class Entry:
 
         field = err.field or ""
         if field.startswith("declared"):
-            self.declared_errors.append(err.message)
-        elif not (_attach(self.form, err) or self.room.attach(field, err.message)):
-            self.general = err.message
+            self.declared_errors.append(localized(err.message))
+        elif not (_attach(self.form, err) or self.room.attach(field, localized(err.message))):
+            self.general = localized(err.message)
 
 
 def _render_table(token: str, table: dict, *, entry: Entry | None = None, status: int = 200,
@@ -486,7 +489,7 @@ def _write(token: str, work, entry_of=None):
         anchor = work(t, entry)
     except InputError as err:
         if entry is None:
-            return _render_table(token, _load(token), status=422, message=err.message)
+            return _render_table(token, _load(token), status=422, message=localized(err.message))
         entry.attach(err)
         return _render_table(token, t, entry=entry, status=422)
     except Conflict as err:
@@ -644,7 +647,7 @@ def export_csv(token: str):
     w = csv.writer(out, lineterminator="\r\n")
     w.writerow(["手", "类型", "庄家", "胡牌者", "胡法", "验牌", "付款", "收款", "金额",
                 "项目", "说明", "规则", "记入时间"])
-    from ..variants.base import WIN_METHOD_CHINESE
+    from ..variants.base import WIN_METHOD_LABELS
 
     for h in t["hands"]:
         if h["status"] != "recorded":
@@ -654,7 +657,7 @@ def export_csv(token: str):
         winner = ("" if h["kind"] == "adjustment" else
                   "荒庄" if s.get("winner") is None else names[s["winner"]])
         win_by = "" if h["kind"] == "adjustment" or s.get("winner") is None else \
-            WIN_METHOD_CHINESE.get(h["request"].get("win_by", "self_draw"), "")
+            str(WIN_METHOD_LABELS.get(h["request"].get("win_by", "self_draw"), ""))
         verified = "" if h["kind"] == "adjustment" else ("是" if h["verified"] else "未验牌")
         dealer = "" if h["kind"] == "adjustment" else names[h["dealer"]]
         for p in h["settlement"]["payments"]:

@@ -12,7 +12,7 @@ from ..errors import InputError
 from . import tap
 from .forms import TEXT_FIELDS, AnalyzeForm
 from .htmx import add_vary, is_htmx, wants_fragment
-from .i18n import LANGS, lang_param
+from .i18n import LANGS, lang_param, localized
 from .room import Room, read_room, win_methods
 
 bp = Blueprint("pages", __name__)
@@ -121,6 +121,7 @@ def index():
                         shown = _shown_tiles(bare)
                     except InputError as bare_err:
                         err = bare_err
+                err = _localized_error(err)
                 if (err.code == "wrong_tile_count" and entry.hand is not None
                         and entry.melds is not None and 0 < entry.count < 13):
                     # still tapping the hand in: a count, not an error
@@ -155,7 +156,7 @@ def index():
         error_reasons=error_reasons,
         shown=shown,
         example_hand=EXAMPLE_HAND,
-        variant_label=dict(VARIANT_LABELS).get(form.variant.data, form.variant.data),
+        variant_label=localized(dict(VARIANT_LABELS).get(form.variant.data, form.variant.data)),
     )
     response = make_response(html, status)
     if is_htmx(request):
@@ -199,9 +200,16 @@ def _kinds_in_play(form: AnalyzeForm, room: Room | None) -> int:
 
 
 def _analyze(req: dict) -> dict:
+    """The engine's answer with its messages in this response's language."""
     from ..analysis import analyze
 
-    return analyze(req)
+    return localized(analyze(req))
+
+
+def _localized_error(err: InputError) -> InputError:
+    """``err`` with its message and reasons rendered in this response's language."""
+    return InputError(err.code, localized(err.message), err.field, err.position,
+                      localized(err.reasons))
 
 
 def _shown_tiles(req: dict) -> dict:

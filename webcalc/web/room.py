@@ -49,7 +49,8 @@ from flask_babel import lazy_gettext as _l
 from ..options import option_specs, parse_options
 from ..settlement import kong_types, kongs_of_melds, settlement_fields, variant_pao_max
 from ..variants import VARIANTS
-from ..variants.base import WIN_METHOD_CHINESE, WIN_METHODS
+from ..variants.base import WIN_METHOD_LABELS, WIN_METHODS
+from .i18n import localized
 
 SEATS = ("东家", "南家", "西家", "北家")
 SEAT_SHORT = ("东", "南", "西", "北")
@@ -68,9 +69,10 @@ SEAT_TEXT = _l("Should be a seat: 东家, 南家, 西家 or 北家.")
 
 
 def win_methods(variant: str) -> list[tuple[str, str]]:
-    """The variant's allowed win methods as ``(value, 中文)``, in API order."""
+    """The variant's allowed win methods as ``(value, label)``, in API order, the label in
+    this response's language."""
     allowed = VARIANTS[variant].win_methods
-    return [(m, WIN_METHOD_CHINESE[m]) for m in WIN_METHODS if m in allowed]
+    return [(m, localized(WIN_METHOD_LABELS[m])) for m in WIN_METHODS if m in allowed]
 
 
 @dataclass
@@ -393,7 +395,7 @@ def read_room(args, variant: str, win_by: str = "self_draw",
     stale = marker is not None and not from_form
 
     options = [_read_option(args, spec, from_form, stale)
-               for spec in option_specs(VARIANTS[variant].Options)]
+               for spec in localized(option_specs(VARIANTS[variant].Options))]
     room = Room(variant, options, win_by=win_by, melds=list(melds or []),
                 indicator=indicator or "")
     err = room.errors
@@ -462,12 +464,12 @@ def read_room(args, variant: str, win_by: str = "self_draw",
     room.dealer = seat("s_dealer")
     room.winner = seat("s_winner", allow_none=True)
     room.discarder = seat("s_discarder")
-    room.pao = [count(f"s_pao{i}", "跑") for i in range(4)]
+    room.pao = [count(f"s_pao{i}", _("Pao")) for i in range(4)]
     room.jiagang = [flag(f"s_jiagang{i}", False) for i in range(4)]
     room.ready = [flag(f"s_ready{i}", True) for i in range(4)]
     if args.get("s_dready", "").strip() != "" and not stale:
         room.dready = flag("s_dready", True)
-    room.biao = count("s_biao", "表")
+    room.biao = count("s_biao", _("Biao"))
     room.follow = flag("s_follow", False)
     room.duanmen = flag("s_duanmen", False)
     room.kong_discard = flag("s_kong_discard", False)

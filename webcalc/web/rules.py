@@ -16,7 +16,8 @@ from werkzeug.datastructures import MultiDict
 from ..options import option_specs
 from ..variants import VARIANTS
 from ..worth import FAN_MULTIPLIERS
-from .i18n import current_lang, lang_param
+from ..messages import Message
+from .i18n import current_lang, lang_param, localized
 from .rules_content import BY_ID, RULES, SECTIONS, Example, Rule
 
 bp = Blueprint("rules", __name__)
@@ -31,6 +32,50 @@ FAN_LABELS = {
     "jiahu": _l("夹胡 (closed wait)"), "four_wildcards": _l("four wildcards (四混)"),
 }
 SEED_LABELS = {"000": "三门峡", "001": "郑州", "002": "盘锦", "003": "晋城"}
+SEED_VARIANTS = {"000": "sanmenxia", "001": "zhengzhou", "002": "panjin", "003": "jincheng"}
+#: the Chinese terms the English rule texts gloss, as the English page names them (issue 15:
+#: no Chinese outside the tiles and the quoted seed text), longest first
+GLOSSES = sorted({
+    "七对加倍": "seven-pairs double", "十三不靠": "shisanbukao (knitted)",
+    "十三幺": "thirteen orphans", "混单吊": "hundandiao", "七小对": "seven pairs",
+    "游戏混": "both-sides wildcards", "四混": "four wildcards", "七对": "seven pairs",
+    "飘胡": "piaohu", "夹胡": "jiahu", "加钢": "jiagang", "上架": "shangjia", "前包": "qianbao",
+    "跑": "pao", "表": "biao", "乱将": "luanjiang (any pair)", "空听": "kongting (dead wait)",
+    "后包": "houbao", "牌理": "hand efficiency", "杠上开花": "kong bloom", "带混": "wildcards",
+    "随": " with ", "翻倍": " doubling", "绕杠": "added kong", "杠带": "kong ",
+    "庄家加底": "dealer adds a base", "杠上花": "kong bloom", "荒庄结算杠分": "kongs paid in a drawn game",
+    "混牌": "wildcard", "混杠": "wildcard kong", "选断门": "dealer may drop a suit",
+    "断门": "dropped suit", "清一色": "one suit", "手把一": "shoubayi (one tile left)",
+    "点炮包三家": "the discarder pays for all three", "点炮": "discard", "点胡": "discard win",
+    "番": "fan", "穷胡": "qionghu", "鸡胡": "jihu", "群鸡": "qunji", "杠流泪": "gangliulei",
+    "死钢": "everyone jiagang", "不连庄": "dealer always passes", "吃": "chow", "刻": "pung",
+    "夹": "closed", "拾": "shi", "搶": "qiang", "杠": "kong",
+}.items(), key=lambda kv: -len(kv[0]))
+
+
+def melds_shown(text: str) -> str:
+    """An example's melds text as the page's language writes it: ``吃123m`` in Chinese,
+    ``chow:123m`` in English (the melds field reads both)."""
+    if current_lang() != "en":
+        return text
+    from ..notation import melds_from_text
+
+    try:
+        melds = melds_from_text(text)
+    except Exception:  # noqa: BLE001 - shown as written
+        return text
+    return " ".join(f"{m['type']}:{m['tiles']}" + (f"@{m['from']}" if "from" in m else "")
+                    for m in melds)
+
+
+def english(text):
+    """An English rule text with the Chinese terms it glosses named in English."""
+    if not isinstance(text, str):
+        return text
+    out = str(text)
+    for zh, en in GLOSSES:
+        out = out.replace(zh, en)
+    return type(text)(out) if type(text) is not str else out
 
 
 def rule_url(rule_id) -> str:
@@ -115,31 +160,35 @@ def rule_options(rule: Rule) -> list[dict]:
     ones the content adds; each ``{"variant", "variant_label", **spec}``."""
     out, seen = [], set()
     for name, variant in VARIANTS.items():
-        for spec in option_specs(variant.Options):
+        for spec in localized(option_specs(variant.Options)):
             key = (name, spec["name"])
             if spec["rule"] == rule.id or key in rule.options:
                 if key not in seen:
                     seen.add(key)
-                    out.append({"variant": name, "variant_label": variant.label, **spec})
+                    out.append({"variant": name, "variant_label": localized(variant.label),
+                                **spec})
     return out
 
 
 def example_options(e: Example) -> list[str]:
-    """The example's room options as the page names them: ``夹胡：开``, ``混牌：游戏混``."""
-    specs = {sp["name"]: sp for sp in option_specs(VARIANTS[e.variant].Options)}
+    """The example's room options as the page names them: ``夹胡：开``, ``混牌：游戏混``
+    (``Jiahu: on`` in English)."""
+    specs = {sp["name"]: sp for sp in localized(option_specs(VARIANTS[e.variant].Options))}
     out = []
     for name, value in (e.request.get("options") or {}).items():
         sp = specs[name]
         if isinstance(value, bool):
-            text = "开" if value else "关"
+            text = str(_l("on") if value else _l("off"))
         else:
             text = dict(sp["choices"]).get(value, str(value))
-        out.append(f"{sp['label']}：{text}")
+        out.append(str(_l("%(label)s: %(value)s", label=sp["label"], value=text)))
     return out
 
 
 def _text(rule_or_example, field: str) -> str:
-    return getattr(rule_or_example, f"{field}_{'en' if current_lang() == 'en' else 'zh'}")
+    if current_lang() == "en":
+        return english(getattr(rule_or_example, f"{field}_en"))
+    return getattr(rule_or_example, f"{field}_zh")
 
 
 @bp.get("/rules")
@@ -156,12 +205,14 @@ def rule(rule_id: str):
         return render_template("rule_missing.html", rule_id=rule_id), 404
     i = RULES.index(r)
     lang = lang_param()
-    examples = [{"url": example_url(e, lang), "says": e.says_en if current_lang() == "en"
-                 else e.says_zh, "e": e, "options": example_options(e)} for e in r.examples]
+    examples = [{"url": example_url(e, lang), "says": english(e.says_en)
+                 if current_lang() == "en" else e.says_zh, "e": e,
+                 "options": example_options(e)} for e in r.examples]
     return render_template(
         "rule.html", rule=r, title=_text(r, "title"),
-        body=r.en if current_lang() == "en" else r.zh,
-        seed_label=SEED_LABELS.get(r.seed[0]) if r.seed else None,
+        body=english(r.en) if current_lang() == "en" else r.zh,
+        seed_label=(localized(Message(f"variant.{SEED_VARIANTS[r.seed[0]]}"))
+                    if r.seed else None),
         options=rule_options(r), examples=examples,
         prev=RULES[i - 1] if i > 0 else None,
         next=RULES[i + 1] if i + 1 < len(RULES) else None,
@@ -170,5 +221,5 @@ def rule(rule_id: str):
 
 def init_app(app: Flask) -> None:
     app.register_blueprint(bp)
-    app.jinja_env.globals.update(rule_url=rule_url, FAN_LABELS=FAN_LABELS,
+    app.jinja_env.globals.update(rule_url=rule_url, FAN_LABELS=FAN_LABELS, melds_shown=melds_shown,
                                  FAN_MULTIPLIERS=FAN_MULTIPLIERS)

@@ -180,7 +180,7 @@ RULES: tuple[Rule, ...] = (
              "Waiting on East and South; two East tiles are visible, so East has none left "
              "(dead wait) and South has 2.", waits={"1z": 0, "2z": 2}),),
          no_seed_zh="种子规则没有直接说怎么数；这是本站的决定。"),
-    Rule("C-10", "荒庄", "A drawn game (荒庄)",
+    Rule("C-10", "荒庄", "A drawn game (huangzhuang)",
          "摸完牌没人胡，叫荒庄：没有胡牌的钱，只按各玩法的规定付杠钱和罚分（三门峡、晋城荒庄不付杠；"
          "郑州看选项；盘锦照付；晋城庄家还要付后包）。",
          "Nobody won: no win payment; only the kong payments and penalties each variant "
@@ -289,7 +289,7 @@ RULES: tuple[Rule, ...] = (
              complete=True, shape="knitted"),),
          seed=("000", "由 147、258、369 三组序数牌加东南西北中发白中任意五张不重复的牌组成。"),
          options=(("sanmenxia", "with_honors"), ("sanmenxia", "wildcard"))),
-    Rule("SMX-4", "混单吊（表演）", "混单吊: the wildcard as a single wait",
+    Rule("SMX-4", "混单吊（表演）", "Hundandiao: the wildcard as a single wait",
          "手里是四副牌加一张混牌，摸到任何一张都能胡（混牌和它做将），这样胡叫混单吊，算 1 表。"
          "胡的那张也可以是混（那时手里原来还有一张混）。混牌只是在顺子或刻子里用掉，不算混单吊："
          "123、123、123、123 加单张一万，摸到混胡，是 0 表。",
@@ -312,7 +312,7 @@ RULES: tuple[Rule, ...] = (
              "wildcard: 0 表.", complete=True, biao=0)),
          seed=("000", "举例：手牌是 123、123、123、123、红中（混）。此时摸到任意一张牌都可以胡牌，这时摸到9万选择胡，算 1 表。"),
          options=(("sanmenxia", "wildcard"),)),
-    Rule("SMX-5", "表数", "Counting 表",
+    Rule("SMX-5", "表数", "Counting biao",
          "不是混单吊就是 0 表；混单吊是 1 表，再加上“听牌后打出的混牌张数”：已经在混单吊状态，"
          "又摸到混牌，不胡，打出一张混（手里还留一张做将，而且一直没脱听），每打一张多 1 表。"
          "这个张数在结算的“表（打混次数）”里填。",
@@ -501,7 +501,7 @@ RULES: tuple[Rule, ...] = (
              "Four sequences and a pair of 9 Bamboo, no triplet: not a win (PJ-6).",
              complete=False, reason="PJ-6"),),
          seed=("002", "3）胡牌必须有一组刻牌，或者对倒胡。")),
-    Rule("PJ-7", "要有顺（飘胡例外）", "A sequence (unless 飘胡)",
+    Rule("PJ-7", "要有顺（飘胡例外）", "A sequence (unless piaohu)",
          "至少要有一组顺子（吃的或暗手的）。开了“飘胡”，全是刻子的牌也能胡，算飘胡 ×2。"
          "手把一（胡之前手里只剩一张）只有飘胡才行。",
          "At least one sequence (chowed or concealed). With 飘胡 on, an all-triplet hand wins "
@@ -532,7 +532,7 @@ RULES: tuple[Rule, ...] = (
              "抢杠胡：报错 bad_win_by（盘锦没有抢杠）。",
              "Robbing a kong: bad_win_by.", error="bad_win_by"),),
          seed=("002", "6）没有一炮多响，如果一人点炮两家以上，按照逆时针顺序在前者先胡牌。")),
-    Rule("PJ-10", "盘锦的番", "Panjin's 番 (doubles)",
+    Rule("PJ-10", "盘锦的番", "Panjin's fan (doubles)",
          "每个番 ×2，全部相乘：自摸、穷胡（有混的房间里手上一张混都没有）、鸡胡（有一条，混牌的一条也算）"
          "或群鸡 ×4（四张一条）、飘胡、清一色、七对、杠上开花、杠流泪、夹胡。"
          "夹胡要“纯夹”：胡的那张在顺子中间，而且胡之前只听这一种牌（混牌那几种不算，因为摸到混什么都能胡）；"
@@ -558,7 +558,7 @@ RULES: tuple[Rule, ...] = (
                        "4z": {"fan": ["self_draw"], "amount": 12}})),
          seed=("002", "15）夹胡（*2）：夹胡胡牌（单吊和三七不算夹胡）。"),
          options=(("panjin", "one_suit"), ("panjin", "seven_pairs"), ("panjin", "piaohu"))),
-    Rule("PJ-11", "庄家和加钢翻倍", "Dealer and 加钢 factors",
+    Rule("PJ-11", "庄家和加钢翻倍", "Dealer and jiagang factors",
          "每个输家分开算：胡家或这个输家是庄，×2（不会 ×4）；胡家加钢 ×2；这个输家加钢再 ×2"
          "（“死钢”就是人人加钢）。",
          "Per loser: ×2 if the winner or this loser deals (never ×4); ×2 if the winner has "
@@ -625,7 +625,7 @@ RULES: tuple[Rule, ...] = (
              waits={"1m": 3, "9m": 3, "1p": 3, "9p": 3, "1s": 3, "9s": 3, "1z": 3, "2z": 3,
                     "3z": 3, "4z": 3, "5z": 3, "6z": 3, "7z": 3}),),
          seed=("003", "(2) 1、1、1、1、1、1、1、1、1、1、1、1、11(十三幺)")),
-    Rule("JC-3", "上架才能胡", "Declared ready (上架) before winning",
+    Rule("JC-3", "上架才能胡", "Declared ready (shangjia) before winning",
          "晋城要先“上架”（听牌时把多余的一张扣在牌墙上）才能胡。结算里胡牌者的“上架”没勾，就报错 bad_settlement。",
          "A Jincheng player must have declared ready (上架) before winning; a winner without "
          "上架 is refused (bad_settlement).",
@@ -669,7 +669,7 @@ RULES: tuple[Rule, ...] = (
              "The dealer self-draws (4 from each); South's concealed kong takes 2 from each "
              "other seat.", net=[10, 2, -6, -6]),),
          seed=("003", "暗杠 2 個底注")),
-    Rule("JC-7", "前包", "前包 (following the dealer)",
+    Rule("JC-7", "前包", "Qianbao (following the dealer)",
          "第一轮庄家打出的第一张，另外三家都跟着打一样的牌，叫前包：庄家付给每家 1 底。",
          "When all three others follow the dealer's first discard with the same tile, the "
          "dealer pays each of them 1 base.",
@@ -679,7 +679,7 @@ RULES: tuple[Rule, ...] = (
              "前包 (the dealer pays 1 to each) and South's self-draw (4 from the dealer, 2 "
              "from West and North).", net=[-7, 9, -1, -1]),),
          seed=("003", "前包莊家需要給其他閑家一個底注的錢")),
-    Rule("JC-8", "后包（荒庄）", "后包 (a drawn game)",
+    Rule("JC-8", "后包（荒庄）", "Houbao (a drawn game)",
          "荒庄时庄家付给另外三家每家“后包”底数（默认 2 底），杠钱不付。",
          "On a draw the dealer pays each other seat the 后包 amount (2 base by default); no "
          "kong is paid.",
@@ -696,7 +696,7 @@ RULES: tuple[Rule, ...] = (
              "东家坐庄，西家胡：下一局南家坐庄。",
              "East dealt, West won: South deals next.", next_dealer=1),),
          seed=("003", "定莊、輪莊：第一輪隨機坐莊，贏了繼續坐莊，輸了莊家的下家坐莊。")),
-    Rule("JC-10", "拾牌、抢牌（只打十三幺）", "拾 and 搶 (thirteen orphans only)",
+    Rule("JC-10", "拾牌、抢牌（只打十三幺）", "Shi and qiang (thirteen orphans only)",
          "打十三幺的人可以拿别人打出的幺九牌：“拾”只能拿上家的，次数不限；“抢”任何一家都行，只有一次，"
          "抢过以后不能再拾。拿来的牌每张算 1 张，亮在一边冻结：算进十三种里，但不能做将，也不能是胡的那张。"
          "所以只靠拿来的那张凑齐的一种牌，不再是十三面听里的一张。",

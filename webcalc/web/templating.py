@@ -66,14 +66,15 @@ VARIANT_NAMES = {
 SEAT_LABELS = (_l("East seat"), _l("South seat"), _l("West seat"), _l("North seat"))
 
 SUIT_EN = {"m": "Characters", "p": "Dots", "s": "Bamboo"}
-HONOR_EN = ("East", "South", "West", "North", "White dragon", "Green dragon", "Red dragon")
+HONOR_EN = ("East wind", "South wind", "West wind", "North wind", "White dragon", "Green dragon",
+            "Red dragon")
 
 
 def tile_name(code) -> str:
     """A tile's spoken name: ``五万`` in Chinese, ``5 Characters`` in English."""
     face = tile_face(code)
-    if current_lang() == "zh" or not face.suit_char:
-        return face.chinese
+    if current_lang() == "zh" or not face.code[:1].isdigit():
+        return face.chinese                    # Chinese, or not a tile: as drawn
     rank = int(face.code[0])
     return HONOR_EN[rank - 1] if face.suit == "z" else f"{rank} {SUIT_EN[face.suit]}"
 
@@ -87,11 +88,12 @@ def tile_codes(text) -> list[str]:
     except Exception:  # noqa: BLE001 - drawing never fails
         return []
 
-_RULE_TAIL = re.compile(r"（([A-Z]{1,3}-\d+(?:[、,，]\s*[A-Z]{1,3}-\d+)*)）\s*$")
+_RULE_TAIL = re.compile(r"\s*[（(]([A-Z]{1,3}-\d+(?:[、,，]\s*[A-Z]{1,3}-\d+)*)[）)]\s*$")
 
 
 def split_rule(detail) -> tuple[str, list[str]]:
-    """An engine ``detail`` → (text, [rule ids]) when it ends with ``（ZZ-4、ZZ-5）``."""
+    """An engine ``detail`` → (text, [rule ids]) when it ends with ``（ZZ-4、ZZ-5）`` (or, in
+    English, `` (ZZ-4, ZZ-5)``)."""
     text = str(detail or "")
     m = _RULE_TAIL.search(text)
     if not m:

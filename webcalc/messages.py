@@ -1,0 +1,77 @@
+"""What the engine says, as values: :class:`Message` (a code, its parameters, a rule id).
+
+The engine never writes sentences. It builds ``Message("bad_tile.not_a_tile", {"n": 4,
+"char": "x"})`` and the edge renders it in the reader's language with
+:func:`webcalc.catalogue.render` (English templates in the catalogue, Simplified Chinese in
+``webcalc/translations/zh_Hans_CN/LC_MESSAGES/messages.po``, context = the code).
+
+Parameters are plain values (numbers, strings, tile codes), :class:`~webcalc.tiles.Tile`
+objects (templates print ``{tile.code}`` or ``{tile.chinese}``), lists (joined in the
+reader's language) or nested messages (seat names, field names, meld kinds …).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+
+class Message:
+    """One thing the engine says: ``code`` (a key of :data:`webcalc.catalogue.TEXTS`),
+    ``params`` (the values the sentence names) and ``rule`` (the RULES id, or ``None``).
+
+    ``str(message)`` is the Simplified Chinese rendering (the default language)."""
+
+    __slots__ = ("code", "params", "rule")
+
+    def __init__(self, code: str, params: Mapping[str, Any] | None = None,
+                 rule: str | None = None, **kw: Any):
+        self.code = code
+        self.params = {**(params or {}), **kw}
+        self.rule = rule
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, Message) and (self.code, self.params, self.rule)
+                == (other.code, other.params, other.rule))
+
+    def __hash__(self) -> int:
+        return hash((self.code, self.rule))
+
+    def __repr__(self) -> str:
+        return f"Message({self.code!r}, {self.params!r}, rule={self.rule!r})"
+
+    def __str__(self) -> str:
+        from .catalogue import render
+
+        return render(self, "zh")
+
+    def __contains__(self, text: str) -> bool:
+        return text in str(self)
+
+
+def M(code: str, rule: str | None = None, **params: Any) -> Message:
+    """Shorthand: ``M("seat", n=0)``."""
+    return Message(code, params, rule)
+
+
+def seat(n: int) -> Message:
+    """The name of seat ``n`` (0 East … 3 North)."""
+    return Message(f"seat.{n}")
+
+
+class Joined:
+    """A parameter that is several parts joined: by ``zh`` in Chinese, ``en`` in English
+    (the arithmetic of a payment is joined by spaces or ``+`` in both)."""
+
+    __slots__ = ("items", "zh", "en")
+
+    def __init__(self, items, zh: str = "、", en: str = ", "):
+        self.items = list(items)
+        self.zh = zh
+        self.en = en
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Joined) and (self.items, self.zh, self.en) == (
+            other.items, other.zh, other.en)
+
+    def __repr__(self) -> str:
+        return f"Joined({self.items!r}, {self.zh!r}, {self.en!r})"
