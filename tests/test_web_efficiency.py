@@ -189,5 +189,5 @@ def test_english_panel(client):
     html = htmllib.unescape(text_of(get(client, variant="zhengzhou", hand="123m456p789s1134z5z",
                                         lang="en")))
     panel = panel_of(html)
-    assert "Tile efficiency (牌理)" in panel and "3 kinds, 8 tiles" in panel
+    assert "Tile efficiency" in panel and "3 kinds, 8 tiles" in panel
     assert "Discard" in panel and "draw" in panel and "1 from ready" in panel
