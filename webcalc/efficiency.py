@@ -230,8 +230,11 @@ class FreeOracle:
 # -- the public functions ----------------------------------------------------------------
 
 def useful_draws(variant: Variant, sit: Situation, visible: Sequence[int] = (),
-                 kinds_in_play: int = 34) -> Useful:
-    """The useful draws of the 13-tile hand of ``sit`` (issue 14.1), in tile order."""
+                 kinds_in_play: int = 34, bound: int | None = None) -> Useful:
+    """The useful draws of the 13-tile hand of ``sit`` (issue 14.1), in tile order.
+
+    ``bound``: a distance the hand is known to be within (盘锦: one search at it instead of
+    bounded searches from a looser count up; its tables are shared by a hand's discards)."""
     held = sit.hand.held_counts()
     indicator = sit.indicator
     live = []
@@ -243,7 +246,7 @@ def useful_draws(variant: Variant, sit: Situation, visible: Sequence[int] = (),
     jokers = len(sit.jokers)
     if not variant.policy.in_triplet and sit.win_by != "discard" and not (
             jokers and jokers == len(sit.hand.concealed)):
-        return _panjin_useful(variant, sit, live)
+        return _panjin_useful(variant, sit, live, bound)
     if variant.policy.in_triplet:
         oracle = FreeOracle(variant, sit, kinds_in_play)
         d0 = oracle.distance(None)
@@ -263,7 +266,7 @@ def useful_draws(variant: Variant, sit: Situation, visible: Sequence[int] = (),
     return Useful(max(d0 - 1, 0), tuple(out))
 
 
-def _panjin_useful(variant: Variant, sit: Situation, live) -> Useful:
+def _panjin_useful(variant: Variant, sit: Situation, live, bound: int | None = None) -> Useful:
     """盘锦 (PJ-2, PJ-4..PJ-8): the standard shape's useful draws from one search that
     keeps the kinds its nearest targets draw; 七对's (with its option) draw by draw."""
     face, real_caps, room = hand_caps(sit)
@@ -275,10 +278,11 @@ def _panjin_useful(variant: Variant, sit: Situation, live) -> Useful:
     lower = free_standard(sit.real_counts, real_caps, jokers, room, melds)
     found = None
     if lower is not None:
-        for bound in range(lower, 15):
+        bounds = range(lower, 15) if bound is None else (bound,) if bound >= lower else ()
+        for b in bounds:
             found = panjin_standard_drawn(
                 sit.real_counts, real_caps, jokers, room, melds, panjin_meld_flags(sit),
-                allowed, sit.options.piaohu, jokers, bound)
+                allowed, sit.options.piaohu, jokers, b)
             if found is not None:
                 shapes["standard"] = found[0]
                 break
@@ -323,10 +327,16 @@ def efficiency(variant: Variant, sit: Situation, visible: Sequence[int] = (),
     ``{"discard", "shanten", "useful", "useful_total"}``, best first — lowest shanten
     (``None``, never ready, last), then most useful copies, then tile order."""
     entries = []
+    # 盘锦: the first discard is searched from its looser count up; its distance d bounds
+    # every other discard's (two discards differ by one exchange: within d + 1), so the
+    # others need one search each at d + 1, and the units they share hit the same tables
+    bound = None
     for t in sorted(set(sit.hand.concealed)):
         if not variant.can_discard(sit, t):
             continue
-        u = useful_draws(variant, sit.without_tile(t), visible, kinds_in_play)
+        u = useful_draws(variant, sit.without_tile(t), visible, kinds_in_play, bound)
+        if bound is None and not variant.policy.in_triplet:
+            bound = INF if u.shanten is None else u.shanten + 2
         entries.append((t, u))
     entries.sort(key=lambda e: (INF if e[1].shanten is None else e[1].shanten,
                                 -e[1].total, e[0]))

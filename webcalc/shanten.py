@@ -557,10 +557,15 @@ def panjin_missing(sit, allowed_suits, limit: int = INF) -> dict[str, int]:
 
 @lru_cache(maxsize=CACHE // 8)
 def unit_panjin_drawn(unit: tuple[int, ...], caps: tuple[int, ...], start: int, honors: bool,
-                      max_x: int, limit: int) -> tuple[tuple[int, int, int, int, int, int], ...]:
+                      max_x: int, limit: int,
+                      jokers: int = INF) -> tuple[tuple[int, int, int, int, int, int], ...]:
     """:func:`unit_panjin` rows ``(g, p, x, flags, r, drawn)``: ``drawn`` is the bit set of
-    the kinds some cheapest way to reach the row draws."""
+    the kinds some cheapest way to reach the row draws. With ``jokers`` (the jokers held),
+    a row whose own cost ``r + max(0, x − jokers)`` exceeds ``limit`` is left out too: the
+    hand's cost is never below one unit's."""
     n = len(unit)
+    if jokers + limit < max_x:
+        max_x = jokers + limit
     states: dict[tuple, tuple[int, int]] = {(0, 0, 0, 0, 0, 0): (0, 0)}
     for i in range(n):
         c = unit[i]
@@ -594,19 +599,20 @@ def unit_panjin_drawn(unit: tuple[int, ...], caps: tuple[int, ...], start: int, 
                             real = places - y
                             d = real - c if real > c else 0
                             r2 = r + d
-                            if r2 > limit:
+                            x2 = x + y
+                            if r2 + (x2 - jokers if x2 > jokers else 0) > limit:
                                 continue
                             f = f_t | real_bits if real else f_t
                             if honors and pr and not y:
                                 f |= TRIP
-                            key = (b, s, g2, p + pr, x + y, f)
+                            key = (b, s, g2, p + pr, x2, f)
                             m2 = mask | bit if d else mask
                             old = new.get(key)
                             if old is None or r2 < old[0]:
                                 new[key] = (r2, m2)
                             elif r2 == old[0] and m2 | old[1] != old[1]:
                                 new[key] = (r2, m2 | old[1])
-        states = _prune_drawn(new)
+        states = _prune_drawn(new) if len(new) > 48 or i == n - 1 else new
     return tuple((g, p, x, fl, r, m) for (_, _, g, p, x, fl), (r, m) in states.items())
 
 
@@ -645,7 +651,8 @@ def panjin_standard_drawn(real: Sequence[int], caps: Sequence[int], jokers: int,
         return None
     acc: dict[tuple, tuple[int, int]] = {(0, 0, 0, bin(suits0).count("1"), 0): (0, 0)}
     for ui, (a, b, honors) in enumerate(UNITS):
-        table = unit_panjin_drawn(tuple(real[a:b]), tuple(caps[a:b]), a, honors, max_x, limit)
+        table = unit_panjin_drawn(tuple(real[a:b]), tuple(caps[a:b]), a, honors, max_x, limit,
+                                  jokers)
         counts_suit = not honors and not suits0 >> ui & 1
         new: dict[tuple, tuple[int, int]] = {}
         for (g, p, x, n, f), (r, m) in acc.items():
