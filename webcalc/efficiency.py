@@ -19,7 +19,7 @@ from itertools import permutations
 from typing import NamedTuple, Sequence
 
 from .decompose import KNITTED_RUNS, TERMINALS_AND_HONORS
-from .shanten import (INF, UNITS, free_standard, hand_caps, panjin_meld_flags,
+from .shanten import (INF, UNITS, _merge_free, free_standard, hand_caps, panjin_meld_flags,
                       panjin_standard_drawn, seven_pairs_panjin, unit_free)
 from .tiles import ALL_TILES, Tile
 from .variants.base import Situation, Variant
@@ -178,12 +178,25 @@ class FreeOracle:
                 return INF
             total = best + 3 * G + 2
             return total - jokers if total > jokers else 0
-        from .shanten import combine_free
-        ts = list(tables)
-        if changed is not None:
-            ts[changed] = table
-        d = combine_free(ts, G, jokers, room)
-        return INF if d is None else d
+        # the other three units' merge is the same for every draw into a unit: made once
+        if changed is None:
+            acc, table = self._rest_acc(0), tables[0]
+        else:
+            acc = self._rest_acc(changed)
+        return _finish_last(acc, table, G, jokers, room)
+
+    def _rest_acc(self, skip: int) -> dict:
+        """The merged tables of the units but ``skip`` (``(g, p, q) -> D``), cached."""
+        cache = self.__dict__.setdefault("_rests", {})
+        acc = cache.get(skip)
+        if acc is None:
+            acc = {(0, 0, 0): 0}
+            for i, t in enumerate(self.tables):
+                if i != skip:
+                    acc = _merge_free(acc, t, self.groups)
+            cache[skip] = acc
+        return acc
+
 
     def distance(self, k: int | None) -> int:
         """``d(H + k)`` over the variant's shapes (``k`` None: ``d(H)``)."""
@@ -225,6 +238,22 @@ class FreeOracle:
                 paired = paired or c[k] >= 1
             best = min(best, 14 - kinds - paired)
         return best
+
+
+def _finish_last(acc: dict, table, groups: int, jokers: int, room: int) -> int:
+    """:func:`webcalc.shanten.combine_free` of ``acc`` (the other units merged) and one more
+    unit ``table``, without building the last merge: the fewest tiles to add, or INF."""
+    best = INF
+    for (g, p, q), d in acc.items():
+        for g2, p2, q2, d2 in table:
+            g3 = g + g2
+            if g3 > groups or p + p2 > 1 or q + q2 - jokers > room:
+                continue
+            total = d + d2 + 3 * (groups - g3) + 2 * (1 - p - p2)
+            cost = total - jokers if total > jokers else 0
+            if cost < best:
+                best = cost
+    return best
 
 
 # -- the public functions ----------------------------------------------------------------
@@ -331,10 +360,19 @@ def efficiency(variant: Variant, sit: Situation, visible: Sequence[int] = (),
     # every other discard's (two discards differ by one exchange: within d + 1), so the
     # others need one search each at d + 1, and the units they share hit the same tables
     bound = None
-    for t in sorted(set(sit.hand.concealed)):
-        if not variant.can_discard(sit, t):
-            continue
-        u = useful_draws(variant, sit.without_tile(t), visible, kinds_in_play, bound)
+    subs = [(t, sit.without_tile(t)) for t in sorted(set(sit.hand.concealed))
+            if variant.can_discard(sit, t)]
+    if not variant.policy.in_triplet and len(subs) > 1:
+        # the nearest-looking discard first (its looser count): its bound is the tightest
+        face, real_caps, room = hand_caps(sit)
+        jokers, melds = len(sit.jokers), len(sit.hand.melds)
+
+        def looser(sub):
+            d = free_standard(sub[1].real_counts, real_caps, jokers, room, melds)
+            return INF if d is None else d
+        subs.sort(key=looser)
+    for t, sub in subs:
+        u = useful_draws(variant, sub, visible, kinds_in_play, bound)
         if bound is None and not variant.policy.in_triplet:
             bound = INF if u.shanten is None else u.shanten + 2
         entries.append((t, u))
