@@ -360,21 +360,19 @@ def efficiency(variant: Variant, sit: Situation, visible: Sequence[int] = (),
     # every other discard's (two discards differ by one exchange: within d + 1), so the
     # others need one search each at d + 1, and the units they share hit the same tables
     bound = None
-    subs = [(t, sit.without_tile(t)) for t in sorted(set(sit.hand.concealed))
-            if variant.can_discard(sit, t)]
-    if not variant.policy.in_triplet and len(subs) > 1:
-        # the nearest-looking discard first (its looser count): its bound is the tightest
-        face, real_caps, room = hand_caps(sit)
-        jokers, melds = len(sit.jokers), len(sit.hand.melds)
-
-        def looser(sub):
-            d = free_standard(sub[1].real_counts, real_caps, jokers, room, melds)
-            return INF if d is None else d
-        subs.sort(key=looser)
-    for t, sub in subs:
-        u = useful_draws(variant, sub, visible, kinds_in_play, bound)
-        if bound is None and not variant.policy.in_triplet:
-            bound = INF if u.shanten is None else u.shanten + 2
+    jokers = len(sit.jokers)
+    if (not variant.policy.in_triplet and sit.win_by != "discard"
+            and jokers < len(sit.hand.concealed) - 1):
+        # 盘锦: a discard's standard distance is the 14-tile hand's d14 or d14 + 1 (the
+        # same targets, less or not the discarded tile): every discard is searched once
+        # at d14 + 1, and the three units it leaves alone hit the same tables
+        from .shanten import panjin_missing
+        d14 = panjin_missing(sit, variant.allowed_suit_counts(sit)).get("standard")
+        bound = -1 if d14 is None else d14 + 1
+    for t in sorted(set(sit.hand.concealed)):
+        if not variant.can_discard(sit, t):
+            continue
+        u = useful_draws(variant, sit.without_tile(t), visible, kinds_in_play, bound)
         entries.append((t, u))
     entries.sort(key=lambda e: (INF if e[1].shanten is None else e[1].shanten,
                                 -e[1].total, e[0]))
