@@ -546,7 +546,7 @@ def main(argv=None):
     out = Path(args.out)
     old = out.read_text(encoding="utf-8") if out.exists() else ""
     starts = [old.index(h) for h in ("\n## Soak", "\n## Load", "\n## Memory", "\n## Pages",
-                                      "\n## Worst cases")
+                                      "\n## Worst cases", "\n## Targets of issues 6, 13 and 14")
               if h in old]
     keep = old[min(starts):] if starts else ""          # the other scripts' sections stay
     out.write_text(text + keep, encoding="utf-8")
