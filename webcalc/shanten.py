@@ -128,30 +128,33 @@ def unit_free(unit: tuple[int, ...], caps: tuple[int, ...], honors: bool,
         seq_ok = not honors and i <= n - 3 and (c or unit[i + 1] or unit[i + 2])
         trips = (0, 1, 2) if (c and jokers) else ((0, 1) if c else (0,))
         new: dict[tuple[int, int, int, int, int], int] = {}
+        get = new.get
         # each group here uses a held tile: at most as many sequences start at i as
         # there are held tiles at i..i+2 (the others would be fresh groups)
         s_max = min(4, c + unit[i + 1] + unit[i + 2]) if seq_ok else 0
         for (a, b, g, p, q), d in states.items():
             base = a + b
-            if not jokers and base > cap:
-                continue
+            pair_ok = c and not p
             for s in range(min(s_max, 4 - g) + 1):
-                if not jokers and base + s > cap:
-                    break
+                pl0 = base + s
+                g1 = g + s
                 for t in trips:
-                    g2 = g + s + t
+                    g2 = g1 + t
                     if g2 > 4:
                         break
-                    for pr in ((0, 1) if (c and not p) else (0,)):
-                        places = base + s + 3 * t + 2 * pr
-                        q2 = q
-                        if places > cap:
-                            if not jokers:
-                                break
-                            q2 = q + places - cap
+                    places = pl0 + 3 * t
+                    q2 = q + places - cap if places > cap else q
+                    d2 = d + places - c if places > c else d
+                    key = (b, s, g2, p, q2)
+                    old = get(key)
+                    if old is None or d2 < old:
+                        new[key] = d2
+                    if pair_ok:
+                        places += 2
+                        q2 = q + places - cap if places > cap else q
                         d2 = d + places - c if places > c else d
-                        key = (b, s, g2, p + pr, q2)
-                        old = new.get(key)
+                        key = (b, s, g2, 1, q2)
+                        old = get(key)
                         if old is None or d2 < old:
                             new[key] = d2
         states = new
