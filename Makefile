@@ -1,6 +1,7 @@
 # make run  -> serve on http://127.0.0.1:8000
 # make test -> the whole test suite
-# make bench -> bench/RESULTS.md
+# make bench -> bench/RESULTS.md (bench/bench.py, then bench/worst.py)
+# make worst -> the hardest request classes' CPU p50/p99/max -> "## Worst cases"
 # make soak -> 60 s loopback load test against gunicorn -> bench/RESULTS.md "## Soak (issue 7)"
 # make bench-ledger -> ledger record/read timings on SQLite and PostgreSQL -> "## Ledger (issue 12)"
 # make test runs the ledger tests on SQLite and, when reachable, on PostgreSQL
@@ -17,7 +18,7 @@ BIN    := $(VENV)/bin
 LOCK   := constraints.txt
 PIP    := $(BIN)/python -m pip install -q -c $(LOCK)
 
-.PHONY: run test bench bench-ledger soak load lock memory pages clean
+.PHONY: run test bench worst bench-ledger soak load lock memory pages clean
 
 run: $(VENV)/.stamp-run
 	$(BIN)/gunicorn -c gunicorn.conf.py 'webcalc:create_app()'
@@ -25,9 +26,17 @@ run: $(VENV)/.stamp-run
 test: $(VENV)/.stamp-test
 	$(BIN)/python -m pytest -q
 
-# micro-benchmark on fresh hands, interleaved with the PyPI peers → bench/RESULTS.md
+# micro-benchmark on fresh hands, interleaved with the PyPI peers, then the hardest classes
+# (bench/worst.py, about a minute) → bench/RESULTS.md
 bench: $(VENV)/.stamp-bench
 	$(BIN)/python bench/bench.py
+	$(BIN)/python bench/worst.py --hands 100
+
+# the hardest requests on fresh hands (盘锦 游戏混 4-8 wildcards, 郑州 500+ readings, 14 tiles
+# with ≤ 4 wildcards and efficiency) through analyze(), the API and the page: p50/p99/max CPU
+# against issue 13.5's 20 ms p99 and issue 7's old 100 ms cap → "## Worst cases" in RESULTS.md
+worst: $(VENV)/.stamp-run
+	$(BIN)/python bench/worst.py
 
 # ledger benchmark: record p50/p99 and 200-entry reads, SQLite and PostgreSQL (about a minute)
 bench-ledger: $(VENV)/.stamp-run

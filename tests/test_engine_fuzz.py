@@ -1,14 +1,13 @@
 """Issue 7: the engine under junk. The tile parser, the meld notation and ``analyze`` raise
 nothing but :class:`~webcalc.errors.InputError` (with a known code, a Chinese message and the
-field at fault) on any input, and no hand costs more than 100 ms of CPU."""
+field at fault) on any input, and every random hand gets a well-formed analysis (its speed
+is measured in bench/worst.py, never here: the team brief forbids timed tests)."""
 
 from __future__ import annotations
 
-import gc
 import re
-import time
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from webcalc.analysis import analyze
@@ -126,20 +125,82 @@ random_hand = st.builds(
 )
 
 
+def assert_well_formed(req: dict, out: dict) -> None:
+    """What any analysis must hold (API.md): counts, shanten, the 牌理 fields."""
+    n = out["tile_count"]
+    assert n == len(parse_tiles(req["hand"])) and n in (13, 14)
+    shanten = out["shanten"]
+    assert shanten is None or isinstance(shanten, int) and shanten >= -1
+    assert out["decompositions_total"] >= len(out["decompositions"])
+    assert (shanten == -1) == out["complete"]
+    if n == 13:
+        assert out["useful_total"] == sum(u["remaining"] for u in out["useful"])
+        assert all(0 <= u["remaining"] <= 4 for u in out["useful"])
+        if shanten is None:
+            assert out["useful"] == []
+        return
+    held = {t.code for t in parse_tiles(req["hand"])}
+    effs = out["efficiency"]
+    assert len({e["discard"] for e in effs}) == len(effs)
+    assert all(e["discard"] in held for e in effs)
+    for e in effs:
+        assert e["useful_total"] == sum(u["remaining"] for u in e["useful"])
+    keys = [(99 if e["shanten"] is None else e["shanten"], -e["useful_total"]) for e in effs]
+    assert keys == sorted(keys)                                       # best first
+    if not out["complete"]:
+        assert shanten == min((e["shanten"] for e in effs if e["shanten"] is not None),
+                              default=None)
+
+
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                   HealthCheck.filter_too_much])
 @given(req=random_hand)
-def test_no_hand_costs_more_than_100_ms_of_cpu(req):
-    """Issue 7: no request may take more than 100 ms of CPU. Measured without the
-    collector (a gen-2 collection is the process's cost, not this hand's)."""
-    gc.disable()
+def test_random_hands_get_a_well_formed_analysis(req):
+    """Random hands of every variant, with an indicator or not: an InputError with its
+    message, or an analysis that holds together (no speed assertion: bench/worst.py)."""
     try:
-        start = time.process_time()
-        try:
-            analyze(req)
-        except InputError:
-            pass
-        spent = time.process_time() - start
-    finally:
-        gc.enable()
-    assert spent < 0.1, (spent, req)
+        out = analyze(req)
+    except InputError as err:
+        assert_input_error(err)
+        return
+    assert_well_formed(req, out)
+
+
+@st.composite
+def wild_hand(draw):
+    """A hand with 0-8 wildcard tiles (盘锦 游戏混 has two wildcard kinds), 13 or 14 tiles."""
+    from webcalc.options import parse_options
+    from webcalc.variants import VARIANTS
+    variant = draw(st.sampled_from(["sanmenxia", "zhengzhou", "panjin"]))
+    options = ({"wildcard_mode": draw(st.sampled_from(["next", "both"]))}
+               if variant == "panjin" else {})
+    indicator = draw(st.integers(0, 33))
+    v = VARIANTS[variant]
+    wild = [int(t) for t in v.wildcards(parse_options(v.Options, options),
+                                        Tile(indicator))]
+    n = draw(st.sampled_from([13, 14]))
+    w = draw(st.integers(0, min(8, 3 * len(wild))))
+    tiles = [wild[i % len(wild)] for i in range(w)]
+    rest = draw(st.lists(st.integers(0, 33).filter(lambda k: k not in wild),
+                         min_size=n - w, max_size=n - w))
+    tiles += rest
+    shown = tiles + [indicator]
+    assume(all(shown.count(k) <= 4 for k in shown))
+    return {"variant": variant, "options": options, "indicator": KINDS[indicator],
+            "hand": "".join(KINDS[k] for k in sorted(tiles))}
+
+
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
+                                 HealthCheck.filter_too_much])
+@given(req=wild_hand())
+def test_wildcard_hands_through_the_api_never_500(client, req):
+    """The hardest class bench/worst.py times (hands with wildcards, 盘锦 游戏混): through
+    the JSON API, 200 with a well-formed analysis or 400 with the error's field."""
+    resp = client.post("/api/v1/analyze", json=req)
+    assert resp.status_code in (200, 400), (resp.status_code, req)
+    body = resp.get_json()
+    if resp.status_code == 400:
+        assert body["error"]["field"], body
+        return
+    assert_well_formed(req, body)

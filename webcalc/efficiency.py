@@ -19,7 +19,7 @@ from itertools import permutations
 from typing import NamedTuple, Sequence
 
 from .decompose import KNITTED_RUNS, TERMINALS_AND_HONORS
-from .shanten import (INF, UNITS, free_standard, hand_caps, panjin_meld_flags,
+from .shanten import (INF, UNITS, _merge_free, free_standard, hand_caps, panjin_meld_flags,
                       panjin_standard_drawn, seven_pairs_panjin, unit_free)
 from .tiles import ALL_TILES, Tile
 from .variants.base import Situation, Variant
@@ -178,12 +178,25 @@ class FreeOracle:
                 return INF
             total = best + 3 * G + 2
             return total - jokers if total > jokers else 0
-        from .shanten import combine_free
-        ts = list(tables)
-        if changed is not None:
-            ts[changed] = table
-        d = combine_free(ts, G, jokers, room)
-        return INF if d is None else d
+        # the other three units' merge is the same for every draw into a unit: made once
+        if changed is None:
+            acc, table = self._rest_acc(0), tables[0]
+        else:
+            acc = self._rest_acc(changed)
+        return _finish_last(acc, table, G, jokers, room)
+
+    def _rest_acc(self, skip: int) -> dict:
+        """The merged tables of the units but ``skip`` (``(g, p, q) -> D``), cached."""
+        cache = self.__dict__.setdefault("_rests", {})
+        acc = cache.get(skip)
+        if acc is None:
+            acc = {(0, 0, 0): 0}
+            for i, t in enumerate(self.tables):
+                if i != skip:
+                    acc = _merge_free(acc, t, self.groups)
+            cache[skip] = acc
+        return acc
+
 
     def distance(self, k: int | None) -> int:
         """``d(H + k)`` over the variant's shapes (``k`` None: ``d(H)``)."""
@@ -227,11 +240,30 @@ class FreeOracle:
         return best
 
 
+def _finish_last(acc: dict, table, groups: int, jokers: int, room: int) -> int:
+    """:func:`webcalc.shanten.combine_free` of ``acc`` (the other units merged) and one more
+    unit ``table``, without building the last merge: the fewest tiles to add, or INF."""
+    best = INF
+    for (g, p, q), d in acc.items():
+        for g2, p2, q2, d2 in table:
+            g3 = g + g2
+            if g3 > groups or p + p2 > 1 or q + q2 - jokers > room:
+                continue
+            total = d + d2 + 3 * (groups - g3) + 2 * (1 - p - p2)
+            cost = total - jokers if total > jokers else 0
+            if cost < best:
+                best = cost
+    return best
+
+
 # -- the public functions ----------------------------------------------------------------
 
 def useful_draws(variant: Variant, sit: Situation, visible: Sequence[int] = (),
-                 kinds_in_play: int = 34) -> Useful:
-    """The useful draws of the 13-tile hand of ``sit`` (issue 14.1), in tile order."""
+                 kinds_in_play: int = 34, bound: int | None = None) -> Useful:
+    """The useful draws of the 13-tile hand of ``sit`` (issue 14.1), in tile order.
+
+    ``bound``: a distance the hand is known to be within (盘锦: one search at it instead of
+    bounded searches from a looser count up; its tables are shared by a hand's discards)."""
     held = sit.hand.held_counts()
     indicator = sit.indicator
     live = []
@@ -243,7 +275,7 @@ def useful_draws(variant: Variant, sit: Situation, visible: Sequence[int] = (),
     jokers = len(sit.jokers)
     if not variant.policy.in_triplet and sit.win_by != "discard" and not (
             jokers and jokers == len(sit.hand.concealed)):
-        return _panjin_useful(variant, sit, live)
+        return _panjin_useful(variant, sit, live, bound)
     if variant.policy.in_triplet and not any(m.is_taken for m in sit.hand.melds):
         # (a hand with 拾/搶 tiles plays 十三幺 only, JC-10: the variant counts it below)
         oracle = FreeOracle(variant, sit, kinds_in_play)
@@ -264,7 +296,7 @@ def useful_draws(variant: Variant, sit: Situation, visible: Sequence[int] = (),
     return Useful(max(d0 - 1, 0), tuple(out))
 
 
-def _panjin_useful(variant: Variant, sit: Situation, live) -> Useful:
+def _panjin_useful(variant: Variant, sit: Situation, live, bound: int | None = None) -> Useful:
     """盘锦 (PJ-2, PJ-4..PJ-8): the standard shape's useful draws from one search that
     keeps the kinds its nearest targets draw; 七对's (with its option) draw by draw."""
     face, real_caps, room = hand_caps(sit)
@@ -276,10 +308,11 @@ def _panjin_useful(variant: Variant, sit: Situation, live) -> Useful:
     lower = free_standard(sit.real_counts, real_caps, jokers, room, melds)
     found = None
     if lower is not None:
-        for bound in range(lower, 15):
+        bounds = range(lower, 15) if bound is None else (bound,) if bound >= lower else ()
+        for b in bounds:
             found = panjin_standard_drawn(
                 sit.real_counts, real_caps, jokers, room, melds, panjin_meld_flags(sit),
-                allowed, sit.options.piaohu, jokers, bound)
+                allowed, sit.options.piaohu, jokers, b)
             if found is not None:
                 shapes["standard"] = found[0]
                 break
@@ -324,10 +357,23 @@ def efficiency(variant: Variant, sit: Situation, visible: Sequence[int] = (),
     ``{"discard", "shanten", "useful", "useful_total"}``, best first — lowest shanten
     (``None``, never ready, last), then most useful copies, then tile order."""
     entries = []
+    # 盘锦: the first discard is searched from its looser count up; its distance d bounds
+    # every other discard's (two discards differ by one exchange: within d + 1), so the
+    # others need one search each at d + 1, and the units they share hit the same tables
+    bound = None
+    jokers = len(sit.jokers)
+    if (not variant.policy.in_triplet and sit.win_by != "discard"
+            and jokers < len(sit.hand.concealed) - 1):
+        # 盘锦: a discard's standard distance is the 14-tile hand's d14 or d14 + 1 (the
+        # same targets, less or not the discarded tile): every discard is searched once
+        # at d14 + 1, and the three units it leaves alone hit the same tables
+        from .shanten import panjin_missing
+        d14 = panjin_missing(sit, variant.allowed_suit_counts(sit)).get("standard")
+        bound = -1 if d14 is None else d14 + 1
     for t in sorted(set(sit.hand.concealed)):
         if not variant.can_discard(sit, t):
             continue
-        u = useful_draws(variant, sit.without_tile(t), visible, kinds_in_play)
+        u = useful_draws(variant, sit.without_tile(t), visible, kinds_in_play, bound)
         entries.append((t, u))
     entries.sort(key=lambda e: (INF if e[1].shanten is None else e[1].shanten,
                                 -e[1].total, e[0]))

@@ -128,30 +128,33 @@ def unit_free(unit: tuple[int, ...], caps: tuple[int, ...], honors: bool,
         seq_ok = not honors and i <= n - 3 and (c or unit[i + 1] or unit[i + 2])
         trips = (0, 1, 2) if (c and jokers) else ((0, 1) if c else (0,))
         new: dict[tuple[int, int, int, int, int], int] = {}
+        get = new.get
         # each group here uses a held tile: at most as many sequences start at i as
         # there are held tiles at i..i+2 (the others would be fresh groups)
         s_max = min(4, c + unit[i + 1] + unit[i + 2]) if seq_ok else 0
         for (a, b, g, p, q), d in states.items():
             base = a + b
-            if not jokers and base > cap:
-                continue
+            pair_ok = c and not p
             for s in range(min(s_max, 4 - g) + 1):
-                if not jokers and base + s > cap:
-                    break
+                pl0 = base + s
+                g1 = g + s
                 for t in trips:
-                    g2 = g + s + t
+                    g2 = g1 + t
                     if g2 > 4:
                         break
-                    for pr in ((0, 1) if (c and not p) else (0,)):
-                        places = base + s + 3 * t + 2 * pr
-                        q2 = q
-                        if places > cap:
-                            if not jokers:
-                                break
-                            q2 = q + places - cap
+                    places = pl0 + 3 * t
+                    q2 = q + places - cap if places > cap else q
+                    d2 = d + places - c if places > c else d
+                    key = (b, s, g2, p, q2)
+                    old = get(key)
+                    if old is None or d2 < old:
+                        new[key] = d2
+                    if pair_ok:
+                        places += 2
+                        q2 = q + places - cap if places > cap else q
                         d2 = d + places - c if places > c else d
-                        key = (b, s, g2, p + pr, q2)
-                        old = new.get(key)
+                        key = (b, s, g2, 1, q2)
+                        old = get(key)
                         if old is None or d2 < old:
                             new[key] = d2
         states = new
@@ -557,10 +560,15 @@ def panjin_missing(sit, allowed_suits, limit: int = INF) -> dict[str, int]:
 
 @lru_cache(maxsize=CACHE // 8)
 def unit_panjin_drawn(unit: tuple[int, ...], caps: tuple[int, ...], start: int, honors: bool,
-                      max_x: int, limit: int) -> tuple[tuple[int, int, int, int, int, int], ...]:
+                      max_x: int, limit: int,
+                      jokers: int = INF) -> tuple[tuple[int, int, int, int, int, int], ...]:
     """:func:`unit_panjin` rows ``(g, p, x, flags, r, drawn)``: ``drawn`` is the bit set of
-    the kinds some cheapest way to reach the row draws."""
+    the kinds some cheapest way to reach the row draws. With ``jokers`` (the jokers held),
+    a row whose own cost ``r + max(0, x − jokers)`` exceeds ``limit`` is left out too: the
+    hand's cost is never below one unit's."""
     n = len(unit)
+    if jokers + limit < max_x:
+        max_x = jokers + limit
     states: dict[tuple, tuple[int, int]] = {(0, 0, 0, 0, 0, 0): (0, 0)}
     for i in range(n):
         c = unit[i]
@@ -594,19 +602,20 @@ def unit_panjin_drawn(unit: tuple[int, ...], caps: tuple[int, ...], start: int, 
                             real = places - y
                             d = real - c if real > c else 0
                             r2 = r + d
-                            if r2 > limit:
+                            x2 = x + y
+                            if r2 + (x2 - jokers if x2 > jokers else 0) > limit:
                                 continue
                             f = f_t | real_bits if real else f_t
                             if honors and pr and not y:
                                 f |= TRIP
-                            key = (b, s, g2, p + pr, x + y, f)
+                            key = (b, s, g2, p + pr, x2, f)
                             m2 = mask | bit if d else mask
                             old = new.get(key)
                             if old is None or r2 < old[0]:
                                 new[key] = (r2, m2)
                             elif r2 == old[0] and m2 | old[1] != old[1]:
                                 new[key] = (r2, m2 | old[1])
-        states = _prune_drawn(new)
+        states = _prune_drawn(new) if len(new) > 48 or i == n - 1 else new
     return tuple((g, p, x, fl, r, m) for (_, _, g, p, x, fl), (r, m) in states.items())
 
 
@@ -645,7 +654,8 @@ def panjin_standard_drawn(real: Sequence[int], caps: Sequence[int], jokers: int,
         return None
     acc: dict[tuple, tuple[int, int]] = {(0, 0, 0, bin(suits0).count("1"), 0): (0, 0)}
     for ui, (a, b, honors) in enumerate(UNITS):
-        table = unit_panjin_drawn(tuple(real[a:b]), tuple(caps[a:b]), a, honors, max_x, limit)
+        table = unit_panjin_drawn(tuple(real[a:b]), tuple(caps[a:b]), a, honors, max_x, limit,
+                                  jokers)
         counts_suit = not honors and not suits0 >> ui & 1
         new: dict[tuple, tuple[int, int]] = {}
         for (g, p, x, n, f), (r, m) in acc.items():
