@@ -21,6 +21,7 @@ The service (:mod:`webcalc.ledger.service`) computes everything shown here.
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 import re
@@ -440,7 +441,10 @@ def _num(x) -> str:
     return fmt(x)
 
 
+@functools.lru_cache(maxsize=256)
 def _qr(url: str) -> Markup:
+    """The view link as an inline SVG QR code (the same link always gives the same code, so
+    a table's page draws it once per worker)."""
     import segno
 
     svg = segno.make(url, error="m").svg_inline(scale=4, border=2, dark="#000", light="#fff",
