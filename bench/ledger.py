@@ -96,8 +96,9 @@ def run(url: str, tables: int, entries: int, reads: int, seed: int, pages: int) 
     client = app.test_client()
     record, read, record_cpu, read_cpu = [], [], [], []
     views, edits = [], []
-    page = {"edit": [], "view": []}
-    page_cpu = {"edit": [], "view": []}
+    kinds = ("edit", "view", "edit_cold", "view_cold")
+    page = {k: [] for k in kinds}
+    page_cpu = {k: [] for k in kinds}
     try:
         # warm-up, not timed: a throw-away table's pages compile the templates once, as a
         # worker has done long before it serves a 200-hand table
@@ -127,14 +128,19 @@ def run(url: str, tables: int, entries: int, reads: int, seed: int, pages: int) 
             read_cpu.append(time.process_time() - c0)
             assert r.status_code == 200 and len(r.json["hands"]) == entries
         for i in range(pages):
-            for kind, tokens in (("edit", edits), ("view", views)):
+            for base, tokens in (("edit", edits), ("view", views)):
                 token = tokens[i % len(tokens)]
-                t0, c0 = time.perf_counter(), time.process_time()
-                r = client.get(f"/t/{token}")
-                page[kind].append(time.perf_counter() - t0)
-                page_cpu[kind].append(time.process_time() - c0)
-                assert r.status_code == 200 and f'id="hand-{entries}"'.encode() in r.data, \
-                    (kind, r.status_code)
+                # cold: the hand list not yet drawn for this version (as after a write);
+                # then the same page again (the per-version cache of the hand list)
+                for kind in (base + "_cold", base):
+                    if kind.endswith("_cold"):
+                        app.extensions.get("ledger_live_cache", {}).clear()
+                    t0, c0 = time.perf_counter(), time.process_time()
+                    r = client.get(f"/t/{token}")
+                    page[kind].append(time.perf_counter() - t0)
+                    page_cpu[kind].append(time.process_time() - c0)
+                    assert r.status_code == 200 and f'id="hand-{entries}"'.encode() in r.data, \
+                        (kind, r.status_code)
     finally:
         app.extensions["ledger"].dispose()
     ms = lambda xs, q: pct(xs, q) * 1000  # noqa: E731
@@ -249,7 +255,10 @@ def main() -> None:
               "| database | page | p50 | p99 | max | CPU p50 / p99 | renders |",
               "|---|---|---|---|---|---|---|"]
     for name, r in results.items():
-        for kind, label in (("edit", "edit page (entry form, QR)"), ("view", "view page")):
+        for kind, label in (("edit_cold", "edit page (entry form, QR), first after a write"),
+                            ("edit", "edit page, again (hand list cached for this version)"),
+                            ("view_cold", "view page, first after a write"),
+                            ("view", "view page, again (cached hand list)")):
             p = r[f"page_{kind}"]
             lines.append(f"| {name} | {label} | {p[0]:.1f} | {p[1]:.1f} | {p[2]:.1f} | "
                          f"{p[4]:.1f} / {p[5]:.1f} | {p[3]} |")
@@ -262,12 +271,16 @@ def main() -> None:
               f"{sqlite['record_cpu'][1]:.1f} ms + fsync p99 {fsync[1]:.1f} ms = "
               f"{floor:.1f} ms; the rest of the wall time is waiting for a core"
               + (" on this loaded machine: re-measure on a quiet one." if busy else ".")]
-    worst = max(sqlite["page_edit"][0], sqlite["page_view"][0])
-    worst99 = max(sqlite["page_edit"][1], sqlite["page_view"][1])
-    okp = "met" if worst99 <= 50 else ("met at p50, not at p99" if worst <= 50 else "MISSED")
-    lines += ["", f"Target (issue 12): {args.entries}-hand page ≤ 50 ms on SQLite: **{okp}** "
-              f"(slower of the two pages: p50 {worst:.1f} ms, p99 {worst99:.1f} ms wall; "
-              f"CPU p99 {max(sqlite['page_edit'][5], sqlite['page_view'][5]):.1f} ms)."]
+    for cold, what in (("_cold", "first render of a table version (nothing cached)"),
+                       ("", "again, same version (the hand list from the per-version cache)")):
+        e, v = sqlite["page_edit" + cold], sqlite["page_view" + cold]
+        p50, p99 = max(e[0], v[0]), max(e[1], v[1])
+        okp = "met" if p99 <= 50 else ("met at p50, not at p99" if p50 <= 50 else "MISSED")
+        lines += ["", f"Target (issue 12): {args.entries}-hand page ≤ 50 ms on SQLite, {what}: "
+                  f"**{okp}** (slower of edit/view: p50 {p50:.1f} ms, p99 {p99:.1f} ms wall; "
+                  f"CPU p50 {max(e[4], v[4]):.1f} ms, p99 {max(e[5], v[5]):.1f} ms)."]
+    lines += ["", "The soak (reads and writes mixed, 2 gunicorn workers, both databases) is in "
+              "\"Ledger soak (issue 12)\" (`make soak-ledger`)."]
     lines += [""] + [f"- {n}" for n in notes]
     text = "\n".join(lines).rstrip() + "\n"
     print(text)
