@@ -3,7 +3,8 @@
 # make bench -> bench/RESULTS.md (bench/bench.py, then bench/worst.py)
 # make worst -> the hardest request classes' CPU p50/p99/max -> "## Worst cases"
 # make soak -> 60 s loopback load test against gunicorn -> bench/RESULTS.md "## Soak (issue 7)"
-# make bench-ledger -> ledger record/read timings on SQLite and PostgreSQL -> "## Ledger (issue 12)"
+# make bench-ledger -> ledger record/read/200-hand page timings on SQLite and PostgreSQL -> "## Ledger (issue 12)"
+# make soak-ledger -> 60 s per database of ledger reads and writes on 2 gunicorn workers -> "## Ledger soak (issue 12)"
 # make test runs the ledger tests on SQLite and, when reachable, on PostgreSQL
 # (WEBCALC_TEST_POSTGRES_URL, else postgresql://webcalc:webcalc@127.0.0.1:5432/webcalc_test);
 # its last lines say plainly when that was SQLite only.
@@ -18,7 +19,7 @@ BIN    := $(VENV)/bin
 LOCK   := constraints.txt
 PIP    := $(BIN)/python -m pip install -q -c $(LOCK)
 
-.PHONY: run test bench worst bench-ledger soak load lock memory pages clean
+.PHONY: run test bench worst bench-ledger soak-ledger soak load lock memory pages clean
 
 run: $(VENV)/.stamp-run
 	$(BIN)/gunicorn -c gunicorn.conf.py 'webcalc:create_app()'
@@ -38,9 +39,14 @@ bench: $(VENV)/.stamp-bench
 worst: $(VENV)/.stamp-run
 	$(BIN)/python bench/worst.py
 
-# ledger benchmark: record p50/p99 and 200-entry reads, SQLite and PostgreSQL (about a minute)
+# ledger benchmark: record p50/p99, 200-entry reads and the 200-hand page, SQLite and PostgreSQL (about 2 minutes)
 bench-ledger: $(VENV)/.stamp-run
 	$(BIN)/python bench/ledger.py
+
+# ledger soak: 60 s on SQLite, then 60 s on PostgreSQL, 2 gunicorn workers, reads and writes
+# mixed, every hand fresh (starts and stops its own gunicorn; about 2.5 minutes)
+soak-ledger: $(VENV)/.stamp-run
+	$(BIN)/python bench/ledger_soak.py
 
 # bounded load test on 127.0.0.1 only, every hand fresh (starts and stops its own gunicorn; about 70 s)
 soak: $(VENV)/.stamp-run

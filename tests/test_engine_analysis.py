@@ -155,3 +155,16 @@ def test_settlement_must_be_an_object_in_every_variant():
     for variant in ("sanmenxia", "zhengzhou", "panjin", "jincheng"):
         err = error_of({"variant": variant, "hand": "123m456p789s11122z", "settlement": [1]})
         assert (err.code, err.field) == ("bad_settlement", "settlement")
+
+
+def test_without_advice_the_judgement_and_settlement_are_the_same():
+    """``advice=False`` (the ledger's call) skips waits, discards and efficiency only: the
+    readings, 表 and the payments are those of the full analysis."""
+    req = {"variant": "zhengzhou", "hand": "123m456p789s11122z", "winning_tile": "2z",
+           "win_by": "self_draw", "settlement": {"winner": 1, "dealer": 0, "pao": [1, 0, 0, 0]}}
+    full, bare = analyze(req), analyze(req, advice=False)
+    assert full["complete"] and bare["complete"]
+    assert bare["settlement"] == full["settlement"]
+    assert bare["decompositions"] == full["decompositions"]
+    assert bare["waits"] == [] and "efficiency" not in bare and "discards" not in bare
+    assert full["efficiency"] and full["shanten"] == -1

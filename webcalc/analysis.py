@@ -28,11 +28,14 @@ MAX_LISTED = 200          # API.md: the readings list may stop at 200
 MAX_TEXT = 200            # characters in one tile field
 
 
-def analyze(request: Any) -> dict:
+def analyze(request: Any, *, advice: bool = True) -> dict:
     """Analyse one hand.
 
     Args:
         request: the API request object (``variant`` and ``hand`` required).
+        advice: False to stop after the judgement and the settlement (the ledger records
+            only those): no ``waits``, ``discards``, ``efficiency``, ``useful`` or
+            ``shanten`` are computed, and those keys keep their empty values.
 
     Returns:
         the API response: ``wildcards``, ``tile_count``, ``complete``, ``decompositions``
@@ -113,6 +116,8 @@ def analyze(request: Any) -> dict:
     if req.get("settlement") is not None:          # C-15, settlement engine (issue 4)
         out.update(settle(variant, sit, judgement, req["settlement"],
                           win_by_given="win_by" in req).fields())
+    if not advice:
+        return out
     vis = counts_of(visible)
     before = sit if hand.tile_count == 13 else (
         sit.without_tile(winning) if winning is not None else None)

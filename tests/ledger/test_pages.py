@@ -272,3 +272,24 @@ def test_refusals_are_pages_not_crashes(make_app):
     assert table(client, token)["hands"][0]["status"] == "recorded"
     r = client.post("/t/import", data={"csrf_token": csrf(html), "text": "not json"})
     assert r.status_code == 422 and "这不是从牌桌导出的 JSON 文件" in r.get_data(as_text=True)
+
+
+def test_cached_hand_list_carries_each_visitors_csrf_token_and_follows_writes(make_app):
+    """The hand list is drawn once per table version (issue 12 bench): a second visitor's
+    page comes from that cache, yet its void forms hold that visitor's own CSRF token (the
+    void works), and a write shows at once."""
+    app = make_app()
+    first, second = app.test_client(), app.test_client()
+    token = open_table(first)
+    record(first, token, hand=WIN, winning_tile="2z", s_dealer="0", s_winner="1")
+    html1 = first.get(f"/t/{token}").get_data(as_text=True)
+    html2 = second.get(f"/t/{token}").get_data(as_text=True)
+    assert "\x00" not in html1 and "\x00" not in html2
+    void_form = html2[html2.index('class="void-form"'):]
+    r = second.post(f"/t/{token}/hands/1/void", data={"csrf_token": csrf(void_form),
+                                                       "reason": "记错了"})
+    assert r.status_code == 303
+    html = first.get(f"/t/{token}").get_data(as_text=True)
+    assert "已作废" in html and "原因：记错了" in html
+    live = first.get(f"/t/{token}/live").get_data(as_text=True)
+    assert "原因：记错了" in live and "\x00" not in live

@@ -743,7 +743,7 @@ def _compute(t: Table, body: dict, default_dealer: int):
             raise _bad("declared", "给了手牌时番数由牌决定，不要再给 declared。")
         out = analyze({"variant": t.variant, "options": t.options,
                        **{k: v for k, v in request.items() if k != "settlement"},
-                       "settlement": engine_settlement})
+                       "settlement": engine_settlement}, advice=False)
         verified = True
     else:
         request.pop("hand", None)

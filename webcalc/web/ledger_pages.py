@@ -21,10 +21,13 @@ The service (:mod:`webcalc.ledger.service`) computes everything shown here.
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 import re
 import secrets
+import threading
+from collections import OrderedDict
 from datetime import datetime, timezone
 
 from flask import (Blueprint, Response, abort, current_app, make_response, redirect,
@@ -395,7 +398,9 @@ def _render_table(token: str, table: dict, *, entry: Entry | None = None, status
         edit_url=url_for(".table", token=token, _external=True) if edit else None,
         qr=_qr(url_for(".table", token=view_token, _external=True)),
         etag=_etag(table), conflict=conflict, conflict_hand=conflict_hand, message=message,
-        new=bool(request.args.get("new")), **_view_helpers(table))
+        new=bool(request.args.get("new")),
+        live_rest=None if conflict_hand is not None else _live_rest(table, token, edit),
+        **_view_helpers(table))
     resp = make_response(html, status)
     resp.headers["Cache-Control"] = "no-cache, private"
     return add_vary(resp)
@@ -437,13 +442,48 @@ def _view_helpers(table: dict) -> dict:
             "chart_points": len([h for h in table["hands"] if h["status"] == "recorded"])}
 
 
+#: a CSRF token's place in a cached hand list (stored text is printable: never a NUL)
+_CSRF_SLOT = "\x00csrf-token\x00"
+LIVE_CACHE_MAX = 16
+_live_lock = threading.Lock()
+
+
+def _live_rest(table: dict, token: str, edit: bool) -> Markup:
+    """The hand list part of the table page (``_ledger_live.html``, part "rest"), rendered
+    once per table version, token and language and kept (the last ``LIVE_CACHE_MAX`` per
+    worker): a 200-hand table is drawn again only after a write. The void forms' CSRF token
+    is per visitor, so it is put in after the cache."""
+    from flask_wtf.csrf import generate_csrf
+
+    key = (token, table["version"], current_lang(), edit)
+    cache = current_app.extensions.setdefault("ledger_live_cache", OrderedDict())
+    with _live_lock:
+        html = cache.get(key)
+        if html is not None:
+            cache.move_to_end(key)
+    if html is None:
+        html = render_template("_ledger_live.html", table=table, token=token, edit=edit,
+                               etag=_etag(table), conflict_hand=None, part="rest",
+                               csrf_token=lambda: _CSRF_SLOT, **_view_helpers(table))
+        with _live_lock:
+            cache[key] = html
+            while len(cache) > LIVE_CACHE_MAX:
+                cache.popitem(last=False)
+    if edit:
+        html = html.replace(_CSRF_SLOT, generate_csrf())
+    return Markup(html)
+
+
 def _num(x) -> str:
     from ..settlement import fmt
 
     return fmt(x)
 
 
+@functools.lru_cache(maxsize=256)
 def _qr(url: str) -> Markup:
+    """The view link as an inline SVG QR code (the same link always gives the same code, so
+    a table's page draws it once per worker)."""
     import segno
 
     svg = segno.make(url, error="m").svg_inline(scale=4, border=2, dark="#000", light="#fff",
@@ -470,8 +510,9 @@ def live(token: str):
     else:
         t = _load(token)
         etag = _etag(t)
-        resp = make_response(render_template(
-            "_ledger_live.html", table=t, token=token, edit=t["access"] == "edit",
+        edit = t["access"] == "edit"
+        resp = make_response(_live_rest(t, token, edit) if part == "rest" else render_template(
+            "_ledger_live.html", table=t, token=token, edit=edit,
             etag=etag, conflict_hand=None, part=part, **_view_helpers(t)))
     resp.set_etag(etag)
     resp.headers["Cache-Control"] = "no-cache, private"
