@@ -42,7 +42,7 @@ from typing import Iterable, Sequence
 INF = 99
 UNITS = ((0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True))
 YAOJIU = frozenset((0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33))
-CACHE = 1 << 15                     # unit patterns kept per table (bounded, issue 13.3)
+CACHE = 1 << 13                     # unit patterns kept per table (bounded, issue 13.3)
 _SHARED: dict[tuple, tuple] = {}     # table rows are few distinct small tuples: one copy each
 
 
