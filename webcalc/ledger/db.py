@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
@@ -65,14 +66,34 @@ def is_sqlite(engine: Engine) -> bool:
     return engine.dialect.name == "sqlite"
 
 
+def _set_wal(cur, busy_timeout_ms: int) -> None:
+    """Switch the file to WAL. The switch needs the file to itself and SQLite may answer
+    "database is locked" at once, without waiting on the busy timeout, while another
+    connection (a second worker migrating at start-up) has it open: retry until the busy
+    timeout has passed, then let the error through."""
+    import sqlite3
+
+    deadline = time.monotonic() + busy_timeout_ms / 1000
+    delay = 0.01
+    while True:
+        try:
+            cur.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as err:
+            if "locked" not in str(err) or time.monotonic() > deadline:
+                raise
+            time.sleep(delay)
+            delay = min(delay * 2, 0.2)
+
+
 def _sqlite_events(engine: Engine, busy_timeout_ms: int) -> None:
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection, _record):
         dbapi_connection.isolation_level = None        # we say BEGIN ourselves (below)
         cur = dbapi_connection.cursor()
-        cur.execute("PRAGMA journal_mode=WAL")
-        cur.execute("PRAGMA foreign_keys=ON")
         cur.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
+        _set_wal(cur, busy_timeout_ms)
+        cur.execute("PRAGMA foreign_keys=ON")
         cur.execute("PRAGMA synchronous=FULL")
         cur.close()
 
