@@ -238,7 +238,7 @@ def main() -> None:
              f"{args.entries}-hand table page (`GET /t/<token>`, full HTML) {args.pages} times "
              "as the edit page and as the view page. Times in ms.", "",
              f"Load average (1 min) {load_before:.1f} before, {os.getloadavg()[0]:.1f} after, "
-             f"on {os.cpu_count()} cores (other helpers' test runs share them): wall times "
+             f"on {os.cpu_count()} cores: wall times "
              "include waiting for a core and for "
              "fsync; the CPU columns are this process's CPU time per request (the app and "
              "SQLite; PostgreSQL's own work runs in its server and is not in them). "
