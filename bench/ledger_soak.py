@@ -29,7 +29,6 @@ import json
 import os
 import random
 import secrets
-import signal
 import subprocess
 import sys
 import tempfile
@@ -42,7 +41,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from ledger import PG_DEFAULT, drop_schema, pg_schema_url, random_entry  # noqa: E402
 from soak import (HOST, children, cpu_seconds, free_port, loadavg, machine,  # noqa: E402
-                  percentile, rss_mb, wait_ready, write_section)
+                  percentile, rss_mb, stop_server, wait_ready, write_section)
 
 TABLE_ENTRIES = 150
 MIX = (("record", 0.36), ("repeat", 0.04), ("read", 0.25), ("view_page", 0.12),
@@ -208,12 +207,7 @@ def soak(database_url: str, seconds: float, concurrency: int, seed: int) -> dict
         elapsed = time.monotonic() - t0
         after = children(proc.pid)
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            _, stderr = proc.communicate(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            _, stderr = proc.communicate()
+        stderr = stop_server(proc)
     return {"stats": stats, "seconds": elapsed, "workers": workers, "after": after, "rss": rss,
             "cpu_ms": cpu_ms, "load": (load_before, load_after), "tables": len(shared.views),
             "tracebacks": stderr.count("Traceback"), "stderr": stderr}

@@ -19,7 +19,6 @@ import http.client
 import itertools
 import json
 import os
-import signal
 import subprocess
 import sys
 import threading
@@ -32,7 +31,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from hands import fresh_requests, page_query                       # noqa: E402
 from soak import (HOST, children, free_port, loadavg, machine, rss_mb,  # noqa: E402
-                  wait_ready, write_section)
+                  stop_server, wait_ready, write_section)
 
 
 def self_rss() -> float:
@@ -145,12 +144,7 @@ def behind_gunicorn(n: int, seed: int, workers: int = 2, concurrency: int = 4) -
         end = {w: (rss_mb(w), pss_mb(w)) for w in pids}
         after = children(proc.pid)
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            _, stderr = proc.communicate(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            _, stderr = proc.communicate()
+        stderr = stop_server(proc)
     return {"pids": pids, "after": after, "start": start, "end": end, "counts": counts,
             "seconds": seconds, "master": master, "tracebacks": stderr.count("Traceback"),
             "workers": workers, "concurrency": concurrency, "n": n}

@@ -21,7 +21,6 @@ import argparse
 import json
 import os
 import shutil
-import signal
 import statistics
 import subprocess
 import sys
@@ -35,7 +34,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from soak import (HOST, FreshMix, Stats, children, client, cpu_seconds,  # noqa: E402
-                  free_port, loadavg, machine, wait_ready, write_section)
+                  free_port, loadavg, machine, stop_server, wait_ready, write_section)
 
 #: main before issue 13 (the parent of this branch's first commit)
 BASELINE = "767e68b"
@@ -103,15 +102,6 @@ def start(tree: Path) -> tuple[subprocess.Popen, int]:
     return proc, port
 
 
-def stop(proc: subprocess.Popen) -> str:
-    os.killpg(proc.pid, signal.SIGTERM)
-    try:
-        return proc.communicate(timeout=30)[1]
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        return proc.communicate()[1]
-
-
 def window(proc: subprocess.Popen, port: int, seconds: float, seed: int,
            concurrency: int = 4) -> dict:
     mix, stats, stop_event = FreshMix(seed=seed, page_share=0.5), Stats(), threading.Event()
@@ -156,7 +146,7 @@ def main(argv=None):
                     proc, port = servers[name]
                     runs[name].append(window(proc, port, args.window, seed=100 + k))
         finally:
-            logs = {name: stop(proc) for name, (proc, _) in servers.items()}
+            logs = {name: stop_server(proc) for name, (proc, _) in servers.items()}
     finally:
         shutil.rmtree(before_tree, ignore_errors=True)
     info = machine()

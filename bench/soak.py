@@ -97,6 +97,17 @@ def children(pid: int) -> list[int]:
     return sorted(out)
 
 
+def stop_server(proc: subprocess.Popen) -> str:
+    """Stop a server started in its own session: SIGTERM to its process group, SIGKILL if it
+    is still there after 30 s. Returns what it wrote to stderr."""
+    os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        return proc.communicate(timeout=30)[1]
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        return proc.communicate()[1]
+
+
 def rss_mb(pid: int) -> float | None:
     try:
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -252,12 +263,7 @@ def main() -> None:
         elapsed = time.monotonic() - t0
         after = children(proc.pid)
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            _, stderr = proc.communicate(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            _, stderr = proc.communicate()
+        stderr = stop_server(proc)
 
     lat = sorted(stats.latencies)
     n = len(lat)
