@@ -119,7 +119,12 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=int(time.time()))
     ap.add_argument("--out", default=str(ROOT / "bench" / "RESULTS.md"))
     ap.add_argument("--no-write", action="store_true")
+    ap.add_argument("--classes", default="",
+                    help="comma-separated classes to time (default: all); implies --no-write")
     args = ap.parse_args(argv)
+    only = set(filter(None, args.classes.split(",")))
+    if only:
+        args.no_write = True
 
     app = create_app({"TESTING": True, "WTF_CSRF_ENABLED": False})
     client = app.test_client()
@@ -128,6 +133,8 @@ def main(argv=None):
     seen: set = set()
     # three paths, each with its own hands
     reqs = {path: classes(rng, args.hands, seen) for path in ("engine", "api", "page")}
+    if only:
+        reqs = {path: {c: v for c, v in byc.items() if c in only} for path, byc in reqs.items()}
 
     def engine(r):
         try:

@@ -19,8 +19,8 @@ from itertools import permutations
 from typing import NamedTuple, Sequence
 
 from .decompose import KNITTED_RUNS, TERMINALS_AND_HONORS
-from .shanten import (INF, UNITS, _merge_free, free_standard, hand_caps, panjin_meld_flags,
-                      panjin_standard_drawn, seven_pairs_panjin, unit_free)
+from .shanten import (INF, UNITS, _merge_free, free_standard, hand_caps, panjin_discards_drawn,
+                      panjin_meld_flags, panjin_standard_drawn, seven_pairs_panjin, unit_free)
 from .tiles import ALL_TILES, Tile
 from .variants.base import Situation, Variant
 from .waits import Wait
@@ -259,11 +259,14 @@ def _finish_last(acc: dict, table, groups: int, jokers: int, room: int) -> int:
 # -- the public functions ----------------------------------------------------------------
 
 def useful_draws(variant: Variant, sit: Situation, visible: Sequence[int] = (),
-                 kinds_in_play: int = 34, bound: int | None = None) -> Useful:
+                 kinds_in_play: int = 34, bound: int | None = None,
+                 standard: tuple | None = None) -> Useful:
     """The useful draws of the 13-tile hand of ``sit`` (issue 14.1), in tile order.
 
     ``bound``: a distance the hand is known to be within (盘锦: one search at it instead of
-    bounded searches from a looser count up; its tables are shared by a hand's discards)."""
+    bounded searches from a looser count up; its tables are shared by a hand's discards);
+    ``standard``: ``(result,)`` of that search when the caller already has it (盘锦:
+    :func:`webcalc.shanten.panjin_discards_drawn` for all of a hand's discards at once)."""
     held = sit.hand.held_counts()
     indicator = sit.indicator
     live = []
@@ -275,7 +278,7 @@ def useful_draws(variant: Variant, sit: Situation, visible: Sequence[int] = (),
     jokers = len(sit.jokers)
     if not variant.policy.in_triplet and sit.win_by != "discard" and not (
             jokers and jokers == len(sit.hand.concealed)):
-        return _panjin_useful(variant, sit, live, bound)
+        return _panjin_useful(variant, sit, live, bound, standard)
     if variant.policy.in_triplet and not any(m.is_taken for m in sit.hand.melds):
         # (a hand with 拾/搶 tiles plays 十三幺 only, JC-10: the variant counts it below)
         oracle = FreeOracle(variant, sit, kinds_in_play)
@@ -296,7 +299,8 @@ def useful_draws(variant: Variant, sit: Situation, visible: Sequence[int] = (),
     return Useful(max(d0 - 1, 0), tuple(out))
 
 
-def _panjin_useful(variant: Variant, sit: Situation, live, bound: int | None = None) -> Useful:
+def _panjin_useful(variant: Variant, sit: Situation, live, bound: int | None = None,
+                   standard: tuple | None = None) -> Useful:
     """盘锦 (PJ-2, PJ-4..PJ-8): the standard shape's useful draws from one search that
     keeps the kinds its nearest targets draw; 七对's (with its option) draw by draw."""
     face, real_caps, room = hand_caps(sit)
@@ -309,6 +313,11 @@ def _panjin_useful(variant: Variant, sit: Situation, live, bound: int | None = N
     found = None
     if lower is not None:
         bounds = range(lower, 15) if bound is None else (bound,) if bound >= lower else ()
+        if standard is not None and bounds:
+            found = standard[0]
+            if found is not None:
+                shapes["standard"] = found[0]
+            bounds = ()
         for b in bounds:
             found = panjin_standard_drawn(
                 sit.real_counts, real_caps, jokers, room, melds, panjin_meld_flags(sit),
@@ -370,10 +379,20 @@ def efficiency(variant: Variant, sit: Situation, visible: Sequence[int] = (),
         from .shanten import panjin_missing
         d14 = panjin_missing(sit, variant.allowed_suit_counts(sit)).get("standard")
         bound = -1 if d14 is None else d14 + 1
+    pre: dict = {}
+    if bound is not None and bound >= 0:
+        # every discard's search at once (the same results as one search per discard)
+        face, real_caps, room = hand_caps(sit)
+        pre = panjin_discards_drawn(
+            sit.real_counts, real_caps, jokers, room, len(sit.hand.melds),
+            panjin_meld_flags(sit), variant.allowed_suit_counts(sit), sit.options.piaohu,
+            jokers, bound, sorted({int(t) for t in sit.hand.concealed
+                                   if t not in sit.wildcards}))
     for t in sorted(set(sit.hand.concealed)):
         if not variant.can_discard(sit, t):
             continue
-        u = useful_draws(variant, sit.without_tile(t), visible, kinds_in_play, bound)
+        u = useful_draws(variant, sit.without_tile(t), visible, kinds_in_play, bound,
+                         (pre[int(t)],) if int(t) in pre else None)
         entries.append((t, u))
     entries.sort(key=lambda e: (INF if e[1].shanten is None else e[1].shanten,
                                 -e[1].total, e[0]))

@@ -203,18 +203,22 @@ def _finish_free(acc: dict, groups: int, jokers: int, joker_room: int) -> int | 
 
 @lru_cache(maxsize=CACHE // 8)
 def unit_panjin(unit: tuple[int, ...], caps: tuple[int, ...], start: int, honors: bool,
-                max_x: int, track_rd: bool,
-                limit: int = INF) -> tuple[tuple[int, int, int, int, int], ...]:
+                max_x: int, track_rd: bool, limit: int = INF, jokers: int = INF,
+                groups: int = 4, others: int = INF) -> tuple[tuple[int, int, int, int, int], ...]:
     """Per-unit table under PJ-2: ``((g, p, x, flags, r), …)`` — ``x`` jokers placed (in
     sequences or the pair), ``r`` real tiles drawn, ``flags`` of :data:`PRES` (a real tile
     of the unit is used), :data:`YJ` (a real 1/9/honor used), :data:`TRIP` (a triplet of
     real tiles, or a real honor pair as the eyes), :data:`SEQ` (a sequence, jokers only
     included), and with ``track_rd`` :data:`RD` (a real tile is drawn). Every group is
     built here, fresh ones included, since they can bring flags. Rows drawing more than
-    ``limit`` real tiles are left out (a bounded search builds far fewer)."""
+    ``limit`` real tiles are left out (a bounded search builds far fewer), and with
+    ``jokers`` (held), ``groups`` (the hand's concealed groups) and ``others`` (real tiles
+    held outside the unit) so is a state whose :func:`_bound` exceeds ``limit``."""
     n = len(unit)
+    held_after = [sum(unit[i + 1:]) for i in range(n)]
     states: dict[tuple, int] = {(0, 0, 0, 0, 0, 0): 0}       # (a, b, g, p, x, fl) -> r
     for i in range(n):
+        k_i = held_after[i] + others + jokers           # free fillers still to come
         c = unit[i]
         cap = caps[i]
         yj = (start + i) in YAOJIU
@@ -235,7 +239,7 @@ def unit_panjin(unit: tuple[int, ...], caps: tuple[int, ...], start: int, honors
                 f_s = fl | SEQ if s else fl
                 for t in trips:
                     g2 = g + s + t
-                    if g2 > 4:
+                    if g2 > 4 or g2 > groups:
                         break
                     f_t = f_s | TRIP if t else f_s
                     for pr in ((0, 1) if not p else (0,)):
@@ -246,11 +250,15 @@ def unit_panjin(unit: tuple[int, ...], caps: tuple[int, ...], start: int, honors
                         # that tile could only be thrown away for nothing
                         held = c if c < places else places
                         hi = min(free, room, places - held)
+                        pend = 3 * (groups - g2) + 2 * (1 - p - pr) + b + 2 * s - k_i
                         for y in range(lo, hi + 1):
                             real = places - y
                             d = real - c if real > c else 0
                             r2 = r + d
                             if r2 > limit:
+                                continue
+                            x2 = x + y
+                            if r2 + max(x2 - jokers, pend + x2) > limit:
                                 continue
                             f = f_t | real_bits if real else f_t
                             if honors and pr and not y:
@@ -308,10 +316,15 @@ def panjin_standard(real: Sequence[int], caps: Sequence[int], jokers: int, joker
         return None                                                     # PJ-7
     base_suits = bin(suits0).count("1")
     acc: dict[tuple, int] = {(0, 0, 0, base_suits, 0): 0}  # (g, p, x, suits, flags) -> r
+    held = [sum(real[a:b]) for a, b, _ in UNITS]
+    total = sum(held)
+    bounded = limit < INF
     for ui, (a, b, honors) in enumerate(UNITS):
         table = unit_panjin(tuple(real[a:b]), tuple(caps[a:b]), a, honors, max_x,
-                            need_real_draw, limit)
+                            need_real_draw, limit, *((jokers, groups, total - held[ui])
+                                                     if bounded else ()))
         counts_suit = not honors and not suits0 >> ui & 1
+        k_u = sum(held[ui + 1:]) + jokers            # free fillers still to come (_bound)
         new: dict[tuple, int] = {}
         for (g, p, x, n, f), r in acc.items():
             for g2, p2, x2, fl, r2 in table:
@@ -322,7 +335,8 @@ def panjin_standard(real: Sequence[int], caps: Sequence[int], jokers: int, joker
                 key = (g3, p + p2, x3, n + 1 if counts_suit and fl & PRES else n,
                        f | (fl & want))
                 r3 = r + r2
-                if r3 + (x3 - jokers if x3 > jokers else 0) > limit:
+                if r3 + max(x3 - jokers, 3 * (groups - g3) + 2 * (1 - p - p2) + x3 - k_u,
+                            0) > limit:
                     continue
                 old = new.get(key)
                 if old is None or r3 < old:
@@ -560,17 +574,23 @@ def panjin_missing(sit, allowed_suits, limit: int = INF) -> dict[str, int]:
 
 @lru_cache(maxsize=CACHE // 8)
 def unit_panjin_drawn(unit: tuple[int, ...], caps: tuple[int, ...], start: int, honors: bool,
-                      max_x: int, limit: int,
-                      jokers: int = INF) -> tuple[tuple[int, int, int, int, int, int], ...]:
+                      max_x: int, limit: int, jokers: int = INF, groups: int = 4,
+                      others: int = INF) -> tuple[tuple[int, int, int, int, int, int], ...]:
     """:func:`unit_panjin` rows ``(g, p, x, flags, r, drawn)``: ``drawn`` is the bit set of
     the kinds some cheapest way to reach the row draws. With ``jokers`` (the jokers held),
     a row whose own cost ``r + max(0, x − jokers)`` exceeds ``limit`` is left out too: the
-    hand's cost is never below one unit's."""
+    hand's cost is never below one unit's. With ``groups`` (the hand's concealed groups)
+    and ``others`` (the real tiles the hand holds outside the unit), a state is left out
+    when even :func:`_bound` of the hand's cost exceeds ``limit``."""
     n = len(unit)
     if jokers + limit < max_x:
         max_x = jokers + limit
+    held_after = [sum(unit[i + 1:]) for i in range(n)]
     states: dict[tuple, tuple[int, int]] = {(0, 0, 0, 0, 0, 0): (0, 0)}
     for i in range(n):
+        # the places still open after this kind, less what may fill them for free (the
+        # real tiles held further on and the unplaced jokers): see _bound
+        k_i = held_after[i] + others + jokers
         c = unit[i]
         cap = caps[i]
         yj = (start + i) in YAOJIU
@@ -591,6 +611,8 @@ def unit_panjin_drawn(unit: tuple[int, ...], caps: tuple[int, ...], start: int, 
                     g2 = g + s + t
                     if g2 > 4:
                         break
+                    if g2 > groups:
+                        break                                   # more than the hand needs
                     f_t = f_s | TRIP if t else f_s
                     for pr in ((0, 1) if not p else (0,)):
                         free = open_ + s + 2 * pr
@@ -598,12 +620,13 @@ def unit_panjin_drawn(unit: tuple[int, ...], caps: tuple[int, ...], start: int, 
                         lo = places - cap if places > cap else 0
                         held = c if c < places else places
                         hi = min(free, room, places - held)
+                        pend = 3 * (groups - g2) + 2 * (1 - p - pr) + b + 2 * s - k_i
                         for y in range(lo, hi + 1):
                             real = places - y
                             d = real - c if real > c else 0
                             r2 = r + d
                             x2 = x + y
-                            if r2 + (x2 - jokers if x2 > jokers else 0) > limit:
+                            if r2 + max(x2 - jokers, pend + x2, 0) > limit:
                                 continue
                             f = f_t | real_bits if real else f_t
                             if honors and pr and not y:
@@ -617,6 +640,18 @@ def unit_panjin_drawn(unit: tuple[int, ...], caps: tuple[int, ...], start: int, 
                                 new[key] = (r2, m2 | old[1])
         states = _prune_drawn(new) if len(new) > 48 or i == n - 1 else new
     return tuple((g, p, x, fl, r, m) for (_, _, g, p, x, fl), (r, m) in states.items())
+
+
+def _bound(r: int, x: int, pending: int, free_reals: int, jokers: int) -> int:
+    """A lower bound of the cost ``Σr + max(0, X − jokers)`` of every complete hand that
+    extends a partial target (the 盘锦 searches drop a state whose bound exceeds their
+    limit): ``r`` real tiles drawn and ``x`` jokers placed so far, ``pending`` places still
+    to fill (groups and pair not begun, the open places of sequences begun), and
+    ``free_reals`` real tiles the hand holds that the partial target has not yet looked at.
+    Each pending place takes a held real tile, an unplaced held joker (``jokers − x``) or a
+    drawn tile (real, or a joker beyond the held ones): so the cost is at least
+    ``r + max(0, x − jokers, pending − free_reals − jokers + x)``; the searches inline it."""
+    return r + max(0, x - jokers, pending - free_reals - jokers + x)
 
 
 def _prune_drawn(states: dict[tuple, tuple[int, int]]) -> dict[tuple, tuple[int, int]]:
@@ -653,10 +688,13 @@ def panjin_standard_drawn(real: Sequence[int], caps: Sequence[int], jokers: int,
     if groups == 0 and (seq0 or not piaohu):
         return None
     acc: dict[tuple, tuple[int, int]] = {(0, 0, 0, bin(suits0).count("1"), 0): (0, 0)}
+    held = [sum(real[a:b]) for a, b, _ in UNITS]
+    total = sum(held)
     for ui, (a, b, honors) in enumerate(UNITS):
         table = unit_panjin_drawn(tuple(real[a:b]), tuple(caps[a:b]), a, honors, max_x, limit,
-                                  jokers)
+                                  jokers, groups, total - held[ui])
         counts_suit = not honors and not suits0 >> ui & 1
+        k_u = sum(held[ui + 1:]) + jokers            # free fillers still to come (_bound)
         new: dict[tuple, tuple[int, int]] = {}
         for (g, p, x, n, f), (r, m) in acc.items():
             for g2, p2, x2, fl, r2, m2 in table:
@@ -665,7 +703,8 @@ def panjin_standard_drawn(real: Sequence[int], caps: Sequence[int], jokers: int,
                 if g3 > groups or p + p2 > 1 or x3 > max_x:
                     continue
                 r3 = r + r2
-                if r3 + (x3 - jokers if x3 > jokers else 0) > limit:
+                if r3 + max(x3 - jokers, 3 * (groups - g3) + 2 * (1 - p - p2) + x3 - k_u,
+                            0) > limit:
                     continue
                 key = (g3, p + p2, x3, n + 1 if counts_suit and fl & PRES else n,
                        f | (fl & want))
@@ -691,3 +730,222 @@ def panjin_standard_drawn(real: Sequence[int], caps: Sequence[int], jokers: int,
     if best is None or best > limit:
         return None
     return best, mask, wild
+
+
+# -- 盘锦 every discard of a 14-tile hand at once (hand efficiency, issue 13.5 / 14) --------
+# A discard t changes one unit, by one tile. The unit's table and the tables of "the unit
+# less one tile" for each kind it holds are built in one pass (the kinds before t see the
+# same counts, the kinds after it too: only the values differ, so every state carries one
+# value per table), and the three units a discard leaves alone are merged once per unit.
+
+@lru_cache(maxsize=64)
+def unit_panjin_drawn_drops(unit: tuple[int, ...], caps: tuple[int, ...], start: int,
+                            honors: bool, max_x: int, limit: int, jokers: int, groups: int,
+                            others: int) -> tuple[tuple, tuple[tuple[int, tuple], ...]]:
+    """``(table, ((i, table_i), …))``: :func:`unit_panjin_drawn` of ``unit`` (``others``
+    real tiles held outside it) and, for each position ``i`` the unit holds, of the unit
+    less one tile at ``i`` (``others + 1`` outside it, the hand's count unchanged), all from
+    one search whose states carry a value ``(r, drawn)`` per table. Each table searches the
+    same targets as its own :func:`unit_panjin_drawn` would."""
+    n = len(unit)
+    if jokers + limit < max_x:
+        max_x = jokers + limit
+    drops = [i for i in range(n) if unit[i]]
+    # entry 0: the unit as held; entry e ≥ 1: less one tile at drops[e - 1]
+    cnt = [list(unit)] + [[c - (i == j) for i, c in enumerate(unit)] for j in drops]
+    held_after = [[sum(u[i + 1:]) for i in range(n)] for u in cnt]
+    oth = [others] + [others + 1] * len(drops)
+    start_at = {j: e + 1 for e, j in enumerate(drops)}
+    states: dict[tuple, dict[int, tuple[int, int]]] = {(0, 0, 0, 0, 0, 0): {0: (0, 0)}}
+    entries = [0]
+    for i in range(n):
+        e_new = start_at.get(i)
+        if e_new is not None:                   # this table starts from the shared prefix
+            entries.append(e_new)
+            for vals in states.values():
+                v = vals.get(0)
+                if v is not None:
+                    vals[e_new] = v
+        cap = caps[i]
+        yj = (start + i) in YAOJIU
+        bit = 1 << (start + i)
+        seq_ok = not honors and i <= n - 3
+        real_bits = PRES | YJ if yj else PRES
+        trips = (0, 1) if cap >= 3 else (0,)
+        # per table: count here, most sequences starting here, free fillers still to come
+        ce = {}
+        for e in entries:
+            u = cnt[e]
+            c = u[i]
+            s_max = min(4, c + u[i + 1] + u[i + 2] + 1) if seq_ok else 0
+            ce[e] = (c, s_max, held_after[e][i] + oth[e] + jokers)
+        s_top = max(v[1] for v in ce.values())
+        c_low = min(v[0] for v in ce.values())
+        new: dict[tuple, dict[int, tuple[int, int]]] = {}
+        for (a, b, g, p, x, fl), vals in states.items():
+            room = max_x - x
+            open_ = a + b
+            if open_ > cap + room:
+                continue
+            items = [(e, r, mask) + ce[e] for e, (r, mask) in vals.items()]
+            for s in range(min(s_top, 4 - g) + 1):
+                f_s = fl | SEQ if s else fl
+                for t in trips:
+                    g2 = g + s + t
+                    if g2 > 4 or g2 > groups:
+                        break
+                    f_t = f_s | TRIP if t else f_s
+                    for pr in ((0, 1) if not p else (0,)):
+                        free = open_ + s + 2 * pr
+                        places = free + 3 * t
+                        lo = places - cap if places > cap else 0
+                        held = c_low if c_low < places else places
+                        hi = min(free, room, places - held)
+                        pend0 = 3 * (groups - g2) + 2 * (1 - p - pr) + b + 2 * s
+                        for y in range(lo, hi + 1):
+                            real = places - y
+                            x2 = x + y
+                            f = f_t | real_bits if real else f_t
+                            if honors and pr and not y:
+                                f |= TRIP
+                            key = (b, s, g2, p + pr, x2, f)
+                            out = None
+                            for e, r, mask, c, s_max, k_i in items:
+                                if s > s_max or y > places - (c if c < places else places):
+                                    continue
+                                d = real - c if real > c else 0
+                                r2 = r + d
+                                if r2 + max(x2 - jokers, pend0 - k_i + x2, 0) > limit:
+                                    continue
+                                m2 = mask | bit if d else mask
+                                if out is None:
+                                    out = new.get(key)
+                                    if out is None:
+                                        out = new[key] = {}
+                                old = out.get(e)
+                                if old is None or r2 < old[0]:
+                                    out[e] = (r2, m2)
+                                elif r2 == old[0] and m2 | old[1] != old[1]:
+                                    out[e] = (r2, m2 | old[1])
+        states = _prune_drops(new) if len(new) > 48 or i == n - 1 else new
+    tables: list[list] = [[] for _ in range(len(drops) + 1)]
+    for (_, _, g, p, x, fl), vals in states.items():
+        for e, (r, m) in vals.items():
+            tables[e].append((g, p, x, fl, r, m))
+    return tuple(tables[0]), tuple((j, tuple(tables[e + 1])) for e, j in enumerate(drops))
+
+
+def _prune_drops(states: dict[tuple, dict[int, tuple[int, int]]]) -> dict:
+    """:func:`_prune_drawn` for each table of :func:`unit_panjin_drawn_drops` apart."""
+    groups: dict[tuple, list] = {}
+    for key, vals in states.items():
+        groups.setdefault(key[:-1], []).append((key[-1], vals))
+    out = {}
+    for head, lst in groups.items():
+        if len(lst) == 1:
+            out[head + (lst[0][0],)] = lst[0][1]
+            continue
+        for fl, vals in lst:
+            kept = {}
+            for e, (r, m) in vals.items():
+                for f2, vals2 in lst:
+                    if f2 == fl or (f2 & PRES) != (fl & PRES) or (f2 | fl) != f2:
+                        continue
+                    v2 = vals2.get(e)
+                    if v2 is not None and (v2[0] < r or (v2[0] == r and v2[1] | m == v2[1])):
+                        break
+                else:
+                    kept[e] = (r, m)
+            if kept:
+                out[head + (fl,)] = kept
+    return out
+
+
+def _merge_drawn(acc: dict, table, groups: int, max_x: int, jokers: int, limit: int,
+                 counts_suit: bool, want: int, k_u: int) -> dict:
+    """One merge step of :func:`panjin_standard_drawn` (``k_u``: free fillers to come)."""
+    new: dict[tuple, tuple[int, int]] = {}
+    for (g, p, x, n, f), (r, m) in acc.items():
+        for g2, p2, x2, fl, r2, m2 in table:
+            g3 = g + g2
+            x3 = x + x2
+            if g3 > groups or p + p2 > 1 or x3 > max_x:
+                continue
+            r3 = r + r2
+            if r3 + max(x3 - jokers, 3 * (groups - g3) + 2 * (1 - p - p2) + x3 - k_u,
+                        0) > limit:
+                continue
+            key = (g3, p + p2, x3, n + 1 if counts_suit and fl & PRES else n,
+                   f | (fl & want))
+            m3 = m | m2
+            old = new.get(key)
+            if old is None or r3 < old[0]:
+                new[key] = (r3, m3)
+            elif r3 == old[0]:
+                new[key] = (r3, m3 | old[1])
+    return _prune_drawn(new)
+
+
+def panjin_discards_drawn(real: Sequence[int], caps: Sequence[int], jokers: int,
+                          joker_room: int, melds: int, meld_flags, allowed_suits,
+                          piaohu: bool, min_jokers: int, limit: int,
+                          discards: Iterable[int]) -> dict[int, tuple[int, int, bool] | None]:
+    """:func:`panjin_standard_drawn` of the hand less one tile, for each real kind in
+    ``discards`` (``real``: the 14-tile hand's real counts): ``{kind: result}``, the same
+    results, from one table pass per unit and one merge of the other units per unit."""
+    groups = 4 - melds
+    max_x = jokers + joker_room
+    suits0, yj0, trip0, seq0 = meld_flags
+    want = (0 if yj0 else YJ) | (0 if trip0 else TRIP)
+    if not piaohu and not seq0 and groups:
+        want |= SEQ
+    discards = list(discards)
+    if groups == 0 and (seq0 or not piaohu):
+        return {k: None for k in discards}
+    held = [sum(real[a:b]) for a, b, _ in UNITS]
+    total = sum(held) - 1                       # real tiles of the 13-tile hands
+    multi = [unit_panjin_drawn_drops(tuple(real[a:b]), tuple(caps[a:b]), a, honors, max_x,
+                                     limit, jokers, groups, total - held[ui])
+             for ui, (a, b, honors) in enumerate(UNITS)]
+    out: dict[int, tuple[int, int, bool] | None] = {}
+    start = {(0, 0, 0, bin(suits0).count("1"), 0): (0, 0)}
+    for u, (a, b, honors) in enumerate(UNITS):
+        mine = [k for k in discards if a <= k < b]
+        if not mine:
+            continue
+        # the other three units merged (their tables as held; this unit holds one less)
+        acc = start
+        rest = [w for w in range(4) if w != u]
+        for pos, w in enumerate(rest):
+            k_u = sum(held[v] for v in rest[pos + 1:]) + held[u] - 1 + jokers
+            acc = _merge_drawn(acc, multi[w][0], groups, max_x, jokers, limit,
+                               not UNITS[w][2] and not suits0 >> w & 1, want, k_u)
+        by_gp: dict[tuple[int, int], list] = {}
+        for (g, p, x, n, f), v in acc.items():
+            by_gp.setdefault((g, p), []).append((x, n, f) + v)
+        counts_suit = not honors and not suits0 >> u & 1
+        tables = dict(multi[u][1])
+        for k in mine:
+            best, mask, wild = None, 0, False
+            for g2, p2, x2, fl, r2, m2 in tables[k - a]:
+                lst = by_gp.get((groups - g2, 1 - p2))
+                if not lst:
+                    continue
+                inc = 1 if counts_suit and fl & PRES else 0
+                fw = fl & want
+                for x, n, f, r, m in lst:
+                    x3 = x + x2
+                    if x3 > max_x or x3 < min_jokers or n + inc not in allowed_suits:
+                        continue
+                    if (f | fw) != want:
+                        continue
+                    cost = r + r2 + (x3 - jokers if x3 > jokers else 0)
+                    if cost > limit:
+                        continue
+                    if best is None or cost < best:
+                        best, mask, wild = cost, m | m2, x3 > jokers
+                    elif cost == best:
+                        mask |= m | m2
+                        wild = wild or x3 > jokers
+            out[k] = None if best is None else (best, mask, wild)
+    return out
