@@ -204,7 +204,8 @@ def _finish_free(acc: dict, groups: int, jokers: int, joker_room: int) -> int | 
 @lru_cache(maxsize=CACHE // 8)
 def unit_panjin(unit: tuple[int, ...], caps: tuple[int, ...], start: int, honors: bool,
                 max_x: int, track_rd: bool, limit: int = INF, jokers: int = INF,
-                groups: int = 4, others: int = INF) -> tuple[tuple[int, int, int, int, int], ...]:
+                groups: int = 4, others: int = INF,
+                rest: tuple | None = None) -> tuple[tuple[int, int, int, int, int], ...]:
     """Per-unit table under PJ-2: ``((g, p, x, flags, r), …)`` — ``x`` jokers placed (in
     sequences or the pair), ``r`` real tiles drawn, ``flags`` of :data:`PRES` (a real tile
     of the unit is used), :data:`YJ` (a real 1/9/honor used), :data:`TRIP` (a triplet of
@@ -213,12 +214,15 @@ def unit_panjin(unit: tuple[int, ...], caps: tuple[int, ...], start: int, honors
     built here, fresh ones included, since they can bring flags. Rows drawing more than
     ``limit`` real tiles are left out (a bounded search builds far fewer), and with
     ``jokers`` (held), ``groups`` (the hand's concealed groups) and ``others`` (real tiles
-    held outside the unit) so is a state whose :func:`_bound` exceeds ``limit``."""
+    held outside the unit) so is a state whose :func:`_bound` exceeds ``limit`` (with
+    ``rest``, :func:`panjin_rest_places` of the other units, a stronger bound)."""
     n = len(unit)
     held_after = [sum(unit[i + 1:]) for i in range(n)]
+    bound = _suffix_bound(rest) if rest is not None else None
     states: dict[tuple, int] = {(0, 0, 0, 0, 0, 0): 0}       # (a, b, g, p, x, fl) -> r
     for i in range(n):
         k_i = held_after[i] + others + jokers           # free fillers still to come
+        h_i = held_after[i]
         c = unit[i]
         cap = caps[i]
         yj = (start + i) in YAOJIU
@@ -251,6 +255,8 @@ def unit_panjin(unit: tuple[int, ...], caps: tuple[int, ...], start: int, honors
                         held = c if c < places else places
                         hi = min(free, room, places - held)
                         pend = 3 * (groups - g2) + 2 * (1 - p - pr) + b + 2 * s - k_i
+                        if bound is not None:
+                            pend = bound[groups - g2][1 - p - pr][b + 2 * s - h_i + 14] - jokers
                         for y in range(lo, hi + 1):
                             real = places - y
                             d = real - c if real > c else 0
@@ -321,7 +327,9 @@ def panjin_standard(real: Sequence[int], caps: Sequence[int], jokers: int, joker
     bounded = limit < INF
     for ui, (a, b, honors) in enumerate(UNITS):
         table = unit_panjin(tuple(real[a:b]), tuple(caps[a:b]), a, honors, max_x,
-                            need_real_draw, limit, *((jokers, groups, total - held[ui])
+                            need_real_draw, limit, *((jokers, groups, total - held[ui],
+                                                      panjin_rest_places(real, caps, ui,
+                                                                         max_x > 0))
                                                      if bounded else ()))
         counts_suit = not honors and not suits0 >> ui & 1
         k_u = sum(held[ui + 1:]) + jokers            # free fillers still to come (_bound)
@@ -741,21 +749,26 @@ def panjin_standard_drawn(real: Sequence[int], caps: Sequence[int], jokers: int,
 @lru_cache(maxsize=64)
 def unit_panjin_drawn_drops(unit: tuple[int, ...], caps: tuple[int, ...], start: int,
                             honors: bool, max_x: int, limit: int, jokers: int, groups: int,
-                            others: int) -> tuple[tuple, tuple[tuple[int, tuple], ...]]:
+                            others: int, rest: tuple | None = None,
+                            which: tuple[int, ...] | None = None
+                            ) -> tuple[tuple, tuple[tuple[int, tuple], ...]]:
     """``(table, ((i, table_i), …))``: :func:`unit_panjin_drawn` of ``unit`` (``others``
     real tiles held outside it) and, for each position ``i`` the unit holds, of the unit
     less one tile at ``i`` (``others + 1`` outside it, the hand's count unchanged), all from
     one search whose states carry a value ``(r, drawn)`` per table. Each table searches the
-    same targets as its own :func:`unit_panjin_drawn` would."""
+    same targets as its own :func:`unit_panjin_drawn` would. ``rest`` (from
+    :func:`panjin_rest_places`): a stronger bound than the count of the tiles outside;
+    ``which``: only these positions' tables (default: every position held)."""
     n = len(unit)
     if jokers + limit < max_x:
         max_x = jokers + limit
-    drops = [i for i in range(n) if unit[i]]
+    drops = [i for i in range(n) if unit[i] and (which is None or i in which)]
     # entry 0: the unit as held; entry e ≥ 1: less one tile at drops[e - 1]
     cnt = [list(unit)] + [[c - (i == j) for i, c in enumerate(unit)] for j in drops]
     held_after = [[sum(u[i + 1:]) for i in range(n)] for u in cnt]
     oth = [others] + [others + 1] * len(drops)
     start_at = {j: e + 1 for e, j in enumerate(drops)}
+    bound = _suffix_bound(rest) if rest is not None else None
     states: dict[tuple, dict[int, tuple[int, int]]] = {(0, 0, 0, 0, 0, 0): {0: (0, 0)}}
     entries = [0]
     for i in range(n):
@@ -780,6 +793,7 @@ def unit_panjin_drawn_drops(unit: tuple[int, ...], caps: tuple[int, ...], start:
             s_max = min(4, c + u[i + 1] + u[i + 2] + 1) if seq_ok else 0
             ce[e] = (c, s_max, held_after[e][i] + oth[e] + jokers)
         s_top = max(v[1] for v in ce.values())
+        h_i = held_after[0][i]
         c_low = min(v[0] for v in ce.values())
         new: dict[tuple, dict[int, tuple[int, int]]] = {}
         for (a, b, g, p, x, fl), vals in states.items():
@@ -802,6 +816,9 @@ def unit_panjin_drawn_drops(unit: tuple[int, ...], caps: tuple[int, ...], start:
                         held = c_low if c_low < places else places
                         hi = min(free, room, places - held)
                         pend0 = 3 * (groups - g2) + 2 * (1 - p - pr) + b + 2 * s
+                        if bound is not None:
+                            # unfilled places still to come, at least (_suffix_bound)
+                            lb = bound[groups - g2][1 - p - pr][b + 2 * s - h_i + 14]
                         for y in range(lo, hi + 1):
                             real = places - y
                             x2 = x + y
@@ -810,12 +827,18 @@ def unit_panjin_drawn_drops(unit: tuple[int, ...], caps: tuple[int, ...], start:
                                 f |= TRIP
                             key = (b, s, g2, p + pr, x2, f)
                             out = None
+                            if bound is not None:
+                                thr = limit - max(x2 - jokers, lb + x2 - jokers, 0)
+                                if thr < 0:
+                                    continue
                             for e, r, mask, c, s_max, k_i in items:
                                 if s > s_max or y > places - (c if c < places else places):
                                     continue
                                 d = real - c if real > c else 0
                                 r2 = r + d
                                 if r2 + max(x2 - jokers, pend0 - k_i + x2, 0) > limit:
+                                    continue
+                                if bound is not None and r2 > thr:
                                     continue
                                 m2 = mask | bit if d else mask
                                 if out is None:
@@ -833,6 +856,48 @@ def unit_panjin_drawn_drops(unit: tuple[int, ...], caps: tuple[int, ...], start:
         for e, (r, m) in vals.items():
             tables[e].append((g, p, x, fl, r, m))
     return tuple(tables[0]), tuple((j, tuple(tables[e + 1])) for e, j in enumerate(drops))
+
+
+def panjin_rest_places(real: Sequence[int], caps: Sequence[int], skip: int,
+                       any_jokers: bool) -> tuple:
+    """``rest[g][p]``: at least how many places of ``g`` groups and ``p`` pairs (0/1) the
+    units other than ``skip`` leave unfilled by the real tiles they hold, jokers anywhere
+    and no 盘锦 condition (:func:`unit_free` tables; fresh groups at 3 and 2 places)."""
+    acc = {(0, 0): 0}
+    for u, (a, b, honors) in enumerate(UNITS):
+        if u == skip:
+            continue
+        table = unit_free(tuple(real[a:b]), tuple(caps[a:b]), honors, any_jokers)
+        new: dict[tuple[int, int], int] = {}
+        for (g, p), d in acc.items():
+            for g2, p2, _, d2 in table:
+                key = (g + g2, p + p2)
+                if key[0] > 4 or key[1] > 1:
+                    continue
+                if d + d2 < new.get(key, INF):
+                    new[key] = d + d2
+        acc = new
+    return tuple(tuple(min((d + 3 * (g - g0) + 2 * (p - p0) for (g0, p0), d in acc.items()
+                            if g0 <= g and p0 <= p), default=INF) for p in range(2))
+                 for g in range(5))
+
+
+@lru_cache(maxsize=256)
+def _suffix_bound(rest: tuple) -> tuple:
+    """``bound[g][p][v + 14]``: at least how many places stay unfilled by held real tiles
+    when ``g`` groups and ``p`` pairs are still to make and the open places of the unit
+    searched exceed its real tiles still to come by ``v``: the groups split between that
+    unit's rest (``max(0, places + v)``) and the other units (``rest``)."""
+    out = []
+    for g in range(5):
+        row = []
+        for p in range(2):
+            row.append(tuple(
+                min(max(0, 3 * gs + 2 * ps + v) + rest[g - gs][p - ps]
+                    for gs in range(g + 1) for ps in range(p + 1))
+                for v in range(-14, 27)))
+        out.append(tuple(row))
+    return tuple(out)
 
 
 def _prune_drops(states: dict[tuple, dict[int, tuple[int, int]]]) -> dict:
@@ -889,23 +954,46 @@ def _merge_drawn(acc: dict, table, groups: int, max_x: int, jokers: int, limit: 
 def panjin_discards_drawn(real: Sequence[int], caps: Sequence[int], jokers: int,
                           joker_room: int, melds: int, meld_flags, allowed_suits,
                           piaohu: bool, min_jokers: int, limit: int,
-                          discards: Iterable[int]) -> dict[int, tuple[int, int, bool] | None]:
+                          discards: Iterable[int],
+                          first: int | None = None) -> dict[int, tuple[int, int, bool] | None]:
     """:func:`panjin_standard_drawn` of the hand less one tile, for each real kind in
     ``discards`` (``real``: the 14-tile hand's real counts): ``{kind: result}``, the same
-    results, from one table pass per unit and one merge of the other units per unit."""
+    results, from one table pass per unit and one merge of the other units per unit.
+
+    ``first``: a smaller limit tried first (the hand's own distance: most discards keep
+    it, and a tighter limit makes far smaller tables); only the discards it does not
+    find are searched again at ``limit``. A result found within a limit is the same at
+    any larger one (the cheapest targets are all within it)."""
+    discards = list(discards)
+    if first is not None and first < limit:
+        out = _discards_drawn(real, caps, jokers, joker_room, melds, meld_flags,
+                              allowed_suits, piaohu, min_jokers, first, discards)
+        again = [k for k in discards if out[k] is None]
+        if again:
+            out.update(_discards_drawn(real, caps, jokers, joker_room, melds, meld_flags,
+                                       allowed_suits, piaohu, min_jokers, limit, again))
+        return out
+    return _discards_drawn(real, caps, jokers, joker_room, melds, meld_flags, allowed_suits,
+                           piaohu, min_jokers, limit, discards)
+
+
+def _discards_drawn(real: Sequence[int], caps: Sequence[int], jokers: int, joker_room: int,
+                    melds: int, meld_flags, allowed_suits, piaohu: bool, min_jokers: int,
+                    limit: int, discards: list[int]) -> dict[int, tuple[int, int, bool] | None]:
     groups = 4 - melds
     max_x = jokers + joker_room
     suits0, yj0, trip0, seq0 = meld_flags
     want = (0 if yj0 else YJ) | (0 if trip0 else TRIP)
     if not piaohu and not seq0 and groups:
         want |= SEQ
-    discards = list(discards)
     if groups == 0 and (seq0 or not piaohu):
         return {k: None for k in discards}
     held = [sum(real[a:b]) for a, b, _ in UNITS]
     total = sum(held) - 1                       # real tiles of the 13-tile hands
     multi = [unit_panjin_drawn_drops(tuple(real[a:b]), tuple(caps[a:b]), a, honors, max_x,
-                                     limit, jokers, groups, total - held[ui])
+                                     limit, jokers, groups, total - held[ui],
+                                     panjin_rest_places(real, caps, ui, max_x > 0),
+                                     tuple(k - a for k in discards if a <= k < b))
              for ui, (a, b, honors) in enumerate(UNITS)]
     out: dict[int, tuple[int, int, bool] | None] = {}
     start = {(0, 0, 0, bin(suits0).count("1"), 0): (0, 0)}
