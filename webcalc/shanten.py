@@ -50,7 +50,6 @@ def _share(row: tuple) -> tuple:
     """One stored copy per distinct table row (keeps the cached tables small)."""
     return _SHARED.setdefault(row, row)
 
-TABLE_LIMIT = 3                     # 盘锦: bounded searches tried above the looser count
 
 # 盘锦 unit flags
 PRES, YJ, TRIP, SEQ, RD = 1, 2, 4, 8, 16
@@ -550,18 +549,29 @@ def panjin_missing(sit, allowed_suits, limit: int = INF) -> dict[str, int]:
     # with a limit, a shape is searched only when a looser count (jokers anywhere, no
     # PJ-4..PJ-7: never more than the true one) does not already exceed it
     lower = free_standard(sit.real_counts, real_caps, jokers, room, len(sit.hand.melds))
+    if lower is not None:
+        # PJ-4/PJ-5 from the counts: each suit still wanted, or a first 幺九, is a draw
+        real = sit.real_counts
+        mask = suits | (1 if any(real[0:9]) else 0) | (2 if any(real[9:18]) else 0) | (
+            4 if any(real[18:27]) else 0)
+        have = bin(mask).count("1")
+        need = min(max(0, a - have) for a in allowed_suits)
+        if not yj and not any(real[k] for k in YAOJIU):
+            need = max(need, 1)
+        lower = max(lower, need)
     if lower is not None and lower <= limit:
         args = (sit.real_counts, real_caps, jokers, room, len(sit.hand.melds),
                 (suits, yj, trip, seq), allowed_suits, sit.options.piaohu, need_real,
                 min_jokers)
-        # bounded searches from the looser count up (small tables), the full one last
+        # bounded searches from the lower count up (small tables: a bound prunes states
+        # that cannot end within it), up to the farthest any target can be: its concealed
+        # tiles, and one for the discard-win rule
+        top = 15 - 3 * len(sit.hand.melds)
         d = None
-        for bound in range(lower, min(limit, lower + TABLE_LIMIT) + 1):
+        for bound in range(lower, min(limit, top) + 1):
             d = panjin_standard(*args, bound)
             if d is not None:
                 break
-        if d is None and limit > lower + TABLE_LIMIT:
-            d = panjin_standard(*args, limit)
         if d is not None:
             out["standard"] = d
     if sit.options.seven_pairs and not sit.hand.melds:

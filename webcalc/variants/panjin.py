@@ -291,10 +291,19 @@ class Panjin(Variant):
         return False
 
     def judge(self, sit: Situation) -> Judgement:
-        structural = self.structural_readings(sit)
         hand_reasons = self.hand_reasons(sit)
-        legal = [] if hand_reasons else [r for r in structural
-                                         if not self.reading_reasons(sit, r)]
+        if hand_reasons:
+            # PJ-4/PJ-5 fail (from the counts): no reading can win, so the readings are
+            # not listed; the closest reading's PJ-6/PJ-7 reasons come from the flags
+            # the splits can reach (issue 13.5)
+            closest = self._closest_reasons(sit)
+            if closest is not None:
+                return Judgement([], hand_reasons + closest)
+            structural = self.structural_readings(sit)
+            legal = []
+        else:
+            structural = self.structural_readings(sit)
+            legal = [r for r in structural if not self.reading_reasons(sit, r)]
         if not legal:
             # API reasons: only for a hand that has a winning shape and fails a rule of
             # the variant; a hand with no shape at all gets none.
@@ -314,6 +323,39 @@ class Panjin(Variant):
         scored.sort(key=lambda fr: -_product(fr[0]))
         best_fan = scored[0][0] + self.hand_fan(sit)
         return Judgement([r for _, r in scored], fan=best_fan)
+
+    def _closest_reasons(self, sit: Situation) -> list[dict] | None:
+        """What :meth:`judge` reports beside PJ-4/PJ-5 for a hand that has a winning shape:
+        the fewest PJ-6/PJ-7 reasons of any reading, found from the ``(刻, 顺)`` flags the
+        splits reach (:func:`achievable_flags`) instead of listing the readings. ``None``
+        when that is not enough: the hand has no winning shape (the caller's other
+        reasons apply), or two different reason lists tie for fewest (the first reading
+        listed decides)."""
+        melds = len(sit.hand.melds)
+        need = 4 - melds
+        real, jokers = sit.real_counts, len(sit.jokers)
+        lists = []
+        if need >= 0 and sum(real) + jokers == 3 * need + 2:
+            meld_trip, meld_seq = self._meld_flags(sit)
+            piaohu = sit.options.piaohu
+            for trip, seq in achievable_flags(tuple(real), jokers, need, 1, False):
+                trip, seq = trip or meld_trip, seq or meld_seq
+                out = [] if trip else [reason("PJ-6", "pj.no_triplet")]
+                if not seq and not piaohu:
+                    out.append(reason("PJ-7", "pj.no_sequence"))
+                elif melds == 4 and seq:
+                    out.append(reason("PJ-7", "pj.single_wait_piaohu"))
+                lists.append(out)
+        if sit.options.seven_pairs and not melds and seven_pairs_reading(
+                real, sit.jokers) is not None:
+            lists.append([])                     # 七对 is exempt from PJ-6/PJ-7 (PJ-8)
+        if not lists:
+            return None
+        fewest = min(len(x) for x in lists)
+        tied = [x for x in lists if len(x) == fewest]
+        if any(x != tied[0] for x in tied):
+            return None
+        return tied[0]
 
     def reading_fan(self, sit: Situation, r: Reading, jiahu_ok: bool) -> list[dict]:
         """The 番 that depend on the reading (PJ-10): 飘胡, 七对, 夹胡."""
