@@ -775,10 +775,11 @@ def unit_panjin_drawn_drops(unit: tuple[int, ...], caps: tuple[int, ...], start:
     drops = [i for i in range(n) if unit[i] and (which is None or i in which)]
     # entry 0: the unit as held; entry e ≥ 1: less one tile at drops[e - 1]
     cnt = [list(unit)] + [[c - (i == j) for i, c in enumerate(unit)] for j in drops]
-    held_after = [[sum(u[i + 1:]) for i in range(n)] for u in cnt]
-    oth = [others] + [others + 1] * len(drops)
     start_at = {j: e + 1 for e, j in enumerate(drops)}
-    bound = _suffix_bound(rest) if rest is not None else None
+    if rest is None:        # the count bound: places the other units' tiles cannot fill
+        rest = tuple(tuple(max(0, 3 * g + 2 * p - others - 1) for p in range(2))
+                     for g in range(5))
+    bound = _suffix_bound(rest)
     states: dict[tuple, dict[int, tuple[int, int]]] = {(0, 0, 0, 0, 0, 0): {0: (0, 0)}}
     entries = [0]
     for i in range(n):
@@ -795,15 +796,15 @@ def unit_panjin_drawn_drops(unit: tuple[int, ...], caps: tuple[int, ...], start:
         seq_ok = not honors and i <= n - 3
         real_bits = PRES | YJ if yj else PRES
         trips = (0, 1) if cap >= 3 else (0,)
-        # per table: count here, most sequences starting here, free fillers still to come
+        # per table: count here, most sequences starting here
         ce = {}
         for e in entries:
             u = cnt[e]
             c = u[i]
             s_max = min(4, c + u[i + 1] + u[i + 2] + 1) if seq_ok else 0
-            ce[e] = (c, s_max, held_after[e][i] + oth[e] + jokers)
+            ce[e] = (c, s_max)
         s_top = max(v[1] for v in ce.values())
-        h_i = held_after[0][i]
+        h_i = sum(unit[i + 1:])         # the same in every table started by now
         c_low = min(v[0] for v in ce.values())
         new: dict[tuple, dict[int, tuple[int, int]]] = {}
         for (a, b, g, p, x, fl), vals in states.items():
@@ -825,30 +826,27 @@ def unit_panjin_drawn_drops(unit: tuple[int, ...], caps: tuple[int, ...], start:
                         lo = places - cap if places > cap else 0
                         held = c_low if c_low < places else places
                         hi = min(free, room, places - held)
-                        pend0 = 3 * (groups - g2) + 2 * (1 - p - pr) + b + 2 * s
-                        if bound is not None:
-                            # unfilled places still to come, at least (_suffix_bound)
-                            lb = bound[groups - g2][1 - p - pr][b + 2 * s - h_i + 14]
+                        # unfilled places still to come, at least (_suffix_bound)
+                        lb = bound[groups - g2][1 - p - pr][b + 2 * s - h_i + 14] - jokers
                         for y in range(lo, hi + 1):
-                            real = places - y
                             x2 = x + y
+                            # the cost a state may have here and still end within limit
+                            ex = x2 - jokers if x2 > jokers else 0
+                            thr = limit - (lb + x2 if lb + x2 > ex else ex)
+                            if thr < 0:
+                                continue
+                            real = places - y
                             f = f_t | real_bits if real else f_t
                             if honors and pr and not y:
                                 f |= TRIP
                             key = (b, s, g2, p + pr, x2, f)
                             out = None
-                            if bound is not None:
-                                thr = limit - max(x2 - jokers, lb + x2 - jokers, 0)
-                                if thr < 0:
-                                    continue
-                            for e, r, mask, c, s_max, k_i in items:
+                            for e, r, mask, c, s_max in items:
                                 if s > s_max or y > places - (c if c < places else places):
                                     continue
                                 d = real - c if real > c else 0
                                 r2 = r + d
-                                if r2 + max(x2 - jokers, pend0 - k_i + x2, 0) > limit:
-                                    continue
-                                if bound is not None and r2 > thr:
+                                if r2 > thr:
                                     continue
                                 m2 = mask | bit if d else mask
                                 if out is None:
