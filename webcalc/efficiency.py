@@ -19,8 +19,9 @@ from itertools import permutations
 from typing import NamedTuple, Sequence
 
 from .decompose import KNITTED_RUNS, TERMINALS_AND_HONORS
-from .shanten import (INF, UNITS, _merge_free, free_standard, hand_caps, panjin_discards_drawn,
-                      panjin_meld_flags, panjin_standard_drawn, seven_pairs_panjin, unit_free)
+from .shanten import (INF, UNITS, _merge_free, free_standard, hand_caps, panjin_count_lower,
+                      panjin_discards_drawn, panjin_meld_flags, panjin_standard_drawn,
+                      seven_pairs_panjin, unit_free)
 from .tiles import ALL_TILES, Tile
 from .variants.base import Situation, Variant
 from .waits import Wait
@@ -311,6 +312,8 @@ def _panjin_useful(variant: Variant, sit: Situation, live, bound: int | None = N
     # standard: bounded searches from a looser count up (jokers anywhere, no PJ-4..PJ-7)
     lower = free_standard(sit.real_counts, real_caps, jokers, room, melds)
     found = None
+    if lower is not None and bound is None:
+        lower = max(lower, panjin_count_lower(sit, allowed))    # PJ-4/PJ-5 draws
     if lower is not None:
         bounds = range(lower, 15) if bound is None else (bound,) if bound >= lower else ()
         if standard is not None and bounds:

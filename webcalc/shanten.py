@@ -534,6 +534,20 @@ def panjin_meld_flags(sit) -> tuple[int, bool, bool, bool]:
     return suits, yj, trip, seq
 
 
+def panjin_count_lower(sit, allowed_suits) -> int:
+    """PJ-4/PJ-5 from the counts: a standard target is at least this far — each suit PJ-4
+    still wants, or a first 幺九 (PJ-5), is a real tile to draw."""
+    suits, yj, _, _ = panjin_meld_flags(sit)
+    real = sit.real_counts
+    mask = suits | (1 if any(real[0:9]) else 0) | (2 if any(real[9:18]) else 0) | (
+        4 if any(real[18:27]) else 0)
+    have = bin(mask).count("1")
+    need = min(max(0, a - have) for a in allowed_suits)
+    if not yj and not any(real[k] for k in YAOJIU):
+        need = max(need, 1)
+    return need
+
+
 def panjin_missing(sit, allowed_suits, limit: int = INF) -> dict[str, int]:
     """盘锦's exact distances: standard (PJ-2, PJ-4..PJ-7) and 七对 with its option (PJ-8).
     With ``limit``, shapes farther than it are left out (a cheaper search)."""
@@ -550,15 +564,7 @@ def panjin_missing(sit, allowed_suits, limit: int = INF) -> dict[str, int]:
     # PJ-4..PJ-7: never more than the true one) does not already exceed it
     lower = free_standard(sit.real_counts, real_caps, jokers, room, len(sit.hand.melds))
     if lower is not None:
-        # PJ-4/PJ-5 from the counts: each suit still wanted, or a first 幺九, is a draw
-        real = sit.real_counts
-        mask = suits | (1 if any(real[0:9]) else 0) | (2 if any(real[9:18]) else 0) | (
-            4 if any(real[18:27]) else 0)
-        have = bin(mask).count("1")
-        need = min(max(0, a - have) for a in allowed_suits)
-        if not yj and not any(real[k] for k in YAOJIU):
-            need = max(need, 1)
-        lower = max(lower, need)
+        lower = max(lower, panjin_count_lower(sit, allowed_suits))
     if lower is not None and lower <= limit:
         args = (sit.real_counts, real_caps, jokers, room, len(sit.hand.melds),
                 (suits, yj, trip, seq), allowed_suits, sit.options.piaohu, need_real,
@@ -593,22 +599,26 @@ def panjin_missing(sit, allowed_suits, limit: int = INF) -> dict[str, int]:
 @lru_cache(maxsize=CACHE // 8)
 def unit_panjin_drawn(unit: tuple[int, ...], caps: tuple[int, ...], start: int, honors: bool,
                       max_x: int, limit: int, jokers: int = INF, groups: int = 4,
-                      others: int = INF) -> tuple[tuple[int, int, int, int, int, int], ...]:
+                      others: int = INF,
+                      rest: tuple | None = None) -> tuple[tuple[int, int, int, int, int, int], ...]:
     """:func:`unit_panjin` rows ``(g, p, x, flags, r, drawn)``: ``drawn`` is the bit set of
     the kinds some cheapest way to reach the row draws. With ``jokers`` (the jokers held),
     a row whose own cost ``r + max(0, x − jokers)`` exceeds ``limit`` is left out too: the
     hand's cost is never below one unit's. With ``groups`` (the hand's concealed groups)
     and ``others`` (the real tiles the hand holds outside the unit), a state is left out
-    when even :func:`_bound` of the hand's cost exceeds ``limit``."""
+    when even :func:`_bound` of the hand's cost exceeds ``limit`` (with ``rest``,
+    :func:`panjin_rest_places` of the other units, a stronger bound)."""
     n = len(unit)
     if jokers + limit < max_x:
         max_x = jokers + limit
     held_after = [sum(unit[i + 1:]) for i in range(n)]
+    bound = _suffix_bound(rest) if rest is not None else None
     states: dict[tuple, tuple[int, int]] = {(0, 0, 0, 0, 0, 0): (0, 0)}
     for i in range(n):
         # the places still open after this kind, less what may fill them for free (the
         # real tiles held further on and the unplaced jokers): see _bound
         k_i = held_after[i] + others + jokers
+        h_i = held_after[i]
         c = unit[i]
         cap = caps[i]
         yj = (start + i) in YAOJIU
@@ -639,6 +649,8 @@ def unit_panjin_drawn(unit: tuple[int, ...], caps: tuple[int, ...], start: int, 
                         held = c if c < places else places
                         hi = min(free, room, places - held)
                         pend = 3 * (groups - g2) + 2 * (1 - p - pr) + b + 2 * s - k_i
+                        if bound is not None:
+                            pend = bound[groups - g2][1 - p - pr][b + 2 * s - h_i + 14] - jokers
                         for y in range(lo, hi + 1):
                             real = places - y
                             d = real - c if real > c else 0
@@ -710,7 +722,8 @@ def panjin_standard_drawn(real: Sequence[int], caps: Sequence[int], jokers: int,
     total = sum(held)
     for ui, (a, b, honors) in enumerate(UNITS):
         table = unit_panjin_drawn(tuple(real[a:b]), tuple(caps[a:b]), a, honors, max_x, limit,
-                                  jokers, groups, total - held[ui])
+                                  jokers, groups, total - held[ui],
+                                  panjin_rest_places(real, caps, ui, max_x > 0))
         counts_suit = not honors and not suits0 >> ui & 1
         k_u = sum(held[ui + 1:]) + jokers            # free fillers still to come (_bound)
         new: dict[tuple, tuple[int, int]] = {}
