@@ -651,6 +651,11 @@ def unit_panjin_drawn(unit: tuple[int, ...], caps: tuple[int, ...], start: int, 
                         pend = 3 * (groups - g2) + 2 * (1 - p - pr) + b + 2 * s - k_i
                         if bound is not None:
                             pend = bound[groups - g2][1 - p - pr][b + 2 * s - h_i + 14] - jokers
+                            # every held joker must find a place (PJ-2)
+                            low = jokers - x - (3 * (groups - g2) + 2 * (1 - p - pr) + b
+                                                + 2 * s)
+                            if low > lo:
+                                lo = low
                         for y in range(lo, hi + 1):
                             real = places - y
                             d = real - c if real > c else 0
@@ -841,6 +846,11 @@ def unit_panjin_drawn_drops(unit: tuple[int, ...], caps: tuple[int, ...], start:
                         hi = min(free, room, places - held)
                         # unfilled places still to come, at least (_suffix_bound)
                         lb = bound[groups - g2][1 - p - pr][b + 2 * s - h_i + 14] - jokers
+                        # every held joker must find a place (PJ-2): the places still to
+                        # come hold at most that many
+                        low = jokers - x - (3 * (groups - g2) + 2 * (1 - p - pr) + b + 2 * s)
+                        if low > lo:
+                            lo = low
                         for y in range(lo, hi + 1):
                             x2 = x + y
                             # the cost a state may have here and still end within limit
@@ -949,13 +959,16 @@ def _prune_drops(states: dict[tuple, dict[int, tuple[int, int]]]) -> dict:
 
 def _merge_drawn(acc: dict, table, groups: int, max_x: int, jokers: int, limit: int,
                  counts_suit: bool, want: int, k_u: int) -> dict:
-    """One merge step of :func:`panjin_standard_drawn` (``k_u``: free fillers to come)."""
+    """One merge step of :func:`panjin_standard_drawn` (``k_u``: free fillers to come;
+    every held joker must still find a place)."""
     new: dict[tuple, tuple[int, int]] = {}
     for (g, p, x, n, f), (r, m) in acc.items():
         for g2, p2, x2, fl, r2, m2 in table:
             g3 = g + g2
             x3 = x + x2
             if g3 > groups or p + p2 > 1 or x3 > max_x:
+                continue
+            if x3 + 3 * (groups - g3) + 2 * (1 - p - p2) < jokers:
                 continue
             r3 = r + r2
             if r3 + max(x3 - jokers, 3 * (groups - g3) + 2 * (1 - p - p2) + x3 - k_u,
