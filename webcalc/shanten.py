@@ -988,32 +988,11 @@ def _merge_drawn(acc: dict, table, groups: int, max_x: int, jokers: int, limit: 
 def panjin_discards_drawn(real: Sequence[int], caps: Sequence[int], jokers: int,
                           joker_room: int, melds: int, meld_flags, allowed_suits,
                           piaohu: bool, min_jokers: int, limit: int,
-                          discards: Iterable[int],
-                          first: int | None = None) -> dict[int, tuple[int, int, bool] | None]:
+                          discards: Iterable[int]) -> dict[int, tuple[int, int, bool] | None]:
     """:func:`panjin_standard_drawn` of the hand less one tile, for each real kind in
     ``discards`` (``real``: the 14-tile hand's real counts): ``{kind: result}``, the same
-    results, from one table pass per unit and one merge of the other units per unit.
-
-    ``first``: a smaller limit tried first (the hand's own distance: most discards keep
-    it, and a tighter limit makes far smaller tables); only the discards it does not
-    find are searched again at ``limit``. A result found within a limit is the same at
-    any larger one (the cheapest targets are all within it)."""
+    results, from one table pass per unit and one merge of the other units per unit."""
     discards = list(discards)
-    if first is not None and first < limit:
-        out = _discards_drawn(real, caps, jokers, joker_room, melds, meld_flags,
-                              allowed_suits, piaohu, min_jokers, first, discards)
-        again = [k for k in discards if out[k] is None]
-        if again:
-            out.update(_discards_drawn(real, caps, jokers, joker_room, melds, meld_flags,
-                                       allowed_suits, piaohu, min_jokers, limit, again))
-        return out
-    return _discards_drawn(real, caps, jokers, joker_room, melds, meld_flags, allowed_suits,
-                           piaohu, min_jokers, limit, discards)
-
-
-def _discards_drawn(real: Sequence[int], caps: Sequence[int], jokers: int, joker_room: int,
-                    melds: int, meld_flags, allowed_suits, piaohu: bool, min_jokers: int,
-                    limit: int, discards: list[int]) -> dict[int, tuple[int, int, bool] | None]:
     groups = 4 - melds
     max_x = jokers + joker_room
     suits0, yj0, trip0, seq0 = meld_flags
