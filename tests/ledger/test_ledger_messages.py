@@ -520,3 +520,31 @@ def test_blank_seat_names_are_named_in_the_pages_language(make_app):
                               "dealer": "0", "form_variant": "zhengzhou"})
         token = r.headers["Location"].split("/t/")[1].split("?")[0]
         assert client.application.extensions["ledger"].table(token)["names"] == names
+
+
+def test_english_entry_errors_under_their_inputs(make_app):
+    """A hand the app cannot read, a bad adjustment and a void without a reason, on the
+    English table page: each error in English, the page without Chinese."""
+    client = make_app().test_client()
+    token = _english_evening(client)
+    html = client.get(f"/t/{token}").get_data(as_text=True)
+    form = html[html.index('id="entry-form"'):]
+    data = {"csrf_token": _csrf(html), "expected_number": "6",
+            "idempotency_key": re.search(r'name="idempotency_key" value="([^"]*)"',
+                                         form).group(1)}
+    r = client.post(f"/t/{token}/hands", data={**data, "hand": "123m456p789s1112x",
+                                                "winning_tile": "2z", "s_dealer": "2",
+                                                "s_winner": "1"})
+    page = r.get_data(as_text=True)
+    assert r.status_code == 422
+    assert re.search(r'id="hand-error"><span>Hand: character 17 (&#34;|")x(&#34;|") is not a '
+                     r'tile\.</span>', page), page[page.find("hand-error") - 200:][:600]
+    assert 'value="123m456p789s1112x"' in page and not _chinese_shown(page)
+    r = client.post(f"/t/{token}/hands/2/void", data={"csrf_token": data["csrf_token"],
+                                                       "reason": " "})
+    page = r.get_data(as_text=True)
+    assert r.status_code == 422 and "Voiding needs a reason (reason)." in page
+    assert not _chinese_shown(page)
+    r = client.post(f"/t/{token}/hands/9/void", data={"csrf_token": data["csrf_token"],
+                                                       "reason": "x"})
+    assert r.status_code == 404 and "This table has no hand 9." in r.get_data(as_text=True)

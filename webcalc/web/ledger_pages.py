@@ -374,8 +374,9 @@ class Entry:
         return body
 
     def attach(self, err: InputError) -> None:
-        from .pages import _attach
+        from .pages import _attach, _localized_error
 
+        err = _localized_error(err)           # under its input in the page's language
         field = err.field or ""
         if field.startswith("declared"):
             self.declared_errors.append(localized(err.message))
