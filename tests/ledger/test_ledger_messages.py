@@ -479,6 +479,8 @@ def test_english_ledger_pages_show_no_chinese(make_app):
         assert resp.status_code == 200, url
         html = resp.get_data(as_text=True)
         assert not _chinese_shown(html), (url, _chinese_shown(html)[:10])
+        assert not re.findall(r".{0,40}[（）：，。、].{0,40}", html), url  # Chinese punctuation
+    assert "Wang (East seat)" in client.get(f"/t/{token}").get_data(as_text=True)
     html = client.get(f"/t/{view}").get_data(as_text=True)
     assert "Table fee 20: paid by East, split evenly between the four, 5 each" in html
     assert "Adjustment: North pays East 5" in html
