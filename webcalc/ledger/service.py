@@ -51,11 +51,14 @@ before it), "request" (as recorded, ``settlement.dealer`` filled in), "settlemen
 (as the engine reported), "recorded_at" (first recorded, ISO 8601 UTC), "revision",
 "revised_at"?, "revisions": [older revisions, oldest first, each {"revision", "request",
 "settlement", "dealer", "verified", "recorded_at", "replaced_at", "biao"?, "fan"?}],
-"void_reason"?, "voided_at"?}``. Counted = status ``recorded``; only counted hands move the
+"void_reason"? (null for an entry imported as voided without one), "voided_at"?}``. Texts
+in H (payment ``detail``, fan ``name``/``note``) are Chinese with English beside them
+(``detail_en`` …); :func:`webcalc.ledger.texts.table_in` gives the reader's language. Counted = status ``recorded``; only counted hands move the
 dealer, adjustments never do.
 
-Errors: :class:`~webcalc.errors.InputError` (400: the analyze codes, plus ``bad_request`` for
-a ledger field) and the :mod:`webcalc.ledger.errors` classes — ``NotFound`` (unknown token
+Errors (their ``message`` a :class:`~webcalc.messages.Message`, rendered by the web layer in
+the reader's language): :class:`~webcalc.errors.InputError` (400: the analyze codes, plus
+``bad_request`` for a ledger field) and the :mod:`webcalc.ledger.errors` classes — ``NotFound`` (unknown token
 or hand number), ``ReadOnly`` (a write with the view token), ``Conflict`` (stale
 ``expected_number``/``expected_revision``; carries ``table``), ``Voided`` (correcting a voided
 hand), ``TableFull`` (caps), ``RateLimited`` (tables per address per hour; ``retry_after``),
