@@ -27,7 +27,7 @@ from typing import Iterator, NamedTuple, Sequence
 
 from .hand import Meld
 from .tables import can_complete
-from .tiles import ALL_TILES, NUM_KINDS, Tile
+from .tiles import ALL_TILES, CODES, NUM_KINDS, Tile
 
 TERMINALS_AND_HONORS: tuple[int, ...] = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 
@@ -62,9 +62,9 @@ class Group(NamedTuple):
 
     def to_dict(self) -> dict:
         """API form: ``{"kind", "tiles", "wild", "exposed", "faces"}`` (codes as strings)."""
-        return {"kind": self.kind, "tiles": [t.code for t in self.tiles],
+        return {"kind": self.kind, "tiles": [CODES[t] for t in self.tiles],
                 "wild": list(self.wild), "exposed": self.exposed,
-                "faces": [t.code for t in (self.faces or self.tiles)]}
+                "faces": [CODES[t] for t in (self.faces or self.tiles)]}
 
 
 class Reading(NamedTuple):
