@@ -8,9 +8,15 @@ counted as for waits (visible tiles and the indicator subtracted, never below 0)
 
 In terms of distances (``d`` = tiles a nearest complete hand holds beyond the hand's,
 shanten = ``d − 1``), ``k`` is useful exactly when ``d(H + k) < d(H)``. For the variants
-whose wildcards may stand anywhere (三门峡, 郑州, 晋城) :class:`FreeOracle` answers
-``d(H + k)`` for all 34 kinds from H's unit tables: one unit changes per draw, so each
-answer is a handful of table look-ups. 盘锦 asks the variant once per draw.
+whose wildcards may stand anywhere (三门峡, 郑州, 晋城) :class:`FreeOracle` answers it
+for all 34 kinds at once, per unit: a draw changes one unit, and since ``d(H + k)`` is
+``d(H)`` or ``d(H) − 1``, the question is only whether some target lies within
+``d(H) − 1`` — one bounded fold of that unit (every draw into it together) against the
+other units merged (:func:`webcalc.shanten.free_unit_draws`). For a 14-tile hand's
+discards the merged units are the 14-tile hand's own, and the discard's distance is the
+hand's ``d`` or ``d + 1`` (one more bounded fold), so no unit table is built per discard
+or per draw. A ready hand's useful draws are its waits (C-12), taken from the caller when
+it has them. 盘锦 asks the variant once per draw.
 """
 
 from __future__ import annotations
@@ -20,9 +26,8 @@ from typing import NamedTuple, Sequence
 
 from .decompose import KNITTED_RUNS, TERMINALS_AND_HONORS
 from .shanten import (INF, UNITS, _finish_free, _merge_free, free_standard, free_unit_draws,
-                      free_unit_states,
-                      hand_caps, panjin_meld_flags, panjin_standard_drawn, seven_pairs_panjin,
-                      unit_free)
+                      free_unit_states, hand_caps, panjin_meld_flags, panjin_standard_drawn,
+                      seven_pairs_panjin, unit_free)
 from .tiles import ALL_TILES, Tile
 from .variants.base import Situation, Variant
 from .waits import Wait
