@@ -84,11 +84,16 @@ class Reading(NamedTuple):
         if not jokers or all(g.faces or not any(g.wild) for g in self.groups):
             return self
         concealed = [g for g in self.groups if not g.exposed]
+        # only the groups with a wildcard place take faces from the pool, in this order;
+        # the others show their own tiles
+        wild = [g for g in concealed if True in g.wild]
         abstract = [(_ORDER[g.kind], tuple((-1 if g.kind == "free" else int(t), w)
                                            for t, w in zip(g.tiles, g.wild)))
-                    for g in concealed]
+                    for g in wild]
+        faced = iter(_materialise(abstract, jokers))
+        groups = tuple(next(faced) if True in g.wild else _shown(g) for g in concealed)
         exposed = tuple(g for g in self.groups if g.exposed)
-        return Reading(self.shape, _materialise(abstract, jokers) + exposed)
+        return Reading(self.shape, groups + exposed)
 
     @property
     def pair(self) -> Group | None:
@@ -226,6 +231,12 @@ def _enumerate(counts: tuple[int, ...], jokers: int, melds: int, pair: int,
         if nj >= 0 and can_complete(nc, nj, nm, np_, in_triplet):
             for rest in _enumerate(nc, nj, nm, np_, in_triplet, (i, grp)):
                 yield [grp] + rest
+
+
+def _shown(g: Group) -> Group:
+    """A concealed group without wildcard places as :func:`_materialise` gives it."""
+    tiles = tuple(ALL_TILES[t] for t in g.tiles)
+    return Group(g.kind, tiles, tuple(g.wild), False, tiles)
 
 
 _ORDER = {"pair": 0, "sequence": 1, "triplet": 2, "free": 3}
