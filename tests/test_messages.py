@@ -90,17 +90,11 @@ NOTATION = {
     ("tiles.py", "_SUIT_MARKS"), ("tiles.py", "_HONOR_WORDS"), ("tiles.py", "_DIGITS"),
     ("notation.py", "_MELD_WORDS"), ("hand.py", "MELD_NOTATION"),
 }
-#: not converted yet (issue 15, follow-up): the ledger's own texts (its stored results and
-#: its exports are Chinese by design; its API messages are not yet codes)
-PENDING = {"ledger"}
-
 
 def _engine_files():
     for p in sorted((ROOT / "webcalc").rglob("*.py")):
         rel = p.relative_to(ROOT / "webcalc")
         if rel.parts[0] in ("web", "translations") or rel.name.startswith("catalogue"):
-            continue
-        if rel.parts[0] in PENDING:
             continue
         yield p
 

@@ -557,3 +557,20 @@ def test_browser_no_csp_violation_and_htmx_swaps():
     finally:
         server.shutdown()
         thread.join(timeout=5)
+
+
+@pytest.mark.parametrize("lang, back, html_lang", [
+    (None, "回到计算器", "zh-Hans"), ("en", "Back to the calculator", "en")])
+def test_bare_error_page_speaks_the_readers_language(client, monkeypatch, lang, back, html_lang):
+    """When even error.html cannot be rendered, the bare page still links back in the
+    reader's language (issue 15)."""
+    from webcalc.web import errors
+
+    def broken(*_a, **_k):
+        raise RuntimeError("template gone")
+
+    monkeypatch.setattr(errors, "render_template", broken)
+    resp = client.get("/no-such-page", headers={"Accept-Language": lang} if lang else {})
+    html = resp.get_data(as_text=True)
+    assert resp.status_code == 404 and f'<html lang="{html_lang}">' in html
+    assert f'<a href="/">{back}</a>' in html

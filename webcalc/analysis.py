@@ -132,14 +132,15 @@ def analyze(request: Any, *, advice: bool = True) -> dict:
         # 牌理 (API "Hand efficiency"): every discard with its shanten and useful draws;
         # the hand's own shanten is the best of them (C-12: an exchange starts with the
         # discard), −1 when it is complete
-        out["efficiency"] = efficiency(variant, sit, vis, kinds)
+        out["efficiency"] = efficiency(variant, sit, vis, kinds, discards)
         if out["complete"]:
             out["shanten"] = -1
         else:
             out["shanten"] = min((e["shanten"] for e in out["efficiency"]
                                   if e["shanten"] is not None), default=None)
     else:
-        useful = useful_draws(variant, sit, vis, kinds)
+        useful = useful_draws(variant, sit, vis, kinds,
+                              waits=[int(w.tile) for w in waits])
         out["shanten"] = useful.shanten
         out["useful"] = [w.to_dict() for w in useful.useful]
         out["useful_total"] = useful.total

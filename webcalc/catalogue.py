@@ -76,14 +76,21 @@ def render(value: Any, lang: str = "zh") -> Any:
     return _Formatter(lang).vformat(template(value.code, lang), (), value.params)
 
 
+# values returned as they are, not looked into (exact classes: a subclass may be a Message)
+_PLAIN = frozenset((str, int, float, bool, type(None)))
+
+
 def localize(value: Any, lang: str = "zh") -> Any:
     """A copy of ``value`` (dicts, lists, tuples) with every :class:`Message` rendered."""
+    # an analysis holds thousands of plain strings, numbers and booleans (the readings):
+    # they are copied over without a call each
+    plain = _PLAIN
     if isinstance(value, Message):
         return render(value, lang)
     if isinstance(value, dict):
-        return {k: localize(v, lang) for k, v in value.items()}
+        return {k: v if v.__class__ in plain else localize(v, lang) for k, v in value.items()}
     if isinstance(value, list):
-        return [localize(v, lang) for v in value]
+        return [v if v.__class__ in plain else localize(v, lang) for v in value]
     if isinstance(value, tuple):
         return tuple(localize(v, lang) for v in value)
     return value

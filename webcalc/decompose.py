@@ -27,7 +27,7 @@ from typing import Iterator, NamedTuple, Sequence
 
 from .hand import Meld
 from .tables import can_complete
-from .tiles import ALL_TILES, NUM_KINDS, Tile
+from .tiles import ALL_TILES, CODES, NUM_KINDS, Tile
 
 TERMINALS_AND_HONORS: tuple[int, ...] = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 
@@ -62,9 +62,9 @@ class Group(NamedTuple):
 
     def to_dict(self) -> dict:
         """API form: ``{"kind", "tiles", "wild", "exposed", "faces"}`` (codes as strings)."""
-        return {"kind": self.kind, "tiles": [t.code for t in self.tiles],
+        return {"kind": self.kind, "tiles": [CODES[t] for t in self.tiles],
                 "wild": list(self.wild), "exposed": self.exposed,
-                "faces": [t.code for t in (self.faces or self.tiles)]}
+                "faces": [CODES[t] for t in (self.faces or self.tiles)]}
 
 
 class Reading(NamedTuple):
@@ -84,11 +84,16 @@ class Reading(NamedTuple):
         if not jokers or all(g.faces or not any(g.wild) for g in self.groups):
             return self
         concealed = [g for g in self.groups if not g.exposed]
+        # only the groups with a wildcard place take faces from the pool, in this order;
+        # the others show their own tiles
+        wild = [g for g in concealed if True in g.wild]
         abstract = [(_ORDER[g.kind], tuple((-1 if g.kind == "free" else int(t), w)
                                            for t, w in zip(g.tiles, g.wild)))
-                    for g in concealed]
+                    for g in wild]
+        faced = iter(_materialise(abstract, jokers))
+        groups = tuple(next(faced) if True in g.wild else _shown(g) for g in concealed)
         exposed = tuple(g for g in self.groups if g.exposed)
-        return Reading(self.shape, _materialise(abstract, jokers) + exposed)
+        return Reading(self.shape, groups + exposed)
 
     @property
     def pair(self) -> Group | None:
@@ -226,6 +231,12 @@ def _enumerate(counts: tuple[int, ...], jokers: int, melds: int, pair: int,
         if nj >= 0 and can_complete(nc, nj, nm, np_, in_triplet):
             for rest in _enumerate(nc, nj, nm, np_, in_triplet, (i, grp)):
                 yield [grp] + rest
+
+
+def _shown(g: Group) -> Group:
+    """A concealed group without wildcard places as :func:`_materialise` gives it."""
+    tiles = tuple(ALL_TILES[t] for t in g.tiles)
+    return Group(g.kind, tiles, tuple(g.wild), False, tiles)
 
 
 _ORDER = {"pair": 0, "sequence": 1, "triplet": 2, "free": 3}

@@ -8,9 +8,15 @@ counted as for waits (visible tiles and the indicator subtracted, never below 0)
 
 In terms of distances (``d`` = tiles a nearest complete hand holds beyond the hand's,
 shanten = ``d − 1``), ``k`` is useful exactly when ``d(H + k) < d(H)``. For the variants
-whose wildcards may stand anywhere (三门峡, 郑州, 晋城) :class:`FreeOracle` answers
-``d(H + k)`` for all 34 kinds from H's unit tables: one unit changes per draw, so each
-answer is a handful of table look-ups. 盘锦 asks the variant once per draw.
+whose wildcards may stand anywhere (三门峡, 郑州, 晋城) :class:`FreeOracle` answers it
+for all 34 kinds at once, per unit: a draw changes one unit, and since ``d(H + k)`` is
+``d(H)`` or ``d(H) − 1``, the question is only whether some target lies within
+``d(H) − 1`` — one bounded fold of that unit (every draw into it together) against the
+other units merged (:func:`webcalc.shanten.free_unit_draws`). For a 14-tile hand's
+discards the merged units are the 14-tile hand's own, and the discard's distance is the
+hand's ``d`` or ``d + 1`` (one more bounded fold), so no unit table is built per discard
+or per draw. A ready hand's useful draws are its waits (C-12), taken from the caller when
+it has them. 盘锦 asks the variant once per draw.
 """
 
 from __future__ import annotations
@@ -19,14 +25,16 @@ from itertools import permutations
 from typing import NamedTuple, Sequence
 
 from .decompose import KNITTED_RUNS, TERMINALS_AND_HONORS
-from .shanten import (INF, UNITS, _merge_free, free_standard, hand_caps, panjin_count_lower,
-                      panjin_discards_drawn, panjin_meld_flags, panjin_standard_drawn,
+from .shanten import (INF, UNITS, _finish_free, _merge_free, free_standard, free_unit_draws,
+                      free_unit_states, hand_caps, panjin_count_lower, panjin_discards_drawn,
+                      panjin_meld_flags, panjin_standard_drawn,
                       seven_pairs_panjin, unit_free)
 from .tiles import ALL_TILES, Tile
 from .variants.base import Situation, Variant
 from .waits import Wait
 
 _UNIT_OF = [0] * 9 + [1] * 9 + [2] * 9 + [3] * 7
+SMALL_UNIT = 2            # units of fewer tiles: a draw's unit table is built (and cached)
 _ORPHANS = frozenset(TERMINALS_AND_HONORS)
 
 
@@ -80,7 +88,11 @@ class FreeOracle:
     counts: standard (per-suit tables), 七对 as themselves, 四混, 十三不靠, 十三幺.
     """
 
-    def __init__(self, variant: Variant, sit: Situation, kinds: int):
+    def __init__(self, variant: Variant, sit: Situation, kinds: int,
+                 parent: "FreeOracle | None" = None, discard: int | None = None):
+        """``parent``, ``discard``: ``sit`` is the 14-tile hand of ``parent`` less a tile of
+        kind ``discard``; the units it shares with that hand are not searched again (its
+        standard distance is the parent's or one more, decided by one bounded search)."""
         self.sit = sit
         shapes = _free_shapes(variant, sit, kinds)
         self.shapes = shapes
@@ -93,15 +105,29 @@ class FreeOracle:
         any_jokers = self.jokers + room > 0
         self.any_jokers = any_jokers
         self.units = [tuple(counts[a:b]) for a, b, _ in UNITS]
-        self.tables = [unit_free(self.units[i], tuple(real[a:b]), h, any_jokers)
-                       if a < kinds else ((0, 0, 0, 0),) for i, (a, b, h) in enumerate(UNITS)]
         self.kinds = kinds
-        # best of the other three units, by (most groups, most pairs) they may give:
-        # min of D − 3g − 2p (fresh groups fill the rest at 3 and 2); only when no place
-        # needs a joker (q = 0), else the exact merge is used
-        self.simple = all(q == 0 for t in self.tables for _, _, q, _ in t)
-        self.rest = [self._rest(i) for i in range(4)] if self.simple else None
-        self.base = self.standard(None)
+        self._seeds: dict[tuple[int, int], dict] = {}
+        self._found: dict[tuple[int, int], set[int]] = {}
+        # the unit that differs from the parent's (the discarded kind's), if any
+        self.changed = None
+        if parent is not None and discard is not None and discard not in self.wild:
+            self.changed = _UNIT_OF[discard]
+        if parent is not None:
+            self.parent = parent
+            self.tables = None
+            self.simple = False
+            self.base = self._base_from(parent)
+        else:
+            self.parent = None
+            self.tables = [unit_free(self.units[i], tuple(real[a:b]), h, any_jokers)
+                           if a < kinds else ((0, 0, 0, 0),)
+                           for i, (a, b, h) in enumerate(UNITS)]
+            # best of the other three units, by (most groups, most pairs) they may give:
+            # min of D − 3g − 2p (fresh groups fill the rest at 3 and 2); only when no
+            # place needs a joker (q = 0), else the exact merge is used
+            self.simple = all(q == 0 for t in self.tables for _, _, q, _ in t)
+            self.rest = [self._rest(i) for i in range(4)] if self.simple else None
+            self.base = self.standard(None)
         if "seven_pairs" in shapes:
             self.slots = [_slot_costs(sit.counts[k], face[k]) for k in range(34)]
             hist = [0, 0, 0]
@@ -192,16 +218,121 @@ class FreeOracle:
         acc = cache.get(skip)
         if acc is None:
             acc = {(0, 0, 0): 0}
-            for i, t in enumerate(self.tables):
+            for i in range(4):
                 if i != skip:
-                    acc = _merge_free(acc, t, self.groups)
+                    acc = _merge_free(acc, self._table(i), self.groups)
             cache[skip] = acc
         return acc
 
 
+    def _table(self, i: int):
+        """Unit ``i``'s table (only for a unit the parent's hand shares, or any unit
+        without a parent): cached by pattern."""
+        if self.tables is not None:
+            return self.tables[i]
+        a, b, h = UNITS[i]
+        if a >= self.kinds:
+            return ((0, 0, 0, 0),)
+        return unit_free(self.units[i], tuple(self.real_caps[a:b]), h, self.any_jokers)
+
+    def _base_from(self, parent: "FreeOracle") -> int:
+        """The standard distance of this hand (the parent's less one tile): the parent's
+        own ``S`` or ``S + 1`` (one tile more to find), never anything else."""
+        s = parent.base
+        if s >= INF:
+            return INF
+        u = self.changed
+        if u is None:                   # a wildcard discarded: one joker fewer
+            acc = parent._rest_acc(0)
+            states = _merge_free(acc, parent._table(0), self.groups)
+        else:
+            a, b, h = UNITS[u]
+            states = free_unit_states(parent._rest_acc(u), self.units[u],
+                                      self.real_caps[a:b], h, self.any_jokers, self.groups,
+                                      self.jokers, self.room, s)
+        best = _finish_free(states, self.groups, self.jokers, self.room)
+        return s if best is not None and best <= s else s + 1
+
+    def _seed(self, v: int, limit: int) -> dict:
+        """Every unit but ``v`` merged (the changed one folded in within ``limit``)."""
+        acc = self._seeds.get((v, limit))
+        if acc is None:
+            if self.parent is not None and self.changed is not None and self.changed != v:
+                cu = self.changed
+                acc = {(0, 0, 0): 0}
+                for i in range(4):
+                    if i != v and i != cu:
+                        acc = _merge_free(acc, self._table(i), self.groups)
+                a, b, h = UNITS[cu]
+                acc = free_unit_states(acc, self.units[cu], self.real_caps[a:b], h,
+                                       self.any_jokers, self.groups, self.jokers, self.room,
+                                       limit, sum(self.units[v]) + 1)
+            elif self.parent is not None:
+                acc = self.parent._rest_acc(v)
+            else:
+                acc = self._rest_acc(v)
+            self._seeds[(v, limit)] = acc
+        return acc
+
+    def standard_within(self, k: int, limit: int) -> bool:
+        """Is the standard-shape distance of H + k at most ``limit``? (H's own distance is
+        ``limit + 1`` or more: ``limit`` is fixed per hand, the bounded searches are cached
+        per unit.)"""
+        if limit < 0:
+            return False
+        if k in self.wild:
+            # one more joker, one fewer to draw: every target one tile nearer (not below 0)
+            return self.base < INF and max(self.base - 1, 0) <= limit
+        v = _UNIT_OF[k]
+        a, b, h = UNITS[v]
+        key = (v, limit)
+        found = self._found.get(key)
+        if found is None:
+            seeds = self._seed(v, limit)
+            draws = [i - a for i in range(a, b) if i not in self.wild
+                     and self.units[v][i - a] < 4]
+            if not seeds:
+                found = set()
+            elif sum(self.units[v]) < SMALL_UNIT:
+                # a unit of few tiles: each draw's table (cached by pattern, shared by
+                # every hand and discard with that unit) against the merged others; draws
+                # whose tables are equal answer alike
+                found = set()
+                caps = tuple(self.real_caps[a:b])
+                seen: dict[tuple, bool] = {}
+                for i in draws:
+                    unit = list(self.units[v])
+                    unit[i] += 1
+                    table = unit_free(tuple(unit), caps, h, self.any_jokers)
+                    ok = seen.get(table)
+                    if ok is None:
+                        ok = seen[table] = _finish_last(seeds, table, self.groups,
+                                                        self.jokers, self.room) <= limit
+                    if ok:
+                        found.add(i)
+            else:
+                # every draw into unit v in one bounded fold (the others merged once)
+                found = free_unit_draws(seeds, self.units[v], self.real_caps[a:b], h,
+                                        self.any_jokers, self.groups, self.jokers,
+                                        self.room, limit, draws)
+            self._found[key] = found
+        return k - a in found
+
+    def lowers(self, k: int, d0: int) -> bool:
+        """``d(H + k) < d0``, where ``d0`` = ``distance(None)`` (the standard shape only
+        searched when H's own standard distance is ``d0``: a draw lowers it by one at most)."""
+        if self.base == d0 and self.standard_within(k, d0 - 1):
+            return True
+        return self._others(k, d0) < d0
+
     def distance(self, k: int | None) -> int:
         """``d(H + k)`` over the variant's shapes (``k`` None: ``d(H)``)."""
         best = self.base if k is None else self.standard(k)
+        return self._others(k, best)
+
+    def _others(self, k: int | None, best: int) -> int:
+        """The least of ``best`` and the distances of H + k in the shapes beside the
+        standard one."""
         shapes = self.shapes
         c = self.sit.counts
         if "seven_pairs" in shapes:
@@ -261,13 +392,20 @@ def _finish_last(acc: dict, table, groups: int, jokers: int, room: int) -> int:
 
 def useful_draws(variant: Variant, sit: Situation, visible: Sequence[int] = (),
                  kinds_in_play: int = 34, bound: int | None = None,
+                 parent: tuple[FreeOracle, int] | None = None,
+                 waits: Sequence[int] | None = None,
                  standard: tuple | None = None) -> Useful:
     """The useful draws of the 13-tile hand of ``sit`` (issue 14.1), in tile order.
 
     ``bound``: a distance the hand is known to be within (盘锦: one search at it instead of
-    bounded searches from a looser count up; its tables are shared by a hand's discards);
-    ``standard``: ``(result,)`` of that search when the caller already has it (盘锦:
-    :func:`webcalc.shanten.panjin_discards_drawn` for all of a hand's discards at once)."""
+    bounded searches from a looser count up; its tables are shared by a hand's discards).
+    ``parent``: (the free-joker oracle of a 14-tile hand, the kind discarded from it to
+    make this one): the units the two share are not searched again. ``waits``: the hand's
+    waits as :func:`webcalc.waits.find_waits` gives them (kinds), when the caller has them:
+    the free-joker variants then read a ready hand's useful draws off them (C-12: a draw
+    makes a ready hand complete exactly when it is a wait) instead of searching.
+    ``standard``: ``(result,)`` of the 盘锦 search at ``bound`` when the caller already has
+    it (:func:`webcalc.shanten.panjin_discards_drawn`: all of a hand's discards at once)."""
     held = sit.hand.held_counts()
     indicator = sit.indicator
     live = []
@@ -282,16 +420,22 @@ def useful_draws(variant: Variant, sit: Situation, visible: Sequence[int] = (),
         return _panjin_useful(variant, sit, live, bound, standard)
     if variant.policy.in_triplet and not any(m.is_taken for m in sit.hand.melds):
         # (a hand with 拾/搶 tiles plays 十三幺 only, JC-10: the variant counts it below)
-        oracle = FreeOracle(variant, sit, kinds_in_play)
+        if parent is not None:
+            oracle = FreeOracle(variant, sit, kinds_in_play, parent[0], parent[1])
+        else:
+            oracle = FreeOracle(variant, sit, kinds_in_play)
         d0 = oracle.distance(None)
     else:
         d0 = min(variant.missing_by_shape(sit).values(), default=INF)
     if d0 >= INF:
         return Useful(None, ())
+    if oracle is not None and d0 == 1 and waits is not None:
+        ready = set(waits)
+        return Useful(0, tuple(Wait(ALL_TILES[k], rem) for k, rem in live if k in ready))
     out = []
     for k, rem in live:
         if oracle is not None:
-            better = oracle.distance(k) < d0
+            better = oracle.lowers(k, d0)
         else:
             # 盘锦: is some complete hand one tile nearer? (a search bounded by d0 − 1)
             better = bool(variant.missing_by_shape(_with_tile(sit, k), d0 - 1))
@@ -364,10 +508,14 @@ def _with_tile(sit: Situation, k: int) -> Situation:
 
 
 def efficiency(variant: Variant, sit: Situation, visible: Sequence[int] = (),
-               kinds_in_play: int = 34) -> list[dict]:
+               kinds_in_play: int = 34, discards: Sequence | None = None) -> list[dict]:
     """For a 14-tile hand: one entry per distinct discard the variant allows (PJ-2),
     ``{"discard", "shanten", "useful", "useful_total"}``, best first — lowest shanten
-    (``None``, never ready, last), then most useful copies, then tile order."""
+    (``None``, never ready, last), then most useful copies, then tile order.
+
+    ``discards``: :func:`webcalc.waits.discard_advice` of the same hand, when the caller has
+    it (every discard that leaves a ready hand, with its waits): the free-joker variants
+    take a ready discard's useful draws from it."""
     entries = []
     # 盘锦: the first discard is searched from its looser count up; its distance d bounds
     # every other discard's (two discards differ by one exchange: within d + 1), so the
@@ -391,10 +539,19 @@ def efficiency(variant: Variant, sit: Situation, visible: Sequence[int] = (),
             panjin_meld_flags(sit), variant.allowed_suit_counts(sit), sit.options.piaohu,
             jokers, bound, sorted({int(t) for t in sit.hand.concealed
                                    if t not in sit.wildcards}))
+    parent = None
+    if variant.policy.in_triplet and not any(m.is_taken for m in sit.hand.melds):
+        # the free-joker variants: each discard's hand shares three units with this one
+        parent = FreeOracle(variant, sit, kinds_in_play)
+    ready = None
+    if parent is not None and discards is not None:
+        ready = {int(d.tile): [int(w.tile) for w in d.waits] for d in discards}
     for t in sorted(set(sit.hand.concealed)):
         if not variant.can_discard(sit, t):
             continue
         u = useful_draws(variant, sit.without_tile(t), visible, kinds_in_play, bound,
+                         None if parent is None else (parent, int(t)),
+                         None if ready is None else ready.get(int(t), ()),
                          (pre[int(t)],) if int(t) in pre else None)
         entries.append((t, u))
     entries.sort(key=lambda e: (INF if e[1].shanten is None else e[1].shanten,

@@ -198,6 +198,181 @@ def _finish_free(acc: dict, groups: int, jokers: int, joker_room: int) -> int | 
     return best
 
 
+def free_unit_states(states: dict, unit: Sequence[int], caps: Sequence[int], honors: bool,
+                     any_jokers: bool, groups: int, jokers: int, joker_room: int, limit: int,
+                     after: int = 0) -> dict:
+    """Fold one more unit into merged states ``{(g, p, q): D}`` (as :func:`_merge_free` of
+    :func:`unit_free`'s table, the same transitions), kind by kind, keeping only the partial
+    targets whose cost can still be at most ``limit``: a partial target is dropped when the
+    places it already lacks, plus the places its open sequences, the groups and the pair
+    still to come need beyond the held tiles left (this unit's later kinds and ``after``
+    more in units not folded in yet), exceed the jokers and ``limit``, or when its
+    joker-only places ``q`` exceed the wildcard tiles there are. Exact for every target
+    within ``limit``; a hand's distance is within it iff :func:`_finish_free` of the result
+    is. Nothing is cached: a bounded fold is cheap where a whole table is not."""
+    budget = jokers + limit
+    if limit < 0:
+        return {}
+    n = len(unit)
+    rem = [0] * (n + 1)
+    for i in range(n - 1, -1, -1):
+        rem[i] = rem[i + 1] + unit[i]
+    cur: dict[tuple[int, int, int, int, int], int] = {}
+    have = rem[0] + after
+    for (g, p, q), d in states.items():
+        if q - jokers > joker_room:
+            continue
+        need = 3 * (groups - g) + 2 * (1 - p) - have
+        if d + (need if need > 0 else 0) > budget:
+            continue
+        cur[(0, 0, g, p, q)] = d
+    for i in range(n):
+        if not cur:
+            return {}
+        c = unit[i]
+        cap = caps[i]
+        seq_ok = not honors and i <= n - 3 and (c or unit[i + 1] or unit[i + 2])
+        s_max = min(4, c + unit[i + 1] + unit[i + 2]) if seq_ok else 0
+        trips = (0, 1, 2) if (c and any_jokers) else ((0, 1) if c else (0,))
+        left = rem[i + 1] + after             # held tiles after kind i
+        qmax = jokers + joker_room
+        new: dict[tuple[int, int, int, int, int], int] = {}
+        get = new.get
+        for (a, b, g, p, q), d in cur.items():
+            base = a + b
+            pair_ok = c and not p
+            for s in range(min(s_max, groups - g) + 1):
+                pl0 = base + s
+                g1 = g + s
+                open_ = b + 2 * s                   # places the open sequences still need
+                for t in trips:
+                    g2 = g1 + t
+                    if g2 > groups:
+                        break
+                    places = pl0 + 3 * t
+                    q2 = q + places - cap if places > cap else q
+                    if q2 > qmax:
+                        break
+                    d2 = d + places - c if places > c else d
+                    need = open_ + 3 * (groups - g2) + 2 * (1 - p) - left
+                    if d2 + (need if need > 0 else 0) <= budget:
+                        key = (b, s, g2, p, q2)
+                        old = get(key)
+                        if old is None or d2 < old:
+                            new[key] = d2
+                    if pair_ok:
+                        places += 2
+                        q2 = q + places - cap if places > cap else q
+                        if q2 > qmax:
+                            continue
+                        d2 = d + places - c if places > c else d
+                        need -= 2
+                        if d2 + (need if need > 0 else 0) <= budget:
+                            key = (b, s, g2, 1, q2)
+                            old = get(key)
+                            if old is None or d2 < old:
+                                new[key] = d2
+        cur = new
+    out: dict[tuple[int, int, int], int] = {}
+    for (_, _, g, p, q), d in cur.items():
+        key = (g, p, q)
+        if d < out.get(key, INF):
+            out[key] = d
+    return out
+
+
+def free_unit_draws(states: dict, unit: Sequence[int], caps: Sequence[int], honors: bool,
+                    any_jokers: bool, groups: int, jokers: int, joker_room: int, limit: int,
+                    draws: Iterable[int]) -> set[int]:
+    """The kinds ``i`` of ``draws`` (indexes into ``unit``) for which the hand — the merged
+    ``states`` of the other units, and this unit with one more tile of kind ``i`` — is
+    within ``limit``: :func:`free_unit_states` for every such unit in one fold, each
+    partial target carrying the kind its extra tile went to (``-1``: not placed yet).
+    Where the extra tile may still come, sequences are allowed one place more than the
+    held tiles give (any sequence is a real target; only fewer would lose one)."""
+    if limit < 0:
+        return set()
+    budget = jokers + limit
+    n = len(unit)
+    rem = [0] * (n + 1)
+    for i in range(n - 1, -1, -1):
+        rem[i] = rem[i + 1] + unit[i]
+    allowed = [False] * n
+    for i in draws:
+        allowed[i] = True
+    if not any(allowed):
+        return set()
+    qmax = jokers + joker_room
+    cur: dict[tuple[int, int, int, int, int, int], int] = {}
+    for (g, p, q), d in states.items():
+        if q > qmax:
+            continue
+        need = 3 * (groups - g) + 2 * (1 - p) - rem[0] - 1
+        if d + (need if need > 0 else 0) > budget:
+            continue
+        cur[(0, 0, g, p, q, -1)] = d
+    for i in range(n):
+        if not cur:
+            return set()
+        c0 = unit[i]
+        cap = caps[i]
+        seqs = not honors and i <= n - 3
+        ahead = unit[i + 1] + unit[i + 2] if seqs else 0
+        later = rem[i + 1]
+        new: dict[tuple[int, int, int, int, int, int], int] = {}
+        get = new.get
+        for (a, b, g, p, q, f), d in cur.items():
+            base = a + b
+            for extra in ((0, 1) if f < 0 and allowed[i] else (0,)):
+                c = c0 + extra
+                f2 = i if extra else f
+                pending = f2 < 0                    # the extra tile may still come later
+                s_max = min(4, c + ahead + pending) if seqs else 0
+                trips = (0, 1, 2) if (c and any_jokers) else ((0, 1) if c else (0,))
+                left = later + pending
+                pair_ok = c and not p
+                for s in range(min(s_max, groups - g) + 1):
+                    pl0 = base + s
+                    g1 = g + s
+                    open_ = b + 2 * s
+                    for t in trips:
+                        g2 = g1 + t
+                        if g2 > groups:
+                            break
+                        places = pl0 + 3 * t
+                        q2 = q + places - cap if places > cap else q
+                        if q2 > qmax:
+                            break
+                        d2 = d + places - c if places > c else d
+                        need = open_ + 3 * (groups - g2) + 2 * (1 - p) - left
+                        if d2 + (need if need > 0 else 0) <= budget:
+                            key = (b, s, g2, p, q2, f2)
+                            old = get(key)
+                            if old is None or d2 < old:
+                                new[key] = d2
+                        if pair_ok:
+                            places += 2
+                            q2 = q + places - cap if places > cap else q
+                            if q2 > qmax:
+                                continue
+                            d2 = d + places - c if places > c else d
+                            need -= 2
+                            if d2 + (need if need > 0 else 0) <= budget:
+                                key = (b, s, g2, 1, q2, f2)
+                                old = get(key)
+                                if old is None or d2 < old:
+                                    new[key] = d2
+        cur = new
+    out = set()
+    for (_, _, g, p, q, f), d in cur.items():
+        if f < 0 or f in out:
+            continue
+        total = d + 3 * (groups - g) + 2 * (1 - p)
+        if total - jokers <= limit:
+            out.add(f)
+    return out
+
+
 # -- 盘锦: jokers only in sequences and the pair, with the whole-hand flags --------------
 
 @lru_cache(maxsize=CACHE // 8)

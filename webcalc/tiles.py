@@ -27,6 +27,7 @@ SUIT_CHINESE = {"m": "万", "p": "筒", "s": "条", "z": ""}
 NUMERALS = "一二三四五六七八九"
 HONOR_CHINESE = "东南西北白发中"          # 1z..7z
 NUM_KINDS = 34
+CODES: tuple[str, ...] = tuple(f"{i % 9 + 1}{SUITS[i // 9]}" for i in range(NUM_KINDS))
 
 FIELD_LABELS = {f: Message(f"field.{f}")
                 for f in ("hand", "melds", "indicator", "visible", "winning_tile")}
@@ -77,7 +78,7 @@ class Tile(int):
     @property
     def code(self) -> str:
         """Canonical code, e.g. ``"5m"``, ``"7z"``."""
-        return f"{self.rank}{self.suit}"
+        return CODES[self]
 
     @property
     def is_honor(self) -> bool:

@@ -281,3 +281,93 @@ def test_forms_without_javascript(browser, server):
         assert token not in page.content()
     finally:
         ctx.close()
+
+
+EN_NAMES = ["Wang", "Li", "Mei", "Zhang"]
+
+#: the text a reader sees, outside tile faces and elements marked as Chinese (the language
+#: switch names 中文 in Chinese)
+SHOWN_TEXT = """() => {
+  const out = [];
+  const walk = (el) => {
+    if (el.classList && el.classList.contains('tile')) return;
+    if ((el.getAttribute && el.getAttribute('lang') || '').startsWith('zh')) return;
+    if (['SCRIPT', 'STYLE', 'TEMPLATE'].includes(el.tagName)) return;
+    for (const n of el.childNodes) {
+      if (n.nodeType === 3) out.push(n.textContent);
+      else if (n.nodeType === 1) walk(n);
+    }
+    for (const a of ['placeholder', 'title', 'aria-label', 'alt']) {
+      if (el.getAttribute && el.getAttribute(a)) out.push(el.getAttribute(a));
+    }
+  };
+  walk(document.body);
+  return out.join('\\n');
+}"""
+
+
+@pytest.mark.parametrize("js", [True, False], ids=["js", "nojs"])
+def test_english_ledger_page(browser, server, js):
+    """The English table page (issue 15), JavaScript on and off: a win with 跑 and a kong, a
+    fee, a bad tile; the details, the error and every label read in English, with no Chinese
+    outside the tile faces; the view page too."""
+    import re
+
+    from playwright.sync_api import expect
+
+    from tests.test_browser import SCREENSHOTS
+
+    base, app = server
+    ctx = browser.new_context(locale="en-US", viewport={"width": 390, "height": 844},
+                              java_script_enabled=js)
+    page = ctx.new_page()
+    page.set_default_timeout(10_000)
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(base + "/t/new")
+        expect(page.locator("html")).to_have_attribute("lang", "en")
+        page.select_option("#variant", "zhengzhou")
+        if not js:
+            page.click("button[name=pick]")
+        for i, n in enumerate(EN_NAMES):
+            page.fill(f"#n{i}", n)
+        page.click("#new-table button.primary")
+        page.wait_for_url("**/t/*?new=1")
+        # 1: Li self-draws, Wang bets pao 1 (ZZ-4: Wang pays 1+1, the others 1); Zhang has a
+        # concealed kong (ZZ-5 with the room's "kongs pay pao": Wang pays 1+1, the others 1)
+        win(page, 1, pao=[1, 0, 0, 0], kong=3)
+        assert totals(page) == ["-4", "3", "-2", "3"]
+        # a fee of 20 paid by Wang, split evenly
+        page.fill("#adj-amount", "20")
+        page.select_option("#adj-paid-by", "0")
+        page.click("#adjust-button")
+        page.wait_for_load_state()
+        assert totals(page) == ["11", "-2", "-7", "-2"]
+        # a tile the app cannot read: an English error under the hand, what was typed kept
+        page.fill("#hand", "123m456p789s1112x")
+        page.select_option("#s_winner", "2")
+        page.click("#record")
+        expect(page.locator("#hand-error")).to_contain_text('character 17 "x" is not a tile')
+        assert page.input_value("#hand") == "123m456p789s1112x"
+        page.locator("#hand-1 details.payments summary").click()
+        expect(page.locator("#hand-1 details.payments")).to_contain_text(
+            "South self-draw: base 1 ×(1+pao 0+pao 1) = 2")
+        expect(page.locator("#hand-1 details.payments")).to_contain_text(
+            "North concealed kong: base 1 ×(1+pao 0+pao 1) = 2")
+        page.locator("#hand-2 details.payments summary").click()
+        expect(page.locator("#hand-2 details.payments")).to_contain_text(
+            "Table fee 20: paid by East, split evenly between the four, 5 each")
+        shown = page.evaluate(SHOWN_TEXT)
+        assert not re.findall(r"[\u3400-\u9fff]+", shown), re.findall(r".*[\u3400-\u9fff].*",
+                                                                       shown)[:10]
+        SCREENSHOTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / f"ledger-en-{'js' if js else 'nojs'}-390x844.png"),
+                        full_page=True)
+        page.goto(page.input_value("#view-link"))
+        assert totals(page) == ["11", "-2", "-7", "-2"]
+        shown = page.evaluate(SHOWN_TEXT)
+        assert not re.findall(r"[\u3400-\u9fff]+", shown), shown[:2000]
+        assert errors == []
+    finally:
+        ctx.close()

@@ -4,6 +4,7 @@ and migrated with Alembic. Never imports Flask. The interface is :mod:`.service`
 from .errors import (Busy, Conflict, LedgerError, NotFound, RateLimited, ReadOnly, TableFull,
                      Voided)
 from .service import Created, Ledger, Recorded, view_token_of
+from .texts import hand_in, table_in
 
 __all__ = ["Ledger", "Created", "Recorded", "LedgerError", "NotFound", "ReadOnly", "Conflict",
-           "Voided", "TableFull", "RateLimited", "Busy", "view_token_of"]
+           "Voided", "TableFull", "RateLimited", "Busy", "view_token_of", "table_in", "hand_in"]

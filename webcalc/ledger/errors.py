@@ -1,19 +1,23 @@
 """What the ledger service raises besides the engine's :class:`~webcalc.errors.InputError`.
 
-Each error has a stable ``code`` (the JSON API's ``error.code``) and a Chinese ``message``.
+Each error has a stable ``code`` (the JSON API's ``error.code``) and a ``message``: a
+:class:`~webcalc.messages.Message` the web layer renders in the reader's language.
 The web layer maps them to HTTP statuses (:data:`webcalc.web.ledger_api.STATUS`); the ledger
 itself knows nothing of HTTP.
 """
 
 from __future__ import annotations
 
+from ..messages import Message
+
 
 class LedgerError(Exception):
-    """Base class. ``code``: stable machine code; ``message``: Chinese; ``field`` or None."""
+    """Base class. ``code``: stable machine code; ``message``: a
+    :class:`~webcalc.messages.Message` (``str()`` gives Chinese); ``field`` or None."""
 
     code = "ledger_error"
 
-    def __init__(self, message: str, field: str | None = None):
+    def __init__(self, message: Message, field: str | None = None):
         super().__init__(message)
         self.message = message
         self.field = field
@@ -40,7 +44,7 @@ class Conflict(LedgerError):
 
     code = "conflict"
 
-    def __init__(self, message: str, table: dict, field: str | None = None):
+    def __init__(self, message: Message, table: dict, field: str | None = None):
         super().__init__(message, field)
         self.table = table
 
@@ -62,7 +66,7 @@ class RateLimited(LedgerError):
 
     code = "rate_limited"
 
-    def __init__(self, message: str, retry_after: int):
+    def __init__(self, message: Message, retry_after: int):
         super().__init__(message)
         self.retry_after = retry_after
 

@@ -51,11 +51,14 @@ before it), "request" (as recorded, ``settlement.dealer`` filled in), "settlemen
 (as the engine reported), "recorded_at" (first recorded, ISO 8601 UTC), "revision",
 "revised_at"?, "revisions": [older revisions, oldest first, each {"revision", "request",
 "settlement", "dealer", "verified", "recorded_at", "replaced_at", "biao"?, "fan"?}],
-"void_reason"?, "voided_at"?}``. Counted = status ``recorded``; only counted hands move the
+"void_reason"? (null for an entry imported as voided without one), "voided_at"?}``. Texts
+in H (payment ``detail``, fan ``name``/``note``) are Chinese with English beside them
+(``detail_en`` …); :func:`webcalc.ledger.texts.table_in` gives the reader's language. Counted = status ``recorded``; only counted hands move the
 dealer, adjustments never do.
 
-Errors: :class:`~webcalc.errors.InputError` (400: the analyze codes, plus ``bad_request`` for
-a ledger field) and the :mod:`webcalc.ledger.errors` classes — ``NotFound`` (unknown token
+Errors (their ``message`` a :class:`~webcalc.messages.Message`, rendered by the web layer in
+the reader's language): :class:`~webcalc.errors.InputError` (400: the analyze codes, plus
+``bad_request`` for a ledger field) and the :mod:`webcalc.ledger.errors` classes — ``NotFound`` (unknown token
 or hand number), ``ReadOnly`` (a write with the view token), ``Conflict`` (stale
 ``expected_number``/``expected_revision``; carries ``table``), ``Voided`` (correcting a voided
 hand), ``TableFull`` (caps), ``RateLimited`` (tables per address per hour; ``retry_after``),
@@ -110,6 +113,7 @@ from sqlalchemy.orm import Session
 from ..analysis import analyze, settle_without_tiles
 from ..catalogue import localize
 from ..errors import InputError
+from ..messages import M, Message, seat, to_json
 from ..options import parse_options
 from ..settlement import MAX_BASE, SEAT_NAMES, fmt
 from ..variants import VARIANTS
@@ -120,9 +124,10 @@ from .money import all_ints, exact, number, settle_up, totals
 
 R = TypeVar("R")
 
-DEFAULT_NAMES = ("东家", "南家", "西家", "北家")
+DEFAULT_NAMES = tuple(str(seat(i)) for i in range(4))      # the API default: 东家 南家 西家 北家
 TOKEN_BYTES = 24                        # 192 bits; token_urlsafe gives 32 characters
 TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{22,64}")
+TABLE_FIELDS = ("variant", "options", "base", "names", "dealer")
 HAND_FIELDS = ("hand", "melds", "indicator", "winning_tile", "win_by", "visible",
                "settlement", "declared")
 TILE_ONLY = ("melds", "indicator", "winning_tile", "visible")
@@ -168,8 +173,8 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("ascii")).hexdigest()
 
 
-def _bad(field: str, message: str) -> InputError:
-    return InputError("bad_request", message, field)
+def _bad(field: str, code: str, **params: Any) -> InputError:
+    return InputError("bad_request", Message(code, params), field)
 
 
 def _iso(dt: datetime | None) -> str | None:
@@ -236,7 +241,7 @@ class Ledger:
         try:
             self._ready()
         except OperationalError as err:          # the database is down: say so, no crash
-            raise Busy("记账数据库暂时连不上，请稍后再试（这次没有记入任何内容）。") from err
+            raise Busy(M("ledger.db_down")) from err
         delay = 0.05
         for attempt in range(ATTEMPTS):
             session = Session(self.engine, expire_on_commit=False, autoflush=True)
@@ -252,7 +257,7 @@ class Ledger:
                 if attempt == ATTEMPTS - 1:
                     if isinstance(err, IntegrityError):
                         raise
-                    raise Busy("记账数据库正忙，请稍后再试（这次没有记入任何内容）。") from err
+                    raise Busy(M("ledger.db_busy")) from err
                 time.sleep(delay)
                 delay *= 4
             finally:
@@ -262,17 +267,17 @@ class Ledger:
     # -- tokens ---------------------------------------------------------------------------
     def _find(self, s: Session, token: Any, *, write: bool) -> tuple[Table, bool]:
         if not isinstance(token, str) or not TOKEN_SHAPE.fullmatch(token):
-            raise NotFound("没有这张牌桌（链接不对或已被清理）。")
+            raise NotFound(M("ledger.no_table"))
         h = token_hash(token)
         q = select(Table).where(or_(Table.edit_hash == h, Table.view_hash == h))
         if write and not db.is_sqlite(self.engine):
             q = q.with_for_update()
         t = s.scalars(q).first()
         if t is None:
-            raise NotFound("没有这张牌桌（链接不对或已被清理）。")
+            raise NotFound(M("ledger.no_table"))
         can_write = hmac.compare_digest(t.edit_hash, h)
         if write and not can_write:
-            raise ReadOnly("这是只读的观看链接，不能记账；请用编辑链接。")
+            raise ReadOnly(M("ledger.read_only"))
         return t, can_write
 
     # -- reading --------------------------------------------------------------------------
@@ -300,7 +305,7 @@ class Ledger:
             for h in table["hands"]:
                 if h["number"] == number:
                     return h
-            raise NotFound(f"这张牌桌没有第 {number} 手。")
+            raise NotFound(M("ledger.no_hand", n=number))
         return self._run(work, write=False)
 
     # -- writing --------------------------------------------------------------------------
@@ -335,8 +340,7 @@ class Ledger:
             .order_by(Creation.created_at)).all()
         if len(times) >= self.tables_per_hour:
             wait = math.ceil((times[0] + timedelta(hours=1) - now).total_seconds())
-            raise RateLimited(f"这个网络一小时内已开了 {len(times)} 张桌，请稍后再开。",
-                              max(wait, 1))
+            raise RateLimited(M("ledger.rate_limited", n=len(times)), max(wait, 1))
         s.add(Creation(address_hash=ah, created_at=now))
 
     def record(self, token: str, body: Any) -> Recorded:
@@ -350,14 +354,14 @@ class Ledger:
         ``idempotency_key`` (a repeat returns the first entry with ``created`` False).
         """
         if not isinstance(body, dict):
-            raise InputError("bad_json", "请求体应为 JSON 对象。", None)
+            raise InputError("bad_json", M("request.not_object"), None)
         key = body.get("idempotency_key")
         if key is not None and (not isinstance(key, str) or not 0 < len(key) <= KEY_MAX
                                 or not _text_ok(key)):
-            raise _bad("idempotency_key", f"idempotency_key 应为 1 到 {KEY_MAX} 个字符的字符串。")
+            raise _bad("idempotency_key", "ledger.key_bad", n=KEY_MAX)
         expected = body.get("expected_number")
         if expected is not None and not _is_int(expected):
-            raise _bad("expected_number", "expected_number 应为整数（牌桌的 next_number）。")
+            raise _bad("expected_number", "ledger.expected_number_bad")
 
         def work(s):
             t, _ = self._find(s, token, write=True)
@@ -368,11 +372,10 @@ class Ledger:
                     table = self._table_dict(s, t, True)
                     return Recorded(_pick(table, found.number), table, False)
             if expected is not None and expected != t.next_number:
-                raise Conflict(f"第 {expected} 手已经有人记了（现在是第 {t.next_number} 手）："
-                               "这次没有记入。请看牌桌上最新的记录。",
+                raise Conflict(M("ledger.conflict", n=expected, next=t.next_number),
                                self._table_dict(s, t, True), "expected_number")
             if t.next_number > self.hands_max:
-                raise TableFull(f"一张牌桌最多记 {self.hands_max} 手，请新开一桌。")
+                raise TableFull(M("ledger.table_full", n=self.hands_max))
             dealer = self._current_dealer(s, t)
             kind, request, result, dealer, verified = _compute(t, body, dealer)
             now = utcnow()
@@ -395,29 +398,29 @@ class Ledger:
         ``idempotency_key`` are accepted and ignored (the number is in the path, and a
         repeat of the same correction writes nothing new)."""
         if not isinstance(body, dict):
-            raise InputError("bad_json", "请求体应为 JSON 对象。", None)
+            raise InputError("bad_json", M("request.not_object"), None)
         expected = body.get("expected_revision")
         if expected is not None and not _is_int(expected):
-            raise _bad("expected_revision", "expected_revision 应为整数。")
+            raise _bad("expected_revision", "ledger.expected_revision_bad")
         body = {k: v for k, v in body.items() if k not in CONTROL_FIELDS}
 
         def work(s):
             t, _ = self._find(s, token, write=True)
             h = self._entry(s, t, number)
             if h.status == "voided":
-                raise Voided(f"第 {number} 手已作废，不能更正；请重新记一手。")
+                raise Voided(M("ledger.voided", n=number))
             if expected is not None and expected != h.revision:
-                raise Conflict(f"第 {number} 手刚被别人更正过（现在是第 {h.revision} 版）："
-                               "这次没有更正。", self._table_dict(s, t, True), "expected_revision")
+                raise Conflict(M("ledger.revision_conflict", n=number, revision=h.revision),
+                               self._table_dict(s, t, True), "expected_revision")
             kind, request, result, dealer, verified = _compute(t, body, h.dealer)
             if kind != h.kind:
-                raise _bad("adjustment", "更正不能把一手牌改成调整，或把调整改成一手牌；"
-                           "请作废后重新记。")
-            if (request, result, dealer, verified) == (h.request, h.result, h.dealer, h.verified):
+                raise _bad("adjustment", "ledger.kind_change")
+            if (request, dealer, verified) == (h.request, h.dealer, h.verified) \
+                    and _same_result(result, h.result):
                 table = self._table_dict(s, t, True)
                 return Recorded(_pick(table, number), table, False)
             if h.revision >= self.revisions_max:
-                raise TableFull(f"一手牌最多更正 {self.revisions_max - 1} 次。")
+                raise TableFull(M("ledger.revisions_full", n=self.revisions_max - 1))
             now = utcnow()
             s.add(Revision(hand_id=h.id, revision=h.revision, request=h.request,
                            result=h.result, dealer=h.dealer, verified=h.verified,
@@ -435,12 +438,12 @@ class Ledger:
         """Void entry ``number`` with ``reason`` (kept, shown, counted no more). Returns T;
         voiding a voided entry changes nothing (its first reason stays)."""
         if not isinstance(reason, str) or not reason.strip():
-            raise _bad("reason", "作废要写明原因（reason）。")
+            raise _bad("reason", "ledger.reason_required")
         reason = reason.strip()
         if not _text_ok(reason):
-            raise _bad("reason", "原因里有无法保存的字符（控制字符或不成对的代理项）。")
+            raise _bad("reason", "ledger.reason_unprintable")
         if len(reason) > REASON_MAX:
-            raise _bad("reason", f"原因最多 {REASON_MAX} 个字。")
+            raise _bad("reason", "ledger.reason_long", n=REASON_MAX)
 
         def work(s):
             t, _ = self._find(s, token, write=True)
@@ -490,14 +493,14 @@ class Ledger:
                 or any error of an entry's request, its field prefixed ``entries[i].``.
         """
         if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
-            raise _bad("format", f"不是牌桌导出文件（format 应为 “{EXPORT_FORMAT}”）。")
+            raise _bad("format", "ledger.not_export", format=EXPORT_FORMAT)
         spec = {"variant": data.get("variant"), "options": data.get("options"),
                 "base": data.get("base"), "names": data.get("names"),
                 "dealer": data.get("first_dealer")}
         variant, options, base, names, dealer = _table_spec(spec)
         entries = data.get("entries")
         if not isinstance(entries, list) or len(entries) > self.hands_max:
-            raise _bad("entries", f"entries 应为最多 {self.hands_max} 手的列表。")
+            raise _bad("entries", "ledger.entries_bad", n=self.hands_max)
         edit_token = secrets.token_urlsafe(TOKEN_BYTES)
         view_token = view_token_of(edit_token)
 
@@ -540,7 +543,7 @@ class Ledger:
         if _is_int(number):
             h = s.scalars(select(Hand).where(Hand.table_id == t.id, Hand.number == number)).first()
         if h is None:
-            raise NotFound(f"这张牌桌没有第 {number} 手。")
+            raise NotFound(M("ledger.no_hand", n=number))
         return h
 
     @staticmethod
@@ -599,25 +602,26 @@ def _parse_time(v: Any, default: datetime) -> datetime:
 def _imported_entry(t: Table, i: int, e: Any, revisions_max: int, now: datetime) -> Hand:
     where = f"entries[{i}]"
     if not isinstance(e, dict) or e.get("number") != i + 1:
-        raise _bad(where, f"第 {i + 1} 条记录缺失或编号不对（应为 {i + 1}）。")
+        raise _bad(where, "ledger.entry_number", n=i + 1)
     kind, status = e.get("kind"), e.get("status", "recorded")
     if kind not in ("hand", "adjustment") or status not in ("recorded", "voided"):
-        raise _bad(where, "kind 应为 hand 或 adjustment，status 应为 recorded 或 voided。")
+        raise _bad(where, "ledger.entry_kind")
     olds = e.get("revisions") or []
     if not isinstance(olds, list) or len(olds) >= revisions_max:
-        raise _bad(f"{where}.revisions", f"revisions 应为最多 {revisions_max - 1} 个旧版本的列表。")
+        raise _bad(f"{where}.revisions", "ledger.revisions_bad", n=revisions_max - 1)
     versions = []
     for j, r in enumerate([*olds, e]):
         if not isinstance(r, dict) or not isinstance(r.get("request"), dict):
-            raise _bad(where, "每个版本都要有 request 对象。")
+            raise _bad(where, "ledger.revision_request")
         dealer = r.get("dealer")
         try:
             got = _compute(t, r["request"], dealer if _is_int(dealer) and 0 <= dealer <= 3 else 0)
         except InputError as err:
             field = f"{where}.{err.field}" if err.field else where
-            raise InputError(err.code, f"第 {i + 1} 手：{err.message}", field) from None
+            raise InputError(err.code, M("ledger.entry_error", n=i + 1, text=err.message),
+                             field) from None
         if got[0] != kind:
-            raise _bad(where, f"第 {i + 1} 条的 kind 与其 request 不符。")
+            raise _bad(where, "ledger.entry_kind_mismatch", n=i + 1)
         when = e.get("revised_at") if r is e and olds else r.get("recorded_at")
         versions.append((got, _parse_time(when, now)))
     (_, request, result, dealer, verified), at = versions[-1]
@@ -626,8 +630,9 @@ def _imported_entry(t: Table, i: int, e: Any, revisions_max: int, now: datetime)
              recorded_at=versions[0][1], revised_at=at if len(versions) > 1 else None)
     if status == "voided":
         reason = e.get("void_reason")
+        # none given: null, shown as "(no reason given in the import)" in the reader's language
         h.void_reason = reason.strip()[:REASON_MAX] if isinstance(reason, str) and reason.strip() \
-            else "（导入时无原因）"
+            else None
         h.voided_at = _parse_time(e.get("voided_at"), now)
     for j, ((_, req, res, dl, ver), rat) in enumerate(versions[:-1]):
         replaced = versions[j + 1][1]
@@ -675,36 +680,34 @@ def _hand_dict(h, flag: bool, olds: list) -> dict:
 
 def _table_spec(spec: Any) -> tuple[str, dict, int | float, list[str], int]:
     if not isinstance(spec, dict):
-        raise InputError("bad_json", "请求体应为 JSON 对象。", None)
+        raise InputError("bad_json", M("request.not_object"), None)
     for key in spec:
-        if key not in ("variant", "options", "base", "names", "dealer"):
-            raise _bad(str(key), f"未知字段 “{key}”。可用字段：variant、options、base、names、dealer。")
+        if key not in TABLE_FIELDS:
+            raise _bad(str(key), "request.unknown_key", key=key, known=list(TABLE_FIELDS))
     name = spec.get("variant")
     variant = VARIANTS.get(name) if isinstance(name, str) else None
     if variant is None:
-        raise InputError("unknown_variant", "玩法（variant）应为 sanmenxia（三门峡）、zhengzhou"
-                         "（郑州）、panjin（盘锦）或 jincheng（晋城）。", "variant")
+        raise InputError("unknown_variant", M("ledger.variant"), "variant")
     options = dataclasses.asdict(parse_options(variant.Options, spec.get("options")))
     base = spec.get("base", 1)
     if base is None:
         base = 1
     if (isinstance(base, bool) or not isinstance(base, (int, float))
             or not math.isfinite(base) or not 0 < base <= MAX_BASE):
-        raise InputError("bad_settlement", f"底分（base）应为大于 0、不超过 {MAX_BASE} 的数。",
-                         "base")
+        raise InputError("bad_settlement", M("ledger.base_bad", max=MAX_BASE), "base")
     names = spec.get("names")
     if names is None:
         names = list(DEFAULT_NAMES)
     if not isinstance(names, list) or len(names) != 4 or not all(isinstance(n, str) for n in names):
-        raise _bad("names", "座位名（names）应为 4 个名字的列表（东、南、西、北家的顺序）。")
+        raise _bad("names", "ledger.names_list")
     names = [n.strip() for n in names]
     for i, n in enumerate(names):
         if not 0 < len(n) <= NAME_MAX or not _text_ok(n):
-            raise _bad("names", f"第 {i + 1} 个座位名应为 1 到 {NAME_MAX} 个可见字符。")
+            raise _bad("names", "ledger.name_bad", n=i + 1, max=NAME_MAX)
     dealer = spec.get("dealer", 0)
     dealer = 0 if dealer is None else dealer
     if not _is_int(dealer) or not 0 <= dealer <= 3:
-        raise _bad("dealer", "首局庄家（dealer）应为座位号 0-3（0 东家、1 南家、2 西家、3 北家）。")
+        raise _bad("dealer", "ledger.first_dealer")
     return variant.name, options, base, names, dealer
 
 
@@ -713,25 +716,22 @@ def _compute(t: Table, body: dict, default_dealer: int):
     Returns ``(kind, request as recorded, result, dealer, verified)``."""
     for key in body:
         if key in ("variant", "options"):
-            raise _bad(key, "玩法和选项由牌桌决定，记一手牌时不要再给 variant、options。")
+            raise _bad(key, "ledger.table_decides")
         if key not in HAND_FIELDS + CONTROL_FIELDS + ("adjustment",):
-            raise _bad(str(key), f"未知字段 “{key}”。可用字段：{'、'.join(HAND_FIELDS)}、"
-                       "adjustment、expected_number、idempotency_key。")
+            raise _bad(str(key), "request.unknown_key", key=key,
+                       known=[*HAND_FIELDS, "adjustment", "expected_number", "idempotency_key"])
     if "adjustment" in body:
         extra = [k for k in body if k in HAND_FIELDS]
         if extra:
-            raise _bad(extra[0], "调整（adjustment）不和一手牌的字段一起给。")
+            raise _bad(extra[0], "ledger.adjustment_alone")
         return _adjustment(t, body["adjustment"], default_dealer)
     raw = body.get("settlement")
     if not isinstance(raw, dict):
-        raise InputError("bad_settlement", "结算（settlement）必填：至少给出胡牌者（winner，"
-                         "荒庄为 null）。", "settlement")
+        raise InputError("bad_settlement", M("ledger.settlement_required"), "settlement")
     if "base" in raw:
-        raise InputError("bad_settlement", "底分由牌桌决定，记一手牌时不要再给 base。",
-                         "settlement.base")
+        raise InputError("bad_settlement", M("ledger.base_table"), "settlement.base")
     if "winner" not in raw:
-        raise InputError("bad_settlement", "结算·胡牌者（winner）：记账时必须给出（座位号 0-3，"
-                         "荒庄为 null）。", "settlement.winner")
+        raise InputError("bad_settlement", M("ledger.winner_required"), "settlement.winner")
     settlement = dict(raw)
     if settlement.get("dealer") is None:
         settlement["dealer"] = default_dealer
@@ -740,7 +740,7 @@ def _compute(t: Table, body: dict, default_dealer: int):
     engine_settlement = {**settlement, "base": t.base}
     if request.get("hand") not in (None, ""):
         if "declared" in request:
-            raise _bad("declared", "给了手牌时番数由牌决定，不要再给 declared。")
+            raise _bad("declared", "ledger.declared_with_hand")
         out = analyze({"variant": t.variant, "options": t.options,
                        **{k: v for k, v in request.items() if k != "settlement"},
                        "settlement": engine_settlement}, advice=False)
@@ -749,7 +749,7 @@ def _compute(t: Table, body: dict, default_dealer: int):
         request.pop("hand", None)
         for k in TILE_ONLY:
             if request.get(k):
-                raise _bad(k, f"没有手牌（hand）时不能给 {k}。")
+                raise _bad(k, "ledger.tiles_without_hand", key=k)
             request.pop(k, None)
         bare = {"variant": t.variant, "options": t.options, "settlement": engine_settlement}
         for k in ("win_by", "declared"):
@@ -759,82 +759,102 @@ def _compute(t: Table, body: dict, default_dealer: int):
         verified = settlement["winner"] is None        # a 荒庄 has no tiles to check
     out = _stored(out)
     result = {"settlement": out["settlement"]}
-    for key in ("biao", "fan"):
+    for key in ("biao", "fan", "messages"):
         if key in out:
             result[key] = out[key]
     return "hand", request, result, settlement["dealer"], verified
 
 
 def _stored(out: dict) -> dict:
-    """The engine's answer as the ledger stores it: messages rendered in Chinese, as before
-    issue 15 (``detail``, fan ``name``/``note``), with the English beside them
-    (``detail_en``, ``name_en``, ``note_en``) for the English page."""
+    """The engine's answer as the ledger stores it: what was said as message codes
+    (``messages``: ``{"payments": [detail], "fan": [{"name", "note"?}]}``, see
+    :func:`webcalc.messages.to_json`), and rendered in both languages: Chinese in ``detail``
+    and the fan's ``name``/``note`` (as before issue 15), English beside them (``detail_en``,
+    ``name_en``, ``note_en``). The edge shows the reader's language (:mod:`.texts`)."""
     zh, en = localize(out, "zh"), localize(out, "en")
+    codes: dict = {"payments": [to_json(p["detail"]) for p in out["settlement"]["payments"]]}
     for p, p_en in zip(zh["settlement"]["payments"], en["settlement"]["payments"]):
         p["detail_en"] = p_en["detail"]
+    if out.get("fan"):
+        codes["fan"] = [{k: to_json(f[k]) for k in ("name", "note") if k in f}
+                        for f in out["fan"]]
     for f, f_en in zip(zh.get("fan") or [], en.get("fan") or []):
         f["name_en"] = f_en["name"]
         if "note" in f_en:
             f["note_en"] = f_en["note"]
+    zh["messages"] = codes
     return zh
+
+
+def _same_result(a: dict, b: dict) -> bool:
+    """Two stored results say the same (a correction that changes nothing), whether or not
+    one was stored before the messages were kept as codes (no ``messages``, ``detail_en``)."""
+    def plain(r: dict) -> dict:
+        s = r["settlement"]
+        return {**{k: v for k, v in r.items() if k not in ("messages", "fan")},
+                "settlement": {**s, "payments": [{k: v for k, v in p.items() if k != "detail_en"}
+                                                 for p in s["payments"]]},
+                "fan": [{k: v for k, v in f.items() if k not in ("name_en", "note_en")}
+                        for f in r.get("fan") or []]}
+    return plain(a) == plain(b)
 
 
 def _amount(v: Any, field: str) -> int | float:
     if (isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v)
             or not 0 < v <= MAX_BASE):
-        raise _bad(field, f"金额应为大于 0、不超过 {MAX_BASE} 的数。")
+        raise _bad(field, "ledger.amount_bad", max=MAX_BASE)
     return round(v, 10) if isinstance(v, float) else v
 
 
 def _seat(v: Any, field: str) -> int:
     if not _is_int(v) or not 0 <= v <= 3:
-        raise _bad(field, "应为座位号 0-3（0 东家、1 南家、2 西家、3 北家）。")
+        raise _bad(field, "ledger.seat_bad")
     return v
 
 
 def _adjustment(t: Table, raw: Any, dealer: int):
     """A penalty or transfer (``payments``) or a fee split evenly (``fee``, ``paid_by``)."""
     if not isinstance(raw, dict):
-        raise _bad("adjustment", "调整（adjustment）应为一个对象：{\"payments\": [...]} 或 "
-                   "{\"fee\": 金额, \"paid_by\": 座位}，可加 note。")
+        raise _bad("adjustment", "ledger.adjustment_object")
     for key in raw:
         if key not in ("payments", "fee", "paid_by", "note"):
-            raise _bad(f"adjustment.{key}", f"调整：未知字段 “{key}”。可用：payments、fee、paid_by、note。")
+            raise _bad(f"adjustment.{key}", "ledger.adjustment_unknown", key=key)
     note = raw.get("note") or ""
     if not isinstance(note, str) or len(note.strip()) > NOTE_MAX or (
             note and not _text_ok(note.strip())):
-        raise _bad("adjustment.note", f"备注（note）应为不超过 {NOTE_MAX} 字的文字。")
+        raise _bad("adjustment.note", "ledger.note_bad", n=NOTE_MAX)
     note = note.strip()
     if ("payments" in raw) == ("fee" in raw):
-        raise _bad("adjustment", "调整要么给 payments（罚分、转账），要么给 fee 和 paid_by（分摊台费），二选一。")
+        raise _bad("adjustment", "ledger.adjustment_either")
     if "payments" in raw:
         pays = raw["payments"]
         if not isinstance(pays, list) or not 0 < len(pays) <= ADJUSTMENT_PAYMENTS_MAX:
-            raise _bad("adjustment.payments", f"payments 应为 1 到 {ADJUSTMENT_PAYMENTS_MAX} 笔的列表。")
+            raise _bad("adjustment.payments", "ledger.payments_list", n=ADJUSTMENT_PAYMENTS_MAX)
         payments, clean = [], []
         for i, p in enumerate(pays):
             where = f"adjustment.payments[{i}]"
             if not isinstance(p, dict) or set(p) != {"from", "to", "amount"}:
-                raise _bad(where, "每笔应为 {\"from\": 座位, \"to\": 座位, \"amount\": 金额}。")
+                raise _bad(where, "ledger.payment_shape")
             a, b = _seat(p["from"], f"{where}.from"), _seat(p["to"], f"{where}.to")
             if a == b:
-                raise _bad(where, "付款和收款不能是同一家。")
+                raise _bad(where, "ledger.payment_same")
             amount = _amount(p["amount"], f"{where}.amount")
             clean.append({"from": a, "to": b, "amount": amount})
-            detail = f"{note or '调整'}：{SEAT_NAMES[a]}付{SEAT_NAMES[b]} {fmt(amount)}"
+            detail = M("ledger.transfer_detail", what=note or M("ledger.adjustment"),
+                       payer=SEAT_NAMES[a], payee=SEAT_NAMES[b], amount=fmt(amount))
             payments.append({"from": a, "to": b, "amount": amount, "item": "adjustment",
                              "detail": detail, "rule": None})
         request = {"adjustment": {"payments": clean, "note": note}}
     else:
         if "paid_by" not in raw:
-            raise _bad("adjustment.paid_by", "分摊台费要给出垫付的一家（paid_by）。")
+            raise _bad("adjustment.paid_by", "ledger.paid_by_required")
         fee = _amount(raw["fee"], "adjustment.fee")
         payer = _seat(raw["paid_by"], "adjustment.paid_by")
         share = number(exact(fee) / 4, _is_int(fee))
-        what = note or "台费"
+        detail = M("ledger.fee_detail", what=note or M("ledger.fee"), fee=fmt(fee),
+                   payer=SEAT_NAMES[payer], share=fmt(share))
         payments = [{"from": s, "to": payer, "amount": share, "item": "fee",
-                     "detail": f"{what} {fmt(fee)}：{SEAT_NAMES[payer]}垫付，四家均摊，"
-                               f"每家 {fmt(share)}", "rule": None}
+                     "detail": detail, "rule": None}
                     for s in range(4) if s != payer]
         request = {"adjustment": {"fee": fee, "paid_by": payer, "note": note}}
     net = [Fraction(0)] * 4
@@ -842,6 +862,6 @@ def _adjustment(t: Table, raw: Any, dealer: int):
         net[p["from"]] -= exact(p["amount"])
         net[p["to"]] += exact(p["amount"])
     ints = all_ints(p["amount"] for p in payments)
-    result = {"settlement": {"payments": payments, "net": [number(x, ints) for x in net],
-                             "next_dealer": None}}
+    result = _stored({"settlement": {"payments": payments, "net": [number(x, ints) for x in net],
+                                     "next_dealer": None}})
     return "adjustment", request, result, dealer, True

@@ -1,8 +1,9 @@
-"""Error pages: JSON under ``/api/``, friendly Chinese HTML elsewhere.
+"""Error pages: JSON under ``/api/``, friendly HTML in the reader's language elsewhere.
 
 Every HTTP error Flask raises (404, 405, 413, 414, a CSRF failure …) and every unhandled
 exception (as a 500, which Flask logs first) gets a coded answer: ``{"error": {"code",
-"message", "field"}}`` on ``/api/`` paths, the ``error.html`` page in Chinese elsewhere.
+"message", "field"}}`` on ``/api/`` paths, the ``error.html`` page (or, when even that
+fails, a bare page) in the reader's language elsewhere.
 """
 
 from __future__ import annotations
@@ -45,9 +46,10 @@ def _answer(status: int, code: str, message, exc: HTTPException | None = None):
         try:
             resp = render_template("error.html", status=status, message=message), status
         except Exception:  # noqa: BLE001 - the error page must not fail in turn
-            html = (f'<!doctype html><html lang="zh-Hans"><meta charset="utf-8">'
+            lang, back = _fallback_words()
+            html = (f'<!doctype html><html lang="{lang}"><meta charset="utf-8">'
                     f"<title>{status}</title><h1>{status}</h1><p>{escape(message)}</p>"
-                    f'<p><a href="/">回到计算器</a></p></html>')
+                    f'<p><a href="/">{escape(back)}</a></p></html>')
             resp = html, status, {"Content-Type": "text/html; charset=utf-8"}
     if exc is not None and status == 405:
         allow = dict(exc.get_headers()).get("Allow")
@@ -57,6 +59,17 @@ def _answer(status: int, code: str, message, exc: HTTPException | None = None):
             resp = make_response(resp)
             resp.headers["Allow"] = allow
     return resp
+
+
+def _fallback_words() -> tuple[str, str]:
+    """The bare error page's ``lang`` and its link back, in the reader's language when the
+    request's language can still be told (Chinese, the default, when it cannot)."""
+    try:
+        from .i18n import html_lang
+
+        return html_lang(), str(_l("Back to the calculator"))
+    except Exception:  # noqa: BLE001 - no request or no catalogue: the default language
+        return "zh-Hans", "回到计算器"
 
 
 def handle_http(exc: HTTPException):

@@ -35,9 +35,10 @@ from sqlalchemy.exc import OperationalError
 
 from ..errors import InputError
 from ..ledger import (Busy, Conflict, Ledger, LedgerError, NotFound, RateLimited, ReadOnly,
-                      TableFull, Voided)
+                      TableFull, Voided, hand_in, table_in)
+from ..messages import M
 from .api import _reject_constant
-from .i18n import localized
+from .i18n import current_lang, localized
 
 bp = Blueprint("ledger_api", __name__, url_prefix="/api/v1/tables")
 
@@ -83,11 +84,10 @@ def ledger() -> Ledger:
 
 
 def _error(err: Exception):
-    if isinstance(err, InputError):
-        return jsonify({"error": localized(err.to_dict())}), 400
-    resp = jsonify({"error": err.to_dict(), **({"table": err.table}
-                                               if isinstance(err, Conflict) else {})})
-    resp.status_code = STATUS.get(type(err), 400)
+    resp = jsonify({"error": localized(err.to_dict()), **({"table": _table(err.table)}
+                                                          if isinstance(err, Conflict) else {})})
+    resp.status_code = 400 if isinstance(err, InputError) else STATUS.get(type(err), 400)
+    resp.vary.add("Accept-Language")
     if isinstance(err, RateLimited):
         resp.headers["Retry-After"] = str(err.retry_after)
     elif isinstance(err, Busy):
@@ -100,13 +100,13 @@ def _body():
     try:
         return json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
     except (UnicodeDecodeError, ValueError, RecursionError):
-        raise InputError("bad_json", "请求体不是合法的 JSON（需 UTF-8 编码的 JSON 对象）。") from None
+        raise InputError("bad_json", M("ledger.bad_json")) from None
 
 
 def _writable(token: str) -> None:
     """404 for an unknown token, 403 for the view token: before the body is read."""
     if ledger().access(token) != "edit":
-        raise ReadOnly("这是只读的观看链接，不能记账；请用编辑链接。")
+        raise ReadOnly(M("ledger.read_only"))
 
 
 def _answer(fn):
@@ -118,15 +118,29 @@ def _answer(fn):
 
 def _uncached(resp):
     resp.headers["Cache-Control"] = "no-cache, private"
+    resp.vary.add("Accept-Language")          # details and messages are in the reader's language
     return resp
+
+
+def _table(t: dict) -> dict:
+    """T in this request's language (payment details, fan names, issue 15)."""
+    return table_in(t, current_lang())
+
+
+def _made(made):
+    return {"table": _table(made.table), "edit_token": made.edit_token,
+            "view_token": made.view_token}
+
+
+def _recorded(rec):
+    return {"hand": hand_in(rec.hand, current_lang()), "table": _table(rec.table)}
 
 
 @bp.post("")
 def create():
     def run():
         made = ledger().create_table(_body(), address=request.remote_addr)
-        return _uncached(jsonify({"table": made.table, "edit_token": made.edit_token,
-                                  "view_token": made.view_token})), 201
+        return _uncached(jsonify(_made(made))), 201
     return _answer(run)
 
 
@@ -143,8 +157,7 @@ def export(token: str):
 def import_():
     def run():
         made = ledger().import_table(_body(), address=request.remote_addr)
-        return _uncached(jsonify({"table": made.table, "edit_token": made.edit_token,
-                                  "view_token": made.view_token})), 201
+        return _uncached(jsonify(_made(made))), 201
     return _answer(run)
 
 
@@ -156,7 +169,7 @@ def read(token: str):
             resp = current_app.response_class(status=304)
         else:
             table = ledger().table(token)
-            resp = jsonify(table)
+            resp = jsonify(_table(table))
             etag = str(table["version"])
         resp.set_etag(etag)
         return _uncached(resp)
@@ -168,7 +181,7 @@ def record(token: str):
     def run():
         _writable(token)
         rec = ledger().record(token, _body())
-        return _uncached(jsonify({"hand": rec.hand, "table": rec.table})), (201 if rec.created else 200)
+        return _uncached(jsonify(_recorded(rec))), (201 if rec.created else 200)
     return _answer(run)
 
 
@@ -177,7 +190,7 @@ def correct(token: str, number: int):
     def run():
         _writable(token)
         rec = ledger().correct(token, number, _body())
-        return _uncached(jsonify({"hand": rec.hand, "table": rec.table}))
+        return _uncached(jsonify(_recorded(rec)))
     return _answer(run)
 
 
@@ -187,8 +200,8 @@ def void(token: str, number: int):
         _writable(token)
         body = _body()
         if not isinstance(body, dict):
-            raise InputError("bad_json", "请求体应为 JSON 对象：{\"reason\": \"原因\"}。")
-        return _uncached(jsonify(ledger().void(token, number, body.get("reason"))))
+            raise InputError("bad_json", M("ledger.void_body"))
+        return _uncached(jsonify(_table(ledger().void(token, number, body.get("reason")))))
     return _answer(run)
 
 

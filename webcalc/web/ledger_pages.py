@@ -34,6 +34,7 @@ from flask import (Blueprint, Response, abort, current_app, make_response, redir
                    render_template, request, url_for)
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from flask_babel import pgettext
 from flask_wtf import FlaskForm
 from markupsafe import Markup
 from werkzeug.datastructures import MultiDict
@@ -43,10 +44,10 @@ from wtforms.validators import Length, Optional
 from ..analysis import VARIANT_LABELS
 from ..errors import InputError
 from ..ledger import (Busy, Conflict, LedgerError, NotFound, RateLimited, ReadOnly, TableFull,
-                      Voided, view_token_of)
+                      Voided, table_in, view_token_of)
 from ..notation import melds_to_text
 from ..options import option_specs
-from ..messages import Message
+from ..messages import Message, seat
 from ..variants import VARIANTS
 from .forms import AnalyzeForm
 from .htmx import add_vary
@@ -100,7 +101,8 @@ class ImportForm(FlaskForm):
 
 
 def _error_text(err: Exception) -> str:
-    return getattr(err, "message", None) or str(err)
+    """The error's message in the page's language."""
+    return localized(getattr(err, "message", None) or str(err))
 
 
 # -- new table --------------------------------------------------------------------------------
@@ -115,8 +117,9 @@ def new_table():
     general = None
     if request.method == "POST" and form.validate():
         spec = {"variant": variant, "options": room.options_request(),
-                "names": [(getattr(form, f"n{i}").data or "").strip() or d
-                          for i, d in enumerate(("东家", "南家", "西家", "北家"))],
+                # a seat left blank is named as its placeholder says, in the page's language
+                "names": [(getattr(form, f"n{i}").data or "").strip() or localized(seat(i))
+                          for i in range(4)],
                 "dealer": int(form.dealer.data)}
         base = (form.base.data or "1").strip()
         try:
@@ -186,7 +189,7 @@ def import_json(data, address: str | None) -> str:
 
 def _load(token: str) -> dict:
     try:
-        return ledger().table(token)
+        return table_in(ledger().table(token), current_lang())
     except NotFound:
         abort(404)
     except Busy:
@@ -371,8 +374,9 @@ class Entry:
         return body
 
     def attach(self, err: InputError) -> None:
-        from .pages import _attach
+        from .pages import _attach, _localized_error
 
+        err = _localized_error(err)           # under its input in the page's language
         field = err.field or ""
         if field.startswith("declared"):
             self.declared_errors.append(localized(err.message))
@@ -534,7 +538,7 @@ def _write(token: str, work, entry_of=None):
         entry.attach(err)
         return _render_table(token, t, entry=entry, status=422)
     except Conflict as err:
-        fresh = err.table or _load(token)
+        fresh = table_in(err.table, current_lang()) if err.table else _load(token)
         if entry is not None:
             data = MultiDict(request.form)
             data.pop("idempotency_key", None)
@@ -674,38 +678,48 @@ def export_json_view(token: str):
     return resp
 
 
-CSV_HEADER = ("hand", "kind", "dealer", "winner", "win_by", "verified", "from", "to", "amount",
-              "item", "detail", "rule", "recorded_at")
+def _csv_header() -> list[str]:
+    """The CSV columns, in the export request's language (the file is read by people; a
+    program reads the JSON export)."""
+    return [pgettext("csv", "Hand"), pgettext("csv", "Kind"), pgettext("csv", "Dealer"),
+            pgettext("csv", "Winner"), pgettext("csv", "Win method"),
+            pgettext("csv", "Tiles checked"), pgettext("csv", "From"), pgettext("csv", "To"),
+            pgettext("csv", "Amount"), pgettext("csv", "Item"), pgettext("csv", "Detail"),
+            pgettext("csv", "Rule"), pgettext("csv", "Recorded at")]
 
 
 @bp.get("/<token>/export.csv")
 def export_csv(token: str):
     """One row per payment of the counted entries, UTF-8 with a BOM (Excel then reads the
-    Chinese names right)."""
+    Chinese names right); headers, kinds and details in the request's language."""
     t = _load(token)
     names = t["names"]
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\r\n")
-    w.writerow(["手", "类型", "庄家", "胡牌者", "胡法", "验牌", "付款", "收款", "金额",
-                "项目", "说明", "规则", "记入时间"])
+    w.writerow(_csv_header())
     from ..variants.base import WIN_METHOD_LABELS
 
+    kinds = {"adjustment": pgettext("csv", "Adjustment"), "hand": pgettext("csv", "A hand")}
+    drawn, yes, unchecked = (pgettext("csv", "Drawn game"), pgettext("csv", "Yes"),
+                             pgettext("csv", "Not checked"))
     for h in t["hands"]:
         if h["status"] != "recorded":
             continue
         s = h["request"].get("settlement") or {}
-        kind = "调整" if h["kind"] == "adjustment" else "牌局"
-        winner = ("" if h["kind"] == "adjustment" else
-                  "荒庄" if s.get("winner") is None else names[s["winner"]])
-        win_by = "" if h["kind"] == "adjustment" or s.get("winner") is None else \
-            str(WIN_METHOD_LABELS.get(h["request"].get("win_by", "self_draw"), ""))
-        verified = "" if h["kind"] == "adjustment" else ("是" if h["verified"] else "未验牌")
-        dealer = "" if h["kind"] == "adjustment" else names[h["dealer"]]
+        adjustment = h["kind"] == "adjustment"
+        winner = ("" if adjustment else
+                  drawn if s.get("winner") is None else names[s["winner"]])
+        win_by = "" if adjustment or s.get("winner") is None else \
+            localized(WIN_METHOD_LABELS.get(h["request"].get("win_by", "self_draw"), ""))
+        verified = "" if adjustment else (yes if h["verified"] else unchecked)
+        dealer = "" if adjustment else names[h["dealer"]]
         for p in h["settlement"]["payments"]:
-            w.writerow([h["number"], kind, dealer, winner, win_by, verified, names[p["from"]],
-                        names[p["to"]], _num(p["amount"]), p.get("item") or "",
-                        p.get("detail") or "", p.get("rule") or "", h["recorded_at"]])
+            w.writerow([h["number"], kinds[h["kind"]], dealer, winner, win_by, verified,
+                        names[p["from"]], names[p["to"]], _num(p["amount"]),
+                        p.get("item") or "", p.get("detail") or "", p.get("rule") or "",
+                        h["recorded_at"]])
     resp = Response("\ufeff" + out.getvalue(), mimetype="text/csv; charset=utf-8")
     resp.headers["Content-Disposition"] = f'attachment; filename="{_filename(t, "csv")}"'
     resp.headers["Cache-Control"] = "no-cache, private"
+    resp.vary.add("Accept-Language")
     return resp

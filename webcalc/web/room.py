@@ -53,6 +53,7 @@ from ..variants.base import WIN_METHOD_LABELS, WIN_METHODS
 from .i18n import localized
 
 SEATS = ("东家", "南家", "西家", "北家")
+_ENGLISH_SEATS = ("East", "South", "West", "North")     # the English page's blank seat names
 SEAT_SHORT = ("东", "南", "西", "北")
 TRUE = frozenset({"1", "on", "true", "yes"})
 FALSE = frozenset({"0", "off", "false", "no"})
@@ -230,7 +231,9 @@ class Room:
         return "—" if seat is None else str(seat)
 
     def seat_renamed(self, seat: Any) -> bool:
-        return isinstance(seat, int) and 0 <= seat < 4 and self.names[seat] != SEATS[seat]
+        """The seat has a name of its own (not 东家 or East, as a table's blank seat gets)."""
+        return isinstance(seat, int) and 0 <= seat < 4 and self.names[seat] not in (
+            SEATS[seat], _ENGLISH_SEATS[seat])
 
     # -- state for the template ----------------------------------------------------------
 
