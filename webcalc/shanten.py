@@ -949,7 +949,7 @@ def panjin_standard_drawn(real: Sequence[int], caps: Sequence[int], jokers: int,
 # same counts, the kinds after it too: only the values differ, so every state carries one
 # value per table), and the three units a discard leaves alone are merged once per unit.
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=16)             # a hand needs its four units' (bounded, issue 13.3)
 def unit_panjin_drawn_drops(unit: tuple[int, ...], caps: tuple[int, ...], start: int,
                             honors: bool, max_x: int, limit: int, jokers: int, groups: int,
                             others: int, rest: tuple | None = None,
@@ -1088,7 +1088,7 @@ def panjin_rest_places(real: Sequence[int], caps: Sequence[int], skip: int,
                  for g in range(5))
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=64)
 def _suffix_bound(rest: tuple) -> tuple:
     """``bound[g][p][v + 14]``: at least how many places stay unfilled by held real tiles
     when ``g`` groups and ``p`` pairs are still to make and the open places of the unit
