@@ -104,6 +104,62 @@ class Reading(NamedTuple):
         return None
 
 
+def listed_dicts(readings: Sequence[Reading], jokers: Sequence[Tile]) -> list[dict]:
+    """The API form of ``readings``, the first marked ``best``: for each reading
+    ``{**r.with_faces(jokers).to_dict(), "best": i == 0}``, built straight from the groups
+    (no intermediate :class:`Group` values: a 500-reading hand lists 200 of them)."""
+    out = []
+    codes = CODES
+    for i, r in enumerate(readings):
+        groups = r.groups
+        if not jokers or all(g.faces or True not in g.wild for g in groups):
+            d = r.to_dict()
+            d["best"] = i == 0
+            out.append(d)
+            continue
+        # as with_faces: the concealed groups with a wildcard place take faces from the
+        # pool in order (first a wildcard whose face is what it counts as, then the rest
+        # in order); the other concealed groups show their own tiles; the melds last
+        pool = sorted(jokers)
+        faced = []
+        for g in groups:
+            if g.exposed or True not in g.wild:
+                continue
+            free = g.kind == "free"
+            faces: list = []
+            for t, w in zip(g.tiles, g.wild):
+                if not w:
+                    faces.append(t)
+                elif not free and t in pool:
+                    pool.remove(t)
+                    faces.append(t)
+                else:
+                    faces.append(None)
+            faced.append(faces)
+        faced_iter = iter(faced)
+        dicts = []
+        for g in groups:
+            if g.exposed:
+                continue
+            if True in g.wild:
+                faces = next(faced_iter)
+                for idx, f in enumerate(faces):
+                    if f is None:
+                        faces[idx] = pool.pop(0)
+                face_codes = [codes[f] for f in faces]
+                dicts.append({"kind": g.kind,
+                              "tiles": list(face_codes) if g.kind == "free"
+                              else [codes[t] for t in g.tiles],
+                              "wild": list(g.wild), "exposed": False, "faces": face_codes})
+            else:
+                tile_codes = [codes[t] for t in g.tiles]
+                dicts.append({"kind": g.kind, "tiles": tile_codes, "wild": list(g.wild),
+                              "exposed": False, "faces": list(tile_codes)})
+        dicts += [g.to_dict() for g in groups if g.exposed]
+        out.append({"shape": r.shape, "groups": dicts, "best": i == 0})
+    return out
+
+
 @dataclass(frozen=True)
 class JokerPolicy:
     """Where wildcard tiles may stand in, in the standard shape.
