@@ -293,10 +293,16 @@ def _splits(counts: tuple[int, ...], jokers: int, melds: int, pair: int, in_trip
         if floor is not None and grp < floor:
             continue
         nc, nj, nm, np_ = _apply(counts, grp, jokers, melds, pair)
-        if nj >= 0 and can_complete(nc, nj, nm, np_, in_triplet):
-            # the floor holds while tile i is still the lowest
-            rests = _splits(nc, nj, nm, np_, in_triplet, grp if nc[i] else None, memo)
-            if rests:
+        if nj < 0:
+            continue
+        # the floor holds while tile i is still the lowest
+        sub = (nc, nj, nm, np_, grp if nc[i] else None)
+        rests = memo.get(sub)
+        if rests is None:
+            rests = (_splits(nc, nj, nm, np_, in_triplet, sub[4], memo)
+                     if can_complete(nc, nj, nm, np_, in_triplet) else [])
+            memo[sub] = rests
+        if rests:
                 head = ((_ORDER[grp[0]], grp[1]),)
                 out.extend([head + rest for rest in rests])
     memo[key] = out
@@ -362,25 +368,27 @@ def standard_readings(counts: Sequence[int], jokers: Sequence[Tile], melds: Sequ
         return []
     if not can_complete(key, len(jokers), need, 1, policy.in_triplet):
         return []
-    seen = {tuple(sorted(groups))
-            for groups in _splits(key, len(jokers), need, 1, policy.in_triplet, None, {})}
+    splits = _splits(key, len(jokers), need, 1, policy.in_triplet, None, {})
+    # each distinct group once, in order; a reading is the sorted ranks of its groups (the
+    # same order as its sorted groups, compared as small numbers)
+    distinct = sorted({g for groups in splits for g in groups})
+    rank = {g: r for r, g in enumerate(distinct)}
+    seen = {tuple(sorted([rank[g] for g in groups])) for groups in splits}
     meld_groups = tuple(meld_group(m) for m in melds)
     # Groups are shared between readings; which physical wildcard sits where (faces) is
     # settled only for the readings shown (Reading.with_faces).
     placeholder = ALL_TILES[min(jokers)] if jokers else None
-    cache: dict[tuple, Group] = {}
 
     def bare(g: tuple[int, tuple]) -> Group:
-        group = cache.get(g)
-        if group is None:
-            order, places = g
-            kind = _KINDS[order]
-            tiles = ((placeholder,) * len(places) if kind == "free"
-                     else tuple(ALL_TILES[k] for k, _ in places))
-            group = cache[g] = Group(kind, tiles, tuple(w for _, w in places))
-        return group
+        order, places = g
+        kind = _KINDS[order]
+        tiles = ((placeholder,) * len(places) if kind == "free"
+                 else tuple(ALL_TILES[k] for k, _ in places))
+        return Group(kind, tiles, tuple(w for _, w in places))
 
-    return [Reading("standard", tuple(bare(g) for g in gs) + meld_groups) for gs in sorted(seen)]
+    shown = [bare(g) for g in distinct]
+    return [Reading("standard", tuple([shown[r] for r in ranks]) + meld_groups)
+            for ranks in sorted(seen)]
 
 
 def is_standard(counts: Sequence[int], jokers: int, melds: int,
