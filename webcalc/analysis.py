@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from .errors import InputError
-from .messages import Message
+from .messages import Message, Plain
 from .hand import Hand, Meld, melds_from_api
 from .options import parse_options
 from .settlement import settle
@@ -105,7 +105,7 @@ def analyze(request: Any, *, advice: bool = True) -> dict:
         judgement = variant.judge(sit)
         out["complete"] = judgement.complete
         out["decompositions_total"] = len(judgement.readings)
-        out["decompositions"] = listed_dicts(judgement.readings[:MAX_LISTED], sit.jokers)
+        out["decompositions"] = Plain(listed_dicts(judgement.readings[:MAX_LISTED], sit.jokers))
         if judgement.reasons:
             out["reasons"] = judgement.reasons
         if judgement.biao is not None and judgement.complete and winning is not None:

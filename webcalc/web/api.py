@@ -76,14 +76,7 @@ def analyze():
         result = run(body)
     except InputError as err:
         return jsonify({"error": localized(err.to_dict())}), 400
-    readings = result.get("decompositions")
-    if not readings:
-        return jsonify(localized(result))
-    # the readings (up to 200, ~25 values each) hold only codes, kinds and booleans, never a
-    # message (decompose.listed_dicts): sent as they are, in their place among the keys
-    out = localized({k: None if k == "decompositions" else v for k, v in result.items()})
-    out["decompositions"] = readings
-    return jsonify(out)
+    return jsonify(localized(result))
 
 
 @bp.get("/variants")
