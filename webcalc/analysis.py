@@ -11,13 +11,14 @@ from __future__ import annotations
 from typing import Any
 
 from .errors import InputError
-from .messages import Message
+from .messages import Message, Plain
 from .hand import Hand, Meld, melds_from_api
 from .options import parse_options
 from .settlement import settle
 from .tiles import FIELD_LABELS, Tile, counts_of, parse_tiles
 from .variants import VARIANTS, Situation, Variant
 from .variants.base import WIN_METHODS, Judgement
+from .decompose import listed_dicts
 from .efficiency import efficiency, useful_draws
 from .waits import discard_advice, find_waits, is_any_tile_wait
 
@@ -104,9 +105,7 @@ def analyze(request: Any, *, advice: bool = True) -> dict:
         judgement = variant.judge(sit)
         out["complete"] = judgement.complete
         out["decompositions_total"] = len(judgement.readings)
-        out["decompositions"] = [
-            {**r.with_faces(sit.jokers).to_dict(), "best": i == 0}
-            for i, r in enumerate(judgement.readings[:MAX_LISTED])]
+        out["decompositions"] = Plain(listed_dicts(judgement.readings[:MAX_LISTED], sit.jokers))
         if judgement.reasons:
             out["reasons"] = judgement.reasons
         if judgement.biao is not None and judgement.complete and winning is not None:

@@ -16,7 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from .messages import Joined, Message
+from .messages import Joined, Message, Plain
 
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
 LANGS = ("zh", "en")
@@ -76,8 +76,9 @@ def render(value: Any, lang: str = "zh") -> Any:
     return _Formatter(lang).vformat(template(value.code, lang), (), value.params)
 
 
-# values returned as they are, not looked into (exact classes: a subclass may be a Message)
-_PLAIN = frozenset((str, int, float, bool, type(None)))
+# values returned as they are, not looked into (exact classes: a subclass may be a Message;
+# a Plain list holds none)
+_PLAIN = frozenset((str, int, float, bool, type(None), Plain))
 
 
 def localize(value: Any, lang: str = "zh") -> Any:

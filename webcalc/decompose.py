@@ -104,6 +104,62 @@ class Reading(NamedTuple):
         return None
 
 
+def listed_dicts(readings: Sequence[Reading], jokers: Sequence[Tile]) -> list[dict]:
+    """The API form of ``readings``, the first marked ``best``: for each reading
+    ``{**r.with_faces(jokers).to_dict(), "best": i == 0}``, built straight from the groups
+    (no intermediate :class:`Group` values: a 500-reading hand lists 200 of them)."""
+    out = []
+    codes = CODES
+    for i, r in enumerate(readings):
+        groups = r.groups
+        if not jokers or all(g.faces or True not in g.wild for g in groups):
+            d = r.to_dict()
+            d["best"] = i == 0
+            out.append(d)
+            continue
+        # as with_faces: the concealed groups with a wildcard place take faces from the
+        # pool in order (first a wildcard whose face is what it counts as, then the rest
+        # in order); the other concealed groups show their own tiles; the melds last
+        pool = sorted(jokers)
+        faced = []
+        for g in groups:
+            if g.exposed or True not in g.wild:
+                continue
+            free = g.kind == "free"
+            faces: list = []
+            for t, w in zip(g.tiles, g.wild):
+                if not w:
+                    faces.append(t)
+                elif not free and t in pool:
+                    pool.remove(t)
+                    faces.append(t)
+                else:
+                    faces.append(None)
+            faced.append(faces)
+        faced_iter = iter(faced)
+        dicts = []
+        for g in groups:
+            if g.exposed:
+                continue
+            if True in g.wild:
+                faces = next(faced_iter)
+                for idx, f in enumerate(faces):
+                    if f is None:
+                        faces[idx] = pool.pop(0)
+                face_codes = [codes[f] for f in faces]
+                dicts.append({"kind": g.kind,
+                              "tiles": list(face_codes) if g.kind == "free"
+                              else [codes[t] for t in g.tiles],
+                              "wild": list(g.wild), "exposed": False, "faces": face_codes})
+            else:
+                tile_codes = [codes[t] for t in g.tiles]
+                dicts.append({"kind": g.kind, "tiles": tile_codes, "wild": list(g.wild),
+                              "exposed": False, "faces": list(tile_codes)})
+        dicts += [g.to_dict() for g in groups if g.exposed]
+        out.append({"shape": r.shape, "groups": dicts, "best": i == 0})
+    return out
+
+
 @dataclass(frozen=True)
 class JokerPolicy:
     """Where wildcard tiles may stand in, in the standard shape.
@@ -214,23 +270,43 @@ def achievable_flags(counts: tuple[int, ...], jokers: int, melds: int, pair: int
     return frozenset(out)
 
 
-def _enumerate(counts: tuple[int, ...], jokers: int, melds: int, pair: int,
-               in_triplet: bool, floor: tuple | None = None) -> Iterator[list[_AGroup]]:
-    """Every split, each multiset of groups once: the groups whose lowest real tile is
-    the same are taken in non-decreasing order (``floor`` is the last one taken while
-    that tile was lowest), so no split is produced again in another order."""
+def _splits(counts: tuple[int, ...], jokers: int, melds: int, pair: int, in_triplet: bool,
+            floor: _AGroup | None, memo: dict) -> list[tuple[tuple[int, tuple], ...]]:
+    """Every split, each multiset of groups once, as ``(kind order, places)`` groups: the
+    groups whose lowest real tile is the same are taken in non-decreasing order (``floor``
+    is the last one taken while the lowest tile was the same as now), so no split is
+    produced again in another order. ``memo`` keeps each state's splits for the call: many
+    choices of groups leave the same tiles, jokers and floor (about 15 times fewer states
+    than paths for a one-suit hand with 4 wildcards)."""
+    key = (counts, jokers, melds, pair, floor)
+    out = memo.get(key)
+    if out is not None:
+        return out
     i = next((k for k in range(NUM_KINDS) if counts[k]), -1)
     if i < 0:
-        if jokers == 3 * melds + 2 * pair:
-            yield [("free", ((-1, True),) * 3)] * melds + [("free", ((-1, True),) * 2)] * pair
-        return
+        out = ([((3, ((-1, True),) * 3),) * melds + ((3, ((-1, True),) * 2),) * pair]
+               if jokers == 3 * melds + 2 * pair else [])
+        memo[key] = out
+        return out
+    out = []
     for grp, _ in _choices(counts, i, jokers, melds, pair, in_triplet):
-        if floor is not None and floor[0] == i and grp < floor[1]:
+        if floor is not None and grp < floor:
             continue
         nc, nj, nm, np_ = _apply(counts, grp, jokers, melds, pair)
-        if nj >= 0 and can_complete(nc, nj, nm, np_, in_triplet):
-            for rest in _enumerate(nc, nj, nm, np_, in_triplet, (i, grp)):
-                yield [grp] + rest
+        if nj < 0:
+            continue
+        # the floor holds while tile i is still the lowest
+        sub = (nc, nj, nm, np_, grp if nc[i] else None)
+        rests = memo.get(sub)
+        if rests is None:
+            rests = (_splits(nc, nj, nm, np_, in_triplet, sub[4], memo)
+                     if can_complete(nc, nj, nm, np_, in_triplet) else [])
+            memo[sub] = rests
+        if rests:
+                head = ((_ORDER[grp[0]], grp[1]),)
+                out.extend([head + rest for rest in rests])
+    memo[key] = out
+    return out
 
 
 def _shown(g: Group) -> Group:
@@ -292,25 +368,27 @@ def standard_readings(counts: Sequence[int], jokers: Sequence[Tile], melds: Sequ
         return []
     if not can_complete(key, len(jokers), need, 1, policy.in_triplet):
         return []
-    seen = {tuple(sorted((_ORDER[kind], places) for kind, places in groups))
-            for groups in _enumerate(key, len(jokers), need, 1, policy.in_triplet)}
+    splits = _splits(key, len(jokers), need, 1, policy.in_triplet, None, {})
+    # each distinct group once, in order; a reading is the sorted ranks of its groups (the
+    # same order as its sorted groups, compared as small numbers)
+    distinct = sorted({g for groups in splits for g in groups})
+    rank = {g: r for r, g in enumerate(distinct)}
+    seen = {tuple(sorted([rank[g] for g in groups])) for groups in splits}
     meld_groups = tuple(meld_group(m) for m in melds)
     # Groups are shared between readings; which physical wildcard sits where (faces) is
     # settled only for the readings shown (Reading.with_faces).
     placeholder = ALL_TILES[min(jokers)] if jokers else None
-    cache: dict[tuple, Group] = {}
 
     def bare(g: tuple[int, tuple]) -> Group:
-        group = cache.get(g)
-        if group is None:
-            order, places = g
-            kind = _KINDS[order]
-            tiles = ((placeholder,) * len(places) if kind == "free"
-                     else tuple(ALL_TILES[k] for k, _ in places))
-            group = cache[g] = Group(kind, tiles, tuple(w for _, w in places))
-        return group
+        order, places = g
+        kind = _KINDS[order]
+        tiles = ((placeholder,) * len(places) if kind == "free"
+                 else tuple(ALL_TILES[k] for k, _ in places))
+        return Group(kind, tiles, tuple(w for _, w in places))
 
-    return [Reading("standard", tuple(bare(g) for g in gs) + meld_groups) for gs in sorted(seen)]
+    shown = [bare(g) for g in distinct]
+    return [Reading("standard", tuple([shown[r] for r in ranks]) + meld_groups)
+            for ranks in sorted(seen)]
 
 
 def is_standard(counts: Sequence[int], jokers: int, melds: int,

@@ -116,3 +116,11 @@ def from_json(data: Any) -> Any:
     if isinstance(data, list):
         return [from_json(v) for v in data]
     return data
+
+
+class Plain(list):
+    """A list that holds no :class:`Message`: only strings, numbers, booleans, ``None``
+    and lists and dicts of those (an analysis's readings, up to 200 of ~25 values each).
+    :func:`webcalc.catalogue.localize` passes it on as it is instead of copying it through."""
+
+    __slots__ = ()

@@ -39,7 +39,23 @@ WAITS_MAX = 1 << 11
 def unit_needs(unit: tuple[int, ...], honors: bool, in_triplet: bool) -> tuple[int, int]:
     """``(n0, n1)`` for one unit pattern: jokers needed for melds only / melds + a pair
     (``INF`` when impossible)."""
+    unit = _canonical(unit, honors)
     return _need(unit, 0, honors, in_triplet), _need(unit, 1, honors, in_triplet)
+
+
+def _canonical(unit: tuple[int, ...], honors: bool) -> tuple[int, ...]:
+    """The representative of ``unit``'s patterns that need the same jokers: a suit's tiles
+    moved down to rank 1 (a sequence is three places in a row wherever it lies: every
+    group a rank could be in fits the nine ranks after the move), the honors sorted (no
+    honor group holds two kinds). More sub-patterns are shared, fewer solved afresh."""
+    if honors:
+        return tuple(sorted(unit, reverse=True))
+    if unit[0]:
+        return unit
+    for i, c in enumerate(unit):
+        if c:
+            return unit[i:] + (0,) * i
+    return unit
 
 
 @lru_cache(maxsize=ADDITIONS_MAX)
@@ -95,7 +111,8 @@ def _need(unit: tuple[int, ...], pair: int, honors: bool, in_triplet: bool) -> i
         rest = list(unit)
         for k in taken:
             rest[k] -= 1
-        best = min(best, jokers + _need(tuple(rest), pair - used, honors, in_triplet))
+        best = min(best, jokers + _need(_canonical(tuple(rest), honors), pair - used, honors,
+                                        in_triplet))
     return best
 
 
