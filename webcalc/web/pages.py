@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from urllib.parse import urlencode, urlsplit
 
-from flask import Blueprint, make_response, redirect, render_template, request
+from flask import Blueprint, current_app, make_response, redirect, render_template, request
+from markupsafe import Markup
 from werkzeug.datastructures import MultiDict
 
 from ..analysis import VARIANT_LABELS
@@ -12,7 +14,7 @@ from ..errors import InputError
 from . import tap
 from .forms import TEXT_FIELDS, AnalyzeForm
 from .htmx import add_vary, is_htmx, wants_fragment
-from .i18n import LANGS, lang_param, localized
+from .i18n import LANGS, current_lang, lang_param, localized
 from .room import Room, read_room, win_methods
 
 bp = Blueprint("pages", __name__)
@@ -138,6 +140,7 @@ def index():
     if tap_message:
         status = 422
     template = "_panel.html" if wants_fragment(request) else "index.html"
+    variant_label = localized(dict(VARIANT_LABELS).get(form.variant.data, form.variant.data))
     html = render_template(
         template,
         form=form,
@@ -156,7 +159,8 @@ def index():
         error_reasons=error_reasons,
         shown=shown,
         example_hand=EXAMPLE_HAND,
-        variant_label=localized(dict(VARIANT_LABELS).get(form.variant.data, form.variant.data)),
+        variant_label=variant_label,
+        room_html=None if room is None else room_sections(room, form, variant_label),
     )
     response = make_response(html, status)
     if is_htmx(request):
@@ -167,6 +171,31 @@ def index():
         header = "HX-Replace-Url" if shown == canonical else "HX-Push-Url"
         response.headers[header] = canonical
     return add_vary(response)
+
+
+#: rendered option and settlement sections kept (least recently used dropped first); one is
+#: about 10 KB, and most pages show a variant's defaults
+ROOM_HTML_MAX = 256
+_room_html: OrderedDict = OrderedDict()
+
+
+def room_sections(room: Room, form: AnalyzeForm, variant_label: str) -> Markup:
+    """The room options and settlement inputs (``_room.html``), rendered once per room state
+    (:meth:`Room.state_key`), language, ``?lang=`` (in the rule links) and win method, then
+    reused: they are the same on most pages, and were a fifth of a page's rendering."""
+    key = (id(current_app._get_current_object()), current_lang(), lang_param(),
+           form.win_by.data, str(variant_label), room.state_key())
+    html = _room_html.pop(key, None)
+    if html is None:
+        html = Markup(render_template("_room.html", room=room, form=form,
+                                      variant_label=variant_label))
+    _room_html[key] = html                  # (again) the most recently used
+    while len(_room_html) > ROOM_HTML_MAX:
+        try:
+            _room_html.popitem(last=False)
+        except KeyError:                    # emptied meanwhile by another thread
+            break
+    return html
 
 
 def _drawn_request(form: AnalyzeForm) -> dict:

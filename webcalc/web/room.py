@@ -39,7 +39,7 @@ URL parameters (the canonical URL keeps only values that differ from the default
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from ..errors import InputError
@@ -358,6 +358,13 @@ class Room:
                 out.append((f"n{i}", self.names[i]))
         return out
 
+    def state_key(self) -> tuple:
+        """Every field of the room, hashable: two rooms with equal keys show the same inputs
+        (the option specs are the variant's, in the response's language). The page keeps the
+        rendered option and settlement sections by this key, the language and the win method
+        (issue 13.4)."""
+        return tuple(_freeze(getattr(self, f.name)) for f in fields(self))
+
     def attach(self, field_name: str | None, message: str) -> bool:
         """Put an engine error (``options.x`` / ``settlement.x``) under its input."""
         top, _, rest = (field_name or "").partition(".")
@@ -378,6 +385,25 @@ class Room:
             self.errors.setdefault(key, []).append(message)
             return True
         return False
+
+
+def _freeze(value: Any) -> Any:
+    """``value`` as a hashable key that tells apart what renders differently (``1``,
+    ``1.0``, ``True`` and ``"1"`` are four keys)."""
+    if type(value) is str:
+        return value
+    if isinstance(value, (list, tuple)):
+        return tuple(_freeze(v) for v in value)
+    if isinstance(value, dict):
+        return (dict,) + tuple((k, _freeze(v)) for k, v in value.items())
+    if isinstance(value, OptionInput):   # the spec is the variant's: its name stands for it
+        return (OptionInput, value.spec["name"], value.raw, _freeze(value.value),
+                _freeze(value.error))
+    if isinstance(value, Kong):
+        return (Kong, _freeze(value.seat), value.type, _freeze(value.source))
+    if value is None or isinstance(value, (bool, int, float)):
+        return (type(value), value)
+    return (type(value), str(value))
 
 
 def _text(value: Any) -> str:
