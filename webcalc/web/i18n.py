@@ -81,13 +81,26 @@ def template_gettext(string: str, **variables) -> Markup:
     translations = _request_i18n()[0]
     if not variables:
         return _constant_text(translations, string)
-    return Markup(translations.ugettext(string)) % variables
+    key = []
+    for name, value in variables.items():
+        kind = type(value)
+        if kind is not int and kind is not str and kind is not Markup:
+            return Markup(translations.ugettext(string)) % variables
+        key.append((name, kind, value))      # the type: "<b>" and Markup("<b>") differ
+    return _variable_text(translations, string, tuple(key))
 
 
 @lru_cache(maxsize=2048)
 def _constant_text(translations, string: str) -> Markup:
     """A template message without variables, per catalogue (the templates' literal msgids)."""
     return Markup(translations.ugettext(string)) % {}
+
+
+@lru_cache(maxsize=4096)
+def _variable_text(translations, string: str, key: tuple) -> Markup:
+    """A template message whose variables are all numbers and strings (``"%(n)s left"``:
+    a page formats the same few a hundred times), per catalogue."""
+    return Markup(translations.ugettext(string)) % {name: value for name, _kind, value in key}
 
 
 def localized(value):
