@@ -170,6 +170,43 @@ def tile(code, wild=False, mark=False, size="", face=None, plain=False) -> Marku
                  bool(mark), str(size or ""), None if face is None else str(face), bool(plain))
 
 
+def tile_row(items, size="", marks=None, key=None) -> Markup:
+    """``tile(code, mark=(code in marks), size=size)`` for each of ``items`` (tile codes, or
+    dicts whose ``key`` is the code), joined: one template call for a row of tiles."""
+    app_id, lang, size, marks = id(current_app._get_current_object()), current_lang(), \
+        str(size or ""), marks or ()
+    codes = [item[key] for item in items] if key else items
+    return Markup("".join([_tile(app_id, lang, str(c), False, c in marks, size, None, False)
+                           for c in codes]))
+
+
+@lru_cache(maxsize=TILE_CACHE_MAX)
+def _useful_item(app_id: int, lang: str, code: str, remaining: int, mark: bool,
+                 ready: bool) -> Markup:
+    return Markup(_macros().useful_item_markup(code, remaining, mark, ready))
+
+
+def useful_item(code, remaining, mark=False, ready=False) -> Markup:
+    """One useful draw of the 牌理 list (``useful_item_markup``): its tile, how many are left
+    and, ``ready`` (a wait) with none left, the dead-wait flag; once per language and
+    arguments."""
+    return _useful_item(id(current_app._get_current_object()), current_lang(), str(code),
+                        int(remaining), bool(mark), bool(ready))
+
+
+@lru_cache(maxsize=TILE_CACHE_MAX)
+def _hand_key(app_id: int, lang: str, index: int, code: str, mark: bool,
+              action: str) -> Markup:
+    return Markup(_macros().hand_key_markup(index, code, mark, action))
+
+
+def hand_key(index, code, mark=False, action="") -> Markup:
+    """A tile of the tapped-in hand (``hand_key_markup``): the button that takes out the
+    ``index``-th tile; once per language and arguments."""
+    return _hand_key(id(current_app._get_current_object()), current_lang(), int(index),
+                     str(code), bool(mark), str(action))
+
+
 def _group_key(g) -> tuple:
     get = g.get if hasattr(g, "get") else (lambda k, d=None: getattr(g, k, d))
     return (get("kind"), tuple(get("tiles") or ()), tuple(get("wild") or ()),
@@ -253,6 +290,9 @@ def init_app(app: Flask) -> None:
         text_input=text_input,
         select_input=select_input,
         tile=tile,
+        tile_row=tile_row,
+        useful_item=useful_item,
+        hand_key=hand_key,
         group=group,
         palette_key=palette_key,
         tile_face=tile_face,
