@@ -7,7 +7,6 @@ from urllib.parse import urlencode, urlsplit
 
 from flask import Blueprint, current_app, make_response, redirect, render_template, request
 from markupsafe import Markup
-from werkzeug.datastructures import MultiDict
 
 from ..analysis import VARIANT_LABELS
 from ..errors import InputError
@@ -44,6 +43,12 @@ def canonical_url(args, form: AnalyzeForm | None = None, room: Room | None = Non
     """``/`` with the non-empty form fields in a fixed order, then ``win_by`` when not 自摸,
     the non-default options and settlement inputs of the chosen variant, the palette's target
     when not the hand, and ``lang`` when chosen: the shareable URL."""
+    return _url(_state_query(args, form, room), readings_shown(args), lang)
+
+
+def _state_query(args, form: AnalyzeForm | None, room: Room | None) -> str:
+    """The canonical URL's query up to ``readings`` and ``lang`` (encoded once for the
+    page's several links)."""
     pairs = [(k, args.get(k, "")) for k in QUERY_KEYS]
     pairs = [(k, v) for k, v in pairs if v.strip()]
     if form is not None and form.win_by.data and form.win_by.data != "self_draw":
@@ -51,11 +56,18 @@ def canonical_url(args, form: AnalyzeForm | None = None, room: Room | None = Non
     if room is not None:
         pairs += room.canonical_pairs()
     pairs += tap.canonical_pairs(args)
-    if readings_shown(args) != READINGS_STEP:
-        pairs.append(("readings", str(readings_shown(args))))
+    return urlencode(pairs, safe=":,@")
+
+
+def _url(state: str, readings: int, lang: str | None) -> str:
+    """``/?`` + ``state`` (:func:`_state_query`), then ``readings`` when not the default and
+    ``lang`` when chosen."""
+    tail = []
+    if readings != READINGS_STEP:
+        tail.append(("readings", str(readings)))
     if lang in LANGS:
-        pairs.append(("lang", lang))
-    query = urlencode(pairs, safe=":,@")
+        tail.append(("lang", lang))
+    query = "&".join(q for q in (state, urlencode(tail)) if q)
     return "/?" + query if query else "/"
 
 
@@ -77,7 +89,9 @@ def index():
                          tap.melds_of(args.get("melds", "")) or [], args.get("indicator", ""))
 
     lang = lang_param()
-    canonical = canonical_url(args, form, room, lang)
+    state = _state_query(args, form, room)
+    shown_readings = readings_shown(args)
+    canonical = _url(state, shown_readings, lang)
     here = request.full_path.rstrip("?")
     if canonical != here and not is_htmx(request) and tap_message is None:
         return add_vary(redirect(canonical, 303))
@@ -141,6 +155,7 @@ def index():
         status = 422
     template = "_panel.html" if wants_fragment(request) else "index.html"
     variant_label = localized(dict(VARIANT_LABELS).get(form.variant.data, form.variant.data))
+    state = _state_query(args, form, room)  # again: an engine error may name a room input
     html = render_template(
         template,
         form=form,
@@ -149,9 +164,9 @@ def index():
         tap_message=tap_message,
         progress=progress,
         canonical=canonical,
-        lang_urls={code: canonical_url(args, form, room, code) for code in LANGS},
-        readings_shown=readings_shown(args),
-        more_readings_url=_more_readings_url(args, form, room, lang),
+        lang_urls={code: _url(state, shown_readings, code) for code in LANGS},
+        readings_shown=shown_readings,
+        more_readings_url=_url(state, min(shown_readings + READINGS_STEP, READINGS_MAX), lang),
         kinds_in_play=_kinds_in_play(form, room),
         room=room,
         result=result,
@@ -205,13 +220,6 @@ def _drawn_request(form: AnalyzeForm) -> dict:
     if indicator:
         req["indicator"] = indicator
     return req
-
-
-def _more_readings_url(args, form: AnalyzeForm, room: Room | None, lang: str | None) -> str:
-    """This page's canonical URL listing :data:`READINGS_STEP` more readings."""
-    more = MultiDict(args)
-    more["readings"] = str(min(readings_shown(args) + READINGS_STEP, READINGS_MAX))
-    return canonical_url(more, form, room, lang)
 
 
 def _kinds_in_play(form: AnalyzeForm, room: Room | None) -> int:

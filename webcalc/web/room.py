@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, fields
+from functools import lru_cache
 from typing import Any
 
 from ..errors import InputError
@@ -50,7 +51,8 @@ from ..options import option_specs, parse_options
 from ..settlement import kong_types, kongs_of_melds, settlement_fields, variant_pao_max
 from ..variants import VARIANTS
 from ..variants.base import WIN_METHOD_LABELS, WIN_METHODS
-from .i18n import localized
+from ..catalogue import localize
+from .i18n import current_lang
 
 SEATS = ("东家", "南家", "西家", "北家")
 SEAT_SHORT = ("东", "南", "西", "北")
@@ -71,8 +73,29 @@ SEAT_TEXT = _l("Should be a seat: 东家, 南家, 西家 or 北家.")
 def win_methods(variant: str) -> list[tuple[str, str]]:
     """The variant's allowed win methods as ``(value, label)``, in API order, the label in
     this response's language."""
+    return list(_win_methods(variant, current_lang()))
+
+
+@lru_cache(maxsize=64)
+def _win_methods(variant: str, lang: str) -> tuple:
     allowed = VARIANTS[variant].win_methods
-    return [(m, localized(WIN_METHOD_LABELS[m])) for m in WIN_METHODS if m in allowed]
+    return tuple((m, localize(WIN_METHOD_LABELS[m], lang)) for m in WIN_METHODS if m in allowed)
+
+
+@lru_cache(maxsize=64)
+def _option_specs(variant: str, lang: str) -> tuple[dict, ...]:
+    """The variant's option specs with their messages in ``lang``, made once (read only)."""
+    return tuple(localize(option_specs(VARIANTS[variant].Options), lang))
+
+
+@lru_cache(maxsize=1024)
+def _parsed_options(variant: str, opts: tuple):
+    """:meth:`Room._engine_options` for ``opts`` (``(name, type, value)`` triples), once."""
+    v = VARIANTS[variant]
+    try:
+        return v, parse_options(v.Options, {name: value for name, _kind, value in opts})
+    except InputError:
+        return v, v.Options()
 
 
 @dataclass
@@ -169,11 +192,15 @@ class Room:
     def _engine_options(self):
         """The variant and its options object; options the engine refuses fall back to
         the defaults here (the form shows their error separately)."""
-        variant = VARIANTS[self.variant]
+        opts = tuple((name, type(value), value) for name, value in self.opts.items())
         try:
-            return variant, parse_options(variant.Options, self.opts)
-        except InputError:
-            return variant, variant.Options()
+            return _parsed_options(self.variant, opts)
+        except TypeError:                   # a value that cannot be a key: parse it here
+            variant = VARIANTS[self.variant]
+            try:
+                return variant, parse_options(variant.Options, self.opts)
+            except InputError:
+                return variant, variant.Options()
 
     @property
     def uses(self) -> frozenset[str]:
@@ -421,7 +448,7 @@ def read_room(args, variant: str, win_by: str = "self_draw",
     stale = marker is not None and not from_form
 
     options = [_read_option(args, spec, from_form, stale)
-               for spec in localized(option_specs(VARIANTS[variant].Options))]
+               for spec in _option_specs(variant, current_lang())]
     room = Room(variant, options, win_by=win_by, melds=list(melds or []),
                 indicator=indicator or "")
     err = room.errors
