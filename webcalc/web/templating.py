@@ -186,12 +186,16 @@ def _useful_item(app_id: int, lang: str, code: str, remaining: int, mark: bool,
     return Markup(_macros().useful_item_markup(code, remaining, mark, ready))
 
 
-def useful_item(code, remaining, mark=False, ready=False) -> Markup:
-    """One useful draw of the 牌理 list (``useful_item_markup``): its tile, how many are left
-    and, ``ready`` (a wait) with none left, the dead-wait flag; once per language and
-    arguments."""
-    return _useful_item(id(current_app._get_current_object()), current_lang(), str(code),
-                        int(remaining), bool(mark), bool(ready))
+def useful_items(useful, wild=None, ready=False) -> Markup:
+    """The items of a 牌理 useful-draw list (``useful``: ``{"tile", "remaining"}`` dicts),
+    each on its own line, indented by two spaces: ``useful_item_markup`` (its tile, how many
+    are left and, ``ready`` (a wait) with none left, the dead-wait flag), rendered once per
+    language and arguments."""
+    app_id, lang, wild, ready = id(current_app._get_current_object()), current_lang(), \
+        wild or (), bool(ready)
+    return Markup("".join(["  " + _useful_item(app_id, lang, str(u["tile"]),
+                                                int(u["remaining"]), u["tile"] in wild, ready)
+                           + "\n" for u in useful]))
 
 
 @lru_cache(maxsize=TILE_CACHE_MAX)
@@ -237,6 +241,15 @@ def palette_key(code, n=0, off=False, action="") -> Markup:
     per language — the palette is built from these once and reused."""
     return _palette_key(id(current_app._get_current_object()), current_lang(), str(code),
                         int(n or 0), bool(off), str(action))
+
+
+def palette_row(row, used, honors_off=False, action="") -> Markup:
+    """A palette row's keys (:func:`palette_key` of each code, ``used`` its in-use count,
+    honors off when ``honors_off``), one per line indented by eight spaces after the first."""
+    app_id, lang, action = id(current_app._get_current_object()), current_lang(), str(action)
+    return Markup("\n        ".join([
+        _palette_key(app_id, lang, code, int(used.get(code, 0) or 0),
+                     bool(honors_off and code.endswith("z")), action) for code in row]))
 
 
 # -- form inputs ------------------------------------------------------------------------------
@@ -291,7 +304,8 @@ def init_app(app: Flask) -> None:
         select_input=select_input,
         tile=tile,
         tile_row=tile_row,
-        useful_item=useful_item,
+        useful_items=useful_items,
+        palette_row=palette_row,
         hand_key=hand_key,
         group=group,
         palette_key=palette_key,
