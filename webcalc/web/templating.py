@@ -193,9 +193,11 @@ def useful_items(useful, wild=None, ready=False) -> Markup:
     language and arguments."""
     app_id, lang, wild, ready = id(current_app._get_current_object()), current_lang(), \
         wild or (), bool(ready)
-    return Markup("".join(["  " + _useful_item(app_id, lang, str(u["tile"]),
-                                                int(u["remaining"]), u["tile"] in wild, ready)
-                           + "\n" for u in useful]))
+    parts = []
+    for u in useful:
+        parts += ("  ", _useful_item(app_id, lang, str(u["tile"]), int(u["remaining"]),
+                                     u["tile"] in wild, ready), "\n")
+    return Markup("".join(parts))
 
 
 @lru_cache(maxsize=TILE_CACHE_MAX)
