@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from flask import Flask, current_app
 from flask_babel import lazy_gettext as _l
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from .i18n import current_lang
 from .room import KONG_TYPES
@@ -206,11 +206,13 @@ def _hand_key(app_id: int, lang: str, index: int, code: str, mark: bool,
     return Markup(_macros().hand_key_markup(index, code, mark, action))
 
 
-def hand_key(index, code, mark=False, action="") -> Markup:
-    """A tile of the tapped-in hand (``hand_key_markup``): the button that takes out the
-    ``index``-th tile; once per language and arguments."""
-    return _hand_key(id(current_app._get_current_object()), current_lang(), int(index),
-                     str(code), bool(mark), str(action))
+def hand_keys(codes, wild=None, action="") -> Markup:
+    """The tapped-in hand's tiles (``hand_key_markup``: the button that takes out the i-th
+    tile, marked when a wildcard), each rendered once per language and arguments."""
+    app_id, lang, wild, action = id(current_app._get_current_object()), current_lang(), \
+        wild or (), str(action)
+    return Markup("".join([_hand_key(app_id, lang, i, str(code), code in wild, action)
+                           for i, code in enumerate(codes)]))
 
 
 def _group_key(g) -> tuple:
@@ -260,14 +262,9 @@ def palette_row(row, used, honors_off=False, action="") -> Markup:
 # the same HTML, byte for byte, as ``field.label()``, ``StringField(...)`` and ``SelectField``
 # render it (attributes sorted by name, as ``wtforms.widgets.html_params`` sorts them).
 
-_TEXT_INPUT = Markup('<input aria-describedby="%s"%s autocapitalize="off" autocomplete="off" '
-                     'id="%s"%s name="%s" placeholder="%s" spellcheck="false" type="text" '
-                     'value="%s">')
-
-
 def form_label(f) -> Markup:
     """``f.label()``: ``<label for="id">text</label>``."""
-    return Markup('<label for="%s">%s</label>') % (f.id, f.label.text)
+    return Markup(f'<label for="{escape(f.id)}">{escape(f.label.text)}</label>')
 
 
 def text_input(f, placeholder="", describedby="", invalid=False) -> Markup:
@@ -275,28 +272,32 @@ def text_input(f, placeholder="", describedby="", invalid=False) -> Markup:
     autocapitalize="off", spellcheck="false", aria-describedby=…[, aria-invalid="true"])``
     renders it, with ``maxlength`` from its Length validator."""
     maxlength = getattr(f.flags, "maxlength", None)
-    return _TEXT_INPUT % (describedby, Markup(' aria-invalid="true"') if invalid else "", f.id,
-                          Markup(' maxlength="%s"') % maxlength if maxlength is not None else "",
-                          f.name, placeholder, "" if f.data is None else f.data)
+    invalid = ' aria-invalid="true"' if invalid else ""
+    maxlength = "" if maxlength is None else f' maxlength="{escape(maxlength)}"'
+    value = "" if f.data is None else f.data
+    return Markup(
+        f'<input aria-describedby="{escape(describedby)}"{invalid} autocapitalize="off" '
+        f'autocomplete="off" id="{escape(f.id)}"{maxlength} name="{escape(f.name)}" '
+        f'placeholder="{escape(placeholder)}" spellcheck="false" type="text" '
+        f'value="{escape(value)}">')
 
 
 def select_input(f, describedby="", invalid=False) -> Markup:
     """A WTForms select field as ``f(**{"aria-describedby": …, "aria-invalid": "true"})``
     renders it (no option groups)."""
-    head = Markup("<select ")
+    parts = ["<select "]
     if describedby:
-        head += Markup('aria-describedby="%s" ') % describedby
+        parts.append(f'aria-describedby="{escape(describedby)}" ')
     if invalid:
-        head += Markup('aria-invalid="true" ')
-    parts = [head + Markup('id="%s" name="%s">') % (f.id, f.name)]
-    data = f.data
+        parts.append('aria-invalid="true" ')
+    parts.append(f'id="{escape(f.id)}" name="{escape(f.name)}">')
+    data, coerce = f.data, f.coerce
     for c in f.choices:
         value = str(c.value) if isinstance(c.value, bool) else c.value
-        parts.append(Markup('<option %svalue="%s">%s</option>')
-                     % (Markup("selected ") if f.coerce(c.value) == data else "", value,
-                        c.label or c.value))
-    parts.append(Markup("</select>"))
-    return Markup("").join(parts)
+        parts.append(f'<option {"selected " if coerce(c.value) == data else ""}'
+                     f'value="{escape(value)}">{escape(c.label or c.value)}</option>')
+    parts.append("</select>")
+    return Markup("".join(parts))
 
 
 def init_app(app: Flask) -> None:
@@ -308,7 +309,7 @@ def init_app(app: Flask) -> None:
         tile_row=tile_row,
         useful_items=useful_items,
         palette_row=palette_row,
-        hand_key=hand_key,
+        hand_keys=hand_keys,
         group=group,
         palette_key=palette_key,
         tile_face=tile_face,
