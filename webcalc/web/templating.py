@@ -235,6 +235,14 @@ def group(g) -> Markup:
     return _group(id(current_app._get_current_object()), current_lang(), _group_key(g))
 
 
+def reading_groups(groups) -> Markup:
+    """A reading's groups as :func:`group` draws them, the concealed ones first, then the
+    exposed ones: one template call per reading."""
+    app_id, lang = id(current_app._get_current_object()), current_lang()
+    ordered = [g for g in groups if not g.get("exposed")] + [g for g in groups if g.get("exposed")]
+    return Markup("".join([_group(app_id, lang, _group_key(g)) for g in ordered]))
+
+
 @lru_cache(maxsize=1 << 10)
 def _palette_key(app_id: int, lang: str, code: str, n: int, off: bool, action: str) -> Markup:
     return Markup(_macros().palette_key_markup(code, n, off, action))
@@ -311,6 +319,7 @@ def init_app(app: Flask) -> None:
         palette_row=palette_row,
         hand_keys=hand_keys,
         group=group,
+        reading_groups=reading_groups,
         palette_key=palette_key,
         tile_face=tile_face,
         tile_name=tile_name,
