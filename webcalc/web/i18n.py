@@ -78,7 +78,21 @@ def template_gettext(string: str, **variables) -> Markup:
     """The templates' ``_()``: what Jinja's newstyle gettext does under autoescape
     (translate, mark safe, then ``%`` with the escaped variables — always, so ``%%`` is
     ``%``), with the request's catalogue looked up once."""
+    return _gettext(_request_i18n()[0], string, variables)
+
+
+def request_gettext():
+    """:func:`template_gettext` bound to this request's catalogue: a page passes it to its
+    template as ``_`` (the templates' hundred-odd messages then skip the per-call lookup)."""
     translations = _request_i18n()[0]
+
+    def gettext(string: str, **variables) -> Markup:
+        return _gettext(translations, string, variables)
+
+    return gettext
+
+
+def _gettext(translations, string: str, variables: dict) -> Markup:
     if not variables:
         return _constant_text(translations, string)
     key = []

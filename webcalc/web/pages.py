@@ -13,7 +13,7 @@ from ..errors import InputError
 from . import tap
 from .forms import TEXT_FIELDS, AnalyzeForm
 from .htmx import add_vary, is_htmx, wants_fragment
-from .i18n import LANGS, current_lang, lang_param, localized
+from .i18n import LANGS, current_lang, lang_param, localized, request_gettext
 from .room import Room, read_room, win_methods
 
 bp = Blueprint("pages", __name__)
@@ -176,6 +176,7 @@ def index():
         example_hand=EXAMPLE_HAND,
         variant_label=variant_label,
         room_html=None if room is None else room_sections(room, form, variant_label),
+        _=request_gettext(),
     )
     response = make_response(html, status)
     if is_htmx(request):
