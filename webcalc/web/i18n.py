@@ -14,8 +14,10 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
+import flask_babel
 from flask import Flask, g, has_app_context, request
 from flask_babel import Babel, Domain, get_locale, get_translations
+from flask_babel.speaklater import LazyString
 from markupsafe import Markup
 
 from ..catalogue import localize
@@ -64,6 +66,21 @@ def _request_i18n() -> tuple:
         state = g._webcalc_i18n = (get_translations(),
                                    "en" if str(get_locale()) == "en" else "zh")
     return state
+
+
+def _lazy_text(string: str, **variables) -> str:
+    """``flask_babel.gettext`` with the request's catalogue looked up once per request."""
+    if not has_app_context():
+        return flask_babel.gettext(string, **variables)
+    text = _request_i18n()[0].ugettext(string)
+    return text % variables if variables else text
+
+
+def lazy_gettext(string: str, **variables) -> LazyString:
+    """``flask_babel.lazy_gettext`` (a message translated each time it is shown), shown in a
+    dictionary look-up instead of Flask-Babel's three context look-ups: the page shows about
+    fifty labels, options and seat names."""
+    return LazyString(_lazy_text, string, **variables)
 
 
 def current_lang() -> str:

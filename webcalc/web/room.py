@@ -45,7 +45,6 @@ from typing import Any
 
 from ..errors import InputError
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 
 from ..options import option_specs, parse_options
 from ..settlement import kong_types, kongs_of_melds, settlement_fields, variant_pao_max
@@ -53,6 +52,7 @@ from ..variants import VARIANTS
 from ..variants.base import WIN_METHOD_LABELS, WIN_METHODS
 from ..catalogue import localize
 from .i18n import current_lang
+from .i18n import lazy_gettext as _l
 
 SEATS = ("东家", "南家", "西家", "北家")
 SEAT_SHORT = ("东", "南", "西", "北")

@@ -14,10 +14,10 @@ import re
 from functools import lru_cache
 
 from flask import Flask, current_app
-from flask_babel import lazy_gettext as _l
 from markupsafe import Markup, escape
 
 from .i18n import current_lang
+from .i18n import lazy_gettext as _l
 from .room import KONG_TYPES
 from .tap import MELD_TYPE_LABELS, TARGET_LABELS
 
