@@ -7,6 +7,7 @@ from urllib.parse import urlencode, urlsplit
 
 from flask import Blueprint, current_app, make_response, redirect, render_template, request
 from markupsafe import Markup
+from werkzeug.datastructures import MultiDict
 
 from ..analysis import VARIANT_LABELS
 from ..errors import InputError
@@ -71,6 +72,16 @@ def _url(state: str, readings: int, lang: str | None) -> str:
     return "/?" + query if query else "/"
 
 
+class _Args(MultiDict):
+    """The query, whose ``get`` answers a missing key without Werkzeug's raising and catching
+    a ``BadRequestKeyError`` (a page asks for some sixty keys that are not there)."""
+
+    def get(self, key, default=None, type=None):
+        if key not in self:
+            return default
+        return super().get(key, default, type)
+
+
 @bp.get("/")
 def index():
     args = request.args
@@ -79,6 +90,7 @@ def index():
         args = tap.apply_meld_sources(args)
     if tap.has_action(args):
         args, tap_message = tap.apply(args)
+    args = _Args(args)
     form = AnalyzeForm(args)
     room = None
     if form.variant.data in VARIANT_LABELS:
