@@ -243,6 +243,60 @@ def reading_groups(groups) -> Markup:
     return Markup("".join([_group(app_id, lang, _group_key(g)) for g in ordered]))
 
 
+def _frozen(value):
+    """``value`` (JSON-like) as a hashable key keeping types apart (``1``, ``1.0``, ``True``)."""
+    if isinstance(value, dict):
+        return (dict,) + tuple((k, _frozen(v)) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return (list,) + tuple(_frozen(v) for v in value)
+    return (type(value), value)
+
+
+def _thawed(key):
+    kind, *rest = key
+    if kind is dict:
+        return {k: _thawed(v) for k, v in rest}
+    if kind is list:
+        return [_thawed(v) for v in rest]
+    return rest[0]
+
+
+@lru_cache(maxsize=512)
+def _worth(app_id: int, lang: str, key: tuple) -> Markup:
+    template = current_app.jinja_env.get_template("_worth.html")
+    return Markup(template.render(w={"win": _thawed(key)}))
+
+
+def worth(win) -> Markup:
+    """What winning on a wait is worth (``_worth.html`` for ``waits[i].win``: its 番/表 and
+    amount), rendered once per language and content: a page has a few, and most are alike."""
+    return _worth(id(current_app._get_current_object()), current_lang(), _frozen(win))
+
+
+@lru_cache(maxsize=64)
+def _reading_head(app_id: int, lang: str, shape, best: bool) -> Markup:
+    return Markup(_macros().reading_head_markup(shape, best))
+
+
+def reading(d, best=False) -> Markup:
+    """One reading of the result (``decompositions[i]``): its heading (``reading_head_markup``,
+    once per language, shape and ``best``) and its groups (:func:`reading_groups`)."""
+    app_id, lang = id(current_app._get_current_object()), current_lang()
+    return Markup("".join((_reading_head(app_id, lang, d.get("shape"), bool(best)),
+                           '\n<ul class="groups">\n', reading_groups(d.get("groups") or ()),
+                           "</ul>")))
+
+
+@lru_cache(maxsize=64)
+def _shanten_label(app_id: int, lang: str, kind: type, n) -> Markup:
+    return Markup(_macros().shanten_label_markup(n))
+
+
+def shanten_label(n) -> Markup:
+    """How far a hand is from ready (``shanten_label_markup``), once per language and value."""
+    return _shanten_label(id(current_app._get_current_object()), current_lang(), type(n), n)
+
+
 @lru_cache(maxsize=1 << 10)
 def _palette_key(app_id: int, lang: str, code: str, n: int, off: bool, action: str) -> Markup:
     return Markup(_macros().palette_key_markup(code, n, off, action))
@@ -320,6 +374,9 @@ def init_app(app: Flask) -> None:
         hand_keys=hand_keys,
         group=group,
         reading_groups=reading_groups,
+        reading=reading,
+        worth=worth,
+        shanten_label=shanten_label,
         palette_key=palette_key,
         tile_face=tile_face,
         tile_name=tile_name,
