@@ -136,7 +136,7 @@ def index():
                     settlement = None if room.errors else room.settlement_request()
                     if settlement is not None:
                         req["settlement"] = settlement
-                result = _analyze(req)
+                result = _analyze(req, shown_readings)
                 shown = _shown_tiles(req)
             except InputError as err:
                 status = 422
@@ -145,7 +145,7 @@ def index():
                 if req is not None and "settlement" in req and not drawn_only:
                     try:
                         bare = {k: v for k, v in req.items() if k != "settlement"}
-                        result = _analyze(bare)
+                        result = _analyze(bare, shown_readings)
                         shown = _shown_tiles(bare)
                     except InputError as bare_err:
                         err = bare_err
@@ -249,11 +249,14 @@ def _kinds_in_play(form: AnalyzeForm, room: Room | None) -> int:
         return 34
 
 
-def _analyze(req: dict) -> dict:
-    """The engine's answer with its messages in this response's language."""
+def _analyze(req: dict, readings: int = READINGS_MAX) -> dict:
+    """The engine's answer with its messages in this response's language; of the readings
+    only the first ``readings`` (those the page lists) are rendered, the others only counted."""
     from ..analysis import analyze
 
-    return localized(analyze(req))
+    result = analyze(req)
+    return {k: (localized(v[:readings]) + v[readings:] if k == "decompositions"
+                and isinstance(v, list) else localized(v)) for k, v in result.items()}
 
 
 def _localized_error(err: InputError) -> InputError:
