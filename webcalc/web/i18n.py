@@ -14,8 +14,10 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
+import flask_babel
 from flask import Flask, g, has_app_context, request
 from flask_babel import Babel, Domain, get_locale, get_translations
+from flask_babel.speaklater import LazyString
 from markupsafe import Markup
 
 from ..catalogue import localize
@@ -66,6 +68,21 @@ def _request_i18n() -> tuple:
     return state
 
 
+def _lazy_text(string: str, **variables) -> str:
+    """``flask_babel.gettext`` with the request's catalogue looked up once per request."""
+    if not has_app_context():
+        return flask_babel.gettext(string, **variables)
+    text = _request_i18n()[0].ugettext(string)
+    return text % variables if variables else text
+
+
+def lazy_gettext(string: str, **variables) -> LazyString:
+    """``flask_babel.lazy_gettext`` (a message translated each time it is shown), shown in a
+    dictionary look-up instead of Flask-Babel's three context look-ups: the page shows about
+    fifty labels, options and seat names."""
+    return LazyString(_lazy_text, string, **variables)
+
+
 def current_lang() -> str:
     """``"zh"`` or ``"en"``: the language this response is in."""
     try:
@@ -78,16 +95,43 @@ def template_gettext(string: str, **variables) -> Markup:
     """The templates' ``_()``: what Jinja's newstyle gettext does under autoescape
     (translate, mark safe, then ``%`` with the escaped variables — always, so ``%%`` is
     ``%``), with the request's catalogue looked up once."""
+    return _gettext(_request_i18n()[0], string, variables)
+
+
+def request_gettext():
+    """:func:`template_gettext` bound to this request's catalogue: a page passes it to its
+    template as ``_`` (the templates' hundred-odd messages then skip the per-call lookup)."""
     translations = _request_i18n()[0]
+
+    def gettext(string: str, **variables) -> Markup:
+        return _gettext(translations, string, variables)
+
+    return gettext
+
+
+def _gettext(translations, string: str, variables: dict) -> Markup:
     if not variables:
         return _constant_text(translations, string)
-    return Markup(translations.ugettext(string)) % variables
+    key = []
+    for name, value in variables.items():
+        kind = type(value)
+        if kind is not int and kind is not str and kind is not Markup:
+            return Markup(translations.ugettext(string)) % variables
+        key.append((name, kind, value))      # the type: "<b>" and Markup("<b>") differ
+    return _variable_text(translations, string, tuple(key))
 
 
 @lru_cache(maxsize=2048)
 def _constant_text(translations, string: str) -> Markup:
     """A template message without variables, per catalogue (the templates' literal msgids)."""
     return Markup(translations.ugettext(string)) % {}
+
+
+@lru_cache(maxsize=4096)
+def _variable_text(translations, string: str, key: tuple) -> Markup:
+    """A template message whose variables are all numbers and strings (``"%(n)s left"``:
+    a page formats the same few a hundred times), per catalogue."""
+    return Markup(translations.ugettext(string)) % {name: value for name, _kind, value in key}
 
 
 def localized(value):

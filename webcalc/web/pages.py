@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from urllib.parse import urlencode, urlsplit
 
-from flask import Blueprint, make_response, redirect, render_template, request
+from flask import Blueprint, current_app, make_response, redirect, render_template, request
+from markupsafe import Markup
 from werkzeug.datastructures import MultiDict
 
 from ..analysis import VARIANT_LABELS
@@ -12,7 +14,7 @@ from ..errors import InputError
 from . import tap
 from .forms import TEXT_FIELDS, AnalyzeForm
 from .htmx import add_vary, is_htmx, wants_fragment
-from .i18n import LANGS, lang_param, localized
+from .i18n import LANGS, current_lang, lang_param, localized, request_gettext
 from .room import Room, read_room, win_methods
 
 bp = Blueprint("pages", __name__)
@@ -42,6 +44,12 @@ def canonical_url(args, form: AnalyzeForm | None = None, room: Room | None = Non
     """``/`` with the non-empty form fields in a fixed order, then ``win_by`` when not 自摸,
     the non-default options and settlement inputs of the chosen variant, the palette's target
     when not the hand, and ``lang`` when chosen: the shareable URL."""
+    return _url(_state_query(args, form, room), readings_shown(args), lang)
+
+
+def _state_query(args, form: AnalyzeForm | None, room: Room | None) -> str:
+    """The canonical URL's query up to ``readings`` and ``lang`` (encoded once for the
+    page's several links)."""
     pairs = [(k, args.get(k, "")) for k in QUERY_KEYS]
     pairs = [(k, v) for k, v in pairs if v.strip()]
     if form is not None and form.win_by.data and form.win_by.data != "self_draw":
@@ -49,12 +57,29 @@ def canonical_url(args, form: AnalyzeForm | None = None, room: Room | None = Non
     if room is not None:
         pairs += room.canonical_pairs()
     pairs += tap.canonical_pairs(args)
-    if readings_shown(args) != READINGS_STEP:
-        pairs.append(("readings", str(readings_shown(args))))
+    return urlencode(pairs, safe=":,@")
+
+
+def _url(state: str, readings: int, lang: str | None) -> str:
+    """``/?`` + ``state`` (:func:`_state_query`), then ``readings`` when not the default and
+    ``lang`` when chosen."""
+    tail = []
+    if readings != READINGS_STEP:
+        tail.append(("readings", str(readings)))
     if lang in LANGS:
-        pairs.append(("lang", lang))
-    query = urlencode(pairs, safe=":,@")
+        tail.append(("lang", lang))
+    query = "&".join(q for q in (state, urlencode(tail)) if q)
     return "/?" + query if query else "/"
+
+
+class _Args(MultiDict):
+    """The query, whose ``get`` answers a missing key without Werkzeug's raising and catching
+    a ``BadRequestKeyError`` (a page asks for some sixty keys that are not there)."""
+
+    def get(self, key, default=None, type=None):
+        if key not in self:
+            return default
+        return super().get(key, default, type)
 
 
 @bp.get("/")
@@ -65,6 +90,7 @@ def index():
         args = tap.apply_meld_sources(args)
     if tap.has_action(args):
         args, tap_message = tap.apply(args)
+    args = _Args(args)
     form = AnalyzeForm(args)
     room = None
     if form.variant.data in VARIANT_LABELS:
@@ -75,7 +101,9 @@ def index():
                          tap.melds_of(args.get("melds", "")) or [], args.get("indicator", ""))
 
     lang = lang_param()
-    canonical = canonical_url(args, form, room, lang)
+    state = _state_query(args, form, room)
+    shown_readings = readings_shown(args)
+    canonical = _url(state, shown_readings, lang)
     here = request.full_path.rstrip("?")
     if canonical != here and not is_htmx(request) and tap_message is None:
         return add_vary(redirect(canonical, 303))
@@ -108,7 +136,7 @@ def index():
                     settlement = None if room.errors else room.settlement_request()
                     if settlement is not None:
                         req["settlement"] = settlement
-                result = _analyze(req)
+                result = _analyze(req, shown_readings)
                 shown = _shown_tiles(req)
             except InputError as err:
                 status = 422
@@ -117,7 +145,7 @@ def index():
                 if req is not None and "settlement" in req and not drawn_only:
                     try:
                         bare = {k: v for k, v in req.items() if k != "settlement"}
-                        result = _analyze(bare)
+                        result = _analyze(bare, shown_readings)
                         shown = _shown_tiles(bare)
                     except InputError as bare_err:
                         err = bare_err
@@ -138,6 +166,8 @@ def index():
     if tap_message:
         status = 422
     template = "_panel.html" if wants_fragment(request) else "index.html"
+    variant_label = localized(dict(VARIANT_LABELS).get(form.variant.data, form.variant.data))
+    state = _state_query(args, form, room)  # again: an engine error may name a room input
     html = render_template(
         template,
         form=form,
@@ -146,9 +176,9 @@ def index():
         tap_message=tap_message,
         progress=progress,
         canonical=canonical,
-        lang_urls={code: canonical_url(args, form, room, code) for code in LANGS},
-        readings_shown=readings_shown(args),
-        more_readings_url=_more_readings_url(args, form, room, lang),
+        lang_urls={code: _url(state, shown_readings, code) for code in LANGS},
+        readings_shown=shown_readings,
+        more_readings_url=_url(state, min(shown_readings + READINGS_STEP, READINGS_MAX), lang),
         kinds_in_play=_kinds_in_play(form, room),
         room=room,
         result=result,
@@ -156,7 +186,9 @@ def index():
         error_reasons=error_reasons,
         shown=shown,
         example_hand=EXAMPLE_HAND,
-        variant_label=localized(dict(VARIANT_LABELS).get(form.variant.data, form.variant.data)),
+        variant_label=variant_label,
+        room_html=None if room is None else room_sections(room, form, variant_label),
+        _=request_gettext(),
     )
     response = make_response(html, status)
     if is_htmx(request):
@@ -169,6 +201,31 @@ def index():
     return add_vary(response)
 
 
+#: rendered option and settlement sections kept (least recently used dropped first); one is
+#: about 10 KB, and most pages show a variant's defaults
+ROOM_HTML_MAX = 256
+_room_html: OrderedDict = OrderedDict()
+
+
+def room_sections(room: Room, form: AnalyzeForm, variant_label: str) -> Markup:
+    """The room options and settlement inputs (``_room.html``), rendered once per room state
+    (:meth:`Room.state_key`), language, ``?lang=`` (in the rule links) and win method, then
+    reused: they are the same on most pages, and were a fifth of a page's rendering."""
+    key = (id(current_app._get_current_object()), current_lang(), lang_param(),
+           form.win_by.data, str(variant_label), room.state_key())
+    html = _room_html.pop(key, None)
+    if html is None:
+        html = Markup(render_template("_room.html", room=room, form=form,
+                                      variant_label=variant_label))
+    _room_html[key] = html                  # (again) the most recently used
+    while len(_room_html) > ROOM_HTML_MAX:
+        try:
+            _room_html.popitem(last=False)
+        except KeyError:                    # emptied meanwhile by another thread
+            break
+    return html
+
+
 def _drawn_request(form: AnalyzeForm) -> dict:
     """The request of a drawn game typed without a hand: the variant and indicator only."""
     req: dict = {"variant": form.variant.data}
@@ -176,13 +233,6 @@ def _drawn_request(form: AnalyzeForm) -> dict:
     if indicator:
         req["indicator"] = indicator
     return req
-
-
-def _more_readings_url(args, form: AnalyzeForm, room: Room | None, lang: str | None) -> str:
-    """This page's canonical URL listing :data:`READINGS_STEP` more readings."""
-    more = MultiDict(args)
-    more["readings"] = str(min(readings_shown(args) + READINGS_STEP, READINGS_MAX))
-    return canonical_url(more, form, room, lang)
 
 
 def _kinds_in_play(form: AnalyzeForm, room: Room | None) -> int:
@@ -199,11 +249,14 @@ def _kinds_in_play(form: AnalyzeForm, room: Room | None) -> int:
         return 34
 
 
-def _analyze(req: dict) -> dict:
-    """The engine's answer with its messages in this response's language."""
+def _analyze(req: dict, readings: int = READINGS_MAX) -> dict:
+    """The engine's answer with its messages in this response's language; of the readings
+    only the first ``readings`` (those the page lists) are rendered, the others only counted."""
     from ..analysis import analyze
 
-    return localized(analyze(req))
+    result = analyze(req)
+    return {k: (localized(v[:readings]) + v[readings:] if k == "decompositions"
+                and isinstance(v, list) else localized(v)) for k, v in result.items()}
 
 
 def _localized_error(err: InputError) -> InputError:

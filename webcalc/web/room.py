@@ -39,18 +39,20 @@ URL parameters (the canonical URL keeps only values that differ from the default
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from functools import lru_cache
 from typing import Any
 
 from ..errors import InputError
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 
 from ..options import option_specs, parse_options
 from ..settlement import kong_types, kongs_of_melds, settlement_fields, variant_pao_max
 from ..variants import VARIANTS
 from ..variants.base import WIN_METHOD_LABELS, WIN_METHODS
-from .i18n import localized
+from ..catalogue import localize
+from .i18n import current_lang
+from .i18n import lazy_gettext as _l
 
 SEATS = ("东家", "南家", "西家", "北家")
 _ENGLISH_SEATS = ("East", "South", "West", "North")     # the English page's blank seat names
@@ -72,8 +74,29 @@ SEAT_TEXT = _l("Should be a seat: 东家, 南家, 西家 or 北家.")
 def win_methods(variant: str) -> list[tuple[str, str]]:
     """The variant's allowed win methods as ``(value, label)``, in API order, the label in
     this response's language."""
+    return list(_win_methods(variant, current_lang()))
+
+
+@lru_cache(maxsize=64)
+def _win_methods(variant: str, lang: str) -> tuple:
     allowed = VARIANTS[variant].win_methods
-    return [(m, localized(WIN_METHOD_LABELS[m])) for m in WIN_METHODS if m in allowed]
+    return tuple((m, localize(WIN_METHOD_LABELS[m], lang)) for m in WIN_METHODS if m in allowed)
+
+
+@lru_cache(maxsize=64)
+def _option_specs(variant: str, lang: str) -> tuple[dict, ...]:
+    """The variant's option specs with their messages in ``lang``, made once (read only)."""
+    return tuple(localize(option_specs(VARIANTS[variant].Options), lang))
+
+
+@lru_cache(maxsize=1024)
+def _parsed_options(variant: str, opts: tuple):
+    """:meth:`Room._engine_options` for ``opts`` (``(name, type, value)`` triples), once."""
+    v = VARIANTS[variant]
+    try:
+        return v, parse_options(v.Options, {name: value for name, _kind, value in opts})
+    except InputError:
+        return v, v.Options()
 
 
 @dataclass
@@ -170,11 +193,15 @@ class Room:
     def _engine_options(self):
         """The variant and its options object; options the engine refuses fall back to
         the defaults here (the form shows their error separately)."""
-        variant = VARIANTS[self.variant]
+        opts = tuple((name, type(value), value) for name, value in self.opts.items())
         try:
-            return variant, parse_options(variant.Options, self.opts)
-        except InputError:
-            return variant, variant.Options()
+            return _parsed_options(self.variant, opts)
+        except TypeError:                   # a value that cannot be a key: parse it here
+            variant = VARIANTS[self.variant]
+            try:
+                return variant, parse_options(variant.Options, self.opts)
+            except InputError:
+                return variant, variant.Options()
 
     @property
     def uses(self) -> frozenset[str]:
@@ -361,6 +388,13 @@ class Room:
                 out.append((f"n{i}", self.names[i]))
         return out
 
+    def state_key(self) -> tuple:
+        """Every field of the room, hashable: two rooms with equal keys show the same inputs
+        (the option specs are the variant's, in the response's language). The page keeps the
+        rendered option and settlement sections by this key, the language and the win method
+        (issue 13.4)."""
+        return tuple(_freeze(getattr(self, f.name)) for f in fields(self))
+
     def attach(self, field_name: str | None, message: str) -> bool:
         """Put an engine error (``options.x`` / ``settlement.x``) under its input."""
         top, _, rest = (field_name or "").partition(".")
@@ -383,6 +417,25 @@ class Room:
         return False
 
 
+def _freeze(value: Any) -> Any:
+    """``value`` as a hashable key that tells apart what renders differently (``1``,
+    ``1.0``, ``True`` and ``"1"`` are four keys)."""
+    if type(value) is str:
+        return value
+    if isinstance(value, (list, tuple)):
+        return tuple(_freeze(v) for v in value)
+    if isinstance(value, dict):
+        return (dict,) + tuple((k, _freeze(v)) for k, v in value.items())
+    if isinstance(value, OptionInput):   # the spec is the variant's: its name stands for it
+        return (OptionInput, value.spec["name"], value.raw, _freeze(value.value),
+                _freeze(value.error))
+    if isinstance(value, Kong):
+        return (Kong, _freeze(value.seat), value.type, _freeze(value.source))
+    if value is None or isinstance(value, (bool, int, float)):
+        return (type(value), value)
+    return (type(value), str(value))
+
+
 def _text(value: Any) -> str:
     if isinstance(value, bool):
         return "1" if value else "0"
@@ -398,7 +451,7 @@ def read_room(args, variant: str, win_by: str = "self_draw",
     stale = marker is not None and not from_form
 
     options = [_read_option(args, spec, from_form, stale)
-               for spec in localized(option_specs(VARIANTS[variant].Options))]
+               for spec in _option_specs(variant, current_lang())]
     room = Room(variant, options, win_by=win_by, melds=list(melds or []),
                 indicator=indicator or "")
     err = room.errors

@@ -27,8 +27,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
+
+from .i18n import lazy_gettext as _l
 
 ACTIONS = ("add", "remove", "remove_visible", "remove_meld", "clear")
 TARGETS = ("hand", "melds", "indicator", "winning_tile", "visible")

@@ -14,10 +14,10 @@ import re
 from functools import lru_cache
 
 from flask import Flask, current_app
-from flask_babel import lazy_gettext as _l
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from .i18n import current_lang
+from .i18n import lazy_gettext as _l
 from .room import KONG_TYPES
 from .tap import MELD_TYPE_LABELS, TARGET_LABELS
 
@@ -170,6 +170,51 @@ def tile(code, wild=False, mark=False, size="", face=None, plain=False) -> Marku
                  bool(mark), str(size or ""), None if face is None else str(face), bool(plain))
 
 
+def tile_row(items, size="", marks=None, key=None) -> Markup:
+    """``tile(code, mark=(code in marks), size=size)`` for each of ``items`` (tile codes, or
+    dicts whose ``key`` is the code), joined: one template call for a row of tiles."""
+    app_id, lang, size, marks = id(current_app._get_current_object()), current_lang(), \
+        str(size or ""), marks or ()
+    codes = [item[key] for item in items] if key else items
+    return Markup("".join([_tile(app_id, lang, str(c), False, c in marks, size, None, False)
+                           for c in codes]))
+
+
+@lru_cache(maxsize=TILE_CACHE_MAX)
+def _useful_item(app_id: int, lang: str, code: str, remaining: int, mark: bool,
+                 ready: bool) -> Markup:
+    return Markup(_macros().useful_item_markup(code, remaining, mark, ready))
+
+
+def useful_items(useful, wild=None, ready=False) -> Markup:
+    """The items of a 牌理 useful-draw list (``useful``: ``{"tile", "remaining"}`` dicts),
+    each on its own line, indented by two spaces: ``useful_item_markup`` (its tile, how many
+    are left and, ``ready`` (a wait) with none left, the dead-wait flag), rendered once per
+    language and arguments."""
+    app_id, lang, wild, ready = id(current_app._get_current_object()), current_lang(), \
+        wild or (), bool(ready)
+    parts = []
+    for u in useful:
+        parts += ("  ", _useful_item(app_id, lang, str(u["tile"]), int(u["remaining"]),
+                                     u["tile"] in wild, ready), "\n")
+    return Markup("".join(parts))
+
+
+@lru_cache(maxsize=TILE_CACHE_MAX)
+def _hand_key(app_id: int, lang: str, index: int, code: str, mark: bool,
+              action: str) -> Markup:
+    return Markup(_macros().hand_key_markup(index, code, mark, action))
+
+
+def hand_keys(codes, wild=None, action="") -> Markup:
+    """The tapped-in hand's tiles (``hand_key_markup``: the button that takes out the i-th
+    tile, marked when a wildcard), each rendered once per language and arguments."""
+    app_id, lang, wild, action = id(current_app._get_current_object()), current_lang(), \
+        wild or (), str(action)
+    return Markup("".join([_hand_key(app_id, lang, i, str(code), code in wild, action)
+                           for i, code in enumerate(codes)]))
+
+
 def _group_key(g) -> tuple:
     get = g.get if hasattr(g, "get") else (lambda k, d=None: getattr(g, k, d))
     return (get("kind"), tuple(get("tiles") or ()), tuple(get("wild") or ()),
@@ -190,6 +235,68 @@ def group(g) -> Markup:
     return _group(id(current_app._get_current_object()), current_lang(), _group_key(g))
 
 
+def reading_groups(groups) -> Markup:
+    """A reading's groups as :func:`group` draws them, the concealed ones first, then the
+    exposed ones: one template call per reading."""
+    app_id, lang = id(current_app._get_current_object()), current_lang()
+    ordered = [g for g in groups if not g.get("exposed")] + [g for g in groups if g.get("exposed")]
+    return Markup("".join([_group(app_id, lang, _group_key(g)) for g in ordered]))
+
+
+def _frozen(value):
+    """``value`` (JSON-like) as a hashable key keeping types apart (``1``, ``1.0``, ``True``)."""
+    if isinstance(value, dict):
+        return (dict,) + tuple((k, _frozen(v)) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return (list,) + tuple(_frozen(v) for v in value)
+    return (type(value), value)
+
+
+def _thawed(key):
+    kind, *rest = key
+    if kind is dict:
+        return {k: _thawed(v) for k, v in rest}
+    if kind is list:
+        return [_thawed(v) for v in rest]
+    return rest[0]
+
+
+@lru_cache(maxsize=512)
+def _worth(app_id: int, lang: str, key: tuple) -> Markup:
+    template = current_app.jinja_env.get_template("_worth.html")
+    return Markup(template.render(w={"win": _thawed(key)}))
+
+
+def worth(win) -> Markup:
+    """What winning on a wait is worth (``_worth.html`` for ``waits[i].win``: its 番/表 and
+    amount), rendered once per language and content: a page has a few, and most are alike."""
+    return _worth(id(current_app._get_current_object()), current_lang(), _frozen(win))
+
+
+@lru_cache(maxsize=64)
+def _reading_head(app_id: int, lang: str, shape, best: bool) -> Markup:
+    return Markup(_macros().reading_head_markup(shape, best))
+
+
+def reading(d, best=False) -> Markup:
+    """One reading of the result (``decompositions[i]``): its heading (``reading_head_markup``,
+    once per language, shape and ``best``) and its groups (:func:`reading_groups`)."""
+    app_id, lang = id(current_app._get_current_object()), current_lang()
+    return Markup("".join((_reading_head(app_id, lang, d.get("shape"), bool(best)),
+                           '\n<ul class="groups">\n', reading_groups(d.get("groups") or ()),
+                           "</ul>")))
+
+
+@lru_cache(maxsize=64)
+def _shanten_label(app_id: int, lang: str, kind: type, n) -> Markup:
+    return Markup(_macros().shanten_label_markup(n))
+
+
+def shanten_label(n) -> Markup:
+    """How far a hand is from ready (``shanten_label_markup``), once per language and value."""
+    return _shanten_label(id(current_app._get_current_object()), current_lang(), type(n), n)
+
+
 @lru_cache(maxsize=1 << 10)
 def _palette_key(app_id: int, lang: str, code: str, n: int, off: bool, action: str) -> Markup:
     return Markup(_macros().palette_key_markup(code, n, off, action))
@@ -202,10 +309,74 @@ def palette_key(code, n=0, off=False, action="") -> Markup:
                         int(n or 0), bool(off), str(action))
 
 
+def palette_row(row, used, honors_off=False, action="") -> Markup:
+    """A palette row's keys (:func:`palette_key` of each code, ``used`` its in-use count,
+    honors off when ``honors_off``), one per line indented by eight spaces after the first."""
+    app_id, lang, action = id(current_app._get_current_object()), current_lang(), str(action)
+    return Markup("\n        ".join([
+        _palette_key(app_id, lang, code, int(used.get(code, 0) or 0),
+                     bool(honors_off and code.endswith("z")), action) for code in row]))
+
+
+# -- form inputs ------------------------------------------------------------------------------
+# The analysis form's inputs, written out directly instead of through WTForms' widgets (whose
+# generic attribute sorting and escaping were about a sixth of a page's rendering, issue 13.4):
+# the same HTML, byte for byte, as ``field.label()``, ``StringField(...)`` and ``SelectField``
+# render it (attributes sorted by name, as ``wtforms.widgets.html_params`` sorts them).
+
+def form_label(f) -> Markup:
+    """``f.label()``: ``<label for="id">text</label>``."""
+    return Markup(f'<label for="{escape(f.id)}">{escape(f.label.text)}</label>')
+
+
+def text_input(f, placeholder="", describedby="", invalid=False) -> Markup:
+    """A WTForms text field as ``f(placeholder=…, autocomplete="off",
+    autocapitalize="off", spellcheck="false", aria-describedby=…[, aria-invalid="true"])``
+    renders it, with ``maxlength`` from its Length validator."""
+    maxlength = getattr(f.flags, "maxlength", None)
+    invalid = ' aria-invalid="true"' if invalid else ""
+    maxlength = "" if maxlength is None else f' maxlength="{escape(maxlength)}"'
+    value = "" if f.data is None else f.data
+    return Markup(
+        f'<input aria-describedby="{escape(describedby)}"{invalid} autocapitalize="off" '
+        f'autocomplete="off" id="{escape(f.id)}"{maxlength} name="{escape(f.name)}" '
+        f'placeholder="{escape(placeholder)}" spellcheck="false" type="text" '
+        f'value="{escape(value)}">')
+
+
+def select_input(f, describedby="", invalid=False) -> Markup:
+    """A WTForms select field as ``f(**{"aria-describedby": …, "aria-invalid": "true"})``
+    renders it (no option groups)."""
+    parts = ["<select "]
+    if describedby:
+        parts.append(f'aria-describedby="{escape(describedby)}" ')
+    if invalid:
+        parts.append('aria-invalid="true" ')
+    parts.append(f'id="{escape(f.id)}" name="{escape(f.name)}">')
+    data, coerce = f.data, f.coerce
+    for c in f.choices:
+        value = str(c.value) if isinstance(c.value, bool) else c.value
+        parts.append(f'<option {"selected " if coerce(c.value) == data else ""}'
+                     f'value="{escape(value)}">{escape(c.label or c.value)}</option>')
+    parts.append("</select>")
+    return Markup("".join(parts))
+
+
 def init_app(app: Flask) -> None:
     app.jinja_env.globals.update(
+        form_label=form_label,
+        text_input=text_input,
+        select_input=select_input,
         tile=tile,
+        tile_row=tile_row,
+        useful_items=useful_items,
+        palette_row=palette_row,
+        hand_keys=hand_keys,
         group=group,
+        reading_groups=reading_groups,
+        reading=reading,
+        worth=worth,
+        shanten_label=shanten_label,
         palette_key=palette_key,
         tile_face=tile_face,
         tile_name=tile_name,
