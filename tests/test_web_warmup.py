@@ -12,6 +12,7 @@ def test_warm_pages_answers_every_page_and_compiles_the_templates(app):
     assert stats["answered"] == stats["requests"]
     compiled = {name for _, name in app.jinja_env.cache.keys()}
     assert {"index.html", "_result.html", "ledger_new.html", "rules.html"} <= compiled
+    assert {"ledger_table.html", "_ledger_live.html"} <= compiled      # compiled, not rendered
 
 
 def test_warm_pages_asks_a_trusted_host(app):

@@ -4,10 +4,11 @@ gunicorn's master calls :func:`warm_pages` (``on_starting`` in gunicorn.conf.py,
 ``preload_app`` has built the app and :func:`webcalc.warmup.warm_up` has filled the engine's
 tables). Through Werkzeug's test client, without a socket, it asks for the analyser page
 (empty, and with a hand of each rule set, as a whole page and as the htmx fragment), the
-JSON API, the new-table form of the ledger and the rules pages, in Chinese and in English.
-That compiles the Jinja templates, reads both message catalogues and Babel's locale data
-and fills the per-language tile HTML in the master, so every worker forks with them (shared
-copy-on-write) and its first page is as fast as the rest. No request touches the ledger's
+JSON API, the new-table form of the ledger and the rules pages, in Chinese and in English,
+after compiling every template (the ledger's table pages need a table: they are compiled,
+not rendered). So the templates are compiled, both message catalogues read and the
+per-language tile HTML built in the master, and every worker forks with them (shared
+copy-on-write): its first page is as fast as the rest. No request touches the ledger's
 database.
 """
 
@@ -57,6 +58,8 @@ def warm_pages(app: Flask) -> dict:
         ok += resp.status_code < 400
         resp.close()
 
+    for name in app.jinja_env.list_templates():   # the ledger's table pages too, unrendered
+        app.jinja_env.get_template(name)
     for lang in ("zh", "en"):
         for path in PLAIN:
             ask("GET", f"{path}?lang={lang}")
