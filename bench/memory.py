@@ -392,7 +392,11 @@ def mix_report(b: dict, steps) -> list[str]:
                   "warmed tables and the compiled templates the rest. The other "
                   f"{worst['uss']:.1f} MB (USS) are the worker's own: the engine's bounded "
                   "memo tables filling up with fresh hands (see the growth in one process "
-                  "above), pages of the master's it wrote to, and the allocator's free lists."]
+                  "above), pages of the master's it wrote to, and the allocator's free lists"
+                  + ("; with the ledger also pygal and segno (imported on a worker's first "
+                     "chart and QR code, about 4 MB), the SQLite connection's page cache, the "
+                     "ledger's bounded page and QR caches, and the SQLAlchemy pages its "
+                     "requests write to." if b["ledger_share"] else ".")]
     return lines
 
 
