@@ -52,7 +52,8 @@ soak-ledger: $(VENV)/.stamp-run
 soak: $(VENV)/.stamp-run
 	$(BIN)/python bench/soak.py
 
-# memory over fresh analyses and 10,000 requests on 2 workers (issue 13.3) -> bench/RESULTS.md
+# memory over fresh analyses, where the master's memory goes, and 10,000 requests on 2 workers in
+# two mixes (analyser only; 10 % ledger requests): RSS/PSS/USS per worker (issue 13.3) -> bench/RESULTS.md
 memory: $(VENV)/.stamp-run
 	$(BIN)/python bench/memory.py
 

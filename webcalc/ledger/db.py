@@ -12,12 +12,18 @@
   :func:`upgrade`, under a lock that several processes can take at once without harm: a
   PostgreSQL advisory lock, or an exclusive ``flock`` on ``<database file>.migrate-lock`` for
   SQLite. The first process upgrades; the others wait, then find the schema at head.
+  :func:`upgrade_in_subprocess` runs the same upgrade in a child Python process
+  (``python -m webcalc.ledger.migrate``): the app does that at start-up, so Alembic, its Mako
+  templates and the SQL dialects it loads (about 10 MB) never enter the gunicorn master and
+  its workers (issue 13.3).
 """
 
 from __future__ import annotations
 
 import fcntl
 import os
+import subprocess
+import sys
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -33,6 +39,15 @@ ADVISORY_KEY = 0x77656263616C63
 BUSY_TIMEOUT_MS = 5000
 #: the execution option that makes a transaction a write (``BEGIN IMMEDIATE`` on SQLite)
 WRITE = "webcalc_write"
+#: the exit status of ``python -m webcalc.ledger.migrate`` when the database cannot be reached
+UNREACHABLE = 3
+#: the longest a migration subprocess may take (seconds)
+MIGRATE_TIMEOUT = 300
+
+
+class Unreachable(Exception):
+    """:func:`upgrade_in_subprocess` could not reach the database (the child's
+    ``OperationalError``; its message is the exception's)."""
 
 
 def normalise_url(url: str) -> str:
@@ -164,6 +179,28 @@ def upgrade(engine: Engine, target: str = "head") -> None:
     with migration_lock(engine) as conn:
         command.upgrade(alembic_config(conn), target)
         conn.commit()
+
+
+def upgrade_in_subprocess(engine: Engine, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> None:
+    """:func:`upgrade` to head in a child process (``python -m webcalc.ledger.migrate``), so
+    that Alembic never loads in this one. The URL goes to the child in its environment
+    (``WEBCALC_MIGRATE_URL``), not on its command line, where ``ps`` would show a password.
+    Raises :class:`Unreachable` when the child could not reach the database, and
+    ``RuntimeError`` (with the child's last error lines) when it failed otherwise."""
+    package_root = str(Path(__file__).resolve().parents[2])
+    path = os.environ.get("PYTHONPATH")
+    env = {**os.environ, "WEBCALC_MIGRATE_URL": engine.url.render_as_string(hide_password=False),
+           "WEBCALC_MIGRATE_BUSY_MS": str(int(busy_timeout_ms)),
+           "PYTHONPATH": package_root + (os.pathsep + path if path else "")}
+    done = subprocess.run([sys.executable, "-m", "webcalc.ledger.migrate"], env=env,
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                          timeout=MIGRATE_TIMEOUT)
+    if done.returncode == 0:
+        return
+    tail = "\n".join(done.stderr.strip().splitlines()[-5:])
+    if done.returncode == UNREACHABLE:
+        raise Unreachable(tail)
+    raise RuntimeError(f"ledger migration failed (exit status {done.returncode}):\n{tail}")
 
 
 def downgrade(engine: Engine, target: str = "base") -> None:

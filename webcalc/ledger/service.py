@@ -203,12 +203,18 @@ class Ledger:
         tables_per_hour: tables one address may create per hour (0: no cap).
         migrate_lazily: upgrade the schema on first use (tests); else call :meth:`migrate`.
         busy_timeout_ms: how long a SQLite writer waits for the lock before a retry.
+        migrate_in_subprocess: :meth:`migrate` runs Alembic in a child process
+            (:func:`webcalc.ledger.db.upgrade_in_subprocess`), so it never loads in this one
+            (the app's server processes, issue 13.3).
     """
 
     def __init__(self, url: str, *, hands_max: int = 500, revisions_max: int = 50,
                  tables_per_hour: int = 30, migrate_lazily: bool = False,
-                 busy_timeout_ms: int = db.BUSY_TIMEOUT_MS):
+                 busy_timeout_ms: int = db.BUSY_TIMEOUT_MS,
+                 migrate_in_subprocess: bool = False):
         self.engine = db.make_engine(url, busy_timeout_ms)
+        self.busy_timeout_ms = busy_timeout_ms
+        self.migrate_in_subprocess = migrate_in_subprocess
         self.hands_max = hands_max
         self.revisions_max = revisions_max
         self.tables_per_hour = tables_per_hour
@@ -217,8 +223,13 @@ class Ledger:
 
     # -- set-up ---------------------------------------------------------------------------
     def migrate(self) -> None:
-        """Upgrade the schema to head (safe from several processes at once)."""
-        db.upgrade(self.engine)
+        """Upgrade the schema to head (safe from several processes at once). Raises
+        SQLAlchemy's ``OperationalError``, or :class:`webcalc.ledger.db.Unreachable` from a
+        subprocess, when the database cannot be reached."""
+        if self.migrate_in_subprocess:
+            db.upgrade_in_subprocess(self.engine, self.busy_timeout_ms)
+        else:
+            db.upgrade(self.engine)
         self._migrated = True
 
     def migrate_on_first_use(self) -> None:
@@ -240,7 +251,7 @@ class Ledger:
         dropped database a few times before giving up with :class:`Busy`."""
         try:
             self._ready()
-        except OperationalError as err:          # the database is down: say so, no crash
+        except (OperationalError, db.Unreachable) as err:   # the database is down: no crash
             raise Busy(M("ledger.db_down")) from err
         delay = 0.05
         for attempt in range(ATTEMPTS):

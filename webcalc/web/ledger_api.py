@@ -19,7 +19,8 @@ and a 503 carry ``Retry-After``.
 Configuration (``app.config``, else the environment): ``DATABASE_URL`` (default: SQLite at
 ``instance/ledger.sqlite3``), ``LEDGER_HANDS_MAX`` (500), ``LEDGER_REVISIONS_MAX`` (50),
 ``LEDGER_TABLES_PER_HOUR`` (30 per address). The schema is migrated when the app starts (in
-tests: on first use). CLI: ``flask --app webcalc ledger-purge --idle-days N [--dry-run]`` and
+tests: on first use), in a child process outside tests, so Alembic never loads in the
+server's processes (issue 13.3). CLI: ``flask --app webcalc ledger-purge --idle-days N [--dry-run]`` and
 ``flask --app webcalc ledger-migrate``.
 """
 
@@ -36,6 +37,7 @@ from sqlalchemy.exc import OperationalError
 from ..errors import InputError
 from ..ledger import (Busy, Conflict, Ledger, LedgerError, NotFound, RateLimited, ReadOnly,
                       TableFull, Voided, hand_in, table_in)
+from ..ledger.db import Unreachable
 from ..messages import M
 from .api import _reject_constant
 from .i18n import current_lang, localized
@@ -56,11 +58,11 @@ def init_app(app: Flask) -> None:
                     revisions_max=int(_setting(app, "LEDGER_REVISIONS_MAX", 50)),
                     tables_per_hour=int(_setting(app, "LEDGER_TABLES_PER_HOUR", 30)),
                     busy_timeout_ms=int(_setting(app, "LEDGER_BUSY_TIMEOUT_MS", 5000)),
-                    migrate_lazily=lazily)
+                    migrate_lazily=lazily, migrate_in_subprocess=not app.testing)
     if not lazily:
         try:
             ledger.migrate()
-        except OperationalError:         # the database is down: pages still work; retry later
+        except (OperationalError, Unreachable):   # the database is down: pages work; retry later
             app.logger.exception("ledger database unreachable at start-up; "
                                  "the ledger will migrate on first use")
             ledger.migrate_on_first_use()

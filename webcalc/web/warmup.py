@@ -1,0 +1,71 @@
+"""Render the pages once before gunicorn forks (issue 13.3).
+
+gunicorn's master calls :func:`warm_pages` (``on_starting`` in gunicorn.conf.py, after
+``preload_app`` has built the app and :func:`webcalc.warmup.warm_up` has filled the engine's
+tables). Through Werkzeug's test client, without a socket, it asks for the analyser page
+(empty, and with a hand of each rule set, as a whole page and as the htmx fragment), the
+JSON API, the new-table form of the ledger and the rules pages, in Chinese and in English,
+after compiling every template (the ledger's table pages need a table: they are compiled,
+not rendered). So the templates are compiled, both message catalogues read and the
+per-language tile HTML built in the master, and every worker forks with them (shared
+copy-on-write): its first page is as fast as the rest. No request touches the ledger's
+database.
+"""
+
+from __future__ import annotations
+
+import time
+
+from flask import Flask
+
+#: hands of each rule set (13 tiles waiting; 14 tiles won, some with a wildcard indicator)
+HANDS = (
+    {"variant": "sanmenxia", "hand": "123m456p789s1112z"},
+    {"variant": "zhengzhou", "hand": "123m456p789s11122z", "winning_tile": "2z",
+     "win_by": "self_draw"},
+    {"variant": "panjin", "hand": "123m456p789s1112z", "indicator": "5m"},
+    {"variant": "jincheng", "hand": "234m345p456s77z888s", "winning_tile": "8s",
+     "win_by": "discard"},
+)
+#: pages that need no hand
+PLAIN = ("/", "/t/new", "/rules")
+
+
+def _host(app: Flask) -> str:
+    """A host name the app accepts (``TRUSTED_HOSTS``: a leading dot allows subdomains)."""
+    for host in app.config.get("TRUSTED_HOSTS") or ["localhost"]:
+        return host.lstrip(".") or "localhost"
+    return "localhost"
+
+
+def warm_pages(app: Flask) -> dict:
+    """Ask ``app`` for each page above in ``zh`` and ``en``; returns ``{"requests": n,
+    "answered": m, "seconds": s}`` (``m``: the answers below 400). Never raises for an
+    answer: a page that fails here fails the same way for a visitor, and is logged there."""
+    from urllib.parse import urlencode
+
+    from werkzeug.test import Client      # Flask's test client would load click.testing, pdb …
+
+    client = Client(app)
+    base = f"http://{_host(app)}"
+    t0 = time.perf_counter()
+    n = ok = 0
+
+    def ask(method: str, path: str, **kw) -> None:
+        nonlocal n, ok
+        resp = client.open(path, method=method, base_url=base, follow_redirects=True, **kw)
+        n += 1
+        ok += resp.status_code < 400
+        resp.close()
+
+    for name in app.jinja_env.list_templates():   # the ledger's table pages too, unrendered
+        app.jinja_env.get_template(name)
+    for lang in ("zh", "en"):
+        for path in PLAIN:
+            ask("GET", f"{path}?lang={lang}")
+        for req in HANDS:
+            query = urlencode({**req, "lang": lang})
+            ask("GET", f"/?{query}")
+            ask("GET", f"/?{query}", headers={"HX-Request": "true"})
+            ask("POST", f"/api/v1/analyze?lang={lang}", json=req)
+    return {"requests": n, "answered": ok, "seconds": time.perf_counter() - t0}
