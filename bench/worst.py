@@ -185,7 +185,7 @@ def main(argv=None):
     lines = [SECTION, "",
              f"`make worst` (`bench/worst.py --hands {args.hands} --seed {args.seed}`), "
              f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; load average "
-             f"{load} (2 cores shared with other sessions' test runs). CPU per request "
+             f"{load} (2 cores; other work on the machine shows in it). CPU per request "
              "(`time.process_time`, collector on), each hand fresh and timed once, through one "
              "path; tables warm as after a worker's warm-up. The 郑州 500+ row is the subset of "
              "the 郑州 hands whose readings numbered 500 or more (known only after timing; "
