@@ -904,28 +904,9 @@ def panjin_standard_drawn(real: Sequence[int], caps: Sequence[int], jokers: int,
         table = unit_panjin_drawn(tuple(real[a:b]), tuple(caps[a:b]), a, honors, max_x, limit,
                                   jokers, groups, total - held[ui],
                                   panjin_rest_places(real, caps, ui, max_x > 0))
-        counts_suit = not honors and not suits0 >> ui & 1
         k_u = sum(held[ui + 1:]) + jokers            # free fillers still to come (_bound)
-        new: dict[tuple, tuple[int, int]] = {}
-        for (g, p, x, n, f), (r, m) in acc.items():
-            for g2, p2, x2, fl, r2, m2 in table:
-                g3 = g + g2
-                x3 = x + x2
-                if g3 > groups or p + p2 > 1 or x3 > max_x:
-                    continue
-                r3 = r + r2
-                if r3 + max(x3 - jokers, 3 * (groups - g3) + 2 * (1 - p - p2) + x3 - k_u,
-                            0) > limit:
-                    continue
-                key = (g3, p + p2, x3, n + 1 if counts_suit and fl & PRES else n,
-                       f | (fl & want))
-                m3 = m | m2
-                old = new.get(key)
-                if old is None or r3 < old[0]:
-                    new[key] = (r3, m3)
-                elif r3 == old[0]:
-                    new[key] = (r3, m3 | old[1])
-        acc = _prune_drawn(new)
+        acc = _merge_drawn(acc, table, groups, max_x, jokers, limit,
+                           not honors and not suits0 >> ui & 1, want, k_u)
     best, mask, wild = None, 0, False
     for (g, p, x, n, f), (r, m) in acc.items():
         if g != groups or p != 1 or x < min_jokers or n not in allowed_suits:
