@@ -47,7 +47,7 @@ from webcalc.options import parse_options                   # noqa: E402
 from webcalc.tiles import ALL_TILES, format_tiles           # noqa: E402
 from webcalc.variants import VARIANTS, Situation            # noqa: E402
 from webcalc.waits import discard_advice, find_waits, shanten  # noqa: E402
-from webcalc.warmup import warm_up                          # noqa: E402
+from webcalc.warmup import complete_tiles, warm_up          # noqa: E402
 from webcalc.wildcards import HENAN, PANJIN, step           # noqa: E402
 
 WILD_COUNTS = (0, 1, 2, 4, 8)
@@ -55,21 +55,6 @@ HANDS_PER_CLASS = 100
 
 
 # -- the hand set -----------------------------------------------------------------------
-
-def _complete_tiles(rng: random.Random) -> list[int]:
-    while True:
-        tiles: list[int] = []
-        for _ in range(4):
-            if rng.random() < 0.6:
-                s, r = rng.randrange(3), rng.randrange(7)
-                a = s * 9 + r
-                tiles += [a, a + 1, a + 2]
-            else:
-                tiles += [rng.randrange(34)] * 3
-        tiles += [rng.randrange(34)] * 2
-        if all(tiles.count(k) <= 4 for k in tiles):
-            return tiles
-
 
 def _with_wildcards(rng, tiles, w):
     """Replace ``w`` tiles by wildcards; returns (variant, options, indicator, tiles)."""
@@ -119,7 +104,7 @@ def hand_set(seed: int = 2026, wild_counts=WILD_COUNTS, per_class=HANDS_PER_CLAS
         for cls in ("complete", "random"):
             hands = []
             while len(hands) < per_class:
-                base = _complete_tiles(rng) if cls == "complete" else [
+                base = complete_tiles(rng) if cls == "complete" else [
                     rng.randrange(34) for _ in range(14)]
                 if any(base.count(k) > 4 for k in base):
                     continue

@@ -18,24 +18,10 @@ from urllib.parse import urlencode
 from webcalc.options import parse_options
 from webcalc.tiles import ALL_TILES, format_tiles
 from webcalc.variants import VARIANTS
+from webcalc.warmup import complete_tiles    # noqa: F401  (worst.py takes it from here)
 
 VARIANT_NAMES = ("sanmenxia", "zhengzhou", "panjin", "jincheng")
 PAGE_KEYS = ("variant", "hand", "indicator", "winning_tile", "win_by")
-
-
-def complete_tiles(rng: random.Random, melds: int = 4) -> list[int]:
-    """``melds`` random sequences/triplets and a pair, each kind at most 4 times."""
-    while True:
-        tiles: list[int] = []
-        for _ in range(melds):
-            if rng.random() < 0.6:
-                a = rng.randrange(3) * 9 + rng.randrange(7)
-                tiles += [a, a + 1, a + 2]
-            else:
-                tiles += [rng.randrange(34)] * 3
-        tiles += [rng.randrange(34)] * 2
-        if all(tiles.count(k) <= 4 for k in tiles):
-            return tiles
 
 
 def random_tiles(rng: random.Random, n: int = 14) -> list[int]:

@@ -25,20 +25,26 @@ WARM_HANDS = 400
 WARM_SECONDS = 3.0
 
 
+def complete_tiles(rng: random.Random, melds: int = 4) -> list[int]:
+    """``melds`` random sequences/triplets and a pair, each kind at most 4 times (tile
+    indices, unsorted). bench/hands.py draws its complete hands from here too."""
+    while True:
+        tiles: list[int] = []
+        for _ in range(melds):
+            if rng.random() < 0.6:
+                a = rng.randrange(3) * 9 + rng.randrange(7)
+                tiles += [a, a + 1, a + 2]
+            else:
+                tiles += [rng.randrange(34)] * 3
+        tiles += [rng.randrange(34)] * 2
+        if all(tiles.count(k) <= 4 for k in tiles):
+            return tiles
+
+
 def _hand(rng: random.Random) -> list[int]:
     """13 or 14 tiles: a complete hand (less one tile for 13) or a random draw from a wall."""
     if rng.random() < 0.5:
-        while True:
-            tiles: list[int] = []
-            for _ in range(4):
-                if rng.random() < 0.6:
-                    a = rng.randrange(3) * 9 + rng.randrange(7)
-                    tiles += [a, a + 1, a + 2]
-                else:
-                    tiles += [rng.randrange(34)] * 3
-            tiles += [rng.randrange(34)] * 2
-            if all(tiles.count(k) <= 4 for k in tiles):
-                break
+        tiles = complete_tiles(rng)
     else:
         tiles = rng.sample([k for k in range(34) for _ in range(4)], 14)
     if rng.random() < 0.5:
