@@ -54,6 +54,18 @@ def _share(row: tuple) -> tuple:
 # 盘锦 unit flags
 PRES, YJ, TRIP, SEQ, RD = 1, 2, 4, 8, 16
 
+# The 盘锦 per-unit search compiled (webcalc/_pjunit.c, built by setup.py when a C compiler
+# is there): the same states, transitions, bounds and pruning as the Python functions
+# below, which stay the reference (tests/test_pjunit.py) and run when it was not built.
+try:
+    from . import _pjunit
+except ImportError:                   # pragma: no cover - an install without a compiler
+    _pjunit = None
+
+
+def _yj_flags(start: int, n: int) -> tuple[int, ...]:
+    return tuple(1 if start + i in YAOJIU else 0 for i in range(n))
+
 
 # -- free jokers (三门峡, 郑州, 晋城) -----------------------------------------------------
 
@@ -391,6 +403,11 @@ def unit_panjin(unit: tuple[int, ...], caps: tuple[int, ...], start: int, honors
     held outside the unit) so is a state whose :func:`_bound` exceeds ``limit`` (with
     ``rest``, :func:`panjin_rest_places` of the other units, a stronger bound)."""
     n = len(unit)
+    if _pjunit is not None and (rest is not None or limit >= INF):
+        rows = _pjunit.search(unit, caps, _yj_flags(start, n), start, honors, max_x,
+                              min(limit, INF), min(jokers, INF), 0, groups,
+                              None if rest is None else _flat_bound(rest), (), track_rd, False)[0]
+        return tuple(_share(row[:5]) for row in rows)
     held_after = [sum(unit[i + 1:]) for i in range(n)]
     bound = _suffix_bound(rest) if rest is not None else None
     states: dict[tuple, int] = {(0, 0, 0, 0, 0, 0): 0}       # (a, b, g, p, x, fl) -> r
@@ -786,6 +803,10 @@ def unit_panjin_drawn(unit: tuple[int, ...], caps: tuple[int, ...], start: int, 
     n = len(unit)
     if jokers + limit < max_x:
         max_x = jokers + limit
+    if _pjunit is not None and rest is not None:
+        return tuple(_pjunit.search(unit, caps, _yj_flags(start, n), start, honors, max_x,
+                                    limit, jokers, jokers, groups, _flat_bound(rest), (),
+                                    False, True)[0])
     held_after = [sum(unit[i + 1:]) for i in range(n)]
     bound = _suffix_bound(rest) if rest is not None else None
     states: dict[tuple, tuple[int, int]] = {(0, 0, 0, 0, 0, 0): (0, 0)}
@@ -953,6 +974,12 @@ def unit_panjin_drawn_drops(unit: tuple[int, ...], caps: tuple[int, ...], start:
     if rest is None:        # the count bound: places the other units' tiles cannot fill
         rest = tuple(tuple(max(0, 3 * g + 2 * p - others - 1) for p in range(2))
                      for g in range(5))
+    if _pjunit is not None:
+        tables = _pjunit.search(unit, caps, _yj_flags(start, n), start, honors, max_x, limit,
+                                jokers, jokers, groups, _flat_bound(rest), tuple(drops),
+                                False, True)
+        return (tuple(tables[0]),
+                tuple((j, tuple(tables[e + 1])) for e, j in enumerate(drops)))
     bound = _suffix_bound(rest)
     states: dict[tuple, dict[int, tuple[int, int]]] = {(0, 0, 0, 0, 0, 0): {0: (0, 0)}}
     entries = [0]
@@ -1085,6 +1112,12 @@ def _suffix_bound(rest: tuple) -> tuple:
                 for v in range(-14, 27)))
         out.append(tuple(row))
     return tuple(out)
+
+
+@lru_cache(maxsize=64)
+def _flat_bound(rest: tuple) -> tuple[int, ...]:
+    """:func:`_suffix_bound` as one flat tuple, ``[(g * 2 + p) * 41 + v + 14]`` (for C)."""
+    return tuple(v for row in _suffix_bound(rest) for col in row for v in col)
 
 
 def _prune_drops(states: dict[tuple, dict[int, tuple[int, int]]]) -> dict:

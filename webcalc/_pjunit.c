@@ -1,0 +1,423 @@
+/* webcalc._pjunit: the 盘锦 per-unit search of webcalc/shanten.py in C (issue 13.5).
+ *
+ * One function, search(), runs the state search that the Python functions unit_panjin,
+ * unit_panjin_drawn and unit_panjin_drawn_drops run (the same states, the same
+ * transitions, the same bounds, the same dominance pruning), so the pure-Python versions
+ * stay the reference: tests/test_pjunit.py checks that both give the same tables, and
+ * webcalc/shanten.py falls back to Python when this module was not built.
+ *
+ * A state is (a, b, g, p, x, fl) as in Python: open places of the sequences begun one
+ * and two kinds back, groups, pair, jokers placed, flags. Each state carries one value
+ * (r, drawn) per table: r real tiles drawn, drawn the bit set of the kinds some cheapest
+ * way to it draws. Table 0 is the unit as held; table e >= 1 is the unit less one tile at
+ * drops[e - 1], which starts from the shared prefix when the search reaches that kind.
+ *
+ * The whole search is decided by its arguments (no state kept between calls).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#define MAXN 9                 /* kinds in a unit */
+#define MAXE (MAXN + 1)        /* tables: the unit and the unit less one tile per kind */
+#define NX 32                  /* jokers placed: 0..31 */
+#define NF 32                  /* flags: PRES YJ TRIP SEQ RD */
+#define NKEYS (5 * 5 * 5 * 2 * NX * NF)
+#define PRES 1
+#define YJ 2
+#define TRIP 4
+#define SEQ 8
+#define RD 16
+#define NOVAL 0x7fffffff
+
+typedef struct {
+    int key;
+    int r[MAXE];
+    uint64_t m[MAXE];
+} State;
+
+typedef struct {
+    State *s;
+    int n, cap;
+    int *slot;                  /* key -> index in s, or -1 */
+} Table;
+
+static int table_init(Table *t) {
+    t->cap = 256;
+    t->n = 0;
+    t->s = PyMem_Malloc(sizeof(State) * t->cap);
+    t->slot = PyMem_Malloc(sizeof(int) * NKEYS);
+    if (!t->s || !t->slot)
+        return -1;
+    memset(t->slot, 0xff, sizeof(int) * NKEYS);
+    return 0;
+}
+
+static void table_clear(Table *t) {
+    for (int i = 0; i < t->n; i++)
+        t->slot[t->s[i].key] = -1;
+    t->n = 0;
+}
+
+static State *table_get(Table *t, int key) {
+    int i = t->slot[key];
+    if (i >= 0)
+        return &t->s[i];
+    if (t->n == t->cap) {
+        State *ns = PyMem_Realloc(t->s, sizeof(State) * t->cap * 2);
+        if (!ns)
+            return NULL;
+        t->s = ns;
+        t->cap *= 2;
+    }
+    State *s = &t->s[t->n];
+    t->slot[key] = t->n++;
+    s->key = key;
+    for (int e = 0; e < MAXE; e++)
+        s->r[e] = NOVAL;
+    return s;
+}
+
+static inline int pack(int a, int b, int g, int p, int x, int fl) {
+    return ((((a * 5 + b) * 5 + g) * 2 + p) * NX + x) * NF + fl;
+}
+
+/* _prune_drops: a table's value is dropped when another state with the same key but for
+ * flags, a superset of its flags with the same PRES bit, is cheaper there, or as cheap
+ * with every kind it draws; a state with no value left is dropped. */
+static int prune(Table *src, Table *dst, int ne) {
+    table_clear(dst);
+    for (int i = 0; i < src->n; i++) {
+        State *s = &src->s[i];
+        int head = s->key & ~(NF - 1);
+        int fl = s->key & (NF - 1);
+        int free_bits = ~fl & (NF - 1) & ~PRES;
+        State kept;
+        int any = 0;
+        for (int e = 0; e < ne; e++) {
+            kept.r[e] = NOVAL;
+            int r = s->r[e];
+            if (r == NOVAL)
+                continue;
+            uint64_t m = s->m[e];
+            int beaten = 0;
+            /* every proper superset f2 of fl with the same PRES bit */
+            for (int sub = free_bits; sub && !beaten; sub = (sub - 1) & free_bits) {
+                int j = src->slot[head | fl | sub];
+                if (j < 0)
+                    continue;
+                State *o = &src->s[j];
+                int r2 = o->r[e];
+                if (r2 == NOVAL)
+                    continue;
+                if (r2 < r || (r2 == r && (o->m[e] | m) == o->m[e]))
+                    beaten = 1;
+            }
+            if (!beaten) {
+                kept.r[e] = r;
+                kept.m[e] = m;
+                any = 1;
+            }
+        }
+        if (!any)
+            continue;
+        State *d = table_get(dst, s->key);
+        if (!d)
+            return -1;
+        for (int e = 0; e < ne; e++) {
+            d->r[e] = kept.r[e];
+            d->m[e] = kept.m[e];
+        }
+    }
+    return 0;
+}
+
+static int read_ints(PyObject *seq, int *out, int maxn, const char *what) {
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (!fast)
+        return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    if (n > maxn) {
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_ValueError, "%s: at most %d items", what, maxn);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (v == -1 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        out[i] = (int)v;
+    }
+    Py_DECREF(fast);
+    return (int)n;
+}
+
+static PyObject *search(PyObject *self, PyObject *args) {
+    PyObject *unit_o, *caps_o, *yj_o, *bound_o, *drops_o;
+    int start, honors, max_x, limit, jokers, need_x, groups, track_rd, track_mask;
+    if (!PyArg_ParseTuple(args, "OOOiiiiiiiOOpp", &unit_o, &caps_o, &yj_o, &start, &honors,
+                          &max_x, &limit, &jokers, &need_x, &groups, &bound_o, &drops_o,
+                          &track_rd, &track_mask))
+        return NULL;
+    int unit[MAXN + 2] = {0}, caps[MAXN] = {0}, yj[MAXN] = {0}, drops[MAXN];
+    int n = read_ints(unit_o, unit, MAXN, "unit");
+    if (n < 0 || read_ints(caps_o, caps, MAXN, "caps") < 0 || read_ints(yj_o, yj, MAXN, "yj") < 0)
+        return NULL;
+    int nd = read_ints(drops_o, drops, MAXN, "drops");
+    if (nd < 0)
+        return NULL;
+    if (max_x >= NX || max_x < 0 || groups < 0 || groups > 4) {
+        PyErr_SetString(PyExc_ValueError, "max_x or groups out of range");
+        return NULL;
+    }
+    if (track_rd && nd) {
+        PyErr_SetString(PyExc_ValueError, "track_rd is for one table only");
+        return NULL;
+    }
+    static int bound[5 * 2 * 41];
+    int bounded = bound_o != Py_None;
+    if (bounded && read_ints(bound_o, bound, 5 * 2 * 41, "bound") != 5 * 2 * 41) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "bound: 410 items");
+        return NULL;
+    }
+    /* the count of each table at each kind */
+    int cnt[MAXE][MAXN + 2];
+    int start_at[MAXN];
+    for (int i = 0; i < MAXN; i++)
+        start_at[i] = 0;
+    for (int e = 0; e <= nd; e++)
+        for (int i = 0; i < MAXN + 2; i++)
+            cnt[e][i] = unit[i];
+    for (int e = 0; e < nd; e++) {
+        if (drops[e] < 0 || drops[e] >= n || !unit[drops[e]]) {
+            PyErr_SetString(PyExc_ValueError, "drops: a position the unit holds");
+            return NULL;
+        }
+        cnt[e + 1][drops[e]] -= 1;
+        start_at[drops[e]] = e + 1;
+    }
+    int held_after[MAXN];
+    for (int i = 0; i < n; i++) {
+        held_after[i] = 0;
+        for (int j = i + 1; j < n; j++)
+            held_after[i] += unit[j];
+    }
+
+    /* three tables kept between calls (their key maps are 1 MB each: cleared entry by
+     * entry, never reallocated); the GIL is held throughout, so one set serves all */
+    static Table t0, t1, t2;
+    static int ready = 0;
+    if (!ready) {
+        if (table_init(&t0) || table_init(&t1) || table_init(&t2))
+            return PyErr_NoMemory();
+        ready = 1;
+    }
+    Table cur = t0, nxt = t1, tmp = t2;
+    table_clear(&cur);
+    table_clear(&nxt);
+    table_clear(&tmp);
+    State *s0 = table_get(&cur, 0);
+    s0->r[0] = 0;
+    s0->m[0] = 0;
+    int entries[MAXE], ne = 1, ntab = nd + 1;
+    entries[0] = 0;
+    int failed = 0;
+    for (int i = 0; i < n && !failed; i++) {
+        int e_new = start_at[i];
+        if (e_new) {
+            entries[ne++] = e_new;
+            for (int k = 0; k < cur.n; k++) {
+                State *s = &cur.s[k];
+                s->r[e_new] = s->r[0];
+                s->m[e_new] = s->m[0];
+            }
+        }
+        int cap = caps[i];
+        uint64_t bit = track_mask ? (uint64_t)1 << (start + i) : 0;
+        int seq_ok = !honors && i <= n - 3;
+        int real_bits = yj[i] ? (PRES | YJ) : PRES;
+        int ntrips = cap >= 3 ? 2 : 1;
+        int ce_c[MAXE], ce_s[MAXE];
+        int s_top = 0, c_low = 99;
+        for (int q = 0; q < ne; q++) {
+            int e = entries[q];
+            int c = cnt[e][i];
+            int sm = 0;
+            if (seq_ok) {
+                sm = c + cnt[e][i + 1] + cnt[e][i + 2] + 1;
+                if (sm > 4)
+                    sm = 4;
+            }
+            ce_c[e] = c;
+            ce_s[e] = sm;
+            if (sm > s_top) s_top = sm;
+            if (c < c_low) c_low = c;
+        }
+        int h_i = held_after[i];
+        table_clear(&nxt);
+        for (int k = 0; k < cur.n && !failed; k++) {
+            State *st = &cur.s[k];
+            int key = st->key;
+            int fl = key % NF;
+            int x = (key / NF) % NX;
+            int p = (key / (NF * NX)) % 2;
+            int g = (key / (NF * NX * 2)) % 5;
+            int b = (key / (NF * NX * 10)) % 5;
+            int a = key / (NF * NX * 50);
+            int room = max_x - x;
+            int open_ = a + b;
+            if (open_ > cap + room)
+                continue;
+            int smax = s_top < 4 - g ? s_top : 4 - g;
+            for (int s = 0; s <= smax; s++) {
+                int f_s = s ? (fl | SEQ) : fl;
+                for (int t = 0; t < ntrips; t++) {
+                    int g2 = g + s + t;
+                    if (g2 > 4 || g2 > groups)
+                        break;
+                    int f_t = t ? (f_s | TRIP) : f_s;
+                    for (int pr = 0; pr <= (p ? 0 : 1); pr++) {
+                        int free_ = open_ + s + 2 * pr;
+                        int places = free_ + 3 * t;
+                        int lo = places > cap ? places - cap : 0;
+                        int held = c_low < places ? c_low : places;
+                        int hi = free_;
+                        if (room < hi) hi = room;
+                        if (places - held < hi) hi = places - held;
+                        int lb = 0;
+                        int still = 3 * (groups - g2) + 2 * (1 - p - pr) + b + 2 * s;
+                        if (bounded) {
+                            lb = bound[((groups - g2) * 2 + (1 - p - pr)) * 41
+                                       + b + 2 * s - h_i + 14] - jokers;
+                        }
+                        if (need_x > 0) {
+                            int low = need_x - x - still;
+                            if (low > lo) lo = low;
+                        }
+                        for (int y = lo; y <= hi; y++) {
+                            int x2 = x + y;
+                            int thr = NOVAL;
+                            if (bounded) {
+                                int ex = x2 > jokers ? x2 - jokers : 0;
+                                int m = lb + x2 > ex ? lb + x2 : ex;
+                                thr = limit - m;
+                                if (thr < 0)
+                                    continue;
+                            }
+                            int real = places - y;
+                            int f = real ? (f_t | real_bits) : f_t;
+                            if (honors && pr && !y)
+                                f |= TRIP;
+                            int okey_base = pack(b, s, g2, p + pr, x2, 0);
+                            State *out = NULL;
+                            for (int q = 0; q < ne; q++) {
+                                int e = entries[q];
+                                int r = st->r[e];
+                                if (r == NOVAL)
+                                    continue;
+                                int c = ce_c[e];
+                                if (s > ce_s[e] || y > places - (c < places ? c : places))
+                                    continue;
+                                int d = real > c ? real - c : 0;
+                                int r2 = r + d;
+                                if (r2 > thr)
+                                    continue;
+                                int f2 = (d && track_rd) ? (f | RD) : f;
+                                uint64_t m2 = d ? (st->m[e] | bit) : st->m[e];
+                                if (track_rd) {
+                                    out = table_get(&nxt, okey_base + f2);
+                                } else if (!out) {
+                                    out = table_get(&nxt, okey_base + f2);
+                                }
+                                if (!out) {
+                                    failed = 1;
+                                    break;
+                                }
+                                int old = out->r[e];
+                                if (old == NOVAL || r2 < old) {
+                                    out->r[e] = r2;
+                                    out->m[e] = m2;
+                                } else if (r2 == old) {
+                                    out->m[e] |= m2;
+                                }
+                            }
+                            if (failed) break;
+                        }
+                        if (failed) break;
+                    }
+                    if (failed) break;
+                }
+                if (failed) break;
+            }
+        }
+        if (failed)
+            break;
+        if (nxt.n > 48 || i == n - 1) {
+            if (prune(&nxt, &tmp, ntab)) { failed = 1; break; }
+            Table sw = cur; cur = tmp; tmp = sw;
+        } else {
+            Table sw = cur; cur = nxt; nxt = sw;
+        }
+    }
+    PyObject *result = NULL;
+    if (failed) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    result = PyList_New(ntab);
+    if (!result)
+        goto done;
+    for (int e = 0; e < ntab; e++) {
+        PyObject *lst = PyList_New(0);
+        if (!lst) { Py_CLEAR(result); goto done; }
+        PyList_SET_ITEM(result, e, lst);
+    }
+    for (int k = 0; k < cur.n; k++) {
+        State *st = &cur.s[k];
+        int key = st->key;
+        int fl = key % NF;
+        int x = (key / NF) % NX;
+        int p = (key / (NF * NX)) % 2;
+        int g = (key / (NF * NX * 2)) % 5;
+        for (int e = 0; e < ntab; e++) {
+            if (st->r[e] == NOVAL)
+                continue;
+            PyObject *row = Py_BuildValue("(iiiiiK)", g, p, x, fl, st->r[e],
+                                          (unsigned long long)st->m[e]);
+            if (!row || PyList_Append(PyList_GET_ITEM(result, e), row) < 0) {
+                Py_XDECREF(row);
+                Py_CLEAR(result);
+                goto done;
+            }
+            Py_DECREF(row);
+        }
+    }
+done:
+    /* the tables may have grown or swapped roles: keep them all for the next call */
+    table_clear(&cur);
+    table_clear(&nxt);
+    table_clear(&tmp);
+    t0 = cur;
+    t1 = nxt;
+    t2 = tmp;
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"search", search, METH_VARARGS,
+     "search(unit, caps, yj, start, honors, max_x, limit, jokers, need_x, groups, bound, "
+     "drops, track_rd, track_mask) -> [rows of the unit, rows of the unit less one tile at "
+     "each of drops]; each row (g, p, x, flags, r, drawn). See webcalc/shanten.py."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "webcalc._pjunit",
+    "The 盘锦 per-unit search of webcalc/shanten.py, compiled (issue 13.5).", -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__pjunit(void) { return PyModule_Create(&module); }
