@@ -177,12 +177,31 @@ static PyObject *search(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "track_rd is for one table only");
         return NULL;
     }
-    static int bound[5 * 2 * 41];
+    /* rest[g][p] (10 numbers, g = 0..4, p = 0..1): at least how many places of g groups
+     * and p pairs the other units leave unfilled (panjin_rest_places); bound[g][p][v + 14]:
+     * _suffix_bound, at least how many places stay unfilled when g groups and p pairs are
+     * still to make and the unit's open places exceed its real tiles still to come by v */
+    int rest[10], bound[5 * 2 * 41];
     int bounded = bound_o != Py_None;
-    if (bounded && read_ints(bound_o, bound, 5 * 2 * 41, "bound") != 5 * 2 * 41) {
-        if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_ValueError, "bound: 410 items");
-        return NULL;
+    if (bounded) {
+        if (read_ints(bound_o, rest, 10, "rest") != 10) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "rest: 10 items");
+            return NULL;
+        }
+        for (int g = 0; g < 5; g++)
+            for (int p = 0; p < 2; p++)
+                for (int v = -14; v < 27; v++) {
+                    int best = 0x3fffffff;
+                    for (int gs = 0; gs <= g; gs++)
+                        for (int ps = 0; ps <= p; ps++) {
+                            int own = 3 * gs + 2 * ps + v;
+                            int val = (own > 0 ? own : 0) + rest[(g - gs) * 2 + (p - ps)];
+                            if (val < best)
+                                best = val;
+                        }
+                    bound[(g * 2 + p) * 41 + v + 14] = best;
+                }
     }
     /* the count of each table at each kind */
     int cnt[MAXE][MAXN + 2];
@@ -407,11 +426,133 @@ done:
     return result;
 }
 
+
+/* merge(acc, table, groups, max_x, jokers, limit, counts_suit, want, k_u) -> dict: one
+ * merge step of panjin_standard_drawn / panjin_discards_drawn (shanten.py _merge_drawn):
+ * acc {(g, p, x, n, f): (r, drawn)} with a unit's table rows (g, p, x, flags, r, drawn),
+ * then the dominance pruning of _prune_drawn. */
+#define MKEYS (5 * 2 * NX * 4 * NF)
+
+static inline int mpack(int g, int p, int x, int n, int f) {
+    return (((g * 2 + p) * NX + x) * 4 + n) * NF + f;
+}
+
+static PyObject *merge(PyObject *self, PyObject *args) {
+    PyObject *acc, *table_o;
+    int groups, max_x, jokers, limit, counts_suit, want, k_u;
+    if (!PyArg_ParseTuple(args, "O!Oiiiipii", &PyDict_Type, &acc, &table_o, &groups, &max_x,
+                          &jokers, &limit, &counts_suit, &want, &k_u))
+        return NULL;
+    static Table a, b;
+    static int ready = 0;
+    if (!ready) {
+        if (table_init(&a) || table_init(&b))
+            return PyErr_NoMemory();
+        ready = 1;
+    }
+    PyObject *table = PySequence_Fast(table_o, "table");
+    if (!table)
+        return NULL;
+    Py_ssize_t nt = PySequence_Fast_GET_SIZE(table);
+    int (*rows)[5] = PyMem_Malloc(sizeof(int[5]) * (nt ? nt : 1));
+    uint64_t *rm = PyMem_Malloc(sizeof(uint64_t) * (nt ? nt : 1));
+    PyObject *result = NULL;
+    Table cur = a, out = b;
+    table_clear(&cur);
+    table_clear(&out);
+    if (!rows || !rm) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < nt; i++) {
+        PyObject *row = PySequence_Fast_GET_ITEM(table, i);
+        unsigned long long m;
+        if (!PyArg_ParseTuple(row, "iiiiiK", &rows[i][0], &rows[i][1], &rows[i][2],
+                              &rows[i][3], &rows[i][4], &m))
+            goto done;
+        rm[i] = m;
+    }
+    Py_ssize_t pos = 0;
+    PyObject *key, *val;
+    while (PyDict_Next(acc, &pos, &key, &val)) {
+        int g, p, x, n, f, r;
+        unsigned long long m;
+        if (!PyArg_ParseTuple(key, "iiiii", &g, &p, &x, &n, &f) ||
+            !PyArg_ParseTuple(val, "iK", &r, &m))
+            goto done;
+        for (Py_ssize_t i = 0; i < nt; i++) {
+            int g3 = g + rows[i][0], p3 = p + rows[i][1], x3 = x + rows[i][2];
+            int fl = rows[i][3];
+            if (g3 > groups || p3 > 1 || x3 > max_x || x3 >= NX)
+                continue;
+            int still = 3 * (groups - g3) + 2 * (1 - p3);
+            if (x3 + still < jokers)
+                continue;
+            int r3 = r + rows[i][4];
+            int lb = x3 - jokers;
+            if (still + x3 - k_u > lb) lb = still + x3 - k_u;
+            if (lb < 0) lb = 0;
+            if (r3 + lb > limit)
+                continue;
+            int n3 = (counts_suit && (fl & PRES)) ? n + 1 : n;
+            if (n3 > 3) {
+                PyErr_SetString(PyExc_ValueError, "more than three suits");
+                goto done;
+            }
+            State *st = table_get(&cur, mpack(g3, p3, x3, n3, f | (fl & want)));
+            if (!st) {
+                PyErr_NoMemory();
+                goto done;
+            }
+            uint64_t m3 = (uint64_t)m | rm[i];
+            if (st->r[0] == NOVAL || r3 < st->r[0]) {
+                st->r[0] = r3;
+                st->m[0] = m3;
+            } else if (r3 == st->r[0]) {
+                st->m[0] |= m3;
+            }
+        }
+    }
+    if (prune(&cur, &out, 1))
+        goto done;
+    result = PyDict_New();
+    if (!result)
+        goto done;
+    for (int k = 0; k < out.n; k++) {
+        State *st = &out.s[k];
+        int kk = st->key;
+        int f = kk % NF, n = (kk / NF) % 4, x = (kk / (NF * 4)) % NX;
+        int p = (kk / (NF * 4 * NX)) % 2, g = kk / (NF * 4 * NX * 2);
+        PyObject *kt = Py_BuildValue("(iiiii)", g, p, x, n, f);
+        PyObject *vt = Py_BuildValue("(iK)", st->r[0], (unsigned long long)st->m[0]);
+        if (!kt || !vt || PyDict_SetItem(result, kt, vt) < 0) {
+            Py_XDECREF(kt);
+            Py_XDECREF(vt);
+            Py_CLEAR(result);
+            goto done;
+        }
+        Py_DECREF(kt);
+        Py_DECREF(vt);
+    }
+done:
+    PyMem_Free(rows);
+    PyMem_Free(rm);
+    Py_DECREF(table);
+    table_clear(&cur);
+    table_clear(&out);
+    a = cur;
+    b = out;
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"search", search, METH_VARARGS,
-     "search(unit, caps, yj, start, honors, max_x, limit, jokers, need_x, groups, bound, "
+     "search(unit, caps, yj, start, honors, max_x, limit, jokers, need_x, groups, rest, "
      "drops, track_rd, track_mask) -> [rows of the unit, rows of the unit less one tile at "
      "each of drops]; each row (g, p, x, flags, r, drawn). See webcalc/shanten.py."},
+    {"merge", merge, METH_VARARGS,
+     "merge(acc, table, groups, max_x, jokers, limit, counts_suit, want, k_u) -> dict: "
+     "one merge step of panjin_standard_drawn, pruned. See webcalc/shanten.py _merge_drawn."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -406,7 +406,7 @@ def unit_panjin(unit: tuple[int, ...], caps: tuple[int, ...], start: int, honors
     if _pjunit is not None and (rest is not None or limit >= INF):
         rows = _pjunit.search(unit, caps, _yj_flags(start, n), start, honors, max_x,
                               min(limit, INF), min(jokers, INF), 0, groups,
-                              None if rest is None else _flat_bound(rest), (), track_rd, False)[0]
+                              None if rest is None else _flat_rest(rest), (), track_rd, False)[0]
         return tuple(_share(row[:5]) for row in rows)
     held_after = [sum(unit[i + 1:]) for i in range(n)]
     bound = _suffix_bound(rest) if rest is not None else None
@@ -805,7 +805,7 @@ def unit_panjin_drawn(unit: tuple[int, ...], caps: tuple[int, ...], start: int, 
         max_x = jokers + limit
     if _pjunit is not None and rest is not None:
         return tuple(_pjunit.search(unit, caps, _yj_flags(start, n), start, honors, max_x,
-                                    limit, jokers, jokers, groups, _flat_bound(rest), (),
+                                    limit, jokers, jokers, groups, _flat_rest(rest), (),
                                     False, True)[0])
     held_after = [sum(unit[i + 1:]) for i in range(n)]
     bound = _suffix_bound(rest) if rest is not None else None
@@ -976,7 +976,7 @@ def unit_panjin_drawn_drops(unit: tuple[int, ...], caps: tuple[int, ...], start:
                      for g in range(5))
     if _pjunit is not None:
         tables = _pjunit.search(unit, caps, _yj_flags(start, n), start, honors, max_x, limit,
-                                jokers, jokers, groups, _flat_bound(rest), tuple(drops),
+                                jokers, jokers, groups, _flat_rest(rest), tuple(drops),
                                 False, True)
         return (tuple(tables[0]),
                 tuple((j, tuple(tables[e + 1])) for e, j in enumerate(drops)))
@@ -1114,10 +1114,10 @@ def _suffix_bound(rest: tuple) -> tuple:
     return tuple(out)
 
 
-@lru_cache(maxsize=64)
-def _flat_bound(rest: tuple) -> tuple[int, ...]:
-    """:func:`_suffix_bound` as one flat tuple, ``[(g * 2 + p) * 41 + v + 14]`` (for C)."""
-    return tuple(v for row in _suffix_bound(rest) for col in row for v in col)
+def _flat_rest(rest: tuple) -> tuple[int, ...]:
+    """``rest`` (:func:`panjin_rest_places`) as ten numbers, ``[g * 2 + p]``, for the C
+    search (which derives :func:`_suffix_bound` from them itself)."""
+    return rest[0] + rest[1] + rest[2] + rest[3] + rest[4]
 
 
 def _prune_drops(states: dict[tuple, dict[int, tuple[int, int]]]) -> dict:
@@ -1150,6 +1150,8 @@ def _merge_drawn(acc: dict, table, groups: int, max_x: int, jokers: int, limit: 
                  counts_suit: bool, want: int, k_u: int) -> dict:
     """One merge step of :func:`panjin_standard_drawn` (``k_u``: free fillers to come;
     every held joker must still find a place)."""
+    if _pjunit is not None:
+        return _pjunit.merge(acc, table, groups, max_x, jokers, limit, counts_suit, want, k_u)
     new: dict[tuple, tuple[int, int]] = {}
     for (g, p, x, n, f), (r, m) in acc.items():
         for g2, p2, x2, fl, r2, m2 in table:
