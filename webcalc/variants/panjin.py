@@ -23,7 +23,7 @@ from ..errors import InputError
 from ..hand import Meld
 from ..messages import Message
 from ..options import opt
-from ..shanten import panjin_missing
+from ..shanten import hand_caps, panjin_meld_flags, panjin_missing, panjin_standard_drawn
 from ..tables import standard_waits
 from ..tiles import ALL_TILES, Tile
 from ..wildcards import PANJIN, wildcards_from_indicator
@@ -234,6 +234,7 @@ class Panjin(Variant):
         meld_trip, meld_seq = self._meld_flags(sit)
         if sit.win_by == "discard":
             candidates -= {int(w) for w in wild}   # C-9, PJ-2: a wildcard is never discarded
+        candidates = self._standard_filter(sit, candidates)
         out = []
         for k in sorted(candidates):
             t = ALL_TILES[k]
@@ -248,6 +249,34 @@ class Panjin(Variant):
             if len(k_suits) in allowed and k_yaojiu and self._structure_ok(
                     sit.options, tuple(counts), jokers, len(sit.hand.melds), meld_trip, meld_seq):
                 out.append(t)
+        return out
+
+    def _standard_filter(self, sit: Situation, candidates: set[int]) -> set[int]:
+        """The candidates that may complete the hand: those of 七对 (:meth:`special_waits`),
+        and of the standard shape only the kinds some complete hand one tile away draws —
+        one bounded search that keeps the kinds its cheapest targets draw
+        (:func:`webcalc.shanten.panjin_standard_drawn`, PJ-2, PJ-4..PJ-7): a hand that
+        is not ready loses them all before any split search. A kind no complete hand can
+        take one more of (all its copies out of the concealed part) is left to the split
+        search as before."""
+        face, real_caps, room = hand_caps(sit)
+        jokers = len(sit.jokers)
+        found = panjin_standard_drawn(
+            sit.real_counts, real_caps, jokers, room, len(sit.hand.melds),
+            panjin_meld_flags(sit), self.allowed_suit_counts(sit), sit.options.piaohu,
+            jokers, 1)
+        mask, wild_draw = (found[1], found[2]) if found is not None else (0, False)
+        keep = self.special_waits(sit)
+        counts = sit.real_counts
+        out = set()
+        for k in candidates:
+            if k in keep or mask >> k & 1:
+                out.add(k)
+            elif k in sit.wildcards:
+                if wild_draw or room < 1:
+                    out.add(k)
+            elif counts[k] >= real_caps[k]:
+                out.add(k)
         return out
 
     def _hand_ok(self, sit: Situation) -> bool:
