@@ -1077,23 +1077,59 @@ def panjin_rest_places(real: Sequence[int], caps: Sequence[int], skip: int,
     """``rest[g][p]``: at least how many places of ``g`` groups and ``p`` pairs (0/1) the
     units other than ``skip`` leave unfilled by the real tiles they hold, jokers anywhere
     and no 盘锦 condition (:func:`unit_free` tables; fresh groups at 3 and 2 places)."""
-    acc = {(0, 0): 0}
-    for u, (a, b, honors) in enumerate(UNITS):
-        if u == skip:
+    return _rest_places_all(tuple(real), tuple(caps), any_jokers)[skip]
+
+
+@lru_cache(maxsize=512)
+def _unit_free_min(unit: tuple[int, ...], caps: tuple[int, ...], honors: bool,
+                   any_jokers: bool) -> tuple[int, ...]:
+    """:func:`unit_free` reduced to the fewest draws ``D`` per ``(g, p)``, as ten numbers
+    ``[g * 2 + p]`` (``INF`` where the unit has no row)."""
+    out = [INF] * 10
+    for g, p, _, d in unit_free(unit, caps, honors, any_jokers):
+        if d < out[g * 2 + p]:
+            out[g * 2 + p] = d
+    return tuple(out)
+
+
+def _min_plus(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+    out = [INF] * 10
+    for i in range(10):
+        ai = a[i]
+        if ai >= INF:
             continue
-        table = unit_free(tuple(real[a:b]), tuple(caps[a:b]), honors, any_jokers)
-        new: dict[tuple[int, int], int] = {}
-        for (g, p), d in acc.items():
-            for g2, p2, _, d2 in table:
-                key = (g + g2, p + p2)
-                if key[0] > 4 or key[1] > 1:
-                    continue
-                if d + d2 < new.get(key, INF):
-                    new[key] = d + d2
-        acc = new
-    return tuple(tuple(min((d + 3 * (g - g0) + 2 * (p - p0) for (g0, p0), d in acc.items()
-                            if g0 <= g and p0 <= p), default=INF) for p in range(2))
-                 for g in range(5))
+        g1, p1 = divmod(i, 2)
+        for j in range(10):
+            bj = b[j]
+            if bj >= INF:
+                continue
+            g2, p2 = divmod(j, 2)
+            if g1 + g2 > 4 or p1 + p2 > 1:
+                continue
+            k = (g1 + g2) * 2 + p1 + p2
+            if ai + bj < out[k]:
+                out[k] = ai + bj
+    return tuple(out)
+
+
+@lru_cache(maxsize=256)
+def _rest_places_all(real: tuple[int, ...], caps: tuple[int, ...], any_jokers: bool) -> tuple:
+    """:func:`panjin_rest_places` for each unit left out in turn (a hand's searches ask for
+    all four, again and again)."""
+    mins = [_unit_free_min(real[a:b], caps[a:b], honors, any_jokers) for a, b, honors in UNITS]
+    zero = (0,) + (INF,) * 9
+    out = []
+    for skip in range(4):
+        acc = zero
+        for u in range(4):
+            if u != skip:
+                acc = _min_plus(acc, mins[u])
+        out.append(tuple(tuple(min(min((acc[g0 * 2 + p0] + 3 * (g - g0) + 2 * (p - p0)
+                                        for g0 in range(g + 1) for p0 in range(p + 1)
+                                        if acc[g0 * 2 + p0] < INF), default=INF), INF)
+                               for p in range(2))
+                         for g in range(5)))
+    return tuple(out)
 
 
 @lru_cache(maxsize=64)
