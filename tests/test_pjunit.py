@@ -179,3 +179,17 @@ def test_whole_analysis_same_with_and_without_the_compiled_search(seed):
             S._pjunit = COMPILED
             _clear_unit_caches()
         assert run(req) == py, req
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_unit_free_same_tables(seed):
+    """unit_free with jokers (the free-joker variants' table, and 盘锦's looser bounds):
+    the compiled table has the same rows as the Python reference."""
+    rng = random.Random(400 + seed)
+    for _ in range(300):
+        a, b, honors = S.UNITS[rng.randrange(4)]
+        unit = _unit(rng, b - a)
+        caps = tuple(max(rng.choice((4, 4, 4, 3, 2, 1, 0)), c) for c in unit)
+        py, cc = _both(S.unit_free, unit, caps, honors, True)
+        assert set(py) == set(cc), (unit, caps, honors)
+        assert len(set(cc)) == len(cc)

@@ -545,6 +545,129 @@ done:
     return result;
 }
 
+/* free_unit(unit, caps, honors) -> [(g, p, q, D), ...]: shanten.py unit_free with jokers
+ * (三门峡, 郑州, 晋城, and 盘锦's looser bounds): the per-unit table, jokers anywhere,
+ * Pareto-minimal in (q, D) for each (g, p), rows in (g, p, q) order. Only groups touching a
+ * held tile of the unit are built; q counts places beyond a kind's cap (jokers there). */
+#define FQ 32
+#define FKEYS (5 * 5 * 5 * 2 * FQ)
+
+static PyObject *free_unit(PyObject *self, PyObject *args) {
+    PyObject *unit_o, *caps_o;
+    int honors;
+    if (!PyArg_ParseTuple(args, "OOp", &unit_o, &caps_o, &honors))
+        return NULL;
+    int unit[MAXN + 2] = {0}, caps[MAXN] = {0};
+    int n = read_ints(unit_o, unit, MAXN, "unit");
+    if (n < 0 || read_ints(caps_o, caps, MAXN, "caps") < 0)
+        return NULL;
+    static int cur[FKEYS], nxt[FKEYS];     /* key -> D, or NOVAL */
+    static int ready = 0;
+    if (!ready) {
+        for (int k = 0; k < FKEYS; k++)
+            cur[k] = nxt[k] = NOVAL;
+        ready = 1;
+    }
+    int used_c[FKEYS], nc = 0;
+    static int used_n[FKEYS];
+    int nn = 0;
+#define FPACK(a, b, g, p, q) (((((a) * 5 + (b)) * 5 + (g)) * 2 + (p)) * FQ + (q))
+    cur[0] = 0;
+    used_c[nc++] = 0;
+    int overflow = 0;
+    for (int i = 0; i < n; i++) {
+        int c = unit[i], cap = caps[i];
+        int seq_ok = !honors && i <= n - 3 && (c || unit[i + 1] || unit[i + 2]);
+        int ntrips = c ? 3 : 1;
+        int s_max = 0;
+        if (seq_ok) {
+            s_max = c + unit[i + 1] + unit[i + 2];
+            if (s_max > 4) s_max = 4;
+        }
+        nn = 0;
+        for (int k = 0; k < nc; k++) {
+            int key = used_c[k];
+            int d = cur[key];
+            int q = key % FQ, p = (key / FQ) % 2, g = (key / (FQ * 2)) % 5;
+            int b = (key / (FQ * 10)) % 5, a = key / (FQ * 50);
+            int base = a + b;
+            int pair_ok = c && !p;
+            int top = s_max < 4 - g ? s_max : 4 - g;
+            for (int s = 0; s <= top; s++) {
+                int pl0 = base + s, g1 = g + s;
+                for (int t = 0; t < ntrips; t++) {
+                    int g2 = g1 + t;
+                    if (g2 > 4)
+                        break;
+                    for (int pr = 0; pr <= pair_ok; pr++) {
+                        int places = pl0 + 3 * t + 2 * pr;
+                        int q2 = q + (places > cap ? places - cap : 0);
+                        int d2 = d + (places > c ? places - c : 0);
+                        if (q2 >= FQ) {
+                            overflow = 1;
+                            continue;
+                        }
+                        int nk = FPACK(b, s, g2, p | pr, q2);
+                        if (nxt[nk] == NOVAL) {
+                            used_n[nn++] = nk;
+                            nxt[nk] = d2;
+                        } else if (d2 < nxt[nk]) {
+                            nxt[nk] = d2;
+                        }
+                    }
+                }
+            }
+        }
+        for (int k = 0; k < nc; k++)
+            cur[used_c[k]] = NOVAL;
+        nc = 0;
+        for (int k = 0; k < nn; k++) {
+            int key = used_n[k];
+            cur[key] = nxt[key];
+            nxt[key] = NOVAL;
+            used_c[nc++] = key;
+        }
+    }
+    /* best D per (g, p, q), then the Pareto rows */
+    int best[5][2][FQ];
+    for (int g = 0; g < 5; g++)
+        for (int p = 0; p < 2; p++)
+            for (int q = 0; q < FQ; q++)
+                best[g][p][q] = NOVAL;
+    for (int k = 0; k < nc; k++) {
+        int key = used_c[k];
+        int q = key % FQ, p = (key / FQ) % 2, g = (key / (FQ * 2)) % 5;
+        if (cur[key] < best[g][p][q])
+            best[g][p][q] = cur[key];
+        cur[key] = NOVAL;
+    }
+    if (overflow) {
+        PyErr_SetString(PyExc_ValueError, "more than 31 places beyond the caps");
+        return NULL;
+    }
+    PyObject *out = PyList_New(0);
+    if (!out)
+        return NULL;
+    for (int g = 0; g < 5; g++)
+        for (int p = 0; p < 2; p++) {
+            int low = NOVAL;
+            for (int q = 0; q < FQ; q++) {
+                int d = best[g][p][q];
+                if (d < low) {
+                    PyObject *row = Py_BuildValue("(iiii)", g, p, q, d);
+                    if (!row || PyList_Append(out, row) < 0) {
+                        Py_XDECREF(row);
+                        Py_DECREF(out);
+                        return NULL;
+                    }
+                    Py_DECREF(row);
+                    low = d;
+                }
+            }
+        }
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"search", search, METH_VARARGS,
      "search(unit, caps, yj, start, honors, max_x, limit, jokers, need_x, groups, rest, "
@@ -553,6 +676,9 @@ static PyMethodDef methods[] = {
     {"merge", merge, METH_VARARGS,
      "merge(acc, table, groups, max_x, jokers, limit, counts_suit, want, k_u) -> dict: "
      "one merge step of panjin_standard_drawn, pruned. See webcalc/shanten.py _merge_drawn."},
+    {"free_unit", free_unit, METH_VARARGS,
+     "free_unit(unit, caps, honors) -> [(g, p, q, D), ...]: unit_free with jokers, "
+     "Pareto rows in (g, p, q) order. See webcalc/shanten.py unit_free."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -131,6 +131,8 @@ def unit_free(unit: tuple[int, ...], caps: tuple[int, ...], honors: bool,
     place beyond the cap (``q``) is allowed."""
     if not jokers:
         return _plain_rows(unit, caps, honors)
+    if _pjunit is not None:
+        return tuple(_share(row) for row in _pjunit.free_unit(unit, caps, honors))
     n = len(unit)
     states: dict[tuple[int, int, int, int, int], int] = {(0, 0, 0, 0, 0): 0}
     for i in range(n):
@@ -1093,43 +1095,44 @@ def _unit_free_min(unit: tuple[int, ...], caps: tuple[int, ...], honors: bool,
 
 
 def _min_plus(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+    """Two units' minima together (``[g * 2 + p]``, groups up to four, one pair)."""
     out = [INF] * 10
-    for i in range(10):
-        ai = a[i]
+    bs = [(j, bj) for j, bj in enumerate(b) if bj < INF]
+    for i, ai in enumerate(a):
         if ai >= INF:
             continue
-        g1, p1 = divmod(i, 2)
-        for j in range(10):
-            bj = b[j]
-            if bj >= INF:
+        for j, bj in bs:
+            k = i + j                       # (g1 + g2) * 2 + p1 + p2
+            if k >= 10 or (i & 1 and j & 1):
                 continue
-            g2, p2 = divmod(j, 2)
-            if g1 + g2 > 4 or p1 + p2 > 1:
-                continue
-            k = (g1 + g2) * 2 + p1 + p2
             if ai + bj < out[k]:
                 out[k] = ai + bj
     return tuple(out)
 
 
+_ZERO = (0,) + (INF,) * 9
+
+
 @lru_cache(maxsize=256)
 def _rest_places_all(real: tuple[int, ...], caps: tuple[int, ...], any_jokers: bool) -> tuple:
     """:func:`panjin_rest_places` for each unit left out in turn (a hand's searches ask for
-    all four, again and again)."""
-    mins = [_unit_free_min(real[a:b], caps[a:b], honors, any_jokers) for a, b, honors in UNITS]
-    zero = (0,) + (INF,) * 9
-    out = []
-    for skip in range(4):
-        acc = zero
-        for u in range(4):
-            if u != skip:
-                acc = _min_plus(acc, mins[u])
-        out.append(tuple(tuple(min(min((acc[g0 * 2 + p0] + 3 * (g - g0) + 2 * (p - p0)
-                                        for g0 in range(g + 1) for p0 in range(p + 1)
-                                        if acc[g0 * 2 + p0] < INF), default=INF), INF)
-                               for p in range(2))
-                         for g in range(5)))
-    return tuple(out)
+    all four, again and again): the units before and after the one left out, combined."""
+    m = [_unit_free_min(real[a:b], caps[a:b], honors, any_jokers) for a, b, honors in UNITS]
+    m01 = _min_plus(m[0], m[1])
+    m23 = _min_plus(m[2], m[3])
+    without = (_min_plus(m[1], m23), _min_plus(m[0], m23),
+               _min_plus(m01, m[3]), _min_plus(m01, m[2]))
+    return tuple(_rest_of(acc) for acc in without)
+
+
+def _rest_of(acc: tuple[int, ...]) -> tuple:
+    """``rest[g][p]`` from the minima of the other units: their groups, and fresh groups
+    (3 places) and pair (2) for the rest."""
+    return tuple(tuple(min(min((acc[g0 * 2 + p0] + 3 * (g - g0) + 2 * (p - p0)
+                                for g0 in range(g + 1) for p0 in range(p + 1)), default=INF),
+                           INF)
+                       for p in range(2))
+                 for g in range(5))
 
 
 @lru_cache(maxsize=64)
