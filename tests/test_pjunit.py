@@ -193,3 +193,37 @@ def test_unit_free_same_tables(seed):
         py, cc = _both(S.unit_free, unit, caps, honors, True)
         assert set(py) == set(cc), (unit, caps, honors)
         assert len(set(cc)) == len(cc)
+
+
+def _rest_places_reference(real, caps, skip, any_jokers):
+    """panjin_rest_places as first written: the other units' unit_free tables merged row by
+    row, then fresh groups (3 places) and pair (2) for what they leave."""
+    acc = {(0, 0): 0}
+    for u, (a, b, honors) in enumerate(S.UNITS):
+        if u == skip:
+            continue
+        new = {}
+        for (g, p), d in acc.items():
+            for g2, p2, _, d2 in S.unit_free(tuple(real[a:b]), tuple(caps[a:b]), honors,
+                                             any_jokers):
+                key = (g + g2, p + p2)
+                if key[0] <= 4 and key[1] <= 1 and d + d2 < new.get(key, S.INF):
+                    new[key] = d + d2
+        acc = new
+    return tuple(tuple(min((d + 3 * (g - g0) + 2 * (p - p0) for (g0, p0), d in acc.items()
+                            if g0 <= g and p0 <= p), default=S.INF) for p in range(2))
+                 for g in range(5))
+
+
+def test_rest_places_same_as_the_row_by_row_merge():
+    rng = random.Random(500)
+    for _ in range(400):
+        real = [0] * 34
+        for _ in range(rng.randint(0, 14)):
+            k = rng.randrange(34)
+            real[k] = min(4, real[k] + 1)
+        caps = [max(real[k], rng.choice((4, 4, 3, 2, 1, 0))) for k in range(34)]
+        any_jokers = rng.random() < 0.7
+        for skip in range(4):
+            assert (S.panjin_rest_places(real, caps, skip, any_jokers)
+                    == _rest_places_reference(real, caps, skip, any_jokers)), (real, caps, skip)

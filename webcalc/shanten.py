@@ -1127,12 +1127,18 @@ def _rest_places_all(real: tuple[int, ...], caps: tuple[int, ...], any_jokers: b
 
 def _rest_of(acc: tuple[int, ...]) -> tuple:
     """``rest[g][p]`` from the minima of the other units: their groups, and fresh groups
-    (3 places) and pair (2) for the rest."""
-    return tuple(tuple(min(min((acc[g0 * 2 + p0] + 3 * (g - g0) + 2 * (p - p0)
-                                for g0 in range(g + 1) for p0 in range(p + 1)), default=INF),
-                           INF)
-                       for p in range(2))
-                 for g in range(5))
+    (3 places) and pair (2) for the rest — ``min(acc[g][p], rest[g − 1][p] + 3,
+    rest[g][p − 1] + 2)``."""
+    rows = []
+    for g in range(5):
+        r0 = acc[g * 2]
+        r1 = acc[g * 2 + 1]
+        if g:
+            r0 = min(r0, rows[-1][0] + 3)
+            r1 = min(r1, rows[-1][1] + 3)
+        r1 = min(r1, r0 + 2, INF)
+        rows.append((min(r0, INF), r1))
+    return tuple(rows)
 
 
 @lru_cache(maxsize=64)

@@ -222,8 +222,10 @@ class Panjin(Variant):
 
     def winning_kinds(self, sit: Situation) -> list[Tile]:
         """Waits without building a hand per candidate: the shape candidates from the
-        unit tables, then PJ-4/PJ-5 updated by the one added tile and the PJ-6/PJ-7
-        split search. No wildcard kind for a ``discard`` win (C-9, PJ-2)."""
+        unit tables, narrowed by :meth:`_standard_filter`; a real kind its search shows a
+        complete standard hand drawing wins outright, the others (七对, wildcard kinds,
+        kinds with no copy left to hold) go through PJ-4/PJ-5 updated by the one added tile
+        and the PJ-6/PJ-7 split search. No wildcard kind for a ``discard`` win (C-9, PJ-2)."""
         candidates = set(standard_waits(sit.real_counts, len(sit.jokers), len(sit.hand.melds),
                                         sit.wildcards, False)) | self.special_waits(sit)
         wild = set(sit.wildcards)
@@ -234,9 +236,12 @@ class Panjin(Variant):
         meld_trip, meld_seq = self._meld_flags(sit)
         if sit.win_by == "discard":
             candidates -= {int(w) for w in wild}   # C-9, PJ-2: a wildcard is never discarded
-        candidates = self._standard_filter(sit, candidates)
+        candidates, proven = self._standard_filter(sit, candidates)
         out = []
         for k in sorted(candidates):
+            if k in proven:                        # a complete standard hand draws it
+                out.append(ALL_TILES[k])
+                continue
             t = ALL_TILES[k]
             counts, jokers = list(sit.real_counts), len(sit.jokers)
             if t in wild:
@@ -251,14 +256,16 @@ class Panjin(Variant):
                 out.append(t)
         return out
 
-    def _standard_filter(self, sit: Situation, candidates: set[int]) -> set[int]:
-        """The candidates that may complete the hand: those of 七对 (:meth:`special_waits`),
-        and of the standard shape only the kinds some complete hand one tile away draws —
-        one bounded search that keeps the kinds its cheapest targets draw
-        (:func:`webcalc.shanten.panjin_standard_drawn`, PJ-2, PJ-4..PJ-7): a hand that
-        is not ready loses them all before any split search. A kind no complete hand can
-        take one more of (all its copies out of the concealed part) is left to the split
-        search as before."""
+    def _standard_filter(self, sit: Situation,
+                         candidates: set[int]) -> tuple[set[int], set[int]]:
+        """``(may, proven)``: the candidates that may complete the hand, and those of them
+        known to. One bounded search keeps the kinds the complete standard hands one tile
+        away draw (:func:`webcalc.shanten.panjin_standard_drawn`, exact under PJ-2,
+        PJ-4..PJ-7): those real kinds are proven; of the rest only the 七对 candidates
+        (:meth:`special_waits`), the wildcard kinds when some such hand draws a wildcard,
+        and kinds no complete hand can hold one more of (left to the split search as
+        before) may complete it. A hand that is not ready loses its standard candidates
+        before any split search."""
         face, real_caps, room = hand_caps(sit)
         jokers = len(sit.jokers)
         found = panjin_standard_drawn(
@@ -268,16 +275,17 @@ class Panjin(Variant):
         mask, wild_draw = (found[1], found[2]) if found is not None else (0, False)
         keep = self.special_waits(sit)
         counts = sit.real_counts
-        out = set()
+        out, proven = set(), set()
         for k in candidates:
-            if k in keep or mask >> k & 1:
-                out.add(k)
-            elif k in sit.wildcards:
-                if wild_draw or room < 1:
+            if k in sit.wildcards:
+                if wild_draw or room < 1 or k in keep:
                     out.add(k)
-            elif counts[k] >= real_caps[k]:
+            elif mask >> k & 1:
                 out.add(k)
-        return out
+                proven.add(k)
+            elif k in keep or counts[k] >= real_caps[k]:
+                out.add(k)
+        return out, proven
 
     def _hand_ok(self, sit: Situation) -> bool:
         """Cheap form of ``not hand_reasons(sit)`` (PJ-4, PJ-5), read off the counts."""
