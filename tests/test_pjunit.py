@@ -227,3 +227,27 @@ def test_rest_places_same_as_the_row_by_row_merge():
         for skip in range(4):
             assert (S.panjin_rest_places(real, caps, skip, any_jokers)
                     == _rest_places_reference(real, caps, skip, any_jokers)), (real, caps, skip)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_free_folds_same_results(seed):
+    """free_unit_states and free_unit_draws (the free-joker variants' bounded folds): the
+    compiled folds give the same states and the same draws as the Python reference."""
+    rng = random.Random(600 + seed)
+    for _ in range(400):
+        a, b, honors = S.UNITS[rng.randrange(4)]
+        n = b - a
+        unit = list(_unit(rng, n))
+        caps = [max(rng.choice((4, 4, 4, 3, 2, 1, 0)), c) for c in unit]
+        groups, jokers, room = rng.randint(0, 4), rng.randint(0, 8), rng.randint(0, 6)
+        states = {(rng.randint(0, groups), rng.randint(0, 1), rng.randint(0, jokers + room + 1)):
+                  rng.randint(0, 8) for _ in range(rng.randint(0, 12))}
+        limit, any_jokers, after = rng.randint(-1, 6), rng.random() < 0.8, rng.randint(0, 10)
+        draws = [i for i in range(n) if rng.random() < 0.6]
+        args = (states, unit, caps, honors, any_jokers, groups, jokers, room, limit)
+        S._pjunit = None
+        try:
+            py = (S.free_unit_states(*args, after), S.free_unit_draws(*args, draws))
+        finally:
+            S._pjunit = COMPILED
+        assert (S.free_unit_states(*args, after), S.free_unit_draws(*args, draws)) == py, args

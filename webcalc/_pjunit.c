@@ -668,6 +668,356 @@ static PyObject *free_unit(PyObject *self, PyObject *args) {
     return out;
 }
 
+/* The bounded folds of the free-joker variants (shanten.py free_unit_states and
+ * free_unit_draws): merged states {(g, p, q): D} of the units folded so far, one more unit
+ * folded in kind by kind, keeping only the partial targets that can still end within
+ * limit. A state is (a, b, g, p, q, f): open places of the sequences begun one and two kinds
+ * back, groups, pair, joker-only places, and (free_unit_draws) the kind the extra tile went
+ * to, f + 1 (0: not placed yet). */
+#define DQ 64
+#define DF 10
+#define DKEYS (5 * 5 * 5 * 2 * DQ * DF)
+
+typedef struct {
+    int *val;                   /* key -> D, or NOVAL */
+    int *used;                  /* the keys set, in order */
+    int n;
+} DMap;
+
+static int dmap_init(DMap *m) {
+    m->val = PyMem_Malloc(sizeof(int) * DKEYS);
+    m->used = PyMem_Malloc(sizeof(int) * DKEYS);
+    m->n = 0;
+    if (!m->val || !m->used)
+        return -1;
+    for (int k = 0; k < DKEYS; k++)
+        m->val[k] = NOVAL;
+    return 0;
+}
+
+static inline void dmap_min(DMap *m, int key, int d) {
+    int old = m->val[key];
+    if (old == NOVAL) {
+        m->used[m->n++] = key;
+        m->val[key] = d;
+    } else if (d < old) {
+        m->val[key] = d;
+    }
+}
+
+static void dmap_clear(DMap *m) {
+    for (int k = 0; k < m->n; k++)
+        m->val[m->used[k]] = NOVAL;
+    m->n = 0;
+}
+
+#define DPACK(a, b, g, p, q, f1) ((((((a) * 5 + (b)) * 5 + (g)) * 2 + (p)) * DQ + (q)) * DF + (f1))
+
+static DMap dm_a, dm_b;
+static int dm_ready = 0;
+
+static int fold_args(PyObject *args, PyObject **states, int *unit, int *n, int *caps,
+                     int *honors, int *any_jokers, int *groups, int *jokers, int *joker_room,
+                     int *limit, PyObject **extra) {
+    PyObject *unit_o, *caps_o;
+    if (!PyArg_ParseTuple(args, "O!OOppiiiiO", &PyDict_Type, states, &unit_o, &caps_o, honors,
+                          any_jokers, groups, jokers, joker_room, limit, extra))
+        return -1;
+    for (int i = 0; i < MAXN + 2; i++)
+        unit[i] = 0;
+    *n = read_ints(unit_o, unit, MAXN, "unit");
+    if (*n < 0 || read_ints(caps_o, caps, MAXN, "caps") < 0)
+        return -1;
+    if (*jokers + *joker_room >= DQ || *groups < 0 || *groups > 4 || *jokers < 0) {
+        PyErr_SetString(PyExc_ValueError, "jokers, joker_room or groups out of range");
+        return -1;
+    }
+    if (!dm_ready) {
+        if (dmap_init(&dm_a) || dmap_init(&dm_b)) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        dm_ready = 1;
+    }
+    dmap_clear(&dm_a);
+    dmap_clear(&dm_b);
+    return 0;
+}
+
+/* fold(states, unit, caps, honors, any_jokers, groups, jokers, joker_room, limit, after)
+ * -> {(g, p, q): D}: free_unit_states. */
+static PyObject *fold(PyObject *self, PyObject *args) {
+    PyObject *states, *after_o;
+    int unit[MAXN + 2], caps[MAXN], n, honors, any_jokers, groups, jokers, joker_room, limit;
+    if (fold_args(args, &states, unit, &n, caps, &honors, &any_jokers, &groups, &jokers,
+                  &joker_room, &limit, &after_o) < 0)
+        return NULL;
+    int after = (int)PyLong_AsLong(after_o);
+    if (after == -1 && PyErr_Occurred())
+        return NULL;
+    PyObject *out = PyDict_New();
+    if (!out || limit < 0)
+        return out;
+    int budget = jokers + limit, qmax = jokers + joker_room;
+    int rem[MAXN + 1];
+    rem[n] = 0;
+    for (int i = n - 1; i >= 0; i--)
+        rem[i] = rem[i + 1] + unit[i];
+    DMap *cur = &dm_a, *nxt = &dm_b;
+    Py_ssize_t pos = 0;
+    PyObject *key, *val;
+    int have = rem[0] + after;
+    while (PyDict_Next(states, &pos, &key, &val)) {
+        int g, p, q;
+        if (!PyArg_ParseTuple(key, "iii", &g, &p, &q))
+            goto fail;
+        int d = (int)PyLong_AsLong(val);
+        if (d == -1 && PyErr_Occurred())
+            goto fail;
+        if (q - jokers > joker_room || q < 0 || g < 0 || g > 4 || p < 0 || p > 1)
+            continue;
+        int need = 3 * (groups - g) + 2 * (1 - p) - have;
+        if (d + (need > 0 ? need : 0) > budget)
+            continue;
+        dmap_min(cur, DPACK(0, 0, g, p, q, 0), d);
+    }
+    for (int i = 0; i < n; i++) {
+        if (!cur->n)
+            goto done;
+        int c = unit[i], cap = caps[i];
+        int seq_ok = !honors && i <= n - 3 && (c || unit[i + 1] || unit[i + 2]);
+        int s_max = 0;
+        if (seq_ok) {
+            s_max = c + unit[i + 1] + unit[i + 2];
+            if (s_max > 4) s_max = 4;
+        }
+        int ntrips = (c && any_jokers) ? 3 : (c ? 2 : 1);
+        int left = rem[i + 1] + after;
+        for (int k = 0; k < cur->n; k++) {
+            int kk = cur->used[k];
+            int d = cur->val[kk];
+            int q = (kk / DF) % DQ, p = (kk / (DF * DQ)) % 2, g = (kk / (DF * DQ * 2)) % 5;
+            int b = (kk / (DF * DQ * 10)) % 5, a = kk / (DF * DQ * 50);
+            int base = a + b;
+            int pair_ok = c && !p;
+            int top = s_max < groups - g ? s_max : groups - g;
+            for (int s = 0; s <= top; s++) {
+                int pl0 = base + s, g1 = g + s, open_ = b + 2 * s;
+                for (int t = 0; t < ntrips; t++) {
+                    int g2 = g1 + t;
+                    if (g2 > groups)
+                        break;
+                    int places = pl0 + 3 * t;
+                    int q2 = q + (places > cap ? places - cap : 0);
+                    if (q2 > qmax)
+                        break;
+                    int d2 = d + (places > c ? places - c : 0);
+                    int need = open_ + 3 * (groups - g2) + 2 * (1 - p) - left;
+                    if (d2 + (need > 0 ? need : 0) <= budget)
+                        dmap_min(nxt, DPACK(b, s, g2, p, q2, 0), d2);
+                    if (pair_ok) {
+                        places += 2;
+                        q2 = q + (places > cap ? places - cap : 0);
+                        if (q2 > qmax)
+                            continue;
+                        d2 = d + (places > c ? places - c : 0);
+                        need -= 2;
+                        if (d2 + (need > 0 ? need : 0) <= budget)
+                            dmap_min(nxt, DPACK(b, s, g2, 1, q2, 0), d2);
+                    }
+                }
+            }
+        }
+        dmap_clear(cur);
+        DMap *sw = cur; cur = nxt; nxt = sw;
+    }
+    {
+        /* best D per (g, p, q) */
+        int best[5][2][DQ];
+        for (int g = 0; g < 5; g++)
+            for (int p = 0; p < 2; p++)
+                for (int q = 0; q < DQ; q++)
+                    best[g][p][q] = NOVAL;
+        for (int k = 0; k < cur->n; k++) {
+            int kk = cur->used[k];
+            int q = (kk / DF) % DQ, p = (kk / (DF * DQ)) % 2, g = (kk / (DF * DQ * 2)) % 5;
+            if (cur->val[kk] < best[g][p][q])
+                best[g][p][q] = cur->val[kk];
+        }
+        for (int g = 0; g < 5; g++)
+            for (int p = 0; p < 2; p++)
+                for (int q = 0; q < DQ; q++) {
+                    if (best[g][p][q] == NOVAL)
+                        continue;
+                    PyObject *kt = Py_BuildValue("(iii)", g, p, q);
+                    PyObject *vt = PyLong_FromLong(best[g][p][q]);
+                    if (!kt || !vt || PyDict_SetItem(out, kt, vt) < 0) {
+                        Py_XDECREF(kt);
+                        Py_XDECREF(vt);
+                        goto fail;
+                    }
+                    Py_DECREF(kt);
+                    Py_DECREF(vt);
+                }
+    }
+done:
+    dmap_clear(&dm_a);
+    dmap_clear(&dm_b);
+    return out;
+fail:
+    dmap_clear(&dm_a);
+    dmap_clear(&dm_b);
+    Py_DECREF(out);
+    return NULL;
+}
+
+/* fold_draws(states, unit, caps, honors, any_jokers, groups, jokers, joker_room, limit,
+ * draws) -> set: free_unit_draws, the kinds of draws whose extra tile keeps the hand
+ * within limit. */
+static PyObject *fold_draws(PyObject *self, PyObject *args) {
+    PyObject *states, *draws_o;
+    int unit[MAXN + 2], caps[MAXN], n, honors, any_jokers, groups, jokers, joker_room, limit;
+    if (fold_args(args, &states, unit, &n, caps, &honors, &any_jokers, &groups, &jokers,
+                  &joker_room, &limit, &draws_o) < 0)
+        return NULL;
+    int allowed[MAXN] = {0}, any = 0;
+    PyObject *it = PyObject_GetIter(draws_o);
+    if (!it)
+        return NULL;
+    PyObject *item;
+    while ((item = PyIter_Next(it))) {
+        long i = PyLong_AsLong(item);
+        Py_DECREF(item);
+        if (i == -1 && PyErr_Occurred()) {
+            Py_DECREF(it);
+            return NULL;
+        }
+        if (i >= 0 && i < n) {
+            allowed[i] = 1;
+            any = 1;
+        }
+    }
+    Py_DECREF(it);
+    if (PyErr_Occurred())
+        return NULL;
+    PyObject *out = PySet_New(NULL);
+    if (!out || limit < 0 || !any)
+        return out;
+    int budget = jokers + limit, qmax = jokers + joker_room;
+    int rem[MAXN + 1];
+    rem[n] = 0;
+    for (int i = n - 1; i >= 0; i--)
+        rem[i] = rem[i + 1] + unit[i];
+    DMap *cur = &dm_a, *nxt = &dm_b;
+    Py_ssize_t pos = 0;
+    PyObject *key, *val;
+    while (PyDict_Next(states, &pos, &key, &val)) {
+        int g, p, q;
+        if (!PyArg_ParseTuple(key, "iii", &g, &p, &q))
+            goto fail;
+        int d = (int)PyLong_AsLong(val);
+        if (d == -1 && PyErr_Occurred())
+            goto fail;
+        if (q > qmax || q < 0 || g < 0 || g > 4 || p < 0 || p > 1)
+            continue;
+        int need = 3 * (groups - g) + 2 * (1 - p) - rem[0] - 1;
+        if (d + (need > 0 ? need : 0) > budget)
+            continue;
+        dmap_min(cur, DPACK(0, 0, g, p, q, 0), d);
+    }
+    for (int i = 0; i < n; i++) {
+        if (!cur->n)
+            goto done;
+        int c0 = unit[i], cap = caps[i];
+        int seqs = !honors && i <= n - 3;
+        int ahead = seqs ? unit[i + 1] + unit[i + 2] : 0;
+        int later = rem[i + 1];
+        for (int k = 0; k < cur->n; k++) {
+            int kk = cur->used[k];
+            int d = cur->val[kk];
+            int f1 = kk % DF;
+            int q = (kk / DF) % DQ, p = (kk / (DF * DQ)) % 2, g = (kk / (DF * DQ * 2)) % 5;
+            int b = (kk / (DF * DQ * 10)) % 5, a = kk / (DF * DQ * 50);
+            int base = a + b;
+            int extras = (f1 == 0 && allowed[i]) ? 2 : 1;
+            for (int extra = 0; extra < extras; extra++) {
+                int c = c0 + extra;
+                int f2 = extra ? i + 1 : f1;
+                int pending = f2 == 0;
+                int s_max = 0;
+                if (seqs) {
+                    s_max = c + ahead + pending;
+                    if (s_max > 4) s_max = 4;
+                }
+                int ntrips = (c && any_jokers) ? 3 : (c ? 2 : 1);
+                int left = later + pending;
+                int pair_ok = c && !p;
+                int top = s_max < groups - g ? s_max : groups - g;
+                for (int s = 0; s <= top; s++) {
+                    int pl0 = base + s, g1 = g + s, open_ = b + 2 * s;
+                    for (int t = 0; t < ntrips; t++) {
+                        int g2 = g1 + t;
+                        if (g2 > groups)
+                            break;
+                        int places = pl0 + 3 * t;
+                        int q2 = q + (places > cap ? places - cap : 0);
+                        if (q2 > qmax)
+                            break;
+                        int d2 = d + (places > c ? places - c : 0);
+                        int need = open_ + 3 * (groups - g2) + 2 * (1 - p) - left;
+                        if (d2 + (need > 0 ? need : 0) <= budget)
+                            dmap_min(nxt, DPACK(b, s, g2, p, q2, f2), d2);
+                        if (pair_ok) {
+                            places += 2;
+                            q2 = q + (places > cap ? places - cap : 0);
+                            if (q2 > qmax)
+                                continue;
+                            d2 = d + (places > c ? places - c : 0);
+                            need -= 2;
+                            if (d2 + (need > 0 ? need : 0) <= budget)
+                                dmap_min(nxt, DPACK(b, s, g2, 1, q2, f2), d2);
+                        }
+                    }
+                }
+            }
+        }
+        dmap_clear(cur);
+        DMap *sw = cur; cur = nxt; nxt = sw;
+    }
+    {
+        int found[MAXN] = {0};
+        for (int k = 0; k < cur->n; k++) {
+            int kk = cur->used[k];
+            int f1 = kk % DF;
+            if (!f1 || found[f1 - 1])
+                continue;
+            int p = (kk / (DF * DQ)) % 2, g = (kk / (DF * DQ * 2)) % 5;
+            int total = cur->val[kk] + 3 * (groups - g) + 2 * (1 - p);
+            if (total - jokers <= limit)
+                found[f1 - 1] = 1;
+        }
+        for (int i = 0; i < n; i++) {
+            if (!found[i])
+                continue;
+            PyObject *v = PyLong_FromLong(i);
+            if (!v || PySet_Add(out, v) < 0) {
+                Py_XDECREF(v);
+                goto fail;
+            }
+            Py_DECREF(v);
+        }
+    }
+done:
+    dmap_clear(&dm_a);
+    dmap_clear(&dm_b);
+    return out;
+fail:
+    dmap_clear(&dm_a);
+    dmap_clear(&dm_b);
+    Py_DECREF(out);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"search", search, METH_VARARGS,
      "search(unit, caps, yj, start, honors, max_x, limit, jokers, need_x, groups, rest, "
@@ -679,6 +1029,12 @@ static PyMethodDef methods[] = {
     {"free_unit", free_unit, METH_VARARGS,
      "free_unit(unit, caps, honors) -> [(g, p, q, D), ...]: unit_free with jokers, "
      "Pareto rows in (g, p, q) order. See webcalc/shanten.py unit_free."},
+    {"fold", fold, METH_VARARGS,
+     "fold(states, unit, caps, honors, any_jokers, groups, jokers, joker_room, limit, after) "
+     "-> {(g, p, q): D}. See webcalc/shanten.py free_unit_states."},
+    {"fold_draws", fold_draws, METH_VARARGS,
+     "fold_draws(states, unit, caps, honors, any_jokers, groups, jokers, joker_room, limit, "
+     "draws) -> set of kinds. See webcalc/shanten.py free_unit_draws."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -224,6 +224,9 @@ def free_unit_states(states: dict, unit: Sequence[int], caps: Sequence[int], hon
     joker-only places ``q`` exceed the wildcard tiles there are. Exact for every target
     within ``limit``; a hand's distance is within it iff :func:`_finish_free` of the result
     is. Nothing is cached: a bounded fold is cheap where a whole table is not."""
+    if _pjunit is not None and type(states) is dict and jokers + joker_room < 64:
+        return _pjunit.fold(states, unit, caps, honors, any_jokers, groups, jokers, joker_room,
+                            limit, after)
     budget = jokers + limit
     if limit < 0:
         return {}
@@ -304,6 +307,9 @@ def free_unit_draws(states: dict, unit: Sequence[int], caps: Sequence[int], hono
     partial target carrying the kind its extra tile went to (``-1``: not placed yet).
     Where the extra tile may still come, sequences are allowed one place more than the
     held tiles give (any sequence is a real target; only fewer would lose one)."""
+    if _pjunit is not None and type(states) is dict and jokers + joker_room < 64:
+        return _pjunit.fold_draws(states, unit, caps, honors, any_jokers, groups, jokers,
+                                  joker_room, limit, draws)
     if limit < 0:
         return set()
     budget = jokers + limit
