@@ -55,7 +55,7 @@ SECTION = "## Worst cases (issue 13.5, issue 14)"
 def _request(rng, variant, options, n, wild_count, seen, one_suit=False):
     """A fresh request: ``n`` tiles of which ``wild_count`` are wildcard tiles."""
     v = VARIANTS[variant]
-    while True:
+    for _ in range(10_000):
         ind = rng.randrange(34)
         indicator = ALL_TILES[ind]
         wild = ([] if variant == "jincheng" else
@@ -89,6 +89,8 @@ def _request(rng, variant, options, n, wild_count, seen, one_suit=False):
             req["options"] = {"wildcard": False}
             del req["indicator"]
         return req
+    raise ValueError(f"no {variant} hand of {n} tiles holds {wild_count} wildcards with "
+                     f"options {options}")
 
 
 def classes(rng, per_class, seen):
