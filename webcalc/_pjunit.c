@@ -40,28 +40,28 @@ typedef struct {
 typedef struct {
     State *s;
     int n, cap;
-    int *slot;                  /* key -> index in s, or -1 */
+    int *slot;                  /* key -> index in s + 1, or 0 (calloc: untouched pages of
+                                 * the map are never made resident) */
 } Table;
 
 static int table_init(Table *t) {
     t->cap = 256;
     t->n = 0;
     t->s = PyMem_Malloc(sizeof(State) * t->cap);
-    t->slot = PyMem_Malloc(sizeof(int) * NKEYS);
+    t->slot = PyMem_Calloc(NKEYS, sizeof(int));
     if (!t->s || !t->slot)
         return -1;
-    memset(t->slot, 0xff, sizeof(int) * NKEYS);
     return 0;
 }
 
 static void table_clear(Table *t) {
     for (int i = 0; i < t->n; i++)
-        t->slot[t->s[i].key] = -1;
+        t->slot[t->s[i].key] = 0;
     t->n = 0;
 }
 
 static State *table_get(Table *t, int key) {
-    int i = t->slot[key];
+    int i = t->slot[key] - 1;
     if (i >= 0)
         return &t->s[i];
     if (t->n == t->cap) {
@@ -72,7 +72,7 @@ static State *table_get(Table *t, int key) {
         t->cap *= 2;
     }
     State *s = &t->s[t->n];
-    t->slot[key] = t->n++;
+    t->slot[key] = ++t->n;
     s->key = key;
     for (int e = 0; e < MAXE; e++)
         s->r[e] = NOVAL;
@@ -104,7 +104,7 @@ static int prune(Table *src, Table *dst, int ne) {
             int beaten = 0;
             /* every proper superset f2 of fl with the same PRES bit */
             for (int sub = free_bits; sub && !beaten; sub = (sub - 1) & free_bits) {
-                int j = src->slot[head | fl | sub];
+                int j = src->slot[head | fl | sub] - 1;
                 if (j < 0)
                     continue;
                 State *o = &src->s[j];
@@ -679,35 +679,33 @@ static PyObject *free_unit(PyObject *self, PyObject *args) {
 #define DKEYS (5 * 5 * 5 * 2 * DQ * DF)
 
 typedef struct {
-    int *val;                   /* key -> D, or NOVAL */
+    int *val;                   /* key -> D + 1, or 0 (calloc, as Table's map) */
     int *used;                  /* the keys set, in order */
     int n;
 } DMap;
 
 static int dmap_init(DMap *m) {
-    m->val = PyMem_Malloc(sizeof(int) * DKEYS);
+    m->val = PyMem_Calloc(DKEYS, sizeof(int));
     m->used = PyMem_Malloc(sizeof(int) * DKEYS);
     m->n = 0;
     if (!m->val || !m->used)
         return -1;
-    for (int k = 0; k < DKEYS; k++)
-        m->val[k] = NOVAL;
     return 0;
 }
 
 static inline void dmap_min(DMap *m, int key, int d) {
     int old = m->val[key];
-    if (old == NOVAL) {
+    if (!old) {
         m->used[m->n++] = key;
-        m->val[key] = d;
-    } else if (d < old) {
-        m->val[key] = d;
+        m->val[key] = d + 1;
+    } else if (d + 1 < old) {
+        m->val[key] = d + 1;
     }
 }
 
 static void dmap_clear(DMap *m) {
     for (int k = 0; k < m->n; k++)
-        m->val[m->used[k]] = NOVAL;
+        m->val[m->used[k]] = 0;
     m->n = 0;
 }
 
@@ -795,7 +793,7 @@ static PyObject *fold(PyObject *self, PyObject *args) {
         int left = rem[i + 1] + after;
         for (int k = 0; k < cur->n; k++) {
             int kk = cur->used[k];
-            int d = cur->val[kk];
+            int d = cur->val[kk] - 1;
             int q = (kk / DF) % DQ, p = (kk / (DF * DQ)) % 2, g = (kk / (DF * DQ * 2)) % 5;
             int b = (kk / (DF * DQ * 10)) % 5, a = kk / (DF * DQ * 50);
             int base = a + b;
@@ -841,8 +839,8 @@ static PyObject *fold(PyObject *self, PyObject *args) {
         for (int k = 0; k < cur->n; k++) {
             int kk = cur->used[k];
             int q = (kk / DF) % DQ, p = (kk / (DF * DQ)) % 2, g = (kk / (DF * DQ * 2)) % 5;
-            if (cur->val[kk] < best[g][p][q])
-                best[g][p][q] = cur->val[kk];
+            if (cur->val[kk] - 1 < best[g][p][q])
+                best[g][p][q] = cur->val[kk] - 1;
         }
         for (int g = 0; g < 5; g++)
             for (int p = 0; p < 2; p++)
@@ -934,7 +932,7 @@ static PyObject *fold_draws(PyObject *self, PyObject *args) {
         int later = rem[i + 1];
         for (int k = 0; k < cur->n; k++) {
             int kk = cur->used[k];
-            int d = cur->val[kk];
+            int d = cur->val[kk] - 1;
             int f1 = kk % DF;
             int q = (kk / DF) % DQ, p = (kk / (DF * DQ)) % 2, g = (kk / (DF * DQ * 2)) % 5;
             int b = (kk / (DF * DQ * 10)) % 5, a = kk / (DF * DQ * 50);
@@ -992,7 +990,7 @@ static PyObject *fold_draws(PyObject *self, PyObject *args) {
             if (!f1 || found[f1 - 1])
                 continue;
             int p = (kk / (DF * DQ)) % 2, g = (kk / (DF * DQ * 2)) % 5;
-            int total = cur->val[kk] + 3 * (groups - g) + 2 * (1 - p);
+            int total = cur->val[kk] - 1 + 3 * (groups - g) + 2 * (1 - p);
             if (total - jokers <= limit)
                 found[f1 - 1] = 1;
         }
