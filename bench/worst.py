@@ -2,7 +2,8 @@
 
 Replaces the CPU-budget assertion the fuzz test used to make (the team brief: speed is
 measured in a benchmark, never in a timed test). In one process, after the warm-up a
-gunicorn worker gets (:func:`webcalc.warmup.warm_up`, before the fork), it times CPU
+gunicorn worker gets (:func:`webcalc.warmup.warm_up` and
+:func:`webcalc.web.warmup.warm_pages`, before the fork), it times CPU
 (``time.process_time``, the collector left on) of hands it has never seen, each hand once,
 through one path only (the engine's ``analyze()``, the JSON API, or the full page, taken
 in turn), in these classes:
@@ -46,6 +47,7 @@ from webcalc.options import parse_options                      # noqa: E402
 from webcalc.tiles import ALL_TILES, format_tiles              # noqa: E402
 from webcalc.variants import VARIANTS                          # noqa: E402
 from webcalc.warmup import warm_up                             # noqa: E402
+from webcalc.web.warmup import warm_pages                      # noqa: E402
 
 TARGET_MS = 20.0          # issue 13.5: p99 through the API and the page
 CAP_MS = 100.0            # issue 7's old per-request cap
@@ -134,6 +136,7 @@ def main(argv=None):
     app = create_app({"TESTING": True, "WTF_CSRF_ENABLED": False})
     client = app.test_client()
     warm_up()
+    warm_pages(app)          # as gunicorn.conf.py does before the fork: templates compiled
     rng = random.Random(args.seed)
     seen: set = set()
     # three paths, each with its own hands
