@@ -481,8 +481,9 @@ def _panjin_useful(variant: Variant, sit: Situation, live, bound: int | None = N
                 break
     seven = None
     if sit.options.seven_pairs and not melds:
+        # only wanted when not farther than the standard shape
         seven = seven_pairs_panjin_drawn(sit.real_counts, real_caps, jokers, room, allowed,
-                                         need_real, jokers)
+                                         need_real, jokers, INF if found is None else found[0])
         if seven is not None:
             shapes["seven_pairs"] = seven[0]
     if not shapes:
@@ -527,7 +528,8 @@ def efficiency(variant: Variant, sit: Situation, visible: Sequence[int] = (),
         # at d14 + 1, and the three units it leaves alone hit the same tables. (With the
         # discard-win rule too: a target lacking a real tile still does after the discard.)
         from .shanten import panjin_missing
-        d14 = panjin_missing(sit, variant.allowed_suit_counts(sit)).get("standard")
+        d14 = panjin_missing(sit, variant.allowed_suit_counts(sit),
+                             seven_pairs=False).get("standard")
         bound = -1 if d14 is None else d14 + 1
     pre: dict = {}
     if bound is not None and bound >= 0:

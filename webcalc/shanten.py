@@ -630,7 +630,11 @@ def seven_pairs_panjin_drawn(real: Sequence[int], caps: Sequence[int], jokers: i
     cheapest partial targets draw. An untouched kind standing for its class draws, when it
     draws, every untouched kind of that class (a nearest target may take any of them
     instead, or split four of it into two pairs); a plain pair of drawn tiles may be of
-    any untouched kind of a counted suit or an honor."""
+    any untouched kind of a counted suit or an honor (the stand-in of its class finds it
+    too). A kind takes at most one joker here: a pair of two jokers within its places is
+    a plain pair (the same target, the same cost). With ``limit``, a state is dropped when
+    even the places left, less the real tiles still to come and the unplaced held jokers,
+    drawn, exceed it."""
     max_x = jokers + joker_room
     kinds = [k for k in range(34) if real[k]]
     classes: dict[tuple[int, bool], int] = {}
@@ -644,29 +648,33 @@ def seven_pairs_panjin_drawn(real: Sequence[int], caps: Sequence[int], jokers: i
             plain_bits[cls[0]] |= 1 << k
     bits_of = {k: class_bits[cls] for cls, k in classes.items()}
     kinds += sorted(classes.values())
+    later = sum(real)                             # real tiles of the kinds still to come
     # (pairs, x, suit mask, yj) -> (r, drawn)
     acc: dict[tuple, tuple[int, int]] = {(0, 0, 0, False): (0, 0)}
     for k in kinds:
         c, cap = real[k], caps[k]
+        later -= c
         suit_bit = 1 << (k // 9) if k < 27 else 0
         yj = k in YAOJIU
         bits = bits_of.get(k, 1 << k)
-        opts = []                     # (pairs, jokers, reals drawn, real used)
+        opts = []                     # (pairs, jokers, reals drawn): a real tile is used
         for q in (1, 2):
-            places = 2 * q
-            for y in range(0, places + 1):
-                rl = places - y
-                if rl > cap or (not c and y == places):
-                    continue          # (a pair of jokers is a plain pair, below)
-                opts.append((q, y, max(0, rl - c), rl > 0))
+            for y in (0, 1):
+                rl = 2 * q - y
+                if rl <= cap:
+                    opts.append((q, y, rl - c if rl > c else 0))
         new = dict(acc)
         for (pairs, x, m, j), (r, mask) in acc.items():
-            for q, y, d, used in opts:
-                if pairs + q > 7 or x + y > max_x:
+            for q, y, d in opts:
+                x2 = x + y
+                if pairs + q > 7 or x2 > max_x:
                     continue
-                key = (pairs + q, x + y, m | (suit_bit if used else 0), j or (used and yj))
+                key = (pairs + q, x2, m | suit_bit, j or yj)
                 r2 = r + d
-                if r2 + (x + y - jokers if x + y > jokers else 0) > limit:
+                # the cost so far, and the places left that neither the real tiles still
+                # to come nor the held jokers not yet placed can fill (each a draw)
+                left = 14 - 2 * (pairs + q) - later - (jokers - x2 if jokers > x2 else 0)
+                if r2 + (x2 - jokers if x2 > jokers else 0) + (left if left > 0 else 0) > limit:
                     continue
                 m2 = mask | bits if d else mask
                 old = new.get(key)
@@ -796,9 +804,11 @@ def panjin_count_lower(sit, allowed_suits) -> int:
     return need
 
 
-def panjin_missing(sit, allowed_suits, limit: int = INF) -> dict[str, int]:
-    """盘锦's exact distances: standard (PJ-2, PJ-4..PJ-7) and 七对 with its option (PJ-8).
-    With ``limit``, shapes farther than it are left out (a cheaper search)."""
+def panjin_missing(sit, allowed_suits, limit: int = INF,
+                   seven_pairs: bool = True) -> dict[str, int]:
+    """盘锦's exact distances: standard (PJ-2, PJ-4..PJ-7) and 七对 with its option (PJ-8;
+    not searched when ``seven_pairs`` is false). With ``limit``, shapes farther than it are
+    left out (a cheaper search)."""
     face, real_caps, room = hand_caps(sit)
     jokers = len(sit.jokers)
     concealed = sit.hand.concealed
@@ -828,7 +838,7 @@ def panjin_missing(sit, allowed_suits, limit: int = INF) -> dict[str, int]:
                 break
         if d is not None:
             out["standard"] = d
-    if sit.options.seven_pairs and not sit.hand.melds:
+    if seven_pairs and sit.options.seven_pairs and not sit.hand.melds:
         lower = INF if limit >= INF else seven_pairs_plain(sit.real_counts, [4] * 34)
         if lower is None or lower - jokers <= limit:
             d = seven_pairs_panjin(sit.real_counts, real_caps, jokers, room, allowed_suits,
