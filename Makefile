@@ -9,8 +9,9 @@
 # (WEBCALC_TEST_POSTGRES_URL, else postgresql://webcalc:webcalc@127.0.0.1:5432/webcalc_test);
 # its last lines say plainly when that was SQLite only.
 # make lock -> regenerate constraints.txt (the pinned versions every install uses)
-# The virtualenv is reinstalled only when pyproject.toml or constraints.txt changes (stamp
-# files in .venv/). Every pip install is pinned by constraints.txt (-c): after adding or
+# The virtualenv is reinstalled only when pyproject.toml, setup.py, the C part of the engine
+# (webcalc/_pjunit.c, compiled in place by the editable install) or constraints.txt changes
+# (stamp files in .venv/). Every pip install is pinned by constraints.txt (-c): after adding or
 # raising a dependency in pyproject.toml, run `make lock` and commit constraints.txt.
 
 PYTHON ?= python3
@@ -70,15 +71,15 @@ load: $(VENV)/.stamp-run
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-$(VENV)/.stamp-run: pyproject.toml $(LOCK) | $(BIN)/python
+$(VENV)/.stamp-run: pyproject.toml setup.py webcalc/_pjunit.c $(LOCK) | $(BIN)/python
 	$(PIP) -e .
 	touch $@
 
-$(VENV)/.stamp-test: pyproject.toml $(LOCK) | $(BIN)/python
+$(VENV)/.stamp-test: pyproject.toml setup.py webcalc/_pjunit.c $(LOCK) | $(BIN)/python
 	$(PIP) -e '.[test]'
 	touch $@ $(VENV)/.stamp-run
 
-$(VENV)/.stamp-bench: pyproject.toml $(LOCK) | $(BIN)/python
+$(VENV)/.stamp-bench: pyproject.toml setup.py webcalc/_pjunit.c $(LOCK) | $(BIN)/python
 	$(PIP) -e '.[bench]'
 	touch $@ $(VENV)/.stamp-run
 

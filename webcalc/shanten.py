@@ -54,6 +54,18 @@ def _share(row: tuple) -> tuple:
 # 盘锦 unit flags
 PRES, YJ, TRIP, SEQ, RD = 1, 2, 4, 8, 16
 
+# The 盘锦 per-unit search compiled (webcalc/_pjunit.c, built by setup.py when a C compiler
+# is there): the same states, transitions, bounds and pruning as the Python functions
+# below, which stay the reference (tests/test_pjunit.py) and run when it was not built.
+try:
+    from . import _pjunit
+except ImportError:                   # pragma: no cover - an install without a compiler
+    _pjunit = None
+
+
+def _yj_flags(start: int, n: int) -> tuple[int, ...]:
+    return tuple(1 if start + i in YAOJIU else 0 for i in range(n))
+
 
 # -- free jokers (三门峡, 郑州, 晋城) -----------------------------------------------------
 
@@ -119,6 +131,8 @@ def unit_free(unit: tuple[int, ...], caps: tuple[int, ...], honors: bool,
     place beyond the cap (``q``) is allowed."""
     if not jokers:
         return _plain_rows(unit, caps, honors)
+    if _pjunit is not None:
+        return tuple(_share(row) for row in _pjunit.free_unit(unit, caps, honors))
     n = len(unit)
     states: dict[tuple[int, int, int, int, int], int] = {(0, 0, 0, 0, 0): 0}
     for i in range(n):
@@ -210,6 +224,9 @@ def free_unit_states(states: dict, unit: Sequence[int], caps: Sequence[int], hon
     joker-only places ``q`` exceed the wildcard tiles there are. Exact for every target
     within ``limit``; a hand's distance is within it iff :func:`_finish_free` of the result
     is. Nothing is cached: a bounded fold is cheap where a whole table is not."""
+    if _pjunit is not None and type(states) is dict and jokers + joker_room < 64:
+        return _pjunit.fold(states, unit, caps, honors, any_jokers, groups, jokers, joker_room,
+                            limit, after)
     budget = jokers + limit
     if limit < 0:
         return {}
@@ -290,6 +307,9 @@ def free_unit_draws(states: dict, unit: Sequence[int], caps: Sequence[int], hono
     partial target carrying the kind its extra tile went to (``-1``: not placed yet).
     Where the extra tile may still come, sequences are allowed one place more than the
     held tiles give (any sequence is a real target; only fewer would lose one)."""
+    if _pjunit is not None and type(states) is dict and jokers + joker_room < 64:
+        return _pjunit.fold_draws(states, unit, caps, honors, any_jokers, groups, jokers,
+                                  joker_room, limit, draws)
     if limit < 0:
         return set()
     budget = jokers + limit
@@ -391,6 +411,11 @@ def unit_panjin(unit: tuple[int, ...], caps: tuple[int, ...], start: int, honors
     held outside the unit) so is a state whose :func:`_bound` exceeds ``limit`` (with
     ``rest``, :func:`panjin_rest_places` of the other units, a stronger bound)."""
     n = len(unit)
+    if _pjunit is not None and (rest is not None or limit >= INF):
+        rows = _pjunit.search(unit, caps, _yj_flags(start, n), start, honors, max_x,
+                              min(limit, INF), min(jokers, INF), 0, groups,
+                              None if rest is None else _flat_rest(rest), (), track_rd, False)[0]
+        return tuple(_share(row[:5]) for row in rows)
     held_after = [sum(unit[i + 1:]) for i in range(n)]
     bound = _suffix_bound(rest) if rest is not None else None
     states: dict[tuple, int] = {(0, 0, 0, 0, 0, 0): 0}       # (a, b, g, p, x, fl) -> r
@@ -869,6 +894,10 @@ def unit_panjin_drawn(unit: tuple[int, ...], caps: tuple[int, ...], start: int, 
     n = len(unit)
     if jokers + limit < max_x:
         max_x = jokers + limit
+    if _pjunit is not None and rest is not None:
+        return tuple(_pjunit.search(unit, caps, _yj_flags(start, n), start, honors, max_x,
+                                    limit, jokers, jokers, groups, _flat_rest(rest), (),
+                                    False, True)[0])
     held_after = [sum(unit[i + 1:]) for i in range(n)]
     bound = _suffix_bound(rest) if rest is not None else None
     states: dict[tuple, tuple[int, int]] = {(0, 0, 0, 0, 0, 0): (0, 0)}
@@ -1060,6 +1089,12 @@ def unit_panjin_drawn_drops(unit: tuple[int, ...], caps: tuple[int, ...], start:
     if rest is None:        # the count bound: places the other units' tiles cannot fill
         rest = tuple(tuple(max(0, 3 * g + 2 * p - others - 1) for p in range(2))
                      for g in range(5))
+    if _pjunit is not None:
+        tables = _pjunit.search(unit, caps, _yj_flags(start, n), start, honors, max_x, limit,
+                                jokers, jokers, groups, _flat_rest(rest), tuple(drops),
+                                False, True)
+        return (tuple(tables[0]),
+                tuple((j, tuple(tables[e + 1])) for e, j in enumerate(drops)))
     bound = _suffix_bound(rest)
     states: dict[tuple, dict[int, tuple[int, int]]] = {(0, 0, 0, 0, 0, 0): {0: (0, 0)}}
     entries = [0]
@@ -1157,23 +1192,66 @@ def panjin_rest_places(real: Sequence[int], caps: Sequence[int], skip: int,
     """``rest[g][p]``: at least how many places of ``g`` groups and ``p`` pairs (0/1) the
     units other than ``skip`` leave unfilled by the real tiles they hold, jokers anywhere
     and no 盘锦 condition (:func:`unit_free` tables; fresh groups at 3 and 2 places)."""
-    acc = {(0, 0): 0}
-    for u, (a, b, honors) in enumerate(UNITS):
-        if u == skip:
+    return _rest_places_all(tuple(real), tuple(caps), any_jokers)[skip]
+
+
+@lru_cache(maxsize=512)
+def _unit_free_min(unit: tuple[int, ...], caps: tuple[int, ...], honors: bool,
+                   any_jokers: bool) -> tuple[int, ...]:
+    """:func:`unit_free` reduced to the fewest draws ``D`` per ``(g, p)``, as ten numbers
+    ``[g * 2 + p]`` (``INF`` where the unit has no row)."""
+    out = [INF] * 10
+    for g, p, _, d in unit_free(unit, caps, honors, any_jokers):
+        if d < out[g * 2 + p]:
+            out[g * 2 + p] = d
+    return tuple(out)
+
+
+def _min_plus(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+    """Two units' minima together (``[g * 2 + p]``, groups up to four, one pair)."""
+    out = [INF] * 10
+    bs = [(j, bj) for j, bj in enumerate(b) if bj < INF]
+    for i, ai in enumerate(a):
+        if ai >= INF:
             continue
-        table = unit_free(tuple(real[a:b]), tuple(caps[a:b]), honors, any_jokers)
-        new: dict[tuple[int, int], int] = {}
-        for (g, p), d in acc.items():
-            for g2, p2, _, d2 in table:
-                key = (g + g2, p + p2)
-                if key[0] > 4 or key[1] > 1:
-                    continue
-                if d + d2 < new.get(key, INF):
-                    new[key] = d + d2
-        acc = new
-    return tuple(tuple(min((d + 3 * (g - g0) + 2 * (p - p0) for (g0, p0), d in acc.items()
-                            if g0 <= g and p0 <= p), default=INF) for p in range(2))
-                 for g in range(5))
+        for j, bj in bs:
+            k = i + j                       # (g1 + g2) * 2 + p1 + p2
+            if k >= 10 or (i & 1 and j & 1):
+                continue
+            if ai + bj < out[k]:
+                out[k] = ai + bj
+    return tuple(out)
+
+
+_ZERO = (0,) + (INF,) * 9
+
+
+@lru_cache(maxsize=256)
+def _rest_places_all(real: tuple[int, ...], caps: tuple[int, ...], any_jokers: bool) -> tuple:
+    """:func:`panjin_rest_places` for each unit left out in turn (a hand's searches ask for
+    all four, again and again): the units before and after the one left out, combined."""
+    m = [_unit_free_min(real[a:b], caps[a:b], honors, any_jokers) for a, b, honors in UNITS]
+    m01 = _min_plus(m[0], m[1])
+    m23 = _min_plus(m[2], m[3])
+    without = (_min_plus(m[1], m23), _min_plus(m[0], m23),
+               _min_plus(m01, m[3]), _min_plus(m01, m[2]))
+    return tuple(_rest_of(acc) for acc in without)
+
+
+def _rest_of(acc: tuple[int, ...]) -> tuple:
+    """``rest[g][p]`` from the minima of the other units: their groups, and fresh groups
+    (3 places) and pair (2) for the rest — ``min(acc[g][p], rest[g − 1][p] + 3,
+    rest[g][p − 1] + 2)``."""
+    rows = []
+    for g in range(5):
+        r0 = acc[g * 2]
+        r1 = acc[g * 2 + 1]
+        if g:
+            r0 = min(r0, rows[-1][0] + 3)
+            r1 = min(r1, rows[-1][1] + 3)
+        r1 = min(r1, r0 + 2, INF)
+        rows.append((min(r0, INF), r1))
+    return tuple(rows)
 
 
 @lru_cache(maxsize=64)
@@ -1192,6 +1270,12 @@ def _suffix_bound(rest: tuple) -> tuple:
                 for v in range(-14, 27)))
         out.append(tuple(row))
     return tuple(out)
+
+
+def _flat_rest(rest: tuple) -> tuple[int, ...]:
+    """``rest`` (:func:`panjin_rest_places`) as ten numbers, ``[g * 2 + p]``, for the C
+    search (which derives :func:`_suffix_bound` from them itself)."""
+    return rest[0] + rest[1] + rest[2] + rest[3] + rest[4]
 
 
 def _prune_drops(states: dict[tuple, dict[int, tuple[int, int]]]) -> dict:
@@ -1224,6 +1308,8 @@ def _merge_drawn(acc: dict, table, groups: int, max_x: int, jokers: int, limit: 
                  counts_suit: bool, want: int, k_u: int) -> dict:
     """One merge step of :func:`panjin_standard_drawn` (``k_u``: free fillers to come;
     every held joker must still find a place)."""
+    if _pjunit is not None:
+        return _pjunit.merge(acc, table, groups, max_x, jokers, limit, counts_suit, want, k_u)
     new: dict[tuple, tuple[int, int]] = {}
     for (g, p, x, n, f), (r, m) in acc.items():
         for g2, p2, x2, fl, r2, m2 in table:

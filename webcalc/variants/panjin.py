@@ -23,7 +23,7 @@ from ..errors import InputError
 from ..hand import Meld
 from ..messages import Message
 from ..options import opt
-from ..shanten import panjin_missing
+from ..shanten import hand_caps, panjin_meld_flags, panjin_missing, panjin_standard_drawn
 from ..tables import standard_waits
 from ..tiles import ALL_TILES, Tile
 from ..wildcards import PANJIN, wildcards_from_indicator
@@ -222,8 +222,10 @@ class Panjin(Variant):
 
     def winning_kinds(self, sit: Situation) -> list[Tile]:
         """Waits without building a hand per candidate: the shape candidates from the
-        unit tables, then PJ-4/PJ-5 updated by the one added tile and the PJ-6/PJ-7
-        split search. No wildcard kind for a ``discard`` win (C-9, PJ-2)."""
+        unit tables, narrowed by :meth:`_standard_filter`; a real kind its search shows a
+        complete standard hand drawing wins outright, the others (七对, wildcard kinds,
+        kinds with no copy left to hold) go through PJ-4/PJ-5 updated by the one added tile
+        and the PJ-6/PJ-7 split search. No wildcard kind for a ``discard`` win (C-9, PJ-2)."""
         candidates = set(standard_waits(sit.real_counts, len(sit.jokers), len(sit.hand.melds),
                                         sit.wildcards, False)) | self.special_waits(sit)
         wild = set(sit.wildcards)
@@ -234,8 +236,12 @@ class Panjin(Variant):
         meld_trip, meld_seq = self._meld_flags(sit)
         if sit.win_by == "discard":
             candidates -= {int(w) for w in wild}   # C-9, PJ-2: a wildcard is never discarded
+        candidates, proven = self._standard_filter(sit, candidates)
         out = []
         for k in sorted(candidates):
+            if k in proven:                        # a complete standard hand draws it
+                out.append(ALL_TILES[k])
+                continue
             t = ALL_TILES[k]
             counts, jokers = list(sit.real_counts), len(sit.jokers)
             if t in wild:
@@ -249,6 +255,37 @@ class Panjin(Variant):
                     sit.options, tuple(counts), jokers, len(sit.hand.melds), meld_trip, meld_seq):
                 out.append(t)
         return out
+
+    def _standard_filter(self, sit: Situation,
+                         candidates: set[int]) -> tuple[set[int], set[int]]:
+        """``(may, proven)``: the candidates that may complete the hand, and those of them
+        known to. One bounded search keeps the kinds the complete standard hands one tile
+        away draw (:func:`webcalc.shanten.panjin_standard_drawn`, exact under PJ-2,
+        PJ-4..PJ-7): those real kinds are proven; of the rest only the 七对 candidates
+        (:meth:`special_waits`), the wildcard kinds when some such hand draws a wildcard,
+        and kinds no complete hand can hold one more of (left to the split search as
+        before) may complete it. A hand that is not ready loses its standard candidates
+        before any split search."""
+        face, real_caps, room = hand_caps(sit)
+        jokers = len(sit.jokers)
+        found = panjin_standard_drawn(
+            sit.real_counts, real_caps, jokers, room, len(sit.hand.melds),
+            panjin_meld_flags(sit), self.allowed_suit_counts(sit), sit.options.piaohu,
+            jokers, 1)
+        mask, wild_draw = (found[1], found[2]) if found is not None else (0, False)
+        keep = self.special_waits(sit)
+        counts = sit.real_counts
+        out, proven = set(), set()
+        for k in candidates:
+            if k in sit.wildcards:
+                if wild_draw or room < 1 or k in keep:
+                    out.add(k)
+            elif mask >> k & 1:
+                out.add(k)
+                proven.add(k)
+            elif k in keep or counts[k] >= real_caps[k]:
+                out.add(k)
+        return out, proven
 
     def _hand_ok(self, sit: Situation) -> bool:
         """Cheap form of ``not hand_reasons(sit)`` (PJ-4, PJ-5), read off the counts."""

@@ -1,0 +1,1046 @@
+/* webcalc._pjunit: the 盘锦 per-unit search of webcalc/shanten.py in C (issue 13.5).
+ *
+ * One function, search(), runs the state search that the Python functions unit_panjin,
+ * unit_panjin_drawn and unit_panjin_drawn_drops run (the same states, the same
+ * transitions, the same bounds, the same dominance pruning), so the pure-Python versions
+ * stay the reference: tests/test_pjunit.py checks that both give the same tables, and
+ * webcalc/shanten.py falls back to Python when this module was not built.
+ *
+ * A state is (a, b, g, p, x, fl) as in Python: open places of the sequences begun one
+ * and two kinds back, groups, pair, jokers placed, flags. Each state carries one value
+ * (r, drawn) per table: r real tiles drawn, drawn the bit set of the kinds some cheapest
+ * way to it draws. Table 0 is the unit as held; table e >= 1 is the unit less one tile at
+ * drops[e - 1], which starts from the shared prefix when the search reaches that kind.
+ *
+ * The whole search is decided by its arguments (no state kept between calls).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#define MAXN 9                 /* kinds in a unit */
+#define MAXE (MAXN + 1)        /* tables: the unit and the unit less one tile per kind */
+#define NX 32                  /* jokers placed: 0..31 */
+#define NF 32                  /* flags: PRES YJ TRIP SEQ RD */
+#define NKEYS (5 * 5 * 5 * 2 * NX * NF)
+#define PRES 1
+#define YJ 2
+#define TRIP 4
+#define SEQ 8
+#define RD 16
+#define NOVAL 0x7fffffff
+
+typedef struct {
+    int key;
+    int r[MAXE];
+    uint64_t m[MAXE];
+} State;
+
+typedef struct {
+    State *s;
+    int n, cap;
+    int *slot;                  /* key -> index in s, or -1 */
+} Table;
+
+static int table_init(Table *t) {
+    t->cap = 256;
+    t->n = 0;
+    t->s = PyMem_Malloc(sizeof(State) * t->cap);
+    t->slot = PyMem_Malloc(sizeof(int) * NKEYS);
+    if (!t->s || !t->slot)
+        return -1;
+    memset(t->slot, 0xff, sizeof(int) * NKEYS);
+    return 0;
+}
+
+static void table_clear(Table *t) {
+    for (int i = 0; i < t->n; i++)
+        t->slot[t->s[i].key] = -1;
+    t->n = 0;
+}
+
+static State *table_get(Table *t, int key) {
+    int i = t->slot[key];
+    if (i >= 0)
+        return &t->s[i];
+    if (t->n == t->cap) {
+        State *ns = PyMem_Realloc(t->s, sizeof(State) * t->cap * 2);
+        if (!ns)
+            return NULL;
+        t->s = ns;
+        t->cap *= 2;
+    }
+    State *s = &t->s[t->n];
+    t->slot[key] = t->n++;
+    s->key = key;
+    for (int e = 0; e < MAXE; e++)
+        s->r[e] = NOVAL;
+    return s;
+}
+
+static inline int pack(int a, int b, int g, int p, int x, int fl) {
+    return ((((a * 5 + b) * 5 + g) * 2 + p) * NX + x) * NF + fl;
+}
+
+/* _prune_drops: a table's value is dropped when another state with the same key but for
+ * flags, a superset of its flags with the same PRES bit, is cheaper there, or as cheap
+ * with every kind it draws; a state with no value left is dropped. */
+static int prune(Table *src, Table *dst, int ne) {
+    table_clear(dst);
+    for (int i = 0; i < src->n; i++) {
+        State *s = &src->s[i];
+        int head = s->key & ~(NF - 1);
+        int fl = s->key & (NF - 1);
+        int free_bits = ~fl & (NF - 1) & ~PRES;
+        State kept;
+        int any = 0;
+        for (int e = 0; e < ne; e++) {
+            kept.r[e] = NOVAL;
+            int r = s->r[e];
+            if (r == NOVAL)
+                continue;
+            uint64_t m = s->m[e];
+            int beaten = 0;
+            /* every proper superset f2 of fl with the same PRES bit */
+            for (int sub = free_bits; sub && !beaten; sub = (sub - 1) & free_bits) {
+                int j = src->slot[head | fl | sub];
+                if (j < 0)
+                    continue;
+                State *o = &src->s[j];
+                int r2 = o->r[e];
+                if (r2 == NOVAL)
+                    continue;
+                if (r2 < r || (r2 == r && (o->m[e] | m) == o->m[e]))
+                    beaten = 1;
+            }
+            if (!beaten) {
+                kept.r[e] = r;
+                kept.m[e] = m;
+                any = 1;
+            }
+        }
+        if (!any)
+            continue;
+        State *d = table_get(dst, s->key);
+        if (!d)
+            return -1;
+        for (int e = 0; e < ne; e++) {
+            d->r[e] = kept.r[e];
+            d->m[e] = kept.m[e];
+        }
+    }
+    return 0;
+}
+
+static int read_ints(PyObject *seq, int *out, int maxn, const char *what) {
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (!fast)
+        return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    if (n > maxn) {
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_ValueError, "%s: at most %d items", what, maxn);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (v == -1 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        out[i] = (int)v;
+    }
+    Py_DECREF(fast);
+    return (int)n;
+}
+
+static PyObject *search(PyObject *self, PyObject *args) {
+    PyObject *unit_o, *caps_o, *yj_o, *bound_o, *drops_o;
+    int start, honors, max_x, limit, jokers, need_x, groups, track_rd, track_mask;
+    if (!PyArg_ParseTuple(args, "OOOiiiiiiiOOpp", &unit_o, &caps_o, &yj_o, &start, &honors,
+                          &max_x, &limit, &jokers, &need_x, &groups, &bound_o, &drops_o,
+                          &track_rd, &track_mask))
+        return NULL;
+    int unit[MAXN + 2] = {0}, caps[MAXN] = {0}, yj[MAXN] = {0}, drops[MAXN];
+    int n = read_ints(unit_o, unit, MAXN, "unit");
+    if (n < 0 || read_ints(caps_o, caps, MAXN, "caps") < 0 || read_ints(yj_o, yj, MAXN, "yj") < 0)
+        return NULL;
+    int nd = read_ints(drops_o, drops, MAXN, "drops");
+    if (nd < 0)
+        return NULL;
+    if (max_x >= NX || max_x < 0 || groups < 0 || groups > 4) {
+        PyErr_SetString(PyExc_ValueError, "max_x or groups out of range");
+        return NULL;
+    }
+    if (track_rd && nd) {
+        PyErr_SetString(PyExc_ValueError, "track_rd is for one table only");
+        return NULL;
+    }
+    /* rest[g][p] (10 numbers, g = 0..4, p = 0..1): at least how many places of g groups
+     * and p pairs the other units leave unfilled (panjin_rest_places); bound[g][p][v + 14]:
+     * _suffix_bound, at least how many places stay unfilled when g groups and p pairs are
+     * still to make and the unit's open places exceed its real tiles still to come by v */
+    int rest[10], bound[5 * 2 * 41];
+    int bounded = bound_o != Py_None;
+    if (bounded) {
+        if (read_ints(bound_o, rest, 10, "rest") != 10) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "rest: 10 items");
+            return NULL;
+        }
+        for (int g = 0; g < 5; g++)
+            for (int p = 0; p < 2; p++)
+                for (int v = -14; v < 27; v++) {
+                    int best = 0x3fffffff;
+                    for (int gs = 0; gs <= g; gs++)
+                        for (int ps = 0; ps <= p; ps++) {
+                            int own = 3 * gs + 2 * ps + v;
+                            int val = (own > 0 ? own : 0) + rest[(g - gs) * 2 + (p - ps)];
+                            if (val < best)
+                                best = val;
+                        }
+                    bound[(g * 2 + p) * 41 + v + 14] = best;
+                }
+    }
+    /* the count of each table at each kind */
+    int cnt[MAXE][MAXN + 2];
+    int start_at[MAXN];
+    for (int i = 0; i < MAXN; i++)
+        start_at[i] = 0;
+    for (int e = 0; e <= nd; e++)
+        for (int i = 0; i < MAXN + 2; i++)
+            cnt[e][i] = unit[i];
+    for (int e = 0; e < nd; e++) {
+        if (drops[e] < 0 || drops[e] >= n || !unit[drops[e]]) {
+            PyErr_SetString(PyExc_ValueError, "drops: a position the unit holds");
+            return NULL;
+        }
+        cnt[e + 1][drops[e]] -= 1;
+        start_at[drops[e]] = e + 1;
+    }
+    int held_after[MAXN];
+    for (int i = 0; i < n; i++) {
+        held_after[i] = 0;
+        for (int j = i + 1; j < n; j++)
+            held_after[i] += unit[j];
+    }
+
+    /* three tables kept between calls (their key maps are 1 MB each: cleared entry by
+     * entry, never reallocated); the GIL is held throughout, so one set serves all */
+    static Table t0, t1, t2;
+    static int ready = 0;
+    if (!ready) {
+        if (table_init(&t0) || table_init(&t1) || table_init(&t2))
+            return PyErr_NoMemory();
+        ready = 1;
+    }
+    Table cur = t0, nxt = t1, tmp = t2;
+    table_clear(&cur);
+    table_clear(&nxt);
+    table_clear(&tmp);
+    State *s0 = table_get(&cur, 0);
+    s0->r[0] = 0;
+    s0->m[0] = 0;
+    int entries[MAXE], ne = 1, ntab = nd + 1;
+    entries[0] = 0;
+    int failed = 0;
+    for (int i = 0; i < n && !failed; i++) {
+        int e_new = start_at[i];
+        if (e_new) {
+            entries[ne++] = e_new;
+            for (int k = 0; k < cur.n; k++) {
+                State *s = &cur.s[k];
+                s->r[e_new] = s->r[0];
+                s->m[e_new] = s->m[0];
+            }
+        }
+        int cap = caps[i];
+        uint64_t bit = track_mask ? (uint64_t)1 << (start + i) : 0;
+        int seq_ok = !honors && i <= n - 3;
+        int real_bits = yj[i] ? (PRES | YJ) : PRES;
+        int ntrips = cap >= 3 ? 2 : 1;
+        int ce_c[MAXE], ce_s[MAXE];
+        int s_top = 0, c_low = 99;
+        for (int q = 0; q < ne; q++) {
+            int e = entries[q];
+            int c = cnt[e][i];
+            int sm = 0;
+            if (seq_ok) {
+                sm = c + cnt[e][i + 1] + cnt[e][i + 2] + 1;
+                if (sm > 4)
+                    sm = 4;
+            }
+            ce_c[e] = c;
+            ce_s[e] = sm;
+            if (sm > s_top) s_top = sm;
+            if (c < c_low) c_low = c;
+        }
+        int h_i = held_after[i];
+        table_clear(&nxt);
+        for (int k = 0; k < cur.n && !failed; k++) {
+            State *st = &cur.s[k];
+            int key = st->key;
+            int fl = key % NF;
+            int x = (key / NF) % NX;
+            int p = (key / (NF * NX)) % 2;
+            int g = (key / (NF * NX * 2)) % 5;
+            int b = (key / (NF * NX * 10)) % 5;
+            int a = key / (NF * NX * 50);
+            int room = max_x - x;
+            int open_ = a + b;
+            if (open_ > cap + room)
+                continue;
+            int smax = s_top < 4 - g ? s_top : 4 - g;
+            for (int s = 0; s <= smax; s++) {
+                int f_s = s ? (fl | SEQ) : fl;
+                for (int t = 0; t < ntrips; t++) {
+                    int g2 = g + s + t;
+                    if (g2 > 4 || g2 > groups)
+                        break;
+                    int f_t = t ? (f_s | TRIP) : f_s;
+                    for (int pr = 0; pr <= (p ? 0 : 1); pr++) {
+                        int free_ = open_ + s + 2 * pr;
+                        int places = free_ + 3 * t;
+                        int lo = places > cap ? places - cap : 0;
+                        int held = c_low < places ? c_low : places;
+                        int hi = free_;
+                        if (room < hi) hi = room;
+                        if (places - held < hi) hi = places - held;
+                        int lb = 0;
+                        int still = 3 * (groups - g2) + 2 * (1 - p - pr) + b + 2 * s;
+                        if (bounded) {
+                            lb = bound[((groups - g2) * 2 + (1 - p - pr)) * 41
+                                       + b + 2 * s - h_i + 14] - jokers;
+                        }
+                        if (need_x > 0) {
+                            int low = need_x - x - still;
+                            if (low > lo) lo = low;
+                        }
+                        for (int y = lo; y <= hi; y++) {
+                            int x2 = x + y;
+                            int thr = NOVAL;
+                            if (bounded) {
+                                int ex = x2 > jokers ? x2 - jokers : 0;
+                                int m = lb + x2 > ex ? lb + x2 : ex;
+                                thr = limit - m;
+                                if (thr < 0)
+                                    continue;
+                            }
+                            int real = places - y;
+                            int f = real ? (f_t | real_bits) : f_t;
+                            if (honors && pr && !y)
+                                f |= TRIP;
+                            int okey_base = pack(b, s, g2, p + pr, x2, 0);
+                            State *out = NULL;
+                            for (int q = 0; q < ne; q++) {
+                                int e = entries[q];
+                                int r = st->r[e];
+                                if (r == NOVAL)
+                                    continue;
+                                int c = ce_c[e];
+                                if (s > ce_s[e] || y > places - (c < places ? c : places))
+                                    continue;
+                                int d = real > c ? real - c : 0;
+                                int r2 = r + d;
+                                if (r2 > thr)
+                                    continue;
+                                int f2 = (d && track_rd) ? (f | RD) : f;
+                                uint64_t m2 = d ? (st->m[e] | bit) : st->m[e];
+                                if (track_rd) {
+                                    out = table_get(&nxt, okey_base + f2);
+                                } else if (!out) {
+                                    out = table_get(&nxt, okey_base + f2);
+                                }
+                                if (!out) {
+                                    failed = 1;
+                                    break;
+                                }
+                                int old = out->r[e];
+                                if (old == NOVAL || r2 < old) {
+                                    out->r[e] = r2;
+                                    out->m[e] = m2;
+                                } else if (r2 == old) {
+                                    out->m[e] |= m2;
+                                }
+                            }
+                            if (failed) break;
+                        }
+                        if (failed) break;
+                    }
+                    if (failed) break;
+                }
+                if (failed) break;
+            }
+        }
+        if (failed)
+            break;
+        if (nxt.n > 48 || i == n - 1) {
+            if (prune(&nxt, &tmp, ntab)) { failed = 1; break; }
+            Table sw = cur; cur = tmp; tmp = sw;
+        } else {
+            Table sw = cur; cur = nxt; nxt = sw;
+        }
+    }
+    PyObject *result = NULL;
+    if (failed) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    result = PyList_New(ntab);
+    if (!result)
+        goto done;
+    for (int e = 0; e < ntab; e++) {
+        PyObject *lst = PyList_New(0);
+        if (!lst) { Py_CLEAR(result); goto done; }
+        PyList_SET_ITEM(result, e, lst);
+    }
+    for (int k = 0; k < cur.n; k++) {
+        State *st = &cur.s[k];
+        int key = st->key;
+        int fl = key % NF;
+        int x = (key / NF) % NX;
+        int p = (key / (NF * NX)) % 2;
+        int g = (key / (NF * NX * 2)) % 5;
+        for (int e = 0; e < ntab; e++) {
+            if (st->r[e] == NOVAL)
+                continue;
+            PyObject *row = Py_BuildValue("(iiiiiK)", g, p, x, fl, st->r[e],
+                                          (unsigned long long)st->m[e]);
+            if (!row || PyList_Append(PyList_GET_ITEM(result, e), row) < 0) {
+                Py_XDECREF(row);
+                Py_CLEAR(result);
+                goto done;
+            }
+            Py_DECREF(row);
+        }
+    }
+done:
+    /* the tables may have grown or swapped roles: keep them all for the next call */
+    table_clear(&cur);
+    table_clear(&nxt);
+    table_clear(&tmp);
+    t0 = cur;
+    t1 = nxt;
+    t2 = tmp;
+    return result;
+}
+
+
+/* merge(acc, table, groups, max_x, jokers, limit, counts_suit, want, k_u) -> dict: one
+ * merge step of panjin_standard_drawn / panjin_discards_drawn (shanten.py _merge_drawn):
+ * acc {(g, p, x, n, f): (r, drawn)} with a unit's table rows (g, p, x, flags, r, drawn),
+ * then the dominance pruning of _prune_drawn. */
+#define MKEYS (5 * 2 * NX * 4 * NF)
+
+static inline int mpack(int g, int p, int x, int n, int f) {
+    return (((g * 2 + p) * NX + x) * 4 + n) * NF + f;
+}
+
+static PyObject *merge(PyObject *self, PyObject *args) {
+    PyObject *acc, *table_o;
+    int groups, max_x, jokers, limit, counts_suit, want, k_u;
+    if (!PyArg_ParseTuple(args, "O!Oiiiipii", &PyDict_Type, &acc, &table_o, &groups, &max_x,
+                          &jokers, &limit, &counts_suit, &want, &k_u))
+        return NULL;
+    static Table a, b;
+    static int ready = 0;
+    if (!ready) {
+        if (table_init(&a) || table_init(&b))
+            return PyErr_NoMemory();
+        ready = 1;
+    }
+    PyObject *table = PySequence_Fast(table_o, "table");
+    if (!table)
+        return NULL;
+    Py_ssize_t nt = PySequence_Fast_GET_SIZE(table);
+    int (*rows)[5] = PyMem_Malloc(sizeof(int[5]) * (nt ? nt : 1));
+    uint64_t *rm = PyMem_Malloc(sizeof(uint64_t) * (nt ? nt : 1));
+    PyObject *result = NULL;
+    Table cur = a, out = b;
+    table_clear(&cur);
+    table_clear(&out);
+    if (!rows || !rm) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < nt; i++) {
+        PyObject *row = PySequence_Fast_GET_ITEM(table, i);
+        unsigned long long m;
+        if (!PyArg_ParseTuple(row, "iiiiiK", &rows[i][0], &rows[i][1], &rows[i][2],
+                              &rows[i][3], &rows[i][4], &m))
+            goto done;
+        rm[i] = m;
+    }
+    Py_ssize_t pos = 0;
+    PyObject *key, *val;
+    while (PyDict_Next(acc, &pos, &key, &val)) {
+        int g, p, x, n, f, r;
+        unsigned long long m;
+        if (!PyArg_ParseTuple(key, "iiiii", &g, &p, &x, &n, &f) ||
+            !PyArg_ParseTuple(val, "iK", &r, &m))
+            goto done;
+        for (Py_ssize_t i = 0; i < nt; i++) {
+            int g3 = g + rows[i][0], p3 = p + rows[i][1], x3 = x + rows[i][2];
+            int fl = rows[i][3];
+            if (g3 > groups || p3 > 1 || x3 > max_x || x3 >= NX)
+                continue;
+            int still = 3 * (groups - g3) + 2 * (1 - p3);
+            if (x3 + still < jokers)
+                continue;
+            int r3 = r + rows[i][4];
+            int lb = x3 - jokers;
+            if (still + x3 - k_u > lb) lb = still + x3 - k_u;
+            if (lb < 0) lb = 0;
+            if (r3 + lb > limit)
+                continue;
+            int n3 = (counts_suit && (fl & PRES)) ? n + 1 : n;
+            if (n3 > 3) {
+                PyErr_SetString(PyExc_ValueError, "more than three suits");
+                goto done;
+            }
+            State *st = table_get(&cur, mpack(g3, p3, x3, n3, f | (fl & want)));
+            if (!st) {
+                PyErr_NoMemory();
+                goto done;
+            }
+            uint64_t m3 = (uint64_t)m | rm[i];
+            if (st->r[0] == NOVAL || r3 < st->r[0]) {
+                st->r[0] = r3;
+                st->m[0] = m3;
+            } else if (r3 == st->r[0]) {
+                st->m[0] |= m3;
+            }
+        }
+    }
+    if (prune(&cur, &out, 1))
+        goto done;
+    result = PyDict_New();
+    if (!result)
+        goto done;
+    for (int k = 0; k < out.n; k++) {
+        State *st = &out.s[k];
+        int kk = st->key;
+        int f = kk % NF, n = (kk / NF) % 4, x = (kk / (NF * 4)) % NX;
+        int p = (kk / (NF * 4 * NX)) % 2, g = kk / (NF * 4 * NX * 2);
+        PyObject *kt = Py_BuildValue("(iiiii)", g, p, x, n, f);
+        PyObject *vt = Py_BuildValue("(iK)", st->r[0], (unsigned long long)st->m[0]);
+        if (!kt || !vt || PyDict_SetItem(result, kt, vt) < 0) {
+            Py_XDECREF(kt);
+            Py_XDECREF(vt);
+            Py_CLEAR(result);
+            goto done;
+        }
+        Py_DECREF(kt);
+        Py_DECREF(vt);
+    }
+done:
+    PyMem_Free(rows);
+    PyMem_Free(rm);
+    Py_DECREF(table);
+    table_clear(&cur);
+    table_clear(&out);
+    a = cur;
+    b = out;
+    return result;
+}
+
+/* free_unit(unit, caps, honors) -> [(g, p, q, D), ...]: shanten.py unit_free with jokers
+ * (三门峡, 郑州, 晋城, and 盘锦's looser bounds): the per-unit table, jokers anywhere,
+ * Pareto-minimal in (q, D) for each (g, p), rows in (g, p, q) order. Only groups touching a
+ * held tile of the unit are built; q counts places beyond a kind's cap (jokers there). */
+#define FQ 32
+#define FKEYS (5 * 5 * 5 * 2 * FQ)
+
+static PyObject *free_unit(PyObject *self, PyObject *args) {
+    PyObject *unit_o, *caps_o;
+    int honors;
+    if (!PyArg_ParseTuple(args, "OOp", &unit_o, &caps_o, &honors))
+        return NULL;
+    int unit[MAXN + 2] = {0}, caps[MAXN] = {0};
+    int n = read_ints(unit_o, unit, MAXN, "unit");
+    if (n < 0 || read_ints(caps_o, caps, MAXN, "caps") < 0)
+        return NULL;
+    static int cur[FKEYS], nxt[FKEYS];     /* key -> D, or NOVAL */
+    static int ready = 0;
+    if (!ready) {
+        for (int k = 0; k < FKEYS; k++)
+            cur[k] = nxt[k] = NOVAL;
+        ready = 1;
+    }
+    int used_c[FKEYS], nc = 0;
+    static int used_n[FKEYS];
+    int nn = 0;
+#define FPACK(a, b, g, p, q) (((((a) * 5 + (b)) * 5 + (g)) * 2 + (p)) * FQ + (q))
+    cur[0] = 0;
+    used_c[nc++] = 0;
+    int overflow = 0;
+    for (int i = 0; i < n; i++) {
+        int c = unit[i], cap = caps[i];
+        int seq_ok = !honors && i <= n - 3 && (c || unit[i + 1] || unit[i + 2]);
+        int ntrips = c ? 3 : 1;
+        int s_max = 0;
+        if (seq_ok) {
+            s_max = c + unit[i + 1] + unit[i + 2];
+            if (s_max > 4) s_max = 4;
+        }
+        nn = 0;
+        for (int k = 0; k < nc; k++) {
+            int key = used_c[k];
+            int d = cur[key];
+            int q = key % FQ, p = (key / FQ) % 2, g = (key / (FQ * 2)) % 5;
+            int b = (key / (FQ * 10)) % 5, a = key / (FQ * 50);
+            int base = a + b;
+            int pair_ok = c && !p;
+            int top = s_max < 4 - g ? s_max : 4 - g;
+            for (int s = 0; s <= top; s++) {
+                int pl0 = base + s, g1 = g + s;
+                for (int t = 0; t < ntrips; t++) {
+                    int g2 = g1 + t;
+                    if (g2 > 4)
+                        break;
+                    for (int pr = 0; pr <= pair_ok; pr++) {
+                        int places = pl0 + 3 * t + 2 * pr;
+                        int q2 = q + (places > cap ? places - cap : 0);
+                        int d2 = d + (places > c ? places - c : 0);
+                        if (q2 >= FQ) {
+                            overflow = 1;
+                            continue;
+                        }
+                        int nk = FPACK(b, s, g2, p | pr, q2);
+                        if (nxt[nk] == NOVAL) {
+                            used_n[nn++] = nk;
+                            nxt[nk] = d2;
+                        } else if (d2 < nxt[nk]) {
+                            nxt[nk] = d2;
+                        }
+                    }
+                }
+            }
+        }
+        for (int k = 0; k < nc; k++)
+            cur[used_c[k]] = NOVAL;
+        nc = 0;
+        for (int k = 0; k < nn; k++) {
+            int key = used_n[k];
+            cur[key] = nxt[key];
+            nxt[key] = NOVAL;
+            used_c[nc++] = key;
+        }
+    }
+    /* best D per (g, p, q), then the Pareto rows */
+    int best[5][2][FQ];
+    for (int g = 0; g < 5; g++)
+        for (int p = 0; p < 2; p++)
+            for (int q = 0; q < FQ; q++)
+                best[g][p][q] = NOVAL;
+    for (int k = 0; k < nc; k++) {
+        int key = used_c[k];
+        int q = key % FQ, p = (key / FQ) % 2, g = (key / (FQ * 2)) % 5;
+        if (cur[key] < best[g][p][q])
+            best[g][p][q] = cur[key];
+        cur[key] = NOVAL;
+    }
+    if (overflow) {
+        PyErr_SetString(PyExc_ValueError, "more than 31 places beyond the caps");
+        return NULL;
+    }
+    PyObject *out = PyList_New(0);
+    if (!out)
+        return NULL;
+    for (int g = 0; g < 5; g++)
+        for (int p = 0; p < 2; p++) {
+            int low = NOVAL;
+            for (int q = 0; q < FQ; q++) {
+                int d = best[g][p][q];
+                if (d < low) {
+                    PyObject *row = Py_BuildValue("(iiii)", g, p, q, d);
+                    if (!row || PyList_Append(out, row) < 0) {
+                        Py_XDECREF(row);
+                        Py_DECREF(out);
+                        return NULL;
+                    }
+                    Py_DECREF(row);
+                    low = d;
+                }
+            }
+        }
+    return out;
+}
+
+/* The bounded folds of the free-joker variants (shanten.py free_unit_states and
+ * free_unit_draws): merged states {(g, p, q): D} of the units folded so far, one more unit
+ * folded in kind by kind, keeping only the partial targets that can still end within
+ * limit. A state is (a, b, g, p, q, f): open places of the sequences begun one and two kinds
+ * back, groups, pair, joker-only places, and (free_unit_draws) the kind the extra tile went
+ * to, f + 1 (0: not placed yet). */
+#define DQ 64
+#define DF 10
+#define DKEYS (5 * 5 * 5 * 2 * DQ * DF)
+
+typedef struct {
+    int *val;                   /* key -> D, or NOVAL */
+    int *used;                  /* the keys set, in order */
+    int n;
+} DMap;
+
+static int dmap_init(DMap *m) {
+    m->val = PyMem_Malloc(sizeof(int) * DKEYS);
+    m->used = PyMem_Malloc(sizeof(int) * DKEYS);
+    m->n = 0;
+    if (!m->val || !m->used)
+        return -1;
+    for (int k = 0; k < DKEYS; k++)
+        m->val[k] = NOVAL;
+    return 0;
+}
+
+static inline void dmap_min(DMap *m, int key, int d) {
+    int old = m->val[key];
+    if (old == NOVAL) {
+        m->used[m->n++] = key;
+        m->val[key] = d;
+    } else if (d < old) {
+        m->val[key] = d;
+    }
+}
+
+static void dmap_clear(DMap *m) {
+    for (int k = 0; k < m->n; k++)
+        m->val[m->used[k]] = NOVAL;
+    m->n = 0;
+}
+
+#define DPACK(a, b, g, p, q, f1) ((((((a) * 5 + (b)) * 5 + (g)) * 2 + (p)) * DQ + (q)) * DF + (f1))
+
+static DMap dm_a, dm_b;
+static int dm_ready = 0;
+
+static int fold_args(PyObject *args, PyObject **states, int *unit, int *n, int *caps,
+                     int *honors, int *any_jokers, int *groups, int *jokers, int *joker_room,
+                     int *limit, PyObject **extra) {
+    PyObject *unit_o, *caps_o;
+    if (!PyArg_ParseTuple(args, "O!OOppiiiiO", &PyDict_Type, states, &unit_o, &caps_o, honors,
+                          any_jokers, groups, jokers, joker_room, limit, extra))
+        return -1;
+    for (int i = 0; i < MAXN + 2; i++)
+        unit[i] = 0;
+    *n = read_ints(unit_o, unit, MAXN, "unit");
+    if (*n < 0 || read_ints(caps_o, caps, MAXN, "caps") < 0)
+        return -1;
+    if (*jokers + *joker_room >= DQ || *groups < 0 || *groups > 4 || *jokers < 0) {
+        PyErr_SetString(PyExc_ValueError, "jokers, joker_room or groups out of range");
+        return -1;
+    }
+    if (!dm_ready) {
+        if (dmap_init(&dm_a) || dmap_init(&dm_b)) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        dm_ready = 1;
+    }
+    dmap_clear(&dm_a);
+    dmap_clear(&dm_b);
+    return 0;
+}
+
+/* fold(states, unit, caps, honors, any_jokers, groups, jokers, joker_room, limit, after)
+ * -> {(g, p, q): D}: free_unit_states. */
+static PyObject *fold(PyObject *self, PyObject *args) {
+    PyObject *states, *after_o;
+    int unit[MAXN + 2], caps[MAXN], n, honors, any_jokers, groups, jokers, joker_room, limit;
+    if (fold_args(args, &states, unit, &n, caps, &honors, &any_jokers, &groups, &jokers,
+                  &joker_room, &limit, &after_o) < 0)
+        return NULL;
+    int after = (int)PyLong_AsLong(after_o);
+    if (after == -1 && PyErr_Occurred())
+        return NULL;
+    PyObject *out = PyDict_New();
+    if (!out || limit < 0)
+        return out;
+    int budget = jokers + limit, qmax = jokers + joker_room;
+    int rem[MAXN + 1];
+    rem[n] = 0;
+    for (int i = n - 1; i >= 0; i--)
+        rem[i] = rem[i + 1] + unit[i];
+    DMap *cur = &dm_a, *nxt = &dm_b;
+    Py_ssize_t pos = 0;
+    PyObject *key, *val;
+    int have = rem[0] + after;
+    while (PyDict_Next(states, &pos, &key, &val)) {
+        int g, p, q;
+        if (!PyArg_ParseTuple(key, "iii", &g, &p, &q))
+            goto fail;
+        int d = (int)PyLong_AsLong(val);
+        if (d == -1 && PyErr_Occurred())
+            goto fail;
+        if (q - jokers > joker_room || q < 0 || g < 0 || g > 4 || p < 0 || p > 1)
+            continue;
+        int need = 3 * (groups - g) + 2 * (1 - p) - have;
+        if (d + (need > 0 ? need : 0) > budget)
+            continue;
+        dmap_min(cur, DPACK(0, 0, g, p, q, 0), d);
+    }
+    for (int i = 0; i < n; i++) {
+        if (!cur->n)
+            goto done;
+        int c = unit[i], cap = caps[i];
+        int seq_ok = !honors && i <= n - 3 && (c || unit[i + 1] || unit[i + 2]);
+        int s_max = 0;
+        if (seq_ok) {
+            s_max = c + unit[i + 1] + unit[i + 2];
+            if (s_max > 4) s_max = 4;
+        }
+        int ntrips = (c && any_jokers) ? 3 : (c ? 2 : 1);
+        int left = rem[i + 1] + after;
+        for (int k = 0; k < cur->n; k++) {
+            int kk = cur->used[k];
+            int d = cur->val[kk];
+            int q = (kk / DF) % DQ, p = (kk / (DF * DQ)) % 2, g = (kk / (DF * DQ * 2)) % 5;
+            int b = (kk / (DF * DQ * 10)) % 5, a = kk / (DF * DQ * 50);
+            int base = a + b;
+            int pair_ok = c && !p;
+            int top = s_max < groups - g ? s_max : groups - g;
+            for (int s = 0; s <= top; s++) {
+                int pl0 = base + s, g1 = g + s, open_ = b + 2 * s;
+                for (int t = 0; t < ntrips; t++) {
+                    int g2 = g1 + t;
+                    if (g2 > groups)
+                        break;
+                    int places = pl0 + 3 * t;
+                    int q2 = q + (places > cap ? places - cap : 0);
+                    if (q2 > qmax)
+                        break;
+                    int d2 = d + (places > c ? places - c : 0);
+                    int need = open_ + 3 * (groups - g2) + 2 * (1 - p) - left;
+                    if (d2 + (need > 0 ? need : 0) <= budget)
+                        dmap_min(nxt, DPACK(b, s, g2, p, q2, 0), d2);
+                    if (pair_ok) {
+                        places += 2;
+                        q2 = q + (places > cap ? places - cap : 0);
+                        if (q2 > qmax)
+                            continue;
+                        d2 = d + (places > c ? places - c : 0);
+                        need -= 2;
+                        if (d2 + (need > 0 ? need : 0) <= budget)
+                            dmap_min(nxt, DPACK(b, s, g2, 1, q2, 0), d2);
+                    }
+                }
+            }
+        }
+        dmap_clear(cur);
+        DMap *sw = cur; cur = nxt; nxt = sw;
+    }
+    {
+        /* best D per (g, p, q) */
+        int best[5][2][DQ];
+        for (int g = 0; g < 5; g++)
+            for (int p = 0; p < 2; p++)
+                for (int q = 0; q < DQ; q++)
+                    best[g][p][q] = NOVAL;
+        for (int k = 0; k < cur->n; k++) {
+            int kk = cur->used[k];
+            int q = (kk / DF) % DQ, p = (kk / (DF * DQ)) % 2, g = (kk / (DF * DQ * 2)) % 5;
+            if (cur->val[kk] < best[g][p][q])
+                best[g][p][q] = cur->val[kk];
+        }
+        for (int g = 0; g < 5; g++)
+            for (int p = 0; p < 2; p++)
+                for (int q = 0; q < DQ; q++) {
+                    if (best[g][p][q] == NOVAL)
+                        continue;
+                    PyObject *kt = Py_BuildValue("(iii)", g, p, q);
+                    PyObject *vt = PyLong_FromLong(best[g][p][q]);
+                    if (!kt || !vt || PyDict_SetItem(out, kt, vt) < 0) {
+                        Py_XDECREF(kt);
+                        Py_XDECREF(vt);
+                        goto fail;
+                    }
+                    Py_DECREF(kt);
+                    Py_DECREF(vt);
+                }
+    }
+done:
+    dmap_clear(&dm_a);
+    dmap_clear(&dm_b);
+    return out;
+fail:
+    dmap_clear(&dm_a);
+    dmap_clear(&dm_b);
+    Py_DECREF(out);
+    return NULL;
+}
+
+/* fold_draws(states, unit, caps, honors, any_jokers, groups, jokers, joker_room, limit,
+ * draws) -> set: free_unit_draws, the kinds of draws whose extra tile keeps the hand
+ * within limit. */
+static PyObject *fold_draws(PyObject *self, PyObject *args) {
+    PyObject *states, *draws_o;
+    int unit[MAXN + 2], caps[MAXN], n, honors, any_jokers, groups, jokers, joker_room, limit;
+    if (fold_args(args, &states, unit, &n, caps, &honors, &any_jokers, &groups, &jokers,
+                  &joker_room, &limit, &draws_o) < 0)
+        return NULL;
+    int allowed[MAXN] = {0}, any = 0;
+    PyObject *it = PyObject_GetIter(draws_o);
+    if (!it)
+        return NULL;
+    PyObject *item;
+    while ((item = PyIter_Next(it))) {
+        long i = PyLong_AsLong(item);
+        Py_DECREF(item);
+        if (i == -1 && PyErr_Occurred()) {
+            Py_DECREF(it);
+            return NULL;
+        }
+        if (i >= 0 && i < n) {
+            allowed[i] = 1;
+            any = 1;
+        }
+    }
+    Py_DECREF(it);
+    if (PyErr_Occurred())
+        return NULL;
+    PyObject *out = PySet_New(NULL);
+    if (!out || limit < 0 || !any)
+        return out;
+    int budget = jokers + limit, qmax = jokers + joker_room;
+    int rem[MAXN + 1];
+    rem[n] = 0;
+    for (int i = n - 1; i >= 0; i--)
+        rem[i] = rem[i + 1] + unit[i];
+    DMap *cur = &dm_a, *nxt = &dm_b;
+    Py_ssize_t pos = 0;
+    PyObject *key, *val;
+    while (PyDict_Next(states, &pos, &key, &val)) {
+        int g, p, q;
+        if (!PyArg_ParseTuple(key, "iii", &g, &p, &q))
+            goto fail;
+        int d = (int)PyLong_AsLong(val);
+        if (d == -1 && PyErr_Occurred())
+            goto fail;
+        if (q > qmax || q < 0 || g < 0 || g > 4 || p < 0 || p > 1)
+            continue;
+        int need = 3 * (groups - g) + 2 * (1 - p) - rem[0] - 1;
+        if (d + (need > 0 ? need : 0) > budget)
+            continue;
+        dmap_min(cur, DPACK(0, 0, g, p, q, 0), d);
+    }
+    for (int i = 0; i < n; i++) {
+        if (!cur->n)
+            goto done;
+        int c0 = unit[i], cap = caps[i];
+        int seqs = !honors && i <= n - 3;
+        int ahead = seqs ? unit[i + 1] + unit[i + 2] : 0;
+        int later = rem[i + 1];
+        for (int k = 0; k < cur->n; k++) {
+            int kk = cur->used[k];
+            int d = cur->val[kk];
+            int f1 = kk % DF;
+            int q = (kk / DF) % DQ, p = (kk / (DF * DQ)) % 2, g = (kk / (DF * DQ * 2)) % 5;
+            int b = (kk / (DF * DQ * 10)) % 5, a = kk / (DF * DQ * 50);
+            int base = a + b;
+            int extras = (f1 == 0 && allowed[i]) ? 2 : 1;
+            for (int extra = 0; extra < extras; extra++) {
+                int c = c0 + extra;
+                int f2 = extra ? i + 1 : f1;
+                int pending = f2 == 0;
+                int s_max = 0;
+                if (seqs) {
+                    s_max = c + ahead + pending;
+                    if (s_max > 4) s_max = 4;
+                }
+                int ntrips = (c && any_jokers) ? 3 : (c ? 2 : 1);
+                int left = later + pending;
+                int pair_ok = c && !p;
+                int top = s_max < groups - g ? s_max : groups - g;
+                for (int s = 0; s <= top; s++) {
+                    int pl0 = base + s, g1 = g + s, open_ = b + 2 * s;
+                    for (int t = 0; t < ntrips; t++) {
+                        int g2 = g1 + t;
+                        if (g2 > groups)
+                            break;
+                        int places = pl0 + 3 * t;
+                        int q2 = q + (places > cap ? places - cap : 0);
+                        if (q2 > qmax)
+                            break;
+                        int d2 = d + (places > c ? places - c : 0);
+                        int need = open_ + 3 * (groups - g2) + 2 * (1 - p) - left;
+                        if (d2 + (need > 0 ? need : 0) <= budget)
+                            dmap_min(nxt, DPACK(b, s, g2, p, q2, f2), d2);
+                        if (pair_ok) {
+                            places += 2;
+                            q2 = q + (places > cap ? places - cap : 0);
+                            if (q2 > qmax)
+                                continue;
+                            d2 = d + (places > c ? places - c : 0);
+                            need -= 2;
+                            if (d2 + (need > 0 ? need : 0) <= budget)
+                                dmap_min(nxt, DPACK(b, s, g2, 1, q2, f2), d2);
+                        }
+                    }
+                }
+            }
+        }
+        dmap_clear(cur);
+        DMap *sw = cur; cur = nxt; nxt = sw;
+    }
+    {
+        int found[MAXN] = {0};
+        for (int k = 0; k < cur->n; k++) {
+            int kk = cur->used[k];
+            int f1 = kk % DF;
+            if (!f1 || found[f1 - 1])
+                continue;
+            int p = (kk / (DF * DQ)) % 2, g = (kk / (DF * DQ * 2)) % 5;
+            int total = cur->val[kk] + 3 * (groups - g) + 2 * (1 - p);
+            if (total - jokers <= limit)
+                found[f1 - 1] = 1;
+        }
+        for (int i = 0; i < n; i++) {
+            if (!found[i])
+                continue;
+            PyObject *v = PyLong_FromLong(i);
+            if (!v || PySet_Add(out, v) < 0) {
+                Py_XDECREF(v);
+                goto fail;
+            }
+            Py_DECREF(v);
+        }
+    }
+done:
+    dmap_clear(&dm_a);
+    dmap_clear(&dm_b);
+    return out;
+fail:
+    dmap_clear(&dm_a);
+    dmap_clear(&dm_b);
+    Py_DECREF(out);
+    return NULL;
+}
+
+static PyMethodDef methods[] = {
+    {"search", search, METH_VARARGS,
+     "search(unit, caps, yj, start, honors, max_x, limit, jokers, need_x, groups, rest, "
+     "drops, track_rd, track_mask) -> [rows of the unit, rows of the unit less one tile at "
+     "each of drops]; each row (g, p, x, flags, r, drawn). See webcalc/shanten.py."},
+    {"merge", merge, METH_VARARGS,
+     "merge(acc, table, groups, max_x, jokers, limit, counts_suit, want, k_u) -> dict: "
+     "one merge step of panjin_standard_drawn, pruned. See webcalc/shanten.py _merge_drawn."},
+    {"free_unit", free_unit, METH_VARARGS,
+     "free_unit(unit, caps, honors) -> [(g, p, q, D), ...]: unit_free with jokers, "
+     "Pareto rows in (g, p, q) order. See webcalc/shanten.py unit_free."},
+    {"fold", fold, METH_VARARGS,
+     "fold(states, unit, caps, honors, any_jokers, groups, jokers, joker_room, limit, after) "
+     "-> {(g, p, q): D}. See webcalc/shanten.py free_unit_states."},
+    {"fold_draws", fold_draws, METH_VARARGS,
+     "fold_draws(states, unit, caps, honors, any_jokers, groups, jokers, joker_room, limit, "
+     "draws) -> set of kinds. See webcalc/shanten.py free_unit_draws."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "webcalc._pjunit",
+    "The 盘锦 per-unit search of webcalc/shanten.py, compiled (issue 13.5).", -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__pjunit(void) { return PyModule_Create(&module); }
