@@ -15,7 +15,10 @@ in turn), in these classes:
 * ``14-tile-≤4w``: 14-tile hands of all four variants with 0–4 wildcards, the whole
   analysis including ``efficiency`` (issue 14); reported again for its 盘锦 hands
   (``14-tile-≤4w-panjin``) and for the hands outside 盘锦 (``14-tile-≤4w-free``: the
-  free-joker variants).
+  free-joker variants);
+* ``panjin-discard-14``: 盘锦 14-tile hands with 0–4 wildcards and ``win_by: discard`` (the
+  discard-win rule, PJ-2 / C-9, in every discard's useful draws);
+* ``panjin-both-7pairs``: as ``panjin-both`` with 七对 on (``seven_pairs``, PJ-8).
 
 It reports p50, p99 and max CPU per class and path against the issue 13.5 target
 (p99 ≤ 20 ms) and issue 7's old per-request cap (100 ms), and appends the table to
@@ -109,6 +112,15 @@ def classes(rng, per_class, seen):
         if variant == "jincheng":
             req.pop("indicator", None)
         out["14-tile-≤4w"].append(req)
+    # (drawn after the classes above, so their hands stay those of a given seed)
+    out["panjin-discard-14"], out["panjin-both-7pairs"] = [], []
+    for _ in range(per_class):
+        opts = {"wildcard_mode": "both"} if rng.random() < 0.5 else {}
+        req = _request(rng, "panjin", opts, 14, rng.randint(0, 4), seen)
+        out["panjin-discard-14"].append({**req, "win_by": "discard"})
+        out["panjin-both-7pairs"].append(_request(
+            rng, "panjin", {"wildcard_mode": "both", "seven_pairs": True},
+            rng.choice((13, 14)), rng.randint(4, 8), seen))
     return out
 
 
@@ -200,7 +212,8 @@ def main(argv=None):
              "| class | path | hands | p50 ms | p99 ms | max ms | p99 ≤ 20 ms | max ≤ 100 ms |",
              "|---|---|---:|---:|---:|---:|---|---|"]
     for cls in ("panjin-both", "zhengzhou-4w", "zhengzhou-500+", "14-tile-≤4w",
-                "14-tile-≤4w-panjin", "14-tile-≤4w-free"):
+                "14-tile-≤4w-panjin", "14-tile-≤4w-free", "panjin-discard-14",
+                "panjin-both-7pairs"):
         for path in runners:
             ms = results.get((cls, path), [])
             st = stats(ms)

@@ -16,7 +16,9 @@ other units merged (:func:`webcalc.shanten.free_unit_draws`). For a 14-tile hand
 discards the merged units are the 14-tile hand's own, and the discard's distance is the
 hand's ``d`` or ``d + 1`` (one more bounded fold), so no unit table is built per discard
 or per draw. A ready hand's useful draws are its waits (C-12), taken from the caller when
-it has them. 盘锦 asks the variant once per draw.
+it has them. 盘锦 keeps, in the search that finds a hand's distance, the kinds its nearest
+targets draw (standard and 七对 alike; with the discard-win rule of PJ-2 / C-9 too), so it
+does not search per draw either.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from .decompose import KNITTED_RUNS, TERMINALS_AND_HONORS
 from .shanten import (INF, UNITS, _finish_free, _merge_free, free_standard, free_unit_draws,
                       free_unit_states, hand_caps, panjin_count_lower, panjin_discards_drawn,
                       panjin_meld_flags, panjin_standard_drawn,
-                      seven_pairs_panjin, unit_free)
+                      seven_pairs_panjin_drawn, unit_free)
 from .tiles import ALL_TILES, Tile
 from .variants.base import Situation, Variant
 from .waits import Wait
@@ -415,8 +417,7 @@ def useful_draws(variant: Variant, sit: Situation, visible: Sequence[int] = (),
             live.append((k, max(0, 4 - out - (visible[k] if visible else 0))))
     oracle = None
     jokers = len(sit.jokers)
-    if not variant.policy.in_triplet and sit.win_by != "discard" and not (
-            jokers and jokers == len(sit.hand.concealed)):
+    if not variant.policy.in_triplet and not (jokers and jokers == len(sit.hand.concealed)):
         return _panjin_useful(variant, sit, live, bound, standard)
     if variant.policy.in_triplet and not any(m.is_taken for m in sit.hand.melds):
         # (a hand with 拾/搶 tiles plays 十三幺 only, JC-10: the variant counts it below)
@@ -446,12 +447,18 @@ def useful_draws(variant: Variant, sit: Situation, visible: Sequence[int] = (),
 
 def _panjin_useful(variant: Variant, sit: Situation, live, bound: int | None = None,
                    standard: tuple | None = None) -> Useful:
-    """盘锦 (PJ-2, PJ-4..PJ-8): the standard shape's useful draws from one search that
-    keeps the kinds its nearest targets draw; 七对's (with its option) draw by draw."""
+    """盘锦 (PJ-2, PJ-4..PJ-8): the useful draws of the standard shape and of 七对 (with its
+    option), each from one search that keeps the kinds its nearest targets draw
+    (:func:`webcalc.shanten.panjin_standard_drawn`,
+    :func:`webcalc.shanten.seven_pairs_panjin_drawn`). A ``discard`` win counts as
+    :func:`webcalc.shanten.panjin_missing` does: a target that draws no real tile is one
+    tile farther (C-9, PJ-2), and the draws that lower the distance are read accordingly
+    (:func:`webcalc.shanten._drawn_best`)."""
     face, real_caps, room = hand_caps(sit)
     jokers = len(sit.jokers)
     melds = len(sit.hand.melds)
     allowed = variant.allowed_suit_counts(sit)
+    need_real = sit.win_by == "discard"            # C-9, PJ-2: no discard win on a wildcard
     shapes: dict[str, int] = {}
     # standard: bounded searches from a looser count up (jokers anywhere, no PJ-4..PJ-7)
     lower = free_standard(sit.real_counts, real_caps, jokers, room, melds)
@@ -468,34 +475,27 @@ def _panjin_useful(variant: Variant, sit: Situation, live, bound: int | None = N
         for b in bounds:
             found = panjin_standard_drawn(
                 sit.real_counts, real_caps, jokers, room, melds, panjin_meld_flags(sit),
-                allowed, sit.options.piaohu, jokers, b)
+                allowed, sit.options.piaohu, jokers, b, need_real)
             if found is not None:
                 shapes["standard"] = found[0]
                 break
+    seven = None
     if sit.options.seven_pairs and not melds:
-        d7 = seven_pairs_panjin(sit.real_counts, real_caps, jokers, room, allowed, False, jokers)
-        if d7 is not None:
-            shapes["seven_pairs"] = d7
+        # only wanted when not farther than the standard shape
+        seven = seven_pairs_panjin_drawn(sit.real_counts, real_caps, jokers, room, allowed,
+                                         need_real, jokers, INF if found is None else found[0])
+        if seven is not None:
+            shapes["seven_pairs"] = seven[0]
     if not shapes:
         return Useful(None, ())
     d0 = min(shapes.values())
     kinds: set[int] = set()
-    if found is not None and found[0] == d0:
-        _, mask, wild = found
-        kinds |= {k for k in range(34) if mask >> k & 1}
-        if wild:
-            kinds |= {int(w) for w in sit.wildcards}
-    if shapes.get("seven_pairs") == d0:
-        for k, _ in live:
-            if k in kinds:
-                continue
-            counts, j, r = list(sit.real_counts), jokers, room
-            if k in sit.wildcards:
-                j, r = j + 1, r - 1
-            else:
-                counts[k] += 1
-            if seven_pairs_panjin(counts, real_caps, j, r, allowed, False, j, d0 - 1) is not None:
-                kinds.add(k)
+    for res in (found, seven):
+        if res is not None and res[0] == d0:
+            _, mask, wild = res
+            kinds |= {k for k in range(34) if mask >> k & 1}
+            if wild:
+                kinds |= {int(w) for w in sit.wildcards}
     out = tuple(Wait(ALL_TILES[k], rem) for k, rem in live if k in kinds)
     return Useful(max(d0 - 1, 0), out)
 
@@ -522,13 +522,14 @@ def efficiency(variant: Variant, sit: Situation, visible: Sequence[int] = (),
     # others need one search each at d + 1, and the units they share hit the same tables
     bound = None
     jokers = len(sit.jokers)
-    if (not variant.policy.in_triplet and sit.win_by != "discard"
-            and jokers < len(sit.hand.concealed) - 1):
+    if not variant.policy.in_triplet and jokers < len(sit.hand.concealed) - 1:
         # 盘锦: a discard's standard distance is the 14-tile hand's d14 or d14 + 1 (the
         # same targets, less or not the discarded tile): every discard is searched once
-        # at d14 + 1, and the three units it leaves alone hit the same tables
+        # at d14 + 1, and the three units it leaves alone hit the same tables. (With the
+        # discard-win rule too: a target lacking a real tile still does after the discard.)
         from .shanten import panjin_missing
-        d14 = panjin_missing(sit, variant.allowed_suit_counts(sit)).get("standard")
+        d14 = panjin_missing(sit, variant.allowed_suit_counts(sit),
+                             seven_pairs=False).get("standard")
         bound = -1 if d14 is None else d14 + 1
     pre: dict = {}
     if bound is not None and bound >= 0:
@@ -538,7 +539,8 @@ def efficiency(variant: Variant, sit: Situation, visible: Sequence[int] = (),
             sit.real_counts, real_caps, jokers, room, len(sit.hand.melds),
             panjin_meld_flags(sit), variant.allowed_suit_counts(sit), sit.options.piaohu,
             jokers, bound, sorted({int(t) for t in sit.hand.concealed
-                                   if t not in sit.wildcards}))
+                                   if t not in sit.wildcards}),
+            sit.win_by == "discard")
     parent = None
     if variant.policy.in_triplet and not any(m.is_taken for m in sit.hand.melds):
         # the free-joker variants: each discard's hand shares three units with this one

@@ -646,6 +646,87 @@ def seven_pairs_panjin(real: Sequence[int], caps: Sequence[int], jokers: int, jo
     return best if best is None or best <= limit else None
 
 
+def seven_pairs_panjin_drawn(real: Sequence[int], caps: Sequence[int], jokers: int,
+                             joker_room: int, allowed_suits, need_real_draw: bool,
+                             min_jokers: int, limit: int = INF) -> tuple[int, int, bool] | None:
+    """:func:`seven_pairs_panjin` that also says which draws lower the distance, as
+    :func:`panjin_standard_drawn` does: ``(d, kinds bit set, a wildcard draw lowers it)``
+    (:func:`_drawn_best`), or ``None``. The same search, each state keeping the kinds its
+    cheapest partial targets draw. An untouched kind standing for its class draws, when it
+    draws, every untouched kind of that class (a nearest target may take any of them
+    instead, or split four of it into two pairs); a plain pair of drawn tiles may be of
+    any untouched kind of a counted suit or an honor (the stand-in of its class finds it
+    too). A kind takes at most one joker here: a pair of two jokers within its places is
+    a plain pair (the same target, the same cost). With ``limit``, a state is dropped when
+    even the places left, less the real tiles still to come and the unplaced held jokers,
+    drawn, exceed it."""
+    max_x = jokers + joker_room
+    kinds = [k for k in range(34) if real[k]]
+    classes: dict[tuple[int, bool], int] = {}
+    class_bits: dict[tuple[int, bool], int] = {}
+    plain_bits = [0, 0, 0, 0]                     # untouched kinds a pair fits, per suit
+    for k in range(34):
+        if not real[k] and caps[k] >= 2:
+            cls = (k // 9 if k < 27 else 3, k in YAOJIU)
+            classes.setdefault(cls, k)
+            class_bits[cls] = class_bits.get(cls, 0) | 1 << k
+            plain_bits[cls[0]] |= 1 << k
+    bits_of = {k: class_bits[cls] for cls, k in classes.items()}
+    kinds += sorted(classes.values())
+    later = sum(real)                             # real tiles of the kinds still to come
+    # (pairs, x, suit mask, yj) -> (r, drawn)
+    acc: dict[tuple, tuple[int, int]] = {(0, 0, 0, False): (0, 0)}
+    for k in kinds:
+        c, cap = real[k], caps[k]
+        later -= c
+        suit_bit = 1 << (k // 9) if k < 27 else 0
+        yj = k in YAOJIU
+        bits = bits_of.get(k, 1 << k)
+        opts = []                     # (pairs, jokers, reals drawn): a real tile is used
+        for q in (1, 2):
+            for y in (0, 1):
+                rl = 2 * q - y
+                if rl <= cap:
+                    opts.append((q, y, rl - c if rl > c else 0))
+        new = dict(acc)
+        for (pairs, x, m, j), (r, mask) in acc.items():
+            for q, y, d in opts:
+                x2 = x + y
+                if pairs + q > 7 or x2 > max_x:
+                    continue
+                key = (pairs + q, x2, m | suit_bit, j or yj)
+                r2 = r + d
+                # the cost so far, and the places left that neither the real tiles still
+                # to come nor the held jokers not yet placed can fill (each a draw)
+                left = 14 - 2 * (pairs + q) - later - (jokers - x2 if jokers > x2 else 0)
+                if r2 + (x2 - jokers if x2 > jokers else 0) + (left if left > 0 else 0) > limit:
+                    continue
+                m2 = mask | bits if d else mask
+                old = new.get(key)
+                if old is None or r2 < old[0]:
+                    new[key] = (r2, m2)
+                elif r2 == old[0] and m2 | old[1] != old[1]:
+                    new[key] = (r2, m2 | old[1])
+        acc = new
+    honors_free = any(caps[k] >= 2 and not real[k] for k in range(27, 34))
+    targets = []
+    for (pairs, x, m, j), (r, mask) in acc.items():
+        if not j or bin(m).count("1") not in allowed_suits:
+            continue
+        plain = 7 - pairs                 # each: 2 jokers, or 2 drawn tiles of a counted suit
+        free = plain_bits[3] | (plain_bits[0] if m & 1 else 0) | (
+            plain_bits[1] if m & 2 else 0) | (plain_bits[2] if m & 4 else 0)
+        for jj in range(plain + 1):       # pairs of jokers among them
+            xx = x + 2 * jj
+            drawn = 2 * (plain - jj)
+            if xx > max_x or xx < min_jokers:
+                continue
+            if drawn and not m and not honors_free:
+                continue
+            targets.append((r + drawn, xx, mask | free if drawn else mask))
+    return _drawn_best(targets, jokers, need_real_draw, limit)
+
+
 def free_standard(real: Sequence[int], caps: Sequence[int], jokers: int, joker_room: int,
                   melds: int, kinds: int = 34) -> int | None:
     """Fewest tiles to add for the standard shape with free jokers, or ``None``."""
@@ -748,9 +829,11 @@ def panjin_count_lower(sit, allowed_suits) -> int:
     return need
 
 
-def panjin_missing(sit, allowed_suits, limit: int = INF) -> dict[str, int]:
-    """盘锦's exact distances: standard (PJ-2, PJ-4..PJ-7) and 七对 with its option (PJ-8).
-    With ``limit``, shapes farther than it are left out (a cheaper search)."""
+def panjin_missing(sit, allowed_suits, limit: int = INF,
+                   seven_pairs: bool = True) -> dict[str, int]:
+    """盘锦's exact distances: standard (PJ-2, PJ-4..PJ-7) and 七对 with its option (PJ-8;
+    not searched when ``seven_pairs`` is false). With ``limit``, shapes farther than it are
+    left out (a cheaper search)."""
     face, real_caps, room = hand_caps(sit)
     jokers = len(sit.jokers)
     concealed = sit.hand.concealed
@@ -780,7 +863,7 @@ def panjin_missing(sit, allowed_suits, limit: int = INF) -> dict[str, int]:
                 break
         if d is not None:
             out["standard"] = d
-    if sit.options.seven_pairs and not sit.hand.melds:
+    if seven_pairs and sit.options.seven_pairs and not sit.hand.melds:
         lower = INF if limit >= INF else seven_pairs_plain(sit.real_counts, [4] * 34)
         if lower is None or lower - jokers <= limit:
             d = seven_pairs_panjin(sit.real_counts, real_caps, jokers, room, allowed_suits,
@@ -914,10 +997,13 @@ def _prune_drawn(states: dict[tuple, tuple[int, int]]) -> dict[tuple, tuple[int,
 
 def panjin_standard_drawn(real: Sequence[int], caps: Sequence[int], jokers: int,
                           joker_room: int, melds: int, meld_flags, allowed_suits, piaohu: bool,
-                          min_jokers: int, limit: int) -> tuple[int, int, bool] | None:
-    """:func:`panjin_standard` (without the discard-win rule) that also says what the
-    nearest targets draw: ``(d, drawn kinds bit set, some draws a wildcard)``, or ``None``
-    when no target is within ``limit``."""
+                          min_jokers: int, limit: int,
+                          need_real_draw: bool = False) -> tuple[int, int, bool] | None:
+    """:func:`panjin_standard` that also says which draws lower the distance: ``(d, kinds
+    bit set, a wildcard draw lowers it)``, or ``None`` when no target is within ``limit``.
+    Without the discard-win rule the kinds are those the nearest targets draw; with it
+    (``need_real_draw``) ``d`` counts the rule and the kinds are as :func:`_drawn_best`
+    says (a ``None`` there may also mean ``d`` is ``limit + 1``: search again one higher)."""
     groups = 4 - melds
     max_x = jokers + joker_room
     suits0, yj0, trip0, seq0 = meld_flags
@@ -936,13 +1022,34 @@ def panjin_standard_drawn(real: Sequence[int], caps: Sequence[int], jokers: int,
         k_u = sum(held[ui + 1:]) + jokers            # free fillers still to come (_bound)
         acc = _merge_drawn(acc, table, groups, max_x, jokers, limit,
                            not honors and not suits0 >> ui & 1, want, k_u)
+    return _drawn_best([(r, x, m) for (g, p, x, n, f), (r, m) in acc.items()
+                        if g == groups and p == 1 and x >= min_jokers and n in allowed_suits
+                        and f & want == want], jokers, need_real_draw, limit)
+
+
+def _drawn_best(targets: Iterable[tuple[int, int, int]], jokers: int, need_real_draw: bool,
+                limit: int) -> tuple[int, int, bool] | None:
+    """The distance of a hand and the draws that lower it, from its targets within
+    ``limit``, each ``(r, x, drawn)`` (the fewest real tiles ``r`` drawn for a target state,
+    its ``x`` jokers placed, the real kinds its cheapest targets draw): ``(d, kinds bit
+    set, a wildcard draw lowers it)``, or ``None`` when ``d`` > ``limit``.
+
+    A target W costs ``c = r + max(0, x − jokers)``; a draw k lowers ``d = min c`` exactly
+    when a nearest W draws k. With the discard-win rule (PJ-2, C-9: the tile W lacks last
+    must be real) W costs ``c + 1`` when it draws no real tile, and then a real k lowers
+    ``d`` exactly when a nearest W draws k and at least one other real tile (W less k
+    must still lack a real one; a W that draws only k costs ``d − 1`` + 1 after k as
+    before it), and a wildcard draw exactly when a nearest W draws a wildcard. (A target
+    with ``r ≥ 2`` and cost ``d`` is always one of the cheapest of its state: a cheaper
+    one would cost ``d − 1`` without the rule, so draw nothing real, so ``r`` = 1.)"""
     best, mask, wild = None, 0, False
-    for (g, p, x, n, f), (r, m) in acc.items():
-        if g != groups or p != 1 or x < min_jokers or n not in allowed_suits:
-            continue
-        if f & want != want:
-            continue
+    for r, x, m in targets:
         cost = r + (x - jokers if x > jokers else 0)
+        if need_real_draw:
+            if not r:
+                cost += 1
+            if r < 2:
+                m = 0
         if best is None or cost < best:
             best, mask, wild = cost, m, x > jokers
         elif cost == best:
@@ -1230,7 +1337,8 @@ def _merge_drawn(acc: dict, table, groups: int, max_x: int, jokers: int, limit: 
 def panjin_discards_drawn(real: Sequence[int], caps: Sequence[int], jokers: int,
                           joker_room: int, melds: int, meld_flags, allowed_suits,
                           piaohu: bool, min_jokers: int, limit: int,
-                          discards: Iterable[int]) -> dict[int, tuple[int, int, bool] | None]:
+                          discards: Iterable[int], need_real_draw: bool = False
+                          ) -> dict[int, tuple[int, int, bool] | None]:
     """:func:`panjin_standard_drawn` of the hand less one tile, for each real kind in
     ``discards`` (``real``: the 14-tile hand's real counts): ``{kind: result}``, the same
     results, from one table pass per unit and one merge of the other units per unit."""
@@ -1283,12 +1391,18 @@ def panjin_discards_drawn(real: Sequence[int], caps: Sequence[int], jokers: int,
                     if (f | fw) != want:
                         continue
                     cost = r + r2 + (x3 - jokers if x3 > jokers else 0)
+                    m3 = m | m2
+                    if need_real_draw:              # as _drawn_best
+                        if r + r2 < 2:
+                            m3 = 0
+                            if not r + r2:
+                                cost += 1
                     if cost > limit:
                         continue
                     if best is None or cost < best:
-                        best, mask, wild = cost, m | m2, x3 > jokers
+                        best, mask, wild = cost, m3, x3 > jokers
                     elif cost == best:
-                        mask |= m | m2
+                        mask |= m3
                         wild = wild or x3 > jokers
             out[k] = None if best is None else (best, mask, wild)
     return out
