@@ -14,6 +14,7 @@ import random
 import pytest
 
 from webcalc.analysis import analyze
+from webcalc.errors import InputError
 from webcalc.tiles import ALL_TILES, format_tiles, parse_tiles
 
 from webcalc.waits import shanten
@@ -147,3 +148,38 @@ def test_useful_tiles_equal_mahjong_on_plain_zhengzhou():
         ours = {u["tile"] for u in out["useful"] if counts[parse_tiles(u["tile"])[0]] < 3}
         assert ours == theirs, format_tiles(tiles)
         done += 1
+
+
+@pytest.mark.parametrize("variant", ["panjin", "jincheng"])    # ZZ-2, SMX: self-draw only
+def test_ready_for_a_discard_win_useful_draws_are_the_waits(variant):
+    """C-12 (docs/decisions.md): a ready hand's useful draws are exactly its waits, for a
+    ``discard`` win too (盘锦 counts a target whose last tile is no real discard one tile
+    farther, PJ-2, so no draw lowers its distance: the waits must come from the waits), and
+    each ready discard's efficiency row lists the waits discard advice gives for it."""
+    from webcalc.warmup import complete_tiles
+    rng = random.Random(f"ready-discard-{variant}")
+    ready = 0
+    for _ in range(60):
+        tiles = complete_tiles(rng)
+        tiles[rng.randrange(14)] = rng.randrange(34)   # one tile off: ready discards
+        indicator = ALL_TILES[rng.randrange(34)]
+        if any(tiles.count(k) + (k == int(indicator)) > 4 for k in tiles):
+            continue
+        req = {"variant": variant, "hand": format_tiles(sorted(tiles)), "win_by": "discard"}
+        if variant != "jincheng":
+            req["indicator"] = indicator.code
+        try:
+            out14 = analyze(req)
+        except InputError:
+            continue
+        advice = {d["discard"]: {w["tile"] for w in d["waits"]} for d in out14["discards"]}
+        for row in out14["efficiency"]:
+            if row["shanten"] == 0:
+                assert {u["tile"] for u in row["useful"]} == advice[row["discard"]], (req, row)
+                ready += 1
+        code = ALL_TILES[tiles[rng.randrange(14)]].code
+        out13 = analyze(_minus(req, code))
+        if out13["shanten"] == 0:
+            assert {u["tile"] for u in out13["useful"]} == {w["tile"] for w in out13["waits"]}
+            assert out13["useful"], req
+    assert ready > 20

@@ -25,6 +25,7 @@ from webcalc.shanten import (hand_caps, panjin_discards_drawn, panjin_meld_flags
                              panjin_missing, panjin_standard_drawn, seven_pairs_panjin,
                              seven_pairs_panjin_drawn)
 from webcalc.variants import VARIANTS
+from webcalc.waits import find_waits
 
 from .test_engine_panjin_discards import _many_wildcards
 from .test_engine_shanten_exact import random_case, situation_of
@@ -61,11 +62,15 @@ def _live(sit) -> list[int]:
 
 
 def _useful_by_draws(sit) -> tuple[int | None, list[int]]:
-    """The definition, draw by draw: ``(shanten, useful kinds)``."""
+    """The definition, draw by draw: ``(shanten, useful kinds)``. A hand ready for a
+    discard win has no draw that brings it nearer under the rule (its last tile must be
+    a discard): C-12 (docs/decisions.md) makes its useful draws its waits."""
     shapes = PANJIN.missing_by_shape(sit)
     if not shapes:
         return None, []
     d0 = min(shapes.values())
+    if d0 == 1 and sit.win_by == "discard":
+        return 0, [int(w.tile) for w in find_waits(PANJIN, sit)]
     return max(d0 - 1, 0), [k for k in _live(sit)
                             if PANJIN.missing_by_shape(_with_tile(sit, k), d0 - 1)]
 

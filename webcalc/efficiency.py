@@ -433,6 +433,10 @@ def useful_draws(variant: Variant, sit: Situation, visible: Sequence[int] = (),
     if oracle is not None and d0 == 1 and waits is not None:
         ready = set(waits)
         return Useful(0, tuple(Wait(ALL_TILES[k], rem) for k, rem in live if k in ready))
+    if oracle is None and d0 == 1 and sit.win_by == "discard":
+        # 盘锦 ready for a discard win (as in _panjin_useful): its waits (C-12)
+        ready = {int(t) for t in variant.winning_kinds(sit)}
+        return Useful(0, tuple(Wait(ALL_TILES[k], rem) for k, rem in live if k in ready))
     out = []
     for k, rem in live:
         if oracle is not None:
@@ -460,18 +464,20 @@ def _panjin_useful(variant: Variant, sit: Situation, live, bound: int | None = N
     allowed = variant.allowed_suit_counts(sit)
     need_real = sit.win_by == "discard"            # C-9, PJ-2: no discard win on a wildcard
     shapes: dict[str, int] = {}
-    # standard: bounded searches from a looser count up (jokers anywhere, no PJ-4..PJ-7)
-    lower = free_standard(sit.real_counts, real_caps, jokers, room, melds)
     found = None
+    if standard is not None and bound is not None:
+        # the caller's search at ``bound`` (exact: None when no target is within it)
+        found = standard[0]
+        if found is not None:
+            shapes["standard"] = found[0]
+        lower = None
+    else:
+        # standard: bounded searches from a looser count up (jokers anywhere, no PJ-4..PJ-7)
+        lower = free_standard(sit.real_counts, real_caps, jokers, room, melds)
     if lower is not None and bound is None:
         lower = max(lower, panjin_count_lower(sit, allowed))    # PJ-4/PJ-5 draws
     if lower is not None:
         bounds = range(lower, 15) if bound is None else (bound,) if bound >= lower else ()
-        if standard is not None and bounds:
-            found = standard[0]
-            if found is not None:
-                shapes["standard"] = found[0]
-            bounds = ()
         for b in bounds:
             found = panjin_standard_drawn(
                 sit.real_counts, real_caps, jokers, room, melds, panjin_meld_flags(sit),
@@ -489,6 +495,11 @@ def _panjin_useful(variant: Variant, sit: Situation, live, bound: int | None = N
     if not shapes:
         return Useful(None, ())
     d0 = min(shapes.values())
+    if need_real and d0 == 1:
+        # ready for a discard win: under the rule no draw brings it nearer (the last tile
+        # must come from a discard), and C-12 makes a ready hand's useful draws its waits
+        waits = {int(t) for t in variant.winning_kinds(sit)}
+        return Useful(0, tuple(Wait(ALL_TILES[k], rem) for k, rem in live if k in waits))
     kinds: set[int] = set()
     for res in (found, seven):
         if res is not None and res[0] == d0:
