@@ -251,3 +251,23 @@ def test_free_folds_same_results(seed):
         finally:
             S._pjunit = COMPILED
         assert (S.free_unit_states(*args, after), S.free_unit_draws(*args, draws)) == py, args
+
+
+@pytest.mark.parametrize("in_triplet", [True, False])
+def test_unit_needs_same_as_the_recursive_search(in_triplet):
+    """tables.unit_needs (jokers completing a unit into groups, and groups and a pair): the
+    compiled DP gives the numbers of the recursive search tables._need."""
+    import webcalc.tables as T
+    rng = random.Random(f"needs-{in_triplet}")
+    checked = 0
+    while checked < 3000:
+        honors = rng.random() < 0.25
+        unit = [0] * (7 if honors else 9)
+        for _ in range(rng.randint(0, 14)):
+            unit[rng.randrange(len(unit))] += 1
+        if max(unit) > 4:
+            continue
+        canon = T._canonical(tuple(unit), honors)
+        assert COMPILED.needs(canon, honors, in_triplet) == (
+            T._need(canon, 0, honors, in_triplet), T._need(canon, 1, honors, in_triplet)), unit
+        checked += 1

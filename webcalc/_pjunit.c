@@ -1016,6 +1016,62 @@ fail:
     return NULL;
 }
 
+/* needs(unit, honors, in_triplet) -> (n0, n1): tables.py unit_needs, the fewest jokers
+ * that complete the unit's real tiles into groups (n0) or groups and one pair (n1), every
+ * real tile used. A DP over the kinds: the sequences begun one and two kinds back still
+ * open, and whether the pair is placed; at each kind s sequences begin (at most four: five
+ * alike would leave one all jokers, which an optimum drops), t triplets (jokers in them
+ * only with in_triplet, else t <= count / 3 of real tiles) and maybe the pair; the kind's
+ * real tiles must all find places, jokers fill the rest. tables.py's recursive _need stays
+ * the reference (tests/test_pjunit.py). */
+static PyObject *needs(PyObject *self, PyObject *args) {
+    PyObject *unit_o;
+    int honors, in_triplet;
+    if (!PyArg_ParseTuple(args, "Opp", &unit_o, &honors, &in_triplet))
+        return NULL;
+    int unit[MAXN + 2] = {0};
+    int n = read_ints(unit_o, unit, MAXN, "unit");
+    if (n < 0)
+        return NULL;
+    /* dp[o1][o2][pr]: o1 sequences begun at the kind before (they need this kind and the
+     * next), o2 begun two kinds back (they need this kind), pr pairs placed */
+    int dp[5][5][2], nx[5][5][2];
+    for (int a = 0; a < 5; a++)
+        for (int b = 0; b < 5; b++)
+            dp[a][b][0] = dp[a][b][1] = NOVAL;
+    dp[0][0][0] = 0;
+    for (int i = 0; i < n; i++) {
+        int c = unit[i];
+        int seq_ok = !honors && i <= n - 3;
+        for (int a = 0; a < 5; a++)
+            for (int b = 0; b < 5; b++)
+                nx[a][b][0] = nx[a][b][1] = NOVAL;
+        for (int o1 = 0; o1 < 5; o1++)
+            for (int o2 = 0; o2 < 5; o2++)
+                for (int pr = 0; pr < 2; pr++) {
+                    int d = dp[o1][o2][pr];
+                    if (d == NOVAL)
+                        continue;
+                    for (int sq = 0; sq <= (seq_ok ? 4 : 0); sq++)
+                        for (int t = 0; t <= 2; t++) {
+                            if (!in_triplet && 3 * t > c)
+                                break;
+                            for (int p2 = 0; p2 <= 1 - pr; p2++) {
+                                int places = o1 + o2 + sq + 3 * t + 2 * p2;
+                                if (c > places)
+                                    continue;
+                                int d2 = d + places - c;
+                                if (d2 < nx[sq][o1][pr + p2])
+                                    nx[sq][o1][pr + p2] = d2;
+                            }
+                        }
+                }
+        memcpy(dp, nx, sizeof(dp));
+    }
+    int n0 = dp[0][0][0], n1 = dp[0][0][1];
+    return Py_BuildValue("(ii)", n0 == NOVAL ? 99 : n0, n1 == NOVAL ? 99 : n1);
+}
+
 static PyMethodDef methods[] = {
     {"search", search, METH_VARARGS,
      "search(unit, caps, yj, start, honors, max_x, limit, jokers, need_x, groups, rest, "
@@ -1033,6 +1089,9 @@ static PyMethodDef methods[] = {
     {"fold_draws", fold_draws, METH_VARARGS,
      "fold_draws(states, unit, caps, honors, any_jokers, groups, jokers, joker_room, limit, "
      "draws) -> set of kinds. See webcalc/shanten.py free_unit_draws."},
+    {"needs", needs, METH_VARARGS,
+     "needs(unit, honors, in_triplet) -> (n0, n1): jokers completing the unit into groups "
+     "/ groups and a pair. See webcalc/tables.py unit_needs."},
     {NULL, NULL, 0, NULL},
 };
 

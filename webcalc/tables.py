@@ -25,6 +25,13 @@ from functools import lru_cache
 from typing import Sequence
 
 INF = 99
+
+# the same numbers from a DP in C when it was built (webcalc/_pjunit.c ``needs``); the
+# recursive _need below stays the reference (tests/test_pjunit.py)
+try:
+    from . import _pjunit
+except ImportError:                   # pragma: no cover - an install without a compiler
+    _pjunit = None
 NUM_KINDS = 34
 UNITS = ((0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True))   # start, end, honors
 
@@ -40,6 +47,8 @@ def unit_needs(unit: tuple[int, ...], honors: bool, in_triplet: bool) -> tuple[i
     """``(n0, n1)`` for one unit pattern: jokers needed for melds only / melds + a pair
     (``INF`` when impossible)."""
     unit = _canonical(unit, honors)
+    if _pjunit is not None:
+        return _pjunit.needs(unit, honors, in_triplet)
     return _need(unit, 0, honors, in_triplet), _need(unit, 1, honors, in_triplet)
 
 
