@@ -1042,7 +1042,16 @@ static PyObject *needs(PyObject *self, PyObject *args) {
     dp[0][0][0] = 0;
     for (int i = 0; i < n; i++) {
         int c = unit[i];
-        int seq_ok = !honors && i <= n - 3;
+        /* a group with no real tile is all jokers, which an optimum drops: a sequence
+         * begins here only with a real tile among its three kinds, a second triplet only
+         * when four real tiles are here, a pair of jokers only at the last kind */
+        int s_top = 0;
+        if (!honors && i <= n - 3) {
+            s_top = c + unit[i + 1] + unit[i + 2];
+            if (s_top > 4) s_top = 4;
+        }
+        int t_top = c >= 4 ? 2 : (c ? 1 : 0);
+        int pair_here = c || i == n - 1;
         for (int a = 0; a < 5; a++)
             for (int b = 0; b < 5; b++)
                 nx[a][b][0] = nx[a][b][1] = NOVAL;
@@ -1052,11 +1061,11 @@ static PyObject *needs(PyObject *self, PyObject *args) {
                     int d = dp[o1][o2][pr];
                     if (d == NOVAL)
                         continue;
-                    for (int sq = 0; sq <= (seq_ok ? 4 : 0); sq++)
-                        for (int t = 0; t <= 2; t++) {
+                    for (int sq = 0; sq <= s_top; sq++)
+                        for (int t = 0; t <= t_top; t++) {
                             if (!in_triplet && 3 * t > c)
                                 break;
-                            for (int p2 = 0; p2 <= 1 - pr; p2++) {
+                            for (int p2 = 0; p2 <= (pair_here ? 1 - pr : 0); p2++) {
                                 int places = o1 + o2 + sq + 3 * t + 2 * p2;
                                 if (c > places)
                                     continue;
