@@ -121,6 +121,14 @@ def test_bad_arguments_raise_value_error():
     with pytest.raises(ValueError):
         COMPILED.search((1,) * 9, (4,) * 9, (0,) * 9, 0, False, 4, 4, 0, 0, 4, (1, 2), (),
                         False, False)                            # a bound of the wrong size
+    with pytest.raises(ValueError):
+        COMPILED.search((-1,) + (0,) * 8, (4,) * 9, (0,) * 9, 0, False, 4, 4, 0, 0, 4,
+                        (0,) * 10, (), False, False)             # a negative count
+    with pytest.raises(ValueError):
+        COMPILED.merge({(9, 0, 0, 0, 0): (0, 0)}, [], 4, 8, 0, 5, True, 0, 0)   # 9 groups
+    with pytest.raises(ValueError):
+        COMPILED.merge({(0, 0, 0, 0, 0): (0, 0)}, [(0, 0, 40, 0, 0, 0)], 4, 8, 0, 5, True, 0,
+                       0)                                        # 40 jokers placed
 
 
 def _clear_unit_caches():
@@ -267,6 +275,8 @@ def test_unit_needs_same_as_the_recursive_search(in_triplet):
             unit[rng.randrange(len(unit))] += 1
         if max(unit) > 4:
             continue
+        if rng.random() < 0.3:              # as unit_additions asks: one more, a 5th maybe
+            unit[rng.randrange(len(unit))] += 1
         canon = T._canonical(tuple(unit), honors)
         assert COMPILED.needs(canon, honors, in_triplet) == (
             T._need(canon, 0, honors, in_triplet), T._need(canon, 1, honors, in_triplet)), unit

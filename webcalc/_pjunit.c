@@ -155,6 +155,18 @@ static int read_ints(PyObject *seq, int *out, int maxn, const char *what) {
     return (int)n;
 }
 
+/* a unit's counts: none negative, none above 14; else ValueError (a count of 5 does
+ * come: tables.unit_additions adds a tile to a kind held four times) */
+static int check_unit(const int *unit, int n) {
+    for (int i = 0; i < n; i++) {
+        if (unit[i] < 0 || unit[i] > 14) {
+            PyErr_SetString(PyExc_ValueError, "unit: counts are 0 to 14");
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static PyObject *search(PyObject *self, PyObject *args) {
     PyObject *unit_o, *caps_o, *yj_o, *bound_o, *drops_o;
     int start, honors, max_x, limit, jokers, need_x, groups, track_rd, track_mask;
@@ -167,7 +179,7 @@ static PyObject *search(PyObject *self, PyObject *args) {
     if (n < 0 || read_ints(caps_o, caps, MAXN, "caps") < 0 || read_ints(yj_o, yj, MAXN, "yj") < 0)
         return NULL;
     int nd = read_ints(drops_o, drops, MAXN, "drops");
-    if (nd < 0)
+    if (nd < 0 || check_unit(unit, n) < 0)
         return NULL;
     if (max_x >= NX || max_x < 0 || groups < 0 || groups > 4) {
         PyErr_SetString(PyExc_ValueError, "max_x or groups out of range");
@@ -310,8 +322,11 @@ static PyObject *search(PyObject *self, PyObject *args) {
                         int lb = 0;
                         int still = 3 * (groups - g2) + 2 * (1 - p - pr) + b + 2 * s;
                         if (bounded) {
-                            lb = bound[((groups - g2) * 2 + (1 - p - pr)) * 41
-                                       + b + 2 * s - h_i + 14] - jokers;
+                            /* below -14 the bound no longer changes (3g + 2p <= 14) */
+                            int v = b + 2 * s - h_i;
+                            if (v < -14) v = -14;
+                            lb = bound[((groups - g2) * 2 + (1 - p - pr)) * 41 + v + 14]
+                                 - jokers;
                         }
                         if (need_x > 0) {
                             int low = need_x - x - still;
@@ -443,6 +458,10 @@ static PyObject *merge(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "O!Oiiiipii", &PyDict_Type, &acc, &table_o, &groups, &max_x,
                           &jokers, &limit, &counts_suit, &want, &k_u))
         return NULL;
+    if (groups < 0 || groups > 4) {
+        PyErr_SetString(PyExc_ValueError, "groups: 0 to 4");
+        return NULL;
+    }
     static Table a, b;
     static int ready = 0;
     if (!ready) {
@@ -470,6 +489,11 @@ static PyObject *merge(PyObject *self, PyObject *args) {
         if (!PyArg_ParseTuple(row, "iiiiiK", &rows[i][0], &rows[i][1], &rows[i][2],
                               &rows[i][3], &rows[i][4], &m))
             goto done;
+        if (rows[i][0] < 0 || rows[i][0] > 4 || rows[i][1] < 0 || rows[i][1] > 1 ||
+            rows[i][2] < 0 || rows[i][2] >= NX || rows[i][3] < 0 || rows[i][3] >= NF) {
+            PyErr_SetString(PyExc_ValueError, "table: a row out of range");
+            goto done;
+        }
         rm[i] = m;
     }
     Py_ssize_t pos = 0;
@@ -480,6 +504,11 @@ static PyObject *merge(PyObject *self, PyObject *args) {
         if (!PyArg_ParseTuple(key, "iiiii", &g, &p, &x, &n, &f) ||
             !PyArg_ParseTuple(val, "iK", &r, &m))
             goto done;
+        if (g < 0 || g > 4 || p < 0 || p > 1 || x < 0 || x >= NX || n < 0 || n > 3 ||
+            f < 0 || f >= NF) {
+            PyErr_SetString(PyExc_ValueError, "acc: a key out of range");
+            goto done;
+        }
         for (Py_ssize_t i = 0; i < nt; i++) {
             int g3 = g + rows[i][0], p3 = p + rows[i][1], x3 = x + rows[i][2];
             int fl = rows[i][3];
@@ -559,7 +588,7 @@ static PyObject *free_unit(PyObject *self, PyObject *args) {
         return NULL;
     int unit[MAXN + 2] = {0}, caps[MAXN] = {0};
     int n = read_ints(unit_o, unit, MAXN, "unit");
-    if (n < 0 || read_ints(caps_o, caps, MAXN, "caps") < 0)
+    if (n < 0 || read_ints(caps_o, caps, MAXN, "caps") < 0 || check_unit(unit, n) < 0)
         return NULL;
     static int cur[FKEYS], nxt[FKEYS];     /* key -> D, or NOVAL */
     static int ready = 0;
@@ -724,7 +753,7 @@ static int fold_args(PyObject *args, PyObject **states, int *unit, int *n, int *
     for (int i = 0; i < MAXN + 2; i++)
         unit[i] = 0;
     *n = read_ints(unit_o, unit, MAXN, "unit");
-    if (*n < 0 || read_ints(caps_o, caps, MAXN, "caps") < 0)
+    if (*n < 0 || read_ints(caps_o, caps, MAXN, "caps") < 0 || check_unit(unit, *n) < 0)
         return -1;
     if (*jokers + *joker_room >= DQ || *groups < 0 || *groups > 4 || *jokers < 0) {
         PyErr_SetString(PyExc_ValueError, "jokers, joker_room or groups out of range");
@@ -1031,7 +1060,7 @@ static PyObject *needs(PyObject *self, PyObject *args) {
         return NULL;
     int unit[MAXN + 2] = {0};
     int n = read_ints(unit_o, unit, MAXN, "unit");
-    if (n < 0)
+    if (n < 0 || check_unit(unit, n) < 0)
         return NULL;
     /* dp[o1][o2][pr]: o1 sequences begun at the kind before (they need this kind and the
      * next), o2 begun two kinds back (they need this kind), pr pairs placed */
