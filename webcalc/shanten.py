@@ -36,6 +36,7 @@ DP. Tables are filled once per distinct pattern and kept in bounded LRU caches (
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 from typing import Iterable, Sequence
 
@@ -60,6 +61,8 @@ PRES, YJ, TRIP, SEQ, RD = 1, 2, 4, 8, 16
 try:
     from . import _pjunit
 except ImportError:                   # pragma: no cover - an install without a compiler
+    _pjunit = None
+if os.environ.get("WEBCALC_PURE_PYTHON"):   # the reference, on purpose (bench, debugging)
     _pjunit = None
 
 

@@ -21,6 +21,7 @@ patterns of ordinary hands before gunicorn forks its workers.
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 from typing import Sequence
 
@@ -31,6 +32,8 @@ INF = 99
 try:
     from . import _pjunit
 except ImportError:                   # pragma: no cover - an install without a compiler
+    _pjunit = None
+if os.environ.get("WEBCALC_PURE_PYTHON"):   # the reference, on purpose (bench, debugging)
     _pjunit = None
 NUM_KINDS = 34
 UNITS = ((0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True))   # start, end, honors
