@@ -63,6 +63,15 @@ def _page(browser, live_server, **context_args):
     page.on("request", lambda r: foreign.append(r.url)
             if urlsplit(r.url).hostname not in ("127.0.0.1", None) else None)
     page.foreign_requests = foreign
+    # wait_for_function polls on requestAnimationFrame by default, and headless Chromium on
+    # a loaded machine can go seconds without a frame: seen here, a wait for
+    # "window.scrollY > 0" timed out after 15 s while scrollY was 531. Poll on a timer.
+    wait_for_function = page.wait_for_function
+
+    def wait_polling(expression, *, polling=100, **kw):
+        return wait_for_function(expression, polling=polling, **kw)
+
+    page.wait_for_function = wait_polling
     return context, page
 
 

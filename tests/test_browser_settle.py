@@ -147,6 +147,10 @@ def test_palette_keys_full_kinds_and_a_steady_place(browser, live_server, js):
             page.click(f"button.key[value='{code}']")
             page.wait_for_function(
                 "c => document.querySelector('#hand-row-label')?.innerText !== c && document.querySelector('#hand-row-label') !== null", arg=count)
+            if not js:
+                # a new page: measured once its stylesheet is in (while app.css is still
+                # being revalidated, a forced layout has none of it: 817–843 px, seen here)
+                page.wait_for_load_state("load")
             tops.add(page.evaluate(PALETTE_TOP))
             if not js:
                 # back at the tap area, the palette in view, not the top of the page
