@@ -16,7 +16,7 @@ from functools import lru_cache
 from flask import Flask, current_app
 from markupsafe import Markup, escape
 
-from .i18n import current_lang
+from .i18n import _gettext, _request_i18n, current_lang
 from .i18n import lazy_gettext as _l
 from .room import KONG_TYPES
 from .tap import MELD_TYPE_LABELS, TARGET_LABELS
@@ -287,6 +287,71 @@ def reading(d, best=False) -> Markup:
                            "</ul>")))
 
 
+def N_(string: str) -> str:
+    """A msgid for ``pybabel extract`` (translated where it is shown)."""
+    return string
+
+
+_NEVER_NOTE = N_("Never ready: no exchange of tiles can ever make this hand a win (a condition "
+                 "of the variant cannot be met, or the wildcards have no place). Nothing drawn "
+                 "helps.")
+
+
+def useful_list(useful, shanten, wild=None) -> Markup:
+    """A 牌理 row's fold-out (what ``_result.html``'s ``useful_list`` macro drew): never ready,
+    else the useful draws (:func:`useful_items`; a wait list when ready), else none helps."""
+    translations = _request_i18n()[0]
+    if shanten is None:
+        return Markup('<p class="never-note">%s</p>') % _gettext(translations, _NEVER_NOTE, {})
+    if useful:
+        head = N_("Ready; waits (left):") if shanten == 0 else N_("Useful draws (left):")
+        return Markup('<p class="useful-head">%s</p>\n<ul class="useful-list">%s</ul>') % (
+            _gettext(translations, head, {}), useful_items(useful, wild, shanten == 0))
+    return Markup('<p class="muted">%s</p>') % _gettext(translations,
+                                                       N_("No draw brings it nearer."), {})
+
+
+def eff_rows(eff, complete=False, wild=None) -> Markup:
+    """The rows of the 牌理 list of a 14-tile hand (``efficiency[i]``: ``discard``,
+    ``shanten``, ``useful``, ``useful_total``), ``<li>`` … ``</li>`` joined by a new line and
+    six spaces: the best ones (the first row's shanten and total) marked, the first open
+    unless the hand is already a win, each folding out to :func:`useful_list`. One call for
+    the list instead of a dozen template calls per row (issue 13.4)."""
+    translations = _request_i18n()[0]
+    app_id, lang = id(current_app._get_current_object()), current_lang()
+    discard_word = _gettext(translations, N_("Discard"), {})
+    draw_word = _gettext(translations, N_("draw"), {})
+    best_word = _gettext(translations, N_("best"), {})
+    top = eff[0]
+    rows = []
+    for i, e in enumerate(eff):
+        shanten, useful, total = e["shanten"], e["useful"], e["useful_total"]
+        is_best = shanten == top["shanten"] and total == top["useful_total"]
+        parts = [
+            '<li class="eff-row', " eff-best" if is_best else "", '" data-discard="',
+            escape(e["discard"]), '" data-shanten="', "null" if shanten is None else
+            escape(shanten), '" data-kinds="', str(len(useful)), '" data-total="',
+            escape(total), '">\n        <details', " open" if i == 0 and not complete else "",
+            '>\n          <summary>\n            <span class="eff-discard">', discard_word,
+            _tile(app_id, lang, str(e["discard"]), False, False, "sm", None, False),
+            "</span>\n"]
+        if useful:
+            parts += ('<span class="eff-draw">', draw_word, '<span class="eff-tiles">',
+                      tile_row(useful, "xs", wild, "tile"), "</span></span>")
+        parts += ('            <span class="eff-count">',
+                  _gettext(translations, N_("%(kinds)s kinds, %(n)s tiles"),
+                           {"kinds": len(useful), "n": total}),
+                  '</span>\n            <span class="eff-shanten',
+                  " eff-never" if shanten is None else "", '">', shanten_label(shanten),
+                  "</span>")
+        if is_best:
+            parts += (' <span class="best">', best_word, "</span>")
+        parts += ("          </summary>\n          ", useful_list(useful, shanten, wild),
+                  "\n        </details>\n      </li>")
+        rows.append("".join(parts))
+    return Markup("\n      ".join(rows))
+
+
 @lru_cache(maxsize=64)
 def _shanten_label(app_id: int, lang: str, kind: type, n) -> Markup:
     return Markup(_macros().shanten_label_markup(n))
@@ -370,6 +435,8 @@ def init_app(app: Flask) -> None:
         tile=tile,
         tile_row=tile_row,
         useful_items=useful_items,
+        useful_list=useful_list,
+        eff_rows=eff_rows,
         palette_row=palette_row,
         hand_keys=hand_keys,
         group=group,
