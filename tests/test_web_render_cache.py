@@ -70,6 +70,9 @@ def _room(app, query: str, **kw):
         return read_room(MultiDict(request.args), "zhengzhou", **kw)
 
 
+KONG = {"type": "kong", "tiles": "2222z"}
+
+
 def test_state_key_tells_apart_what_shows_differently(app):
     keys = [
         _room(app, "").state_key(),
@@ -83,11 +86,21 @@ def test_state_key_tells_apart_what_shows_differently(app):
         _room(app, "s_pao0=1").state_key(),
         _room(app, "s_kongs=1:concealed").state_key(),
         _room(app, "", win_by="discard").state_key(),
-        _room(app, "", melds=[{"type": "kong", "tiles": "2222z"}]).state_key(),
-        _room(app, "", indicator="3z").state_key(),
+        _room(app, "s_winner=0", melds=[KONG]).state_key(),   # the winner's kong shows
     ]
     assert len(set(keys)) == len(keys)
     assert _room(app, "s_dealer=0").state_key() == keys[4]   # read again: the same key
     attached = _room(app, "")
     assert attached.attach("settlement.dealer", "required")
     assert attached.state_key() != keys[0]               # an engine error under its input
+
+
+def test_state_key_ignores_a_hand_that_does_not_show(app):
+    """The melds and the indicator show only as the winner's kongs: without a winner they
+    share the key of no melds (most pages reuse the sections, whatever the hand)."""
+    bare = _room(app, "").state_key()
+    assert _room(app, "", melds=[KONG]).state_key() == bare
+    assert _room(app, "", indicator="3z").state_key() == bare
+    assert _room(app, "s_winner=0", melds=[KONG]).state_key() \
+        != _room(app, "s_winner=0").state_key()
+    assert _room(app, "s_winner=0", melds=[KONG]).winner_kongs
