@@ -16,7 +16,7 @@ from functools import lru_cache
 from flask import Flask, current_app
 from markupsafe import Markup, escape
 
-from .i18n import _gettext, _request_i18n, current_lang
+from .i18n import _gettext, _request_i18n, app_lang, current_lang
 from .i18n import lazy_gettext as _l
 from .room import KONG_TYPES
 from .tap import MELD_TYPE_LABELS, TARGET_LABELS
@@ -166,14 +166,14 @@ def _tile(app_id: int, lang: str, code, wild, mark, size, face, plain) -> Markup
 def tile(code, wild=False, mark=False, size="", face=None, plain=False) -> Markup:
     """One tile's HTML (``_tiles.html`` ``tile_markup``), rendered once per language and
     arguments. ``code`` and ``face`` are tile codes; the flags as in the macro."""
-    return _tile(id(current_app._get_current_object()), current_lang(), str(code), bool(wild),
+    return _tile(*app_lang(), str(code), bool(wild),
                  bool(mark), str(size or ""), None if face is None else str(face), bool(plain))
 
 
 def tile_row(items, size="", marks=None, key=None) -> Markup:
     """``tile(code, mark=(code in marks), size=size)`` for each of ``items`` (tile codes, or
     dicts whose ``key`` is the code), joined: one template call for a row of tiles."""
-    app_id, lang, size, marks = id(current_app._get_current_object()), current_lang(), \
+    app_id, lang, size, marks = *app_lang(), \
         str(size or ""), marks or ()
     codes = [item[key] for item in items] if key else items
     return Markup("".join([_tile(app_id, lang, str(c), False, c in marks, size, None, False)
@@ -191,7 +191,7 @@ def useful_items(useful, wild=None, ready=False) -> Markup:
     each on its own line, indented by two spaces: ``useful_item_markup`` (its tile, how many
     are left and, ``ready`` (a wait) with none left, the dead-wait flag), rendered once per
     language and arguments."""
-    app_id, lang, wild, ready = id(current_app._get_current_object()), current_lang(), \
+    app_id, lang, wild, ready = *app_lang(), \
         wild or (), bool(ready)
     parts = []
     for u in useful:
@@ -209,7 +209,7 @@ def _hand_key(app_id: int, lang: str, index: int, code: str, mark: bool,
 def hand_keys(codes, wild=None, action="") -> Markup:
     """The tapped-in hand's tiles (``hand_key_markup``: the button that takes out the i-th
     tile, marked when a wildcard), each rendered once per language and arguments."""
-    app_id, lang, wild, action = id(current_app._get_current_object()), current_lang(), \
+    app_id, lang, wild, action = *app_lang(), \
         wild or (), str(action)
     return Markup("".join([_hand_key(app_id, lang, i, str(code), code in wild, action)
                            for i, code in enumerate(codes)]))
@@ -232,13 +232,13 @@ def _group(app_id: int, lang: str, key: tuple) -> Markup:
 def group(g) -> Markup:
     """One group of a reading (a result dict's ``decompositions[i].groups[j]``) as the
     ``group_markup`` macro draws it, rendered once per language and content."""
-    return _group(id(current_app._get_current_object()), current_lang(), _group_key(g))
+    return _group(*app_lang(), _group_key(g))
 
 
 def reading_groups(groups) -> Markup:
     """A reading's groups as :func:`group` draws them, the concealed ones first, then the
     exposed ones: one template call per reading."""
-    app_id, lang = id(current_app._get_current_object()), current_lang()
+    app_id, lang = app_lang()
     ordered = [g for g in groups if not g.get("exposed")] + [g for g in groups if g.get("exposed")]
     return Markup("".join([_group(app_id, lang, _group_key(g)) for g in ordered]))
 
@@ -270,7 +270,7 @@ def _worth(app_id: int, lang: str, key: tuple) -> Markup:
 def worth(win) -> Markup:
     """What winning on a wait is worth (``_worth.html`` for ``waits[i].win``: its 番/表 and
     amount), rendered once per language and content: a page has a few, and most are alike."""
-    return _worth(id(current_app._get_current_object()), current_lang(), _frozen(win))
+    return _worth(*app_lang(), _frozen(win))
 
 
 @lru_cache(maxsize=64)
@@ -281,7 +281,7 @@ def _reading_head(app_id: int, lang: str, shape, best: bool) -> Markup:
 def reading(d, best=False) -> Markup:
     """One reading of the result (``decompositions[i]``): its heading (``reading_head_markup``,
     once per language, shape and ``best``) and its groups (:func:`reading_groups`)."""
-    app_id, lang = id(current_app._get_current_object()), current_lang()
+    app_id, lang = app_lang()
     return Markup("".join((_reading_head(app_id, lang, d.get("shape"), bool(best)),
                            '\n<ul class="groups">\n', reading_groups(d.get("groups") or ()),
                            "</ul>")))
@@ -318,7 +318,7 @@ def eff_rows(eff, complete=False, wild=None) -> Markup:
     unless the hand is already a win, each folding out to :func:`useful_list`. One call for
     the list instead of a dozen template calls per row (issue 13.4)."""
     translations = _request_i18n()[0]
-    app_id, lang = id(current_app._get_current_object()), current_lang()
+    app_id, lang = app_lang()
     discard_word = _gettext(translations, N_("Discard"), {})
     draw_word = _gettext(translations, N_("draw"), {})
     best_word = _gettext(translations, N_("best"), {})
@@ -359,7 +359,7 @@ def _shanten_label(app_id: int, lang: str, kind: type, n) -> Markup:
 
 def shanten_label(n) -> Markup:
     """How far a hand is from ready (``shanten_label_markup``), once per language and value."""
-    return _shanten_label(id(current_app._get_current_object()), current_lang(), type(n), n)
+    return _shanten_label(*app_lang(), type(n), n)
 
 
 @lru_cache(maxsize=1 << 10)
@@ -370,14 +370,14 @@ def _palette_key(app_id: int, lang: str, code: str, n: int, off: bool, action: s
 def palette_key(code, n=0, off=False, action="") -> Markup:
     """A palette button (``palette_key_markup``): 34 kinds × in-use counts × in play or not,
     per language — the palette is built from these once and reused."""
-    return _palette_key(id(current_app._get_current_object()), current_lang(), str(code),
+    return _palette_key(*app_lang(), str(code),
                         int(n or 0), bool(off), str(action))
 
 
 def palette_row(row, used, honors_off=False, action="") -> Markup:
     """A palette row's keys (:func:`palette_key` of each code, ``used`` its in-use count,
     honors off when ``honors_off``), one per line indented by eight spaces after the first."""
-    app_id, lang, action = id(current_app._get_current_object()), current_lang(), str(action)
+    app_id, lang, action = *app_lang(), str(action)
     return Markup("\n        ".join([
         _palette_key(app_id, lang, code, int(used.get(code, 0) or 0),
                      bool(honors_off and code.endswith("z")), action) for code in row]))
