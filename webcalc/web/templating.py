@@ -409,6 +409,28 @@ def text_input(f, placeholder="", describedby="", invalid=False) -> Markup:
         f'value="{escape(value)}">')
 
 
+def field(f, help, placeholder="", cls="") -> Markup:
+    """A text field of the analysis form with its label, errors and help (what
+    ``_panel.html``'s ``field`` macro drew): ``<div class="field …">`` with the label, the
+    input (:func:`text_input`, described by its errors and help), the errors under it with
+    the place of the bad character (``f.error_position``) marked, and the help text."""
+    err_id, help_id, errors = f"{f.id}-error", f"{f.id}-help", f.errors
+    parts = ['<div class="field', f" {escape(cls)}" if cls else "",
+             " has-error" if errors else "", '">\n  ', form_label(f), "\n  ",
+             text_input(f, placeholder, f"{err_id} {help_id}" if errors else help_id, errors)]
+    if errors:
+        parts += ('  <p class="field-error" id="', escape(err_id), '">')
+        parts += [f"<span>{escape(e)}</span>" for e in errors]
+        pos, data = getattr(f, "error_position", None), f.data
+        if pos is not None and data and 0 <= pos < len(data):
+            parts += ('    <span class="err-at">',
+                      _gettext(_request_i18n()[0], N_("At %(n)s:"), {"n": pos + 1}),
+                      " <code>", escape(data[:pos]), "<mark>", escape(data[pos]), "</mark>",
+                      escape(data[pos + 1:]), "</code></span>")
+        parts.append("  </p>")
+    parts += ('  <p class="help" id="', escape(help_id), '">', escape(help), "</p>\n</div>")
+    return Markup("".join(parts))
+
 def select_input(f, describedby="", invalid=False) -> Markup:
     """A WTForms select field as ``f(**{"aria-describedby": …, "aria-invalid": "true"})``
     renders it (no option groups)."""
@@ -430,6 +452,7 @@ def select_input(f, describedby="", invalid=False) -> Markup:
 def init_app(app: Flask) -> None:
     app.jinja_env.globals.update(
         form_label=form_label,
+        field=field,
         text_input=text_input,
         select_input=select_input,
         tile=tile,
