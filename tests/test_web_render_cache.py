@@ -104,3 +104,19 @@ def test_state_key_ignores_a_hand_that_does_not_show(app):
     assert _room(app, "s_winner=0", melds=[KONG]).state_key() \
         != _room(app, "s_winner=0").state_key()
     assert _room(app, "s_winner=0", melds=[KONG]).winner_kongs
+
+
+def test_dict_keys_read_as_jinja_reads_them(app):
+    """templating.Environment answers ``d.key`` on a plain dict from the key directly: the
+    same as Jinja's attribute-first order (a dict's methods stay methods; a missing key is
+    undefined; other mappings and objects untouched)."""
+    from collections import OrderedDict
+
+    from webcalc.web.templating import Environment
+
+    assert isinstance(app.jinja_env, Environment)
+    t = app.jinja_env.from_string(
+        "{{ d.a }}|{{ d.items is callable }}|{{ d.missing is defined }}|{{ d.get('a') }}|"
+        "{{ o.a }}|{{ d['items'] }}|{{ d.n.b }}")
+    assert t.render(d={"a": "<x>", "items": 7, "n": {"b": 2}}, o=OrderedDict(a=3)) \
+        == "&lt;x&gt;|True|False|&lt;x&gt;|3|7|2"

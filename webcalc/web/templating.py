@@ -14,6 +14,7 @@ import re
 from functools import lru_cache
 
 from flask import Flask, current_app
+from flask.templating import Environment as FlaskEnvironment
 from markupsafe import Markup, escape
 
 from .i18n import _gettext, _request_i18n, app_lang, current_lang
@@ -447,6 +448,27 @@ def select_input(f, describedby="", invalid=False) -> Markup:
                      f'value="{escape(value)}">{escape(c.label or c.value)}</option>')
     parts.append("</select>")
     return Markup("".join(parts))
+
+
+#: the names a plain dict answers as attributes (its methods): ``d.items`` stays the method
+_DICT_ATTRIBUTES = frozenset(dir(dict))
+
+
+class Environment(FlaskEnvironment):
+    """Flask's Jinja environment, with ``d.key`` on a plain dict answered by ``d[key]``
+    directly. Jinja asks for the attribute first and, for a dict, catches an AttributeError
+    before looking up the key: a page reads some two hundred keys of the result dicts that
+    way. A plain dict's only attributes are its methods (``_DICT_ATTRIBUTES``): for any
+    other name Jinja's order gives the same answer (the key, else undefined), and the
+    methods are left to Jinja."""
+
+    def getattr(self, obj, attribute):
+        if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
+            try:
+                return obj[attribute]
+            except KeyError:
+                pass
+        return super().getattr(obj, attribute)
 
 
 def init_app(app: Flask) -> None:
