@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from types import FunctionType
 
 from flask import Flask, current_app
 from flask.templating import Environment as FlaskEnvironment
+from jinja2.runtime import Context as JinjaContext
+from jinja2.utils import internalcode
 from markupsafe import Markup, escape
 
 from .i18n import _gettext, _request_i18n, app_lang, current_lang
@@ -454,13 +457,35 @@ def select_input(f, describedby="", invalid=False) -> Markup:
 _DICT_ATTRIBUTES = frozenset(dir(dict))
 
 
+class Context(JinjaContext):
+    """Jinja's template context, calling a plain Python function (a template global such as
+    ``_``, ``tile`` or ``field``, without ``pass_context`` and the like) straight away: Jinja
+    looks for the marks of ``pass_context`` on the function and on its ``__call__`` each
+    time, and a page makes a hundred such calls. Everything else goes Jinja's way."""
+
+    @internalcode
+    def call(__self, __obj, *args, **kwargs):  # noqa: N805 - Jinja's own signature
+        if type(__obj) is not FunctionType or hasattr(__obj, "jinja_pass_arg"):
+            return JinjaContext.call(__self, __obj, *args, **kwargs)
+        if kwargs:
+            kwargs.pop("_block_vars", None)
+            kwargs.pop("_loop_vars", None)
+        try:
+            return __obj(*args, **kwargs)
+        except StopIteration:
+            return __self.environment.undefined(
+                "value was undefined because a callable raised a StopIteration exception")
+
+
 class Environment(FlaskEnvironment):
     """Flask's Jinja environment, with ``d.key`` on a plain dict answered by ``d[key]``
     directly. Jinja asks for the attribute first and, for a dict, catches an AttributeError
     before looking up the key: a page reads some two hundred keys of the result dicts that
     way. A plain dict's only attributes are its methods (``_DICT_ATTRIBUTES``): for any
     other name Jinja's order gives the same answer (the key, else undefined), and the
-    methods are left to Jinja."""
+    methods are left to Jinja. Templates get the :class:`Context` above."""
+
+    context_class = Context
 
     def getattr(self, obj, attribute):
         if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
