@@ -315,6 +315,33 @@ def useful_list(useful, shanten, wild=None) -> Markup:
                                                        N_("No draw brings it nearer."), {})
 
 
+def wait_items(waits, wild=None) -> Markup:
+    """The items of the result's wait list (``waits[i]``: ``tile``, ``remaining``, ``dead``
+    when given, ``win``), ``<li>`` … ``</li>`` joined by a new line and six spaces: the tile
+    (marked when a wildcard), how many are left, the dead-wait flag (``dead``, else none
+    left) and what winning on it is worth (:func:`worth`). One call for the list instead of
+    four template calls per wait (issue 13.4)."""
+    translations = _request_i18n()[0]
+    app_id, lang = app_lang()
+    wild = wild or ()
+    rows = []
+    for w in waits:
+        code, remaining, win = w["tile"], w["remaining"], w.get("win")
+        dead = w["dead"] if "dead" in w else remaining == 0
+        parts = ['<li class="wait', " wait-dead" if dead else "", '">',
+                 _tile(app_id, lang, str(code), False, bool(code in wild), "", None, False),
+                 '\n        <span class="remaining">',
+                 _gettext(translations, N_("%(n)s left"), {"n": remaining}), "</span>"]
+        if dead:
+            parts += (' <span class="flag">', _gettext(translations, N_("dead wait"), {}),
+                      "</span>")
+        if win:
+            parts.append(worth(win))
+        parts.append("</li>")
+        rows.append("".join(parts))
+    return Markup("\n      ".join(rows))
+
+
 def eff_rows(eff, complete=False, wild=None) -> Markup:
     """The rows of the 牌理 list of a 14-tile hand (``efficiency[i]``: ``discard``,
     ``shanten``, ``useful``, ``useful_total``), ``<li>`` … ``</li>`` joined by a new line and
@@ -507,6 +534,7 @@ def init_app(app: Flask) -> None:
         useful_items=useful_items,
         useful_list=useful_list,
         eff_rows=eff_rows,
+        wait_items=wait_items,
         palette_row=palette_row,
         hand_keys=hand_keys,
         group=group,
