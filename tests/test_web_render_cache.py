@@ -70,6 +70,9 @@ def _room(app, query: str, **kw):
         return read_room(MultiDict(request.args), "zhengzhou", **kw)
 
 
+KONG = {"type": "kong", "tiles": "2222z"}
+
+
 def test_state_key_tells_apart_what_shows_differently(app):
     keys = [
         _room(app, "").state_key(),
@@ -83,11 +86,58 @@ def test_state_key_tells_apart_what_shows_differently(app):
         _room(app, "s_pao0=1").state_key(),
         _room(app, "s_kongs=1:concealed").state_key(),
         _room(app, "", win_by="discard").state_key(),
-        _room(app, "", melds=[{"type": "kong", "tiles": "2222z"}]).state_key(),
-        _room(app, "", indicator="3z").state_key(),
+        _room(app, "s_winner=0", melds=[KONG]).state_key(),   # the winner's kong shows
     ]
     assert len(set(keys)) == len(keys)
     assert _room(app, "s_dealer=0").state_key() == keys[4]   # read again: the same key
     attached = _room(app, "")
     assert attached.attach("settlement.dealer", "required")
     assert attached.state_key() != keys[0]               # an engine error under its input
+
+
+def test_state_key_ignores_a_hand_that_does_not_show(app):
+    """The melds and the indicator show only as the winner's kongs: without a winner they
+    share the key of no melds (most pages reuse the sections, whatever the hand)."""
+    bare = _room(app, "").state_key()
+    assert _room(app, "", melds=[KONG]).state_key() == bare
+    assert _room(app, "", indicator="3z").state_key() == bare
+    assert _room(app, "s_winner=0", melds=[KONG]).state_key() \
+        != _room(app, "s_winner=0").state_key()
+    assert _room(app, "s_winner=0", melds=[KONG]).winner_kongs
+
+
+def test_dict_keys_read_as_jinja_reads_them(app):
+    """templating.Environment answers ``d.key`` on a plain dict from the key directly: the
+    same as Jinja's attribute-first order (a dict's methods stay methods; a missing key is
+    undefined; other mappings and objects untouched)."""
+    from collections import OrderedDict
+
+    from webcalc.web.templating import Environment
+
+    assert isinstance(app.jinja_env, Environment)
+    t = app.jinja_env.from_string(
+        "{{ d.a }}|{{ d.items is callable }}|{{ d.missing is defined }}|{{ d.get('a') }}|"
+        "{{ o.a }}|{{ d['items'] }}|{{ d.n.b }}")
+    assert t.render(d={"a": "<x>", "items": 7, "n": {"b": 2}}, o=OrderedDict(a=3)) \
+        == "&lt;x&gt;|True|False|&lt;x&gt;|3|7|2"
+
+
+def test_template_calls_as_jinja_makes_them(app):
+    """templating.Context calls a plain function directly; pass_context functions still get
+    the context (with loop variables), and a StopIteration is still undefined."""
+    from jinja2 import pass_context
+
+    @pass_context
+    def seen(ctx, name):
+        return ctx.get(name, "-")
+
+    def plain(*args, **kw):
+        return "%s %s" % (args, ",".join(sorted(kw)))
+
+    def stops():
+        raise StopIteration
+
+    t = app.jinja_env.from_string(
+        "{{ plain(1, b=2) }}|{% for i in [1] %}{{ plain(i) }}{{ seen('x') }}{% endfor %}|"
+        "{{ stops() is defined }}")
+    assert t.render(plain=plain, seen=seen, stops=stops, x="X") == "(1,) b|(1,) X|False"
