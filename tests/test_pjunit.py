@@ -191,16 +191,17 @@ def test_whole_analysis_same_with_and_without_the_compiled_search(seed):
 
 @pytest.mark.parametrize("seed", range(3))
 def test_unit_free_same_tables(seed):
-    """unit_free with jokers (the free-joker variants' table, and 盘锦's looser bounds):
-    the compiled table has the same rows as the Python reference."""
+    """unit_free with jokers (the free-joker variants' table, and 盘锦's looser bounds) and
+    without (_plain_rows): the compiled tables have the same rows as the Python reference."""
     rng = random.Random(400 + seed)
     for _ in range(300):
         a, b, honors = S.UNITS[rng.randrange(4)]
         unit = _unit(rng, b - a)
         caps = tuple(max(rng.choice((4, 4, 4, 3, 2, 1, 0)), c) for c in unit)
-        py, cc = _both(S.unit_free, unit, caps, honors, True)
-        assert set(py) == set(cc), (unit, caps, honors)
-        assert len(set(cc)) == len(cc)
+        for jokers in (True, False):            # False: _plain_rows / plain_unit
+            py, cc = _both(S.unit_free, unit, caps, honors, jokers)
+            assert set(py) == set(cc), (unit, caps, honors, jokers)
+            assert len(set(cc)) == len(cc)
 
 
 def _rest_places_reference(real, caps, skip, any_jokers):

@@ -1110,6 +1110,96 @@ static PyObject *needs(PyObject *self, PyObject *args) {
     return Py_BuildValue("(ii)", n0 == NOVAL ? 99 : n0, n1 == NOVAL ? 99 : n1);
 }
 
+/* plain_unit(unit, caps, honors) -> [(g, p, 0, D), ...]: shanten.py _plain_rows, unit_free
+ * without jokers: the fewest draws D per (g, p), no place beyond a kind's cap, only groups
+ * touching a held tile of the unit; rows in (g, p) order. */
+static PyObject *plain_unit(PyObject *self, PyObject *args) {
+    PyObject *unit_o, *caps_o;
+    int honors;
+    if (!PyArg_ParseTuple(args, "OOp", &unit_o, &caps_o, &honors))
+        return NULL;
+    int unit[MAXN + 2] = {0}, caps[MAXN] = {0};
+    int n = read_ints(unit_o, unit, MAXN, "unit");
+    if (n < 0 || read_ints(caps_o, caps, MAXN, "caps") < 0 || check_unit(unit, n) < 0)
+        return NULL;
+    /* st[a][b][g][p]: D, or NOVAL */
+    int st[5][5][5][2], nx[5][5][5][2];
+    for (int a = 0; a < 5; a++)
+        for (int b = 0; b < 5; b++)
+            for (int g = 0; g < 5; g++)
+                st[a][b][g][0] = st[a][b][g][1] = NOVAL;
+    st[0][0][0][0] = 0;
+    for (int i = 0; i < n; i++) {
+        int c = unit[i], cap = caps[i];
+        int s_max = 0;
+        if (!honors && i <= n - 3) {
+            s_max = c + unit[i + 1] + unit[i + 2];
+            if (s_max > 4) s_max = 4;
+        }
+        for (int a = 0; a < 5; a++)
+            for (int b = 0; b < 5; b++)
+                for (int g = 0; g < 5; g++)
+                    nx[a][b][g][0] = nx[a][b][g][1] = NOVAL;
+        for (int a = 0; a < 5; a++)
+            for (int b = 0; b < 5; b++)
+                for (int g = 0; g < 5; g++)
+                    for (int p = 0; p < 2; p++) {
+                        int d = st[a][b][g][p];
+                        if (d == NOVAL)
+                            continue;
+                        int base = a + b;
+                        int top = s_max;
+                        if (4 - g < top) top = 4 - g;
+                        if (cap - base < top) top = cap - base;
+                        for (int s = 0; s <= top; s++) {
+                            int pl = base + s, g1 = g + s;
+                            int d1 = d + (pl > c ? pl - c : 0);
+                            if (d1 < nx[b][s][g1][p]) nx[b][s][g1][p] = d1;
+                            if (!c)
+                                continue;
+                            if (!p && pl + 2 <= cap) {
+                                d1 = d + (pl + 2 > c ? pl + 2 - c : 0);
+                                if (d1 < nx[b][s][g1][1]) nx[b][s][g1][1] = d1;
+                            }
+                            if (g1 < 4 && pl + 3 <= cap) {
+                                d1 = d + (pl + 3 > c ? pl + 3 - c : 0);
+                                if (d1 < nx[b][s][g1 + 1][p]) nx[b][s][g1 + 1][p] = d1;
+                                if (!p && pl + 5 <= cap) {
+                                    d1 = d + (pl + 5 > c ? pl + 5 - c : 0);
+                                    if (d1 < nx[b][s][g1 + 1][1]) nx[b][s][g1 + 1][1] = d1;
+                                }
+                            }
+                        }
+                    }
+        memcpy(st, nx, sizeof(st));
+    }
+    int best[5][2];
+    for (int g = 0; g < 5; g++)
+        best[g][0] = best[g][1] = NOVAL;
+    for (int a = 0; a < 5; a++)
+        for (int b = 0; b < 5; b++)
+            for (int g = 0; g < 5; g++)
+                for (int p = 0; p < 2; p++)
+                    if (st[a][b][g][p] < best[g][p])
+                        best[g][p] = st[a][b][g][p];
+    PyObject *out = PyList_New(0);
+    if (!out)
+        return NULL;
+    for (int g = 0; g < 5; g++)
+        for (int p = 0; p < 2; p++) {
+            if (best[g][p] == NOVAL)
+                continue;
+            PyObject *row = Py_BuildValue("(iiii)", g, p, 0, best[g][p]);
+            if (!row || PyList_Append(out, row) < 0) {
+                Py_XDECREF(row);
+                Py_DECREF(out);
+                return NULL;
+            }
+            Py_DECREF(row);
+        }
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"search", search, METH_VARARGS,
      "search(unit, caps, yj, start, honors, max_x, limit, jokers, need_x, groups, rest, "
@@ -1130,6 +1220,9 @@ static PyMethodDef methods[] = {
     {"needs", needs, METH_VARARGS,
      "needs(unit, honors, in_triplet) -> (n0, n1): jokers completing the unit into groups "
      "/ groups and a pair. See webcalc/tables.py unit_needs."},
+    {"plain_unit", plain_unit, METH_VARARGS,
+     "plain_unit(unit, caps, honors) -> [(g, p, 0, D), ...]: unit_free without jokers. "
+     "See webcalc/shanten.py _plain_rows."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -133,6 +133,8 @@ def unit_free(unit: tuple[int, ...], caps: tuple[int, ...], honors: bool,
     complete hand may hold (live copies less the melds'); ``jokers``: jokers exist, so a
     place beyond the cap (``q``) is allowed."""
     if not jokers:
+        if _pjunit is not None:
+            return tuple(_share(row) for row in _pjunit.plain_unit(unit, caps, honors))
         return _plain_rows(unit, caps, honors)
     if _pjunit is not None:
         return tuple(_share(row) for row in _pjunit.free_unit(unit, caps, honors))
