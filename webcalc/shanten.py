@@ -1236,6 +1236,8 @@ def _rest_places_all(real: tuple[int, ...], caps: tuple[int, ...], any_jokers: b
     """:func:`panjin_rest_places` for each unit left out in turn (a hand's searches ask for
     all four, again and again): the units before and after the one left out, combined."""
     m = [_unit_free_min(real[a:b], caps[a:b], honors, any_jokers) for a, b, honors in UNITS]
+    if _pjunit is not None:
+        return _pjunit.rest_places(*m)
     m01 = _min_plus(m[0], m[1])
     m23 = _min_plus(m[2], m[3])
     without = (_min_plus(m[1], m23), _min_plus(m[0], m23),
