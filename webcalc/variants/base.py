@@ -68,7 +68,9 @@ class Situation:
         """This situation with one ``t`` taken from the concealed tiles."""
         rest = list(self.hand.concealed)
         rest.remove(t)
-        return Situation(Hand.of(rest, self.hand.melds), self.wildcards, self.options,
+        # the concealed tiles stay sorted Tiles with one taken out: Hand.of's sort and
+        # conversion would give the same tuple
+        return Situation(Hand(tuple(rest), self.hand.melds), self.wildcards, self.options,
                          self.win_by, None, self.indicator, self.settlement)
 
 
