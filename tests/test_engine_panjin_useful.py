@@ -159,3 +159,19 @@ def test_discards_at_once_with_the_discard_win_rule(seed):
             assert together[k] == alone, (req, k)
             checked += 1
     assert checked > 40
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_discard_advice_read_off_efficiency_equals_waits_per_discard(seed):
+    """analyze() takes 盘锦's discard advice from the 牌理 rows (ready_discards): it must be
+    what discard_advice finds discard by discard (find_waits of each 13-tile hand)."""
+    from webcalc.efficiency import ready_discards
+    from webcalc.waits import discard_advice
+    checked = ready = 0
+    for req in _requests(700 + seed, 12, 14):
+        _, sit = situation_of(req)
+        got = ready_discards(efficiency(PANJIN, sit))
+        assert got == discard_advice(PANJIN, sit), req
+        checked += 1
+        ready += bool(got)
+    assert checked == 12 and ready >= 2

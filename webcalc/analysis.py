@@ -19,7 +19,7 @@ from .tiles import FIELD_LABELS, Tile, counts_of, parse_tiles
 from .variants import VARIANTS, Situation, Variant
 from .variants.base import WIN_METHODS, Judgement
 from .decompose import listed_dicts
-from .efficiency import efficiency, useful_draws
+from .efficiency import efficiency, ready_discards, useful_draws
 from .waits import discard_advice, find_waits, is_any_tile_wait
 
 VARIANT_LABELS = {name: v.label for name, v in VARIANTS.items()}
@@ -126,12 +126,19 @@ def analyze(request: Any, *, advice: bool = True) -> dict:
         out["any_tile_wait"] = is_any_tile_wait(before, waits, kinds)
         _add_wait_values(variant, before, out["waits"])
     if hand.tile_count == 14:
-        discards = discard_advice(variant, sit, vis, kinds)
-        out["discards"] = [d.to_dict() for d in discards]
         # 牌理 (API "Hand efficiency"): every discard with its shanten and useful draws;
         # the hand's own shanten is the best of them (C-12: an exchange starts with the
         # discard), −1 when it is complete
-        out["efficiency"] = efficiency(variant, sit, vis, kinds, discards)
+        if not variant.policy.in_triplet:
+            # 盘锦: its 牌理 search finds every discard's waits as well (C-12: a ready
+            # hand's useful draws are exactly its waits), so the advice is read off it
+            eff = efficiency(variant, sit, vis, kinds)
+            discards = ready_discards(eff)
+        else:
+            discards = discard_advice(variant, sit, vis, kinds)
+            eff = efficiency(variant, sit, vis, kinds, discards)
+        out["discards"] = [d.to_dict() for d in discards]
+        out["efficiency"] = eff
         if out["complete"]:
             out["shanten"] = -1
         else:

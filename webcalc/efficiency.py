@@ -31,9 +31,9 @@ from .shanten import (INF, UNITS, _finish_free, _merge_free, free_standard, free
                       free_unit_states, hand_caps, panjin_count_lower, panjin_discards_drawn,
                       panjin_meld_flags, panjin_standard_drawn,
                       seven_pairs_panjin_drawn, unit_free)
-from .tiles import ALL_TILES, Tile
+from .tiles import ALL_TILES, Tile, parse_tiles
 from .variants.base import Situation, Variant
-from .waits import Wait
+from .waits import Discard, Wait
 
 _UNIT_OF = [0] * 9 + [1] * 9 + [2] * 9 + [3] * 7
 SMALL_UNIT = 2            # units of fewer tiles: a draw's unit table is built (and cached)
@@ -570,3 +570,21 @@ def efficiency(variant: Variant, sit: Situation, visible: Sequence[int] = (),
     entries.sort(key=lambda e: (INF if e[1].shanten is None else e[1].shanten,
                                 -e[1].total, e[0]))
     return [{"discard": t.code, **u.to_dict()} for t, u in entries]
+
+
+def ready_discards(entries: list[dict]) -> list[Discard]:
+    """:func:`webcalc.waits.discard_advice` read off :func:`efficiency`'s rows: each discard
+    whose row is ready (shanten 0), its useful draws as its waits (C-12: a ready hand's
+    useful draws are exactly its waits, the kinds with a live copy that complete it), in
+    the same order (most unseen copies, then most kinds, then tile order)."""
+    out = [Discard(ALL_TILES[parse_code(e["discard"])],
+                   tuple(Wait(ALL_TILES[parse_code(w["tile"])], w["remaining"])
+                         for w in e["useful"]))
+           for e in entries if e["shanten"] == 0]
+    out.sort(key=lambda d: (-d.remaining, -len(d.waits), d.tile))
+    return out
+
+
+def parse_code(code: str) -> int:
+    """The kind of a tile code (``"5m"`` → 4), as :func:`efficiency`'s rows write it."""
+    return int(parse_tiles(code)[0])
