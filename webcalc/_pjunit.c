@@ -576,8 +576,10 @@ static PyObject *merge_impl(PyObject *self, PyObject *args) {
             }
         }
     }
-    if (prune(&cur, &out, 1))
+    if (prune(&cur, &out, 1)) {
+        PyErr_NoMemory();          /* prune fails only when a table cannot grow */
         goto done;
+    }
     result = PyDict_New();
     if (!result)
         goto done;
