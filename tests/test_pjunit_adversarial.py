@@ -122,7 +122,12 @@ HOSTILE = {
                      True)
         except ValueError:
             print("ValueError")
-    """, "ValueError"),
+        try:                                    # start + 9 overflowed past the check
+            P.search((1,) * 9, (4,) * 9, (0,) * 9, 2**31 - 1, False, 8, 9, 4, 0, 4, None, (),
+                     False, True)
+        except ValueError:
+            print("ValueError")
+    """, "ValueError\nValueError"),
 }
 
 

@@ -208,7 +208,7 @@ static PyObject *search_impl(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "max_x or groups out of range");
         return NULL;
     }
-    if (track_mask && (start < 0 || start + n > 64)) {
+    if (track_mask && (start < 0 || start > 64 - n)) {   /* start + n may overflow */
         PyErr_SetString(PyExc_ValueError, "start: the unit's kinds must fit the 64-bit mask");
         return NULL;
     }
