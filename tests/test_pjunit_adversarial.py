@@ -203,3 +203,15 @@ def test_extreme_requests_same_answer_compiled_and_pure():
     assert all(s in (200, 400) for s, _ in got), got
     for req, g, w in zip(REQUESTS, got, want):
         assert g == w, req
+
+
+@pytest.mark.parametrize("mode,seed,calls", [("values", 1, 5000), ("values", 2, 5000),
+                                             ("objects", 1, 3000), ("objects", 2, 3000)])
+def test_seeded_hostile_fuzz_never_crashes(mode, seed, calls):
+    """tests/pjunit_hostile_fuzz.py: thousands of hostile calls (extreme ints, wrong types,
+    odd keys; objects whose __index__ empties the containers being read or calls the module
+    again) in a subprocess: each returns or raises an ordinary exception."""
+    done = subprocess.run([sys.executable, os.path.join("tests", "pjunit_hostile_fuzz.py"), mode,
+                           str(seed), str(calls)], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, (done.returncode, done.stdout[-2000:], done.stderr[-2000:])
