@@ -133,8 +133,10 @@ static int prune(Table *src, Table *dst, int ne) {
     return 0;
 }
 
+/* The sequences are read through a private tuple (PySequence_Tuple), never a caller's list
+ * in place: an item's __index__ may run Python code that empties the list being read. */
 static int read_ints(PyObject *seq, int *out, int maxn, const char *what) {
-    PyObject *fast = PySequence_Fast(seq, what);
+    PyObject *fast = PySequence_Tuple(seq);
     if (!fast)
         return -1;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
@@ -167,7 +169,28 @@ static int check_unit(const int *unit, int n) {
     return 0;
 }
 
-static PyObject *search(PyObject *self, PyObject *args) {
+/* PyArg_ParseTuple on something that is not a tuple raises SystemError: a TypeError first */
+static int is_tuple(PyObject *o, const char *what) {
+    if (PyTuple_Check(o))
+        return 1;
+    PyErr_Format(PyExc_TypeError, "%s: a tuple, not %.100s", what, Py_TYPE(o)->tp_name);
+    return 0;
+}
+
+/* a unit's caps (copies of each kind there are to place): -64 to 64, else ValueError (a
+ * cap far below zero made places - cap overflow into a negative key) */
+static int read_caps(PyObject *seq, int *caps) {
+    int n = read_ints(seq, caps, MAXN, "caps");
+    for (int i = 0; i < n; i++) {
+        if (caps[i] < -64 || caps[i] > 64) {
+            PyErr_SetString(PyExc_ValueError, "caps: -64 to 64");
+            return -1;
+        }
+    }
+    return n;
+}
+
+static PyObject *search_impl(PyObject *self, PyObject *args) {
     PyObject *unit_o, *caps_o, *yj_o, *bound_o, *drops_o;
     int start, honors, max_x, limit, jokers, need_x, groups, track_rd, track_mask;
     if (!PyArg_ParseTuple(args, "OOOiiiiiiiOOpp", &unit_o, &caps_o, &yj_o, &start, &honors,
@@ -176,13 +199,17 @@ static PyObject *search(PyObject *self, PyObject *args) {
         return NULL;
     int unit[MAXN + 2] = {0}, caps[MAXN] = {0}, yj[MAXN] = {0}, drops[MAXN];
     int n = read_ints(unit_o, unit, MAXN, "unit");
-    if (n < 0 || read_ints(caps_o, caps, MAXN, "caps") < 0 || read_ints(yj_o, yj, MAXN, "yj") < 0)
+    if (n < 0 || read_caps(caps_o, caps) < 0 || read_ints(yj_o, yj, MAXN, "yj") < 0)
         return NULL;
     int nd = read_ints(drops_o, drops, MAXN, "drops");
     if (nd < 0 || check_unit(unit, n) < 0)
         return NULL;
     if (max_x >= NX || max_x < 0 || groups < 0 || groups > 4) {
         PyErr_SetString(PyExc_ValueError, "max_x or groups out of range");
+        return NULL;
+    }
+    if (track_mask && (start < 0 || start > 64 - n)) {   /* start + n may overflow */
+        PyErr_SetString(PyExc_ValueError, "start: the unit's kinds must fit the 64-bit mask");
         return NULL;
     }
     if (track_rd && nd) {
@@ -452,7 +479,7 @@ static inline int mpack(int g, int p, int x, int n, int f) {
     return (((g * 2 + p) * NX + x) * 4 + n) * NF + f;
 }
 
-static PyObject *merge(PyObject *self, PyObject *args) {
+static PyObject *merge_impl(PyObject *self, PyObject *args) {
     PyObject *acc, *table_o;
     int groups, max_x, jokers, limit, counts_suit, want, k_u;
     if (!PyArg_ParseTuple(args, "O!Oiiiipii", &PyDict_Type, &acc, &table_o, &groups, &max_x,
@@ -469,9 +496,14 @@ static PyObject *merge(PyObject *self, PyObject *args) {
             return PyErr_NoMemory();
         ready = 1;
     }
-    PyObject *table = PySequence_Fast(table_o, "table");
+    PyObject *table = PySequence_Tuple(table_o);
     if (!table)
         return NULL;
+    PyObject *items = PyDict_Items(acc);     /* a private snapshot, as read_ints */
+    if (!items) {
+        Py_DECREF(table);
+        return NULL;
+    }
     Py_ssize_t nt = PySequence_Fast_GET_SIZE(table);
     int (*rows)[5] = PyMem_Malloc(sizeof(int[5]) * (nt ? nt : 1));
     uint64_t *rm = PyMem_Malloc(sizeof(uint64_t) * (nt ? nt : 1));
@@ -486,7 +518,7 @@ static PyObject *merge(PyObject *self, PyObject *args) {
     for (Py_ssize_t i = 0; i < nt; i++) {
         PyObject *row = PySequence_Fast_GET_ITEM(table, i);
         unsigned long long m;
-        if (!PyArg_ParseTuple(row, "iiiiiK", &rows[i][0], &rows[i][1], &rows[i][2],
+        if (!is_tuple(row, "table row") || !PyArg_ParseTuple(row, "iiiiiK", &rows[i][0], &rows[i][1], &rows[i][2],
                               &rows[i][3], &rows[i][4], &m))
             goto done;
         if (rows[i][0] < 0 || rows[i][0] > 4 || rows[i][1] < 0 || rows[i][1] > 1 ||
@@ -496,12 +528,14 @@ static PyObject *merge(PyObject *self, PyObject *args) {
         }
         rm[i] = m;
     }
-    Py_ssize_t pos = 0;
-    PyObject *key, *val;
-    while (PyDict_Next(acc, &pos, &key, &val)) {
+    for (Py_ssize_t it = 0; it < PyList_GET_SIZE(items); it++) {
+        PyObject *key, *val;
+        if (!PyArg_ParseTuple(PyList_GET_ITEM(items, it), "OO", &key, &val))
+            goto done;
         int g, p, x, n, f, r;
         unsigned long long m;
-        if (!PyArg_ParseTuple(key, "iiiii", &g, &p, &x, &n, &f) ||
+        if (!is_tuple(key, "acc key") || !is_tuple(val, "acc value") ||
+            !PyArg_ParseTuple(key, "iiiii", &g, &p, &x, &n, &f) ||
             !PyArg_ParseTuple(val, "iK", &r, &m))
             goto done;
         if (g < 0 || g > 4 || p < 0 || p > 1 || x < 0 || x >= NX || n < 0 || n > 3 ||
@@ -542,8 +576,10 @@ static PyObject *merge(PyObject *self, PyObject *args) {
             }
         }
     }
-    if (prune(&cur, &out, 1))
+    if (prune(&cur, &out, 1)) {
+        PyErr_NoMemory();          /* prune fails only when a table cannot grow */
         goto done;
+    }
     result = PyDict_New();
     if (!result)
         goto done;
@@ -567,6 +603,7 @@ done:
     PyMem_Free(rows);
     PyMem_Free(rm);
     Py_DECREF(table);
+    Py_DECREF(items);
     table_clear(&cur);
     table_clear(&out);
     a = cur;
@@ -588,7 +625,7 @@ static PyObject *free_unit(PyObject *self, PyObject *args) {
         return NULL;
     int unit[MAXN + 2] = {0}, caps[MAXN] = {0};
     int n = read_ints(unit_o, unit, MAXN, "unit");
-    if (n < 0 || read_ints(caps_o, caps, MAXN, "caps") < 0 || check_unit(unit, n) < 0)
+    if (n < 0 || read_caps(caps_o, caps) < 0 || check_unit(unit, n) < 0)
         return NULL;
     static int cur[FKEYS], nxt[FKEYS];     /* key -> D, or NOVAL */
     static int ready = 0;
@@ -743,6 +780,25 @@ static void dmap_clear(DMap *m) {
 static DMap dm_a, dm_b;
 static int dm_ready = 0;
 
+/* one (key, value) item of a states dict: ((g, p, q), D), D never negative (D + 1 == 0 marks
+ * an empty slot of a DMap: a negative D would let one key be listed again and again past
+ * the end of its used array) */
+static int state_item(PyObject *item, int *g, int *p, int *q, int *d) {
+    PyObject *key, *val;
+    if (!PyArg_ParseTuple(item, "OO", &key, &val) || !is_tuple(key, "states key") ||
+        !PyArg_ParseTuple(key, "iii", g, p, q))
+        return -1;
+    long v = PyLong_AsLong(val);
+    if (v == -1 && PyErr_Occurred())
+        return -1;
+    if (v < 0 || v > 1000000) {
+        PyErr_SetString(PyExc_ValueError, "states: D is 0 to 1000000");
+        return -1;
+    }
+    *d = (int)v;
+    return 0;
+}
+
 static int fold_args(PyObject *args, PyObject **states, int *unit, int *n, int *caps,
                      int *honors, int *any_jokers, int *groups, int *jokers, int *joker_room,
                      int *limit, PyObject **extra) {
@@ -753,9 +809,10 @@ static int fold_args(PyObject *args, PyObject **states, int *unit, int *n, int *
     for (int i = 0; i < MAXN + 2; i++)
         unit[i] = 0;
     *n = read_ints(unit_o, unit, MAXN, "unit");
-    if (*n < 0 || read_ints(caps_o, caps, MAXN, "caps") < 0 || check_unit(unit, *n) < 0)
+    if (*n < 0 || read_caps(caps_o, caps) < 0 || check_unit(unit, *n) < 0)
         return -1;
-    if (*jokers + *joker_room >= DQ || *groups < 0 || *groups > 4 || *jokers < 0) {
+    if (*jokers < 0 || *jokers >= DQ || *joker_room >= DQ || *jokers + *joker_room >= DQ ||
+        *groups < 0 || *groups > 4) {
         PyErr_SetString(PyExc_ValueError, "jokers, joker_room or groups out of range");
         return -1;
     }
@@ -768,12 +825,16 @@ static int fold_args(PyObject *args, PyObject **states, int *unit, int *n, int *
     }
     dmap_clear(&dm_a);
     dmap_clear(&dm_b);
+    /* no target costs more than a million draws: a larger limit means the same, and keeps
+     * budget = jokers + limit from overflowing */
+    if (*limit > 1000000)
+        *limit = 1000000;
     return 0;
 }
 
 /* fold(states, unit, caps, honors, any_jokers, groups, jokers, joker_room, limit, after)
  * -> {(g, p, q): D}: free_unit_states. */
-static PyObject *fold(PyObject *self, PyObject *args) {
+static PyObject *fold_impl(PyObject *self, PyObject *args) {
     PyObject *states, *after_o;
     int unit[MAXN + 2], caps[MAXN], n, honors, any_jokers, groups, jokers, joker_room, limit;
     if (fold_args(args, &states, unit, &n, caps, &honors, &any_jokers, &groups, &jokers,
@@ -791,16 +852,18 @@ static PyObject *fold(PyObject *self, PyObject *args) {
     for (int i = n - 1; i >= 0; i--)
         rem[i] = rem[i + 1] + unit[i];
     DMap *cur = &dm_a, *nxt = &dm_b;
-    Py_ssize_t pos = 0;
-    PyObject *key, *val;
     int have = rem[0] + after;
-    while (PyDict_Next(states, &pos, &key, &val)) {
-        int g, p, q;
-        if (!PyArg_ParseTuple(key, "iii", &g, &p, &q))
+    PyObject *items = PyDict_Items(states);  /* a private snapshot, as read_ints */
+    if (!items)
+        goto fail;
+    for (Py_ssize_t it = 0; it < PyList_GET_SIZE(items); it++) {
+        int g, p, q, d;
+        if (state_item(PyList_GET_ITEM(items, it), &g, &p, &q, &d) < 0) {
+            Py_DECREF(items);
             goto fail;
-        int d = (int)PyLong_AsLong(val);
-        if (d == -1 && PyErr_Occurred())
-            goto fail;
+        }
+        if (d > budget)
+            continue;
         if (q - jokers > joker_room || q < 0 || g < 0 || g > 4 || p < 0 || p > 1)
             continue;
         int need = 3 * (groups - g) + 2 * (1 - p) - have;
@@ -808,6 +871,7 @@ static PyObject *fold(PyObject *self, PyObject *args) {
             continue;
         dmap_min(cur, DPACK(0, 0, g, p, q, 0), d);
     }
+    Py_DECREF(items);
     for (int i = 0; i < n; i++) {
         if (!cur->n)
             goto done;
@@ -901,7 +965,7 @@ fail:
 /* fold_draws(states, unit, caps, honors, any_jokers, groups, jokers, joker_room, limit,
  * draws) -> set: free_unit_draws, the kinds of draws whose extra tile keeps the hand
  * within limit. */
-static PyObject *fold_draws(PyObject *self, PyObject *args) {
+static PyObject *fold_draws_impl(PyObject *self, PyObject *args) {
     PyObject *states, *draws_o;
     int unit[MAXN + 2], caps[MAXN], n, honors, any_jokers, groups, jokers, joker_room, limit;
     if (fold_args(args, &states, unit, &n, caps, &honors, &any_jokers, &groups, &jokers,
@@ -936,15 +1000,17 @@ static PyObject *fold_draws(PyObject *self, PyObject *args) {
     for (int i = n - 1; i >= 0; i--)
         rem[i] = rem[i + 1] + unit[i];
     DMap *cur = &dm_a, *nxt = &dm_b;
-    Py_ssize_t pos = 0;
-    PyObject *key, *val;
-    while (PyDict_Next(states, &pos, &key, &val)) {
-        int g, p, q;
-        if (!PyArg_ParseTuple(key, "iii", &g, &p, &q))
+    PyObject *items = PyDict_Items(states);  /* a private snapshot, as read_ints */
+    if (!items)
+        goto fail;
+    for (Py_ssize_t it = 0; it < PyList_GET_SIZE(items); it++) {
+        int g, p, q, d;
+        if (state_item(PyList_GET_ITEM(items, it), &g, &p, &q, &d) < 0) {
+            Py_DECREF(items);
             goto fail;
-        int d = (int)PyLong_AsLong(val);
-        if (d == -1 && PyErr_Occurred())
-            goto fail;
+        }
+        if (d > budget)
+            continue;
         if (q > qmax || q < 0 || g < 0 || g > 4 || p < 0 || p > 1)
             continue;
         int need = 3 * (groups - g) + 2 * (1 - p) - rem[0] - 1;
@@ -952,6 +1018,7 @@ static PyObject *fold_draws(PyObject *self, PyObject *args) {
             continue;
         dmap_min(cur, DPACK(0, 0, g, p, q, 0), d);
     }
+    Py_DECREF(items);
     for (int i = 0; i < n; i++) {
         if (!cur->n)
             goto done;
@@ -1120,7 +1187,7 @@ static PyObject *plain_unit(PyObject *self, PyObject *args) {
         return NULL;
     int unit[MAXN + 2] = {0}, caps[MAXN] = {0};
     int n = read_ints(unit_o, unit, MAXN, "unit");
-    if (n < 0 || read_ints(caps_o, caps, MAXN, "caps") < 0 || check_unit(unit, n) < 0)
+    if (n < 0 || read_caps(caps_o, caps) < 0 || check_unit(unit, n) < 0)
         return NULL;
     /* st[a][b][g][p]: D, or NOVAL */
     int st[5][5][5][2], nx[5][5][5][2];
@@ -1266,6 +1333,28 @@ static PyObject *rest_places(PyObject *self, PyObject *args) {
     }
     return out;
 }
+
+/* search, merge and fold / fold_draws keep tables between calls (the static Table and DMap
+ * sets): a call made while one of them runs (an argument's __index__ or __iter__ calling
+ * back in) would reuse, clear or reallocate the tables under it. Such a call raises
+ * RuntimeError instead. */
+static int busy_search, busy_merge, busy_fold;
+
+#define GUARDED(name, flag)                                                              \
+    static PyObject *name(PyObject *self, PyObject *args) {                              \
+        if (flag) {                                                                      \
+            PyErr_SetString(PyExc_RuntimeError, #name ": called while running");        \
+            return NULL;                                                                 \
+        }                                                                                \
+        flag = 1;                                                                        \
+        PyObject *r = name##_impl(self, args);                                           \
+        flag = 0;                                                                        \
+        return r;                                                                        \
+    }
+GUARDED(search, busy_search)
+GUARDED(merge, busy_merge)
+GUARDED(fold, busy_fold)
+GUARDED(fold_draws, busy_fold)
 
 static PyMethodDef methods[] = {
     {"search", search, METH_VARARGS,
