@@ -282,3 +282,27 @@ def test_unit_needs_same_as_the_recursive_search(in_triplet):
         assert COMPILED.needs(canon, honors, in_triplet) == (
             T._need(canon, 0, honors, in_triplet), T._need(canon, 1, honors, in_triplet)), unit
         checked += 1
+
+
+def test_a_refused_call_runs_the_python_search(monkeypatch):
+    """The module refuses a call into a function another thread is inside (RuntimeError:
+    its tables are shared); the wrappers then run the Python reference, same answer."""
+    from webcalc.analysis import analyze
+
+    class Busy:
+        def __getattr__(self, name):
+            real = getattr(COMPILED, name)
+            if name in ("search", "merge", "fold", "fold_draws"):
+                def refuse(*args):
+                    raise RuntimeError(f"{name}: called while running")
+                return refuse
+            return real
+    reqs = [{"variant": "panjin", "hand": "2223456799m56p49s", "indicator": "1m",
+             "options": {"wildcard_mode": "both"}},
+            {"variant": "zhengzhou", "hand": "123m456p789s11345z", "indicator": "3z"}]
+    _clear_unit_caches()
+    want = [analyze(r) for r in reqs]
+    _clear_unit_caches()
+    monkeypatch.setattr(S, "_pjunit", Busy())
+    assert [analyze(r) for r in reqs] == want
+    _clear_unit_caches()

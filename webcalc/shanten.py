@@ -57,7 +57,9 @@ PRES, YJ, TRIP, SEQ, RD = 1, 2, 4, 8, 16
 
 # The 盘锦 per-unit search compiled (webcalc/_pjunit.c, built by setup.py when a C compiler
 # is there): the same states, transitions, bounds and pruning as the Python functions
-# below, which stay the reference (tests/test_pjunit.py) and run when it was not built.
+# below, which stay the reference (tests/test_pjunit.py) and run when it was not built —
+# and for a call the module refuses (RuntimeError) because another thread is inside the
+# same function (its tables are shared; only a thread switch in the middle can do that).
 try:
     from . import _pjunit
 except ImportError:                   # pragma: no cover - an install without a compiler
@@ -230,8 +232,11 @@ def free_unit_states(states: dict, unit: Sequence[int], caps: Sequence[int], hon
     within ``limit``; a hand's distance is within it iff :func:`_finish_free` of the result
     is. Nothing is cached: a bounded fold is cheap where a whole table is not."""
     if _pjunit is not None and type(states) is dict and jokers + joker_room < 64:
-        return _pjunit.fold(states, unit, caps, honors, any_jokers, groups, jokers, joker_room,
-                            limit, after)
+        try:
+            return _pjunit.fold(states, unit, caps, honors, any_jokers, groups, jokers,
+                                joker_room, limit, after)
+        except RuntimeError:          # already running in another thread: Python below
+            pass
     budget = jokers + limit
     if limit < 0:
         return {}
@@ -313,8 +318,11 @@ def free_unit_draws(states: dict, unit: Sequence[int], caps: Sequence[int], hono
     Where the extra tile may still come, sequences are allowed one place more than the
     held tiles give (any sequence is a real target; only fewer would lose one)."""
     if _pjunit is not None and type(states) is dict and jokers + joker_room < 64:
-        return _pjunit.fold_draws(states, unit, caps, honors, any_jokers, groups, jokers,
-                                  joker_room, limit, draws)
+        try:
+            return _pjunit.fold_draws(states, unit, caps, honors, any_jokers, groups, jokers,
+                                      joker_room, limit, draws)
+        except RuntimeError:          # already running in another thread: Python below
+            pass
     if limit < 0:
         return set()
     budget = jokers + limit
@@ -417,10 +425,14 @@ def unit_panjin(unit: tuple[int, ...], caps: tuple[int, ...], start: int, honors
     ``rest``, :func:`panjin_rest_places` of the other units, a stronger bound)."""
     n = len(unit)
     if _pjunit is not None and (rest is not None or limit >= INF):
-        rows = _pjunit.search(unit, caps, _yj_flags(start, n), start, honors, max_x,
-                              min(limit, INF), min(jokers, INF), 0, groups,
-                              None if rest is None else _flat_rest(rest), (), track_rd, False)[0]
-        return tuple(_share(row[:5]) for row in rows)
+        try:
+            rows = _pjunit.search(unit, caps, _yj_flags(start, n), start, honors, max_x,
+                                  min(limit, INF), min(jokers, INF), 0, groups,
+                                  None if rest is None else _flat_rest(rest), (), track_rd,
+                                  False)[0]
+            return tuple(_share(row[:5]) for row in rows)
+        except RuntimeError:          # already running in another thread: Python below
+            pass
     held_after = [sum(unit[i + 1:]) for i in range(n)]
     bound = _suffix_bound(rest) if rest is not None else None
     states: dict[tuple, int] = {(0, 0, 0, 0, 0, 0): 0}       # (a, b, g, p, x, fl) -> r
@@ -900,9 +912,12 @@ def unit_panjin_drawn(unit: tuple[int, ...], caps: tuple[int, ...], start: int, 
     if jokers + limit < max_x:
         max_x = jokers + limit
     if _pjunit is not None and rest is not None:
-        return tuple(_pjunit.search(unit, caps, _yj_flags(start, n), start, honors, max_x,
-                                    limit, jokers, jokers, groups, _flat_rest(rest), (),
-                                    False, True)[0])
+        try:
+            return tuple(_pjunit.search(unit, caps, _yj_flags(start, n), start, honors, max_x,
+                                        limit, jokers, jokers, groups, _flat_rest(rest), (),
+                                        False, True)[0])
+        except RuntimeError:          # already running in another thread: Python below
+            pass
     held_after = [sum(unit[i + 1:]) for i in range(n)]
     bound = _suffix_bound(rest) if rest is not None else None
     states: dict[tuple, tuple[int, int]] = {(0, 0, 0, 0, 0, 0): (0, 0)}
@@ -1095,11 +1110,14 @@ def unit_panjin_drawn_drops(unit: tuple[int, ...], caps: tuple[int, ...], start:
         rest = tuple(tuple(max(0, 3 * g + 2 * p - others - 1) for p in range(2))
                      for g in range(5))
     if _pjunit is not None:
-        tables = _pjunit.search(unit, caps, _yj_flags(start, n), start, honors, max_x, limit,
-                                jokers, jokers, groups, _flat_rest(rest), tuple(drops),
-                                False, True)
-        return (tuple(tables[0]),
-                tuple((j, tuple(tables[e + 1])) for e, j in enumerate(drops)))
+        try:
+            tables = _pjunit.search(unit, caps, _yj_flags(start, n), start, honors, max_x,
+                                    limit, jokers, jokers, groups, _flat_rest(rest),
+                                    tuple(drops), False, True)
+            return (tuple(tables[0]),
+                    tuple((j, tuple(tables[e + 1])) for e, j in enumerate(drops)))
+        except RuntimeError:          # already running in another thread: Python below
+            pass
     bound = _suffix_bound(rest)
     states: dict[tuple, dict[int, tuple[int, int]]] = {(0, 0, 0, 0, 0, 0): {0: (0, 0)}}
     entries = [0]
@@ -1316,7 +1334,11 @@ def _merge_drawn(acc: dict, table, groups: int, max_x: int, jokers: int, limit: 
     """One merge step of :func:`panjin_standard_drawn` (``k_u``: free fillers to come;
     every held joker must still find a place)."""
     if _pjunit is not None:
-        return _pjunit.merge(acc, table, groups, max_x, jokers, limit, counts_suit, want, k_u)
+        try:
+            return _pjunit.merge(acc, table, groups, max_x, jokers, limit, counts_suit, want,
+                                 k_u)
+        except RuntimeError:          # already running in another thread: Python below
+            pass
     new: dict[tuple, tuple[int, int]] = {}
     for (g, p, x, n, f), (r, m) in acc.items():
         for g2, p2, x2, fl, r2, m2 in table:
