@@ -832,6 +832,72 @@ static int fold_args(PyObject *args, PyObject **states, int *unit, int *n, int *
     return 0;
 }
 
+/* The states dict read into cur (a private snapshot, as read_ints), each state kept only
+ * when it can still end within budget: its joker-only places q at most qmax, and its D plus
+ * the places its groups and pair still need beyond the ``have`` held tiles to come. */
+static int fold_seed(PyObject *states, DMap *cur, int groups, int budget, int qmax,
+                     int have) {
+    PyObject *items = PyDict_Items(states);
+    if (!items)
+        return -1;
+    for (Py_ssize_t it = 0; it < PyList_GET_SIZE(items); it++) {
+        int g, p, q, d;
+        if (state_item(PyList_GET_ITEM(items, it), &g, &p, &q, &d) < 0) {
+            Py_DECREF(items);
+            return -1;
+        }
+        if (d > budget)
+            continue;
+        if (q > qmax || q < 0 || g < 0 || g > 4 || p < 0 || p > 1)
+            continue;
+        int need = 3 * (groups - g) + 2 * (1 - p) - have;
+        if (d + (need > 0 ? need : 0) > budget)
+            continue;
+        dmap_min(cur, DPACK(0, 0, g, p, q, 0), d);
+    }
+    Py_DECREF(items);
+    return 0;
+}
+
+/* The groups one state (a, b, g, p, q; D = d; f: the draw's mark) begins at a kind holding
+ * c real tiles of cap: up to s_max sequences, triplets (two more with jokers) and maybe the
+ * pair, each kept in nxt when its draws plus the places still to fill beyond the ``left``
+ * held tiles to come stay within budget (the transitions of free_unit_states). */
+static inline void fold_groups(DMap *nxt, int a, int b, int g, int p, int q, int d, int f,
+                               int c, int cap, int s_max, int any_jokers, int left,
+                               int groups, int qmax, int budget) {
+    int base = a + b;
+    int pair_ok = c && !p;
+    int ntrips = (c && any_jokers) ? 3 : (c ? 2 : 1);
+    int top = s_max < groups - g ? s_max : groups - g;
+    for (int s = 0; s <= top; s++) {
+        int pl0 = base + s, g1 = g + s, open_ = b + 2 * s;
+        for (int t = 0; t < ntrips; t++) {
+            int g2 = g1 + t;
+            if (g2 > groups)
+                break;
+            int places = pl0 + 3 * t;
+            int q2 = q + (places > cap ? places - cap : 0);
+            if (q2 > qmax)
+                break;
+            int d2 = d + (places > c ? places - c : 0);
+            int need = open_ + 3 * (groups - g2) + 2 * (1 - p) - left;
+            if (d2 + (need > 0 ? need : 0) <= budget)
+                dmap_min(nxt, DPACK(b, s, g2, p, q2, f), d2);
+            if (pair_ok) {
+                places += 2;
+                q2 = q + (places > cap ? places - cap : 0);
+                if (q2 > qmax)
+                    continue;
+                d2 = d + (places > c ? places - c : 0);
+                need -= 2;
+                if (d2 + (need > 0 ? need : 0) <= budget)
+                    dmap_min(nxt, DPACK(b, s, g2, 1, q2, f), d2);
+            }
+        }
+    }
+}
+
 /* fold(states, unit, caps, honors, any_jokers, groups, jokers, joker_room, limit, after)
  * -> {(g, p, q): D}: free_unit_states. */
 static PyObject *fold_impl(PyObject *self, PyObject *args) {
@@ -852,26 +918,8 @@ static PyObject *fold_impl(PyObject *self, PyObject *args) {
     for (int i = n - 1; i >= 0; i--)
         rem[i] = rem[i + 1] + unit[i];
     DMap *cur = &dm_a, *nxt = &dm_b;
-    int have = rem[0] + after;
-    PyObject *items = PyDict_Items(states);  /* a private snapshot, as read_ints */
-    if (!items)
+    if (fold_seed(states, cur, groups, budget, qmax, rem[0] + after) < 0)
         goto fail;
-    for (Py_ssize_t it = 0; it < PyList_GET_SIZE(items); it++) {
-        int g, p, q, d;
-        if (state_item(PyList_GET_ITEM(items, it), &g, &p, &q, &d) < 0) {
-            Py_DECREF(items);
-            goto fail;
-        }
-        if (d > budget)
-            continue;
-        if (q - jokers > joker_room || q < 0 || g < 0 || g > 4 || p < 0 || p > 1)
-            continue;
-        int need = 3 * (groups - g) + 2 * (1 - p) - have;
-        if (d + (need > 0 ? need : 0) > budget)
-            continue;
-        dmap_min(cur, DPACK(0, 0, g, p, q, 0), d);
-    }
-    Py_DECREF(items);
     for (int i = 0; i < n; i++) {
         if (!cur->n)
             goto done;
@@ -882,42 +930,13 @@ static PyObject *fold_impl(PyObject *self, PyObject *args) {
             s_max = c + unit[i + 1] + unit[i + 2];
             if (s_max > 4) s_max = 4;
         }
-        int ntrips = (c && any_jokers) ? 3 : (c ? 2 : 1);
         int left = rem[i + 1] + after;
         for (int k = 0; k < cur->n; k++) {
             int kk = cur->used[k];
-            int d = cur->val[kk] - 1;
             int q = (kk / DF) % DQ, p = (kk / (DF * DQ)) % 2, g = (kk / (DF * DQ * 2)) % 5;
             int b = (kk / (DF * DQ * 10)) % 5, a = kk / (DF * DQ * 50);
-            int base = a + b;
-            int pair_ok = c && !p;
-            int top = s_max < groups - g ? s_max : groups - g;
-            for (int s = 0; s <= top; s++) {
-                int pl0 = base + s, g1 = g + s, open_ = b + 2 * s;
-                for (int t = 0; t < ntrips; t++) {
-                    int g2 = g1 + t;
-                    if (g2 > groups)
-                        break;
-                    int places = pl0 + 3 * t;
-                    int q2 = q + (places > cap ? places - cap : 0);
-                    if (q2 > qmax)
-                        break;
-                    int d2 = d + (places > c ? places - c : 0);
-                    int need = open_ + 3 * (groups - g2) + 2 * (1 - p) - left;
-                    if (d2 + (need > 0 ? need : 0) <= budget)
-                        dmap_min(nxt, DPACK(b, s, g2, p, q2, 0), d2);
-                    if (pair_ok) {
-                        places += 2;
-                        q2 = q + (places > cap ? places - cap : 0);
-                        if (q2 > qmax)
-                            continue;
-                        d2 = d + (places > c ? places - c : 0);
-                        need -= 2;
-                        if (d2 + (need > 0 ? need : 0) <= budget)
-                            dmap_min(nxt, DPACK(b, s, g2, 1, q2, 0), d2);
-                    }
-                }
-            }
+            fold_groups(nxt, a, b, g, p, q, cur->val[kk] - 1, 0, c, cap, s_max, any_jokers,
+                        left, groups, qmax, budget);
         }
         dmap_clear(cur);
         DMap *sw = cur; cur = nxt; nxt = sw;
@@ -1000,25 +1019,9 @@ static PyObject *fold_draws_impl(PyObject *self, PyObject *args) {
     for (int i = n - 1; i >= 0; i--)
         rem[i] = rem[i + 1] + unit[i];
     DMap *cur = &dm_a, *nxt = &dm_b;
-    PyObject *items = PyDict_Items(states);  /* a private snapshot, as read_ints */
-    if (!items)
+    /* the held tiles to come: the unit's, and the extra tile */
+    if (fold_seed(states, cur, groups, budget, qmax, rem[0] + 1) < 0)
         goto fail;
-    for (Py_ssize_t it = 0; it < PyList_GET_SIZE(items); it++) {
-        int g, p, q, d;
-        if (state_item(PyList_GET_ITEM(items, it), &g, &p, &q, &d) < 0) {
-            Py_DECREF(items);
-            goto fail;
-        }
-        if (d > budget)
-            continue;
-        if (q > qmax || q < 0 || g < 0 || g > 4 || p < 0 || p > 1)
-            continue;
-        int need = 3 * (groups - g) + 2 * (1 - p) - rem[0] - 1;
-        if (d + (need > 0 ? need : 0) > budget)
-            continue;
-        dmap_min(cur, DPACK(0, 0, g, p, q, 0), d);
-    }
-    Py_DECREF(items);
     for (int i = 0; i < n; i++) {
         if (!cur->n)
             goto done;
@@ -1028,51 +1031,21 @@ static PyObject *fold_draws_impl(PyObject *self, PyObject *args) {
         int later = rem[i + 1];
         for (int k = 0; k < cur->n; k++) {
             int kk = cur->used[k];
-            int d = cur->val[kk] - 1;
             int f1 = kk % DF;
             int q = (kk / DF) % DQ, p = (kk / (DF * DQ)) % 2, g = (kk / (DF * DQ * 2)) % 5;
             int b = (kk / (DF * DQ * 10)) % 5, a = kk / (DF * DQ * 50);
-            int base = a + b;
             int extras = (f1 == 0 && allowed[i]) ? 2 : 1;
             for (int extra = 0; extra < extras; extra++) {
                 int c = c0 + extra;
                 int f2 = extra ? i + 1 : f1;
-                int pending = f2 == 0;
+                int pending = f2 == 0;       /* the extra tile may still come later */
                 int s_max = 0;
                 if (seqs) {
                     s_max = c + ahead + pending;
                     if (s_max > 4) s_max = 4;
                 }
-                int ntrips = (c && any_jokers) ? 3 : (c ? 2 : 1);
-                int left = later + pending;
-                int pair_ok = c && !p;
-                int top = s_max < groups - g ? s_max : groups - g;
-                for (int s = 0; s <= top; s++) {
-                    int pl0 = base + s, g1 = g + s, open_ = b + 2 * s;
-                    for (int t = 0; t < ntrips; t++) {
-                        int g2 = g1 + t;
-                        if (g2 > groups)
-                            break;
-                        int places = pl0 + 3 * t;
-                        int q2 = q + (places > cap ? places - cap : 0);
-                        if (q2 > qmax)
-                            break;
-                        int d2 = d + (places > c ? places - c : 0);
-                        int need = open_ + 3 * (groups - g2) + 2 * (1 - p) - left;
-                        if (d2 + (need > 0 ? need : 0) <= budget)
-                            dmap_min(nxt, DPACK(b, s, g2, p, q2, f2), d2);
-                        if (pair_ok) {
-                            places += 2;
-                            q2 = q + (places > cap ? places - cap : 0);
-                            if (q2 > qmax)
-                                continue;
-                            d2 = d + (places > c ? places - c : 0);
-                            need -= 2;
-                            if (d2 + (need > 0 ? need : 0) <= budget)
-                                dmap_min(nxt, DPACK(b, s, g2, 1, q2, f2), d2);
-                        }
-                    }
-                }
+                fold_groups(nxt, a, b, g, p, q, cur->val[kk] - 1, f2, c, cap, s_max,
+                            any_jokers, later + pending, groups, qmax, budget);
             }
         }
         dmap_clear(cur);
