@@ -65,28 +65,40 @@ def _cases(seed, n):
     return out
 
 
+def check_discards_at_once(req, sit, above_d14=(0, 1), need_real=False) -> int:
+    """Assert that :func:`panjin_discards_drawn` of the 14-tile ``sit`` gives, per discard,
+    what :func:`panjin_standard_drawn` gives for the 13 tiles left, at each limit
+    ``d14 + a`` for ``a`` in ``above_d14`` (``need_real``: the discard-win rule). Returns
+    how many (discard, limit) pairs were checked: 0 for a hand the search is not used on
+    (one real tile or fewer, or no standard target)."""
+    jokers = len(sit.jokers)
+    if jokers >= len(sit.hand.concealed) - 1:
+        return 0
+    allowed = PANJIN.allowed_suit_counts(sit)
+    d14 = panjin_missing(sit, allowed).get("standard")
+    if d14 is None:
+        return 0
+    _, caps, room = hand_caps(sit)
+    args = (caps, jokers, room, len(sit.hand.melds), panjin_meld_flags(sit), allowed,
+            sit.options.piaohu, jokers)
+    kinds = sorted({int(t) for t in sit.hand.concealed if t not in sit.wildcards})
+    checked = 0
+    for limit in (d14 + a for a in above_d14):
+        together = panjin_discards_drawn(sit.real_counts, *args, limit, kinds, need_real)
+        for k in kinds:
+            alone = panjin_standard_drawn(sit.without_tile(k).real_counts, *args, limit,
+                                          need_real)
+            assert together[k] == alone, (req, k, limit)
+            checked += 1
+    return checked
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_discards_at_once_equal_one_search_per_discard(seed):
     checked = 0
     for req in _cases(100 + seed, 40):
         _, sit = situation_of(req)
-        jokers = len(sit.jokers)
-        if jokers >= len(sit.hand.concealed) - 1:
-            continue
-        allowed = PANJIN.allowed_suit_counts(sit)
-        d14 = panjin_missing(sit, allowed).get("standard")
-        if d14 is None:
-            continue
-        _, caps, room = hand_caps(sit)
-        args = (caps, jokers, room, len(sit.hand.melds), panjin_meld_flags(sit), allowed,
-                sit.options.piaohu, jokers)
-        kinds = sorted({int(t) for t in sit.hand.concealed if t not in sit.wildcards})
-        for limit in (d14, d14 + 1):
-            together = panjin_discards_drawn(sit.real_counts, *args, limit, kinds)
-            for k in kinds:
-                alone = panjin_standard_drawn(sit.without_tile(k).real_counts, *args, limit)
-                assert together[k] == alone, (req, k, limit)
-                checked += 1
+        checked += check_discards_at_once(req, sit)
     assert checked > 100
 
 

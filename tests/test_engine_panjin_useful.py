@@ -21,13 +21,11 @@ import pytest
 
 from webcalc.efficiency import _with_tile, efficiency, useful_draws
 from webcalc.tiles import parse_tiles
-from webcalc.shanten import (hand_caps, panjin_discards_drawn, panjin_meld_flags,
-                             panjin_missing, panjin_standard_drawn, seven_pairs_panjin,
-                             seven_pairs_panjin_drawn)
+from webcalc.shanten import hand_caps, seven_pairs_panjin, seven_pairs_panjin_drawn
 from webcalc.variants import VARIANTS
 from webcalc.waits import find_waits
 
-from .test_engine_panjin_discards import _many_wildcards
+from .test_engine_panjin_discards import _many_wildcards, check_discards_at_once
 from .test_engine_shanten_exact import random_case, situation_of
 
 PANJIN = VARIANTS["panjin"]
@@ -141,23 +139,9 @@ def test_discards_at_once_with_the_discard_win_rule(seed):
     :func:`panjin_standard_drawn` with it gives for the 13 tiles left."""
     checked = 0
     for req in _requests(600 + seed, 40, 14):
-        _, sit = situation_of({**req, "win_by": "discard"})
-        jokers = len(sit.jokers)
-        if jokers >= len(sit.hand.concealed) - 1:
-            continue
-        allowed = PANJIN.allowed_suit_counts(sit)
-        d14 = panjin_missing(sit, allowed).get("standard")
-        if d14 is None:
-            continue
-        _, caps, room = hand_caps(sit)
-        args = (caps, jokers, room, len(sit.hand.melds), panjin_meld_flags(sit), allowed,
-                sit.options.piaohu, jokers)
-        kinds = sorted({int(t) for t in sit.hand.concealed if t not in sit.wildcards})
-        together = panjin_discards_drawn(sit.real_counts, *args, d14 + 1, kinds, True)
-        for k in kinds:
-            alone = panjin_standard_drawn(sit.without_tile(k).real_counts, *args, d14 + 1, True)
-            assert together[k] == alone, (req, k)
-            checked += 1
+        req = {**req, "win_by": "discard"}
+        _, sit = situation_of(req)
+        checked += check_discards_at_once(req, sit, above_d14=(1,), need_real=True)
     assert checked > 40
 
 
