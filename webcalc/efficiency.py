@@ -31,7 +31,7 @@ from .shanten import (INF, UNITS, _finish_free, _merge_free, free_standard, free
                       free_unit_states, hand_caps, panjin_count_lower, panjin_discards_drawn,
                       panjin_meld_flags, panjin_standard_drawn,
                       seven_pairs_panjin_drawn, unit_free)
-from .tiles import ALL_TILES, Tile, parse_tiles
+from .tiles import ALL_TILES, Tile
 from .variants.base import Situation, Variant
 from .waits import Discard, Wait
 
@@ -577,14 +577,8 @@ def ready_discards(entries: list[dict]) -> list[Discard]:
     whose row is ready (shanten 0), its useful draws as its waits (C-12: a ready hand's
     useful draws are exactly its waits, the kinds with a live copy that complete it), in
     the same order (most unseen copies, then most kinds, then tile order)."""
-    out = [Discard(ALL_TILES[parse_code(e["discard"])],
-                   tuple(Wait(ALL_TILES[parse_code(w["tile"])], w["remaining"])
-                         for w in e["useful"]))
+    out = [Discard(Tile.parse(e["discard"]),
+                   tuple(Wait(Tile.parse(w["tile"]), w["remaining"]) for w in e["useful"]))
            for e in entries if e["shanten"] == 0]
     out.sort(key=lambda d: (-d.remaining, -len(d.waits), d.tile))
     return out
-
-
-def parse_code(code: str) -> int:
-    """The kind of a tile code (``"5m"`` → 4), as :func:`efficiency`'s rows write it."""
-    return int(parse_tiles(code)[0])
