@@ -36,9 +36,15 @@ DP. Tables are filled once per distinct pattern and kept in bounded LRU caches (
 
 from __future__ import annotations
 
-import os
 from functools import lru_cache
 from typing import Iterable, Sequence
+
+# The per-unit searches compiled (webcalc/_pjunit.c; None: not built): the same states,
+# transitions, bounds and pruning as the Python functions below, which stay the reference
+# (tests/test_pjunit.py) and run when it was not built — and for a call the module refuses
+# (RuntimeError) because another thread is inside the same function (its tables are
+# shared; only a thread switch in the middle can do that).
+from .compiled import pjunit as _pjunit
 
 INF = 99
 UNITS = ((0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True))
@@ -54,18 +60,6 @@ def _share(row: tuple) -> tuple:
 
 # 盘锦 unit flags
 PRES, YJ, TRIP, SEQ, RD = 1, 2, 4, 8, 16
-
-# The 盘锦 per-unit search compiled (webcalc/_pjunit.c, built by setup.py when a C compiler
-# is there): the same states, transitions, bounds and pruning as the Python functions
-# below, which stay the reference (tests/test_pjunit.py) and run when it was not built —
-# and for a call the module refuses (RuntimeError) because another thread is inside the
-# same function (its tables are shared; only a thread switch in the middle can do that).
-try:
-    from . import _pjunit
-except ImportError:                   # pragma: no cover - an install without a compiler
-    _pjunit = None
-if os.environ.get("WEBCALC_PURE_PYTHON"):   # the reference, on purpose (bench, debugging)
-    _pjunit = None
 
 
 def _yj_flags(start: int, n: int) -> tuple[int, ...]:

@@ -21,20 +21,14 @@ patterns of ordinary hands before gunicorn forks its workers.
 
 from __future__ import annotations
 
-import os
 from functools import lru_cache
 from typing import Sequence
 
-INF = 99
+# unit_needs from a DP in C when it was built (webcalc/_pjunit.c ``needs``; None: not);
+# the recursive _need below stays the reference (tests/test_pjunit.py)
+from .compiled import pjunit as _pjunit
 
-# the same numbers from a DP in C when it was built (webcalc/_pjunit.c ``needs``); the
-# recursive _need below stays the reference (tests/test_pjunit.py)
-try:
-    from . import _pjunit
-except ImportError:                   # pragma: no cover - an install without a compiler
-    _pjunit = None
-if os.environ.get("WEBCALC_PURE_PYTHON"):   # the reference, on purpose (bench, debugging)
-    _pjunit = None
+INF = 99
 NUM_KINDS = 34
 UNITS = ((0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True))   # start, end, honors
 

@@ -1,0 +1,16 @@
+"""The engine's compiled searches: ``pjunit`` is :mod:`webcalc._pjunit` (webcalc/_pjunit.c,
+built by setup.py when the install finds a C compiler), or ``None`` when it was not built or
+``WEBCALC_PURE_PYTHON`` is set (the Python reference on purpose: benchmarks, ruling the C part
+out). :mod:`webcalc.shanten` and :mod:`webcalc.tables` keep the Python functions it stands in
+for; tests/test_pjunit.py holds the two equal."""
+
+from __future__ import annotations
+
+import os
+
+try:
+    from . import _pjunit as pjunit
+except ImportError:                   # pragma: no cover - an install without a compiler
+    pjunit = None
+if os.environ.get("WEBCALC_PURE_PYTHON"):
+    pjunit = None
