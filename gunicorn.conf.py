@@ -7,7 +7,8 @@ Environment overrides: ``BIND`` (e.g. ``0.0.0.0:8000`` behind a proxy, or a
 path: this instance's control socket for ``gunicornc``; unset: no control socket). Set
 ``WEBCALC_SECRET_KEY`` and ``WEBCALC_TRUSTED_HOSTS`` in production; without the key the workers
 share one made once in ``instance/secret_key``. In production gunicorn sits behind nginx
-(deploy/nginx.conf), which buffers slow clients.
+(deploy/nginx.conf), which buffers slow clients; set ``WEBCALC_TRUSTED_PROXIES=1`` there, so
+the app takes each client's address from nginx's ``X-Forwarded-For`` (docs/SERVING.md).
 """
 
 from __future__ import annotations

@@ -9,7 +9,14 @@ with gunicorn.conf.py and two sync workers, both on 127.0.0.1 ephemeral ports. T
   buffering proxy two slow bodies would hold both workers and ``/healthz`` would wait.
 * a body over the app's 16 KB cap is refused by nginx with the app's own JSON error;
 * an unknown ``Host`` gets no answer from nginx, and none but a 400 from the app itself
-  (``/static//x`` used to redirect to whatever host was sent).
+  (``/static//x`` used to redirect to whatever host was sent);
+* nginx's access log (the shipped ``log_format``) holds no edit or view token;
+* with ``WEBCALC_TRUSTED_PROXIES=1``, two clients get separate creation caps. The clients
+  really have different addresses: Linux answers all of 127.0.0.0/8 on loopback, so one
+  connects from 127.0.0.2 and the other from 127.0.0.3, and nginx's ``$remote_addr`` differs
+  without any header the test sends being trusted. A client's own ``X-Forwarded-For`` is
+  sent too, to show it changes nothing (nginx appends the address it saw; the app takes the
+  last value).
 
 Skipped when nginx is not installed, except under CI=true, where that is a failure.
 """
@@ -26,12 +33,26 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx") else None)
 SLOW_CLIENTS = 50
+#: tables one client address may create per hour in this stack (LEDGER_TABLES_PER_HOUR)
+CAP = 2
+ACCESS_LOG = "/var/log/nginx/webcalc.access.log"
+
+
+class Stack(NamedTuple):
+    proxy_port: int
+    app_port: int
+    dir: Path
+
+    @property
+    def access_log(self) -> Path:
+        return self.dir / "access.log"
 
 
 def _free_port() -> int:
@@ -75,7 +96,8 @@ def nginx_conf(tmp: Path, listen: int, upstream: int) -> Path:
                      ("listen 80 default_server;", f"listen 127.0.0.1:{listen} default_server;"),
                      ("listen 80;", f"listen 127.0.0.1:{listen};"),
                      ("server_name calc.example.com;", "server_name 127.0.0.1 localhost;"),
-                     ("/srv/webcalc/static/", f"{ROOT / 'static'}/")):
+                     ("/srv/webcalc/static/", f"{ROOT / 'static'}/"),
+                     (ACCESS_LOG, str(tmp / "access.log"))):
         assert old in site, f"deploy/nginx.conf no longer has {old!r}"
         site = site.replace(old, new)
     (tmp / "site.conf").write_text(site, encoding="utf-8")
@@ -103,7 +125,8 @@ http {{
 
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory):
-    """``(nginx_port, gunicorn_port)``: both running until the module's tests are done."""
+    """:class:`Stack`: nginx and gunicorn running until the module's tests are done; the app
+    on its own SQLite file, behind one trusted proxy, with a creation cap of :data:`CAP`."""
     if NGINX is None:
         if os.environ.get("CI") == "true":
             pytest.fail("nginx is not installed: .ci/run installs Debian's nginx for this test")
@@ -111,7 +134,9 @@ def stack(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("proxy")
     app_port, proxy_port = _free_port(), _free_port()
     env = dict(os.environ, BIND=f"127.0.0.1:{app_port}", WEB_CONCURRENCY="2",
-               LOG_LEVEL="warning", WEBCALC_SECRET_KEY="proxy-test")
+               LOG_LEVEL="warning", WEBCALC_SECRET_KEY="proxy-test",
+               DATABASE_URL=f"sqlite:///{tmp}/ledger.sqlite3",
+               LEDGER_TABLES_PER_HOUR=str(CAP), WEBCALC_TRUSTED_PROXIES="1")
     env.pop("GUNICORN_CONTROL_SOCKET", None)
     env.pop("WEBCALC_TRUSTED_HOSTS", None)
     app_log, proxy_log = tmp / "gunicorn.log", tmp / "nginx.log"
@@ -132,7 +157,7 @@ def stack(tmp_path_factory):
                 [NGINX, "-p", str(tmp), "-c", str(conf), "-g", "daemon off;"],
                 stdout=subprocess.DEVNULL, stderr=err)
         _wait_http(proxy_port, nginx, proxy_log)
-        yield proxy_port, app_port
+        yield Stack(proxy_port, app_port, tmp)
     finally:
         if nginx is not None:
             _stop(nginx)
@@ -140,8 +165,11 @@ def stack(tmp_path_factory):
 
 
 def _request(port: int, method: str, path: str, body: bytes | None = None,
-             headers: dict | None = None) -> tuple[int, dict, bytes]:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+             headers: dict | None = None, source: str | None = None
+             ) -> tuple[int, dict, bytes]:
+    """One request on a new connection; ``source``: the client's own loopback address."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10,
+                                      source_address=(source, 0) if source else None)
     try:
         conn.request(method, path, body=body, headers=headers or {})
         resp = conn.getresponse()
@@ -161,7 +189,7 @@ def _slow_client(port: int, kind: str) -> socket.socket:
 
 
 def test_healthz_answers_under_50_slow_clients(stack):
-    proxy_port, _ = stack
+    proxy_port = stack.proxy_port
     slow = [_slow_client(proxy_port, "headers" if i % 2 else "body")
             for i in range(SLOW_CLIENTS)]
     try:
@@ -189,7 +217,7 @@ def test_healthz_answers_under_50_slow_clients(stack):
 
 
 def test_analysis_through_the_proxy(stack):
-    proxy_port, _ = stack
+    proxy_port = stack.proxy_port
     body = json.dumps({"variant": "zhengzhou", "options": {"wildcard": False},
                        "hand": "123m456p789s1122z"}).encode()
     status, headers, data = _request(proxy_port, "POST", "/api/v1/analyze", body,
@@ -202,7 +230,7 @@ def test_analysis_through_the_proxy(stack):
 
 
 def test_body_over_16_kb_refused_by_nginx_in_the_apps_words(stack):
-    proxy_port, _ = stack
+    proxy_port = stack.proxy_port
     status, headers, data = _request(proxy_port, "POST", "/api/v1/analyze", b"x" * 20000,
                                      {"Content-Type": "application/json"})
     assert status == 413
@@ -213,7 +241,7 @@ def test_body_over_16_kb_refused_by_nginx_in_the_apps_words(stack):
 
 
 def test_unknown_host_gets_no_answer(stack):
-    proxy_port, app_port = stack
+    proxy_port, app_port = stack.proxy_port, stack.app_port
     # nginx: the default server closes the connection (444) without a response
     with pytest.raises((http.client.RemoteDisconnected, ConnectionError)):
         _request(proxy_port, "GET", "/static//x", headers={"Host": "evil.example"})
@@ -223,6 +251,94 @@ def test_unknown_host_gets_no_answer(stack):
     assert status == 400 and "Location" not in headers
     status, headers, _ = _request(proxy_port, "GET", "/static//vendor/htmx.min.js")
     assert status == 200                                # nginx merges the slashes itself
+
+
+def _create_table(port: int, source: str | None = None, forwarded: str | None = None):
+    headers = {"Content-Type": "application/json"}
+    if forwarded is not None:
+        headers["X-Forwarded-For"] = forwarded
+    return _request(port, "POST", "/api/v1/tables", json.dumps({"variant": "zhengzhou"}).encode(),
+                    headers, source=source)
+
+
+def test_each_client_behind_nginx_has_its_own_creation_cap(stack):
+    """Without the trusted proxy the app saw nginx's 127.0.0.1 for everyone: one client's
+    tables used up every client's cap."""
+    first, second = "127.0.0.2", "127.0.0.3"
+    assert [_create_table(stack.proxy_port, first)[0] for _ in range(CAP)] == [201] * CAP
+    status, headers, data = _create_table(stack.proxy_port, first)
+    assert status == 429 and json.loads(data)["error"]["code"] == "rate_limited"
+    assert int(headers["Retry-After"]) >= 1
+    # naming another address itself does not help: nginx appends the one it saw
+    for claimed in (second, "198.51.100.7", f"{second}, 198.51.100.7"):
+        assert _create_table(stack.proxy_port, first, forwarded=claimed)[0] == 429, claimed
+    # the other client still has its whole cap
+    assert [_create_table(stack.proxy_port, second)[0] for _ in range(CAP)] == [201] * CAP
+    assert _create_table(stack.proxy_port, second)[0] == 429
+
+
+def _log_lines(path: Path, at_least: int) -> list[str]:
+    """The access log's lines once it has ``at_least`` (nginx writes a line when it has sent
+    the answer, a moment after the client read it)."""
+    deadline = time.monotonic() + 10
+    while True:
+        lines = path.read_text(encoding="utf-8").splitlines() if path.exists() else []
+        if len(lines) >= at_least or time.monotonic() > deadline:
+            return lines
+        time.sleep(0.05)
+
+
+def test_nginx_access_log_holds_no_token(stack):
+    port = stack.proxy_port
+    before = len(_log_lines(stack.access_log, 0))
+    status, _, data = _create_table(port, "127.0.0.4")
+    assert status == 201, data
+    made = json.loads(data)
+    edit, view = made["edit_token"], made["view_token"]
+    page = f"http://127.0.0.1:{port}/t/{edit}"
+    status, _, data = _request(port, "POST", f"/api/v1/tables/{edit}/hands",
+                               json.dumps({"settlement": {"winner": None}}).encode(),
+                               {"Content-Type": "application/json"})
+    assert status == 201, data
+    paths = [f"/t/{edit}", f"/t/{view}", f"/t/{edit}/live", f"/t/{view}/live?part=top",
+             f"/t/{view}/export.csv", f"/t/{edit}/chart.svg", f"/api/v1/tables/{edit}",
+             f"/api/v1/tables/{view}/export", f"/t/{edit}?correct=1"]
+    for path in paths:
+        status, headers, _ = _request(port, "GET", path, headers={"Referer": page})
+        assert status == 200, path
+        assert headers["Cache-Control"] == "no-store", path        # through nginx too
+    # the server for unknown hosts logs what it closes, redacted too
+    with pytest.raises((http.client.RemoteDisconnected, ConnectionError)):
+        _request(port, "GET", f"/t/{edit}", headers={"Host": "evil.example"})
+    lines = _log_lines(stack.access_log, before + len(paths) + 3)[before:]
+    assert len(lines) == len(paths) + 3, lines
+    log = "\n".join(lines)
+    assert edit not in log and view not in log
+    assert '"POST /api/v1/tables HTTP/1.1" 201' in log
+    assert '"POST /api/v1/tables/[redacted]/hands HTTP/1.1" 201' in log
+    assert '"GET /t/[redacted] HTTP/1.1" 200' in log
+    assert '"GET /t/[redacted]/live?part=top HTTP/1.1" 200' in log
+    assert '"GET /t/[redacted]?correct=1 HTTP/1.1" 200' in log
+    assert '"GET /api/v1/tables/[redacted]/export HTTP/1.1" 200' in log
+    assert '"GET /t/[redacted] HTTP/1.1" 444' in log
+    assert log.count(f'"http://127.0.0.1:{port}/t/[redacted]"') == len(paths)   # Referer
+    assert all(line.startswith("127.0.0.") for line in lines)   # still says who asked
+
+
+def test_session_cookie_through_nginx(stack):
+    """SameSite=Lax; not Secure over plain http, even when the client claims https: nginx
+    replaces X-Forwarded-Proto with its own scheme."""
+    status, _, data = _create_table(stack.proxy_port, "127.0.0.5")
+    edit = json.loads(data)["edit_token"]
+    for claim in (None, "https"):
+        status, headers, _ = _request(stack.proxy_port, "GET", f"/t/{edit}",
+                                      headers={"X-Forwarded-Proto": claim} if claim else {})
+        assert status == 200
+        cookie = headers["Set-Cookie"]
+        attrs = {a.strip().lower() for a in cookie.split(";")[1:]}
+        assert {"httponly", "samesite=lax"} <= attrs and "secure" not in attrs, cookie
+        assert headers["X-Robots-Tag"].startswith("noindex")
+        assert headers["Referrer-Policy"] == "no-referrer"
 
 
 # -- the Host check in the app alone (no nginx needed) -------------------------------------

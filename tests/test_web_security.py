@@ -574,3 +574,279 @@ def test_bare_error_page_speaks_the_readers_language(client, monkeypatch, lang, 
     html = resp.get_data(as_text=True)
     assert resp.status_code == 404 and f'<html lang="{html_lang}">' in html
     assert f'<a href="/">{back}</a>' in html
+
+
+# --- the ledger's secret links: private answers, cookies, 503s, readiness, proxies ---------
+
+import csv as _csv  # noqa: E402
+import io as _io  # noqa: E402
+import socket as _socket  # noqa: E402
+
+from tests.ledger.conftest import need_postgres, pg_url  # noqa: E402
+
+PRIVATE = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
+
+
+@pytest.fixture()
+def ledger_app(tmp_path):
+    apps = []
+
+    def make(**config):
+        made = create_app({"TESTING": True,
+                           "DATABASE_URL": f"sqlite:///{tmp_path}/ledger.sqlite3", **config})
+        apps.append(made)
+        return made
+    yield make
+    for made in apps:
+        made.extensions["ledger"].dispose()
+
+
+def _new_table(client, **spec) -> tuple[str, str]:
+    resp = client.post("/api/v1/tables", json={"variant": "zhengzhou", **spec})
+    assert resp.status_code == 201, resp.get_json()
+    body = resp.get_json()
+    return body["edit_token"], body["view_token"]
+
+
+def _assert_private(resp, what) -> None:
+    h = resp.headers
+    for name, value in PRIVATE.items():
+        assert h.get(name) == value, (what, name, h.get(name))
+    assert "noindex" in h.get("X-Robots-Tag", ""), what
+
+
+def test_every_answer_under_a_token_is_private(ledger_app):
+    """A page reached by a secret link is never stored by a browser or a shared cache, never
+    indexed, and never tells the next site its address (Referer)."""
+    client = ledger_app().test_client()
+    created = client.post("/api/v1/tables", json={"variant": "zhengzhou"})
+    _assert_private(created, "POST /api/v1/tables (the tokens are in the body)")
+    edit, view = created.get_json()["edit_token"], created.get_json()["view_token"]
+    recorded = client.post(f"/api/v1/tables/{edit}/hands",
+                           json={"settlement": {"winner": None}})
+    assert recorded.status_code == 201
+    _assert_private(recorded, "POST …/hands")
+    unknown = "A" * 32
+    for token in (edit, view):
+        for path in ("", "/live", "/live?part=top", "/chart.svg", "/export.csv",
+                     "/export.json"):
+            resp = client.get(f"/t/{token}{path}")
+            assert resp.status_code == 200, (path, resp.status_code)
+            _assert_private(resp, f"/t/<token>{path}")
+        for path in ("", "/export"):
+            resp = client.get(f"/api/v1/tables/{token}{path}")
+            assert resp.status_code == 200
+            _assert_private(resp, f"/api/v1/tables/<token>{path}")
+    # the live part's polling still gets its 304 (htmx sends If-None-Match itself)
+    etag = client.get(f"/t/{view}/live").headers["ETag"]
+    resp = client.get(f"/t/{view}/live", headers={"If-None-Match": etag})
+    assert resp.status_code == 304
+    _assert_private(resp, "304")
+    for path in (f"/t/{unknown}", f"/api/v1/tables/{unknown}", f"/t/{unknown}/export.csv"):
+        resp = client.get(path)
+        assert resp.status_code == 404
+        _assert_private(resp, path)
+    # the page that makes a table answers with its edit link in Location
+    html = client.get("/t/new").get_data(as_text=True)
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
+    made = client.post("/t/new", data={"csrf_token": csrf, "variant": "zhengzhou", "base": "1",
+                                       "dealer": "0"})
+    assert made.status_code == 303 and "/t/" in made.headers["Location"]
+    _assert_private(made, "POST /t/new")
+
+
+def test_pages_without_a_token_keep_their_headers(client):
+    for resp in (client.get("/"), client.post(API, json=READY), client.get("/healthz")):
+        assert resp.headers["Referrer-Policy"] == "same-origin"
+        assert "X-Robots-Tag" not in resp.headers
+    assert "Cache-Control" not in client.get("/").headers
+
+
+def _session_cookie(resp) -> str:
+    cookies = [c for c in resp.headers.getlist("Set-Cookie") if c.startswith("session=")]
+    assert len(cookies) == 1, resp.headers.getlist("Set-Cookie")
+    return cookies[0]
+
+
+def _attrs(cookie: str) -> set[str]:
+    return {a.strip().lower() for a in cookie.split(";")[1:]}
+
+
+def test_session_cookie_is_samesite_lax_and_secure_only_over_https(ledger_app):
+    app = ledger_app()
+    edit, _ = _new_table(app.test_client())
+    plain = _attrs(_session_cookie(app.test_client().get(f"/t/{edit}")))
+    assert {"httponly", "samesite=lax", "path=/"} <= plain
+    assert "secure" not in plain                    # http: a Secure cookie would be dropped
+    tls = app.test_client().get(f"/t/{edit}", base_url="https://localhost")
+    assert {"secure", "samesite=lax", "httponly"} <= _attrs(_session_cookie(tls))
+    # without a trusted proxy, a client's own X-Forwarded-Proto changes nothing …
+    forged = app.test_client().get(f"/t/{edit}", headers={"X-Forwarded-Proto": "https"})
+    assert "secure" not in _attrs(_session_cookie(forged))
+    # … behind one (WEBCALC_TRUSTED_PROXIES=1), the proxy's header says the client used TLS
+    proxied = ledger_app(TRUSTED_PROXIES=1)
+    for proto, secure in (("https", True), ("http", False)):
+        resp = proxied.test_client().get(f"/t/{edit}", headers={
+            "X-Forwarded-Proto": proto, "X-Forwarded-For": "203.0.113.5"})
+        assert ("secure" in _attrs(_session_cookie(resp))) is secure, proto
+
+
+FORMULAS = ["=HYPERLINK(1)", "+cmd|calc!A0", "@SUM(A1)", "-2+3"]
+
+
+def test_csv_export_writes_formulas_as_text_and_amounts_as_numbers(ledger_app):
+    client = ledger_app().test_client()
+    edit, _ = _new_table(client, names=FORMULAS)
+    for note, payment in (("=1+1", {"from": 0, "to": 1, "amount": 8}),
+                          ("@A1", {"from": 2, "to": 3, "amount": 0.5}),
+                          ("-3", {"from": 3, "to": 0, "amount": 2})):
+        resp = client.post(f"/api/v1/tables/{edit}/hands",
+                           json={"adjustment": {"payments": [payment], "note": note}})
+        assert resp.status_code == 201, resp.get_json()
+    resp = client.post(f"/api/v1/tables/{edit}/hands", json={"settlement": {"winner": None}})
+    assert resp.status_code == 201
+    resp = client.post(f"/api/v1/tables/{edit}/hands",
+                       json={"hand": "123m456p789s11122z", "winning_tile": "2z",
+                             "win_by": "self_draw", "settlement": {"winner": 1}})
+    assert resp.status_code == 201, resp.get_json()
+    resp = client.get(f"/t/{edit}/export.csv")
+    assert resp.status_code == 200
+    assert resp.headers["Content-Type"] == "text/csv; charset=utf-8"
+    rows = list(_csv.reader(_io.StringIO(resp.get_data(as_text=True).lstrip("\ufeff"))))
+    header, body = rows[0], rows[1:]
+    amount = header.index("金额")
+    text_cells = [c for r in body for i, c in enumerate(r) if i != amount]
+    # no text cell starts a formula: a spreadsheet shows each as typed
+    assert not [c for c in text_cells if c[:1] in ("=", "+", "-", "@", "\t", "\r")], body
+    quoted = {c for c in text_cells if c.startswith("'")}
+    assert {"'" + n for n in FORMULAS} <= quoted
+    for note in ("=1+1", "@A1", "-3"):                # the notes begin their details
+        assert any(c.startswith("'" + note) for c in quoted), note
+    # amounts stay numbers (never prefixed), hand numbers too
+    assert all(re.fullmatch(r"\d+(\.\d+)?", r[amount]) for r in body), [r[amount] for r in body]
+    assert {r[amount] for r in body} >= {"8", "0.5", "2"}
+    assert all(r[0].isdigit() for r in body)
+    # a plain cell is left exactly as it was
+    assert "调整" in text_cells and "东家" not in quoted
+
+
+@pytest.mark.parametrize("cell, written", [
+    ("=1+1", "'=1+1"), ("+1", "'+1"), ("-1", "'-1"), ("@x", "'@x"), ("\tx", "'\tx"),
+    ("\rx", "'\rx"), ("东家", "东家"), ("", ""), ("a=b", "a=b"), ("'x", "'x")])
+def test_csv_text_cell(cell, written):
+    from webcalc.web.ledger_pages import csv_text
+
+    assert csv_text(cell) == written
+
+
+def _unreachable_sqlite(tmp_path) -> str:
+    """A SQLite URL whose file cannot be opened: its path is a directory (an error for
+    SQLite whoever runs the test, root included)."""
+    path = tmp_path / "gone" / "ledger.sqlite3"
+    path.mkdir(parents=True)
+    return f"sqlite:///{path}"
+
+
+def _closed_port() -> int:
+    with _socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]            # closed again when the test connects
+
+
+def test_503_pages_carry_retry_after(tmp_path):
+    app = create_app({"TESTING": True, "DATABASE_URL": _unreachable_sqlite(tmp_path)})
+    client = app.test_client()
+    token = "A" * 32
+    for path in (f"/t/{token}", f"/t/{token}/live", f"/api/v1/tables/{token}"):
+        resp = client.get(path)
+        assert resp.status_code == 503, (path, resp.status_code)
+        assert int(resp.headers["Retry-After"]) >= 1, path
+    page = client.get(f"/t/{token}").get_data(as_text=True)
+    assert "Service Unavailable" not in page and CHINESE.search(page)
+
+
+def test_readyz_answers_when_the_database_does(ledger_app):
+    client = ledger_app().test_client()
+    resp = client.get("/readyz")
+    assert resp.status_code == 200
+    assert resp.get_json() == {"status": "ok", "database": "ok"}
+    assert resp.headers["Cache-Control"] == "no-store"
+
+
+def test_readyz_on_postgresql():
+    need_postgres()
+    app = create_app({"TESTING": True, "DATABASE_URL": pg_url()})
+    try:
+        assert app.test_client().get("/readyz").status_code == 200
+    finally:
+        app.extensions["ledger"].dispose()
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_readyz_is_503_while_healthz_stays_200_when_the_database_is_gone(tmp_path, kind):
+    url = (_unreachable_sqlite(tmp_path) if kind == "sqlite"
+           else f"postgresql://webcalc:webcalc@127.0.0.1:{_closed_port()}/webcalc_test")
+    app = create_app({"TESTING": True, "DATABASE_URL": url})
+    client = app.test_client()
+    resp = client.get("/readyz")
+    assert resp.status_code == 503
+    assert resp.get_json() == {"status": "unavailable", "database": "unreachable"}
+    assert int(resp.headers["Retry-After"]) >= 1
+    assert resp.headers["Cache-Control"] == "no-store"
+    assert client.get("/healthz").status_code == 200        # the process itself is alive
+
+
+def test_readyz_notices_a_database_that_goes_away(tmp_path):
+    """Ready, then the SQLite file is replaced by a directory: the next probe says so."""
+    path = tmp_path / "ledger.sqlite3"
+    app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{path}"})
+    client = app.test_client()
+    _new_table(client)
+    assert client.get("/readyz").status_code == 200
+    app.extensions["ledger"].dispose()               # no pooled connection to the old file
+    for p in tmp_path.glob("ledger.sqlite3*"):
+        p.unlink()
+    path.mkdir()
+    assert client.get("/readyz").status_code == 503
+
+
+# --- the client address behind proxies (WEBCALC_TRUSTED_PROXIES) ---------------------------
+
+def test_trusted_proxies_setting():
+    assert security.trusted_proxies({}) == 0
+    assert security.trusted_proxies({"WEBCALC_TRUSTED_PROXIES": " 2 "}) == 2
+    assert security.trusted_proxies({"WEBCALC_TRUSTED_PROXIES": ""}) == 0
+    for bad in ("-1", "x", "1.5"):
+        with pytest.raises(ValueError, match="WEBCALC_TRUSTED_PROXIES"):
+            security.trusted_proxies({"WEBCALC_TRUSTED_PROXIES": bad})
+
+
+def _create_from(client, forwarded: str | None) -> int:
+    headers = {"X-Forwarded-For": forwarded} if forwarded else {}
+    return client.post("/api/v1/tables", json={"variant": "zhengzhou"}, headers=headers,
+                       environ_base={"REMOTE_ADDR": "10.0.0.1"}).status_code
+
+
+def test_one_trusted_proxy_gives_each_client_its_own_cap(ledger_app):
+    client = ledger_app(TRUSTED_PROXIES=1, LEDGER_TABLES_PER_HOUR=1).test_client()
+    assert _create_from(client, "198.51.100.1") == 201
+    assert _create_from(client, "198.51.100.1") == 429
+    assert _create_from(client, "198.51.100.2") == 201
+    # a client's own X-Forwarded-For comes first; the proxy appends the address it saw
+    assert _create_from(client, "198.51.100.9, 198.51.100.1") == 429
+
+
+def test_without_trusted_proxies_the_header_is_ignored(ledger_app, monkeypatch):
+    monkeypatch.delenv("WEBCALC_TRUSTED_PROXIES", raising=False)
+    client = ledger_app(LEDGER_TABLES_PER_HOUR=1).test_client()
+    assert _create_from(client, "198.51.100.1") == 201
+    assert _create_from(client, "198.51.100.2") == 429     # the same peer, 10.0.0.1
+    assert _create_from(client, None) == 429
+
+
+def test_trusted_proxies_from_the_environment(ledger_app, monkeypatch):
+    monkeypatch.setenv("WEBCALC_TRUSTED_PROXIES", "1")
+    client = ledger_app(LEDGER_TABLES_PER_HOUR=1).test_client()
+    assert _create_from(client, "198.51.100.1") == 201
+    assert _create_from(client, "198.51.100.2") == 201
+

@@ -37,9 +37,11 @@ def create_app(test_config: dict | None = None) -> Flask:
         WTF_CSRF_TIME_LIMIT=None,
         JSON_SORT_KEYS=False,
         TRUSTED_HOSTS=security.trusted_hosts(),
+        SESSION_COOKIE_SAMESITE="Lax",      # Secure too over https: security.SessionInterface
     )
     if test_config is not None:
         app.config.from_mapping(test_config)
+    app.session_interface = security.SessionInterface()
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = security.secret_key(app)
     app.json.ensure_ascii = False
@@ -62,4 +64,22 @@ def create_app(test_config: dict | None = None) -> Flask:
     logs.init_app(app)  # ledger tokens never reach a log
     errors.init_app(app)
     security.init_app(app)  # body and query limits, security headers (issue 7)
+    _behind_proxies(app)
     return app
+
+
+def _behind_proxies(app: Flask) -> None:
+    """``TRUSTED_PROXIES`` (``app.config``, else ``WEBCALC_TRUSTED_PROXIES``; default 0): with
+    N > 0, the client's address is the N-th ``X-Forwarded-For`` value from the right (each
+    trusted proxy appends the address it saw, so the values a client sends itself are further
+    left and ignored), and the scheme is the nearest proxy's ``X-Forwarded-Proto`` (so a
+    session cookie is ``Secure`` when the client used https). docs/SERVING.md says when to
+    set it; set without a proxy, any client could pick its own address."""
+    raw = app.config.get("TRUSTED_PROXIES")
+    n = security.trusted_proxies() if raw is None else security.trusted_proxies(
+        {"WEBCALC_TRUSTED_PROXIES": raw})
+    app.config["TRUSTED_PROXIES"] = n
+    if n:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=1)

@@ -26,6 +26,8 @@ MESSAGES = {
     414: ("uri_too_long", _l("The address is too long: shorten what you typed and try again.")),
     415: ("unsupported_media_type", _l("This content type is not supported.")),
     500: ("internal", _l("Something went wrong on the server; please try again later.")),
+    503: ("busy", _l("The server is busy or cannot reach its database right now; please try "
+                     "again in a moment.")),
 }
 CSRF_MESSAGE = ("csrf_failed", _l("The form has expired or lacks its security token: reload "
                                   "the page and submit again."))

@@ -15,7 +15,9 @@ Routes (``<token>``: the edit or the view token, as in the JSON API):
   or the table page with the error under its input (422) or the conflict (409).
 * ``GET /t/<token>/chart.svg`` (pygal), ``/export.csv``, ``/export.json``; ``POST /t/import``.
 
-The service (:mod:`webcalc.ledger.service`) computes everything shown here.
+The service (:mod:`webcalc.ledger.service`) computes everything shown here. Every answer
+under ``/t/`` is private (``Cache-Control: no-store``, ``X-Robots-Tag: noindex``,
+``Referrer-Policy: no-referrer``): :mod:`webcalc.web.security` sets those headers.
 """
 
 from __future__ import annotations
@@ -406,7 +408,6 @@ def _render_table(token: str, table: dict, *, entry: Entry | None = None, status
         live_rest=None if conflict_hand is not None else _live_rest(table, token, edit),
         **_view_helpers(table))
     resp = make_response(html, status)
-    resp.headers["Cache-Control"] = "no-cache, private"
     return add_vary(resp)
 
 
@@ -519,7 +520,6 @@ def live(token: str):
             "_ledger_live.html", table=t, token=token, edit=edit,
             etag=etag, conflict_hand=None, part=part, **_view_helpers(t)))
     resp.set_etag(etag)
-    resp.headers["Cache-Control"] = "no-cache, private"
     return add_vary(resp)
 
 
@@ -658,7 +658,6 @@ def chart(token: str):
     svg = re.sub(r"<script\b.*?</script>", "", svg, flags=re.S)
     resp = Response(svg, mimetype="image/svg+xml")
     resp.headers["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'"
-    resp.headers["Cache-Control"] = "no-cache, private"
     resp.set_etag(_etag(t))
     return resp.make_conditional(request)
 
@@ -674,7 +673,6 @@ def export_json_view(token: str):
     body = json.dumps(ledger().export_table(token), ensure_ascii=False, indent=1)
     resp = Response(body, mimetype="application/json")
     resp.headers["Content-Disposition"] = f'attachment; filename="{_filename(t, "json")}"'
-    resp.headers["Cache-Control"] = "no-cache, private"
     return resp
 
 
@@ -688,15 +686,30 @@ def _csv_header() -> list[str]:
             pgettext("csv", "Rule"), pgettext("csv", "Recorded at")]
 
 
+#: what a spreadsheet (Excel, LibreOffice, Google Sheets) reads as the start of a formula
+#: (``=``, ``+``, ``-``, ``@``) or strips before looking again (tab, CR, LF)
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")
+
+
+def csv_text(value: str) -> str:
+    """A text cell of the CSV export: one that a spreadsheet would run as a formula
+    (``=HYPERLINK(…)``, ``+cmd|…``, ``@SUM(A1)``) gets a leading ``'``, so the cell shows the
+    text as typed. Only text cells pass here (names, kinds, items, details, rules); the
+    amounts and hand numbers are written as they are, so they stay numbers to sum
+    (docs/decisions.md, "CSV export")."""
+    return "'" + value if value.startswith(FORMULA_START) else value
+
+
 @bp.get("/<token>/export.csv")
 def export_csv(token: str):
     """One row per payment of the counted entries, UTF-8 with a BOM (Excel then reads the
-    Chinese names right); headers, kinds and details in the request's language."""
+    Chinese names right); headers, kinds and details in the request's language. Text cells
+    never start a formula (:func:`csv_text`)."""
     t = _load(token)
-    names = t["names"]
+    names = [csv_text(n) for n in t["names"]]
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\r\n")
-    w.writerow(_csv_header())
+    w.writerow([csv_text(c) for c in _csv_header()])
     from ..variants.base import WIN_METHOD_LABELS
 
     kinds = {"adjustment": pgettext("csv", "Adjustment"), "hand": pgettext("csv", "A hand")}
@@ -714,12 +727,12 @@ def export_csv(token: str):
         verified = "" if adjustment else (yes if h["verified"] else unchecked)
         dealer = "" if adjustment else names[h["dealer"]]
         for p in h["settlement"]["payments"]:
-            w.writerow([h["number"], kinds[h["kind"]], dealer, winner, win_by, verified,
-                        names[p["from"]], names[p["to"]], _num(p["amount"]),
-                        p.get("item") or "", p.get("detail") or "", p.get("rule") or "",
+            w.writerow([h["number"], csv_text(kinds[h["kind"]]), dealer, winner,
+                        csv_text(win_by), csv_text(verified), names[p["from"]],
+                        names[p["to"]], _num(p["amount"]), csv_text(p.get("item") or ""),
+                        csv_text(p.get("detail") or ""), csv_text(p.get("rule") or ""),
                         h["recorded_at"]])
-    resp = Response("\ufeff" + out.getvalue(), mimetype="text/csv; charset=utf-8")
+    resp = Response("\ufeff" + out.getvalue(), content_type="text/csv; charset=utf-8")
     resp.headers["Content-Disposition"] = f'attachment; filename="{_filename(t, "csv")}"'
-    resp.headers["Cache-Control"] = "no-cache, private"
     resp.vary.add("Accept-Language")
     return resp

@@ -11,6 +11,21 @@
   allows no inline script and no inline style: pages load only ``/static/`` files (htmx is
   vendored, its indicator style is a constructed stylesheet, which CSP does not govern, and
   the page uses no ``hx-on`` or ``js:`` attributes, so htmx never needs ``eval``).
+* **Secret links.** Every answer under ``/t/`` and ``/api/v1/tables`` (the ledger, whose URLs
+  and bodies carry the edit and view tokens) gets :data:`PRIVATE_HEADERS`: ``no-store`` (no
+  browser history cache, no shared cache keeps a copy), ``X-Robots-Tag: noindex`` and
+  ``Referrer-Policy: no-referrer`` (a link followed from a table page does not tell the next
+  site the table's address). Every 503 carries ``Retry-After`` (:data:`RETRY_AFTER` unless the
+  view set one).
+* **Cookies.** The session cookie (it holds only the CSRF token) is ``HttpOnly``,
+  ``SameSite=Lax`` and, when the request came over https, ``Secure`` (:class:`SessionInterface`;
+  behind a TLS-terminating proxy that is the proxy's ``X-Forwarded-Proto``, read by gunicorn
+  from a loopback proxy, or by ProxyFix when ``WEBCALC_TRUSTED_PROXIES`` is set).
+* **Proxies.** ``WEBCALC_TRUSTED_PROXIES=N`` (:func:`trusted_proxies`, default 0): the app sits
+  behind N proxies that each append the address they saw to ``X-Forwarded-For``; the client's
+  address (``request.remote_addr``, which the ledger's creation cap counts) is then the N-th
+  value from the right (Werkzeug's ``ProxyFix``, set up in the app factory). Set it without
+  such a proxy and any client can choose its own address by sending the header.
 * **Host.** ``TRUSTED_HOSTS`` (Flask) lists the host names the app answers to; any other
   ``Host`` header is a 400 before routing, so nothing the app builds (the redirect of
   ``/static//x`` to ``/static/x``, absolute URLs) echoes a forged host. Default: loopback
@@ -29,11 +44,13 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import secrets
 import time
 from pathlib import Path
 
-from flask import Flask, abort, request
+from flask import Flask, abort, has_request_context, request
+from flask.sessions import SecureCookieSessionInterface
 
 #: Largest request body accepted, in bytes (the biggest real API request is about 2 KB).
 BODY_MAX = 16 * 1024
@@ -59,6 +76,20 @@ HEADERS = {
     "Cross-Origin-Opener-Policy": "same-origin",
 }
 
+#: Every answer under a secret link (:data:`PRIVATE_PATH`) carries these, replacing the view's.
+PRIVATE_HEADERS = {
+    "Cache-Control": "no-store",
+    "X-Robots-Tag": "noindex, nofollow",
+    "Referrer-Policy": "no-referrer",
+}
+#: The ledger's paths: the pages (``/t/<token>…``, ``/t/new``, ``/t/import``) and the JSON API
+#: (``/api/v1/tables…``): their URLs, redirects and bodies carry tokens.
+PRIVATE_PATH = re.compile(r"/(?:t|api/v1/tables)(?:/|$)")
+
+#: Seconds a 503 asks the client to wait when the view did not say (the ledger API says 1 for
+#: a write lock held too long).
+RETRY_AFTER = "5"
+
 
 #: Hosts answered when ``WEBCALC_TRUSTED_HOSTS`` is unset: the loopback names ``make run`` binds
 #: to and the Flask test client sends (any port).
@@ -75,6 +106,27 @@ def trusted_hosts(environ=os.environ) -> list[str] | None:
     if raw == "*":
         return None
     return [h.strip() for h in raw.split(",") if h.strip()]
+
+
+def trusted_proxies(environ=os.environ) -> int:
+    """``WEBCALC_TRUSTED_PROXIES``: how many proxies in front of the app append to
+    ``X-Forwarded-For`` (0 when unset). Anything but a whole number ≥ 0 stops the start."""
+    raw = str(environ.get("WEBCALC_TRUSTED_PROXIES", "")).strip()
+    if not raw:
+        return 0
+    if not raw.isdigit():
+        raise ValueError(f"WEBCALC_TRUSTED_PROXIES must be a whole number ≥ 0 (the proxies in "
+                         f"front of the app), not {raw!r}")
+    return int(raw)
+
+
+class SessionInterface(SecureCookieSessionInterface):
+    """Flask's signed-cookie session, with ``Secure`` on the cookie whenever the request came
+    over https (or always, with ``SESSION_COOKIE_SECURE``)."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        return bool(app.config["SESSION_COOKIE_SECURE"]
+                    or (has_request_context() and request.is_secure))
 
 
 def init_app(app: Flask) -> None:
@@ -119,8 +171,13 @@ def _buffer_streamed_body(environ: dict, limit: int) -> None:
 
 
 def _add_headers(response):
+    if PRIVATE_PATH.match(request.path):
+        for name, value in PRIVATE_HEADERS.items():
+            response.headers[name] = value
     for name, value in HEADERS.items():
         response.headers.setdefault(name, value)
+    if response.status_code == 503:
+        response.headers.setdefault("Retry-After", RETRY_AFTER)
     return response
 
 
