@@ -850,3 +850,19 @@ def test_trusted_proxies_from_the_environment(ledger_app, monkeypatch):
     assert _create_from(client, "198.51.100.1") == 201
     assert _create_from(client, "198.51.100.2") == 201
 
+
+# --- the serving settings are documented ---------------------------------------------------
+
+def test_every_serving_variable_is_documented():
+    root = Path(__file__).resolve().parent.parent
+    conf = (root / "gunicorn.conf.py").read_text(encoding="utf-8")
+    read = set(re.findall(r"""os\.environ\.get\(\s*["']([A-Z_]+)["']""", conf))
+    assert {"PORT", "WEB_CONCURRENCY", "BIND"} <= read
+    serving = (root / "docs" / "SERVING.md").read_text(encoding="utf-8")
+    for name in read | {"WEBCALC_TRUSTED_PROXIES", "WEBCALC_TRUSTED_HOSTS"}:
+        assert f"| `{name}`" in serving, name
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    for name in ("PORT", "WEB_CONCURRENCY"):
+        assert f"{name}=" in readme, name
+    assert re.search(r"`make test`[^\n]*(takes|took)[^\n]*\d+ ?min", readme), \
+        "README says how long make test takes"
