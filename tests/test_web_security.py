@@ -816,7 +816,7 @@ def test_trusted_proxies_setting():
     assert security.trusted_proxies({}) == 0
     assert security.trusted_proxies({"WEBCALC_TRUSTED_PROXIES": " 2 "}) == 2
     assert security.trusted_proxies({"WEBCALC_TRUSTED_PROXIES": ""}) == 0
-    for bad in ("-1", "x", "1.5"):
+    for bad in ("-1", "x", "1.5", "²", "1e3", "9999"):
         with pytest.raises(ValueError, match="WEBCALC_TRUSTED_PROXIES"):
             security.trusted_proxies({"WEBCALC_TRUSTED_PROXIES": bad})
 

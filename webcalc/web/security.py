@@ -114,7 +114,7 @@ def trusted_proxies(environ=os.environ) -> int:
     raw = str(environ.get("WEBCALC_TRUSTED_PROXIES", "")).strip()
     if not raw:
         return 0
-    if not raw.isdigit():
+    if not re.fullmatch(r"[0-9]{1,3}", raw):
         raise ValueError(f"WEBCALC_TRUSTED_PROXIES must be a whole number ≥ 0 (the proxies in "
                          f"front of the app), not {raw!r}")
     return int(raw)
