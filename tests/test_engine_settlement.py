@@ -199,6 +199,14 @@ def test_zz4_pao_max():
                {"pao_max": 4}) == [15, -5, -5, -5]
 
 
+def test_zz4_pao_max_zero_refuses_any_pao():
+    """pao_max 0 is a cap like any other: 跑 1 → bad_settlement under settlement.pao (it was
+    an AttributeError, a 500, reading the rule id as a message)."""
+    e = error(ZZ_PLAIN, {"dealer": 0, "winner": 0, "pao": [1, 0, 0, 0]}, {"pao_max": 0})
+    assert (e.code, e.field) == ("bad_settlement", "settlement.pao")
+    assert "0" in str(e.message) and "ZZ-4" in str(e.message)
+
+
 def test_zz5_draw_settles_kongs_on_off():
     s = {"dealer": 0, "winner": None, "pao": [2, 1, 0, 0],
          "kongs": [{"seat": 0, "type": "exposed", "from": 1}]}

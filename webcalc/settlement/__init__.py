@@ -296,7 +296,7 @@ def _pao(raw: dict, variant, opts) -> tuple[int, ...]:
     pao = _four(raw, "pao", lambda x: _is_int(x) and x >= 0, "s.four_ints", 0)
     limit, why = variant_pao_max(variant, opts)
     if max(pao) > limit:
-        if limit == 0:
+        if isinstance(why, Message):        # none at all, and why (a 郑州 pao_max 0 is a cap)
             raise _bad("pao", why.code, **why.params)
         raise _bad("pao", "s.pao_max", limit=limit, rule_id=why)
     return pao
