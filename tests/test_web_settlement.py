@@ -178,6 +178,30 @@ def test_drawn_game(client):
     assert all(r[5] == ["JC-8"] for r in payments_in(html))
 
 
+@pytest.mark.parametrize("lang, message", [("zh", "手牌：必填。"), ("en", "Hand: required.")])
+def test_winner_without_a_hand_is_an_error_under_the_hand(client, lang, message):
+    """C-15: a winner needs their hand. Choosing 胡牌者 with an empty hand answered 200 with
+    no message; the page now says what the API says (bad_tile under ``hand``), 422, in the
+    reader's language, and keeps what was chosen."""
+    q = {"variant": "zhengzhou", "s_dealer": "0", "s_winner": "1", "s_pao2": "2",
+         "n1": "小王", "lang": lang}
+    resp = client.get("/", query_string=q, follow_redirects=True)
+    assert resp.status_code == 422
+    html = text_of(resp)
+    els = Elements(html)
+    assert els.by_id("hand")["aria-invalid"] == "true"
+    assert "hand-error" in els.by_id("hand")["aria-describedby"]
+    err = html[html.index('id="hand-error"'):]
+    assert message in err[:err.index("</p>")]
+    assert re.search(r'<option value="1" selected>', html)          # the winner kept
+    assert re.search(r'name="s_pao2" value="2"', html) and 'value="小王"' in html
+    assert "net-row" not in html
+    # a 荒庄 needs no hand (C-10): still settled, 200
+    resp = client.get("/", query_string={**q, "s_winner": "none"}, follow_redirects=True)
+    assert resp.status_code == 200 and "net-row" in text_of(resp)
+    assert 'id="hand-error"' not in text_of(resp)
+
+
 def test_settlement_error_under_its_field_422_input_kept(client):
     """ZZ-4: 跑 0…3. 跑4 → bad_settlement under the seat table; the hand is still analysed."""
     q = {**page_query(case("zz-big-example")["request"]), "s_pao0": "4"}
