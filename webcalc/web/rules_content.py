@@ -420,9 +420,14 @@ RULES: tuple[Rule, ...] = (
          seed=("001", "暗杠:每人支付100金蛋 如果有下跑，1个，每人要支付，200金蛋，")),
     Rule("ZZ-6", "种子里算错的两个例子", "The seed's two miscounted examples",
          "郑州的种子规则给了公式，又给了两个和公式对不上的例子。本站按公式算，把例子当成笔误："
-         "A 跑1、B 跑2，B 胡，没下跑的两家各付 3 底（种子写的是 2）。",
+         "A 跑1、B 跑2，B 胡，没下跑的两家各付 3 底（种子写的是 2）；A 跑3 带一个暗杠、B 跑2，A 胡，"
+         "没下跑的各付 8 底、B 付 12 底（不开杠跑时 5 和 7；种子写的是 7 和 9）。"
+         "结算只在照搬这两个例子会得出别的数时提示一次，不在每一笔付款后面重复。",
          "The Zhengzhou seed gives a formula and two examples that contradict it. We follow "
-         "the formula: A 跑1, B 跑2, B wins → each 跑0 player pays 3 base (the seed says 2).",
+         "the formula: A 跑1, B 跑2, B wins → each 跑0 player pays 3 base (the seed says 2); "
+         "A 跑3 with a concealed kong, B 跑2, A wins → 8 base from each 跑0 seat and 12 from B "
+         "(5 and 7 without kong pao; the seed says 7 and 9). A settlement notes it once, only "
+         "where applying those examples would give other numbers, not on every payment.",
          (ex({**ZZ0, "hand": PLAIN, "winning_tile": "2z", "win_by": "self_draw",
               "settlement": {"base": 1, "dealer": 0, "winner": 1, "pao": [1, 2, 0, 0]}},
              "A（东家）跑 1、B（南家）跑 2，B 胡：A 付 1+2+1 = 4，没跑的两家各付 3。",
