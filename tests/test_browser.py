@@ -475,3 +475,29 @@ def test_wildcard_badge_contrast_meets_wcag_aa(browser, live_server):
             assert _contrast(color, background) >= (3 if large else 4.5), (color, background)
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("js", [True, False], ids=["js", "no-js"])
+def test_winner_chosen_without_a_hand_says_the_hand_is_required(browser, live_server, js):
+    """Choosing 胡牌者 with an empty hand showed nothing; the page now says 手牌：必填 under
+    the hand (htmx swaps the 422 answer in on the change; without JavaScript the form is
+    submitted), and keeps the choice."""
+    context, page = _page(browser, live_server, java_script_enabled=js)
+    try:
+        page.goto(live_server + "/?variant=zhengzhou")
+        if js:
+            page.evaluate("window.__same_page = true")
+        page.click("#settle > summary")
+        page.select_option("#s_dealer", "0")
+        page.select_option("#s_winner", "1")
+        if not js:
+            page.click("button.primary")
+        page.wait_for_selector("#hand-error")
+        assert page.locator("#hand-error").inner_text().strip() == "手牌：必填。"
+        assert page.get_attribute("#hand", "aria-invalid") == "true"
+        assert page.locator("#s_winner").input_value() == "1"
+        assert "s_winner=1" in page.url
+        if js:
+            assert page.evaluate("window.__same_page") is True
+    finally:
+        context.close()
