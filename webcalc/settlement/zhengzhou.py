@@ -51,8 +51,8 @@ def seed_notes(t: Table) -> list[dict]:
 
     * A 跑1, B 跑2, B wins: the seed has each seat without 跑 pay 2 底 (the formula: 3). The
       seed is right when A wins and for a lone 跑 seat, so its reckoning is "a seat without
-      跑 pays 1 + the smaller 跑": it differs when a seat without 跑 pays a winner whose 跑
-      is above another payer's (not 0).
+      跑 pays 1 + the smallest 跑 at the table": it differs when a seat without 跑 pays a
+      winner whose 跑 is above another payer's (not 0).
     * A 跑3 with one 暗杠, B 跑2, A wins: the seed has 7 底 from each seat without 跑 and 9
       from B, that is 底 × (1 + 2 × 跑_winner + 跑_payer) for the win and the winner's kong
       together; the formula is (1 + 跑_w + 跑_p) + (1 + 跑_w + 跑_p) with ``kong_pao``, else
