@@ -439,3 +439,65 @@ def test_more_readings_link(browser, live_server, js):
         assert page.foreign_requests == []
     finally:
         context.close()
+
+
+def _contrast(fg: str, bg: str) -> float:
+    """WCAG 2 contrast ratio of two computed ``rgb(…)``/``rgba(…)`` colours (opaque)."""
+    import re
+
+    def luminance(css: str) -> float:
+        r, g, b = (int(x) / 255 for x in re.findall(r"\d+(?:\.\d+)?", css)[:3])
+        lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in (r, g, b)]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+    hi, lo = sorted((luminance(fg), luminance(bg)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_wildcard_badge_contrast_meets_wcag_aa(browser, live_server):
+    """The 混 badge was white on #c88a04, 2.96:1. Its text is small (under 18.66 px bold),
+    so WCAG AA asks 4.5:1: measured on Chromium's computed colours of every badge drawn (a
+    wildcard in a reading, a wildcard kind in the hand and the wildcard list)."""
+    context, page = _page(browser, live_server)
+    try:
+        page.goto(live_server + "/?variant=zhengzhou&hand=123m456m789s111z5z1p&indicator=9p"
+                                "&winning_tile=5z")
+        badges = page.evaluate("""() => [...document.querySelectorAll('.tile-badge')]
+            .filter(b => b.getClientRects().length).map(b => {
+              const s = getComputedStyle(b);
+              return [s.color, s.backgroundColor, parseFloat(s.fontSize), s.fontWeight,
+                      b.textContent];
+            })""")
+        assert len(badges) >= 3
+        for color, background, size, weight, text in badges:
+            assert text == "混" and "rgba(0, 0, 0, 0)" not in background
+            large = size >= 24 or (size >= 18.66 and int(weight) >= 700)
+            assert _contrast(color, background) >= (3 if large else 4.5), (color, background)
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("js", [True, False], ids=["js", "no-js"])
+def test_winner_chosen_without_a_hand_says_the_hand_is_required(browser, live_server, js):
+    """Choosing 胡牌者 with an empty hand showed nothing; the page now says 手牌：必填 under
+    the hand (htmx swaps the 422 answer in on the change; without JavaScript the form is
+    submitted), and keeps the choice."""
+    context, page = _page(browser, live_server, java_script_enabled=js)
+    try:
+        page.goto(live_server + "/?variant=zhengzhou")
+        if js:
+            page.evaluate("window.__same_page = true")
+        page.click("#settle > summary")
+        page.select_option("#s_dealer", "0")
+        page.select_option("#s_winner", "1")
+        if not js:
+            page.click("button.primary")
+        page.wait_for_selector("#hand-error")
+        assert page.locator("#hand-error").inner_text().strip() == "手牌：必填。"
+        assert page.get_attribute("#hand", "aria-invalid") == "true"
+        assert page.locator("#s_winner").input_value() == "1"
+        assert "s_winner=1" in page.url
+        if js:
+            assert page.evaluate("window.__same_page") is True
+    finally:
+        context.close()

@@ -191,12 +191,97 @@ def test_zz6_big_example_kong_pao_on_off():
     assert net(ZZ_PLAIN, s, {"kong_pao": False}) == [17, -7, -5, -5]
 
 
+def _zz6_notes(settlement, options=None):
+    out = run(ZZ_PLAIN, settlement, options)["settlement"]
+    assert not [p for p in out["payments"] if "ZZ-6" in str(p["detail"])
+                or "种子" in str(p["detail"])], "no payment carries the seed note"
+    return [(n["rule"], [m.code for m in n["message"].params["examples"].items])
+            for n in out.get("notes", [])]
+
+
+def test_zz6_note_once_where_the_seeds_examples_differ():
+    """ZZ-6 is noted once per settlement (``settlement.notes``), naming the seed's
+    miscounted example(s) that would give another number here; the payment lines no
+    longer end with the note (seven times on one hand before)."""
+    pao_ex, kong_ex = "zz.seed_example_pao", "zz.seed_example_kong"
+    # the seed's first example: A 跑1, B 跑2, B wins → the seed's 2 for a 跑0 seat, not 3
+    assert _zz6_notes({"dealer": 2, "winner": 1, "pao": [1, 2, 0, 0]}) == [("ZZ-6", [pao_ex])]
+    # ... A wins there: the seed says 2 for a 跑0 seat and 4 for B, as the formula does
+    assert _zz6_notes({"dealer": 2, "winner": 0, "pao": [1, 2, 0, 0]}) == []
+    # one 跑 seat, or no seat without 跑 among the payers: the seed agrees
+    assert _zz6_notes({"dealer": 2, "winner": 0, "pao": [2, 0, 0, 0]}) == []
+    assert _zz6_notes({"dealer": 2, "winner": 0, "pao": [3, 1, 2, 1]}) == []
+    assert _zz6_notes({"dealer": 2, "winner": 0, "pao": [0, 0, 0, 0]}) == []
+    # the second example (A 跑3 + 暗杠, B 跑2): both examples apply, one note
+    big = {"dealer": 2, "winner": 0, "pao": [3, 2, 0, 0],
+           "kongs": [{"seat": 0, "type": "concealed"}]}
+    assert _zz6_notes(big) == [("ZZ-6", [pao_ex, kong_ex])]
+    assert _zz6_notes(big, {"kong_pao": False}) == [("ZZ-6", [pao_ex, kong_ex])]
+    # the winner's kong with 跑 1: the seed's 1+2+p equals the formula's 2+p+1 without 杠跑
+    one = {"dealer": 2, "winner": 0, "pao": [1, 0, 0, 0],
+           "kongs": [{"seat": 0, "type": "concealed"}]}
+    assert _zz6_notes(one) == [("ZZ-6", [kong_ex])]
+    assert _zz6_notes(one, {"kong_pao": False}) == []
+    # another seat's kong, or a winner without 跑: the seed's kong example does not apply
+    assert _zz6_notes({"dealer": 2, "winner": 0, "pao": [1, 0, 0, 0],
+                       "kongs": [{"seat": 1, "type": "concealed"}]}) == []
+    assert _zz6_notes({"dealer": 2, "winner": 0, "pao": [0, 2, 0, 0],
+                       "kongs": [{"seat": 0, "type": "concealed"}]}) == []
+    # a drawn game has no winner: nothing of the seed's win examples applies
+    out = analyze({"variant": "zhengzhou", "settlement": {
+        "dealer": 0, "winner": None, "pao": [3, 2, 0, 0],
+        "kongs": [{"seat": 0, "type": "concealed"}]}})
+    assert "notes" not in out["settlement"]
+
+
+def test_zz6_note_exactly_where_the_seeds_reckoning_gives_another_number():
+    """Every 跑 at the table (0-3 each; the seats are alike, so 东家 wins and deals), with and
+    without a concealed kong of the winner's, 杠跑 on and off: the note is there exactly when the seed's examples, read
+    as docs/decisions.md reads them, give a number the engine's payments do not:
+
+    * a seat without 跑 pays the winner 1 + the smallest 跑 at the table (example 1);
+    * a seat paying the winner's kong pays 1 + 2 × 跑_winner + its own 跑 for the win and the
+      kong together (example 2: 7 and 9)."""
+    from itertools import product
+
+    checked = noted = 0
+    for pao in product(range(4), repeat=4):
+        for winner in (0,):
+            for kong, kong_pao in ((False, True), (True, True), (True, False)):
+                s = {"dealer": winner, "winner": winner, "pao": list(pao)}
+                if kong:
+                    s["kongs"] = [{"seat": winner, "type": "concealed"}]
+                out = run(ZZ_PLAIN, s, {"kong_pao": kong_pao})["settlement"]
+                paid = {q: sum(p["amount"] for p in out["payments"] if p["from"] == q)
+                        for q in range(4) if q != winner}
+                win = {p["from"]: p["amount"] for p in out["payments"] if p["item"] == "win"}
+                w = pao[winner]
+                differs = False
+                if w > 0:
+                    smallest = min(x for x in pao if x > 0)
+                    differs |= any(pao[q] == 0 and win[q] != 1 + smallest for q in paid)
+                    if kong:
+                        differs |= any(paid[q] != 1 + 2 * w + pao[q] for q in paid)
+                assert ("notes" in out) is differs, (pao, winner, kong, kong_pao, out)
+                checked += 1
+                noted += differs
+    assert checked == 256 * 3 and 0 < noted < checked
+
+
 def test_zz4_pao_max():
     # default pao_max 3: 跑 4 refused; with pao_max 4: 1+4 = 5 each
     assert error(ZZ_PLAIN, {"dealer": 0, "winner": 0, "pao": [4, 0, 0, 0]}).field == \
         "settlement.pao"
     assert net(ZZ_PLAIN, {"dealer": 0, "winner": 0, "pao": [4, 0, 0, 0]},
                {"pao_max": 4}) == [15, -5, -5, -5]
+
+
+def test_zz4_pao_max_zero_refuses_any_pao():
+    """pao_max 0 is a cap like any other: 跑 1 → bad_settlement under settlement.pao (it was
+    an AttributeError, a 500, reading the rule id as a message)."""
+    e = error(ZZ_PLAIN, {"dealer": 0, "winner": 0, "pao": [1, 0, 0, 0]}, {"pao_max": 0})
+    assert (e.code, e.field) == ("bad_settlement", "settlement.pao")
+    assert "0" in str(e.message) and "ZZ-4" in str(e.message)
 
 
 def test_zz5_draw_settles_kongs_on_off():

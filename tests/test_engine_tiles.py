@@ -111,6 +111,18 @@ def test_melds_text_field():
     assert err.value.code == "bad_tile" and err.value.field == "melds"
 
 
+@pytest.mark.parametrize("text", ["碰555m+", "123p 5+55m", "暗杠1111z 碰5+55m", "pong:555m+",
+                                  "１２３ｍ，碰５+", "拾1m@3 搶+"])
+def test_melds_text_error_position_is_the_bad_character_of_the_field(text):
+    """The position (and the message's "character N") counts from the start of the whole
+    field, past the kind word and the groups before: the page marks the ``+`` itself."""
+    with pytest.raises(InputError) as err:
+        melds_from_text(text)
+    pos = err.value.position
+    assert text[pos] == "+" and pos == text.index("+")
+    assert f"第 {pos + 1} 个字符" in str(err.value.message)
+
+
 @pytest.mark.parametrize("indicator, cycle, expected", [
     ("9p", HENAN, "1p"), ("4z", HENAN, "7z"), ("7z", HENAN, "6z"), ("5z", HENAN, "1z"),  # SMX-1, ZZ-1
     ("4z", PANJIN, "1z"), ("5z", PANJIN, "7z"), ("7z", PANJIN, "6z"), ("6z", PANJIN, "5z"),  # PJ-1

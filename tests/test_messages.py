@@ -211,11 +211,27 @@ def test_zhengzhou_pao_doubles_and_kongs():
            "settlement": {"dealer": 0, "winner": 1, "pao": [0, 1, 0, 0],
                           "kongs": [{"seat": 2, "type": "exposed", "from": 3}]}}
     d = _details(req)
-    assert ("South self-draw: base 1 ×(1+pao 1+pao 0+dealer 1) ×2^1(seven pairs) = 6 (by the "
-            "formula: the seed's worked pao example was wrong and is corrected) (ZZ-4, ZZ-6)") in d
+    assert "South self-draw: base 1 ×(1+pao 1+pao 0+dealer 1) ×2^1(seven pairs) = 6 (ZZ-4)" in d
     assert "West exposed kong: base 1 ×(1+pao 0+pao 0) = 1 (ZZ-5)" in d
-    assert "南家自摸：底1 ×(1+跑1+跑0+庄1) ×2^1(七对) = 6（按公式算：种子原文的跑分算例有误，已更正）（ZZ-4、ZZ-6）" \
-        in _details(req, "zh")
+    assert "南家自摸：底1 ×(1+跑1+跑0+庄1) ×2^1(七对) = 6（ZZ-4）" in _details(req, "zh")
+    # the seed's worked examples agree here (one 跑 seat): the settlement notes nothing
+    assert "notes" not in _run(req, "en")["settlement"]
+
+
+def test_zhengzhou_seed_note_in_both_languages():
+    """ZZ-6, once per settlement: the note of A 跑1, B 跑2, B wins (the seed's first example)."""
+    req = {"variant": "zhengzhou", "hand": "123m456p789s111z22z", "winning_tile": "2z",
+           "win_by": "self_draw", "options": {"wildcard": False},
+           "settlement": {"dealer": 2, "winner": 1, "pao": [1, 2, 0, 0]}}
+    zh, en = (_run(req, lang)["settlement"] for lang in ("zh", "en"))
+    assert zh["notes"] == [{"rule": "ZZ-6", "message": (
+        "按公式算：种子原文算错的例子照搬到这手牌会得出别的数（A 跑1、B 跑2，B 胡：种子说没下跑的"
+        "各给 2 底，按公式是 1+2 = 3 底）。")}]
+    assert en["notes"] == [{"rule": "ZZ-6", "message": (
+        "Reckoned by the formula: the seed's miscounted worked examples, applied to this hand, "
+        "would give other numbers (A pao 1, B pao 2, B wins: the seed has each seat without pao "
+        "pay 2 base, the formula 1+2 = 3).")}]
+    assert not [p for p in zh["payments"] + en["payments"] if "ZZ-6" in p["detail"]]
 
 
 def test_panjin_fan_jiagang_discard_and_kongs():

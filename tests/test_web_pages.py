@@ -163,6 +163,18 @@ def test_bad_melds_error_goes_under_melds(client):
     assert "aria-invalid" not in els.by_id("hand")
 
 
+def test_bad_meld_character_is_marked_where_it_was_typed(client):
+    """The caret (the <mark>) sits on the bad ``+`` of the melds field, not one character
+    to its left (the kind word 碰 counted too)."""
+    for melds in ("碰555m+", "碰5+55m", "123p 碰5+55m"):
+        html = text_of(get(client, variant="zhengzhou", hand="123m456p11122z", melds=melds))
+        at = re.search(r'<p class="field-error" id="melds-error">.*?<span class="err-at">'
+                       r'(.*?)</span>', html, re.S).group(1)
+        i = melds.index("+")
+        assert f"<code>{melds[:i]}<mark>+</mark>{melds[i + 1:]}</code>" in at, at
+        assert f"位置 {i + 1}：" in at and f"第 {i + 1} 个字符“+”" in html
+
+
 def test_unknown_variant_is_a_field_error(client):
     resp = get(client, variant="tokyo", hand="123m456p789s1112z")
     assert resp.status_code == 422

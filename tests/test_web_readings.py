@@ -100,7 +100,7 @@ def test_cached_group_is_the_macros_html(app):
         with app.test_request_context(f"/?lang={lang}"):
             macros = app.jinja_env.get_template("_tiles.html").module
             assert templating.group(g) == macros.group_markup(g)
-            assert ("九筒当一万" if lang == "zh" else "九筒 as 一万") in templating.group(g)
+            assert ("混：九筒当一万" if lang == "zh" else "wild: 9p as 1m") in templating.group(g)
 
 
 def test_palette_keys_built_once_per_language(client):
@@ -113,3 +113,73 @@ def test_palette_keys_built_once_per_language(client):
     assert second.misses == first.misses and second.hits >= 34
     client.get("/?variant=zhengzhou&hand=123m&lang=en")  # English: drawn once more
     assert templating._palette_key.cache_info().misses == 2 * 34
+
+
+CJK = re.compile(r"[\u3400-\u9fff]")
+#: hands whose readings hold every kind of group label: wildcards standing in (a pair, a
+#: sequence, a triplet, a free group), 十三不靠, 七对, 十三幺 with 拾 and 搶 tiles, melds
+READING_PAGES = [
+    "variant=zhengzhou&hand=123m456m789s111z5z1p&indicator=9p&winning_tile=5z",
+    "variant=zhengzhou&hand=1p1p1p1p123m456m789s5z&indicator=9p&winning_tile=5z&readings=200",
+    "variant=sanmenxia&hand=2222m1133m4455m66m&indicator=1m&winning_tile=6m&readings=200",
+    "variant=sanmenxia&hand=111p123m456m789s55z&indicator=9p&winning_tile=5z&readings=200",
+    "variant=panjin&hand=12355m456p789s111z&winning_tile=5m&opt_wildcard_mode=none",
+    "variant=sanmenxia&hand=147m258p369s12345z&winning_tile=5z",
+    "variant=sanmenxia&hand=1122m3344p5566s77z&winning_tile=7z",
+    "variant=jincheng&hand=99m19p19s123456z&melds=拾1m 搶7z&winning_tile=9m",
+    "variant=zhengzhou&hand=123m456p11122z&melds=碰777s@1&winning_tile=2z",
+]
+
+
+def readings_block(html: str) -> str:
+    start = html.index('<section class="block readings">')
+    return html[start:html.index("</section>", start)]
+
+
+def without_drawn_tiles(html: str) -> str:
+    """The block's text and attribute values (aria-label, title: read aloud), the faces of
+    the drawn tiles (rank, suit and the 混 badge, hidden from screen readers) taken out."""
+    html = re.sub(r'<span class="tile-(?:rank|suit|badge)" aria-hidden="true">[^<]*</span>', "",
+                  html)
+    values = re.findall(r'\s(?:aria-label|title)="([^"]*)"', html)
+    return " ".join([re.sub(r"<[^>]+>", " ", html)] + values)
+
+
+@pytest.mark.parametrize("query", READING_PAGES)
+def test_english_readings_hold_no_chinese_outside_the_drawn_tiles(client, query):
+    """English readings said "Pair 混：一筒 as 白": the wildcard note and the tile names
+    are English (tiles by their codes, as the English messages name them)."""
+    resp = client.get("/?" + query + "&lang=en", follow_redirects=True)
+    assert resp.status_code == 200
+    text = without_drawn_tiles(readings_block(resp.get_data(as_text=True)))
+    assert not CJK.findall(text), sorted(set(CJK.findall(text)))
+
+
+def test_english_wildcard_note_names_the_tiles_by_code(client):
+    q = "/?" + READING_PAGES[0]
+    en = readings_block(client.get(q + "&lang=en", follow_redirects=True).get_data(as_text=True))
+    zh = readings_block(client.get(q, follow_redirects=True).get_data(as_text=True))
+    assert '<span class="wild-note">wild: 1p as 5z</span>' in en
+    assert '<span class="wild-note">混：一筒当白</span>' in zh
+    many = readings_block(client.get("/?" + READING_PAGES[1] + "&lang=en",
+                                     follow_redirects=True).get_data(as_text=True))
+    assert "wild: 1p as 1m, 1p as 3m" in many        # several places: an English list
+
+
+@pytest.mark.parametrize("kind, zh, en", [("拾", "拾", "taken (shi)"), ("搶", "搶", "taken (qiang)")])
+def test_taken_tile_reads_its_own_name(client, kind, zh, en):
+    """拾 and 搶 both read "拾/搶 单张": each taken tile says which it was, from the
+    reading group's ``meld`` (the declared meld's type, also in the API)."""
+    q = f"/?variant=jincheng&hand=99m19p19s1234567z&melds={kind}1m&winning_tile=9m"
+    for lang, label, single in (("zh", zh, "单张"), ("en", en, "Single")):
+        html = readings_block(client.get(q + f"&lang={lang}", follow_redirects=True)
+                              .get_data(as_text=True))
+        assert f'<span class="exposed-tag">{label}</span>{single}' in html
+        assert "拾/搶" not in html and "shi/qiang" not in html
+    resp = client.post("/api/v1/analyze", json={
+        "variant": "jincheng", "hand": "99m19p19s1234567z", "winning_tile": "9m",
+        "melds": [{"type": "shi" if kind == "拾" else "qiang", "tiles": "1m"}]})
+    groups = resp.get_json()["decompositions"][0]["groups"]
+    assert [(g["kind"], g.get("meld")) for g in groups if g["exposed"]] == [
+        ("single", "shi" if kind == "拾" else "qiang")]
+    assert all("meld" not in g for g in groups if not g["exposed"])

@@ -19,7 +19,7 @@ from webcalc.options import option_specs
 from webcalc.variants import VARIANTS
 from webcalc.variants.panjin import FAN_NAMES
 from webcalc.web.rules import english
-from webcalc.web.rules_content import BY_ID, RULES, SEED_FILES
+from webcalc.web.rules_content import BY_ID, RULES, SEED_FILES, Example
 
 ROOT = Path(__file__).resolve().parent.parent
 RULE_IDS = re.findall(r"^- \*\*([A-Z]+-\d+) ", (ROOT / "docs/RULES.md").read_text(), re.M)
@@ -60,9 +60,9 @@ def api_answer(e) -> dict:
 def test_every_rule_id_of_rules_md_has_content_in_order():
     assert len(RULE_IDS) == 54 and "JC-10" in RULE_IDS
     assert [r.id for r in RULES] == RULE_IDS
-    for r in RULES:                       # the options a page names beyond the specs exist
-        for variant, name in r.options:
-            assert name in {s["name"] for s in option_specs(VARIANTS[variant].Options)}, r.id
+    for v in VARIANTS.values():           # every rule an option names exists
+        for spec in option_specs(v.Options):
+            assert spec["rules"][0] == spec["rule"] and set(spec["rules"]) <= set(RULE_IDS)
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
@@ -93,13 +93,12 @@ def test_rule_page_in_both_languages(client, rule_id):
         assert r.seed[1] in zh_text and r.seed[1] in en_text
     else:
         assert r.no_seed_zh and r.no_seed_zh in zh
-    # every option whose spec cites this rule is named, with its label
+    # every option that lists this rule is named, with its label
     for name, variant in VARIANTS.items():
         for spec in option_specs(variant.Options):
-            if spec["rule"] == rule_id or (name, spec["name"]) in r.options:
+            if rule_id in spec["rules"]:
                 assert f"<code>{spec['name']}</code>" in zh
-    if not any(s["rule"] == rule_id for v in VARIANTS.values() for s in option_specs(v.Options)) \
-            and not r.options:
+    if not any(rule_id in s["rules"] for v in VARIANTS.values() for s in option_specs(v.Options)):
         assert "没有房间选项会改变这条规则" in zh
     assert len(example_links(zh)) == len(r.examples) == len(example_links(en)) >= 1
     assert all("lang=en" in u for u in example_links(en))
@@ -259,3 +258,90 @@ def test_wait_values_on_the_page_use_the_settlement_inputs(client):
     assert "得 16" in items["5s"] and "得 8" in items["4z"]
     _, html = page(client, "/?variant=panjin&hand=123m789p111z46s88s&indicator=3z&opt_jiahu=1")
     assert "按底分 1、东家坐庄并胡牌计算" in result_of(html)
+
+
+# -- which options change a rule ----------------------------------------------------------
+
+def options_named(html: str) -> set[str]:
+    part = html[html.index('<section class="block rule-options"'):]
+    part = part[:part.index("</section>")]
+    return set(re.findall(r"<code>(\w+)</code>", part))
+
+
+def test_smx5_names_the_wildcard_option(client):
+    """/rules/SMX-5 said no room option changes it, but 带混 does: without wildcards there is
+    no 混单吊, so 表 is always 0 and the 表 input is refused (SMX-4, SMX-5)."""
+    _, html = page(client, "/rules/SMX-5")
+    assert "没有房间选项会改变这条规则" not in html
+    assert options_named(html) == {"wildcard"} and "带混" in html
+    _, en = page(client, "/rules/SMX-5?lang=en")
+    assert "No room option changes this rule." not in en and options_named(en) == {"wildcard"}
+
+
+def _flips(spec: dict) -> list:
+    """Values of an option other than its default (ints: the ends and next to the default)."""
+    d = spec["default"]
+    if spec["type"] == "bool":
+        return [not d]
+    if spec["type"] == "choice":
+        return [value for value, _label in spec["choices"] if value != d]
+    lo, hi = spec["minimum"], spec["maximum"]
+    return sorted({v for v in (lo, hi, d - 1, d + 1) if lo <= v <= hi and v != d})
+
+
+RULE_ID = re.compile(r"\b[A-Z]{1,3}-\d+\b")
+
+
+def _said_under(out: dict, rule_id: str):
+    """What an answer says under ``rule_id``: its error when that cites the rule (``None``
+    for an error of another rule: the example no longer applies), else the payments whose
+    rule it is (payer, payee, amount, the rules its detail cites), the reasons, notes and
+    next dealer citing it."""
+    if "error" in out:
+        e = out["error"]
+        cited = set(RULE_ID.findall(str(e["message"]))) | {r["rule"] for r in e.get("reasons", [])}
+        return ("error", e["code"], str(e["message"])) if rule_id in cited else None
+    s = out.get("settlement") or {}
+    said = [("pay", p["from"], p["to"], p["amount"], frozenset(RULE_ID.findall(str(p["detail"]))))
+            for p in s.get("payments", []) if p["rule"] == rule_id]
+    said += [("reason", str(r["message"])) for r in out.get("reasons", []) if r["rule"] == rule_id]
+    said += [("note", str(n["message"])) for n in s.get("notes", []) if n["rule"] == rule_id]
+    if (s.get("next_dealer") or {}).get("rule") == rule_id:
+        said.append(("dealer", s["next_dealer"]["seat"]))
+    return ("ok", sorted(said, key=repr))
+
+
+def test_every_option_that_changes_an_example_is_named_on_its_rule_page():
+    """The links cannot drift from what the engine does: each example of each rule is run
+    again with every other value of every option of its variant (an indicator the option
+    turns away is dropped, C-7); where what the answer says under that rule changes, the
+    option must list the rule (and so be named on its page). A payment line that cites
+    several rules is explained by any of them the option lists (死钢 changes PJ-12's shares
+    through PJ-11's 加钢 factor)."""
+    missing = []
+    for r in RULES:
+        for e in r.examples:
+            before = _said_under(api_answer(e), r.id)
+            if before is None:
+                continue
+            for spec in option_specs(VARIANTS[e.variant].Options):
+                for value in _flips(spec):
+                    req = {**e.request, "options": {**(e.request.get("options") or {}),
+                                                    spec["name"]: value}}
+                    out = api_answer(Example(req, "", "", {}))
+                    if "error" in out and req.get("indicator") and \
+                            "C-7" in RULE_ID.findall(str(out["error"]["message"])):
+                        req.pop("indicator")
+                        out = api_answer(Example(req, "", "", {}))
+                    after = _said_under(out, r.id)
+                    if after is None or after == before or r.id in spec["rules"]:
+                        continue
+                    changed = set(before[1]) ^ set(after[1]) if before[0] == after[0] == "ok" \
+                        else set()
+                    cited = set().union(*(x[4] for x in changed if x[0] == "pay")) \
+                        if changed else set()
+                    if changed and all(x[0] == "pay" for x in changed) and \
+                            cited & set(spec["rules"]):
+                        continue
+                    missing.append((r.id, e.variant, spec["name"], value))
+    assert not missing, missing

@@ -305,12 +305,32 @@ def test_jincheng_discard_win_asks_the_discarders_ready(client):
     assert resp.status_code == 200 and "s_dready" not in text_of(resp)
 
 
-def test_zz6_correction_is_noted_where_the_seed_figure_differs(client):
-    """ZZ-6: the seed's worked examples with 跑 were wrong; a payment reckoned with 跑 says
-    so, a payment without 跑 does not."""
-    html = text_of(client.get(ZZ_BIG))
-    rows = payments_in(html)
-    win = [r for r in rows if r[3] == "胡牌"]
-    assert all("ZZ-6" in r[5] for r in win) and all("种子" in r[4] for r in win)
-    plain = text_of(client.get(ZZ_BIG.replace("&s_pao0=3&s_pao1=2", "")))
-    assert all("ZZ-6" not in r[5] for r in payments_in(plain))
+def notes_in(html: str) -> list[tuple[str, str]]:
+    """(rule id, text) of each note of the settlement as a whole."""
+    return re.findall(r'<li class="settle-note"><a class="rule-link" href="/rules/[^"]+">'
+                      r'<span class="rule-id">([^<]+)</span></a> ([^<]*)</li>', html)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_zz6_correction_is_noted_once_where_the_seed_figure_differs(client, lang):
+    """ZZ-6: the seed's worked examples with 跑 were wrong. The settlement says so once,
+    where one of them would give another number here, and no payment line repeats it (it
+    ended all six lines of this hand, and the CSV's, before)."""
+    html = text_of(client.get(ZZ_BIG + f"&lang={lang}"))
+    rows = payments_in(html) if lang == "zh" else []
+    assert len(rows) == (6 if lang == "zh" else 0)
+    assert not [r for r in rows if "ZZ-6" in r[5] or "种子" in r[4]]
+    notes = notes_in(html)
+    assert [rule for rule, _text in notes] == ["ZZ-6"]
+    text = notes[0][1]
+    if lang == "zh":
+        assert text.startswith("按公式算：") and "7 底、B 给 9 底" in text
+    else:
+        assert text.startswith("Reckoned by the formula:") and "9 from B" in text
+        assert not re.search(r"[\u3400-\u9fff]", text)
+    result = html[html.index('<section id="result"'):html.index('<div class="col-more">')]
+    assert result.count("ZZ-6") == 2                  # the note's link (href and badge) only
+    # 跑 that the seed reckons right (only the winner has 跑, no kong): no note
+    plain = text_of(client.get(ZZ_BIG.replace("&s_pao0=3&s_pao1=2", "&s_pao0=2")
+                               .replace("&s_kongs=0:concealed", "")))
+    assert notes_in(plain) == [] and "net-row" in plain

@@ -181,4 +181,4 @@ def test_taken_tile_shown_apart_in_the_reading_JC10(client):
                        winning_tile="7z"))
     taken = re.findall(r'<li class="group group-single group-exposed">(.*?)</li>', html, re.S)
     assert len(taken) == 1 and 'data-tile="1m"' in taken[0]
-    assert '<span class="exposed-tag">拾/搶</span>' in taken[0]
+    assert '<span class="exposed-tag">拾</span>' in taken[0]   # its own name, not 拾/搶

@@ -149,7 +149,7 @@ TEXTS: dict[str, str] = dict([
     M_("sfield.duanmen", "Dropped suit"),
     M_("sfield.kong_discard", "Gangliulei"),
     M_("pay.detail", "{text} = {amount} ({rules})"),
-    M_("pay.detail_noted", "{text} = {amount} ({note}) ({rules})"),
+    M_("pay.detail_noted", "{text} = {amount} ({note}) ({rules})"),   # stored ledger codes only
     M_("pay.line", "{who}: {formula}"),
     M_("pay.who", "{seat} {how}"),
     M_("pay.base", "base {base}"),
@@ -212,7 +212,18 @@ TEXTS: dict[str, str] = dict([
     M_("smx.win_adding", "base {base} ×2^{b} biao + base {base} ×(pao {pw}+pao {pp})"),
     M_("smx.kong_pao", "base {base} ×(1+pao {pk}+pao {pp})"),
     M_("zz.kong_bloom", "kong bloom"),
+    # kept for ledger entries stored with it (their message codes); no longer said
     M_("zz.seed_note", "by the formula: the seed's worked pao example was wrong and is corrected"),
+    M_("zz.seed_differs",
+       "Reckoned by the formula: the seed's miscounted worked examples, applied to this hand, "
+       "would give other numbers ({examples})."),
+    M_("zz.seed_example_pao",
+       "A pao 1, B pao 2, B wins: the seed has each seat without pao pay 2 base, the formula "
+       "1+2 = 3"),
+    M_("zz.seed_example_kong",
+       "A pao 3 with a concealed kong, B pao 2, A wins: the seed has 7 base from each seat "
+       "without pao and 9 from B, while the formula pays the win and the kong each in full, "
+       "8 and 12 with kong pao, 5 and 7 without"),
     M_("zz.pao", "pao {n}"),
     M_("zz.dealer_base", "dealer 1"),
     M_("zz.units", "base {base} ×({units})"),

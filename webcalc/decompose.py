@@ -61,10 +61,15 @@ class Group(NamedTuple):
         return any(self.wild)
 
     def to_dict(self) -> dict:
-        """API form: ``{"kind", "tiles", "wild", "exposed", "faces"}`` (codes as strings)."""
-        return {"kind": self.kind, "tiles": [CODES[t] for t in self.tiles],
-                "wild": list(self.wild), "exposed": self.exposed,
-                "faces": [CODES[t] for t in (self.faces or self.tiles)]}
+        """API form: ``{"kind", "tiles", "wild", "exposed", "faces"}`` (codes as strings),
+        and for a declared meld ``"meld"``, its type (``pong`` … ``shi``, ``qiang``): a
+        ``single`` group is 拾 or 搶, and only the meld says which."""
+        out = {"kind": self.kind, "tiles": [CODES[t] for t in self.tiles],
+               "wild": list(self.wild), "exposed": self.exposed,
+               "faces": [CODES[t] for t in (self.faces or self.tiles)]}
+        if self.meld is not None:
+            out["meld"] = self.meld.kind
+        return out
 
 
 class Reading(NamedTuple):

@@ -35,11 +35,12 @@ def melds_from_text(text: str) -> list[dict]:
         InputError: ``bad_meld`` / ``bad_tile`` with field ``"melds"``.
     """
     out = []
-    for token in _meld_tokens(normalize_text(text or "")):
+    for start, token in _meld_tokens(normalize_text(text or "")):
         kind = None
         for word, k in _MELD_WORDS:
             if token.lower().startswith(word):
                 kind, token = k, token[len(word):]
+                start += len(word)
                 break
         source = None
         if "@" in token:
@@ -50,7 +51,7 @@ def melds_from_text(text: str) -> list[dict]:
         try:
             ts = sorted(parse_tiles(token))
         except InputError as e:
-            raise e.with_field("melds", FIELD_LABELS["melds"]) from None
+            raise _shifted(e, start).with_field("melds", FIELD_LABELS["melds"]) from None
         if kind is None:
             kind = "chow" if len(ts) == 3 and len(set(ts)) == 3 else (
                 "kong" if len(ts) == 4 else "pong")
@@ -59,9 +60,22 @@ def melds_from_text(text: str) -> list[dict]:
     return out
 
 
-def _meld_tokens(text: str) -> list[str]:
-    return [t for t in re.split(r"[\s,，、;；]+", text) if t]
+def _meld_tokens(text: str) -> list[tuple[int, str]]:
+    """The groups of the field, each with the index of its first character in ``text``."""
+    return [(m.start(), m.group()) for m in re.finditer(r"[^\s,，、;；]+", text)]
 
+
+def _shifted(err: InputError, by: int) -> InputError:
+    """``err`` from parsing one group's tiles, its position (and the "character N" of its
+    message) counted from the start of the whole field instead: the page marks that
+    character of what was typed."""
+    if err.position is None or not by:
+        return err
+    message = err.message
+    if isinstance(message, Message) and isinstance(message.params.get("n"), int):
+        message = Message(message.code, {**message.params, "n": message.params["n"] + by},
+                          message.rule)
+    return InputError(err.code, message, err.field, err.position + by, err.reasons)
 
 
 

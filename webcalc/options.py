@@ -2,7 +2,12 @@
 
 Each option field carries metadata used by the page and the docs::
 
-    field(default=..., metadata=opt("带风", "with honors: 136 tiles; off: 108", rule="C-1"))
+    field(default=..., metadata=opt("带风", "with honors: 136 tiles; off: 108", rule="C-1",
+                                    also=("SMX-3",)))
+
+``rule`` is the RULES id the option belongs to; ``also`` every other rule whose outcome or
+inputs it changes. ``rules`` (both) is the one list the rules pages read ("options that
+change it"), so the link is written once, beside the option (docs/decisions.md).
 
 :func:`parse_options` turns a JSON-like mapping into the variant's dataclass, rejecting
 unknown keys and values of the wrong type with :class:`~webcalc.errors.InputError`
@@ -22,16 +27,18 @@ T = TypeVar("T")
 
 def opt(label: Message, help: Message, rule: str = "",
         choices: tuple[tuple[str, Message], ...] = (),
-        minimum: int | None = None, maximum: int | None = None) -> dict:
+        minimum: int | None = None, maximum: int | None = None,
+        also: tuple[str, ...] = ()) -> dict:
     """Metadata of one option: ``label`` and one-line ``help`` (messages), the RULES id,
-    for enum options the ``choices`` as ``(value, label message)`` pairs, for ints a range."""
-    return {"label": label, "help": help, "rule": rule, "choices": choices,
-            "minimum": minimum, "maximum": maximum}
+    for enum options the ``choices`` as ``(value, label message)`` pairs, for ints a range,
+    and ``also`` the other rules it changes (``rules`` = ``(rule, *also)``)."""
+    return {"label": label, "help": help, "rule": rule, "rules": (rule, *also),
+            "choices": choices, "minimum": minimum, "maximum": maximum}
 
 
 def option_specs(cls: type) -> list[dict]:
     """Describe the options of ``cls``: ``[{"name", "type", "default", "label", "help",
-    "rule", "choices", "minimum", "maximum"}]`` in declaration order. ``type`` is
+    "rule", "rules", "choices", "minimum", "maximum"}]`` in declaration order. ``type`` is
     ``"bool"``, ``"int"`` or ``"choice"``."""
     out = []
     for f in dataclasses.fields(cls):

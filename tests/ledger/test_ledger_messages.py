@@ -261,6 +261,37 @@ def test_english_errors_name_the_field(api, tables):
         assert (err["field"], err["message"]) == (field, message), err
 
 
+def test_zz6_note_is_kept_once_per_entry_in_both_languages(api, tables, ledger):
+    """ZZ-6: a 郑州 entry where the seed's worked example gives another number (A 跑1, B 跑2,
+    B wins) keeps the settlement's one note, in the reader's language (``message_en``
+    beside it, its code in ``messages``); its payments do not carry it."""
+    e = tables["edit"]
+    body = {**WIN, "settlement": {"winner": 1, "pao": [1, 2, 0, 0]}}
+    zh = api.post(f"/api/v1/tables/{e}/hands", json=body).json["hand"]["settlement"]
+    assert [n["rule"] for n in zh["notes"]] == ["ZZ-6"]
+    assert zh["notes"][0]["message"].startswith("按公式算：种子原文算错的例子")
+    assert zh["notes"][0]["message_en"].startswith("Reckoned by the formula:")
+    assert not [p for p in zh["payments"] if "ZZ-6" in p["detail"] or "种子" in p["detail"]]
+    en = _en(api, "GET", f"/api/v1/tables/{e}").json["hands"][-1]["settlement"]
+    assert en["notes"][0]["message"] == zh["notes"][0]["message_en"]
+    assert not CJK.search(en["notes"][0]["message"])
+    # stored as a code too, which renders to the same texts
+    from sqlalchemy import select
+    from sqlalchemy.orm import Session
+
+    from webcalc.catalogue import render
+    from webcalc.ledger.models import Hand
+    from webcalc.messages import from_json
+
+    made = ledger.create_table({"variant": "zhengzhou"})
+    ledger.record(made.edit_token, body)
+    with Session(ledger.engine) as s:
+        h = s.scalars(select(Hand).order_by(Hand.id.desc())).first()
+        code = from_json(h.result["messages"]["notes"][0])
+        note = h.result["settlement"]["notes"][0]
+    assert (render(code, "zh"), render(code, "en")) == (note["message"], note["message_en"])
+
+
 def test_english_entry_details_pao_fan_jiagang_and_kongs(api, tables):
     """The payment details of ZZ-4/ZZ-5 (跑, kongs) and PJ-10..13 (番, 加钢, kongs) in
     English; ``detail_en`` stays beside ``detail`` (API.md: never drop a field)."""
@@ -270,13 +301,11 @@ def test_english_entry_details_pao_fan_jiagang_and_kongs(api, tables):
                                      "kongs": [{"seat": 3, "type": "exposed", "from": 0}]}}).json
     d = [p["detail"] for p in out["hand"]["settlement"]["payments"]]
     assert d == [
-        "South self-draw: base 1 ×(1+pao 0+pao 1) = 2 (by the formula: the seed's worked pao "
-        "example was wrong and is corrected) (ZZ-4, ZZ-6)",
-        "South self-draw: base 1 ×(1+pao 0+pao 2) = 3 (by the formula: the seed's worked pao "
-        "example was wrong and is corrected) (ZZ-4, ZZ-6)",
+        "South self-draw: base 1 ×(1+pao 0+pao 1) = 2 (ZZ-4)",
+        "South self-draw: base 1 ×(1+pao 0+pao 2) = 3 (ZZ-4)",
         "South self-draw: base 1 ×(1+pao 0+pao 0) = 1 (ZZ-4)",
-        "North exposed kong: base 1 ×(1+pao 0+pao 1) = 2 (by the formula: the seed's worked "
-        "pao example was wrong and is corrected) (ZZ-5, ZZ-6)"]
+        "North exposed kong: base 1 ×(1+pao 0+pao 1) = 2 (ZZ-5)"]
+    assert "notes" not in out["hand"]["settlement"]     # the seed agrees with a 跑0 winner
     assert [p["detail_en"] for p in out["hand"]["settlement"]["payments"]] == d
     assert out["table"]["hands"][-1]["settlement"]["payments"][0]["detail"] == d[0]
     out = _en(api, "POST", f"/api/v1/tables/{pj}/hands",

@@ -786,6 +786,10 @@ def _stored(out: dict) -> dict:
     codes: dict = {"payments": [to_json(p["detail"]) for p in out["settlement"]["payments"]]}
     for p, p_en in zip(zh["settlement"]["payments"], en["settlement"]["payments"]):
         p["detail_en"] = p_en["detail"]
+    if out["settlement"].get("notes"):
+        codes["notes"] = [to_json(n["message"]) for n in out["settlement"]["notes"]]
+        for n, n_en in zip(zh["settlement"]["notes"], en["settlement"]["notes"]):
+            n["message_en"] = n_en["message"]
     if out.get("fan"):
         codes["fan"] = [{k: to_json(f[k]) for k in ("name", "note") if k in f}
                         for f in out["fan"]]

@@ -30,7 +30,11 @@ def _payments_in(settlement: dict, lang: str) -> dict:
         return settlement
     pays = [({**p, "detail": p["detail_en"]} if p.get("detail_en") else p)
             for p in settlement["payments"]]
-    return {**settlement, "payments": pays}
+    out = {**settlement, "payments": pays}
+    if settlement.get("notes"):             # the settlement's own notes (ZZ-6), likewise
+        out["notes"] = [({**n, "message": n["message_en"]} if n.get("message_en") else n)
+                        for n in settlement["notes"]]
+    return out
 
 
 def _fan_in(fan: list, lang: str) -> list:

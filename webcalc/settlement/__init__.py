@@ -152,12 +152,17 @@ class SettlementResult:
     biao: int | None = None
     fan: list[dict] | None = None
     next_dealer: tuple[int, str] | None = None
+    #: what the settlement as a whole notes, ``{"rule", "message"}`` (郑州 ZZ-6: where the
+    #: seed's worked examples would give another number); ``settlement.notes`` when any
+    notes: list[dict] | None = None
 
     def fields(self) -> dict:
         out: dict[str, Any] = {"settlement": self.settlement.to_dict()}
         if self.next_dealer is not None:
             seat, rule = self.next_dealer
             out["settlement"]["next_dealer"] = {"seat": seat, "rule": rule}
+        if self.notes:
+            out["settlement"]["notes"] = list(self.notes)
         if self.biao is not None:
             out["biao"] = self.biao
         if self.fan is not None:
@@ -166,17 +171,15 @@ class SettlementResult:
 
 
 def pay(payer: int, payee: int, amount, item: str, rule: str, text: Message,
-        cites: tuple[str, ...] | None = None, note: Message | None = None) -> Payment:
-    """A payment whose detail is ``text = amount（cites or rule）``, or
-    ``text = amount（note）（cites or rule）`` with a note. A float amount (a decimal base
-    such as 0.1) is rounded to 10 decimal places, so 0.1 × 3 is 0.3, not
-    0.30000000000000004."""
+        cites: tuple[str, ...] | None = None) -> Payment:
+    """A payment whose detail is ``text = amount（cites or rule）``. A float amount (a
+    decimal base such as 0.1) is rounded to 10 decimal places, so 0.1 × 3 is 0.3, not
+    0.30000000000000004. (What the settlement as a whole notes is ``SettlementResult.notes``,
+    not a payment's.)"""
     if isinstance(amount, float):
         amount = round(amount, DECIMALS)
     rules = Joined(cites or (rule,))
-    detail = (Message("pay.detail_noted", text=text, amount=fmt(amount), note=note, rules=rules,
-                      rule=rule) if note else
-              Message("pay.detail", text=text, amount=fmt(amount), rules=rules, rule=rule))
+    detail = Message("pay.detail", text=text, amount=fmt(amount), rules=rules, rule=rule)
     return Payment(payer, payee, amount, item, rule, detail)
 
 
@@ -296,7 +299,7 @@ def _pao(raw: dict, variant, opts) -> tuple[int, ...]:
     pao = _four(raw, "pao", lambda x: _is_int(x) and x >= 0, "s.four_ints", 0)
     limit, why = variant_pao_max(variant, opts)
     if max(pao) > limit:
-        if limit == 0:
+        if isinstance(why, Message):        # none at all, and why (a 郑州 pao_max 0 is a cap)
             raise _bad("pao", why.code, **why.params)
         raise _bad("pao", "s.pao_max", limit=limit, rule_id=why)
     return pao

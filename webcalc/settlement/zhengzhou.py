@@ -8,7 +8,10 @@ ZZ-5: ``底 × (1 [+ 跑_konger + 跑_payer with kong_pao] [+1 dealer_plus_base]
 other player, 明杠 the discarder, 补杠 the supplier of the ponged tile; never doubled; on
 荒庄 only with ``draw_settles_kongs``.
 ZZ-6: the seed's worked examples that contradict this formula are seed errors; the formula
-wins (tests/cases.json zz-pao-seed-error, zz-big-example).
+wins (tests/cases.json zz-pao-seed-error, zz-big-example). A settlement in which one of
+those examples, read as a referee would read it, gives another number carries one note
+saying so (:func:`seed_notes`, ``settlement.notes``); the payments themselves say nothing
+of it.
 """
 
 from __future__ import annotations
@@ -41,16 +44,35 @@ def doubles(t: Table) -> list[str]:
     return out
 
 
-#: ZZ-6: the seed's worked examples reckoned 跑 wrongly; a payment with 跑 in it says so
-SEED_NOTE = Message("zz.seed_note", rule="ZZ-6")
+def seed_notes(t: Table) -> list[dict]:
+    """ZZ-6: one note, ``[{"rule": "ZZ-6", "message"}]``, naming the seed's miscounted
+    worked examples that, applied to this settlement, would give a number the formula does
+    not (docs/decisions.md, "ZZ-6 once per settlement"); empty for most hands.
 
-
-def _seed_corrected(t: Table, a: int, b: int, with_pao: bool) -> dict:
-    """``pay`` arguments noting ZZ-6 when this payment reckons 跑 (where the seed's own
-    figures were wrong), else none."""
-    if with_pao and t.pao[a] + t.pao[b] > 0:
-        return {"note": SEED_NOTE}
-    return {}
+    * A 跑1, B 跑2, B wins: the seed has each seat without 跑 pay 2 底 (the formula: 3). The
+      seed is right when A wins and for a lone 跑 seat, so its reckoning is "a seat without
+      跑 pays 1 + the smallest 跑 at the table": it differs when a seat without 跑 pays a
+      winner whose 跑 is above another payer's (not 0).
+    * A 跑3 with one 暗杠, B 跑2, A wins: the seed has 7 底 from each seat without 跑 and 9
+      from B, that is 底 × (1 + 2 × 跑_winner + 跑_payer) for the win and the winner's kong
+      together; the formula is (1 + 跑_w + 跑_p) + (1 + 跑_w + 跑_p) with ``kong_pao``, else
+      (1 + 跑_w + 跑_p) + 1. They differ whenever the winner has 跑 and a kong of their own,
+      except without ``kong_pao`` at 跑_winner 1.
+    """
+    if t.winner is None:
+        return []
+    examples = []
+    w = t.pao[t.winner]
+    payers = [t.pao[s] for s in t.losers]
+    if 0 in payers and any(0 < p < w for p in payers):
+        examples.append(Message("zz.seed_example_pao"))
+    if (w > 0 and any(k.seat == t.winner for k in t.kongs)
+            and (t.options.kong_pao or w != 1)):
+        examples.append(Message("zz.seed_example_kong"))
+    if not examples:
+        return []
+    return [{"rule": "ZZ-6", "message": Message(
+        "zz.seed_differs", examples=Joined(examples, "；", "; "), rule="ZZ-6")}]
 
 
 def parse_declared(t: Table, raw: dict) -> dict:
@@ -90,9 +112,7 @@ def win_payment(t: Table, payer: int, dbl: list[str]) -> Payment:
     formula = (Message("zz.units_doubled", base=fmt(t.base), units=units, d=d,
                        doubles=[DOUBLES[k][0] for k in dbl]) if d else
                Message("zz.units", base=fmt(t.base), units=units))
-    noted = _seed_corrected(t, t.winner, payer, True)
-    return pay(payer, t.winner, amount, "win", "ZZ-4", Message("pay.line", who=who, formula=formula),
-               ("ZZ-4", "ZZ-6") if noted else None, **noted)
+    return pay(payer, t.winner, amount, "win", "ZZ-4", Message("pay.line", who=who, formula=formula))
 
 
 def kong_payments(t: Table) -> list[Payment]:
@@ -103,9 +123,7 @@ def kong_payments(t: Table) -> list[Payment]:
             who = Message("pay.who", seat=SEAT_NAMES[k.seat], how=KONG_LABELS[k.type])
             text = Message("pay.line", who=who,
                            formula=Message("zz.units", base=fmt(t.base), units=units))
-            noted = _seed_corrected(t, k.seat, payer, t.options.kong_pao)
-            out.append(pay(payer, k.seat, t.base * n, "kong", "ZZ-5", text,
-                           ("ZZ-5", "ZZ-6") if noted else None, **noted))
+            out.append(pay(payer, k.seat, t.base * n, "kong", "ZZ-5", text))
     return out
 
 
@@ -114,7 +132,8 @@ def payments(t: Table) -> tuple[list[Payment], dict]:
         return (kong_payments(t) if t.options.draw_settles_kongs else []), {}
     dbl = doubles(t)
     out = [win_payment(t, payer, dbl) for payer in t.losers]
-    return out + kong_payments(t), {}
+    notes = seed_notes(t)
+    return out + kong_payments(t), ({"notes": notes} if notes else {})
 
 
 def next_dealer(t: Table) -> tuple[int, str]:

@@ -35,7 +35,8 @@ class JinchengOptions:
 
     draw_penalty: int = field(default=2, metadata=opt(
         Message("opt.jincheng.draw_penalty"), Message("opt.jincheng.draw_penalty.help"), "JC-8",
-        minimum=0, maximum=100))
+        minimum=0, maximum=100,
+        also=("C-10",)))
 
 
 class Jincheng(Variant):

@@ -39,7 +39,8 @@ class PanjinOptions:
 
     wildcard_mode: str = field(default="next", metadata=opt(
         Message("opt.panjin.wildcard_mode"), Message("opt.panjin.wildcard_mode.help"), "PJ-1",
-        choices=(("none", Message("opt.panjin.choice.none")), ("next", Message("opt.panjin.choice.next")), ("both", Message("opt.panjin.choice.both")))))
+        choices=(("none", Message("opt.panjin.choice.none")), ("next", Message("opt.panjin.choice.next")), ("both", Message("opt.panjin.choice.both"))),
+        also=("C-2", "C-7", "PJ-2", "PJ-10")))
     jiagang: bool = field(default=False, metadata=opt(
         Message("opt.panjin.jiagang"), Message("opt.panjin.jiagang.help"), "PJ-11"))
     all_jiagang: bool = field(default=False, metadata=opt(
@@ -51,25 +52,31 @@ class PanjinOptions:
     jihu: bool = field(default=False, metadata=opt(
         Message("opt.panjin.jihu"), Message("opt.panjin.jihu.help"), "PJ-10"))
     kong: bool = field(default=True, metadata=opt(
-        Message("opt.panjin.kong"), Message("opt.panjin.kong.help"), "PJ-13"))
+        Message("opt.panjin.kong"), Message("opt.panjin.kong.help"), "PJ-13",
+        also=("C-10",)))
     no_dealer_repeat: bool = field(default=False, metadata=opt(
         Message("opt.panjin.no_dealer_repeat"), Message("opt.panjin.no_dealer_repeat.help"), "PJ-14"))
     piaohu: bool = field(default=False, metadata=opt(
-        Message("opt.panjin.piaohu"), Message("opt.panjin.piaohu.help"), "PJ-7"))
+        Message("opt.panjin.piaohu"), Message("opt.panjin.piaohu.help"), "PJ-7",
+        also=("PJ-10",)))
     one_suit: bool = field(default=False, metadata=opt(
-        Message("opt.panjin.one_suit"), Message("opt.panjin.one_suit.help"), "PJ-4"))
+        Message("opt.panjin.one_suit"), Message("opt.panjin.one_suit.help"), "PJ-4",
+        also=("PJ-10",)))
     no_pass_win: bool = field(default=False, metadata=opt(
         Message("opt.panjin.no_pass_win"), Message("opt.panjin.no_pass_win.help"), "PJ-9"))
     seven_pairs: bool = field(default=False, metadata=opt(
-        Message("opt.panjin.seven_pairs"), Message("opt.panjin.seven_pairs.help"), "PJ-8"))
+        Message("opt.panjin.seven_pairs"), Message("opt.panjin.seven_pairs.help"), "PJ-8",
+        also=("PJ-10",)))
     kong_discard: bool = field(default=False, metadata=opt(
         Message("opt.panjin.kong_discard"), Message("opt.panjin.kong_discard.help"), "PJ-10"))
     kong_bloom: bool = field(default=False, metadata=opt(
-        Message("opt.panjin.kong_bloom"), Message("opt.panjin.kong_bloom.help"), "PJ-10"))
+        Message("opt.panjin.kong_bloom"), Message("opt.panjin.kong_bloom.help"), "PJ-10",
+        also=("C-14",)))
     jiahu: bool = field(default=False, metadata=opt(
         Message("opt.panjin.jiahu"), Message("opt.panjin.jiahu.help"), "PJ-10"))
     wildcard_kong: bool = field(default=False, metadata=opt(
-        Message("opt.panjin.wildcard_kong"), Message("opt.panjin.wildcard_kong.help"), "PJ-13"))
+        Message("opt.panjin.wildcard_kong"), Message("opt.panjin.wildcard_kong.help"), "PJ-13",
+        also=("PJ-2",)))
     discard_doubles_all: bool = field(default=False, metadata=opt(
         Message("opt.panjin.discard_doubles_all"), Message("opt.panjin.discard_doubles_all.help"),
         "PJ-12"))

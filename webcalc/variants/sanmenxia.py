@@ -22,13 +22,17 @@ class SanmenxiaOptions:
     """Room options of 三门峡 (RULES, 三门峡 section)."""
 
     with_honors: bool = field(default=True, metadata=opt(
-        Message("opt.sanmenxia.with_honors"), Message("opt.sanmenxia.with_honors.help"), "C-1"))
+        Message("opt.sanmenxia.with_honors"), Message("opt.sanmenxia.with_honors.help"), "C-1",
+        also=("SMX-3",)))
     wildcard: bool = field(default=True, metadata=opt(
-        Message("opt.sanmenxia.wildcard"), Message("opt.sanmenxia.wildcard.help"), "SMX-1"))
+        Message("opt.sanmenxia.wildcard"), Message("opt.sanmenxia.wildcard.help"), "SMX-1",
+        also=("C-2", "C-7", "SMX-3", "SMX-4", "SMX-5")))
     pao: bool = field(default=True, metadata=opt(
-        Message("opt.sanmenxia.pao"), Message("opt.sanmenxia.pao.help"), "SMX-6"))
+        Message("opt.sanmenxia.pao"), Message("opt.sanmenxia.pao.help"), "SMX-6",
+        also=("C-15",)))
     pao_max: int = field(default=1, metadata=opt(
-        Message("opt.sanmenxia.pao_max"), Message("opt.sanmenxia.pao_max.help"), "SMX-6", minimum=0, maximum=10))
+        Message("opt.sanmenxia.pao_max"), Message("opt.sanmenxia.pao_max.help"), "SMX-6", minimum=0, maximum=10,
+        also=("C-15",)))
     pao_doubles_with_biao: bool = field(default=True, metadata=opt(
         Message("opt.sanmenxia.pao_doubles_with_biao"), Message("opt.sanmenxia.pao_doubles_with_biao.help"), "SMX-6"))
     kong_pao: bool = field(default=False, metadata=opt(

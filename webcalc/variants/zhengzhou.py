@@ -19,21 +19,27 @@ class ZhengzhouOptions:
     """Room options of 郑州 (RULES, 郑州 section)."""
 
     wildcard: bool = field(default=True, metadata=opt(
-        Message("opt.zhengzhou.wildcard"), Message("opt.zhengzhou.wildcard.help"), "ZZ-1"))
+        Message("opt.zhengzhou.wildcard"), Message("opt.zhengzhou.wildcard.help"), "ZZ-1",
+        also=("C-2", "C-7", "ZZ-3")))
     pao_max: int = field(default=3, metadata=opt(
-        Message("opt.zhengzhou.pao_max"), Message("opt.zhengzhou.pao_max.help"), "ZZ-4", minimum=0, maximum=10))
+        Message("opt.zhengzhou.pao_max"), Message("opt.zhengzhou.pao_max.help"), "ZZ-4", minimum=0, maximum=10,
+        also=("C-15",)))
     kong_pao: bool = field(default=True, metadata=opt(
-        Message("opt.zhengzhou.kong_pao"), Message("opt.zhengzhou.kong_pao.help"), "ZZ-5"))
+        Message("opt.zhengzhou.kong_pao"), Message("opt.zhengzhou.kong_pao.help"), "ZZ-5",
+        also=("ZZ-6",)))
     draw_settles_kongs: bool = field(default=True, metadata=opt(
-        Message("opt.zhengzhou.draw_settles_kongs"), Message("opt.zhengzhou.draw_settles_kongs.help"), "ZZ-5"))
+        Message("opt.zhengzhou.draw_settles_kongs"), Message("opt.zhengzhou.draw_settles_kongs.help"), "ZZ-5",
+        also=("C-10",)))
     seven_pairs_double: bool = field(default=False, metadata=opt(
         Message("opt.zhengzhou.seven_pairs_double"), Message("opt.zhengzhou.seven_pairs_double.help"), "ZZ-4"))
     kong_bloom_double: bool = field(default=False, metadata=opt(
-        Message("opt.zhengzhou.kong_bloom_double"), Message("opt.zhengzhou.kong_bloom_double.help"), "ZZ-4"))
+        Message("opt.zhengzhou.kong_bloom_double"), Message("opt.zhengzhou.kong_bloom_double.help"), "ZZ-4",
+        also=("C-14",)))
     four_wildcards_double: bool = field(default=False, metadata=opt(
         Message("opt.zhengzhou.four_wildcards_double"), Message("opt.zhengzhou.four_wildcards_double.help"), "ZZ-4"))
     dealer_plus_base: bool = field(default=False, metadata=opt(
-        Message("opt.zhengzhou.dealer_plus_base"), Message("opt.zhengzhou.dealer_plus_base.help"), "ZZ-4"))
+        Message("opt.zhengzhou.dealer_plus_base"), Message("opt.zhengzhou.dealer_plus_base.help"), "ZZ-4",
+        also=("ZZ-5",)))
 
 
 class Zhengzhou(Variant):

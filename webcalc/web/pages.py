@@ -119,10 +119,11 @@ def index():
     if room is not None and (room.errors or not options_ok):
         status = 422
 
-    # C-10: a drawn game needs no hand; the settlement inputs alone settle it
-    drawn_only = (not form.submitted and room is not None and room.settles
-                  and room.winner is None)
-    if form.submitted or drawn_only:
+    # C-10: a drawn game needs no hand; the settlement inputs alone settle it. A winner
+    # chosen without a hand is asked of the engine the same way, which answers as the API
+    # does (bad_tile: 手牌：必填) under the hand field.
+    settle_only = not form.submitted and room is not None and room.settles
+    if form.submitted or settle_only:
         if not form.validate():
             status = 422
         elif options_ok:  # a bad settlement input still lets the hand be analysed
@@ -142,7 +143,7 @@ def index():
                 status = 422
                 # A settlement that fails still shows the hand's own analysis, with the
                 # message under the settlement input it names.
-                if req is not None and "settlement" in req and not drawn_only:
+                if req is not None and "settlement" in req and not settle_only:
                     try:
                         bare = {k: v for k, v in req.items() if k != "settlement"}
                         result = _analyze(bare, shown_readings)

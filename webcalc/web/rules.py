@@ -156,18 +156,12 @@ def example_url(e: Example, lang: str | None = None) -> str:
 
 
 def rule_options(rule: Rule) -> list[dict]:
-    """The room options that change ``rule``: every option whose spec names it, plus the
-    ones the content adds; each ``{"variant", "variant_label", **spec}``."""
-    out, seen = [], set()
-    for name, variant in VARIANTS.items():
-        for spec in localized(option_specs(variant.Options)):
-            key = (name, spec["name"])
-            if spec["rule"] == rule.id or key in rule.options:
-                if key not in seen:
-                    seen.add(key)
-                    out.append({"variant": name, "variant_label": localized(variant.label),
-                                **spec})
-    return out
+    """The room options that change ``rule``: every option whose spec lists it among its
+    ``rules`` (the one place the link is written, beside the option: webcalc/options.py);
+    each ``{"variant", "variant_label", **spec}``."""
+    return [{"variant": name, "variant_label": localized(variant.label), **spec}
+            for name, variant in VARIANTS.items()
+            for spec in localized(option_specs(variant.Options)) if rule.id in spec["rules"]]
 
 
 def example_options(e: Example) -> list[str]:

@@ -2,8 +2,8 @@
 
 One :class:`Rule` per decision id of ``docs/RULES.md``: a title and a plain explanation in
 Chinese and English, the seed sentence it comes from (verbatim from ``docs/seeds/``, the
-seed file named by number), the room options that change it (beyond those the engine's
-option specs already tie to the id) and at least one worked example.
+seed file named by number) and at least one worked example. The room options that change
+a rule are not here: each option lists its rules (``rules`` in webcalc/options.py).
 
 An :class:`Example` is an analysis request in API form plus what its page shows
 (``says_zh``/``says_en``) and the same fact as data (``expect``), which
@@ -58,7 +58,6 @@ class Rule:
     en: str
     examples: tuple[Example, ...]
     seed: tuple[str, str] | None = None          # (seed number, the sentence verbatim)
-    options: tuple[tuple[str, str], ...] = ()    # (variant, option) beyond the specs' own
     no_seed_zh: str = ""                         # why there is no seed sentence
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -153,9 +152,7 @@ RULES: tuple[Rule, ...] = (
              "Indicator West (North is wild): waiting on East (2 left), West (only 1 left: two "
              "in hand, one turned up) and the North wildcard (4 left).",
              waits={"1z": 2, "3z": 1, "4z": 4}),),
-         seed=("000", "混皮：用来产生混牌的参照牌。开局发完牌后，取尾墩倒数第5墩上面的牌为混皮。混皮不参与牌局，因此没有混皮杠。"),
-         options=(("sanmenxia", "wildcard"), ("zhengzhou", "wildcard"),
-                  ("panjin", "wildcard_mode"))),
+         seed=("000", "混皮：用来产生混牌的参照牌。开局发完牌后，取尾墩倒数第5墩上面的牌为混皮。混皮不参与牌局，因此没有混皮杠。")),
     Rule("C-8", "混牌能做什么", "What a wildcard may do",
          "混牌可以当它自己，也可以在暗手里当任何一张牌（盘锦另有限制，见 PJ-2），但不能在已经亮出的副露里"
          "代替别的牌。它甚至可以当“第五张”：四张五万加一张混，可以拆成 555万 + 5万 5万(混)。",
@@ -192,9 +189,7 @@ RULES: tuple[Rule, ...] = (
              "郑州荒庄，南家有一个暗杠：荒庄也结算杠分，另外三家各付南家 1 底。",
              "A drawn game in Zhengzhou with a concealed kong by South: the other three pay "
              "South 1 each.", net=[-1, 3, -1, -1]),),
-         seed=("000", "荒庄：摸完所有牌后没有人胡牌则荒庄。"),
-         options=(("zhengzhou", "draw_settles_kongs"), ("panjin", "kong"),
-                  ("jincheng", "draw_penalty"))),
+         seed=("000", "荒庄：摸完所有牌后没有人胡牌则荒庄。")),
     Rule("C-11", "座位和输赢相抵", "Seats; the net sums to zero",
          "座位按出牌顺序编号 0 到 3（东、南、西、北家）。每一笔钱都是一家付给另一家，"
          "所以一手牌结算后四家的输赢加起来正好是 0。",
@@ -239,8 +234,7 @@ RULES: tuple[Rule, ...] = (
              "三门峡杠上开花：算自摸，另外三家各付 1 底。",
              "Sanmenxia, won on a kong replacement: a self-draw, each other seat pays 1.",
              net=[3, -1, -1, -1]),),
-         seed=("000", "3. 可以杠上花；"),
-         options=(("panjin", "kong_bloom"), ("zhengzhou", "kong_bloom_double"))),
+         seed=("000", "3. 可以杠上花；")),
     Rule("C-15", "结算要填什么", "Settlement inputs",
          "要算钱，给胡牌者时必须给 14 张和牌后的手牌、和牌张和胡法，而且这手牌要真能胡，否则报错"
          "（not_complete，并列出原因）。杠钱只看“杠”那一栏，不和副露核对。下跑超过本玩法上限、"
@@ -253,8 +247,7 @@ RULES: tuple[Rule, ...] = (
              "郑州最多下 3 跑，东家填了 4 跑：报错 bad_settlement。",
              "Zhengzhou allows at most 3 跑; East has 4: bad_settlement.",
              error="bad_settlement"),),
-         seed=("001", "下跑只能是底注1~3倍，分别为10 20 30 三倍最多封顶。"),
-         options=(("sanmenxia", "pao"), ("sanmenxia", "pao_max"), ("zhengzhou", "pao_max"))),
+         seed=("001", "下跑只能是底注1~3倍，分别为10 20 30 三倍最多封顶。")),
 
     # -- 三门峡 -----------------------------------------------------------------------------
     Rule("SMX-1", "三门峡的混牌", "Sanmenxia's wildcard",
@@ -287,8 +280,7 @@ RULES: tuple[Rule, ...] = (
              "147万 258筒 369条 加东南西北白：十三不靠，胡了。",
              "147 Characters, 258 Dots, 369 Bamboo and five honors: 十三不靠, a win.",
              complete=True, shape="knitted"),),
-         seed=("000", "由 147、258、369 三组序数牌加东南西北中发白中任意五张不重复的牌组成。"),
-         options=(("sanmenxia", "with_honors"), ("sanmenxia", "wildcard"))),
+         seed=("000", "由 147、258、369 三组序数牌加东南西北中发白中任意五张不重复的牌组成。")),
     Rule("SMX-4", "混单吊（表演）", "Hundandiao: the wildcard as a single wait",
          "手里是四副牌加一张混牌，摸到任何一张都能胡（混牌和它做将），这样胡叫混单吊，算 1 表。"
          "胡的那张也可以是混（那时手里原来还有一张混）。混牌只是在顺子或刻子里用掉，不算混单吊："
@@ -310,8 +302,7 @@ RULES: tuple[Rule, ...] = (
              "反例：四副顺子加单张一条，摸到红中（混）胡：混牌只是配一条做将，不是混单吊，0 表。",
              "The counter-example: four sequences and a single 1 Bamboo, won on a drawn Red "
              "wildcard: 0 表.", complete=True, biao=0)),
-         seed=("000", "举例：手牌是 123、123、123、123、红中（混）。此时摸到任意一张牌都可以胡牌，这时摸到9万选择胡，算 1 表。"),
-         options=(("sanmenxia", "wildcard"),)),
+         seed=("000", "举例：手牌是 123、123、123、123、红中（混）。此时摸到任意一张牌都可以胡牌，这时摸到9万选择胡，算 1 表。")),
     Rule("SMX-5", "表数", "Counting biao",
          "不是混单吊就是 0 表；混单吊是 1 表，再加上“听牌后打出的混牌张数”：已经在混单吊状态，"
          "又摸到混牌，不胡，打出一张混（手里还留一张做将，而且一直没脱听），每打一张多 1 表。"
@@ -386,8 +377,7 @@ RULES: tuple[Rule, ...] = (
              "手里四张红中（混）：不管别的牌，直接胡（四混）。",
              "Four Red wildcards in hand: a win whatever the rest (四混).",
              complete=True, shape="four_wildcards"),),
-         seed=("001", "手上有四个相同的混，则可直接胡牌，混牌可以打出。"),
-         options=(("zhengzhou", "wildcard"),)),
+         seed=("001", "手上有四个相同的混，则可直接胡牌，混牌可以打出。")),
     Rule("ZZ-4", "郑州胡牌给多少", "Zhengzhou's win payment",
          "另外三家各付：底 ×（1 + 胡家的跑 + 这家的跑 [+1 庄家加底]）× 2^d，d 是开了的加倍里"
          "这手牌占了几个（七对、杠上花、四混）。跑 0 到 3。",
@@ -420,9 +410,14 @@ RULES: tuple[Rule, ...] = (
          seed=("001", "暗杠:每人支付100金蛋 如果有下跑，1个，每人要支付，200金蛋，")),
     Rule("ZZ-6", "种子里算错的两个例子", "The seed's two miscounted examples",
          "郑州的种子规则给了公式，又给了两个和公式对不上的例子。本站按公式算，把例子当成笔误："
-         "A 跑1、B 跑2，B 胡，没下跑的两家各付 3 底（种子写的是 2）。",
+         "A 跑1、B 跑2，B 胡，没下跑的两家各付 3 底（种子写的是 2）；A 跑3 带一个暗杠、B 跑2，A 胡，"
+         "没下跑的各付 8 底、B 付 12 底（不开杠跑时 5 和 7；种子写的是 7 和 9）。"
+         "结算只在照搬这两个例子会得出别的数时提示一次，不在每一笔付款后面重复。",
          "The Zhengzhou seed gives a formula and two examples that contradict it. We follow "
-         "the formula: A 跑1, B 跑2, B wins → each 跑0 player pays 3 base (the seed says 2).",
+         "the formula: A 跑1, B 跑2, B wins → each 跑0 player pays 3 base (the seed says 2); "
+         "A 跑3 with a concealed kong, B 跑2, A wins → 8 base from each 跑0 seat and 12 from B "
+         "(5 and 7 without kong pao; the seed says 7 and 9). A settlement notes it once, only "
+         "where applying those examples would give other numbers, not on every payment.",
          (ex({**ZZ0, "hand": PLAIN, "winning_tile": "2z", "win_by": "self_draw",
               "settlement": {"base": 1, "dealer": 0, "winner": 1, "pao": [1, 2, 0, 0]}},
              "A（东家）跑 1、B（南家）跑 2，B 胡：A 付 1+2+1 = 4，没跑的两家各付 3。",
@@ -461,8 +456,7 @@ RULES: tuple[Rule, ...] = (
              "北风是混：想拿它和两张东风凑刻子、或和两张九条凑刻子都不行，这手不能胡（PJ-2）。",
              "North is wild: it may not complete the East pair or the 9 Bamboo pair into a "
              "triplet, so this is not a win (PJ-2).", complete=False, reason="PJ-2"),),
-         seed=("002", "3）混牌可以和其他牌组合成任意牌，但不能顶幺九，不能顶刻牌，不能顶杠牌。"),
-         options=(("panjin", "wildcard_kong"), ("panjin", "wildcard_mode"))),
+         seed=("002", "3）混牌可以和其他牌组合成任意牌，但不能顶幺九，不能顶刻牌，不能顶杠牌。")),
     Rule("PJ-3", "盘锦可以吃", "Panjin allows chow",
          "盘锦可以吃牌（亮出的顺子）；开门（有吃碰）和闭门都能胡。",
          "Chow is allowed (exposed sequences); open and closed hands both win.",
@@ -556,8 +550,7 @@ RULES: tuple[Rule, ...] = (
              "wildcard only self-draw ×2 and 12.",
              wait_win={"5s": {"fan": ["jiahu", "self_draw"], "amount": 24},
                        "4z": {"fan": ["self_draw"], "amount": 12}})),
-         seed=("002", "15）夹胡（*2）：夹胡胡牌（单吊和三七不算夹胡）。"),
-         options=(("panjin", "one_suit"), ("panjin", "seven_pairs"), ("panjin", "piaohu"))),
+         seed=("002", "15）夹胡（*2）：夹胡胡牌（单吊和三七不算夹胡）。")),
     Rule("PJ-11", "庄家和加钢翻倍", "Dealer and jiagang factors",
          "每个输家分开算：胡家或这个输家是庄，×2（不会 ×4）；胡家加钢 ×2；这个输家加钢再 ×2"
          "（“死钢”就是人人加钢）。",

@@ -83,6 +83,18 @@ def tile_name(code) -> str:
     return HONOR_EN[rank - 1] if face.suit == "z" else f"{rank} {SUIT_EN[face.suit]}"
 
 
+def tile_text(code) -> str:
+    """A tile as a short text note writes it: its face (``一筒``, ``白``) in Chinese, its
+    code (``1p``, ``5z``) in English, as the English messages name tiles."""
+    face = tile_face(code)
+    return face.chinese if current_lang() == "zh" else face.code
+
+
+def list_sep() -> str:
+    """The separator of a short list in the page's language: ``、`` or ``, ``."""
+    return "、" if current_lang() == "zh" else ", "
+
+
 def tile_codes(text) -> list[str]:
     """The tile codes of a tile string (a meld's ``"555m"``)."""
     from ..tiles import parse_tiles
@@ -222,14 +234,14 @@ def hand_keys(codes, wild=None, action="") -> Markup:
 def _group_key(g) -> tuple:
     get = g.get if hasattr(g, "get") else (lambda k, d=None: getattr(g, k, d))
     return (get("kind"), tuple(get("tiles") or ()), tuple(get("wild") or ()),
-            tuple(get("faces") or ()), bool(get("exposed")))
+            tuple(get("faces") or ()), bool(get("exposed")), get("meld"))
 
 
 @lru_cache(maxsize=GROUP_CACHE_MAX)
 def _group(app_id: int, lang: str, key: tuple) -> Markup:
-    kind, tiles, wild, faces, exposed = key
+    kind, tiles, wild, faces, exposed, meld = key
     g = {"kind": kind, "tiles": list(tiles), "wild": list(wild), "faces": list(faces),
-         "exposed": exposed}
+         "exposed": exposed, "meld": meld}
     return Markup(_macros().group_markup(g))
 
 
@@ -545,6 +557,8 @@ def init_app(app: Flask) -> None:
         palette_key=palette_key,
         tile_face=tile_face,
         tile_name=tile_name,
+        tile_text=tile_text,
+        list_sep=list_sep,
         tile_codes=tile_codes,
         TARGET_LABELS=TARGET_LABELS,
         MELD_TYPE_LABELS=MELD_TYPE_LABELS,
