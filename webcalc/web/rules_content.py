@@ -727,7 +727,14 @@ RULES: tuple[Rule, ...] = (
              "同样拾来一万，再摸到一万想和：拾来的那张不能做将，这一对一万不算数，不是和牌。",
              "The same taken 1 Characters, then a drawn 1 Characters: the taken tile is never "
              "the pair, so this pair does not count and the hand is not a win.",
-             complete=False)),
+             complete=False),
+          ex({**JC, "hand": "9m119p19s123456z", "melds": "拾1p"},
+             "拾来一张一筒，手里还有两张一筒：它们做不了将（拾来的不能做将，三张一筒就是 15 张了），"
+             "是死牌。还缺一万、中和一对，2 向听。",
+             "A taken 1 Dots beside two concealed ones: those cannot be the pair (the taken "
+             "tile is never the pair, and three would make 15 tiles), so they are dead. 1 "
+             "Characters, Red and a pair are missing: 2 from ready.",
+             shanten=2)),
          seed=("003", "拾的牌和槍的牌均被凍結，列在一邊，這類牌不能胡，不能做“將”。")),
 )
 
