@@ -80,3 +80,25 @@ def exchange_shanten(variant, sit: Situation, kinds: int, max_depth: int,
             break
         frontier = nxt
     return None, False
+
+
+def ready_within(variant, sit: Situation, kinds: int, n: int) -> bool:
+    """Whether some ``n`` exchanges or fewer make ``sit`` ready (a complete 14-tile hand
+    counts as within any ``n``): the same exchanges as :func:`exchange_shanten`, searched
+    depth first so that a yes stops at the first ready hand it finds (a no still visits
+    every hand within ``n``)."""
+    memo: dict[tuple[tuple[int, ...], int], bool] = {}
+
+    def within(h: tuple[int, ...], m: int) -> bool:
+        key = (h, m)
+        if key not in memo:
+            memo[key] = _ready(variant, sit, h, kinds) or (m > 0 and any(
+                within(rest, m - 1) for k in _live_draws(sit, h, kinds)
+                for rest in _discards(variant, sit, tuple(sorted(h + (k,))))))
+        return memo[key]
+
+    start = tuple(sorted(int(t) for t in sit.hand.concealed))
+    if sit.hand.tile_count == 14:
+        return variant.is_win(sit) or any(within(rest, n)
+                                          for rest in _discards(variant, sit, start))
+    return within(start, n)

@@ -4,7 +4,8 @@
   wildcards and 盘锦's conditions included): checked by analysing the hand with the draw.
 * On wildcard-free 郑州 hands without four of a kind the useful draws equal those of the
   PyPI ``mahjong`` package's shanten.
-* ``remaining`` as for waits; ``efficiency`` one entry per allowed discard, best first.
+* ``remaining`` as for waits; ``efficiency`` one entry per allowed discard, best first,
+  its counts over the 14 tiles (the discarded tile seen, C-9 as amended).
 """
 
 from __future__ import annotations
@@ -28,10 +29,14 @@ def _plus(req, code):
     return {**req, "hand": format_tiles(parse_tiles(req["hand"]) + parse_tiles(code))}
 
 
-def _minus(req, code):
+def _minus(req, code, seen=False):
+    """``req`` less one ``code`` from the hand; ``seen``: that tile added to ``visible``."""
     tiles = parse_tiles(req["hand"])
     tiles.remove(parse_tiles(code)[0])
-    return {**req, "hand": format_tiles(tiles)}
+    out = {**req, "hand": format_tiles(tiles)}
+    if seen:
+        out["visible"] = format_tiles(parse_tiles(req.get("visible") or "") + parse_tiles(code))
+    return out
 
 
 def _live(req, out):
@@ -105,7 +110,9 @@ def test_efficiency_lists_each_discard_best_first(variant):
         else:                                          # PJ-2: a wildcard is not discarded
             assert shown <= allowed
         for e in eff[:3]:
-            rest = analyze(_minus(req, e["discard"]))
+            # the row is the 13 tiles left with the discarded tile in the river, seen
+            # (C-9 as amended: the copies are counted over the 14 tiles)
+            rest = analyze(_minus(req, e["discard"], seen=True))
             assert rest["shanten"] == e["shanten"]
             assert rest["useful"] == e["useful"]
         best = [e["shanten"] for e in eff if e["shanten"] is not None]

@@ -407,6 +407,24 @@ def test_ZZ4_seven_pairs_and_four_wildcards_both_double():
     assert out["settlement"]["net"] == [12, -4, -4, -4]
 
 
+def test_ZZ4_four_wildcards_is_a_property_of_the_tiles():
+    """ZZ-4 (third round): 四混 is a property of the tiles, not a reading — whichever reading
+    is shown, a 七对 holding the four wildcards takes both doubles (×4). The wait values say
+    the same: 2222z 11m 33m 55p 77p 9s (indicator 东 → 南 wild) waits on every kind (四混
+    wins at once); 9s also makes 七对, so it is worth 3 × 1 × 2² = 12, every other wait 6."""
+    opts = {"seven_pairs_double": True, "four_wildcards_double": True}
+    out = analyze({"variant": "zhengzhou", "indicator": "1z", "hand": "2222z11m33m55p77p9s",
+                   "options": opts})
+    wins = {w["tile"]: w["win"] for w in out["waits"]}
+    assert wins["9s"] == {"fan": ["seven_pairs", "four_wildcards"], "amount": 12}
+    assert wins["5m"] == {"fan": ["four_wildcards"], "amount": 6}
+    out = analyze({"variant": "zhengzhou", "indicator": "1z", "hand": "2222z11m33m55p77p99s",
+                   "winning_tile": "9s", "win_by": "self_draw", "options": opts,
+                   "settlement": {"dealer": 0, "winner": 1}})
+    assert {d["shape"] for d in out["decompositions"]} >= {"seven_pairs", "four_wildcards"}
+    assert out["settlement"]["net"] == [-4, 12, -4, -4]
+
+
 # -- issue 11: the second pass over 盘锦 and 晋城 -----------------------------------------
 
 def test_PJ10_jiahu_counts_waits_as_C9_does():

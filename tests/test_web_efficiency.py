@@ -158,6 +158,25 @@ def test_zhengzhou_hand_counted_by_hand(client):
     assert [r["discard"] for r in rows[:3]] == ["3z", "4z", "5z"]
 
 
+def test_C9_rules_example_counts_the_discard_as_seen(client):
+    """RULES C-9 as amended: 晋城 123m 456m 789p 555s 11z, 打1m → 摸 1m 4m 7m, 3 + 3 + 4 = 10
+    (the thrown 1m is in the river), in the API's discards and 牌理 rows and on the page."""
+    out = api(client, variant="jincheng", hand="123m456m789p555s11z")
+    row = next(d for d in out["discards"] if d["discard"] == "1m")
+    assert [(w["tile"], w["remaining"]) for w in row["waits"]] == [("1m", 3), ("4m", 3), ("7m", 4)]
+    assert row["remaining"] == 10
+    eff = out["efficiency"][0]
+    assert eff["discard"] == "1m" and eff["useful_total"] == 10
+    rows = rows_of(htmllib.unescape(panel_of(text_of(get(
+        client, variant="jincheng", hand="123m456m789p555s11z")))))
+    first = rows[0]
+    assert (first["discard"], first["kinds"], first["total"]) == ("1m", 3, 10)
+    assert first["useful"] == [("1m", 3), ("4m", 3), ("7m", 4)]
+    # 打4m and 打9p: the thrown tile's kind has one fewer too (3种 … 7张)
+    assert {r["discard"]: r["total"] for r in rows if r["discard"] in ("4m", "9p")} == {
+        "4m": 7, "9p": 7}
+
+
 NEVER = {"variant": "panjin", "opt_wildcard_mode": "none", "opt_piaohu": "0",
          "melds": "吃123m 碰999p 吃456s 碰111z"}
 

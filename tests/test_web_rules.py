@@ -151,6 +151,11 @@ def test_example_shows_what_its_page_says(client, rule_id, index, e):
         wins = {w["tile"]: w.get("win") for w in out["waits"]}
         for tile, value in x["wait_win"].items():
             assert wins[tile] == value, tile
+    if "discard_waits" in x:
+        advice = {d["discard"]: {w["tile"]: w["remaining"] for w in d["waits"]}
+                  for d in out["discards"]}
+        for discard, waits in x["discard_waits"].items():
+            assert advice[discard] == waits, discard
 
     # the link on the rule page opens the analysis page showing the same
     _, rule_html = page(client, f"/rules/{rule_id}")
@@ -197,6 +202,14 @@ def test_example_shows_what_its_page_says(client, rule_id, index, e):
         assert 'class="group group-free"' in res and "任意" in res
     if "any_tile_wait" in x:
         assert ('class="any-wait"' in res) is x["any_tile_wait"]
+    if "discard_waits" in x:
+        rows = dict(re.findall(r'<li class="eff-row[^"]*" data-discard="(\w+)"(.*?)</details>',
+                               res, re.S))
+        for discard, waits in x["discard_waits"].items():
+            shown = re.findall(r'<li class="useful[^"]*" data-tile="(\w+)" data-remaining="\d+">'
+                               r'.*?余 (\d+) 张', rows[discard], re.S)
+            assert {t: int(n) for t, n in shown} == waits, discard
+            assert f"{len(waits)}种{sum(waits.values())}张" in rows[discard]
     if "wait_win" in x:
         items = dict(re.findall(r'<li class="wait[^"]*">.*?data-tile="(\w+)"(.*?)</li>', res, re.S))
         for tile, value in x["wait_win"].items():

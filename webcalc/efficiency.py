@@ -4,7 +4,8 @@ shanten (有效牌 / 进张), and for a 14-tile hand the same for every discard.
 A draw ``k`` of a 13-tile hand H is *useful* when the 14-tile hand ``H + k`` is nearer to
 ready than H: ``shanten(H + k) < shanten(H)`` (C-12, exact: :mod:`webcalc.shanten`; for a
 ready hand that is a wait). Only kinds with a live copy are drawn (C-9); ``remaining`` is
-counted as for waits (visible tiles and the indicator subtracted, never below 0).
+counted as for waits (visible tiles and the indicator subtracted, never below 0; for a
+14-tile hand's discards the discarded tile too, C-9 as amended).
 
 In terms of distances (``d`` = tiles a nearest complete hand holds beyond the hand's,
 shanten = ``d − 1``), ``k`` is useful exactly when ``d(H + k) < d(H)``. For the variants
@@ -33,7 +34,7 @@ from .shanten import (INF, UNITS, _finish_free, _merge_free, free_standard, free
                       seven_pairs_panjin_drawn, unit_free)
 from .tiles import ALL_TILES, Tile
 from .variants.base import Situation, Variant
-from .waits import Discard, Wait
+from .waits import Discard, Wait, river
 
 _UNIT_OF = [0] * 9 + [1] * 9 + [2] * 9 + [3] * 7
 SMALL_UNIT = 2            # units of fewer tiles: a draw's unit table is built (and cached)
@@ -522,7 +523,9 @@ def efficiency(variant: Variant, sit: Situation, visible: Sequence[int] = (),
                kinds_in_play: int = 34, discards: Sequence | None = None) -> list[dict]:
     """For a 14-tile hand: one entry per distinct discard the variant allows (PJ-2),
     ``{"discard", "shanten", "useful", "useful_total"}``, best first — lowest shanten
-    (``None``, never ready, last), then most useful copies, then tile order.
+    (``None``, never ready, last), then most useful copies, then tile order. The copies
+    are counted over the 14 tiles: the discarded tile is seen (C-9 as amended,
+    :func:`webcalc.waits.river`).
 
     ``discards``: :func:`webcalc.waits.discard_advice` of the same hand, when the caller has
     it (every discard that leaves a ready hand, with its waits): the free-joker variants
@@ -562,7 +565,8 @@ def efficiency(variant: Variant, sit: Situation, visible: Sequence[int] = (),
     for t in sorted(set(sit.hand.concealed)):
         if not variant.can_discard(sit, t):
             continue
-        u = useful_draws(variant, sit.without_tile(t), visible, kinds_in_play, bound,
+        u = useful_draws(variant, sit.without_tile(t), river(visible, int(t)), kinds_in_play,
+                         bound,
                          None if parent is None else (parent, int(t)),
                          None if ready is None else ready.get(int(t), ()),
                          (pre[int(t)],) if int(t) in pre else None)

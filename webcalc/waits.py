@@ -4,7 +4,9 @@ A wait is a kind that, added to the 13 tiles, gives a legal win under the varian
 win method asked for. A kind none of whose live copies is outside the hand — held four
 times, or three times when it is the indicator's kind (C-7) — is not a wait. ``remaining``
 is 4 − held − indicator − visible, never below 0; a wait with 0 remaining is a dead wait
-(空听) and is still listed.
+(空听) and is still listed. For a 14-tile hand's discards (C-9 as amended) the copies are
+counted over the 14 tiles: the discarded tile lies in the river, so it counts as seen
+(:func:`river`).
 """
 
 from __future__ import annotations
@@ -92,6 +94,17 @@ def shanten(variant: Variant, sit: Situation, kinds_in_play: int = 34,
     return max(min(missing) - 1, 0)
 
 
+def river(visible: Sequence[int], t: int) -> list[int]:
+    """``visible`` with one more copy of ``t`` seen: the tile just discarded from a 14-tile
+    hand lies in the river and is not live (C-9 as amended, counted over the 14 tiles, as
+    on Tenhou's 牌理). It only lowers ``remaining`` (never below 0): the 13 tiles left
+    keep the waits, useful draws and shanten they have, as with any seen tile
+    (docs/decisions.md)."""
+    out = list(visible) if visible else [0] * 34
+    out[int(t)] += 1
+    return out
+
+
 @dataclass(frozen=True)
 class Discard:
     """Discard advice: throwing ``tile`` leaves a hand ready on ``waits``."""
@@ -111,16 +124,16 @@ class Discard:
 
 def discard_advice(variant: Variant, sit: Situation, visible: Sequence[int] = (),
                    kinds_in_play: int = 34) -> list[Discard]:
-    """For a 14-tile hand: each discard that leaves a ready hand, with its waits exactly
-    as :func:`find_waits` reports them for the 13 tiles left; best first (most unseen
-    copies, then most kinds, then tile order). Tiles the variant forbids discarding
-    (PJ-2) are not offered.
+    """For a 14-tile hand: each discard that leaves a ready hand, with its waits as
+    :func:`find_waits` reports them for the 13 tiles left, the discarded tile counted as
+    seen (:func:`river`, C-9 as amended); best first (most unseen copies, then most kinds,
+    then tile order). Tiles the variant forbids discarding (PJ-2) are not offered.
     """
     out = []
     for t in sorted(set(sit.hand.concealed)):
         if not variant.can_discard(sit, t):
             continue
-        waits = find_waits(variant, sit.without_tile(t), visible, kinds_in_play)
+        waits = find_waits(variant, sit.without_tile(t), river(visible, t), kinds_in_play)
         if waits:
             out.append(Discard(t, tuple(waits)))
     out.sort(key=lambda d: (-d.remaining, -len(d.waits), d.tile))

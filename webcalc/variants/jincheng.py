@@ -109,6 +109,8 @@ class Jincheng(Variant):
         """With 拾/搶 tiles only 十三幺 counts: each 幺 kind whose addition to the concealed
         tiles makes it, so never a kind held only as a taken tile (JC-10)."""
         if _taken(sit):
+            if any(int(t) not in ORPHANS for t in sit.hand.concealed):
+                return []                   # a tile that is no 幺 never leaves 十三幺
             return [ALL_TILES[k] for k in TERMINALS_AND_HONORS
                     if frozen_orphans_reading(sit, k) is not None]
         return super().winning_kinds(sit)
@@ -123,12 +125,10 @@ class Jincheng(Variant):
         """As :meth:`Variant.missing_by_shape`; with 拾/搶 tiles (JC-10) only 十三幺, the
         taken tiles counting as their kinds and the pair concealed. Distances above
         ``limit`` are left out (the bounded protocol :mod:`webcalc.efficiency` uses)."""
-        if _taken(sit):
-            counts = sit.counts
-            kinds = sum(1 for k in TERMINALS_AND_HONORS if counts[k] or k in _taken(sit))
-            paired = any(counts[k] >= 2 for k in TERMINALS_AND_HONORS)
-            d = 14 - kinds - paired
-            return {"thirteen_orphans": d} if d <= limit else {}
+        taken = _taken(sit)
+        if taken:
+            d = frozen_orphans_missing(sit.counts, taken)
+            return {"thirteen_orphans": d} if d is not None and d <= limit else {}
         out = super().missing_by_shape(sit)
         if not sit.hand.melds:
             out["thirteen_orphans"] = min_missing_thirteen_orphans(sit.counts)
@@ -138,6 +138,25 @@ class Jincheng(Variant):
 def _taken(sit: Situation) -> set[int]:
     """The kinds held as 拾/搶 tiles (JC-10); empty for a hand without them."""
     return {int(m.tiles[0]) for m in sit.hand.melds if m.is_taken}
+
+
+def frozen_orphans_missing(counts, taken: set[int]) -> int | None:
+    """Tiles a hand with the 拾/搶 kinds ``taken`` and the concealed ``counts`` lacks from
+    十三幺 (JC-10), or ``None`` when it can never make it.
+
+    The nearest 十三幺 keeps each taken tile, one concealed copy of every other 幺 kind held
+    and one more concealed copy of a kind that is not taken as the pair. A concealed copy
+    of a taken kind is dead: it cannot pair with the frozen tile, and a second concealed
+    copy beside it would be a third of the kind (15 tiles). So the distance is 14 less the
+    kinds held (taken or concealed) less 1 for a concealed pair of a kind not taken. With
+    all thirteen kinds taken no pair is left to make: never (docs/decisions.md). Exact (C-12):
+    an exchange adds at most one kept tile, and every tile still wanted has a live copy (a
+    missing kind is not held; the pair's second copy is of a kind held once)."""
+    if len(taken) >= len(TERMINALS_AND_HONORS):
+        return None
+    kinds = sum(1 for k in TERMINALS_AND_HONORS if counts[k] or k in taken)
+    paired = any(counts[k] >= 2 for k in TERMINALS_AND_HONORS if k not in taken)
+    return 14 - kinds - paired
 
 
 def frozen_orphans_reading(sit: Situation, add: int | None = None) -> Reading | None:

@@ -14,7 +14,8 @@ An :class:`Example` is an analysis request in API form plus what its page shows
 * ``fan`` [keys] (the answer's ``fan``), ``reason`` a rule id among ``reasons``,
 * ``error`` an error code, ``net`` [4 numbers], ``next_dealer`` seat, ``shape`` a shape
   among the readings, ``readings`` the reading count, ``group`` a group kind among the
-  readings, ``wait_win`` {tile: ``waits[].win``}.
+  readings, ``wait_win`` {tile: ``waits[].win``}, ``discard_waits`` {discard: {tile:
+  remaining}} (``discards[].waits`` of a 14-tile hand, as its 牌理 row shows them).
 
 Nothing here decides a rule: the numbers come from the engine; the tests hold the texts to
 what it computes.
@@ -167,15 +168,22 @@ RULES: tuple[Rule, ...] = (
     Rule("C-9", "听哪几张、还剩几张", "Waits and tiles left",
          "听的牌是：加到 13 张里能按本玩法（和问的胡法，默认自摸）胡的那种牌。自己已经拿着 4 张"
          "（或指示牌那一种拿着 3 张）的牌不算听。“还剩几张” = 4 − 手里和副露的 − 指示牌 − 看得见的。"
-         "剩 0 张的仍然列出，标为“空听”。",
+         "剩 0 张的仍然列出，标为“空听”。14 张时看打哪张（牌理）：打出去的那张已经在牌河里，"
+         "也算看得见的，那种牌少数一张。",
          "A wait is a kind that, added to the 13 tiles, makes a legal win (self-draw unless "
          "asked otherwise). A kind whose every live copy is already held is not a wait. Tiles "
          "left = 4 − held − indicator − visible; a wait with none left is still listed as a "
-         "dead wait (空听).",
+         "dead wait (空听). For a 14-tile hand's discards (牌理) the tile thrown is in the "
+         "river and counts as seen: its kind has one copy fewer.",
          (ex({**ZZ0, "hand": "123m456p789s1122z", "visible": "11z"},
              "听东风和南风；桌上已经看见两张东风，东风剩 0 张，是空听；南风还剩 2 张。",
              "Waiting on East and South; two East tiles are visible, so East has none left "
-             "(dead wait) and South has 2.", waits={"1z": 0, "2z": 2}),),
+             "(dead wait) and South has 2.", waits={"1z": 0, "2z": 2}),
+          ex({**JC, "hand": "123m456m789p555s11z"},
+             "14 张：打一万，再摸一万、四万、七万都听：3 + 3 + 4 = 10 张（打出的那张一万在牌河里，不算剩的）。",
+             "14 tiles: discard 1 Characters and the hand waits on 1, 4 and 7 Characters: "
+             "3 + 3 + 4 = 10 tiles (the 1 Characters thrown is in the river, not left).",
+             discard_waits={"1m": {"1m": 3, "4m": 3, "7m": 4}})),
          no_seed_zh="种子规则没有直接说怎么数；这是本站的决定。"),
     Rule("C-10", "荒庄", "A drawn game (huangzhuang)",
          "摸完牌没人胡，叫荒庄：没有胡牌的钱，只按各玩法的规定付杠钱和罚分（三门峡、晋城荒庄不付杠；"
@@ -712,7 +720,14 @@ RULES: tuple[Rule, ...] = (
              "同样拾来一万，再摸到一万想和：拾来的那张不能做将，这一对一万不算数，不是和牌。",
              "The same taken 1 Characters, then a drawn 1 Characters: the taken tile is never "
              "the pair, so this pair does not count and the hand is not a win.",
-             complete=False)),
+             complete=False),
+          ex({**JC, "hand": "9m119p19s123456z", "melds": "拾1p"},
+             "拾来一张一筒，手里还有两张一筒：它们做不了将（拾来的不能做将，三张一筒就是 15 张了），"
+             "是死牌。还缺一万、中和一对，2 向听。",
+             "A taken 1 Dots beside two concealed ones: those cannot be the pair (the taken "
+             "tile is never the pair, and three would make 15 tiles), so they are dead. 1 "
+             "Characters, Red and a pair are missing: 2 from ready.",
+             shanten=2)),
          seed=("003", "拾的牌和槍的牌均被凍結，列在一邊，這類牌不能胡，不能做“將”。")),
 )
 
