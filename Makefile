@@ -28,7 +28,9 @@ run: $(VENV)/.stamp-run
 test: $(VENV)/.stamp-test
 	$(BIN)/python -m pytest -q
 
-# micro-benchmark on fresh hands, interleaved with the PyPI peers, then the hardest classes
+# micro-benchmark on fresh hands; analyze() against the PyPI peers (mahjong, riichienv) doing
+# the same job — shanten, waits, useful tiles per discard (bench/peers.py) — interleaved, CPU
+# time, 3 repeats, ratios with their spread and the answers checked; then the hardest classes
 # (bench/worst.py, about a minute) → bench/RESULTS.md
 bench: $(VENV)/.stamp-bench
 	$(BIN)/python bench/bench.py

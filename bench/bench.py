@@ -1,11 +1,12 @@
-"""webcalc micro-benchmark (issues 6 and 13.1): ``make bench`` → bench/RESULTS.md.
+"""webcalc micro-benchmark (issues 6, 13.1 and 26): ``make bench`` → bench/RESULTS.md.
 
-Every timed call is on a hand the process has not seen before: hands come from seeded
-generators and a run-wide set refuses any hand already used (by any operation), and each hand
-is timed once — no repeats, so no whole-hand cache is ever warm for it. The per-suit tables
-are warm, as in a serving worker: :func:`webcalc.warmup.warm_up` and a pass over other hands
-run first. Classes: complete, ready (13 tiles) and random hands with 0, 1, 2, 4 and 8
-wildcards; for each operation the median and p99 microseconds per hand:
+**webcalc alone.** Every timed call is on a hand the process has not seen before: hands come
+from seeded generators and a run-wide set refuses any hand already used (by any operation),
+and each hand is timed once — no repeats, so no whole-hand cache is ever warm for it. The
+per-suit tables are warm, as in a serving worker: :func:`webcalc.warmup.warm_up` and a pass
+over other hands run first. Classes: complete, ready (13 tiles) and random hands with 0, 1,
+2, 4 and 8 wildcards; for each operation the median and p99 microseconds per hand (wall
+clock, the collector off):
 
 * complete check of a 14-tile hand (``Variant.is_win``),
 * waits of a 13-tile hand (``find_waits``),
@@ -13,14 +14,20 @@ wildcards; for each operation the median and p99 microseconds per hand:
 * discard advice of a 14-tile hand (``discard_advice``),
 * the whole analysis with a settlement through the JSON API, in-process (Flask test client).
 
-Beside the PyPI packages ``mahjong`` (pure Python) and ``riichienv`` (compiled), on fresh
-wildcard-free hands, **interleaved** (for each hand: webcalc, mahjong, riichienv, the order
-rotating hand by hand, all in this one process), the same jobs, each peer computing the same
-outputs: the complete check, the waits, shanten, the discard advice (every discard that
-leaves a ready hand, with its waits), and the whole analysis — ``analyze()`` of a 13-tile
-hand (waits + shanten) and of a 14-tile hand (complete check + shanten + discard advice)
-against the peer's composite of the same parts. Ratios are webcalc ÷ peer of the medians.
-Timing is wall clock (``time.perf_counter_ns``), the garbage collector off while timing.
+**Against the peers** (issue 26), the PyPI packages ``mahjong`` (pure Python) and
+``riichienv`` (Rust): ``analyze()`` of a wildcard-free 晋城 hand (the riichi shapes) against
+each peer's own fastest composite of the same job (bench/peers.py: for 13 tiles the shanten,
+useful tiles and waits; for 14, the complete check, the shanten and every discard's shanten
+and useful tiles). Fresh hands (bench/hands.py ``fresh_apart``: neither the hand nor any hand
+one draw or discard from it used before in the process), the three sides interleaved by
+small batches in rotating order, CPU time (``time.process_time_ns``, the collector on), 3
+repeats on new hands each; ratios webcalc ÷ peer of the CPU per repeat, reported as median
+and min–max. Every answer is compared with webcalc's (and differences against the peers'
+rules with 七对 read as RULES C-5 reads it), on the timed hands and on untimed hands near
+七对 and 十三幺.
+
+Usage: ``.venv/bin/python bench/bench.py [--no-write] [--repeats 3] [--hands13 N]
+[--hands14 N] [--peers-only]``.
 """
 
 from __future__ import annotations
@@ -38,17 +45,20 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
 from webcalc import tables                                  # noqa: E402
 from webcalc.analysis import analyze                        # noqa: E402
-from webcalc.errors import InputError                       # noqa: E402
 from webcalc.hand import Hand                               # noqa: E402
 from webcalc.options import parse_options                   # noqa: E402
-from webcalc.tiles import ALL_TILES, format_tiles           # noqa: E402
+from webcalc.tiles import ALL_TILES, CODES, format_tiles    # noqa: E402
 from webcalc.variants import VARIANTS, Situation            # noqa: E402
 from webcalc.waits import discard_advice, find_waits, shanten  # noqa: E402
 from webcalc.warmup import complete_tiles, warm_up          # noqa: E402
 from webcalc.wildcards import HENAN, PANJIN, step           # noqa: E402
+
+import peers                                                # noqa: E402
+from hands import fresh_apart, special_tiles                # noqa: E402
 
 WILD_COUNTS = (0, 1, 2, 4, 8)
 HANDS_PER_CLASS = 100
@@ -140,22 +150,6 @@ def per_hand_us(fn, args_list):
     return times
 
 
-def interleaved_us(jobs):
-    """``jobs``: ``{name: (fn, args_list)}``, the lists parallel (hand i is the same hand
-    for every name). Hand by hand, each fn once, the order rotating; ``{name: [µs]}``."""
-    names = list(jobs)
-    out = {name: [] for name in names}
-    n = len(next(iter(jobs.values()))[1])
-    for i in range(n):
-        k = i % len(names)
-        for name in names[k:] + names[:k]:
-            fn, args_list = jobs[name]
-            t0 = time.perf_counter_ns()
-            fn(*args_list[i])
-            out[name].append((time.perf_counter_ns() - t0) / 1000)
-    return out
-
-
 def summary(times):
     times = sorted(times)
     p99 = times[min(len(times) - 1, int(round(0.99 * (len(times) - 1))))]
@@ -204,175 +198,131 @@ def bench_api(hands):
     return rows
 
 
-PEER_OPS = ("complete check", "waits (13 tiles)", "shanten (13 tiles)", "discard advice (14)",
-            "analysis (13 tiles)", "analysis (14 tiles)", "analysis + useful (13 tiles)",
-            "analysis + useful (14 tiles)")
-PEER_HANDS = 200      # wildcard-free hands per operation: half complete/ready, half random
+# -- against the peers: the same job, fresh hands, interleaved ---------------------------
+
+#: our side of the comparison: 晋城 (JC-2) has the riichi shapes — standard, 七对, 十三幺 —
+#: and no wildcards; its options only touch the settlement, which is not asked for
+PEER_VARIANT = "jincheng"
+JOBS = (13, 14)
+PEER_HANDS = {13: 1000, 14: 200}    # timed hands per job and repeat (half complete/ready)
+REPEATS = 3
+BATCH = 10                          # hands per side before the next side takes its turn
+SPECIAL_HANDS = 300                 # untimed hands per job near 七对 / 十三幺 (shape check)
+_KIND = {code: k for k, code in enumerate(CODES)}
 
 
-def peer_hands(seed):
-    """Fresh wildcard-free hands for one peer operation: (tiles14, tiles13) pairs."""
-    hs = hand_set(seed, wild_counts=(0,), per_class=PEER_HANDS // 2)
-    return [(t14, t13) for cls in ("complete", "random") for _, _, _, t14, t13 in hs[(cls, 0)]]
+def ours_answer(resp):
+    """The peers' answer read off an ``analyze()`` response (see bench/peers.py)."""
+    if resp["tile_count"] == 13:
+        return (resp["shanten"], sorted(_KIND[u["tile"]] for u in resp["useful"]),
+                sorted(_KIND[w["tile"]] for w in resp["waits"]))
+    return (resp["complete"], resp["shanten"],
+            {_KIND[e["discard"]]: (e["shanten"], sorted(_KIND[u["tile"]] for u in e["useful"]))
+             for e in resp["efficiency"]})
 
 
-def bench_peers(seed):
-    """The same jobs by webcalc, `mahjong` and `riichienv`, interleaved hand by hand, each
-    operation on its own fresh wildcard-free hands. ``[(package, op, (median, p99))]``."""
-    try:
-        from mahjong.agari import Agari
-        from mahjong.shanten import Shanten
-    except ImportError:
-        Agari = None
-    try:
-        import riichienv
-    except ImportError:
-        riichienv = None
+def peer_answer(ans):
+    if len(ans) == 3 and isinstance(ans[2], dict):
+        return ans[0], ans[1], {d: (s, sorted(u)) for d, (s, u) in ans[2].items()}
+    return ans[0], sorted(ans[1]), sorted(ans[2])
 
-    def c34(tiles):
-        c = [0] * 34
-        for t in tiles:
-            c[t] += 1
-        return c
 
-    def t136(tiles):
-        seen = [0] * 34
-        out = []
-        for t in tiles:
-            out.append(t * 4 + seen[t])
-            seen[t] += 1
-        return out
+def peer_sides():
+    """``{name: {13: (fn, input builder), 14: ...}}``: webcalc and each installed peer."""
+    sides = {"webcalc": {n: (analyze, lambda t: {"variant": PEER_VARIANT,
+                                                   "hand": format_tiles(t)}) for n in JOBS}}
+    mj = peers.mahjong_composites()
+    if mj is not None:
+        sides["mahjong"] = {13: (mj[0], peers.counts), 14: (mj[1], peers.counts)}
+    ri = peers.riichienv_composites()
+    if ri is not None:
+        sides["riichienv"] = {13: (ri[0], peers.ids136), 14: (ri[1], peers.ids136)}
+    return sides
 
-    def api(tiles):
-        return {"variant": "zhengzhou", "options": {"wildcard": False},
-                "hand": format_tiles(tiles)}
 
-    def ours_analyze(req):
-        try:
-            return analyze(req)
-        except InputError:
-            return None
+def time_job(sides, n, hands):
+    """Every side on every hand of ``hands`` (``n`` tiles), interleaved by batches of
+    :data:`BATCH` hands, the side order rotating batch by batch; CPU time
+    (``time.process_time_ns``) per side. ``({side: ns}, {side: [answers]})``."""
+    names = list(sides)
+    inputs = {name: [sides[name][n][1](t) for t in hands] for name in names}
+    cpu = dict.fromkeys(names, 0)
+    answers: dict = {name: [] for name in names}
+    clock = time.process_time_ns
+    for b, start in enumerate(range(0, len(hands), BATCH)):
+        k = b % len(names)
+        for name in names[k:] + names[:k]:
+            fn = sides[name][n][0]
+            chunk = inputs[name][start:start + BATCH]
+            t0 = clock()
+            out = [fn(x) for x in chunk]
+            cpu[name] += clock() - t0
+            # read off outside the clock (the responses are dropped)
+            answers[name] += [ours_answer(r) if name == "webcalc" else peer_answer(r)
+                              for r in out]
+    return cpu, answers
 
-    ours = {
-        "complete check": (lambda v, s: v.is_win(s), lambda t14, t13: situation(
-            "zhengzhou", {"wildcard": False}, None, t14)),
-        "waits (13 tiles)": (lambda v, s: find_waits(v, s), lambda t14, t13: situation(
-            "zhengzhou", {"wildcard": False}, None, t13)),
-        "shanten (13 tiles)": (lambda v, s: shanten(v, s), lambda t14, t13: situation(
-            "zhengzhou", {"wildcard": False}, None, t13)),
-        "discard advice (14)": (lambda v, s: discard_advice(v, s), lambda t14, t13: situation(
-            "zhengzhou", {"wildcard": False}, None, t14)),
-        "analysis (13 tiles)": (ours_analyze, lambda t14, t13: (api(t13),)),
-        "analysis (14 tiles)": (ours_analyze, lambda t14, t13: (api(t14),)),
-        # the same call: analyze() lists the useful tiles (issue 14) in every analysis
-        "analysis + useful (13 tiles)": (ours_analyze, lambda t14, t13: (api(t13),)),
-        "analysis + useful (14 tiles)": (ours_analyze, lambda t14, t13: (api(t14),)),
-    }
-    peers: dict = {}
-    if Agari is not None:
-        sh = Shanten()
 
-        def m_waits(c):
-            out = []
-            for k in range(34):
-                if c[k] < 4:
-                    c[k] += 1
-                    if Agari.is_agari(c):
-                        out.append(k)
-                    c[k] -= 1
-            return out
+class Agreement:
+    """Per job and peer: hands compared, equal to webcalc's answer, differing only by C-5
+    (webcalc equals the riichi shapes with 七对 read as C-5 reads it: four of a kind is two
+    pairs), and other differences (with a few hands for the record)."""
 
-        def m_discards(c):
-            out = []
-            for d in range(34):
-                if c[d]:
-                    c[d] -= 1
-                    w = m_waits(c)
-                    c[d] += 1
-                    if w:
-                        out.append((d, w))
-            return out
+    def __init__(self):
+        self.rows: dict = {}
+        self.reference = peers.mahjong_composites(c5=True)
 
-        def m_analysis13(c):
-            return sh.calculate_shanten(c), m_waits(c)
+    def add(self, n, peer, hands, ours, theirs):
+        row = self.rows.setdefault((n, peer), {"hands": 0, "equal": 0, "c5": 0, "other": 0,
+                                               "examples": []})
+        for tiles, a, b in zip(hands, ours, theirs):
+            row["hands"] += 1
+            if a == b:
+                row["equal"] += 1
+            elif self.reference is not None and a == peer_answer(
+                    self.reference[0 if n == 13 else 1](peers.counts(tiles))):
+                row["c5"] += 1
+            else:
+                row["other"] += 1
+                if len(row["examples"]) < 5:
+                    row["examples"].append(format_tiles(tiles))
 
-        def m_analysis14(c):
-            return Agari.is_agari(c), sh.calculate_shanten(c), m_discards(c)
-        def m_shanten(c):                 # 郑州 (ZZ-3): standard and 七对, no 十三幺
-            return sh.calculate_shanten(c, use_chiitoitsu=True, use_kokushi=False)
 
-        def m_useful(c, base):
-            out = []
-            for k in range(34):
-                if c[k] < 4:
-                    c[k] += 1
-                    if m_shanten(c) < base:
-                        out.append(k)
-                    c[k] -= 1
-            return out
+def bench_peers(seed, repeats=REPEATS, sizes=PEER_HANDS):
+    """The job of bench/peers.py by ``analyze()`` and each installed peer, on fresh hands
+    (:func:`bench.hands.fresh_apart`: neither the hand nor one a tile from it used before
+    in this run), interleaved, :data:`REPEATS` times on new hands each time. Returns
+    ``(sides, {(n, repeat): ({side: ns}, hands)}, Agreement, special Agreement)``."""
+    rng = random.Random(seed)
+    sides = peer_sides()
+    agree, special = Agreement(), Agreement()
+    # warm every side's code paths on hands never timed (the same rule: fresh, apart)
+    for n in JOBS:
+        time_job(sides, n, [fresh_apart(rng, n, SEEN) for _ in range(2 * BATCH)])
+    runs = {}
+    for rep in range(repeats):
+        for n in JOBS:
+            hands = [fresh_apart(rng, n, SEEN) for _ in range(sizes[n])]
+            gc.collect()
+            cpu, answers = time_job(sides, n, hands)
+            runs[(n, rep)] = (cpu, len(hands))
+            for peer in sides:
+                if peer != "webcalc":
+                    agree.add(n, peer, hands, answers["webcalc"], answers[peer])
+    # the shapes the timed hands rarely meet: near 七对 (some with four of a kind) and 十三幺
+    for n in JOBS:
+        hands = [special_tiles(rng, n) for _ in range(SPECIAL_HANDS)]
+        _, answers = time_job(sides, n, hands)
+        for peer in sides:
+            if peer != "webcalc":
+                special.add(n, peer, hands, answers["webcalc"], answers[peer])
+    return sides, runs, agree, special
 
-        def m_useful13(c):
-            s = m_shanten(c)
-            return s, m_waits(c), m_useful(c, s)
 
-        def m_useful14(c):
-            per = []
-            for d in range(34):
-                if c[d]:
-                    c[d] -= 1
-                    sd = m_shanten(c)
-                    per.append((d, sd, m_useful(c, sd), m_waits(c) if sd == 0 else []))
-                    c[d] += 1
-            return Agari.is_agari(c), per
-
-        peers["mahjong"] = {
-            "analysis + useful (13 tiles)": (m_useful13, lambda t14, t13: (c34(t13),)),
-            "analysis + useful (14 tiles)": (m_useful14, lambda t14, t13: (c34(t14),)),
-            "complete check": (Agari.is_agari, lambda t14, t13: (c34(t14),)),
-            "waits (13 tiles)": (m_waits, lambda t14, t13: (c34(t13),)),
-            "shanten (13 tiles)": (sh.calculate_shanten, lambda t14, t13: (c34(t13),)),
-            "discard advice (14)": (m_discards, lambda t14, t13: (c34(t14),)),
-            "analysis (13 tiles)": (m_analysis13, lambda t14, t13: (c34(t13),)),
-            "analysis (14 tiles)": (m_analysis14, lambda t14, t13: (c34(t14),)),
-        }
-    if riichienv is not None:
-        def r_complete(t):
-            return riichienv.calculate_shanten(t) == -1
-
-        def r_waits(t):
-            return riichienv.HandEvaluator(t).get_waits()
-
-        def r_discards(t):
-            out = []
-            for d in riichienv.check_riichi_candidates(t):
-                rest = list(t)
-                rest.remove(d)
-                out.append((d, riichienv.HandEvaluator(rest).get_waits()))
-            return out
-
-        def r_analysis13(t):
-            return riichienv.calculate_shanten(t), r_waits(t)
-
-        def r_analysis14(t):
-            return riichienv.calculate_shanten(t), r_discards(t)
-        peers["riichienv"] = {
-            "complete check": (r_complete, lambda t14, t13: (t136(t14),)),
-            "waits (13 tiles)": (r_waits, lambda t14, t13: (t136(t13),)),
-            "shanten (13 tiles)": (riichienv.calculate_shanten, lambda t14, t13: (t136(t13),)),
-            "discard advice (14)": (r_discards, lambda t14, t13: (t136(t14),)),
-            "analysis (13 tiles)": (r_analysis13, lambda t14, t13: (t136(t13),)),
-            "analysis (14 tiles)": (r_analysis14, lambda t14, t13: (t136(t14),)),
-        }
-    rows = []
-    for k, op in enumerate(PEER_OPS):
-        pairs = peer_hands(seed + k)
-        jobs = {"webcalc": (ours[op][0], [ours[op][1](*p) for p in pairs])}
-        for name, table in peers.items():
-            if op in table:                  # riichienv lists no useful tiles
-                jobs[name] = (table[op][0], [table[op][1](*p) for p in pairs])
-        for name, times in interleaved_us(jobs).items():
-            rows.append((name, op, summary(times)))
-    return rows
+def ratio_stats(runs, peer, n, repeats):
+    """webcalc ÷ ``peer`` CPU per repeat (same hands): ``(median, min, max, [ratios])``."""
+    rs = [runs[(n, r)][0]["webcalc"] / runs[(n, r)][0][peer] for r in range(repeats)]
+    return statistics.median(rs), min(rs), max(rs), rs
 
 
 def table_stats():
@@ -410,13 +360,103 @@ def machine():
             f"({platform.python_implementation()}), {platform.system()} {platform.release()}")
 
 
+def _ratio_cell(stats):
+    med, lo, hi, _ = stats
+    return f"{med:.2f}× ({lo:.2f}–{hi:.2f})"
+
+
+def peer_lines(sides, runs, agree, special, repeats, sizes, t_peers, load):
+    """The "Against the peers" section (and the figures the targets read)."""
+    names = list(sides)
+    lines = ["", "## Against the peers: the same job on fresh hands, interleaved (issue 26)", "",
+             "*What changed:* this replaces the earlier per-operation and \"analysis\" "
+             "tables. Their `mahjong` composite tried all 34 draws twice (each draw's shanten, "
+             "then each draw again with `Agari.is_agari` for the waits). Their riichienv rows "
+             "listed no useful tiles at all. Neither was the job `analyze()` does, so neither "
+             "was a yardstick.", "",
+             "**The job**, on a hand of 13 tiles: the complete check (never true for 13 tiles; "
+             "no side computes anything for it), the shanten, the useful tiles (every kind a "
+             "draw of which lowers the shanten and of which a copy is left) and the waits. On a "
+             "hand of 14 tiles: the complete check, the shanten, and for every distinct discard "
+             "the shanten after it and its useful tiles (`efficiency`).", "",
+             f"- **webcalc**: `analyze({{\"variant\": \"{PEER_VARIANT}\", \"hand\": …}})` "
+             "from the request dict (parsing and validation included). 晋城 (JC-2) has "
+             "exactly the riichi shapes (standard, 七对, 十三幺) and no wildcards. It does a "
+             "little more than the peers: for 14 tiles it lists the readings (≤ 200) and every "
+             "ready discard's waits; for 13 tiles, what each wait is worth (`waits[].win`). It "
+             "counts live copies (C-2: `remaining`) and reads 七对 as C-5 does: four of a kind "
+             "is two pairs. Riichi's chiitoitsu wants seven distinct kinds.",
+             "- **mahjong** (pure Python) and **riichienv** (Rust): each in its own fastest "
+             "way, in bench/peers.py. `Shanten.calculate_shanten` on a 34-count array, changed "
+             "in place, or `riichienv.calculate_shanten` on 136-tile ids, one id appended and "
+             "popped per draw. Neither package has a call that lists useful tiles (riichienv's "
+             "`get_waits` gives only what the ready hands' useful tiles already are). So each "
+             "draw that can matter is tried: every held kind and every suited kind within two "
+             "of a held tile of its suit. Each other kind is \"far\", and one far terminal or "
+             "honor and one far simple tile answer for their classes. For 14 tiles, drawing "
+             "back the discarded kind needs no call. A ready hand's waits are its useful tiles.",
+             "",
+             f"**How it is timed.** {repeats} repeats, each on new hands: per job "
+             f"{sizes[13]} hands of 13 tiles and {sizes[14]} of 14, half complete (13: less one "
+             "tile), half random from a wall (bench/hands.py `fresh_apart`). No hand, and no "
+             "hand one draw or one discard from it, was used before in the process, so no "
+             "whole-hand result can be warm. The per-suit tables are warm, as in a serving "
+             "worker. The three sides take turns by batches of "
+             f"{BATCH} hands, the order rotating batch by batch. The clock is CPU time "
+             "(`time.process_time_ns`, the whole process), with the collector on as in a "
+             "worker. Inputs are in each package's own form, built before the clock starts. "
+             f"This part took {t_peers:.0f} s; load average at its start {load}.", "",
+             "| job | package | µs per hand, repeat " + " / ".join(str(r + 1) for r in range(repeats))
+             + " | webcalc ÷ package: median (min–max) |", "|---|---|---:|---:|"]
+    for n in JOBS:
+        for name in names:
+            per = " / ".join(f"{runs[(n, r)][0][name] / runs[(n, r)][1] / 1000:,.1f}"
+                             for r in range(repeats))
+            cell = "—" if name == "webcalc" else _ratio_cell(ratio_stats(runs, name, n, repeats))
+            lines.append(f"| {n} tiles | {name} | {per} | {cell} |")
+    lines += ["", "**Same answers?** Checked on every timed hand and on "
+              f"{SPECIAL_HANDS} untimed hands per job near 七对 (a third of them with four of a "
+              "kind) or 十三幺, with 0–2 tiles swapped (bench/hands.py `special_tiles`). For 13 "
+              "tiles the check covers the shanten, useful tiles and waits; for 14, the complete "
+              "check, the shanten, and every discard's shanten and useful tiles. Answers that "
+              "differ are checked against the peers' rules with 七对 read as C-5 reads it "
+              "(`mahjong`'s regular and 十三幺 shanten with `peers.seven_pairs_c5`). "
+              "\"C-5 only\" means webcalc's answer matches that; \"other\" means it does not.",
+              "", "| hands | job | package | compared | equal | C-5 only | other |",
+              "|---|---|---|---:|---:|---:|---:|"]
+    others = []
+    for label, ag in (("timed", agree), ("七对/十三幺", special)):
+        for (n, peer), row in sorted(ag.rows.items()):
+            lines.append(f"| {label} | {n} tiles | {peer} | {row['hands']:,} | {row['equal']:,} "
+                         f"| {row['c5']:,} | {row['other']:,} |")
+            if row["other"]:
+                others.append(f"- {label}, {n} tiles, {peer}: " + ", ".join(row["examples"]))
+    if others:
+        lines += ["", "**Other differences** (first hands):"] + others
+    return lines
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", default=str(ROOT / "bench" / "RESULTS.md"))
     ap.add_argument("--no-write", action="store_true")
+    ap.add_argument("--repeats", type=int, default=REPEATS)
+    ap.add_argument("--hands13", type=int, default=PEER_HANDS[13],
+                    help="timed 13-tile hands per repeat against the peers")
+    ap.add_argument("--hands14", type=int, default=PEER_HANDS[14])
+    ap.add_argument("--peers-only", action="store_true",
+                    help="only the comparison with the peers (prints, writes nothing)")
     args = ap.parse_args(argv)
+    sizes = {13: args.hands13, 14: args.hands14}
     t_start = time.perf_counter()
     load_start = _loadavg()
+    if args.peers_only:
+        warm_up()
+        t0 = time.perf_counter()
+        sides, runs, agree, special = bench_peers(4026, args.repeats, sizes)
+        print("\n".join(peer_lines(sides, runs, agree, special, args.repeats, sizes,
+                                   time.perf_counter() - t0, load_start)))
+        return
     build_s, entries, sub_entries = table_stats()
     # warm the per-suit tables as a serving worker has them (gunicorn's master runs warm_up)
     # and the interpreter; the hands used here are never timed (SEEN)
@@ -430,94 +470,73 @@ def main(argv=None):
     gc.disable()
     engine = bench_engine(2026)
     api = bench_api(hand_set(3026))
-    peers = bench_peers(4026)
-    rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     gc.enable()
+    engine_hands = len(SEEN)
+    load_peers = _loadavg()
+    t0 = time.perf_counter()
+    sides, runs, agree, special = bench_peers(4026, args.repeats, sizes)
+    t_peers = time.perf_counter() - t0
+    rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     lines = ["# Benchmark results", "",
-             f"Machine: {machine()}. Written by `make bench` (bench/bench.py) on "
+             f"Machine: {machine()}; {cpus} CPUs usable (nproc). Written by `make bench` "
+             f"(`.venv/bin/python bench/bench.py`) on "
              f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; run took "
              f"{time.perf_counter() - t_start:.0f} s. Load average (1, 5, 15 min) at the start "
              f"{load_start}, at the end {_loadavg()}: other work on the machine shows here, and "
              "a single timed call that is preempted lands in the p99.", "",
              f"{HANDS_PER_CLASS} fresh hands per class and operation, each timed once (no hand "
-             f"is timed twice, nor used by two operations: {len(SEEN):,} distinct hands in the "
-             "run), per-suit tables warm; median and p99 over hands, in microseconds (µs).", "",
+             f"is timed twice, nor used by two operations: {engine_hands:,} distinct hands), "
+             "per-suit tables warm; median and p99 over hands, in microseconds (µs), wall "
+             "clock, the collector off.", "",
              "## webcalc by operation, hand class and wildcard count", "",
              "| operation | hands | median µs | p99 µs |", "|---|---|---:|---:|"]
     for op, label, (med, p99) in engine + api:
         lines.append(f"| {op} | {label} | {med:,.1f} | {p99:,.1f} |")
-    lines += ["", "## Against the peers (fresh wildcard-free hands, interleaved in one process)",
-              "",
-              f"Per operation {PEER_HANDS} hands of its own (half complete or ready, half random), "
-              "each timed once per package, hand by hand, the package order rotating. The "
-              "analysis rows: `analyze()` (13 tiles: waits + shanten; 14 tiles: complete check + "
-              "shanten + discard advice, plus the readings it lists) against each package's "
-              "composite of the same parts. `analyze()` always lists the useful tiles too "
-              "(issue 14), so the \"analysis\" rows compare it with composites that do not; the "
-              "\"analysis + useful\" rows (on other fresh hands) with `mahjong` composites that "
-              "do (13 tiles: each draw's shanten; 14 tiles: for every discard its shanten, "
-              "useful draws and waits). riichienv has no such composite.", "",
-              "| operation | package | median µs | p99 µs | webcalc ÷ package (median) |",
-              "|---|---|---:|---:|---:|"]
-    ours = {op: s for who, op, s in peers if who == "webcalc"}
-    for who, op, (med, p99) in peers:
-        ratio = ours[op][0] / med if med else float("nan")
-        lines.append(f"| {op} | {who} | {med:,.2f} | {p99:,.2f} | "
-                     f"{'—' if who == 'webcalc' else f'{ratio:.2f}×'} |")
-    # the issue's targets, read off the rows above
+    lines += peer_lines(sides, runs, agree, special, args.repeats, sizes, t_peers, load_peers)
+
+    # the issues' targets, read off the rows above
     def rows_of(op):
         return [(label, stats) for o, label, stats in engine + api if o == op]
     worst_complete = max(med for _, (med, _) in rows_of("complete check"))
-    waits_plain = ours["waits (13 tiles)"][0]
+    waits_plain = max(med for label, (med, _) in rows_of("waits (13 tiles)")
+                      if label.endswith(" 0 wild"))
     hardest = [stats for label, stats in rows_of("API analysis + settlement")
                if label.endswith(("4 wild", "8 wild"))]
     api_p50 = max(med for med, _ in hardest)
     api_p99 = max(p99 for _, p99 in hardest)
-    riichi = {op: s for who, op, s in peers if who == "riichienv"}
-    far = (f"{waits_plain / riichi['waits (13 tiles)'][0]:.1f}× riichienv's"
-           if "waits (13 tiles)" in riichi else "riichienv not installed")
 
     def verdict(ok):
         return "met" if ok else "**missed**"
-    mj = {op: s for who, op, s in peers if who == "mahjong"}
 
-    def vs_mahjong(op):
-        if op not in mj:
-            return "mahjong not installed", False
-        r = ours[op][0] / mj[op][0]
-        return f"{r:.2f}× ({ours[op][0]:,.0f} µs vs {mj[op][0]:,.0f} µs)", r <= 1.0
-    a13, ok13 = vs_mahjong("analysis (13 tiles)")
-    a14, ok14 = vs_mahjong("analysis (14 tiles)")
-    u13, oku13 = vs_mahjong("analysis + useful (13 tiles)")
-    u14, oku14 = vs_mahjong("analysis + useful (14 tiles)")
-    lines += ["", "## Targets (issues 6 and 13)", "",
-              "| target | measured | |", "|---|---:|---|",
-              f"| issue 13: `analyze()` of a fresh 13-tile wildcard-free hand ≤ 1.0× the "
-              f"`mahjong` composite (median) | {a13} | {verdict(ok13)} |",
-              f"| issue 13: the same, 14 tiles | {a14} | {verdict(ok14)} |",
-              f"| issue 13.2: 13 tiles against a `mahjong` composite that also lists the useful "
-              f"tiles (analyze() lists them always) | {u13} | {verdict(oku13)} |",
-              f"| issue 13.2: the same, 14 tiles (every discard's shanten and useful tiles) | "
-              f"{u14} | {verdict(oku14)} |",
-              f"| complete check ≤ 2 µs at any wildcard count (worst class median) | "
+    def vs(peer, n, limit):
+        if peer not in sides:
+            return f"{peer} not installed", "—"
+        stats = ratio_stats(runs, peer, n, args.repeats)
+        return _ratio_cell(stats), verdict(stats[2] <= limit)
+    target_rows = [
+        ("issue 26: `analyze()` on 13 tiles ≤ 5× riichienv doing the same job", "riichienv",
+         13, 5.0),
+        ("issue 26: the same, 14 tiles ≤ 3×", "riichienv", 14, 3.0),
+        ("issue 13.2: `analyze()` on 13 tiles ≤ 1.0× the `mahjong` composite of the same job",
+         "mahjong", 13, 1.0),
+        ("issue 13.2: the same, 14 tiles", "mahjong", 14, 1.0)]
+    lines += ["", "## Targets (issues 6, 13 and 26)", "",
+              "Peer ratios: median of the repeats (min–max); met when the worst repeat is.", "",
+              "| target | measured | |", "|---|---:|---|"]
+    for text, peer, n, limit in target_rows:
+        cell, v = vs(peer, n, limit)
+        lines.append(f"| {text} | {cell} | {v} |")
+    lines += [f"| complete check ≤ 2 µs at any wildcard count (worst class median) | "
               f"{worst_complete:.1f} µs | {verdict(worst_complete <= 2)} |",
-              f"| waits of a 13-tile hand ≤ 15 µs (wildcard-free median) | {waits_plain:.1f} µs "
-              f"({far}) | {verdict(waits_plain <= 15)} |",
+              f"| waits of a 13-tile hand ≤ 15 µs (wildcard-free, worst class median) | {waits_plain:.1f} µs "
+              f"| {verdict(waits_plain <= 15)} |",
               f"| API analysis of the hardest hands (4 and 8 wildcards): p50 ≤ 5 ms | "
               f"{api_p50 / 1000:.1f} ms | {verdict(api_p50 <= 5000)} |",
               f"| the same: p99 ≤ 20 ms | {api_p99 / 1000:.1f} ms | {verdict(api_p99 <= 20000)} |",
               "| gunicorn, 2 workers: ≥ 300 req/s, zero errors; RSS ≤ 80 MB per worker | "
               "see \"Load (issue 6)\" below (`make load`) | |"]
-    if "analysis (13 tiles)" in ours and "shanten (13 tiles)" in ours:
-        share = ours["shanten (13 tiles)"][0] / ours["analysis (13 tiles)"][0]
-        lines += ["", "Reading the issue-13 rows: `analyze()` does more than the composites of the "
-                  "\"analysis\" rows (it lists every useful draw, and for 14 tiles every "
-                  "discard's useful draws — issue 14), so those two rows measure the price of "
-                  "that work; the \"analysis + useful\" rows compare like with like. Shanten "
-                  f"alone is {share:.0%} of a fresh 13-tile analysis (median against median)"
-                  + (f" and {ours['shanten (13 tiles)'][0] / mj['shanten (13 tiles)'][0]:.1f}× "
-                     "`mahjong`'s shanten." if "shanten (13 tiles)" in mj else ".")]
     lines += ["", "## Tables and memory", "",
               f"- Per-suit tables (`tables.unit_needs`): filled lazily, one entry per distinct "
               f"unit pattern met ({entries:,} patterns, {sub_entries:,} sub-patterns solved) after "

@@ -6,7 +6,8 @@ wildcards (0–4, and up to 8 under 盘锦 游戏混), complete, ready and rando
 tiles, a 14-tile hand sometimes with a winning tile and a settlement. :func:`page_query`
 turns one into the page's query string when the page form can express it. bench/soak.py
 (``make load``/``make soak``) and bench/memory.py send these; bench/bench.py draws its
-wildcard-free timed hands from :func:`fresh_tiles`.
+wildcard-free hands for the comparison with the peers from :func:`fresh_apart` (timed) and
+:func:`special_tiles` (the shape check).
 """
 
 from __future__ import annotations
@@ -43,6 +44,53 @@ def fresh_tiles(rng: random.Random, n: int, seen: set) -> list[int]:
         if key not in seen:
             seen.add(key)
             return list(key)
+
+
+def neighbours(tiles: list[int]) -> list[tuple[int, ...]]:
+    """The hands one tile from ``tiles`` (sorted tuples): a 14-tile hand's 13-tile hands (one
+    tile less), a 13-tile hand's 14-tile hands (one tile more, at most 4 of a kind)."""
+    if len(tiles) == 14:
+        return [tuple(tiles[:i] + tiles[i + 1:]) for i in range(14)
+                if i == 0 or tiles[i] != tiles[i - 1]]
+    return [tuple(sorted(tiles + [k])) for k in range(34) if tiles.count(k) < 4]
+
+
+def fresh_apart(rng: random.Random, n: int, seen: set, tag=None) -> list[int]:
+    """As :func:`fresh_tiles`, and no hand one tile from it was used either: the 14-tile
+    hands a 13-tile hand's analysis tries (each draw) and the 13-tile hands a 14-tile
+    hand's analysis tries (each discard) are new too, so no whole-hand result of an earlier
+    analysis can serve it. Keys in ``seen`` are ``(tag, sorted tuple)``; the hand and its
+    neighbours are added."""
+    while True:
+        tiles = fresh_tiles(rng, n, set())
+        keys = [(tag, tuple(tiles))] + [(tag, h) for h in neighbours(tiles)]
+        if not any(k in seen for k in keys):
+            seen.update(keys)
+            return tiles
+
+
+def special_tiles(rng: random.Random, n: int) -> list[int]:
+    """A wildcard-free hand of ``n`` tiles near the two special shapes: seven pairs of
+    distinct kinds (a third of them with four of a kind as two pairs, RULES C-5), or the
+    thirteen orphans; then 0-2 tiles swapped for random ones."""
+    roll = rng.random()
+    if roll < 0.45:
+        kinds = rng.sample(range(34), 7)
+        tiles = [k for k in kinds for _ in range(2)]
+    elif roll < 0.65:
+        kinds = rng.sample(range(34), 6)
+        tiles = [k for k in kinds for _ in range(2)] + [kinds[0]] * 2
+    else:
+        orphans = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33]
+        tiles = orphans + [rng.choice(orphans)]
+    rng.shuffle(tiles)
+    tiles = tiles[:n]
+    for _ in range(rng.randrange(3)):
+        i = rng.randrange(n)
+        k = rng.randrange(34)
+        if tiles.count(k) < 4:
+            tiles[i] = k
+    return sorted(tiles)
 
 
 def _room(rng: random.Random) -> tuple[str, dict, int | None]:
