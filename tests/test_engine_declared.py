@@ -80,3 +80,58 @@ def test_a_win_without_tiles_needs_its_method_and_a_draw_declares_nothing():
         settle_without_tiles({"variant": "sanmenxia", "settlement": {"dealer": 0, "winner": None},
                               "declared": {"biao": 1}})
     assert e.value.field == "declared"
+
+
+def _option_rooms(variant):
+    """Every room of ``variant`` over the options that govern its declared factors."""
+    import itertools
+
+    names = {"zhengzhou": ("wildcard", "seven_pairs_double", "kong_bloom_double",
+                           "four_wildcards_double"),
+             "panjin": ("piaohu", "one_suit", "seven_pairs", "jihu", "qionghu", "jiahu"),
+             "sanmenxia": ("wildcard",), "jincheng": ()}[variant]
+    for values in itertools.product((False, True), repeat=len(names)):
+        opts = dict(zip(names, values))
+        if variant == "panjin":
+            for mode in ("none", "next"):
+                yield {**opts, "wildcard_mode": mode}
+        else:
+            yield opts
+
+
+@pytest.mark.parametrize("variant", ["sanmenxia", "zhengzhou", "panjin", "jincheng"])
+def test_declarable_offers_exactly_what_a_self_drawn_win_may_declare(variant):
+    """``Variant.declarable`` (what the quick entry offers) against the settlement's own
+    check: in every room over the governing options, each offered factor settles alone, and
+    each factor not offered is refused (ZZ-4: 七对 by ``seven_pairs_double``, 四混 by
+    ``four_wildcards_double`` and wildcards; 杠上花 is the win method's, never declared on a
+    self-draw; PJ-10: each 番 by its option, 群鸡 with 鸡胡, 穷胡 needing wildcards; SMX-5:
+    表 with wildcards; 晋城 nothing)."""
+    from webcalc.options import parse_options
+    from webcalc.settlement.panjin import HAND_FAN_OPTION
+    from webcalc.settlement.zhengzhou import DOUBLES
+    from webcalc.variants import VARIANTS
+
+    v = VARIANTS[variant]
+    every = {"zhengzhou": ("doubles", list(DOUBLES)), "panjin": ("fan", list(HAND_FAN_OPTION)),
+             "sanmenxia": ("biao", [1]), "jincheng": (None, [])}[variant]
+    for opts in _option_rooms(variant):
+        d = v.declarable(parse_options(v.Options, opts))
+        offered = set() if d is None else ({k for k, _name in d.keys} if d.keys else {1})
+        if d is not None:
+            assert d.field == every[0] and str(d.label) and "·" not in str(d.label)
+            assert d.keys or d.maximum == 4                        # 表 = 1 + up to 3
+        for key in every[1]:
+            body = {"variant": variant, "options": opts, "win_by": "self_draw",
+                    "settlement": {"dealer": 0, "winner": 1},
+                    "declared": {every[0]: key if every[0] == "biao" else [key]}}
+            try:
+                settle_without_tiles(body)
+                accepted = True
+            except InputError as err:
+                assert err.field == f"declared.{every[0]}", err
+                accepted = False
+            assert accepted == (key in offered), (opts, key)
+        if d is None and variant == "jincheng":
+            assert settle_without_tiles({"variant": variant, "win_by": "self_draw",
+                                         "settlement": {"dealer": 0, "winner": 1}})

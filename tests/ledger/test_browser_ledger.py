@@ -371,3 +371,68 @@ def test_english_ledger_page(browser, server, js):
         assert errors == []
     finally:
         ctx.close()
+
+
+@pytest.mark.parametrize("js", [True, False], ids=["js", "nojs"])
+def test_the_winners_kong_in_the_melds_is_counted(browser, server, js):
+    """The kong repro of tests/ledger/test_entry_room.py typed into the table page, JavaScript
+    on and off: 南家 self-draws 123m456p789s22z with 暗杠1111z in 副露, 跑 1/2/0/3, 西家 has a
+    明杠 北家 supplied. ZZ-4 + ZZ-5 (跑 on kongs): net [-8, +26, -2, -16], as the calculator
+    and the API say (the ledger used to record [-4, +13, +1, -10], without the kong).
+    Then a hand that is no win: the form keeps the melds and says the 暗杠 is counted from
+    them, and 谁杠's blank row leaves the winner out; and a 明杠 typed without its supplier:
+    the page asks who supplied it, and the answer goes into the melds."""
+    from playwright.sync_api import expect
+
+    base, app = server
+    ledger = app.extensions["ledger"]
+    ctx, page = new_page(browser, java_script_enabled=js)
+    try:
+        token = open_table(page, base)
+
+        def enter(hand, winning, melds, pao, kong_row=None):
+            page.fill("#hand", hand)
+            page.fill("#winning_tile", winning)
+            if not page.locator("#melds").is_visible():
+                page.locator("#entry-more summary").click()
+            page.fill("#melds", melds)
+            page.select_option("#s_winner", "1")
+            for i, x in enumerate(pao):
+                page.fill(f"input[name=s_pao{i}]", str(x))
+            if kong_row is not None:
+                seat, typ, supplier = kong_row
+                page.locator("select[name=k_seat]").first.select_option(seat)
+                page.locator("select[name=k_type]").first.select_option(typ)
+                page.locator("select[name=k_from]").first.select_option(supplier)
+            page.click("#record")
+            page.wait_for_load_state()
+
+        enter("123m456p789s22z", "2z", "暗杠1111z", [1, 2, 0, 3], ("2", "exposed", "3"))
+        assert [h["settlement"]["net"] for h in ledger.table(token)["hands"]] == \
+            [[-8, 26, -2, -16]]
+        assert totals(page) == ["-8", "26", "-2", "-16"]
+
+        # no win (a tile short of the pair): 422, the melds kept and their kong shown as
+        # counted; the blank kong row offers 东 西 北 only
+        enter("123m456p789s23z", "3z", "暗杠1111z", [0, 0, 0, 0])
+        expect(page.locator(".winner-kongs")).to_contain_text("胡牌者的杠（来自副露，已计入）")
+        expect(page.locator(".winner-kong")).to_have_count(1)
+        assert page.input_value("#melds") == "暗杠1111z"
+        row = page.locator(".kong-new select[name=k_seat] option")
+        assert row.evaluate_all("os => os.map(o => o.value)") == ["", "0", "2", "3"]
+        assert ledger.table(token)["next_number"] == 2
+
+        # a 明杠 without its supplier: asked (ZZ-5: that seat pays), then counted
+        enter("123m456p789s22z", "2z", "明杠1111z", [1, 2, 0, 3])
+        expect(page.locator("#s_wkongs-error")).to_be_visible()
+        assert ledger.table(token)["next_number"] == 2
+        page.select_option("select[name=meld_src]", "0:3")
+        page.click("#record")
+        page.wait_for_load_state()
+        h = ledger.table(token)["hands"][1]
+        assert h["request"]["melds"] == [{"type": "kong", "tiles": "1111z", "from": 3}]
+        assert h["settlement"]["net"] == [-4, 19, -3, -12]     # 北家 pays the 明杠: 1+2+3
+        # no script error, no CSP violation (the two 422 answers are logged as such)
+        assert [e for e in page.console_errors if "status of 422" not in e] == []
+    finally:
+        ctx.close()

@@ -247,13 +247,38 @@ def test_a_win_on_a_discard_names_the_discarder(client):
     token = open_table(client, variant="jincheng", form_variant="jincheng")
     html = client.get(f"/t/{token}").get_data(as_text=True)
     assert 'name="s_discarder"' in html                     # offered before 胡法 is chosen
+    assert 'name="s_dready"' in html                        # and the discarder's 上架 (JC-5)
+    # as the browser sends the form: the four 上架 boxes checked, the discarder's asked apart
     r = record(client, token, hand=WIN, winning_tile="2z", win_by="discard", s_dealer="0",
-               s_winner="1", s_discarder="2")
+               s_winner="1", s_discarder="2", s_dready="1",
+               **{f"s_ready{i}": "1" for i in range(4)})
     assert r.status_code == 303, r.get_data(as_text=True)[:3000]
     h = table(client, token)["hands"][0]
     assert h["request"]["settlement"]["discarder"] == 2
     # JC-5: each other seat pays 底 × u (2 for the dealer, 老王) on a discard; all 上架
     assert {p["from"]: p["amount"] for p in h["settlement"]["payments"]} == {0: 2, 2: 1, 3: 1}
+
+
+
+def test_jincheng_entry_reads_its_checkboxes_as_a_form(client):
+    """A box the browser leaves unchecked is not sent; the calculator reads that as "off"
+    (its form says ``form_variant``), and so does the table's entry now: 南家 not 上架 cannot
+    win (JC-3), and a discard win asks whether the discarder had 上架 (JC-5) instead of
+    taking "yes" for it."""
+    token = open_table(client, variant="jincheng", form_variant="jincheng")
+    r = record(client, token, hand=WIN, winning_tile="2z", win_by="self_draw", s_dealer="0",
+               s_winner="1", s_ready0="1", s_ready2="1", s_ready3="1")
+    assert r.status_code == 422
+    r = record(client, token, hand=WIN, winning_tile="2z", win_by="discard", s_dealer="0",
+               s_winner="1", s_discarder="2", **{f"s_ready{i}": "1" for i in range(4)})
+    assert r.status_code == 422 and 'id="s_dready-error"' in r.get_data(as_text=True)
+    r = record(client, token, hand=WIN, winning_tile="2z", win_by="discard", s_dealer="0",
+               s_winner="1", s_discarder="2", s_dready="0",
+               **{f"s_ready{i}": "1" for i in range(4)})
+    assert r.status_code == 303
+    h = table(client, token)["hands"][0]
+    # JC-5: 阿梅 discarded without 上架: ×2 on its share
+    assert {p["from"]: p["amount"] for p in h["settlement"]["payments"]} == {0: 2, 2: 2, 3: 1}
 
 
 def test_refusals_are_pages_not_crashes(make_app):

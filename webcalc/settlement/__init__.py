@@ -21,6 +21,7 @@ from typing import Any, Callable
 from ..errors import InputError
 from ..messages import Joined, Message, seat as seat_name
 from ..variants.base import SELF_DRAWN, Judgement, Situation
+from ..variants.sanmenxia import MAX_BIAO_DISCARDS      # SMX-5, the variant says it
 
 SEAT_NAMES = tuple(seat_name(i) for i in range(4))        # 东家 南家 西家 北家
 ITEMS = ("win", "kong", "follow_dealer", "draw_penalty")
@@ -31,7 +32,6 @@ FIELDS = ("base", "dealer", "winner", "discarder", "pao", "jiagang", "ready", "k
 FIELD_LABELS = {f: Message(f"sfield.{f}") for f in FIELDS}     # 底分 庄家 胡牌者 点炮者 …
 MAX_BASE = 10 ** 9          # docs/settlement.md: a sanity cap, not a rule
 MAX_KONGS = 16              # four players, at most four kongs each
-MAX_BIAO_DISCARDS = 3
 DECIMALS = 10               # float amounts are rounded to this many decimal places       # four wildcard tiles, one kept as the eyes
 
 

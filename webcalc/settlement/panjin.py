@@ -18,15 +18,12 @@ import dataclasses
 
 from ..messages import Joined, Message
 from ..variants.base import WIN_METHOD_LABELS
-from ..variants.panjin import FAN_NAMES, PanjinOptions, fan
+from ..variants.panjin import FAN_NAMES, HAND_FAN_OPTION, PanjinOptions, fan
 from . import (SEAT_NAMES, Payment, Table, declared_keys, declared_refuse, flat_kong_payments,
                fmt, pay)
 
 #: what a win recorded without its tiles declares (:func:`webcalc.settlement.settle_declared`)
 DECLARED = ("fan",)
-#: PJ-10: the hand's own 番 (what the tiles decide) → the room option without which it is none
-HAND_FAN_OPTION = {"piaohu": "piaohu", "one_suit": "one_suit", "seven_pairs": "seven_pairs",
-                   "jihu": "jihu", "qunji": "jihu", "qionghu": "qionghu", "jiahu": "jiahu"}
 
 KONG_UNITS = {"exposed": 1, "added": 1, "concealed": 2, "wildcard": 64}
 CITES = ("PJ-10", "PJ-11", "PJ-12")

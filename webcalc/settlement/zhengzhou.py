@@ -16,7 +16,7 @@ of it.
 
 from __future__ import annotations
 
-from ..variants.zhengzhou import Zhengzhou
+from ..variants.zhengzhou import DECLARED_DOUBLES, Zhengzhou
 from ..messages import Joined, Message
 from ..variants.base import WIN_METHOD_LABELS
 from . import (KONG_LABELS, SEAT_NAMES, Payment, Table, declared_keys, declared_refuse, fmt,
@@ -25,10 +25,8 @@ from . import (KONG_LABELS, SEAT_NAMES, Payment, Table, declared_keys, declared_
 #: what a win recorded without its tiles declares (:func:`webcalc.settlement.settle_declared`)
 DECLARED = ("doubles",)
 #: ZZ-4's doubles: declared key → (name in the payment text: 七对 杠上花 四混, the room option
-#: that enables it)
-DOUBLES = {"seven_pairs": (Message("fan.seven_pairs"), "seven_pairs_double"),
-           "kong_bloom": (Message("zz.kong_bloom"), "kong_bloom_double"),
-           "four_wildcards": (Message("fan.four_wildcards"), "four_wildcards_double")}
+#: that enables it); the variant's, which also says which a room offers (``declarable``)
+DOUBLES = DECLARED_DOUBLES
 
 
 def doubles(t: Table) -> list[str]:

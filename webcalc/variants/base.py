@@ -101,6 +101,26 @@ def reason(rule: str, code: str, **params) -> dict:
     return {"rule": rule, "message": Message(code, params, rule)}
 
 
+@dataclass(frozen=True)
+class Declarable:
+    """What a win recorded without its tiles may declare in a room (API ``declared``): the
+    factors the tiles would have decided, as far as the room's options have them on.
+
+    Attributes:
+        field: the key of ``declared`` (``doubles`` 郑州, ``fan`` 盘锦, ``biao`` 三门峡).
+        label: what a reader calls it (加倍, 番, 表), for forms and their errors.
+        rule: the RULES id that says what it is worth.
+        keys: for a list field, ``(key, name)`` of each factor the room has on, in order.
+        maximum: for a count field (``keys`` empty), the largest count.
+    """
+
+    field: str
+    label: Message
+    rule: str
+    keys: tuple[tuple[str, Message], ...] = ()
+    maximum: int = 0
+
+
 class Variant:
     """Base of the four rule sets; subclasses set the class attributes and override
     what differs."""
@@ -168,6 +188,12 @@ class Variant:
             raise InputError("bad_meld", Message("meld.no_taken", variant=self.label,
                                                  meld=MELD_LABELS[meld.kind], tile=meld.tiles[0],
                                                  rule="JC-10"), "melds")
+
+    def declarable(self, opts) -> Declarable | None:
+        """What a win recorded without its tiles may declare under ``opts``, or ``None``
+        when nothing (the variant's money needs no factor of the tiles, or the room has
+        every such factor off). The settlement's ``parse_declared`` refuses the rest."""
+        return None
 
     # -- judging ------------------------------------------------------------------
     def is_win(self, sit: Situation) -> bool:

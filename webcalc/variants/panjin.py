@@ -27,7 +27,7 @@ from ..shanten import hand_caps, panjin_meld_flags, panjin_missing, panjin_stand
 from ..tables import standard_waits
 from ..tiles import ALL_TILES, Tile
 from ..wildcards import PANJIN, wildcards_from_indicator
-from .base import Judgement, Situation, Variant, reason
+from .base import Declarable, Judgement, Situation, Variant, reason
 
 PJ_POLICY = JokerPolicy(in_triplet=False)            # PJ-2
 ONE_BAMBOO = 18                                       # 1条, 幺鸡
@@ -87,6 +87,12 @@ FAN_KEYS = ("self_draw", "discard", "qionghu", "jihu", "qunji", "piaohu", "one_s
 FAN_NAMES = {k: Message(f"fan.{k}") for k in FAN_KEYS}   # 自摸 点炮 穷胡 鸡胡 群鸡 飘胡 …
 
 
+#: PJ-10: the hand's own 番 (what the tiles decide, so what a win without tiles declares) →
+#: the room option without which it is none (群鸡 and 鸡胡 both by ``jihu``)
+HAND_FAN_OPTION = {"piaohu": "piaohu", "one_suit": "one_suit", "seven_pairs": "seven_pairs",
+                   "jihu": "jihu", "qunji": "jihu", "qionghu": "qionghu", "jiahu": "jiahu"}
+
+
 def fan(key: str, multiplier: int = 2) -> dict:
     """One 番 entry: ``{"name", "key", "multiplier"}`` (PJ-10)."""
     return {"name": FAN_NAMES[key], "key": key, "multiplier": multiplier}
@@ -104,6 +110,15 @@ class Panjin(Variant):
 
     def wildcards_on(self, opts) -> bool:
         return opts.wildcard_mode != "none"
+
+    def declarable(self, opts) -> Declarable | None:
+        """PJ-10: the hand's own 番 whose room option is on (穷胡 needs wildcards too)."""
+        keys = tuple((k, FAN_NAMES[k]) for k, option in HAND_FAN_OPTION.items()
+                     if getattr(opts, option)
+                     and (k != "qionghu" or self.wildcards_on(opts)))
+        if not keys:
+            return None
+        return Declarable("fan", Message("declared.fan"), "PJ-10", keys)
 
     def wildcards(self, opts, indicator):
         if indicator is None or not self.wildcards_on(opts):

@@ -14,7 +14,12 @@ from ..decompose import knitted_reading, knitted_waits, min_missing_knitted
 from ..tables import can_complete
 from ..messages import Message
 from ..options import opt
-from .base import Judgement, Situation, Variant
+from .base import Declarable, Judgement, Situation, Variant
+
+
+#: SMX-5: at most this many wildcards discarded while in the any-tile wait (the other three
+#: of the four), so 表 is at most 1 + this
+MAX_BIAO_DISCARDS = 3
 
 
 @dataclass(frozen=True)
@@ -51,6 +56,13 @@ class Sanmenxia(Variant):
 
     def wildcards_on(self, opts) -> bool:
         return opts.wildcard
+
+    def declarable(self, opts) -> Declarable | None:
+        """SMX-5: the 表 count of a 混单吊 win, in a room with wildcards (SMX-4)."""
+        if not opts.wildcard:
+            return None
+        return Declarable("biao", Message("declared.biao"), "SMX-5",
+                          maximum=1 + MAX_BIAO_DISCARDS)
 
     def kinds_in_play(self, opts) -> int:
         return 34 if opts.with_honors else 27          # C-1: 108 tiles without honors

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from ..messages import Message
 from ..options import opt
-from .base import Judgement, Situation, Variant
+from .base import Declarable, Judgement, Situation, Variant
 
 
 @dataclass(frozen=True)
@@ -40,6 +40,14 @@ class ZhengzhouOptions:
     dealer_plus_base: bool = field(default=False, metadata=opt(
         Message("opt.zhengzhou.dealer_plus_base"), Message("opt.zhengzhou.dealer_plus_base.help"), "ZZ-4",
         also=("ZZ-5",)))
+
+
+#: ZZ-4's doubles a win without tiles may declare: key → (its name, the room option that
+#: enables it). 杠上花 (``kong_bloom``) is no factor of the tiles: the win method says it
+#: (``kong_replacement``), so it is accepted as declared but never needs declaring.
+DECLARED_DOUBLES = {"seven_pairs": (Message("fan.seven_pairs"), "seven_pairs_double"),
+                    "kong_bloom": (Message("zz.kong_bloom"), "kong_bloom_double"),
+                    "four_wildcards": (Message("fan.four_wildcards"), "four_wildcards_double")}
 
 
 class Zhengzhou(Variant):
@@ -76,6 +84,16 @@ class Zhengzhou(Variant):
         if four is not None:
             out["four_wildcards"] = four
         return out
+
+    def declarable(self, opts) -> Declarable | None:
+        """ZZ-4: 七对 with ``seven_pairs_double``, 四混 with ``four_wildcards_double`` in a
+        room with wildcards (ZZ-3); 杠上花 is the win method's, not declared."""
+        keys = tuple((k, DECLARED_DOUBLES[k][0]) for k in ("seven_pairs", "four_wildcards")
+                     if getattr(opts, DECLARED_DOUBLES[k][1])
+                     and (k != "four_wildcards" or opts.wildcard))
+        if not keys:
+            return None
+        return Declarable("doubles", Message("declared.doubles"), "ZZ-4", keys)
 
     @classmethod
     def hand_doubles(cls, opts, readings) -> list[str]:

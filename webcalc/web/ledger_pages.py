@@ -48,22 +48,19 @@ from ..errors import InputError
 from ..ledger import (Busy, Conflict, LedgerError, NotFound, RateLimited, ReadOnly, TableFull,
                       Voided, table_in, view_token_of)
 from ..notation import melds_to_text
-from ..options import option_specs
+from ..options import option_specs, parse_options
 from ..messages import Message, seat
+from ..settlement import kongs_of_melds
 from ..variants import VARIANTS
-from .forms import AnalyzeForm
+from ..variants.base import Declarable
+from .forms import TEXT_FIELDS, AnalyzeForm
 from .htmx import add_vary
 from .i18n import current_lang, localized
-from .room import Room, read_room, win_methods
+from .room import Room, read_page_room, read_room, win_methods
+from .tap import apply_meld_sources
 
 bp = Blueprint("ledger_pages", __name__, url_prefix="/t")
 
-#: the declared factors a quick entry (no tiles) offers, per variant (API.md ``declared``)
-#: the factors a win without tiles declares (keys → the engine's names: 七对 杠上花 四混; 飘胡 …)
-DOUBLES = {"seven_pairs": Message("fan.seven_pairs"), "kong_bloom": Message("zz.kong_bloom"),
-           "four_wildcards": Message("fan.four_wildcards")}
-PANJIN_FAN = {k: Message(f"fan.{k}") for k in ("piaohu", "one_suit", "seven_pairs", "jihu",
-                                                 "qunji", "qionghu", "jiahu")}
 STATUS = {NotFound: 404, ReadOnly: 403, Conflict: 409, Voided: 409, TableFull: 409,
           RateLimited: 429, Busy: 503}
 IMPORT_MAX = 2 * 1024 * 1024
@@ -214,9 +211,19 @@ def _prev_bets(table: dict) -> dict:
     return {}
 
 
-def _room_args(table: dict, data=None, prefill: dict | None = None) -> MultiDict:
-    """The analysis form's inputs for this table: its options, base and names, then
-    ``prefill`` (the next hand's defaults or a hand being corrected), then what was typed."""
+#: the fields of the entry a visitor types (the rest, options, base and names, the table
+#: decides): the calculator page's hand fields and 胡法, its settlement inputs (``s_*`` but
+#: the base, the kong rows ``k_*``) and the kong list's remove button
+_TYPED = TEXT_FIELDS + ("win_by", "remove_kong")
+
+
+def _room_args(table: dict, data=None, prefill: dict | None = None, *,
+               posted: bool = False) -> MultiDict:
+    """The calculator page's arguments for this table's entry: its options, base and names,
+    then ``prefill`` (the next hand's defaults or a hand being corrected), then what was
+    typed (the hand's fields too: the room counts the winner's kongs from the melds). A
+    ``posted`` form says so as the calculator's form does (``form_variant``): a checkbox it
+    does not send is off."""
     args = MultiDict()
     specs = {s["name"]: s for s in localized(option_specs(VARIANTS[table["variant"]].Options))}
     for name, value in table["options"].items():
@@ -225,11 +232,13 @@ def _room_args(table: dict, data=None, prefill: dict | None = None) -> MultiDict
     args["s_base"] = str(table["base"])
     for i, n in enumerate(table["names"]):
         args[f"n{i}"] = n
+    if posted:
+        args["form_variant"] = table["variant"]
     for k, v in (prefill or {}).items():
         args.setlist(k, v if isinstance(v, list) else [v])
     if data is not None:
         for k in data:
-            if k.startswith(("s_", "k_")) and k != "s_base":
+            if (k.startswith(("s_", "k_")) and k != "s_base") or k in _TYPED:
                 args.setlist(k, data.getlist(k))
         if "k_seat" not in data:
             args.pop("k_seat", None)
@@ -247,8 +256,10 @@ def _prefill_next(table: dict) -> dict:
     return out
 
 
-def _prefill_hand(h: dict) -> tuple[dict, dict]:
-    """A recorded hand's request → (analysis form fields, room args)."""
+def _prefill_hand(table: dict, h: dict) -> tuple[dict, dict]:
+    """A recorded hand's request → (analysis form fields, room args). The winner's kongs
+    that the melds give are the room's to add again (:attr:`Room.winner_kongs`), so they
+    are left out of the kong list here: listed too, they would be an error (counted twice)."""
     req = h["request"]
     s = req.get("settlement") or {}
     fields = {k: req.get(k, "") for k in ("hand", "indicator", "winning_tile")}
@@ -261,6 +272,10 @@ def _prefill_hand(h: dict) -> tuple[dict, dict]:
             "s_winner": "none" if s.get("winner") is None else str(s["winner"])}
     if s.get("discarder") is not None:
         args["s_discarder"] = str(s["discarder"])
+        if s.get("ready") is not None:           # JC-5: the discarder's 上架, asked apart
+            args["s_dready"] = "1" if s["ready"][s["discarder"]] else "0"
+        else:
+            args["s_dready"] = "1"
     for i in range(4):
         if s.get("pao"):
             args[f"s_pao{i}"] = str(s["pao"][i])
@@ -268,10 +283,24 @@ def _prefill_hand(h: dict) -> tuple[dict, dict]:
             args[f"s_jiagang{i}"] = "1"
         if s.get("ready") is not None:
             args[f"s_ready{i}"] = "1" if s["ready"][i] else "0"
-    if s.get("kongs"):
+    kongs = list(s.get("kongs") or [])
+    if isinstance(s.get("winner"), int) and req.get("hand") and fields["melds"]:
+        variant = VARIANTS[table["variant"]]
+        try:
+            options = parse_options(variant.Options, table["options"])
+        except InputError:
+            options = variant.Options()
+        for k in reversed([k for k in kongs_of_melds(variant, options, req.get("melds") or [],
+                                                     s["winner"], req.get("indicator"))
+                           if k is not None]):
+            for j in range(len(kongs) - 1, -1, -1):      # the page lists them last
+                if kongs[j] == k:
+                    del kongs[j]
+                    break
+    if kongs:
         args["s_kongs"] = ",".join(
             f"{k['seat']}:{k['type']}" + (f":{k['from']}" if k.get("from") is not None else "")
-            for k in s["kongs"])
+            for k in kongs)
     for key, name in (("biao_discards", "s_biao"),):
         if s.get(key):
             args[name] = str(s[key])
@@ -280,42 +309,58 @@ def _prefill_hand(h: dict) -> tuple[dict, dict]:
         if s.get(key):
             args[name] = "1"
     declared = req.get("declared") or {}
-    if declared.get("doubles"):
-        fields["d_doubles"] = list(declared["doubles"])
-    if declared.get("fan"):
-        fields["d_fan"] = list(declared["fan"])
-    if declared.get("biao"):
-        fields["d_biao"] = str(declared["biao"])
+    for key, value in declared.items():
+        if value:
+            fields[f"d_{key}"] = list(value) if isinstance(value, list) else str(value)
     return fields, args
 
 
+class _Unsettled(InputError):
+    """The entry's room has inputs it cannot read (shown under them): nothing is recorded,
+    as the calculator page computes no settlement then."""
+
+
+#: the API's ``declared`` fields (API.md "Table ledger"); the variant says which it has
+DECLARED_FIELDS = ("doubles", "fan", "biao")
+DECLARED_MAX = 16                   # values read per field (盘锦 has 7 番 to declare)
+
+
 class Entry:
-    """The next hand's entry (or a correction): the analysis form and its room, fixed to
-    the table's variant, options, base and names."""
+    """The next hand's entry (or a correction): the calculator's form and room, fixed to the
+    table's variant, options, base and names. The room is read as the calculator page reads
+    its own (:func:`read_page_room`, from the same fields), so the same inputs give the same
+    money; docs/decisions.md "The table's entry is the calculator's room"."""
 
     def __init__(self, table: dict, data=None, correcting: dict | None = None):
         self.table = table
         self.correcting = correcting
         prefill_fields, prefill_args = ({}, _prefill_next(table))
         if correcting is not None:
-            prefill_fields, prefill_args = _prefill_hand(correcting)
+            prefill_fields, prefill_args = _prefill_hand(table, correcting)
+        posted = data is not None
         if data is None:
             data = MultiDict()
             for k, v in prefill_fields.items():
                 data.setlist(k, v if isinstance(v, list) else [v])
-            args = _room_args(table, None, prefill_args)
-        else:
-            args = _room_args(table, data, {} if "s_dealer" in data else prefill_args)
+        elif "meld_src" in data:            # who supplied the winner's 明杠/补杠, as on /
+            data = apply_meld_sources(data)
+        self.draw = posted and bool(data.get("draw"))
+        #: a kong row's remove button: the form is shown again, nothing recorded
+        self.pending = posted and "remove_kong" in data
+        args = _room_args(table, data, {} if posted and "s_dealer" in data else prefill_args,
+                          posted=posted)
+        if self.draw:                       # 荒庄 in one tap, whatever 胡牌者 showed
+            args.setlist("s_winner", ["none"])
         fdata = MultiDict(data)
         fdata["variant"] = table["variant"]
         self.form = AnalyzeForm(fdata)
         self.form.set_variant(win_methods(table["variant"]))
-        self.room: Room = read_room(args, table["variant"], self.form.win_by.data)
+        self.room: Room = read_page_room(args, table["variant"], self.form.win_by.data)
         self.declared_errors: list[str] = []
         self.general: str | None = None
-        self.doubles = data.getlist("d_doubles")
-        self.fan = data.getlist("d_fan")
-        self.biao = (data.get("d_biao") or "").strip()
+        self.declared_values = {name: [v.strip() for v in data.getlist(f"d_{name}")
+                                       if v.strip()][:DECLARED_MAX]
+                                for name in DECLARED_FIELDS}
         self.key = data.get("idempotency_key") or secrets.token_urlsafe(12)
         self.expected = table["next_number"]
         self.revision = correcting["revision"] if correcting else None
@@ -327,35 +372,35 @@ class Entry:
         return any(m in ("discard", "robbing_kong")
                    for m, _label in win_methods(self.table["variant"]))
 
-    @property
-    def declares(self) -> list[tuple[str, str]]:
-        v = self.table["variant"]
-        if v == "zhengzhou":
-            return list(localized(DOUBLES).items())
-        if v == "panjin":
-            return list(localized(PANJIN_FAN).items())
-        return []
+    @functools.cached_property
+    def declares(self) -> Declarable | None:
+        """What a win without tiles may declare in this room (the variant says, from the
+        table's options), or ``None``: then the entry offers no such input."""
+        variant = VARIANTS[self.table["variant"]]
+        try:
+            return variant.declarable(parse_options(variant.Options, self.table["options"]))
+        except InputError:                  # a stored room the engine no longer reads
+            return None
+
+    def declared_text(self, name: str) -> str:
+        values = self.declared_values.get(name) or []
+        return values[-1] if values else ""
 
     def body(self, draw: bool = False) -> dict:
-        """The ledger request (API.md "Table ledger"); raises InputError for a bad field."""
-        from ..notation import melds_from_text
-
+        """The ledger request (API.md "Table ledger"): the calculator's request for the same
+        fields (:meth:`AnalyzeForm.to_request`, less the variant the table decides) and its
+        room's settlement. Raises InputError for a bad field."""
         f = self.form
-        body: dict = {}
+        if self.room.errors:
+            raise _Unsettled("bad_settlement", _("Nothing was recorded: correct the inputs "
+                                                 "marked below."), "settlement")
         hand = (f.hand.data or "").strip()
+        body: dict = {}
         if hand and not draw:
-            body["hand"] = hand
-            melds = (f.melds.data or "").strip()
-            if melds:
-                body["melds"] = melds_from_text(melds)
-            for name in ("indicator", "winning_tile"):
-                value = (getattr(f, name).data or "").strip()
-                if value:
-                    body[name] = value
-        if not draw:
+            body = f.to_request()
+            del body["variant"]
+        elif not draw:
             body["win_by"] = f.win_by.data or "self_draw"
-        if draw:
-            self.room.winner = None
         settlement = self.room.settlement_request()
         if settlement is None:
             raise InputError("bad_settlement", _("Choose the winner, or press 荒庄 for a drawn "
@@ -363,26 +408,50 @@ class Entry:
         settlement.pop("base", None)
         body["settlement"] = settlement
         if not hand and not draw and settlement.get("winner") is not None:
-            v = self.table["variant"]
-            if v == "zhengzhou" and self.doubles:
-                body["declared"] = {"doubles": self.doubles}
-            elif v == "panjin" and self.fan:
-                body["declared"] = {"fan": self.fan}
-            elif v == "sanmenxia" and self.biao:
-                if not self.biao.isdigit():
-                    raise InputError("bad_settlement", _("表 should be a whole number."),
-                                     "declared.biao")
-                body["declared"] = {"biao": int(self.biao)}
+            declared = self._declared()
+            if declared:
+                body["declared"] = declared
         return body
+
+    def _declared(self) -> dict:
+        """The declared factors as typed; one the room does not offer is passed on too, so
+        the engine says why it does not count (never silently dropped)."""
+        d = self.declares
+        out: dict = {}
+        for name, values in self.declared_values.items():
+            if not values:
+                continue
+            if d is not None and name == d.field and not d.keys:        # a count (表)
+                text = values[-1]
+                if not re.fullmatch(r"\d{1,3}", text):
+                    raise InputError("bad_settlement", _(
+                        "%(name)s should be a whole number.", name=localized(d.label)),
+                        f"declared.{name}")
+                out[name] = int(text)
+            else:
+                out[name] = values
+        return out
+
+    def _relabel(self, message):
+        """A declared error names the field by its key (the API's ``doubles``); the page
+        names it as the reader does (加倍, 番, 表)."""
+        d = self.declares
+        if isinstance(message, Message) and d is not None and message.params.get("name") == d.field:
+            return Message(message.code, {**message.params, "name": d.label}, message.rule)
+        return message
 
     def attach(self, err: InputError) -> None:
         from .pages import _attach, _localized_error
 
-        err = _localized_error(err)           # under its input in the page's language
+        if isinstance(err, _Unsettled):     # each input's error is shown under it already
+            self.general = localized(err.message)
+            return
         field = err.field or ""
         if field.startswith("declared"):
-            self.declared_errors.append(localized(err.message))
-        elif not (_attach(self.form, err) or self.room.attach(field, localized(err.message))):
+            self.declared_errors.append(localized(self._relabel(err.message)))
+            return
+        err = _localized_error(err)           # under its input in the page's language
+        if not (_attach(self.form, err) or self.room.attach(field, localized(err.message))):
             self.general = localized(err.message)
 
 
@@ -530,6 +599,8 @@ def _write(token: str, work, entry_of=None):
         return _render_table(token, t, status=403,
                              message=_("This is the view link: it cannot change the table."))
     entry = entry_of(t) if entry_of else None
+    if entry is not None and entry.pending:      # a kong row taken out: show the form again
+        return _render_table(token, t, entry=entry)
     try:
         anchor = work(t, entry)
     except InputError as err:
@@ -556,7 +627,7 @@ def _write(token: str, work, entry_of=None):
 @bp.post("/<token>/hands")
 def record(token: str):
     def work(t, entry):
-        body = entry.body(draw=bool(request.form.get("draw")))
+        body = entry.body(draw=entry.draw)
         body["idempotency_key"] = entry.key
         body["expected_number"] = request.form.get("expected_number", type=int)
         rec = ledger().record(token, body)
@@ -573,7 +644,7 @@ def correct(token: str, number: int):
         return Entry(t, request.form, correcting=h)
 
     def work(t, entry):
-        body = entry.body(draw=bool(request.form.get("draw")))
+        body = entry.body(draw=entry.draw)
         body["expected_revision"] = request.form.get("expected_revision", type=int)
         ledger().correct(token, number, body)
         return f"hand-{number}"

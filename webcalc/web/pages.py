@@ -15,7 +15,7 @@ from . import tap
 from .forms import TEXT_FIELDS, AnalyzeForm
 from .htmx import add_vary, is_htmx, wants_fragment
 from .i18n import LANGS, current_lang, lang_param, localized, request_gettext
-from .room import Room, read_room, win_methods
+from .room import Room, read_page_room, win_methods
 
 bp = Blueprint("pages", __name__)
 
@@ -97,8 +97,7 @@ def index():
         marker = args.get("form_variant")
         form.set_variant(win_methods(form.variant.data),
                          stale=marker is not None and marker != form.variant.data)
-        room = read_room(args, form.variant.data, form.win_by.data,
-                         tap.melds_of(args.get("melds", "")) or [], args.get("indicator", ""))
+        room = read_page_room(args, form.variant.data, form.win_by.data)
 
     lang = lang_param()
     state = _state_query(args, form, room)

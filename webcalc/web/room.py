@@ -446,6 +446,20 @@ def _text(value: Any) -> str:
     return str(value)
 
 
+def read_page_room(args, variant: str, win_by: str = "self_draw") -> Room:
+    """The room of a page form that holds the hand's fields too: the calculator (``/``) and
+    the table page's entry (``/t/<edit>``) both read theirs here, so the same fields give
+    the same settlement. :func:`read_room` with the hand's melds and indicator as typed in
+    ``args`` (melds that cannot be read count no kong; their error is the melds field's)."""
+    from ..notation import melds_from_text
+
+    try:
+        melds = melds_from_text(args.get("melds", "") or "")
+    except InputError:
+        melds = []
+    return read_room(args, variant, win_by, melds, args.get("indicator", "") or "")
+
+
 def read_room(args, variant: str, win_by: str = "self_draw",
               melds: list[dict] | None = None, indicator: str = "") -> Room:
     """Read the option and settlement inputs of ``variant`` from ``args`` (a MultiDict);
