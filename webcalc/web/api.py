@@ -1,5 +1,5 @@
-"""The JSON API (API.md): ``POST /api/v1/analyze``, ``GET /api/v1/variants``. Never a 500
-for any body."""
+"""The JSON API (API.md): ``POST /api/v1/analyze``, ``POST /api/v1/review``,
+``GET /api/v1/variants``. Never a 500 for any body."""
 
 from __future__ import annotations
 
@@ -90,6 +90,17 @@ def analyze():
     if error is not None:
         return error
     from ..analysis import analyze as run
+
+    return _engine_answer(run, body)
+
+
+@bp.post("/review")
+def review():
+    """``POST /api/v1/review`` (API.md "Hand review"): one player's hand turn by turn."""
+    body, error = _json_body()
+    if error is not None:
+        return error
+    from ..story import review as run
 
     return _engine_answer(run, body)
 
