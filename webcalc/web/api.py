@@ -1,5 +1,5 @@
-"""The JSON API (API.md): ``POST /api/v1/analyze``, ``POST /api/v1/review``,
-``GET /api/v1/variants``. Never a 500 for any body."""
+"""The JSON API (API.md): ``POST /api/v1/analyze``, ``POST /api/v1/review``, ``GET
+/api/v1/quiz``, ``GET /api/v1/variants``. Never a 500 for any body."""
 
 from __future__ import annotations
 
@@ -103,6 +103,18 @@ def review():
     from ..story import review as run
 
     return _engine_answer(run, body)
+
+
+@bp.get("/quiz")
+def quiz():
+    """``GET /api/v1/quiz?variant=…&date=YYYY-MM-DD`` (docs/API.md): the day's 何切 problem
+    of a variant, with its answer; ``date`` defaults to today (UTC)."""
+    from datetime import datetime, timezone
+
+    from ..quiz import daily_problem
+
+    day = request.args.get("date") or datetime.now(timezone.utc).date().isoformat()
+    return _engine_answer(daily_problem, request.args.get("variant"), day)
 
 
 @bp.get("/variants")
