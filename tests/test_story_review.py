@@ -9,10 +9,13 @@ and 混, played by a simulator written here, whose every turn must show the same
 
 from __future__ import annotations
 
+import json
 import random
 import re
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from webcalc.analysis import analyze
 from webcalc.catalogue import localize
@@ -391,3 +394,80 @@ def test_random_zhengzhou_logs_report_efficiency_best_rows(chunk):
                                                                   row["useful_total"])
             key = lambda r: (99 if r["shanten"] is None else r["shanten"], -r["useful_total"])
             assert chosen["rank"] == 1 + sum(key(r) < key(row) for r in eff["efficiency"])
+
+
+# -- never a 500 --------------------------------------------------------------------------------
+
+_app = None
+
+
+def _client():
+    global _app
+    if _app is None:
+        from webcalc import create_app
+
+        _app = create_app({"TESTING": True})
+    return _app.test_client()
+
+
+_tile = st.sampled_from(["1m", "5m", "9m", "1z", "5z", "7z", "中", "x", "", "11m", "9p", "3s"])
+_value = st.none() | st.booleans() | st.integers(-2, 5) | _tile | st.lists(_tile, max_size=2) \
+    | st.dictionaries(st.sampled_from(["a", "draw"]), _tile, max_size=2)
+_turn = st.dictionaries(
+    st.sampled_from(["draw", "discard", "claim", "tiles", "tile", "from", "kong",
+                     "replacement", "win", "x"]),
+    _tile | _value | st.sampled_from(["pong", "chow", "kong", "win", "555m", "5555m", "123m",
+                                       True]),
+    max_size=5) | _value
+_body = st.fixed_dictionaries(
+    {"variant": st.sampled_from(["sanmenxia", "zhengzhou", "panjin", "jincheng", "x"]),
+     "start": st.sampled_from(["12359m456p789s11z", "123456m456p789s12z", "555m123p456p789s1z",
+                               "55m123456789p1z3s", "123m"]) | _value},
+    optional={"turns": st.lists(_turn, max_size=6) | _value, "indicator": _tile | _value,
+              "visible": _tile | _value, "options": _value, "hand": _value})
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(body=_body)
+def test_no_500_for_any_review_body(body):
+    resp = _client().post(URL, data=json.dumps(body), content_type="application/json")
+    assert resp.status_code in (200, 400, 422), (body, resp.status_code)
+    if resp.status_code != 200:
+        err = resp.get_json()["error"]
+        assert err["code"] and err["message"]
+
+
+_history = st.lists(_turn, max_size=4) | _value
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(history=_history, hand=st.sampled_from(["112233m123p123s9m7z", "112233m123p123s7z",
+                                                "123m456p789s11122z"]),
+       winning=st.sampled_from(["9m", "7z", None, "2z"]),
+       variant=st.sampled_from(["sanmenxia", "zhengzhou"]))
+def test_no_500_for_any_history(history, hand, winning, variant):
+    body = {"variant": variant, "indicator": "4z", "hand": hand, "history": history}
+    if winning:
+        body["winning_tile"] = winning
+    resp = _client().post("/api/v1/analyze", data=json.dumps(body),
+                          content_type="application/json")
+    assert resp.status_code in (200, 400, 422), (body, resp.status_code)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10 ** 6), at=st.integers(0, 11),
+       key=st.sampled_from(["draw", "discard", "claim", "tiles", "tile", "from", "kong",
+                            "replacement", "win"]), value=_value | _tile, drop=st.booleans())
+def test_no_500_for_a_valid_log_with_one_thing_changed(seed, at, key, value, drop):
+    req, _, _, _ = simulate(random.Random(seed))
+    turn = dict(req["turns"][at])
+    if drop:
+        turn.pop(key, None)
+    else:
+        turn[key] = value
+    req["turns"][at] = turn
+    resp = _client().post(URL, data=json.dumps(req), content_type="application/json")
+    assert resp.status_code in (200, 400), (req, resp.status_code)
+    if resp.status_code == 400:
+        err = resp.get_json()["error"]
+        assert err.get("turn") is not None and err["turn"] >= at, err   # the turns before: fine
