@@ -2,6 +2,7 @@
 # make test -> the whole test suite
 # make bench -> bench/RESULTS.md (bench/bench.py, then bench/worst.py)
 # make worst -> the hardest request classes' CPU p50/p99/max -> "## Worst cases"
+# make bench-review -> a 20-turn hand review's CPU p50/p99 on fresh random logs -> "## Review (issue 25)"
 # make soak -> 60 s loopback load test against gunicorn -> bench/RESULTS.md "## Soak (issue 7)"
 # make bench-ledger -> ledger record/read/200-hand page timings on SQLite and PostgreSQL -> "## Ledger (issue 12)"
 # make soak-ledger -> 60 s per database of ledger reads and writes on 2 gunicorn workers -> "## Ledger soak (issue 12)"
@@ -20,7 +21,7 @@ BIN    := $(VENV)/bin
 LOCK   := constraints.txt
 PIP    := $(BIN)/python -m pip install -q -c $(LOCK)
 
-.PHONY: run test bench worst bench-ledger soak-ledger soak load lock memory pages clean
+.PHONY: run test bench worst bench-ledger bench-review soak-ledger soak load lock memory pages clean
 
 run: $(VENV)/.stamp-run
 	$(BIN)/gunicorn -c gunicorn.conf.py 'webcalc:create_app()'
@@ -41,6 +42,11 @@ bench: $(VENV)/.stamp-bench
 # against issue 13.5's 20 ms p99 and issue 7's old 100 ms cap → "## Worst cases" in RESULTS.md
 worst: $(VENV)/.stamp-run
 	$(BIN)/python bench/worst.py
+
+# the hand review (POST /api/v1/review): CPU per 20-turn review of fresh random logs in the four
+# rooms, through the engine and the API, against issue 25's p99 ≤ 150 ms (about a minute)
+bench-review: $(VENV)/.stamp-run
+	$(BIN)/python bench/review.py
 
 # ledger benchmark: record p50/p99, 200-entry reads and the 200-hand page, SQLite and PostgreSQL (about 2 minutes)
 bench-ledger: $(VENV)/.stamp-run

@@ -129,8 +129,8 @@ TOKEN_BYTES = 24                        # 192 bits; token_urlsafe gives 32 chara
 TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{22,64}")
 TABLE_FIELDS = ("variant", "options", "base", "names", "dealer")
 HAND_FIELDS = ("hand", "melds", "indicator", "winning_tile", "win_by", "visible",
-               "settlement", "declared")
-TILE_ONLY = ("melds", "indicator", "winning_tile", "visible")
+               "settlement", "declared", "history")
+TILE_ONLY = ("melds", "indicator", "winning_tile", "visible", "history")
 CONTROL_FIELDS = ("expected_number", "idempotency_key", "expected_revision")
 NAME_MAX = 16
 NOTE_MAX = 200
