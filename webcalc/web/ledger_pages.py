@@ -53,6 +53,9 @@ from .forms import AnalyzeForm
 from .htmx import add_vary
 from .i18n import current_lang, localized
 from .room import Room, read_room, win_methods
+from . import security
+from .api import _reject_constant
+from .ledger_api import check_body
 
 bp = Blueprint("ledger_pages", __name__, url_prefix="/t")
 
@@ -62,9 +65,9 @@ DOUBLES = {"seven_pairs": Message("fan.seven_pairs"), "kong_bloom": Message("zz.
            "four_wildcards": Message("fan.four_wildcards")}
 PANJIN_FAN = {k: Message(f"fan.{k}") for k in ("piaohu", "one_suit", "seven_pairs", "jihu",
                                                  "qunji", "qionghu", "jiahu")}
-STATUS = {NotFound: 404, ReadOnly: 403, Conflict: 409, Voided: 409, TableFull: 409,
+STATUS = {NotFound: 404, ReadOnly: 403, Conflict: 409, Voided: 409, TableFull: 422,
           RateLimited: 429, Busy: 503}
-IMPORT_MAX = 2 * 1024 * 1024
+IMPORT_MAX = security.IMPORT_MAX
 
 
 def ledger():
@@ -157,7 +160,10 @@ def import_table():
     raw = b""
     upload = request.files.get("file")
     if upload is not None and upload.filename:
-        raw = upload.read(IMPORT_MAX + 1)
+        try:
+            raw = upload.read(IMPORT_MAX + 1)
+        finally:
+            upload.close()          # a big upload is a temporary file: closed here, not by GC
     elif form.text.data:
         raw = form.text.data.encode("utf-8")
     general = None
@@ -165,10 +171,11 @@ def import_table():
         if not raw:
             raise InputError("bad_json", _("Choose an exported JSON file or paste its text."))
         try:
-            data = json.loads(raw.decode("utf-8-sig"))
+            data = json.loads(raw.decode("utf-8-sig"), parse_constant=_reject_constant)
         except (UnicodeDecodeError, ValueError, RecursionError):
             raise InputError("bad_json", _("This is not a JSON file exported from a table.")) \
                 from None
+        check_body(data, raw)
         edit = import_json(data, request.remote_addr)
         return redirect(url_for(".table", token=edit, new=1), 303)
     except (InputError, LedgerError) as err:
