@@ -121,6 +121,7 @@ from sqlalchemy.orm import Session
 from ..analysis import analyze, settle_without_tiles
 from ..catalogue import localize
 from ..errors import InputError
+from ..json_checks import MAX_DEPTH, body_problem
 from ..messages import M, Message, seat, to_json
 from ..options import parse_options
 from ..settlement import (BASE_DECIMALS, MAX_BASE, MAX_DECIMAL_BASE, SEAT_NAMES,
@@ -536,7 +537,8 @@ class Ledger:
                     "exported_at": _iso(utcnow()), "entries": entries}
         return self._run(work, write=False)
 
-    def import_table(self, data: Any, *, address: str | None = None) -> Created:
+    def import_table(self, data: Any, *, address: str | None = None,
+                     raw: bytes | None = None) -> Created:
         """A new table (new tokens) from an :meth:`export_table` document. Every revision of
         every entry is computed again by the engine from its request, so a file cannot bring
         in amounts the rules do not give; statuses, void reasons and times are kept.
@@ -546,11 +548,16 @@ class Ledger:
 
         1. ``address`` is counted towards ``tables_per_hour`` (its own short transaction):
            every import counts, whatever its outcome (:class:`RateLimited` past the cap);
-        2. the whole document is checked without the engine: its shape, every entry's
-           number, kind, status, times and void reason, every revision's request fields, and
-           the caps (:class:`TooMany`: entries, revisions per entry, corrections);
-        3. every revision is computed by the engine, outside any transaction;
-        4. one short write transaction inserts the table and its rows.
+        2. the caps, from the lengths of its lists alone (:class:`TooMany`: entries,
+           revisions per entry, corrections), so a document past them costs its decoding
+           and nothing more;
+        3. the document as JSON (:func:`webcalc.json_checks.body_problem`: nesting, lone
+           surrogates; ``raw``, the bytes it was decoded from, spares the surrogate search
+           when they hold no such escape);
+        4. the whole document is checked without the engine: its shape, every entry's
+           number, kind, status, times and void reason, every revision's request fields;
+        5. every revision is computed by the engine, outside any transaction;
+        6. one short write transaction inserts the table and its rows.
 
         Raises:
             InputError: ``bad_request`` for a document that is not an export (``format``),
@@ -560,6 +567,13 @@ class Ledger:
         """
         if address is not None and self.tables_per_hour:
             self._run(lambda s: self._rate_limit(s, address, utcnow()), write=True)
+        self._import_caps(data)
+        problem = body_problem(data, raw)
+        if problem is not None:
+            kind, where = problem
+            message = (M("ledger.too_deep", n=MAX_DEPTH, where=where) if kind == "deep"
+                       else M("ledger.surrogate", where=where))
+            raise InputError("bad_json", message, where)
         variant, options, base, names, dealer, entries = self._import_plan(data)
         settings = _Settings(variant, options, base)
         now = utcnow()
@@ -589,10 +603,30 @@ class Ledger:
         self._run(work, write=True)
         return Created(self.table(edit_token), edit_token, view_token)
 
+    def _import_caps(self, data: Any) -> None:
+        """Step 2 of :meth:`import_table`: :class:`TooMany` when the document holds more
+        than the caps allow, read from the lengths of its lists (what is not a list here is
+        reported by :meth:`_import_plan`)."""
+        entries = data.get("entries") if isinstance(data, dict) else None
+        if not isinstance(entries, list):
+            return
+        if len(entries) > self.hands_max:
+            raise self._too_many_entries("entries")
+        corrections = 0
+        for i, e in enumerate(entries):
+            olds = e.get("revisions") if isinstance(e, dict) else None
+            if not isinstance(olds, list):
+                continue
+            if len(olds) + 1 > self.revisions_max:
+                raise self._too_many_revisions(f"entries[{i}].revisions")
+            corrections += len(olds)
+            if corrections > self.corrections_max:
+                raise self._too_many_corrections(f"entries[{i}].revisions")
+
     def _import_plan(self, data: Any) -> tuple:
-        """Step 2 of :meth:`import_table`: the table's settings and the entries, checked
+        """Step 4 of :meth:`import_table`: the table's settings and the entries, checked
         completely without the engine (a mistake anywhere is reported before any hand is
-        computed, and a document past the caps costs nothing but its reading)."""
+        computed)."""
         if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
             raise _bad("format", "ledger.not_export", format=EXPORT_FORMAT)
         spec = {"variant": data.get("variant"), "options": data.get("options"),
@@ -602,17 +636,8 @@ class Ledger:
         entries = data.get("entries")
         if not isinstance(entries, list):
             raise _bad("entries", "ledger.entries_bad", n=self.hands_max)
-        if len(entries) > self.hands_max:
-            raise self._too_many_entries("entries")
-        corrections = 0
         for i, e in enumerate(entries):
             _check_imported_entry(i, e, self.revisions_max)
-            olds = e.get("revisions") or []
-            if len(olds) + 1 > self.revisions_max:
-                raise self._too_many_revisions(f"entries[{i}].revisions")
-            corrections += len(olds)
-            if corrections > self.corrections_max:
-                raise self._too_many_corrections(f"entries[{i}].revisions")
         return variant, options, base, names, dealer, entries
 
     def purge_idle(self, days: float, *, dry_run: bool = False) -> int:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-import re
 
 from flask import Blueprint, jsonify, request
 from flask_babel import gettext as _
 
 from ..errors import InputError
+from ..json_checks import MAX_DEPTH, body_problem
 from .i18n import localized
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -22,68 +22,6 @@ def error_response(code: str, message: str, field: str | None = None, status: in
 
 def _reject_constant(name: str):
     raise ValueError(f"not JSON: {name}")
-
-
-#: How deep a JSON body may nest arrays and objects. The deepest real body (a table import:
-#: document → entries → entry → revisions → revision → request → settlement → kongs → kong)
-#: is 9 levels; past this limit the body is ``bad_json`` before any code walks it (a value
-#: nested a few hundred levels deep would otherwise exhaust the recursion limit where an error
-#: message quotes it).
-MAX_DEPTH = 32
-
-
-def _has_surrogate(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return True
-    return False
-
-
-#: a JSON escape that can decode to a lone surrogate (\ud800-\udfff); without one in the raw
-#: text, no string of the decoded body can hold one (raw UTF-8 cannot encode a surrogate)
-_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
-
-
-def body_problem(value, raw: bytes | None = None) -> tuple[str, str] | None:
-    """What makes a decoded JSON body unusable, if anything: ``("deep", path)`` for arrays or
-    objects nested more than :data:`MAX_DEPTH` levels, ``("surrogate", path)`` for a string,
-    key or value, holding a lone surrogate (``"\ud800"`` is valid JSON but no Unicode text).
-    ``path`` names the place (``melds[0].type``; a key with a surrogate is shown escaped, a
-    long path is cut at 120 characters); ``(body)`` is the whole body. ``raw``, the body's
-    bytes, if given, spares the string checks when it holds no escape of a surrogate.
-    Iterative, so any depth json.loads accepts is walked; a path is spelled out only for the
-    place at fault."""
-    strings = raw is None or _SURROGATE_ESCAPE.search(raw) is not None
-    if isinstance(value, str):
-        return ("surrogate", "(body)") if strings and _has_surrogate(value) else None
-    if not isinstance(value, (dict, list)):
-        return None
-    stack = [(value, None, 0)]           # (container, its crumbs: (key, parent crumbs), depth)
-    while stack:
-        v, crumbs, depth = stack.pop()
-        if depth >= MAX_DEPTH:
-            return "deep", _path(crumbs)
-        for k, item in (v.items() if isinstance(v, dict) else enumerate(v)):
-            if strings and isinstance(k, str) and _has_surrogate(k):
-                return "surrogate", _path((k, crumbs))
-            if isinstance(item, (dict, list)):
-                stack.append((item, (k, crumbs), depth + 1))
-            elif strings and isinstance(item, str) and _has_surrogate(item):
-                return "surrogate", _path((k, crumbs))
-    return None
-
-
-def _path(crumbs) -> str:
-    parts = []
-    while crumbs is not None:
-        key, crumbs = crumbs
-        parts.append(key)
-    out = ""
-    for key in reversed(parts):
-        out += f"[{key}]" if isinstance(key, int) else (f".{key}" if out else key)
-    out = out.encode("utf-8", "backslashreplace").decode()
-    return (out if len(out) <= 120 else out[:119] + "…") or "(body)"
 
 
 @bp.post("/analyze")

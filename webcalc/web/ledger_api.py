@@ -43,7 +43,8 @@ from ..ledger import (Busy, Conflict, Ledger, LedgerError, NotFound, RateLimited
 from ..ledger.service import CORRECTIONS_MAX, HANDS_MAX, REVISIONS_MAX
 from ..ledger.db import Unreachable
 from ..messages import M
-from .api import MAX_DEPTH, _reject_constant, body_problem
+from ..json_checks import MAX_DEPTH, body_problem
+from .api import _reject_constant
 from .i18n import current_lang, localized
 
 bp = Blueprint("ledger_api", __name__, url_prefix="/api/v1/tables")
@@ -104,19 +105,25 @@ def _error(err: Exception):
 
 
 def _body():
-    raw = request.get_data(cache=False)
-    try:
-        body = json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        raise InputError("bad_json", M("ledger.bad_json")) from None
+    body, raw = _decoded()
     check_body(body, raw)
     return body
 
 
+def _decoded():
+    """The request's JSON body, decoded but not yet checked, and its bytes."""
+    raw = request.get_data(cache=False)
+    try:
+        return json.loads(raw.decode("utf-8"), parse_constant=_reject_constant), raw
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise InputError("bad_json", M("ledger.bad_json")) from None
+
+
 def check_body(body, raw: bytes | None = None) -> None:
-    """A decoded body (the API's or an imported file's) that nothing may walk: nested past
-    :data:`~webcalc.web.api.MAX_DEPTH`, or holding a lone surrogate, which no database
-    stores and no answer can quote (:func:`~webcalc.web.api.body_problem`)."""
+    """A decoded body that nothing may walk: nested past
+    :data:`~webcalc.json_checks.MAX_DEPTH`, or holding a lone surrogate, which no database
+    stores and no answer can quote (:func:`~webcalc.json_checks.body_problem`). An import
+    is checked so by the service itself, after its cheaper checks."""
     problem = body_problem(body, raw)
     if problem is None:
         return
@@ -179,7 +186,8 @@ def export(token: str):
 @bp.post("/import")
 def import_():
     def run():
-        made = ledger().import_table(_body(), address=request.remote_addr)
+        data, raw = _decoded()
+        made = ledger().import_table(data, address=request.remote_addr, raw=raw)
         return _uncached(jsonify(_made(made))), 201
     return _answer(run)
 

@@ -55,7 +55,6 @@ from .i18n import current_lang, localized
 from .room import Room, read_room, win_methods
 from . import security
 from .api import _reject_constant
-from .ledger_api import check_body
 
 bp = Blueprint("ledger_pages", __name__, url_prefix="/t")
 
@@ -175,8 +174,7 @@ def import_table():
         except (UnicodeDecodeError, ValueError, RecursionError):
             raise InputError("bad_json", _("This is not a JSON file exported from a table.")) \
                 from None
-        check_body(data, raw)
-        edit = import_json(data, request.remote_addr)
+        edit = import_json(data, request.remote_addr, raw)
         return redirect(url_for(".table", token=edit, new=1), 303)
     except (InputError, LedgerError) as err:
         general = _("Import failed: %(why)s", why=_error_text(err))
@@ -187,9 +185,9 @@ def import_table():
     return make_response(html, 422)
 
 
-def import_json(data, address: str | None) -> str:
+def import_json(data, address: str | None, raw: bytes | None = None) -> str:
     """A new table from an export (:meth:`Ledger.import_table`); returns its edit token."""
-    return ledger().import_table(data, address=address).edit_token
+    return ledger().import_table(data, address=address, raw=raw).edit_token
 
 
 # -- the table page ---------------------------------------------------------------------------
