@@ -159,10 +159,7 @@ def import_table():
     raw = b""
     upload = request.files.get("file")
     if upload is not None and upload.filename:
-        try:
-            raw = upload.read(IMPORT_MAX + 1)
-        finally:
-            upload.close()          # a big upload is a temporary file: closed here, not by GC
+        raw = upload.read(IMPORT_MAX + 1)
     elif form.text.data:
         raw = form.text.data.encode("utf-8")
     general = None
