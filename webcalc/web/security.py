@@ -39,7 +39,8 @@ from flask import Flask, abort, request
 BODY_MAX = 16 * 1024
 
 #: Largest table import (the page's upload or pasted text, the API's body), in bytes: an
-#: export of a table at every cap of docs/LEDGER.md "Limits" is at most about 1 MB.
+#: export of a table at every cap of docs/LEDGER.md "Limits", every text at its longest, is
+#: about 1.3 MB.
 IMPORT_MAX = 2 * 1024 * 1024
 
 #: Views that take a bigger body: importing a table's exported JSON.
