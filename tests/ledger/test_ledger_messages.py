@@ -359,7 +359,8 @@ def test_stored_codes_render_to_the_stored_texts(ledger):
         rows = s.scalars(select(Hand).order_by(Hand.number)).all()
         checked = 0
         for h in rows:
-            codes = h.result["messages"]
+            codes = h.codes                       # beside the result (migration 0002)
+            assert "messages" not in h.result
             pays = h.result["settlement"]["payments"]
             assert len(codes["payments"]) == len(pays)
             for p, c in zip(pays, codes["payments"]):
@@ -386,7 +387,7 @@ def _age(ledger, number: int, *, keep_en: bool) -> None:
     with Session(ledger.engine) as s:
         h = s.scalars(select(Hand).where(Hand.number == number)).one()
         r = json.loads(json.dumps(h.result))
-        r.pop("messages")
+        h.codes = None
         for p in r["settlement"]["payments"]:
             if not keep_en:
                 p.pop("detail_en")

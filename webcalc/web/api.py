@@ -9,6 +9,7 @@ from flask import Blueprint, jsonify, request
 from flask_babel import gettext as _
 
 from ..errors import InputError
+from ..json_checks import MAX_DEPTH, body_problem
 from .i18n import localized
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -24,34 +25,6 @@ def _reject_constant(name: str):
     raise ValueError(f"not JSON: {name}")
 
 
-def _has_surrogate(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return True
-    return False
-
-
-def _lone_surrogate(value, path: str = "") -> str | None:
-    """The path (``melds.0.type``) of the first string, key or value, holding a lone
-    surrogate (``"\ud800"`` is valid JSON but no Unicode text), else ``None``."""
-    stack = [(value, path)]
-    while stack:
-        v, at = stack.pop()
-        if isinstance(v, str):
-            if _has_surrogate(v):
-                return at or "(body)"
-        elif isinstance(v, dict):
-            for k, item in v.items():
-                key = f"{at}.{k}" if at else str(k)
-                if _has_surrogate(k):
-                    return (at + "." if at else "") + k.encode("utf-8", "backslashreplace").decode()
-                stack.append((item, key))
-        elif isinstance(v, list):
-            stack.extend((item, f"{at}.{i}" if at else str(i)) for i, item in enumerate(v))
-    return None
-
-
 def _json_body():
     """The request's JSON object, or the ``bad_json`` error response to answer with."""
     raw = request.get_data(cache=False)
@@ -60,12 +33,18 @@ def _json_body():
     except (UnicodeDecodeError, ValueError, RecursionError):
         return None, error_response("bad_json", _("The body is not valid JSON (a JSON object in "
                                                   "UTF-8 is needed)."))
-    where = _lone_surrogate(body)
-    if where is not None:
+    problem = body_problem(body, raw)
+    if problem is not None:
+        kind, where = problem
+        if kind == "deep":
+            return None, error_response("bad_json", _("The body is nested too deeply: at most "
+                                                      "%(n)s levels of arrays and objects (at "
+                                                      "%(where)s).", n=MAX_DEPTH, where=where),
+                                        where)
         # json.loads accepts "\ud800"; such a string cannot be encoded as UTF-8 (API.md: UTF-8)
-        return None, error_response("bad_json", _("The body holds an unpaired UTF-16 surrogate "
-                                                  "(such as \\ud800), which is not Unicode "
-                                                  "text: %(where)s.", where=where))
+        return None, error_response("bad_json", _("The body holds an unpaired UTF-16 surrogate (such as "
+                                                  "\\ud800), which is not Unicode text: %(where)s.",
+                                                  where=where), where)
     if not isinstance(body, dict):
         return None, error_response("bad_json", _("The body must be a JSON object, such as "
                                                   "%(example)s.", example='{"variant": '

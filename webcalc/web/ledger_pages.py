@@ -56,14 +56,16 @@ from ..variants.base import Declarable
 from .forms import TEXT_FIELDS, AnalyzeForm
 from .htmx import add_vary
 from .i18n import current_lang, localized
+from . import security
+from .api import _reject_constant
 from .room import Room, read_page_room, read_room, win_methods
 from .tap import apply_meld_sources
 
 bp = Blueprint("ledger_pages", __name__, url_prefix="/t")
 
-STATUS = {NotFound: 404, ReadOnly: 403, Conflict: 409, Voided: 409, TableFull: 409,
+STATUS = {NotFound: 404, ReadOnly: 403, Conflict: 409, Voided: 409, TableFull: 422,
           RateLimited: 429, Busy: 503}
-IMPORT_MAX = 2 * 1024 * 1024
+IMPORT_MAX = security.IMPORT_MAX
 
 
 def ledger():
@@ -164,11 +166,11 @@ def import_table():
         if not raw:
             raise InputError("bad_json", _("Choose an exported JSON file or paste its text."))
         try:
-            data = json.loads(raw.decode("utf-8-sig"))
+            data = json.loads(raw.decode("utf-8-sig"), parse_constant=_reject_constant)
         except (UnicodeDecodeError, ValueError, RecursionError):
             raise InputError("bad_json", _("This is not a JSON file exported from a table.")) \
                 from None
-        edit = import_json(data, request.remote_addr)
+        edit = import_json(data, request.remote_addr, raw)
         return redirect(url_for(".table", token=edit, new=1), 303)
     except (InputError, LedgerError) as err:
         general = _("Import failed: %(why)s", why=_error_text(err))
@@ -179,9 +181,9 @@ def import_table():
     return make_response(html, 422)
 
 
-def import_json(data, address: str | None) -> str:
+def import_json(data, address: str | None, raw: bytes | None = None) -> str:
     """A new table from an export (:meth:`Ledger.import_table`); returns its edit token."""
-    return ledger().import_table(data, address=address).edit_token
+    return ledger().import_table(data, address=address, raw=raw).edit_token
 
 
 # -- the table page ---------------------------------------------------------------------------
