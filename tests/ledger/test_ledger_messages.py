@@ -287,7 +287,7 @@ def test_zz6_note_is_kept_once_per_entry_in_both_languages(api, tables, ledger):
     ledger.record(made.edit_token, body)
     with Session(ledger.engine) as s:
         h = s.scalars(select(Hand).order_by(Hand.id.desc())).first()
-        code = from_json(h.result["messages"]["notes"][0])
+        code = from_json(h.codes["notes"][0])     # the codes column (migration 0002)
         note = h.result["settlement"]["notes"][0]
     assert (render(code, "zh"), render(code, "en")) == (note["message"], note["message_en"])
 
@@ -397,6 +397,7 @@ def _age(ledger, number: int, *, keep_en: bool) -> None:
                 f.pop("note_en", None)
         h.result = r
         s.commit()
+    ledger.forget_cached()              # edited behind the ledger's back: read it again
 
 
 def test_entries_stored_before_the_codes_stay_readable(make_app):
@@ -437,6 +438,7 @@ def test_void_reason_missing_from_an_import_reads_in_each_language(make_app):
     with Session(app.extensions["ledger"].engine) as s:     # 2: as imports stored it before
         s.execute(update(Hand).where(Hand.number == 2).values(void_reason="（导入时无原因）"))
         s.commit()
+    app.extensions["ledger"].forget_cached()     # edited behind the ledger's back
     en = _en(api, "GET", f"/api/v1/tables/{edit}").json["hands"]
     zh = api.get(f"/api/v1/tables/{edit}").json["hands"]
     assert [h["void_reason"] for h in en] == ["(no reason given in the import)"] * 2
