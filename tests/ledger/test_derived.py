@@ -129,8 +129,8 @@ def test_kept_state_is_the_state_a_full_reading_gives(db_url):
             fresh = Ledger(db_url, tables_per_hour=0)          # nothing kept: every row read
             try:
                 assert fresh.table(made.view_token) == t, i
-                assert json.loads(fresh.table(made.view_token).to_json("en")) == \
-                    json.loads(t.to_json("en")), i
+                assert json.loads(fresh.table(made.view_token).json_bytes("en")) == \
+                    json.loads(t.json_bytes("en")), i
             finally:
                 fresh.dispose()
         assert {h["status"] for h in t["hands"]} == {"recorded", "voided"}

@@ -229,9 +229,10 @@ def test_csv_and_json_round_trip(client):
     raw = r.get_data()
     assert raw.startswith(b"\xef\xbb\xbf")                        # BOM: Excel reads UTF-8
     rows = list(csv.reader(io.StringIO(raw.decode("utf-8-sig"))))
-    assert rows[0][:3] == ["手", "类型", "庄家"]
-    assert len(rows) == 1 + 3 + 1                                  # 3 payments, 1 penalty
-    assert rows[-1][6:9] == ["张师傅", "老王", "5"]
+    assert rows[0][:4] == ["手", "类型", "状态", "庄家"]
+    entries = rows[1:rows.index([])]                # then the totals and the settle-up
+    assert len(entries) == 3 + 1 + 1               # 3 payments, the 荒庄 (none), 1 penalty
+    assert entries[-1][7:10] == ["张师傅", "老王", "5"]
     doc = client.get(f"/t/{view_token_of(token)}/export.json").get_data(as_text=True)
     r = client.post("/t/import", data={"csrf_token": csrf(html), "text": doc})
     assert r.status_code == 303

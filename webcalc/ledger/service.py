@@ -106,6 +106,7 @@ import hashlib
 import hmac
 import json
 import math
+import os
 import re
 import secrets
 import threading
@@ -191,14 +192,15 @@ class Recorded:
     table: dict
     created: bool
 
-    def to_json(self, lang: str) -> str:
-        """``{"hand": H, "table": T}`` as JSON in ``lang``, from the entries' JSON this
-        process keeps (:meth:`TableDoc.to_json`)."""
+    def json_bytes(self, lang: str) -> bytes:
+        """``{"hand": H, "table": T}`` as UTF-8 JSON in ``lang``, from the entries' JSON
+        this process keeps (:meth:`TableDoc.json_bytes`)."""
         t = self.table
         if not isinstance(t, TableDoc):
-            return _dumps({"hand": hand_in(self.hand, lang), "table": table_in(t, lang)})
-        return ('{"hand":' + t.hand_json(self.hand["number"], lang) + ',"table":'
-                + t.to_json(lang) + "}")
+            return _dumps({"hand": hand_in(self.hand, lang),
+                           "table": table_in(t, lang)}).encode("utf-8")
+        return b"".join((b'{"hand":', t.hand_json(self.hand["number"], lang), b',"table":',
+                         t.json_bytes(lang), b"}"))
 
 
 def view_token_of(edit_token: str) -> str:
@@ -271,6 +273,8 @@ class Ledger:
         self._migrated = not migrate_lazily
         self._migrate_lock = threading.Lock()
         self._cache = _Cache(cache_hands)
+        self._probes: list = []               # idle connections of :meth:`_probe`
+        self._probe_pid = os.getpid()
         self._probe_sql = _PROBE_SQL.replace(
             "?", "%s" if self.engine.dialect.paramstyle in ("format", "pyformat") else "?")
 
@@ -290,7 +294,11 @@ class Ledger:
         self._migrated = False
 
     def dispose(self) -> None:
-        """Close pooled connections (after start-up in a process that will fork)."""
+        """Close pooled connections and the probe's (after start-up in a process that will
+        fork)."""
+        if self._probe_pid == os.getpid():
+            while self._probes:
+                _close(self._probes.pop())
         self.engine.dispose()
 
     def forget_cached(self) -> None:
@@ -366,10 +374,12 @@ class Ledger:
         return t, editor
 
     def _probe(self, token: Any) -> tuple[int, int | None]:
-        """``(version, editor)`` of the table ``token`` opens, in one indexed query on a
-        pooled connection, without a session (the polls' 304 path): as exact as a read,
-        because it asks the database every time (several server processes share nothing
-        else)."""
+        """``(version, editor)`` of the table ``token`` opens, in one indexed query on an
+        autocommit connection of the probe's own (:meth:`_probe_connection`: taken and put
+        back without the pool's checkout, ping and session), for the polls' 304 path. As
+        exact as a read: it asks the database every time (several server processes share
+        nothing else) and sees every committed write. A dropped connection is replaced once,
+        then :class:`Busy`."""
         if not isinstance(token, str) or not TOKEN_SHAPE.fullmatch(token):
             raise NotFound(M("ledger.no_table"))
         h = token_hash(token)
@@ -377,30 +387,49 @@ class Ledger:
             self._ready()
         except (OperationalError, db.Unreachable) as err:
             raise Busy(M("ledger.db_down")) from err
-        for attempt in range(ATTEMPTS):
+        if self._probe_pid != os.getpid():        # forked: the parent's are never used here
+            _ABANDONED.extend(self._probes)
+            self._probes, self._probe_pid = [], os.getpid()
+        row = None
+        for attempt in range(2):
             try:
-                conn = self.engine.raw_connection()
-            except OperationalError as err:
-                if attempt == ATTEMPTS - 1:
+                conn = self._probes.pop()
+            except IndexError:
+                try:
+                    conn = self._probe_connection()
+                except Exception as err:  # noqa: BLE001 - the driver's: the database is down
                     raise Busy(M("ledger.db_down")) from err
-                time.sleep(0.05)
-                continue
             try:
                 cur = conn.cursor()
                 cur.execute(self._probe_sql, (h, h, h))
                 row = cur.fetchone()
                 cur.close()
-                conn.rollback()
-                break
-            except Exception as err:  # noqa: BLE001 - the driver's own errors: a dropped connection
-                conn.invalidate()
-                if attempt == ATTEMPTS - 1:
+            except Exception as err:  # noqa: BLE001 - the driver's own: a dropped connection
+                _close(conn)
+                if attempt == 1:
                     raise Busy(M("ledger.db_busy")) from err
-            finally:
-                conn.close()
+                continue
+            if len(self._probes) < PROBES_KEPT:
+                self._probes.append(conn)
+            else:
+                _close(conn)
+            break
         if row is None or not hmac.compare_digest(row[2], h):
             raise NotFound(M("ledger.no_table"))
         return row[0], row[1]
+
+    def _probe_connection(self):
+        """A DBAPI connection for :meth:`_probe` alone (up to :data:`PROBES_KEPT` are kept
+        idle), set up as the pool's (:func:`webcalc.ledger.db.make_engine`: SQLite's
+        pragmas) and in autocommit: each probe sees the last committed version."""
+        conn = self.engine.raw_connection()
+        dbapi = conn.dbapi_connection
+        conn.detach()                         # out of the pool: this thread's alone
+        if db.is_sqlite(self.engine):
+            dbapi.isolation_level = None
+        else:
+            dbapi.autocommit = True
+        return dbapi
 
     # -- reading --------------------------------------------------------------------------
     def table(self, token: str) -> "TableDoc":
@@ -1030,6 +1059,21 @@ class Rotated:
     editor: int
 
 
+#: idle connections :meth:`Ledger._probe` keeps (a worker's threads share them)
+PROBES_KEPT = 4
+
+
+def _close(conn) -> None:
+    try:
+        conn.close()
+    except Exception:  # noqa: BLE001 - closing a broken connection
+        pass
+
+
+#: probe connections a forked child inherited: kept, never closed, so that closing them cannot
+#: end the parent's session (PostgreSQL) or release its locks (SQLite)
+_ABANDONED: list = []
+
 #: the 304 path's one query (:meth:`Ledger._probe`): (version, editor, the hash matched); the
 #: creator's link and the view link are columns of the table row, a co-scorer's a row of
 #: ``ledger_editor`` (a revoked one matches nothing)
@@ -1172,15 +1216,15 @@ class _Snapshot:
             return None
         return cls(version, hands, frags)
 
-    def fragment(self, i: int, lang: str) -> str:
-        """Entry ``i``'s JSON in ``lang`` (:func:`~webcalc.ledger.texts.hand_in`)."""
+    def fragment(self, i: int, lang: str) -> bytes:
+        """Entry ``i``'s JSON in ``lang`` (:func:`~webcalc.ledger.texts.hand_in`), UTF-8."""
         per = self.frags.get(lang)
         if per is None:
             per = self.frags.setdefault(lang, [None] * len(self.hands))
-        text = per[i]
-        if text is None:
-            text = per[i] = _dumps(hand_in(self.hands[i], lang))
-        return text
+        data = per[i]
+        if data is None:
+            data = per[i] = _dumps(hand_in(self.hands[i], lang)).encode("utf-8")
+        return data
 
 
 class _Cache:
@@ -1229,27 +1273,35 @@ class _Cache:
 class TableDoc(dict):
     """T: a plain dict to every reader (read only: its entries are shared with this
     process's snapshot), which also writes itself as JSON in a reader's language
-    (:meth:`to_json`) from the entries' JSON the snapshot keeps, so an answer with a
-    200-entry table serializes only what changed."""
+    (:meth:`json_bytes`) from the entries' JSON the snapshot keeps, so an answer with a
+    200-entry table serializes only what changed and joins the rest."""
 
     __slots__ = ("_snap",)
 
-    def to_json(self, lang: str) -> str:
-        """T as the JSON text of ``table_in(T, lang)``."""
+    def _shared(self) -> "_Snapshot | None":
         snap = getattr(self, "_snap", None)
-        head = {k: v for k, v in self.items() if k != "hands"}
-        if snap is None or snap.hands is not self["hands"] and snap.hands != self["hands"]:
-            hands = ",".join(_dumps(hand_in(h, lang)) for h in self["hands"])
-        else:
-            hands = ",".join(snap.fragment(i, lang) for i in range(len(snap.hands)))
-        return _dumps(head)[:-1] + ',"hands":[' + hands + "]}"
+        hands = self["hands"]
+        if snap is None or len(snap.hands) != len(hands) or \
+                not all(a is b for a, b in zip(snap.hands, hands)):
+            return None                    # changed by its reader: written from the dicts
+        return snap
 
-    def hand_json(self, number: int, lang: str) -> str:
-        """Entry ``number``'s JSON in ``lang``."""
-        snap = getattr(self, "_snap", None)
+    def json_bytes(self, lang: str) -> bytes:
+        """T as the UTF-8 JSON of ``table_in(T, lang)`` (compact, as Flask writes JSON)."""
+        snap = self._shared()
+        head = _dumps({k: v for k, v in self.items() if k != "hands"}).encode("utf-8")
+        if snap is None:
+            hands = b",".join(_dumps(hand_in(h, lang)).encode("utf-8") for h in self["hands"])
+        else:
+            hands = b",".join([snap.fragment(i, lang) for i in range(len(snap.hands))])
+        return b"".join((head[:-1], b',"hands":[', hands, b"]}"))
+
+    def hand_json(self, number: int, lang: str) -> bytes:
+        """Entry ``number``'s UTF-8 JSON in ``lang``."""
+        snap = self._shared()
         if snap is not None and 0 < number <= len(snap.hands):
             return snap.fragment(number - 1, lang)
-        return _dumps(hand_in(self["hands"][number - 1], lang))
+        return _dumps(hand_in(self["hands"][number - 1], lang)).encode("utf-8")
 
 
 def _table_doc(t: Table, editor: int | None, snap: _Snapshot) -> TableDoc:

@@ -20,7 +20,7 @@ Routes (``<token>``: the edit or the view token; writes need the edit token):
 * ``PATCH /api/v1/tables/<token>`` ``{"carry_bets": "keep" | "reset"}`` → 200 T (added)
 
 T and ``{"hand", "table"}`` are written from the entries' JSON the ledger keeps per table
-version (:meth:`~webcalc.ledger.TableDoc.to_json`): a write's answer serializes only what the
+version (:meth:`~webcalc.ledger.TableDoc.json_bytes`): a write's answer serializes only what the
 write changed, however long the table.
 
 The token is checked before the body is read: an unknown token is a 404 and a write with the
@@ -179,15 +179,15 @@ def _made(made):
             "view_token": made.view_token}
 
 
-def _json(text: str, status: int = 200):
+def _json(data: bytes, status: int = 200):
     """An answer whose JSON the ledger wrote (as ``jsonify`` would: compact, UTF-8)."""
-    return _uncached(current_app.response_class(text + "\n", status=status,
+    return _uncached(current_app.response_class(data + b"\n", status=status,
                                                 mimetype="application/json"))
 
 
-def _doc(t) -> str:
+def _doc(t) -> bytes:
     """T as JSON in this request's language."""
-    return t.to_json(current_lang())
+    return t.json_bytes(current_lang())
 
 
 def _optional_body() -> dict:
@@ -254,7 +254,7 @@ def record(token: str):
     def run():
         _writable(token)
         rec = ledger().record(token, _body())
-        return _json(rec.to_json(current_lang()), 201 if rec.created else 200)
+        return _json(rec.json_bytes(current_lang()), 201 if rec.created else 200)
     return _answer(run)
 
 
@@ -263,7 +263,7 @@ def correct(token: str, number: int):
     def run():
         _writable(token)
         rec = ledger().correct(token, number, _body())
-        return _json(rec.to_json(current_lang()))
+        return _json(rec.json_bytes(current_lang()))
     return _answer(run)
 
 

@@ -45,8 +45,8 @@ from wtforms.validators import Length, Optional
 
 from ..analysis import VARIANT_LABELS
 from ..errors import InputError
-from ..ledger import (Busy, Conflict, LedgerError, NotFound, RateLimited, ReadOnly, TableFull,
-                      Voided, table_in, view_token_of)
+from ..ledger import (Busy, Conflict, LedgerError, NotFound, NotOwner, RateLimited, ReadOnly,
+                      TableFull, Voided, table_in)
 from ..notation import melds_to_text
 from ..options import option_specs, parse_options
 from ..messages import Message, seat
@@ -63,8 +63,8 @@ from .tap import apply_meld_sources
 
 bp = Blueprint("ledger_pages", __name__, url_prefix="/t")
 
-STATUS = {NotFound: 404, ReadOnly: 403, Conflict: 409, Voided: 409, TableFull: 422,
-          RateLimited: 429, Busy: 503}
+STATUS = {NotFound: 404, ReadOnly: 403, NotOwner: 403, Conflict: 409, Voided: 409,
+          TableFull: 422, RateLimited: 429, Busy: 503}
 IMPORT_MAX = security.IMPORT_MAX
 
 
@@ -205,7 +205,10 @@ def _etag(table: dict | int) -> str:
 
 
 def _prev_bets(table: dict) -> dict:
-    """跑/加钢 of the last counted hand, offered again for the next one."""
+    """跑/加钢 of the last counted hand, offered again for the next one, unless the table
+    says to reset them between hands (``T["carry_bets"]``)."""
+    if table.get("carry_bets") == "reset":
+        return {}
     for h in reversed(table["hands"]):
         if h["kind"] == "hand" and h["status"] == "recorded":
             s = h["request"].get("settlement") or {}
@@ -468,14 +471,15 @@ def _render_table(token: str, table: dict, *, entry: Entry | None = None, status
             entry = Entry(table, correcting=h)
         else:
             entry = Entry(table)
-    view_token = view_token_of(token) if edit else token
+    view_token = _view_token(token) if edit else token
+    view_url = url_for(".table", token=view_token, _external=True) if view_token else None
     html = render_template(
         "ledger_table.html", table=table, token=token, edit=edit, entry=entry,
-        view_url=url_for(".table", token=view_token, _external=True),
+        view_url=view_url,
         edit_url=url_for(".table", token=token, _external=True) if edit else None,
-        qr=_qr(url_for(".table", token=view_token, _external=True)),
+        qr=_qr(view_url) if view_url else None, links=_links(token) if edit else None,
         etag=_etag(table), conflict=conflict, conflict_hand=conflict_hand, message=message,
-        new=bool(request.args.get("new")),
+        new=bool(request.args.get("new")), rotated=request.args.get("rotated"),
         live_rest=None if conflict_hand is not None else _live_rest(table, token, edit),
         **_view_helpers(table))
     resp = make_response(html, status)
@@ -752,11 +756,29 @@ def export_json_view(token: str):
 def _csv_header() -> list[str]:
     """The CSV columns, in the export request's language (the file is read by people; a
     program reads the JSON export)."""
-    return [pgettext("csv", "Hand"), pgettext("csv", "Kind"), pgettext("csv", "Dealer"),
-            pgettext("csv", "Winner"), pgettext("csv", "Win method"),
-            pgettext("csv", "Tiles checked"), pgettext("csv", "From"), pgettext("csv", "To"),
-            pgettext("csv", "Amount"), pgettext("csv", "Item"), pgettext("csv", "Detail"),
-            pgettext("csv", "Rule"), pgettext("csv", "Recorded at")]
+    return [pgettext("csv", "Hand"), pgettext("csv", "Kind"), pgettext("csv", "Status"),
+            pgettext("csv", "Dealer"), pgettext("csv", "Winner"),
+            pgettext("csv", "Win method"), pgettext("csv", "Tiles checked"),
+            pgettext("csv", "From"), pgettext("csv", "To"), pgettext("csv", "Amount"),
+            pgettext("csv", "Item"), pgettext("csv", "Detail"), pgettext("csv", "Rule"),
+            pgettext("csv", "Recorded at")]
+
+
+def _csv_items() -> dict[str, str]:
+    """Each payment's item (API.md ``payments[].item``) in the export request's language."""
+    return {"win": pgettext("csv item", "Win"), "kong": pgettext("csv item", "Kong"),
+            "follow_dealer": pgettext("csv item", "Following the dealer (前包)"),
+            "draw_penalty": pgettext("csv item", "Draw penalty (后包)"),
+            "adjustment": pgettext("csv item", "Adjustment"),
+            "fee": pgettext("csv item", "Table fee")}
+
+
+def _csv_status(h: dict) -> str:
+    if h["status"] == "recorded":
+        return pgettext("csv status", "Counted")
+    if h.get("void_code") == "undone":
+        return pgettext("csv status", "Undone")
+    return pgettext("csv status", "Voided")
 
 
 #: what a spreadsheet (Excel, LibreOffice, Google Sheets) reads as the start of a formula
@@ -775,9 +797,12 @@ def csv_text(value: str) -> str:
 
 @bp.get("/<token>/export.csv")
 def export_csv(token: str):
-    """One row per payment of the counted entries, UTF-8 with a BOM (Excel then reads the
-    Chinese names right); headers, kinds and details in the request's language. Text cells
-    never start a formula (:func:`csv_text`)."""
+    """The evening as a spreadsheet (UTF-8 with a BOM: Excel then reads the Chinese names
+    right), in the request's language: a row for every entry, in order, with its status
+    (counted, voided, undone): a counted entry's row per payment, or one row when it has
+    none (a 荒庄 with no penalty); a voided or undone entry's one row, its reason in the
+    detail and no amounts, as it counts no more. Then the seats with their totals, and the
+    settle-up. Text cells never start a formula (:func:`csv_text`)."""
     t = _load(token)
     names = [csv_text(n) for n in t["names"]]
     out = io.StringIO()
@@ -786,11 +811,10 @@ def export_csv(token: str):
     from ..variants.base import WIN_METHOD_LABELS
 
     kinds = {"adjustment": pgettext("csv", "Adjustment"), "hand": pgettext("csv", "A hand")}
+    items = _csv_items()
     drawn, yes, unchecked = (pgettext("csv", "Drawn game"), pgettext("csv", "Yes"),
                              pgettext("csv", "Not checked"))
     for h in t["hands"]:
-        if h["status"] != "recorded":
-            continue
         s = h["request"].get("settlement") or {}
         adjustment = h["kind"] == "adjustment"
         winner = ("" if adjustment else
@@ -799,13 +823,148 @@ def export_csv(token: str):
             localized(WIN_METHOD_LABELS.get(h["request"].get("win_by", "self_draw"), ""))
         verified = "" if adjustment else (yes if h["verified"] else unchecked)
         dealer = "" if adjustment else names[h["dealer"]]
+        head = [h["number"], csv_text(kinds[h["kind"]]), csv_text(_csv_status(h)), dealer,
+                winner, csv_text(win_by), csv_text(verified)]
+        if h["status"] != "recorded":
+            reason = "" if h.get("void_code") == "undone" else (h.get("void_reason") or "")
+            w.writerow(head + ["", "", "", "", csv_text(reason), "", h["recorded_at"]])
+            continue
+        if not h["settlement"]["payments"]:
+            note = h["request"].get("adjustment", {}).get("note", "") if adjustment else ""
+            w.writerow(head + ["", "", "", "", csv_text(note), "", h["recorded_at"]])
         for p in h["settlement"]["payments"]:
-            w.writerow([h["number"], csv_text(kinds[h["kind"]]), dealer, winner,
-                        csv_text(win_by), csv_text(verified), names[p["from"]],
-                        names[p["to"]], _num(p["amount"]), csv_text(p.get("item") or ""),
-                        csv_text(p.get("detail") or ""), csv_text(p.get("rule") or ""),
-                        h["recorded_at"]])
-    resp = Response("\ufeff" + out.getvalue(), content_type="text/csv; charset=utf-8")
+            item = p.get("item") or ""
+            w.writerow(head + [names[p["from"]], names[p["to"]], _num(p["amount"]),
+                               csv_text(items.get(item, item)),
+                               csv_text(p.get("detail") or ""), csv_text(p.get("rule") or ""),
+                               h["recorded_at"]])
+    w.writerow([])
+    w.writerow([csv_text(pgettext("csv", "Seat"))] + names)
+    w.writerow([csv_text(pgettext("csv", "Totals"))] + [_num(x) for x in t["totals"]])
+    w.writerow([])
+    w.writerow([csv_text(pgettext("csv", "Settle up")), csv_text(pgettext("csv", "From")),
+                csv_text(pgettext("csv", "To")), csv_text(pgettext("csv", "Amount"))])
+    for x in t["settle_up"]:
+        w.writerow(["", names[x["from"]], names[x["to"]], _num(x["amount"])])
+    # mimetype, not content_type: Werkzeug adds "; charset=utf-8" once
+    resp = Response("\ufeff" + out.getvalue(), mimetype="text/csv")
     resp.headers["Content-Disposition"] = f'attachment; filename="{_filename(t, "csv")}"'
     resp.vary.add("Accept-Language")
     return resp
+
+
+# -- round two: undo, the 荒庄 confirm, co-scorers, the links, the table's settings -------------
+# (API.md "Table ledger, round two"; docs/LEDGER.md "Pages"). Every write is a POST form with
+# a CSRF token; each answers 303 to the table page or the page with the error (``_write``).
+
+def _page(token: str, table: dict, **kw):
+    """The table page with a message (the one renderer of the entry's section)."""
+    return _render_table(token, table, **kw)
+
+
+def _view_token(token: str) -> str | None:
+    """The view token the edit page shows (any editor's: docs/LEDGER.md "Tokens"); None when
+    this co-scorer's link no longer knows it (the creator replaced the view link)."""
+    try:
+        return ledger().view_token(token)
+    except (NotFound, ReadOnly):
+        return None
+
+
+def _links(token: str) -> dict:
+    """What the links block of the edit page shows: whose link this is, and for the creator
+    the co-scorers' links (numbers and dates: the links themselves are not kept)."""
+    editor = ledger().editor_of(token)
+    return {"editor": editor, "owner": editor == 0,
+            "editors": ledger().editors(token)[1:] if editor == 0 else []}
+
+
+def _edit_only(token: str):
+    """The table (edit token), or the answer for the view token (403) or an unknown one."""
+    t = _load(token)
+    if t["access"] != "edit":
+        return t, _page(token, t, status=403,
+                        message=_("This is the view link: it cannot change the table."))
+    return t, None
+
+
+@bp.post("/<token>/undo")
+def undo(token: str):
+    """撤销: the last counted entry, once (a second tap is a 409 that changes nothing)."""
+    def work(t, *_):
+        number = request.form.get("number", type=int)
+        ledger().undo(token, number)
+        return f"hand-{number}"
+    return _write(token, work)
+
+
+@bp.post("/<token>/draw")
+def confirm_draw(token: str):
+    """荒庄 in one tap and a confirm: the entry's 荒庄 button posts the entry here, and this
+    page posts it on to the record (``.record`` with ``draw=1``), nothing written before."""
+    t, refused = _edit_only(token)
+    if refused is not None:
+        return refused
+    kept = [(k, v) for k, v in request.form.items(multi=True)
+            if k not in ("csrf_token", "draw")]
+    pao = []
+    for i, name in enumerate(t["names"]):
+        value = (request.form.get(f"s_pao{i}") or "").strip()
+        if value not in ("", "0"):
+            pao.append(f"{name} {value}")
+    html = render_template("ledger_draw.html", table=t, token=token, kept=kept, pao=pao,
+                           action=url_for(".record", token=token, **request.args.to_dict()),
+                           dealer=t["names"][t["dealer"]])
+    return add_vary(make_response(html))
+
+
+@bp.post("/<token>/editors")
+def add_editor(token: str):
+    """A co-scorer's edit link (the creator's page only), shown once with its QR code."""
+    t, refused = _edit_only(token)
+    if refused is not None:
+        return refused
+    try:
+        number, edit = ledger().add_editor(token)
+    except LedgerError as err:
+        return _page(token, t, status=STATUS.get(type(err), 400), message=_error_text(err))
+    link = url_for(".table", token=edit, _external=True)
+    html = render_template("ledger_link.html", table=t, token=token, number=number, link=link,
+                           qr=_qr(link))
+    return add_vary(make_response(html, 201))
+
+
+@bp.post("/<token>/editors/<int:number>/revoke")
+def revoke_editor(token: str, number: int):
+    def work(t, *_):
+        ledger().revoke_editor(token, number)
+        return "links"
+    return _write(token, work)
+
+
+@bp.route("/<token>/links", methods=["GET", "POST"])
+def replace_links(token: str):
+    """换链接: GET asks to confirm; POST gives this link a new address (and, for the creator
+    when asked, the view link too) and opens the page at it. The old ones answer 404."""
+    t, refused = _edit_only(token)
+    if refused is not None:
+        return refused
+    owner = ledger().editor_of(token) == 0
+    if request.method == "GET":
+        html = render_template("ledger_links.html", table=t, token=token, owner=owner)
+        return add_vary(make_response(html))
+    try:
+        rot = ledger().rotate(token, view=request.form.get("view") == "1")
+    except LedgerError as err:
+        return _page(token, t, status=STATUS.get(type(err), 400), message=_error_text(err))
+    args = {"rotated": "view" if rot.view_token else "edit"}
+    return redirect(url_for(".table", token=rot.edit_token, **args) + "#share", 303)
+
+
+@bp.post("/<token>/settings")
+def table_settings(token: str):
+    """The table's settings: 跑/加钢 kept between hands or reset (``carry_bets``)."""
+    def work(t, *_):
+        ledger().settings(token, {"carry_bets": request.form.get("carry_bets")})
+        return "links"
+    return _write(token, work)

@@ -130,8 +130,9 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    # an undone entry reads as voided with a reason, as a void did before this revision
-    op.execute("UPDATE ledger_hand SET void_reason = '撤销 (undo)' "
+    # an undone entry reads as voided with a reason, its code, as a void did before this
+    # revision
+    op.execute("UPDATE ledger_hand SET void_reason = 'undone' "
                "WHERE void_code = 'undone' AND void_reason IS NULL")
     op.drop_index("ix_ledger_hand_seq", table_name="ledger_hand")
     for table, columns in (("ledger_revision", ("editor",)),
