@@ -129,8 +129,9 @@ def test_an_evening_of_zhengzhou_hands(browser, server, tmp_path):
         assert ed.locator("#s_dealer").input_value() == "1"
         win(ed, 2, kong=3)
         expect_live(viewer, ["-6", "2", "2", "2"], "阿梅")
-        # 3: 荒庄 in one tap: nothing paid, the dealer stays (ZZ-7)
+        # 3: 荒庄 in one tap and a confirm: nothing paid, the dealer stays (ZZ-7)
         ed.click(".draw-button")
+        ed.click("#draw-yes")
         ed.wait_for_load_state()
         expect_live(viewer, ["-6", "2", "2", "2"], "阿梅")
         # 4: without tiles (未验牌): 张师傅 self-draws
@@ -192,14 +193,19 @@ def test_an_evening_of_zhengzhou_hands(browser, server, tmp_path):
         raw = Path(dl.value.path()).read_bytes()
         assert raw.startswith(b"\xef\xbb\xbf")
         rows = list(csv.reader(io.StringIO(raw.decode("utf-8-sig"))))
+        entries = rows[1:rows.index([])]          # then the totals and the settle-up
         counted = [h for h in t["hands"] if h["status"] == "recorded"]
-        assert len(rows) - 1 == sum(len(h["settlement"]["payments"]) for h in counted)
+        # a row per payment of a counted entry, one for an entry without any (荒庄, voided)
+        assert len(entries) == sum(len(h["settlement"]["payments"]) or 1 for h in counted) \
+            + len(t["hands"]) - len(counted)
         assert ["老王", "小李", "阿梅", "张师傅"] == NAMES and "台费" in raw.decode("utf-8-sig")
         paid = {n: 0 for n in NAMES}
-        for r in rows[1:]:
-            paid[r[6]] -= float(r[8])
-            paid[r[7]] += float(r[8])
+        for r in entries:
+            if r[9]:
+                paid[r[7]] -= float(r[9])
+                paid[r[8]] += float(r[9])
         assert [paid[n] for n in NAMES] == [8, -3, -3, -2]
+        assert next(r for r in rows if r[:1] == ["合计"])[1:] == ["8", "-3", "-3", "-2"]
 
         # JSON round trip: export, import into a new table, identical totals and hands
         with ed.expect_download() as dl:
@@ -274,6 +280,7 @@ def test_forms_without_javascript(browser, server):
         expect(page.locator("#hand-error")).to_be_visible()
         assert page.input_value("#hand") == "123m456p789s1112x"
         page.click(".draw-button")
+        page.click("#draw-yes")
         page.wait_for_load_state()
         assert app.extensions["ledger"].table(token)["next_number"] == 3
         page.goto(page.input_value("#view-link"))
