@@ -275,6 +275,8 @@ class Ledger:
         self._cache = _Cache(cache_hands)
         self._probes: list = []               # idle connections of :meth:`_probe`
         self._probe_pid = os.getpid()
+        #: PostgreSQL: the versions this process read, until a write notifies (None: SQLite)
+        self._versions = None if db.is_sqlite(self.engine) else _Versions(self)
         self._probe_sql = _PROBE_SQL.replace(
             "?", "%s" if self.engine.dialect.paramstyle in ("format", "pyformat") else "?")
 
@@ -294,11 +296,13 @@ class Ledger:
         self._migrated = False
 
     def dispose(self) -> None:
-        """Close pooled connections and the probe's (after start-up in a process that will
-        fork)."""
+        """Close pooled connections and the probe's and listener's (after start-up in a
+        process that will fork)."""
         if self._probe_pid == os.getpid():
             while self._probes:
                 _close(self._probes.pop())
+        if self._versions is not None:
+            self._versions.close()
         self.engine.dispose()
 
     def forget_cached(self) -> None:
@@ -332,6 +336,9 @@ class Ledger:
                 out = work(session)
                 if write:
                     session.commit()
+                    if self._versions is not None and "changed" in session.info:
+                        # this process's own writes: forgotten now, not when the notice comes
+                        self._versions.drop(session.info["changed"])
                 return out
             except (OperationalError, IntegrityError) as err:
                 session.rollback()
@@ -390,6 +397,9 @@ class Ledger:
         if self._probe_pid != os.getpid():        # forked: the parent's are never used here
             _ABANDONED.extend(self._probes)
             self._probes, self._probe_pid = [], os.getpid()
+        known = self._versions.get(h) if self._versions is not None else None
+        if known is not None:
+            return known
         row = None
         for attempt in range(2):
             try:
@@ -416,7 +426,17 @@ class Ledger:
             break
         if row is None or not hmac.compare_digest(row[2], h):
             raise NotFound(M("ledger.no_table"))
+        if self._versions is not None:
+            self._versions.put(h, row[3], row[0], row[1])
         return row[0], row[1]
+
+    def _changed(self, s: Session, table_id: int | None) -> None:
+        """Tell every process that table ``table_id`` (None: any) changed, when this write
+        commits (PostgreSQL's NOTIFY, which :class:`_Versions` listens to)."""
+        if not db.is_sqlite(self.engine):
+            s.execute(text("SELECT pg_notify(:c, :p)"),
+                      {"c": NOTIFY_CHANNEL, "p": "*" if table_id is None else str(table_id)})
+            s.info.setdefault("changed", set()).add(table_id)
 
     def _probe_connection(self):
         """A DBAPI connection for :meth:`_probe` alone (up to :data:`PROBES_KEPT` are kept
@@ -586,6 +606,7 @@ class Ledger:
             t.derived = d.to_json()
             t.next_number += 1
             _touch(t, now)
+            self._changed(s, t.id)
             return h.number, True
         number, created = self._run(work, write=True)
         return self._answer(token, number, created)
@@ -668,6 +689,7 @@ class Ledger:
                 self._rechain(s, t, d, number, version)
             t.derived = d.to_json()
             _touch(t, now)
+            self._changed(s, t.id)
             return True
         created = self._run(work, write=True)
         return self._answer(token, number, created)
@@ -720,6 +742,7 @@ class Ledger:
             self._rechain(s, t, d, h.number, version)
         t.derived = d.to_json()
         _touch(t, now)
+        self._changed(s, t.id)
 
     def settings(self, token: str, body: Any) -> "TableDoc":
         """Change the table's settings (any edit link): ``{"carry_bets": "keep" | "reset"}``.
@@ -736,6 +759,7 @@ class Ledger:
             if carry is not None and carry != t.carry_bets:
                 t.carry_bets = carry
                 _touch(t, utcnow())
+                self._changed(s, t.id)
         self._run(work, write=True)
         return self.table(token)
 
@@ -783,6 +807,7 @@ class Ledger:
                 raise NotFound(M("ledger.no_editor", n=number), "editor")
             if e.revoked_at is None:
                 e.revoked_at = utcnow()
+                self._changed(s, t.id)
             return {"editor": e.number, "revoked_at": _iso(e.revoked_at)}
         return self._run(work, write=True)
 
@@ -815,6 +840,7 @@ class Ledger:
                                                    Editor.number == editor)).one()
                 e.edit_hash = token_hash(new)
                 e.view_seal = "" if current is None else _seal(current, new)
+            self._changed(s, t.id)
             return Rotated(new, new_view, editor)
         return self._run(work, write=True)
 
@@ -973,6 +999,8 @@ class Ledger:
                          .where(Table.updated_at < cutoff))
             if not dry_run:
                 s.execute(delete(Table).where(Table.updated_at < cutoff))
+                if n:
+                    self._changed(s, None)
                 s.execute(delete(Creation).where(
                     Creation.created_at < utcnow() - timedelta(days=1)))
             return n
@@ -1074,12 +1102,14 @@ def _close(conn) -> None:
 #: end the parent's session (PostgreSQL) or release its locks (SQLite)
 _ABANDONED: list = []
 
-#: the 304 path's one query (:meth:`Ledger._probe`): (version, editor, the hash matched); the
+#: the 304 path's one query (:meth:`Ledger._probe`): (version, editor, the hash matched, the
+#: table's id); the
 #: creator's link and the view link are columns of the table row, a co-scorer's a row of
 #: ``ledger_editor`` (a revoked one matches nothing)
-_PROBE_SQL = ("SELECT version, 0, edit_hash FROM ledger_table WHERE edit_hash = ? "
-              "UNION ALL SELECT version, NULL, view_hash FROM ledger_table WHERE view_hash = ? "
-              "UNION ALL SELECT t.version, e.number, e.edit_hash FROM ledger_editor e "
+_PROBE_SQL = ("SELECT version, 0, edit_hash, id FROM ledger_table WHERE edit_hash = ? "
+              "UNION ALL SELECT version, NULL, view_hash, id FROM ledger_table "
+              "WHERE view_hash = ? "
+              "UNION ALL SELECT t.version, e.number, e.edit_hash, t.id FROM ledger_editor e "
               "JOIN ledger_table t ON t.id = e.table_id "
               "WHERE e.edit_hash = ? AND e.revoked_at IS NULL")
 
@@ -1225,6 +1255,106 @@ class _Snapshot:
         if data is None:
             data = per[i] = _dumps(hand_in(self.hands[i], lang)).encode("utf-8")
         return data
+
+
+NOTIFY_CHANNEL = "webcalc_ledger"
+#: tokens :class:`_Versions` keeps, and how long it trusts one without asking the database
+VERSIONS_KEPT = 20000
+VERSIONS_MAX_AGE = 30.0
+
+
+class _Versions:
+    """PostgreSQL: the versions this process's probes read (token hash → version, editor),
+    kept until a write anywhere says its table changed. Every write sends ``NOTIFY
+    webcalc_ledger, '<table id>'`` in its transaction (:meth:`Ledger._changed`: delivered when
+    it commits, to every process on every host); each process LISTENs on a connection of its
+    own and, before it answers from what it keeps, reads what has arrived on that connection
+    without waiting (``consume_input``, then the notifications): a poll answered 304 then asks
+    the database nothing. When the listening connection is down, or an entry is older than
+    :data:`VERSIONS_MAX_AGE` seconds, the probe asks the database, as on SQLite."""
+
+    def __init__(self, ledger: "Ledger"):
+        self.ledger = ledger
+        self.lock = threading.Lock()
+        self.conn = None
+        self.pid = os.getpid()
+        self.by_token: dict[str, tuple[int, int | None, int, float]] = {}
+        self.by_table: dict[int, set[str]] = {}
+
+    def _forget(self) -> None:
+        self.by_token.clear()
+        self.by_table.clear()
+
+    def _listening(self) -> bool:
+        """Read what has arrived (without waiting) and drop what it names; False when not
+        listening (then nothing is kept)."""
+        if self.pid != os.getpid():                 # forked: the parent's connection is not ours
+            if self.conn is not None:
+                _ABANDONED.append(self.conn)
+            self.conn, self.pid = None, os.getpid()
+            self._forget()
+        if self.conn is None:
+            try:
+                conn = self.ledger._probe_connection()
+                conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+            except Exception:  # noqa: BLE001 - the database is down: ask it each time
+                return False
+            self.conn = conn
+            self._forget()                          # what changed while no one listened
+            return True
+        pg = self.conn.pgconn
+        try:
+            pg.consume_input()
+            while True:
+                n = pg.notifies()
+                if n is None:
+                    break
+                payload = n.extra.decode("ascii", "replace")
+                if payload == "*":
+                    self._forget()
+                else:
+                    for h in self.by_table.pop(int(payload), ()):
+                        self.by_token.pop(h, None)
+        except Exception:  # noqa: BLE001 - the connection dropped: forget, listen again later
+            _close(self.conn)
+            self.conn = None
+            self._forget()
+            return False
+        return True
+
+    def get(self, h: str) -> tuple[int, int | None] | None:
+        with self.lock:
+            if not self._listening():
+                return None
+            known = self.by_token.get(h)
+            if known is None or time.monotonic() - known[3] > VERSIONS_MAX_AGE:
+                return None
+            return known[0], known[1]
+
+    def put(self, h: str, table_id: int, version: int, editor: int | None) -> None:
+        with self.lock:
+            if self.conn is None or self.pid != os.getpid():
+                return
+            if len(self.by_token) >= VERSIONS_KEPT:
+                self._forget()
+            self.by_token[h] = (version, editor, table_id, time.monotonic())
+            self.by_table.setdefault(table_id, set()).add(h)
+
+    def drop(self, table_ids) -> None:
+        with self.lock:
+            for table_id in table_ids:
+                if table_id is None:
+                    self._forget()
+                    return
+                for h in self.by_table.pop(table_id, ()):
+                    self.by_token.pop(h, None)
+
+    def close(self) -> None:
+        with self.lock:
+            if self.conn is not None and self.pid == os.getpid():
+                _close(self.conn)
+            self.conn = None
+            self._forget()
 
 
 class _Cache:

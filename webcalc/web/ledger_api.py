@@ -174,9 +174,12 @@ def _table(t: dict) -> dict:
     return table_in(t, current_lang())
 
 
-def _made(made):
-    return {"table": _table(made.table), "edit_token": made.edit_token,
-            "view_token": made.view_token}
+def _made(made, status: int = 201):
+    """``{"table", "edit_token", "view_token"}``: T from the entries' JSON (so the table's
+    next answers join what is made here)."""
+    tokens = json.dumps({"edit_token": made.edit_token, "view_token": made.view_token})
+    return _json(b'{"table":' + made.table.json_bytes(current_lang()) + b"," +
+                 tokens[1:].encode("ascii"), status)
 
 
 def _json(data: bytes, status: int = 200):
@@ -204,7 +207,7 @@ def _optional_body() -> dict:
 def create():
     def run():
         made = ledger().create_table(_body(), address=request.remote_addr)
-        return _uncached(jsonify(_made(made))), 201
+        return _made(made)
     return _answer(run)
 
 
@@ -222,7 +225,7 @@ def import_():
     def run():
         data, raw = _decoded()
         made = ledger().import_table(data, address=request.remote_addr, raw=raw)
-        return _uncached(jsonify(_made(made))), 201
+        return _made(made)
     return _answer(run)
 
 
