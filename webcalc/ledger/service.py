@@ -31,6 +31,15 @@ Methods (all take a token as the user gave it; all return plain JSON-ready dicts
 * :meth:`Ledger.correct` ``(edit_token, number, body) -> Recorded``: a new revision (the old
   one is kept in ``H["revisions"]``); ``created`` is False when the body changes nothing.
 * :meth:`Ledger.void` ``(edit_token, number, reason) -> T``: voiding twice changes nothing.
+* :meth:`Ledger.undo` ``(edit_token, number) -> T``: void the last counted entry with the code
+  ``undone``; any other number (the same one again: a double tap) is :class:`Conflict`.
+* :meth:`Ledger.settings` ``(edit_token, {"carry_bets"}) -> T``.
+* Edit links: :meth:`Ledger.add_editor` ``(edit_token) -> (n, token)``,
+  :meth:`Ledger.revoke_editor` ``(edit_token, n)``, :meth:`Ledger.editors` ``(edit_token)``
+  (the creator's link only, else :class:`NotOwner`), :meth:`Ledger.rotate` ``(edit_token,
+  view=False) -> Rotated``, :meth:`Ledger.view_token` ``(edit_token)`` (the view token any
+  edit link's page shows), :meth:`Ledger.editor_of` ``(token)`` (0 the creator, 1… a
+  co-scorer, None the view token).
 * :meth:`Ledger.export_table` ``(token) -> dict`` (either token; no tokens inside) and
   :meth:`Ledger.import_table` ``(data, address=None) -> Created``: a new table with new tokens,
   every entry and revision recomputed by the engine (never trusted from the file), voids and
@@ -38,10 +47,12 @@ Methods (all take a token as the user gave it; all return plain JSON-ready dicts
 * :meth:`Ledger.purge_idle` ``(days, dry_run=False) -> int``: delete tables with no write for
   ``days`` days (the ``flask ledger-purge`` command).
 
-T (a table) = ``{"variant", "options" (every option, defaults filled in), "base", "names",
-"dealer" (who deals the next hand, SMX-8/ZZ-7/PJ-14/JC-9 from the last counted hand),
-"first_dealer", "next_number", "version", "access" ("edit"|"view"), "created_at",
-"updated_at", "hands": [H], "totals": [4 numbers], "settle_up": [{"from", "to", "amount"}]}``.
+T (a table, a :class:`TableDoc`: a dict, read only, that also writes its JSON) =
+``{"variant", "options" (every option, defaults filled in), "base", "names", "dealer" (who
+deals the next hand, SMX-8/ZZ-7/PJ-14/JC-9 from the last counted hand), "first_dealer",
+"next_number", "version", "access" ("edit"|"view"), "created_at", "updated_at", "hands": [H],
+"totals": [4 numbers], "settle_up": [{"from", "to", "amount"}], "carry_bets" ("keep"|"reset"),
+"last_counted" (the entry an undo takes, or None)}``.
 
 H (an entry) = ``{"number", "kind" ("hand"|"adjustment"), "status" ("recorded"|"voided"),
 "verified" (tiles given; a 荒庄 and an adjustment need none), "dealer" (as played),
@@ -51,7 +62,9 @@ before it), "request" (as recorded, ``settlement.dealer`` filled in), "settlemen
 (as the engine reported), "recorded_at" (first recorded, ISO 8601 UTC), "revision",
 "revised_at"?, "revisions": [older revisions, oldest first, each {"revision", "request",
 "settlement", "dealer", "verified", "recorded_at", "replaced_at", "biao"?, "fan"?}],
-"void_reason"? (null for an entry imported as voided without one), "voided_at"?}``. Texts
+"void_reason"? (null for an entry imported as voided without one; 撤销 for an undone one),
+"void_code"? ("undone" or null), "voided_at"?, "voided_by"?, "editor" (who wrote this
+revision; each of "revisions" has its own)}``. Texts
 in H (payment ``detail``, fan ``name``/``note``) are Chinese with English beside them
 (``detail_en`` …); :func:`webcalc.ledger.texts.table_in` gives the reader's language. Counted = status ``recorded``; only counted hands move the
 dealer, adjustments never do.
@@ -69,7 +82,8 @@ For the pages (the HTML on top of this service):
 
 * the next hand's form: the table's ``variant``/``options``/``base``/``names``, dealer
   ``T["dealer"]``; each seat's 跑/加钢 of the previous counted hand are in its
-  ``request["settlement"]`` (``pao``, ``jiagang``); put ``T["next_number"]`` in the form as
+  ``request["settlement"]`` (``pao``, ``jiagang``), offered again when ``T["carry_bets"]``
+  is ``"keep"`` (shown as "same as last hand") and not when ``"reset"``; put ``T["next_number"]`` in the form as
   ``expected_number`` and a fresh random ``idempotency_key`` (a double tap then records once,
   and a stale page gets :class:`Conflict` with the table as it is now);
 * 荒庄 in one tap: ``{"settlement": {"winner": None}}``; the quick entry without tiles: no
@@ -90,9 +104,15 @@ computes it outside any transaction (:meth:`Ledger.import_table`). Every write r
 it answers with after its commit.
 
 Safety: edit tokens are 192 random bits from :mod:`secrets` (``token_urlsafe(24)``), the
-view token is derived from the edit token by HMAC (:func:`view_token_of`); only their
-SHA-256 is stored, so a copied database grants no access; the stored hash is compared with
-:func:`hmac.compare_digest`. SQLite writes take the write lock up front (``BEGIN IMMEDIATE``)
+view token is derived from the creator's edit token by HMAC (:func:`view_token_of`) and, once
+a link is replaced, kept sealed with each edit link (:func:`_seal`: XOR with an HMAC of that
+link); only the tokens' SHA-256 is stored, so a copied database grants no access; the stored
+hash is compared with :func:`hmac.compare_digest`.
+
+Cost: a write reads its own entry, updates the table's kept sums (``ledger_table.derived``),
+and answers from what this process keeps of the table (:class:`_Cache`), reading only the
+rows changed since (``seq``): the same at entry 200 as at entry 1. :meth:`version` is one
+indexed query (PostgreSQL: none while no write has been notified, :class:`_Versions`). SQLite writes take the write lock up front (``BEGIN IMMEDIATE``)
 and wait on a busy timeout; a lock held past it is retried, then reported as ``Busy``, never
 as a crash. Commits are durable (``synchronous=FULL``) before a method returns.
 """
