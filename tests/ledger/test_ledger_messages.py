@@ -287,7 +287,7 @@ def test_zz6_note_is_kept_once_per_entry_in_both_languages(api, tables, ledger):
     ledger.record(made.edit_token, body)
     with Session(ledger.engine) as s:
         h = s.scalars(select(Hand).order_by(Hand.id.desc())).first()
-        code = from_json(h.result["messages"]["notes"][0])
+        code = from_json(h.codes["notes"][0])     # the codes column (migration 0002)
         note = h.result["settlement"]["notes"][0]
     assert (render(code, "zh"), render(code, "en")) == (note["message"], note["message_en"])
 
