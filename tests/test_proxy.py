@@ -302,7 +302,7 @@ def test_nginx_access_log_holds_no_token(stack):
     assert status == 201, data
     paths = [f"/t/{edit}", f"/t/{view}", f"/t/{edit}/live", f"/t/{view}/live?part=top",
              f"/t/{view}/export.csv", f"/t/{edit}/chart.svg", f"/api/v1/tables/{edit}",
-             f"/api/v1/tables/{view}/export", f"/t/{edit}?correct=1"]
+             f"/api/v1/tables/{view}/export", f"/t/{edit}?correct=1&s_winner=none"]
     for path in paths:
         status, headers, _ = _request(port, "GET", path, headers={"Referer": page})
         assert status == 200, path
@@ -318,7 +318,7 @@ def test_nginx_access_log_holds_no_token(stack):
     assert '"POST /api/v1/tables/[redacted]/hands HTTP/1.1" 201' in log
     assert '"GET /t/[redacted] HTTP/1.1" 200' in log
     assert '"GET /t/[redacted]/live?part=top HTTP/1.1" 200' in log
-    assert '"GET /t/[redacted]?correct=1 HTTP/1.1" 200' in log
+    assert '"GET /t/[redacted]?correct=1&s_winner=none HTTP/1.1" 200' in log
     assert '"GET /api/v1/tables/[redacted]/export HTTP/1.1" 200' in log
     assert '"GET /t/[redacted] HTTP/1.1" 444' in log
     assert log.count(f'"http://127.0.0.1:{port}/t/[redacted]"') == len(paths)   # Referer
