@@ -9,34 +9,60 @@
 
   // -- 1. native submits out of the htmx form -------------------------------------------
   // The room's form is an htmx GET form. A button marked data-native-submit (记入, 荒庄)
-  // posts the same form to its formaction instead: the browser does it, htmx must not. While
-  // an htmx request of the form is in flight, the press waits for its answer (the button's
-  // action then names the state that answer shows) and is made again.
+  // posts the same form to its formaction instead: the browser does it, htmx must not. The
+  // press first lets the form's own htmx request finish (the change that leaving a field
+  // just sent): the button's action then names the state whose result is shown, which is
+  // what the server records.
   var inFlight = 0;
-  var pending = null;
+  var lastChange = 0;       // when a field of the room last changed (htmx sends each change)
+  var lastSwap = 0;         // when htmx last swapped an answer in
+  var passing = null;       // the button whose submit is let through to the browser
+  var WAIT_MAX = 8000;      // ms: after this the press goes anyway (the server still checks)
 
   document.addEventListener("htmx:before:request", function () { inFlight += 1; });
   document.addEventListener("htmx:finally:request", function () {
     inFlight = Math.max(0, inFlight - 1);
-    if (inFlight === 0 && pending) {
-      var id = pending;
-      pending = null;
-      window.setTimeout(function () {
-        var button = document.getElementById(id);
-        if (button && button.form && button.form.requestSubmit) {
-          button.form.requestSubmit(button);
-        }
-      }, 0);
-    }
   });
+  document.addEventListener("htmx:after:swap", function () { lastSwap = Date.now(); });
+  document.addEventListener("change", function (event) {
+    var t = event.target;
+    if (t.form && t.form.id === "calc-form" && !(t.closest && t.closest("[data-no-live]"))) {
+      lastChange = Date.now();
+    }
+  }, true);
+
+  function pressWhenSettled(id) {
+    var waited = 0;
+    function tick() {
+      var unanswered = inFlight > 0 || lastChange >= lastSwap && lastChange > 0;
+      if (unanswered && waited < WAIT_MAX) {
+        waited += 50;
+        window.setTimeout(tick, 50);
+        return;
+      }
+      var button = document.getElementById(id);   // (the swap may have made it anew)
+      if (!button || !button.form) return;
+      passing = button;
+      if (button.form.requestSubmit) {
+        button.form.requestSubmit(button);
+      } else {
+        button.click();
+      }
+    }
+    window.setTimeout(tick, 0);                   // after htmx has seen the last change
+  }
 
   document.addEventListener("submit", function (event) {
     var button = event.submitter;
     if (!button || !button.hasAttribute || !button.hasAttribute("data-native-submit")) return;
     event.stopPropagation();               // htmx listens on the form: it never sees this
-    if (inFlight > 0 && button.id) {
-      event.preventDefault();
-      pending = button.id;
+    if (passing === button) {              // our own press: the browser posts the form
+      passing = null;
+      return;
+    }
+    event.preventDefault();
+    if (button.id) {
+      pressWhenSettled(button.id);
     }
   }, true);
 

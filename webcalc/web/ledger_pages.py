@@ -379,6 +379,7 @@ class TableHome(Home):
         self.dealer = correcting["dealer"] if correcting is not None else table["dealer"]
         self.carried = None if correcting is not None else carried_bets(table)
         self.key = key or secrets.token_urlsafe(12)
+        self.number = table["next_number"]  # the hand this entry records
         self.notes: list[str] = []          # what the table changed of a calculator's room
         self.refused: str | None = None     # the calculator's room is another variant's
         self.declared_values: dict[str, list[str]] = {}
@@ -390,6 +391,11 @@ class TableHome(Home):
     def bind(self, raw) -> MultiDict:
         t = self.table
         args = MultiDict(raw)
+        # the hand this entry was started for: the form keeps it through its taps, so a hand
+        # someone else records meanwhile is a conflict at 记入, not a silent renumbering
+        number = args.poplist("number")
+        if self.correcting is None and number and number[-1].isdigit():
+            self.number = min(int(number[-1]), t["next_number"])
         if "variant" in args:               # a calculator's room, sent to this table
             theirs = args.get("variant")
             if theirs != t["variant"]:
@@ -615,10 +621,10 @@ class TableHome(Home):
             draw_url = None
         else:
             record_url = url_for(".record", token=self.token, shown=fp,
-                                 expected_number=self.table["next_number"],
+                                 expected_number=self.number,
                                  idempotency_key=self.key, lang=lang)
             draw_url = url_for(".record", token=self.token, draw=1,
-                               expected_number=self.table["next_number"],
+                               expected_number=self.number,
                                idempotency_key=self.key, lang=lang)
         room = st.room
         from .templating import list_sep
@@ -627,6 +633,9 @@ class TableHome(Home):
                                         if o.changed) if room is not None else ""
         d = self.declares
         return {"record_url": record_url, "draw_url": draw_url, "correcting": self.correcting,
+                "entry_number": self.number, "next_number": self.table["next_number"],
+                "recorded_meanwhile": self.correcting is None
+                and self.number < self.table["next_number"],
                 "declares": d, "declared_values": self.declared_values,
                 "declared_text": (self.declared_values.get(d.field) or [""])[-1] if d else "",
                 "declared_errors": self.declared_errors, "fixed_options": fixed_options}
