@@ -2,9 +2,12 @@
 # make test -> the whole test suite
 # make bench -> bench/RESULTS.md (bench/bench.py, then bench/worst.py)
 # make worst -> the hardest request classes' CPU p50/p99/max -> "## Worst cases"
+# make bench-review -> a 20-turn hand review's CPU p50/p99 on fresh random logs -> "## Review (issue 25)"
 # make soak -> 60 s loopback load test against gunicorn -> bench/RESULTS.md "## Soak (issue 7)"
 # make bench-ledger -> ledger record/read/200-hand page timings on SQLite and PostgreSQL -> "## Ledger (issue 12)"
 # make soak-ledger -> 60 s per database of ledger reads and writes on 2 gunicorn workers -> "## Ledger soak (issue 12)"
+# make bench-limits -> the refused 2 MB import beside a record, the biggest import the caps allow, a table at the caps -> "## Ledger limits and imports (issue 20)"
+# make fuzz -> 100,000 hostile requests per database, 0 × 500 asserted -> "## Fuzz (issue 20)"
 # make test runs the ledger tests on SQLite and, when reachable, on PostgreSQL
 # (WEBCALC_TEST_POSTGRES_URL, else postgresql://webcalc:webcalc@127.0.0.1:5432/webcalc_test);
 # its last lines say plainly when that was SQLite only.
@@ -20,7 +23,7 @@ BIN    := $(VENV)/bin
 LOCK   := constraints.txt
 PIP    := $(BIN)/python -m pip install -q -c $(LOCK)
 
-.PHONY: run test bench worst bench-ledger soak-ledger soak load lock memory pages clean
+.PHONY: run test bench worst bench-ledger bench-review bench-limits fuzz soak-ledger soak load lock memory pages clean
 
 run: $(VENV)/.stamp-run
 	$(BIN)/gunicorn -c gunicorn.conf.py 'webcalc:create_app()'
@@ -42,9 +45,26 @@ bench: $(VENV)/.stamp-bench
 worst: $(VENV)/.stamp-run
 	$(BIN)/python bench/worst.py
 
+# the hand review (POST /api/v1/review): CPU per 20-turn review of fresh random logs in the four
+# rooms, through the engine and the API, against issue 25's p99 ≤ 150 ms (about a minute)
+bench-review: $(VENV)/.stamp-run
+	$(BIN)/python bench/review.py
+
 # ledger benchmark: record p50/p99, 200-entry reads and the 200-hand page, SQLite and PostgreSQL (about 2 minutes)
 bench-ledger: $(VENV)/.stamp-run
 	$(BIN)/python bench/ledger.py
+
+# ledger limits: what a refused 2 MB import costs beside one record, the largest import the
+# caps allow (its write lock, records on another table meanwhile), a table at the caps; SQLite
+# and PostgreSQL (a few minutes)
+bench-limits: $(VENV)/.stamp-run
+	$(BIN)/python bench/limits.py
+
+# fuzz runner: 100,000 seeded hostile requests per database (SQLite, then PostgreSQL) through
+# the whole app; fails on any 500 or rule break (tens of minutes on 2 cores; FUZZ_REQUESTS=n)
+FUZZ_REQUESTS ?= 100000
+fuzz: $(VENV)/.stamp-run
+	$(BIN)/python bench/fuzz.py --requests $(FUZZ_REQUESTS)
 
 # ledger soak: 60 s on SQLite, then 60 s on PostgreSQL, 2 gunicorn workers, reads and writes
 # mixed, every hand fresh (starts and stops its own gunicorn; about 2.5 minutes)

@@ -328,13 +328,26 @@ FIELD_NAMES = {
     "win_by": ("胡法", "win_by"),
 }
 
+def _nested(value, depth: int):
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+# strings with lone surrogates and NUL too (st.text never makes a lone surrogate), the
+# floats at the edges of a base's range, and now and then a value nested past the API's 32
+# levels (issue 20)
+_hostile_text = st.text(alphabet=st.characters(categories=["Cs"]) | st.sampled_from("\x00\x07")
+                        | st.characters(), max_size=8)
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-(2**70), 2**70)
-    | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=20),
-    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=10), inner,
-                                                                max_size=5),
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.sampled_from([1e-300, 5e-324, 1e-11, 123456789.12345679, 1.7976931348623157e308])
+    | st.text(max_size=20) | _hostile_text,
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(
+        st.text(max_size=10) | _hostile_text, inner, max_size=5),
     max_leaves=15,
-)
+) | st.sampled_from([33, 100, 400, 600]).map(lambda depth: _nested("1m", depth))
 tile_text = st.text(alphabet="0123456789mpsz 东南西北中发白万筒条饼索一二三四五红风, ", max_size=24)
 HANDS = ["123m456p789s1134z", "123m456p789s11122z", "123m456p789s1112z", "11223344556677z",
          "19m19p19s12345677z", "11123456789999m", "22m234p345s55566z", "5555m"]
@@ -388,12 +401,15 @@ def check_api_answer(body, resp) -> None:
     err = resp.get_json()["error"]
     assert err["code"] in CODES | {"bad_json"}, err
     assert isinstance(err["message"], str) and CHINESE.search(err["message"]), err
+    if err["code"] == "bad_json" and err["field"] is not None:   # a surrogate, or too deep
+        assert err["field"][:40] in err["message"], err
+        return
     if not isinstance(body, dict):
         assert err["code"] == "bad_json" and err["field"] is None
         return
     assert isinstance(err["field"], str), err          # "" for an unknown key ""
     # an unknown key is named as it is (it may hold a dot); else the path's first part
-    top = err["field"] if err["field"] in body else err["field"].split(".")[0]
+    top = err["field"] if err["field"] in body else re.split(r"[.\[]", err["field"])[0]
     assert top in body or top in ("variant", "hand"), (err, body)
     names = FIELD_NAMES.get(top, (top,))   # an unknown key: the message quotes it
     assert any(n in err["message"] for n in names), err

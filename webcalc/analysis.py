@@ -8,6 +8,7 @@ copies (C-2), tile count (C-3), winning tile, win method (C-14) — then asks th
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from .errors import InputError
@@ -24,7 +25,7 @@ from .waits import discard_advice, find_waits, is_any_tile_wait
 
 VARIANT_LABELS = {name: v.label for name, v in VARIANTS.items()}
 REQUEST_FIELDS = ("variant", "options", "hand", "melds", "indicator", "winning_tile",
-                  "win_by", "visible", "settlement")
+                  "win_by", "visible", "settlement", "history")
 MAX_LISTED = 200          # API.md: the readings list may stop at 200
 MAX_TEXT = 200            # characters in one tile field
 
@@ -43,7 +44,9 @@ def analyze(request: Any, *, advice: bool = True) -> dict:
         (≤ 200, best first, the first marked ``best``), ``decompositions_total``, ``waits``,
         ``any_tile_wait``, ``shanten`` (``None`` when never ready), for 13 tiles ``useful``
         and ``useful_total``, for 14 ``discards`` and ``efficiency``, and where they apply
-        ``reasons``, ``biao``, ``fan``.
+        ``reasons``, ``biao``, ``fan``, and ``history`` (三门峡 with a ``history``: each
+        turn rebuilt, SMX-5, :func:`webcalc.story.read_history`; ``biao`` and the
+        settlement then count its biao discards).
 
     Raises:
         InputError: for any bad input, with the field at fault.
@@ -112,8 +115,21 @@ def analyze(request: Any, *, advice: bool = True) -> dict:
             out["biao"] = judgement.biao
         if judgement.fan is not None:
             out["fan"] = judgement.fan
-    if req.get("settlement") is not None:          # C-15, settlement engine (issue 4)
-        out.update(settle(variant, sit, judgement, req["settlement"],
+    raw_settlement = req.get("settlement")
+    if req.get("history") is not None:
+        # SMX-5: biao_discards derived from the winner's turns (webcalc/story.py)
+        from .story import read_history
+
+        history = read_history(variant, sit, judgement, req["history"], kinds)
+        out["history"] = history.to_list()
+        if "biao" in out:
+            out["biao"] = 1 + history.biao_discards if out["biao"] else 0
+        raw_settlement = history.settlement(raw_settlement)
+        # the waits (waits[].win) are priced with the derived count too
+        sit = replace(sit, settlement=raw_settlement if raw_settlement is not None
+                      else {"biao_discards": history.biao_discards})
+    if raw_settlement is not None:                 # C-15, settlement engine (issue 4)
+        out.update(settle(variant, sit, judgement, raw_settlement,
                           win_by_given="win_by" in req).fields())
     if not advice:
         return out

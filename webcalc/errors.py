@@ -6,7 +6,9 @@ shows ``message`` under the form field named by ``field``.
 
 Codes (API.md): ``bad_json``, ``unknown_variant``, ``bad_tile``, ``too_many_copies``,
 ``wrong_tile_count``, ``bad_meld``, ``bad_option``, ``bad_settlement``, ``not_in_hand``,
-``bad_win_by`` (RULES C-14), ``not_complete`` (RULES C-15).
+``bad_win_by`` (RULES C-14), ``not_complete`` (RULES C-15); ``bad_history`` (a 三门峡
+history, RULES SMX-5, or a review's turns that cannot be replayed) and ``too_many`` (past a
+documented cap: the API answers 422 with the cap in ``detail``).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from .messages import Message
 CODES = frozenset({
     "bad_json", "bad_request", "unknown_variant", "bad_tile", "too_many_copies",
     "wrong_tile_count", "bad_meld", "bad_option", "bad_settlement", "not_in_hand",
-    "bad_win_by", "not_complete", "too_large",
+    "bad_win_by", "not_complete", "too_large", "bad_history", "too_many",
 })
 
 
@@ -34,10 +36,13 @@ class InputError(ValueError):
             field's text, else ``None``.
         reasons: for ``not_complete``, a list of ``{"rule", "message"}`` dicts (``message``
             a :class:`~webcalc.messages.Message`).
+        turn: the 0-based turn of a history or review the error is about, else ``None``.
+        detail: for ``too_many``, the cap passed: ``{"limit": name, "max": n}``.
     """
 
     def __init__(self, code: str, message: Message, field: str | None = None,
-                 position: int | None = None, reasons: list[dict] | None = None):
+                 position: int | None = None, reasons: list[dict] | None = None,
+                 turn: int | None = None, detail: dict | None = None):
         if code not in CODES:
             raise AssertionError(f"unknown error code {code!r}")
         super().__init__(message)
@@ -46,22 +51,35 @@ class InputError(ValueError):
         self.field = field
         self.position = position
         self.reasons = reasons or []
+        self.turn = turn
+        self.detail = detail
+
+    def at_turn(self, turn: int) -> "InputError":
+        """This error, about turn ``turn`` (0-based) of a history or a review."""
+        return InputError(self.code, self.message, self.field, self.position, self.reasons,
+                          turn, self.detail)
 
     def with_field(self, field: str, label: Message | None = None) -> "InputError":
         """Return a copy of this error attributed to ``field``; ``label`` (the field's
         name, a message) is put in front of the message (code ``field_error``)."""
         message = Message("field_error", {"field": label, "text": self.message}) if label \
             else self.message
-        return InputError(self.code, message, field, self.position, self.reasons)
+        return InputError(self.code, message, field, self.position, self.reasons, self.turn,
+                          self.detail)
 
     def to_dict(self) -> dict:
-        """The API error object: ``{"code", "message", "field"}`` (+ position/reasons), with
+        """The API error object: ``{"code", "message", "field"}`` (+ position, reasons, turn,
+        detail), with
         :class:`~webcalc.messages.Message` values the web layer renders."""
         out = {"code": self.code, "message": self.message, "field": self.field}
         if self.position is not None:
             out["position"] = self.position
         if self.reasons:
             out["reasons"] = self.reasons
+        if self.turn is not None:
+            out["turn"] = self.turn
+        if self.detail is not None:
+            out["detail"] = self.detail
         return out
 
     def __repr__(self) -> str:

@@ -30,7 +30,7 @@ NUM_KINDS = 34
 CODES: tuple[str, ...] = tuple(f"{i % 9 + 1}{SUITS[i // 9]}" for i in range(NUM_KINDS))
 
 FIELD_LABELS = {f: Message(f"field.{f}")
-                for f in ("hand", "melds", "indicator", "visible", "winning_tile")}
+                for f in ("hand", "melds", "indicator", "visible", "winning_tile", "start")}
 
 
 class Tile(int):

@@ -406,7 +406,8 @@ def test_hands_per_table_cap(make_app):
     record(api, edit, win(1))
     record(api, edit, {"adjustment": {"fee": 4, "paid_by": 0}})
     r = api.post(f"/api/v1/tables/{edit}/hands", json=win(2))
-    assert r.status_code == 409 and r.json["error"]["code"] == "table_full"
+    assert r.status_code == 422 and r.json["error"]["code"] == "too_many"
+    assert r.json["error"]["detail"] == {"limit": "entries_per_table", "max": 2}
 
 
 def test_tables_per_address_per_hour(make_app):

@@ -287,7 +287,7 @@ def test_zz6_note_is_kept_once_per_entry_in_both_languages(api, tables, ledger):
     ledger.record(made.edit_token, body)
     with Session(ledger.engine) as s:
         h = s.scalars(select(Hand).order_by(Hand.id.desc())).first()
-        code = from_json(h.result["messages"]["notes"][0])
+        code = from_json(h.codes["notes"][0])     # the codes column (migration 0002)
         note = h.result["settlement"]["notes"][0]
     assert (render(code, "zh"), render(code, "en")) == (note["message"], note["message_en"])
 
@@ -359,7 +359,8 @@ def test_stored_codes_render_to_the_stored_texts(ledger):
         rows = s.scalars(select(Hand).order_by(Hand.number)).all()
         checked = 0
         for h in rows:
-            codes = h.result["messages"]
+            codes = h.codes                       # beside the result (migration 0002)
+            assert "messages" not in h.result
             pays = h.result["settlement"]["payments"]
             assert len(codes["payments"]) == len(pays)
             for p, c in zip(pays, codes["payments"]):
@@ -386,7 +387,7 @@ def _age(ledger, number: int, *, keep_en: bool) -> None:
     with Session(ledger.engine) as s:
         h = s.scalars(select(Hand).where(Hand.number == number)).one()
         r = json.loads(json.dumps(h.result))
-        r.pop("messages")
+        h.codes = None
         for p in r["settlement"]["payments"]:
             if not keep_en:
                 p.pop("detail_en")

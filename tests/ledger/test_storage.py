@@ -185,3 +185,34 @@ def test_an_unreachable_database_is_busy_and_the_pages_still_work(tmp_path):
                                                  "hand": "123m456p789s1112z"}).status_code == 200
     finally:
         app.extensions["ledger"].dispose()
+
+
+def test_rows_stored_before_the_codes_column_read_and_correct_as_before(db_url):
+    """Migration 0002 moved the message codes out of ``result`` for new rows; a row stored
+    before (codes inside ``result``, no ``codes`` column) survives the migration both ways and
+    reads, exports and corrects as before."""
+    import json
+
+    from sqlalchemy import text
+
+    ledger = Ledger(db_url, migrate_lazily=True)
+    try:
+        made = ledger.create_table({"variant": "zhengzhou"})
+        ledger.record(made.edit_token, WIN)
+        with ledger.engine.begin() as conn:           # as 0001 stored it: codes in the result
+            row = conn.execute(text("SELECT id, result, codes FROM ledger_hand")).one()
+            result = row.result if isinstance(row.result, dict) else json.loads(row.result)
+            codes = row.codes if isinstance(row.codes, dict) else json.loads(row.codes)
+            conn.execute(text("UPDATE ledger_hand SET result = :r, codes = NULL WHERE id = :i"),
+                         {"r": json.dumps({**result, "messages": codes}), "i": row.id})
+        before = ledger.table(made.view_token)
+        db.downgrade(ledger.engine, "0001")
+        db.upgrade(ledger.engine)
+        assert ledger.table(made.view_token) == before
+        assert before["hands"][0]["settlement"]["net"] == [-1, 3, -1, -1]
+        fixed = ledger.correct(made.edit_token, 1, {**WIN, "settlement": {"winner": 2}})
+        assert fixed.hand["revision"] == 2 and fixed.hand["revisions"][0]["settlement"] == \
+            before["hands"][0]["settlement"]
+        assert "messages" not in fixed.hand and "codes" not in fixed.hand
+    finally:
+        ledger.dispose()

@@ -2,9 +2,9 @@
 and migrated with Alembic. Never imports Flask. The interface is :mod:`.service`."""
 
 from .errors import (Busy, Conflict, LedgerError, NotFound, RateLimited, ReadOnly, TableFull,
-                     Voided)
+                     TooMany, Voided)
 from .service import Created, Ledger, Recorded, view_token_of
 from .texts import hand_in, table_in
 
 __all__ = ["Ledger", "Created", "Recorded", "LedgerError", "NotFound", "ReadOnly", "Conflict",
-           "Voided", "TableFull", "RateLimited", "Busy", "view_token_of", "table_in", "hand_in"]
+           "Voided", "TableFull", "TooMany", "RateLimited", "Busy", "view_token_of", "table_in", "hand_in"]

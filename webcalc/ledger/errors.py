@@ -55,10 +55,23 @@ class Voided(LedgerError):
     code = "voided"
 
 
-class TableFull(LedgerError):
-    """The table has reached its cap of hands, or the hand its cap of revisions."""
+class TooMany(LedgerError):
+    """A documented cap would be passed: entries per table, revisions per entry, corrections
+    per table, or an import holding more than they allow. Nothing was written. ``detail``
+    names the cap and its value: ``{"limit": "entries_per_table", "max": 500}``."""
 
-    code = "table_full"
+    code = "too_many"
+
+    def __init__(self, message: Message, limit: str, maximum: int, field: str | None = None):
+        super().__init__(message, field)
+        self.detail = {"limit": limit, "max": maximum}
+
+    def to_dict(self) -> dict:
+        return {**super().to_dict(), "detail": self.detail}
+
+
+#: the name this error had before it became ``too_many`` (422, API.md "round two")
+TableFull = TooMany
 
 
 class RateLimited(LedgerError):

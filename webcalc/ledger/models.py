@@ -7,8 +7,9 @@
   adjustment (``kind`` ``adjustment``). The row holds the current revision: the request as
   recorded, what the engine computed from it (``result``: ``settlement`` and, where the
   variant reports them, ``biao``/``fan``), the dealer it was played with and whether the tiles
-  were given (``verified``). Nothing is deleted by a user: a void sets ``status`` ``voided``
-  with its reason.
+  were given (``verified``), and apart, in ``codes``, what the result says as message codes
+  (never read with the table). Nothing is deleted by a user: a void sets ``status``
+  ``voided`` with its reason.
 * :class:`Revision` — a superseded revision of a hand, kept when a correction replaces it.
 * :class:`Creation` — when a table was created from which address (hashed), for the
   tables-per-address-per-hour cap; purged with idle tables.
@@ -42,6 +43,19 @@ class UTCDateTime(TypeDecorator):
         if value is not None and value.tzinfo is None:
             value = value.replace(tzinfo=timezone.utc)
         return value
+
+
+class SerializedJSON(TypeDecorator):
+    """A JSON column's value bound as the JSON text it already is (``json.dumps`` done before
+    the transaction, as :meth:`~webcalc.ledger.service.Ledger.import_table` does for a whole
+    table, so the write lock is not held while hundreds of results are serialized). Read
+    back as JSON, like the column."""
+
+    impl = JSON
+    cache_ok = True
+
+    def bind_processor(self, dialect):
+        return None
 
 
 def utcnow() -> datetime:
@@ -90,6 +104,9 @@ class Hand(Base):
     revision: Mapped[int] = mapped_column(Integer, default=1)
     request: Mapped[dict] = mapped_column(JSON)
     result: Mapped[dict] = mapped_column(JSON)
+    #: what the result says as message codes (``messages``: see the service's ``_stored``);
+    #: never read with the table, so deferred (None in rows stored before: inside ``result``)
+    codes: Mapped[dict | None] = mapped_column(JSON, nullable=True, deferred=True)
     dealer: Mapped[int] = mapped_column(Integer)
     verified: Mapped[bool] = mapped_column(Boolean)
     recorded_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
@@ -112,6 +129,7 @@ class Revision(Base):
     revision: Mapped[int] = mapped_column(Integer)
     request: Mapped[dict] = mapped_column(JSON)
     result: Mapped[dict] = mapped_column(JSON)
+    codes: Mapped[dict | None] = mapped_column(JSON, nullable=True, deferred=True)
     dealer: Mapped[int] = mapped_column(Integer)
     verified: Mapped[bool] = mapped_column(Boolean)
     recorded_at: Mapped[datetime] = mapped_column(UTCDateTime)

@@ -61,7 +61,8 @@ the reader's language): :class:`~webcalc.errors.InputError` (400: the analyze co
 ``bad_request`` for a ledger field) and the :mod:`webcalc.ledger.errors` classes — ``NotFound`` (unknown token
 or hand number), ``ReadOnly`` (a write with the view token), ``Conflict`` (stale
 ``expected_number``/``expected_revision``; carries ``table``), ``Voided`` (correcting a voided
-hand), ``TableFull`` (caps), ``RateLimited`` (tables per address per hour; ``retry_after``),
+hand), ``TooMany`` (caps: entries, revisions per entry, corrections per table; ``detail``;
+also ``TableFull``), ``RateLimited`` (tables per address per hour; ``retry_after``),
 ``Busy`` (the database stayed locked: nothing written, try again).
 
 For the pages (the HTML on top of this service):
@@ -82,6 +83,12 @@ For the pages (the HTML on top of this service):
 * the chart: running totals are the cumulative sum of ``H["settlement"]["net"]`` over the
   counted entries; the settle-up is ``T["settle_up"]``.
 
+Limits (docs/LEDGER.md "Limits"): the caps of :class:`Ledger`; hand numbers the table does
+not have are :class:`NotFound` without a query; bases and amounts as
+:func:`webcalc.settlement.amount_problem` allows; an import is checked whole before the engine
+computes it outside any transaction (:meth:`Ledger.import_table`). Every write reads the table
+it answers with after its commit.
+
 Safety: edit tokens are 192 random bits from :mod:`secrets` (``token_urlsafe(24)``), the
 view token is derived from the edit token by HMAC (:func:`view_token_of`); only their
 SHA-256 is stored, so a copied database grants no access; the stored hash is compared with
@@ -96,6 +103,7 @@ import base64
 import dataclasses
 import hashlib
 import hmac
+import json
 import math
 import re
 import secrets
@@ -106,20 +114,22 @@ from datetime import datetime, timedelta, timezone
 from fractions import Fraction
 from typing import Any, Callable, TypeVar
 
-from sqlalchemy import delete, func, or_, select, text
+from sqlalchemy import bindparam, delete, func, insert, or_, select, text
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
 from ..analysis import analyze, settle_without_tiles
 from ..catalogue import localize
 from ..errors import InputError
+from ..json_checks import MAX_DEPTH, body_problem
 from ..messages import M, Message, seat, to_json
 from ..options import parse_options
-from ..settlement import MAX_BASE, SEAT_NAMES, fmt
+from ..settlement import (BASE_DECIMALS, MAX_BASE, MAX_DECIMAL_BASE, SEAT_NAMES,
+                          amount_problem, fmt)
 from ..variants import VARIANTS
 from . import db
-from .errors import Busy, Conflict, NotFound, RateLimited, ReadOnly, TableFull, Voided
-from .models import Creation, Hand, Revision, Table, utcnow
+from .errors import Busy, Conflict, NotFound, RateLimited, ReadOnly, TooMany, Voided
+from .models import Creation, Hand, Revision, SerializedJSON, Table, utcnow
 from .money import all_ints, exact, number, settle_up, totals
 
 R = TypeVar("R")
@@ -129,8 +139,8 @@ TOKEN_BYTES = 24                        # 192 bits; token_urlsafe gives 32 chara
 TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{22,64}")
 TABLE_FIELDS = ("variant", "options", "base", "names", "dealer")
 HAND_FIELDS = ("hand", "melds", "indicator", "winning_tile", "win_by", "visible",
-               "settlement", "declared")
-TILE_ONLY = ("melds", "indicator", "winning_tile", "visible")
+               "settlement", "declared", "history")
+TILE_ONLY = ("melds", "indicator", "winning_tile", "visible", "history")
 CONTROL_FIELDS = ("expected_number", "idempotency_key", "expected_revision")
 NAME_MAX = 16
 NOTE_MAX = 200
@@ -139,6 +149,16 @@ KEY_MAX = 128
 ADJUSTMENT_PAYMENTS_MAX = 12
 ATTEMPTS = 3
 EXPORT_FORMAT = "webcalc-ledger/1"
+#: Default caps (docs/LEDGER.md "Limits"): far above a real evening (a long one is 30-80
+#: entries with a handful of corrections), low enough that a table's every read and write,
+#: and an import, have bounded work. Past them: :class:`TooMany` (422 ``too_many``).
+HANDS_MAX = 500
+REVISIONS_MAX = 20
+CORRECTIONS_MAX = 200
+#: Times an import may carry (``recorded_at``, ``revised_at``, ``voided_at``): from this …
+TIME_MIN = datetime(2000, 1, 1, tzinfo=timezone.utc)
+#: … to before this (UTC). Outside it a time is a mistake, or out of the databases' range.
+TIME_MAX = datetime(2100, 1, 1, tzinfo=timezone.utc)
 
 
 @dataclass(frozen=True)
@@ -199,7 +219,10 @@ class Ledger:
     Args:
         url: an SQLAlchemy URL: ``sqlite:///path`` or ``postgresql://…`` (psycopg 3).
         hands_max: entries (hands and adjustments, voided ones included) per table.
-        revisions_max: revisions per hand.
+        revisions_max: revisions per entry, the first one included (so ``revisions_max - 1``
+            corrections of one entry).
+        corrections_max: superseded revisions (corrections) kept per table, all its entries
+            together: what every read of the table carries besides its entries.
         tables_per_hour: tables one address may create per hour (0: no cap).
         migrate_lazily: upgrade the schema on first use (tests); else call :meth:`migrate`.
         busy_timeout_ms: how long a SQLite writer waits for the lock before a retry.
@@ -208,7 +231,8 @@ class Ledger:
             (the app's server processes, issue 13.3).
     """
 
-    def __init__(self, url: str, *, hands_max: int = 500, revisions_max: int = 50,
+    def __init__(self, url: str, *, hands_max: int = HANDS_MAX, revisions_max: int = REVISIONS_MAX,
+                 corrections_max: int = CORRECTIONS_MAX,
                  tables_per_hour: int = 30, migrate_lazily: bool = False,
                  busy_timeout_ms: int = db.BUSY_TIMEOUT_MS,
                  migrate_in_subprocess: bool = False):
@@ -217,6 +241,7 @@ class Ledger:
         self.migrate_in_subprocess = migrate_in_subprocess
         self.hands_max = hands_max
         self.revisions_max = revisions_max
+        self.corrections_max = corrections_max
         self.tables_per_hour = tables_per_hour
         self._migrated = not migrate_lazily
         self._migrate_lock = threading.Lock()
@@ -373,33 +398,52 @@ class Ledger:
         expected = body.get("expected_number")
         if expected is not None and not _is_int(expected):
             raise _bad("expected_number", "ledger.expected_number_bad")
+        _check_body(body)
 
         def work(s):
             t, _ = self._find(s, token, write=True)
             if key is not None:
-                found = s.scalars(select(Hand).where(Hand.table_id == t.id,
-                                                     Hand.idempotency_key == key)).first()
+                found = s.scalars(select(Hand.number).where(Hand.table_id == t.id,
+                                                            Hand.idempotency_key == key)).first()
                 if found is not None:
-                    table = self._table_dict(s, t, True)
-                    return Recorded(_pick(table, found.number), table, False)
+                    return found, False
             if expected is not None and expected != t.next_number:
                 raise Conflict(M("ledger.conflict", n=expected, next=t.next_number),
                                self._table_dict(s, t, True), "expected_number")
             if t.next_number > self.hands_max:
-                raise TableFull(M("ledger.table_full", n=self.hands_max))
+                raise self._too_many_entries()
             dealer = self._current_dealer(s, t)
             kind, request, result, dealer, verified = _compute(t, body, dealer)
+            result, codes = _split(result)
             now = utcnow()
             h = Hand(table_id=t.id, number=t.next_number, kind=kind, status="recorded",
                      idempotency_key=key, revision=1, request=request, result=result,
-                     dealer=dealer, verified=verified, recorded_at=now)
+                     codes=codes, dealer=dealer, verified=verified, recorded_at=now)
             s.add(h)
             t.next_number += 1
             _touch(t, now)
-            s.flush()
-            table = self._table_dict(s, t, True)
-            return Recorded(_pick(table, h.number), table, True)
-        return self._run(work, write=True)
+            return h.number, True
+        number, created = self._run(work, write=True)
+        return self._answer(token, number, created)
+
+    def _answer(self, token: str, number: int, created: bool) -> Recorded:
+        """The entry and the table as read right after the write committed: the whole table
+        is read outside the write transaction, so the write lock (SQLite: one for the whole
+        database) is held only for the write itself, never for reading a big table."""
+        table = self.table(token)
+        return Recorded(_pick(table, number), table, created)
+
+    def _too_many_entries(self, field: str | None = None) -> TooMany:
+        return TooMany(M("ledger.table_full", n=self.hands_max), "entries_per_table",
+                       self.hands_max, field)
+
+    def _too_many_revisions(self, field: str | None = None) -> TooMany:
+        return TooMany(M("ledger.revisions_full", n=self.revisions_max - 1),
+                       "revisions_per_entry", self.revisions_max, field)
+
+    def _too_many_corrections(self, field: str | None = None) -> TooMany:
+        return TooMany(M("ledger.corrections_full", n=self.corrections_max),
+                       "corrections_per_table", self.corrections_max, field)
 
     def correct(self, token: str, number: int, body: Any) -> Recorded:
         """Correct entry ``number``: the body is a full entry as for :meth:`record` (its
@@ -414,6 +458,7 @@ class Ledger:
         if expected is not None and not _is_int(expected):
             raise _bad("expected_revision", "ledger.expected_revision_bad")
         body = {k: v for k, v in body.items() if k not in CONTROL_FIELDS}
+        _check_body(body)
 
         def work(s):
             t, _ = self._find(s, token, write=True)
@@ -424,37 +469,36 @@ class Ledger:
                 raise Conflict(M("ledger.revision_conflict", n=number, revision=h.revision),
                                self._table_dict(s, t, True), "expected_revision")
             kind, request, result, dealer, verified = _compute(t, body, h.dealer)
+            result, codes = _split(result)
             if kind != h.kind:
                 raise _bad("adjustment", "ledger.kind_change")
             if (request, dealer, verified) == (h.request, h.dealer, h.verified) \
                     and _same_result(result, h.result):
-                table = self._table_dict(s, t, True)
-                return Recorded(_pick(table, number), table, False)
+                return False
             if h.revision >= self.revisions_max:
-                raise TableFull(M("ledger.revisions_full", n=self.revisions_max - 1))
+                raise self._too_many_revisions()
+            corrections = s.scalar(select(func.coalesce(func.sum(Hand.revision - 1), 0))
+                                   .where(Hand.table_id == t.id))
+            if corrections >= self.corrections_max:
+                raise self._too_many_corrections()
             now = utcnow()
             s.add(Revision(hand_id=h.id, revision=h.revision, request=h.request,
-                           result=h.result, dealer=h.dealer, verified=h.verified,
-                           recorded_at=h.revised_at or h.recorded_at, replaced_at=now))
+                           result=h.result, codes=h.codes, dealer=h.dealer,
+                           verified=h.verified, recorded_at=h.revised_at or h.recorded_at,
+                           replaced_at=now))
             h.revision += 1
-            h.request, h.result, h.dealer, h.verified = request, result, dealer, verified
+            h.request, h.result, h.codes = request, result, codes
+            h.dealer, h.verified = dealer, verified
             h.revised_at = now
             _touch(t, now)
-            s.flush()
-            table = self._table_dict(s, t, True)
-            return Recorded(_pick(table, number), table, True)
-        return self._run(work, write=True)
+            return True
+        created = self._run(work, write=True)
+        return self._answer(token, number, created)
 
     def void(self, token: str, number: int, reason: Any) -> dict:
         """Void entry ``number`` with ``reason`` (kept, shown, counted no more). Returns T;
         voiding a voided entry changes nothing (its first reason stays)."""
-        if not isinstance(reason, str) or not reason.strip():
-            raise _bad("reason", "ledger.reason_required")
-        reason = reason.strip()
-        if not _text_ok(reason):
-            raise _bad("reason", "ledger.reason_unprintable")
-        if len(reason) > REASON_MAX:
-            raise _bad("reason", "ledger.reason_long", n=REASON_MAX)
+        reason = _reason(reason, "reason")
 
         def work(s):
             t, _ = self._find(s, token, write=True)
@@ -463,9 +507,8 @@ class Ledger:
                 now = utcnow()
                 h.status, h.void_reason, h.voided_at = "voided", reason, now
                 _touch(t, now)
-                s.flush()
-            return self._table_dict(s, t, True)
-        return self._run(work, write=True)
+        self._run(work, write=True)
+        return self.table(token)
 
     def export_table(self, token: str) -> dict:
         """The table as a JSON document for :meth:`import_table`: ``{"format":
@@ -494,15 +537,96 @@ class Ledger:
                     "exported_at": _iso(utcnow()), "entries": entries}
         return self._run(work, write=False)
 
-    def import_table(self, data: Any, *, address: str | None = None) -> Created:
+    def import_table(self, data: Any, *, address: str | None = None,
+                     raw: bytes | None = None) -> Created:
         """A new table (new tokens) from an :meth:`export_table` document. Every revision of
         every entry is computed again by the engine from its request, so a file cannot bring
         in amounts the rules do not give; statuses, void reasons and times are kept.
 
+        In this order, so that no import costs more than its size allows and none holds the
+        write lock for longer than a record does:
+
+        1. ``address`` is counted towards ``tables_per_hour`` (its own short transaction):
+           every import counts, whatever its outcome (:class:`RateLimited` past the cap);
+        2. the caps, from the lengths of its lists alone (:class:`TooMany`: entries,
+           revisions per entry, corrections), so a document past them costs its decoding
+           and nothing more;
+        3. the document as JSON (:func:`webcalc.json_checks.body_problem`: nesting, lone
+           surrogates; ``raw``, the bytes it was decoded from, spares the surrogate search
+           when they hold no such escape);
+        4. the whole document is checked without the engine: its shape, every entry's
+           number, kind, status, times and void reason, every revision's request fields;
+        5. every revision is computed by the engine, outside any transaction;
+        6. one short write transaction inserts the table and its rows.
+
         Raises:
             InputError: ``bad_request`` for a document that is not an export (``format``),
                 or any error of an entry's request, its field prefixed ``entries[i].``.
+            TooMany: the document holds more than the caps allow (nothing is computed).
+            RateLimited: too many tables from ``address`` within the hour.
         """
+        if address is not None and self.tables_per_hour:
+            self._run(lambda s: self._rate_limit(s, address, utcnow()), write=True)
+        self._import_caps(data)
+        problem = body_problem(data, raw)
+        if problem is not None:
+            kind, where = problem
+            message = (M("ledger.too_deep", n=MAX_DEPTH, where=where) if kind == "deep"
+                       else M("ledger.surrogate", where=where))
+            raise InputError("bad_json", message, where)
+        variant, options, base, names, dealer, entries = self._import_plan(data)
+        settings = _Settings(variant, options, base)
+        now = utcnow()
+        rows = [_imported_entry(settings, i, e, now) for i, e in enumerate(entries)]
+        edit_token = secrets.token_urlsafe(TOKEN_BYTES)
+        view_token = view_token_of(edit_token)
+
+        hands = [h for h, _ in rows]
+        revisions = [r for _, olds in rows for r in olds]
+
+        def work(s):
+            at = utcnow()
+            t = Table(edit_hash=token_hash(edit_token), view_hash=token_hash(view_token),
+                      variant=variant, options=options, base=base, names=names,
+                      first_dealer=dealer, next_number=len(rows) + 1, version=1,
+                      created_at=at, updated_at=at)
+            s.add(t)
+            s.flush()
+            if hands:
+                s.execute(_INSERT_HAND, [{**h, "table_id": t.id} for h in hands])
+            if revisions:
+                ids = dict(s.execute(select(Hand.number, Hand.id)
+                                     .where(Hand.table_id == t.id)).all())
+                s.execute(_INSERT_REVISION, [
+                    {**{k: v for k, v in r.items() if k != "number"}, "hand_id": ids[r["number"]]}
+                    for r in revisions])
+        self._run(work, write=True)
+        return Created(self.table(edit_token), edit_token, view_token)
+
+    def _import_caps(self, data: Any) -> None:
+        """Step 2 of :meth:`import_table`: :class:`TooMany` when the document holds more
+        than the caps allow, read from the lengths of its lists (what is not a list here is
+        reported by :meth:`_import_plan`)."""
+        entries = data.get("entries") if isinstance(data, dict) else None
+        if not isinstance(entries, list):
+            return
+        if len(entries) > self.hands_max:
+            raise self._too_many_entries("entries")
+        corrections = 0
+        for i, e in enumerate(entries):
+            olds = e.get("revisions") if isinstance(e, dict) else None
+            if not isinstance(olds, list):
+                continue
+            if len(olds) + 1 > self.revisions_max:
+                raise self._too_many_revisions(f"entries[{i}].revisions")
+            corrections += len(olds)
+            if corrections > self.corrections_max:
+                raise self._too_many_corrections(f"entries[{i}].revisions")
+
+    def _import_plan(self, data: Any) -> tuple:
+        """Step 4 of :meth:`import_table`: the table's settings and the entries, checked
+        completely without the engine (a mistake anywhere is reported before any hand is
+        computed)."""
         if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
             raise _bad("format", "ledger.not_export", format=EXPORT_FORMAT)
         spec = {"variant": data.get("variant"), "options": data.get("options"),
@@ -510,26 +634,11 @@ class Ledger:
                 "dealer": data.get("first_dealer")}
         variant, options, base, names, dealer = _table_spec(spec)
         entries = data.get("entries")
-        if not isinstance(entries, list) or len(entries) > self.hands_max:
+        if not isinstance(entries, list):
             raise _bad("entries", "ledger.entries_bad", n=self.hands_max)
-        edit_token = secrets.token_urlsafe(TOKEN_BYTES)
-        view_token = view_token_of(edit_token)
-
-        def work(s):
-            now = utcnow()
-            if address is not None and self.tables_per_hour:
-                self._rate_limit(s, address, now)
-            t = Table(edit_hash=token_hash(edit_token), view_hash=token_hash(view_token),
-                      variant=variant, options=options, base=base, names=names,
-                      first_dealer=dealer, next_number=len(entries) + 1, version=1,
-                      created_at=now, updated_at=now)
-            s.add(t)
-            s.flush()
-            for i, e in enumerate(entries):
-                s.add(_imported_entry(t, i, e, self.revisions_max, now))
-            s.flush()
-            return self._table_dict(s, t, True)
-        return Created(self._run(work, write=True), edit_token, view_token)
+        for i, e in enumerate(entries):
+            _check_imported_entry(i, e, self.revisions_max)
+        return variant, options, base, names, dealer, entries
 
     def purge_idle(self, days: float, *, dry_run: bool = False) -> int:
         """Delete every table with no write for ``days`` days (its hands and revisions go
@@ -551,10 +660,12 @@ class Ledger:
     # -- helpers --------------------------------------------------------------------------
     def _entry(self, s: Session, t: Table, number: Any) -> Hand:
         h = None
-        if _is_int(number):
+        # a number the table cannot hold is not looked up: past 2^31 (PostgreSQL's integer)
+        # or 2^63 (SQLite's) the database itself would refuse the query
+        if _is_int(number) and 0 < number < t.next_number:
             h = s.scalars(select(Hand).where(Hand.table_id == t.id, Hand.number == number)).first()
         if h is None:
-            raise NotFound(M("ledger.no_hand", n=number))
+            raise NotFound(M("ledger.no_hand", n=number), "number")
         return h
 
     @staticmethod
@@ -567,13 +678,13 @@ class Ledger:
     @staticmethod
     def _table_dict(s: Session, t: Table, can_write: bool) -> dict:
         # plain rows, not ORM objects: every write answers with the whole table
-        hands = s.execute(select(Hand.__table__).where(Hand.table_id == t.id)
+        hands = s.execute(select(*_SHOWN_HAND).where(Hand.table_id == t.id)
                           .order_by(Hand.number)).all()
         olds: dict[int, list] = {}
         revised = [h.id for h in hands if h.revision > 1]
         if revised:
             rev = Revision.__table__
-            for r in s.execute(select(rev).where(rev.c.hand_id.in_(revised))
+            for r in s.execute(select(*_SHOWN_REVISION).where(rev.c.hand_id.in_(revised))
                                .order_by(rev.c.hand_id, rev.c.revision)):
                 olds.setdefault(r.hand_id, []).append(r)
         expected = t.first_dealer
@@ -600,56 +711,153 @@ class Ledger:
         }
 
 
-def _parse_time(v: Any, default: datetime) -> datetime:
-    if isinstance(v, str):
+@dataclass(frozen=True)
+class _Settings:
+    """What computing an entry needs of its table (a :class:`Table` row has the same)."""
+
+    variant: str
+    options: dict
+    base: int | float
+
+
+def _time(v: Any, field: str, default: datetime) -> datetime:
+    """An imported time: absent (null) → ``default``; else an ISO 8601 string between
+    :data:`TIME_MIN` and :data:`TIME_MAX` (no zone: UTC)."""
+    if v is None:
+        return default
+    dt = None
+    if isinstance(v, str) and len(v) <= 40:
         try:
             dt = datetime.fromisoformat(v.replace("Z", "+00:00"))
         except ValueError:
-            return default
-        return dt if dt.tzinfo else dt.replace(tzinfo=timezone.utc)
-    return default
+            dt = None
+    # the year is checked before any time-zone arithmetic: 0001-01-01T00:00:00+14:00 is a
+    # valid ISO time whose conversion to UTC falls before year 1 (OverflowError)
+    if dt is None or not TIME_MIN.year <= dt.year < TIME_MAX.year:
+        raise _bad(field, "ledger.time_bad", name=field, first=TIME_MIN.year,
+                   last=TIME_MAX.year - 1)
+    dt = dt if dt.tzinfo else dt.replace(tzinfo=timezone.utc)
+    if not TIME_MIN <= dt < TIME_MAX:
+        raise _bad(field, "ledger.time_bad", name=field, first=TIME_MIN.year,
+                   last=TIME_MAX.year - 1)
+    return dt
 
 
-def _imported_entry(t: Table, i: int, e: Any, revisions_max: int, now: datetime) -> Hand:
+def _reason(reason: Any, field: str) -> str:
+    """A void reason as stored: 1-200 printable characters (stripped)."""
+    if not isinstance(reason, str) or not reason.strip():
+        raise _bad(field, "ledger.reason_required")
+    reason = reason.strip()
+    if not _text_ok(reason):
+        raise _bad(field, "ledger.reason_unprintable")
+    if len(reason) > REASON_MAX:
+        raise _bad(field, "ledger.reason_long", n=REASON_MAX)
+    return reason
+
+
+def _imported_reason(e: dict, where: str) -> str | None:
+    """An imported entry's void reason: as :meth:`Ledger.void` takes it, or none (absent,
+    null or blank: stored null, shown as "(no reason given in the import)")."""
+    reason = e.get("void_reason")
+    if reason is None or isinstance(reason, str) and not reason.strip():
+        return None
+    return _reason(reason, f"{where}.void_reason")
+
+
+def _check_imported_entry(i: int, e: Any, revisions_max: int) -> None:
+    """Everything about imported entry ``i`` that needs no engine (:meth:`Ledger.import_table`
+    step 2) but the caps: raises the :class:`InputError` the import answers with."""
     where = f"entries[{i}]"
-    if not isinstance(e, dict) or e.get("number") != i + 1:
+    if not isinstance(e, dict) or e.get("number") != i + 1 or isinstance(e.get("number"), bool):
         raise _bad(where, "ledger.entry_number", n=i + 1)
     kind, status = e.get("kind"), e.get("status", "recorded")
     if kind not in ("hand", "adjustment") or status not in ("recorded", "voided"):
         raise _bad(where, "ledger.entry_kind")
     olds = e.get("revisions") or []
-    if not isinstance(olds, list) or len(olds) >= revisions_max:
+    if not isinstance(olds, list):
         raise _bad(f"{where}.revisions", "ledger.revisions_bad", n=revisions_max - 1)
-    versions = []
+    now = utcnow()
+    for name in ("recorded_at", "revised_at", "voided_at"):
+        _time(e.get(name), f"{where}.{name}", now)
+    if status == "voided":
+        _imported_reason(e, where)
     for j, r in enumerate([*olds, e]):
+        at = where if r is e else f"{where}.revisions[{j}]"
         if not isinstance(r, dict) or not isinstance(r.get("request"), dict):
-            raise _bad(where, "ledger.revision_request")
+            raise _bad(at, "ledger.revision_request")
+        if r is not e:
+            _time(r.get("recorded_at"), f"{at}.recorded_at", now)
+        dealer = r.get("dealer")
+        if dealer is not None:
+            _seat(dealer, f"{at}.dealer")
+        try:
+            _check_body(r["request"])
+        except InputError as err:
+            raise _entry_error(i, err) from None
+
+
+def _entry_error(i: int, err: InputError) -> InputError:
+    field = f"entries[{i}].{err.field}" if err.field else f"entries[{i}]"
+    return InputError(err.code, M("ledger.entry_error", n=i + 1, text=err.message), field)
+
+
+def _imported_entry(t: _Settings, i: int, e: dict, now: datetime) -> tuple[dict, list[dict]]:
+    """Imported entry ``i`` (checked by :func:`_check_imported_entry`) computed by the engine
+    (:meth:`Ledger.import_table` step 3), as the values of its ``ledger_hand`` row and of its
+    ``ledger_revision`` rows (``number`` in them says whose), JSON already serialized."""
+    where = f"entries[{i}]"
+    kind, status = e["kind"], e.get("status", "recorded")
+    olds = e.get("revisions") or []
+    versions = []
+    for r in [*olds, e]:
         dealer = r.get("dealer")
         try:
-            got = _compute(t, r["request"], dealer if _is_int(dealer) and 0 <= dealer <= 3 else 0)
+            got = _compute(t, r["request"], 0 if dealer is None else dealer)
         except InputError as err:
-            field = f"{where}.{err.field}" if err.field else where
-            raise InputError(err.code, M("ledger.entry_error", n=i + 1, text=err.message),
-                             field) from None
+            raise _entry_error(i, err) from None
         if got[0] != kind:
             raise _bad(where, "ledger.entry_kind_mismatch", n=i + 1)
-        when = e.get("revised_at") if r is e and olds else r.get("recorded_at")
-        versions.append((got, _parse_time(when, now)))
+        name = "revised_at" if r is e and olds else "recorded_at"
+        versions.append((got, _time(r.get(name), f"{where}.{name}", now)))
     (_, request, result, dealer, verified), at = versions[-1]
-    h = Hand(table_id=t.id, number=i + 1, kind=kind, status=status, revision=len(versions),
-             request=request, result=result, dealer=dealer, verified=verified,
-             recorded_at=versions[0][1], revised_at=at if len(versions) > 1 else None)
+    result, codes = _split(result)
+    hand = {"number": i + 1, "kind": kind, "status": status, "idempotency_key": None,
+            "revision": len(versions), "request": json.dumps(request),
+            "result": json.dumps(result), "codes": json.dumps(codes), "dealer": dealer,
+            "verified": verified,
+            "recorded_at": versions[0][1], "revised_at": at if len(versions) > 1 else None,
+            "void_reason": None, "voided_at": None}
     if status == "voided":
-        reason = e.get("void_reason")
-        # none given: null, shown as "(no reason given in the import)" in the reader's language
-        h.void_reason = reason.strip()[:REASON_MAX] if isinstance(reason, str) and reason.strip() \
-            else None
-        h.voided_at = _parse_time(e.get("voided_at"), now)
+        hand["void_reason"] = _imported_reason(e, where)
+        hand["voided_at"] = _time(e.get("voided_at"), f"{where}.voided_at", now)
+    revisions = []
     for j, ((_, req, res, dl, ver), rat) in enumerate(versions[:-1]):
-        replaced = versions[j + 1][1]
-        h.old_revisions.append(Revision(revision=j + 1, request=req, result=res, dealer=dl,
-                                        verified=ver, recorded_at=rat, replaced_at=replaced))
-    return h
+        res, codes = _split(res)
+        revisions.append({"number": i + 1, "revision": j + 1, "request": json.dumps(req),
+                          "result": json.dumps(res), "codes": json.dumps(codes), "dealer": dl,
+                          "verified": ver, "recorded_at": rat,
+                          "replaced_at": versions[j + 1][1]})
+    return hand, revisions
+
+
+def _inserts():
+    """The two bulk inserts of an import: JSON columns bound as the text already made."""
+    hand, rev = Hand.__table__, Revision.__table__
+    def values():
+        return {c: bindparam(c, type_=SerializedJSON()) for c in ("request", "result", "codes")}
+    return insert(hand).values(**values()), insert(rev).values(**values())
+
+
+_INSERT_HAND, _INSERT_REVISION = _inserts()
+#: the columns a table's read takes: all but ``codes``, which no answer shows
+_SHOWN_HAND = [c for c in Hand.__table__.c if c.name != "codes"]
+_SHOWN_REVISION = [c for c in Revision.__table__.c if c.name != "codes"]
+
+
+def _split(result: dict) -> tuple[dict, dict | None]:
+    """A computed result as stored: what the answers show (``result``), and its message
+    codes apart (the ``codes`` column, which reading a table never decodes)."""
+    return {k: v for k, v in result.items() if k != "messages"}, result.get("messages")
 
 
 def _touch(t: Table, now: datetime) -> None:
@@ -703,8 +911,11 @@ def _table_spec(spec: Any) -> tuple[str, dict, int | float, list[str], int]:
     base = spec.get("base", 1)
     if base is None:
         base = 1
-    if (isinstance(base, bool) or not isinstance(base, (int, float))
-            or not math.isfinite(base) or not 0 < base <= MAX_BASE):
+    problem = amount_problem(base)
+    if problem == "decimals":
+        raise InputError("bad_settlement", M("ledger.base_decimals", d=BASE_DECIMALS,
+                                             max=MAX_DECIMAL_BASE), "base")
+    if problem is not None:
         raise InputError("bad_settlement", M("ledger.base_bad", max=MAX_BASE), "base")
     names = spec.get("names")
     if names is None:
@@ -722,9 +933,9 @@ def _table_spec(spec: Any) -> tuple[str, dict, int | float, list[str], int]:
     return variant.name, options, base, names, dealer
 
 
-def _compute(t: Table, body: dict, default_dealer: int):
-    """Validate an entry's body and compute it with the engine.
-    Returns ``(kind, request as recorded, result, dealer, verified)``."""
+def _check_body(body: dict) -> None:
+    """The checks of an entry's body that need no engine: its keys, and the settlement's
+    presence and winner (:func:`_compute` does the rest)."""
     for key in body:
         if key in ("variant", "options"):
             raise _bad(key, "ledger.table_decides")
@@ -735,7 +946,7 @@ def _compute(t: Table, body: dict, default_dealer: int):
         extra = [k for k in body if k in HAND_FIELDS]
         if extra:
             raise _bad(extra[0], "ledger.adjustment_alone")
-        return _adjustment(t, body["adjustment"], default_dealer)
+        return
     raw = body.get("settlement")
     if not isinstance(raw, dict):
         raise InputError("bad_settlement", M("ledger.settlement_required"), "settlement")
@@ -743,6 +954,15 @@ def _compute(t: Table, body: dict, default_dealer: int):
         raise InputError("bad_settlement", M("ledger.base_table"), "settlement.base")
     if "winner" not in raw:
         raise InputError("bad_settlement", M("ledger.winner_required"), "settlement.winner")
+
+
+def _compute(t: Table | _Settings, body: dict, default_dealer: int):
+    """Validate an entry's body and compute it with the engine.
+    Returns ``(kind, request as recorded, result, dealer, verified)``."""
+    _check_body(body)
+    if "adjustment" in body:
+        return _adjustment(t, body["adjustment"], default_dealer)
+    raw = body["settlement"]
     settlement = dict(raw)
     if settlement.get("dealer") is None:
         settlement["dealer"] = default_dealer
@@ -777,8 +997,9 @@ def _compute(t: Table, body: dict, default_dealer: int):
 
 
 def _stored(out: dict) -> dict:
-    """The engine's answer as the ledger stores it: what was said as message codes
-    (``messages``: ``{"payments": [detail], "fan": [{"name", "note"?}]}``, see
+    """The engine's answer as the ledger computes it: what was said as message codes
+    (``messages``: ``{"payments": [detail], "fan": [{"name", "note"?}]}``, stored apart in
+    the ``codes`` column by :func:`_split`, see
     :func:`webcalc.messages.to_json`), and rendered in both languages: Chinese in ``detail``
     and the fan's ``name``/``note`` (as before issue 15), English beside them (``detail_en``,
     ``name_en``, ``note_en``). The edge shows the reader's language (:mod:`.texts`)."""
@@ -815,10 +1036,14 @@ def _same_result(a: dict, b: dict) -> bool:
 
 
 def _amount(v: Any, field: str) -> int | float:
-    if (isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v)
-            or not 0 < v <= MAX_BASE):
+    """An adjustment's amount or fee: as a base (:func:`webcalc.settlement.amount_problem`),
+    so that its shares and every sum stay exact decimals."""
+    problem = amount_problem(v)
+    if problem == "decimals":
+        raise _bad(field, "ledger.amount_decimals", d=BASE_DECIMALS, max=MAX_DECIMAL_BASE)
+    if problem is not None:
         raise _bad(field, "ledger.amount_bad", max=MAX_BASE)
-    return round(v, 10) if isinstance(v, float) else v
+    return v
 
 
 def _seat(v: Any, field: str) -> int:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Callable
 
@@ -31,6 +32,12 @@ FIELDS = ("base", "dealer", "winner", "discarder", "pao", "jiagang", "ready", "k
           "biao_discards", "follow_dealer", "duanmen", "kong_discard")
 FIELD_LABELS = {f: Message(f"sfield.{f}") for f in FIELDS}     # 底分 庄家 胡牌者 点炮者 …
 MAX_BASE = 10 ** 9          # docs/settlement.md: a sanity cap, not a rule
+#: A base (or a ledger amount) with a fractional part has at most this many decimal places and
+#: is at most MAX_DECIMAL_BASE, so every amount (base × a whole number of units), net and sum
+#: stays an exact decimal of at most 15 significant digits, which a float holds exactly
+#: (docs/settlement.md). A whole number may go up to MAX_BASE.
+BASE_DECIMALS = 4
+MAX_DECIMAL_BASE = 10 ** 6
 MAX_KONGS = 16              # four players, at most four kongs each
 DECIMALS = 10               # float amounts are rounded to this many decimal places       # four wildcard tiles, one kept as the eyes
 
@@ -266,14 +273,33 @@ def _seat(raw: dict, name: str, required: bool) -> int | None:
     return v
 
 
+def amount_problem(v: Any, maximum: int | float = MAX_BASE) -> str | None:
+    """Why ``v`` cannot be a base or an amount, or None: ``"type"`` (not a number),
+    ``"range"`` (not above 0, or a whole number above ``maximum``), ``"decimals"`` (more than
+    :data:`BASE_DECIMALS` decimal places, or a fractional number above
+    :data:`MAX_DECIMAL_BASE`; 1e-300 has 300)."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return "type"
+    if isinstance(v, float) and not math.isfinite(v) or not 0 < v <= maximum:
+        return "range"
+    if isinstance(v, int) or v.is_integer():
+        return None
+    if v > MAX_DECIMAL_BASE or -Decimal(repr(v)).as_tuple().exponent > BASE_DECIMALS:
+        return "decimals"
+    return None
+
+
 def _base(raw: dict) -> int | float:
     v = raw.get("base", 1)
     if v is None:
         v = 1
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
+    problem = amount_problem(v)
+    if problem == "type":
         raise _bad("base", "s.base_bad")
-    if isinstance(v, float) and not math.isfinite(v) or not 0 < v <= MAX_BASE:
+    if problem == "range":
         raise _bad("base", "s.base_range", max=MAX_BASE)
+    if problem == "decimals":
+        raise _bad("base", "s.base_decimals", d=BASE_DECIMALS, max=MAX_DECIMAL_BASE)
     return v
 
 

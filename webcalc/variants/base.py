@@ -137,6 +137,9 @@ class Variant:
     chow_rule = ""
     taken_allowed = False                       # 拾/搶 melds (晋城 only, JC-10)
     policy: JokerPolicy = FREE_JOKERS
+    #: the rules beside C-9 and C-12 that decide a hand's 牌理 here (wildcards, shapes): the
+    #: rule pages a 何切 problem's answer names (:mod:`webcalc.quiz`)
+    efficiency_rules: tuple[str, ...] = ()
 
     # -- configuration -------------------------------------------------------------
     def wildcards_on(self, opts) -> bool:
@@ -152,6 +155,16 @@ class Variant:
     def kinds_in_play(self, opts) -> int:
         """How many tile kinds are in the wall: 34, or 27 without honors."""
         return 34
+
+    def takes_history(self, opts) -> bool:
+        """Whether a request may give the winner's ``history`` (三门峡 SMX-5: its 表 are
+        counted from the turns). Default: no."""
+        return False
+
+    def any_tile_wait(self, sit: Situation) -> bool:
+        """The any-tile wait a ``history`` tracks (SMX-4); only asked where
+        :meth:`takes_history`."""
+        return False
 
     def check_win_by(self, win_by: str) -> None:
         """Raise ``bad_win_by`` (C-14) when this variant does not allow ``win_by``."""

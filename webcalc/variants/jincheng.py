@@ -46,6 +46,7 @@ class Jincheng(Variant):
     Options = JinchengOptions
     win_methods = frozenset(WIN_METHODS)
     win_rule = "JC-4"
+    efficiency_rules = ("JC-2",)
 
     chow_allowed = False
     chow_rule = "JC-2"

@@ -106,6 +106,7 @@ class Panjin(Variant):
     cycle = PANJIN
     win_methods = frozenset({"self_draw", "discard", "kong_replacement"})
     win_rule = "PJ-9"
+    efficiency_rules = ("PJ-1", "PJ-2", "PJ-4", "PJ-5", "PJ-6", "PJ-7", "PJ-8")
     policy = PJ_POLICY
 
     def wildcards_on(self, opts) -> bool:

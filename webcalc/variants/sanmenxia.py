@@ -53,6 +53,7 @@ class Sanmenxia(Variant):
     win_rule = "SMX-2"
     chow_allowed = False
     chow_rule = "SMX-2"
+    efficiency_rules = ("SMX-1", "SMX-3")
 
     def wildcards_on(self, opts) -> bool:
         return opts.wildcard
@@ -120,11 +121,21 @@ class Sanmenxia(Variant):
         """
         if sit.winning_tile is None or not sit.wildcards:
             return False
-        before = sit.without_tile(sit.winning_tile)
-        if not before.jokers:
+        return Sanmenxia.any_tile_wait(sit.without_tile(sit.winning_tile))
+
+    @staticmethod
+    def any_tile_wait(sit: Situation) -> bool:
+        """SMX-4's any-tile wait of a 13-tile hand: less one wildcard tile, it forms four
+        melds (with its declared melds), so any tile makes the eyes with that wildcard.
+        SMX-5 counts 表 from the turns spent in it (:mod:`webcalc.story`)."""
+        if not sit.jokers:
             return False
         need = 4 - len(sit.hand.melds)
-        return can_complete(before.real_counts, len(before.jokers) - 1, need, 0)
+        return can_complete(sit.real_counts, len(sit.jokers) - 1, need, 0)
+
+    def takes_history(self, opts) -> bool:
+        """SMX-5: a history of the winner's turns derives ``biao_discards`` (with wildcards)."""
+        return opts.wildcard
 
 
 VARIANT = Sanmenxia()

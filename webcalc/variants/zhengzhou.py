@@ -57,6 +57,7 @@ class Zhengzhou(Variant):
     Options = ZhengzhouOptions
     win_methods = frozenset({"self_draw", "kong_replacement"})
     win_rule = "ZZ-2"
+    efficiency_rules = ("ZZ-1", "ZZ-3")
     chow_allowed = False
     chow_rule = "ZZ-2"
 

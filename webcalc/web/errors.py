@@ -77,7 +77,30 @@ def _fallback_words() -> tuple[str, str]:
 def handle_http(exc: HTTPException):
     status = exc.code or 500
     code, message = MESSAGES.get(status, ("http_error", exc.name))
+    if status == 413:
+        return _too_large()
     return _answer(status, code, message, exc)
+
+
+def _too_large():
+    """413 ``too_large`` naming the limit of this request's view (16 KB, or the import's
+    2 MB): in the message, and under ``/api/`` as ``detail: {"limit": "body_bytes", "max"}``
+    (API.md)."""
+    limit = BODY_MAX
+    try:
+        limit = request.max_content_length or BODY_MAX
+    except Exception:  # noqa: BLE001 - outside a request: the general limit
+        pass
+    message = _l("The request is too large: the body may be at most %(kb)s KB.",
+                 kb=limit // 1024)
+    if not _wants_json():
+        return _answer(413, "too_large", message)
+    from flask import jsonify
+
+    resp = jsonify({"error": {"code": "too_large", "message": str(message), "field": None,
+                              "detail": {"limit": "body_bytes", "max": limit}}})
+    resp.status_code = 413
+    return resp
 
 
 def handle_csrf(exc: CSRFError):

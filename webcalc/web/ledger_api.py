@@ -13,12 +13,15 @@ Routes (``<token>``: the edit or the view token; writes need the edit token):
 
 The token is checked before the body is read: an unknown token is a 404 and a write with the
 view token a 403 ``read_only``, whatever the body. Errors are ``{"error": {"code", "message",
-"field"}}`` with :data:`STATUS`; a 409 ``conflict`` adds ``"table"`` (T as it is now), a 429
-and a 503 carry ``Retry-After``.
+"field"}}`` with :data:`STATUS`; a 409 ``conflict`` adds ``"table"`` (T as it is now), a 422
+``too_many`` adds ``"detail": {"limit", "max"}`` to the error, a 429 and a 503 carry
+``Retry-After``. The import takes a body up to ``IMPORT_MAX`` (2 MB; 413 ``too_large``
+beyond, as every other body beyond 16 KB).
 
 Configuration (``app.config``, else the environment): ``DATABASE_URL`` (default: SQLite at
-``instance/ledger.sqlite3``), ``LEDGER_HANDS_MAX`` (500), ``LEDGER_REVISIONS_MAX`` (50),
-``LEDGER_TABLES_PER_HOUR`` (30 per address). The schema is migrated when the app starts (in
+``instance/ledger.sqlite3``), ``LEDGER_HANDS_MAX`` (500 entries per table),
+``LEDGER_REVISIONS_MAX`` (20 revisions per entry), ``LEDGER_CORRECTIONS_MAX`` (200 per
+table), ``LEDGER_TABLES_PER_HOUR`` (30 per address); past a cap: 422 ``too_many``. The schema is migrated when the app starts (in
 tests: on first use), in a child process outside tests, so Alembic never loads in the
 server's processes (issue 13.3). CLI: ``flask --app webcalc ledger-purge --idle-days N [--dry-run]`` and
 ``flask --app webcalc ledger-migrate``.
@@ -36,15 +39,17 @@ from sqlalchemy.exc import OperationalError
 
 from ..errors import InputError
 from ..ledger import (Busy, Conflict, Ledger, LedgerError, NotFound, RateLimited, ReadOnly,
-                      TableFull, Voided, hand_in, table_in)
+                      TooMany, Voided, hand_in, table_in)
+from ..ledger.service import CORRECTIONS_MAX, HANDS_MAX, REVISIONS_MAX
 from ..ledger.db import Unreachable
 from ..messages import M
+from ..json_checks import MAX_DEPTH, body_problem
 from .api import _reject_constant
 from .i18n import current_lang, localized
 
 bp = Blueprint("ledger_api", __name__, url_prefix="/api/v1/tables")
 
-STATUS = {NotFound: 404, ReadOnly: 403, Conflict: 409, Voided: 409, TableFull: 409,
+STATUS = {NotFound: 404, ReadOnly: 403, Conflict: 409, Voided: 409, TooMany: 422,
           RateLimited: 429, Busy: 503}
 
 
@@ -54,8 +59,10 @@ def init_app(app: Flask) -> None:
     url = (app.config.get("DATABASE_URL") or os.environ.get("DATABASE_URL")
            or f"sqlite:///{os.path.join(app.instance_path, 'ledger.sqlite3')}")
     lazily = bool(app.testing or app.config.get("LEDGER_MIGRATE_LAZILY"))
-    ledger = Ledger(url, hands_max=int(_setting(app, "LEDGER_HANDS_MAX", 500)),
-                    revisions_max=int(_setting(app, "LEDGER_REVISIONS_MAX", 50)),
+    ledger = Ledger(url, hands_max=int(_setting(app, "LEDGER_HANDS_MAX", HANDS_MAX)),
+                    revisions_max=int(_setting(app, "LEDGER_REVISIONS_MAX", REVISIONS_MAX)),
+                    corrections_max=int(_setting(app, "LEDGER_CORRECTIONS_MAX",
+                                                 CORRECTIONS_MAX)),
                     tables_per_hour=int(_setting(app, "LEDGER_TABLES_PER_HOUR", 30)),
                     busy_timeout_ms=int(_setting(app, "LEDGER_BUSY_TIMEOUT_MS", 5000)),
                     migrate_lazily=lazily, migrate_in_subprocess=not app.testing)
@@ -98,11 +105,32 @@ def _error(err: Exception):
 
 
 def _body():
+    body, raw = _decoded()
+    check_body(body, raw)
+    return body
+
+
+def _decoded():
+    """The request's JSON body, decoded but not yet checked, and its bytes."""
     raw = request.get_data(cache=False)
     try:
-        return json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
+        return json.loads(raw.decode("utf-8"), parse_constant=_reject_constant), raw
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise InputError("bad_json", M("ledger.bad_json")) from None
+
+
+def check_body(body, raw: bytes | None = None) -> None:
+    """A decoded body that nothing may walk: nested past
+    :data:`~webcalc.json_checks.MAX_DEPTH`, or holding a lone surrogate, which no database
+    stores and no answer can quote (:func:`~webcalc.json_checks.body_problem`). An import
+    is checked so by the service itself, after its cheaper checks."""
+    problem = body_problem(body, raw)
+    if problem is None:
+        return
+    kind, where = problem
+    if kind == "deep":
+        raise InputError("bad_json", M("ledger.too_deep", n=MAX_DEPTH, where=where), where)
+    raise InputError("bad_json", M("ledger.surrogate", where=where), where)
 
 
 def _writable(token: str) -> None:
@@ -158,7 +186,8 @@ def export(token: str):
 @bp.post("/import")
 def import_():
     def run():
-        made = ledger().import_table(_body(), address=request.remote_addr)
+        data, raw = _decoded()
+        made = ledger().import_table(data, address=request.remote_addr, raw=raw)
         return _uncached(jsonify(_made(made))), 201
     return _answer(run)
 

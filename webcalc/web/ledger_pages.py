@@ -55,7 +55,8 @@ from ..messages import Message, seat
 from ..settlement import kongs_of_melds
 from ..variants import VARIANTS
 from ..variants.base import Declarable
-from . import tap
+from . import security, tap
+from .api import _reject_constant
 from .forms import TEXT_FIELDS
 from .htmx import add_vary, wants_fragment
 from .i18n import current_lang, lang_param, localized
@@ -64,9 +65,9 @@ from .room import Room, read_room, win_methods
 
 bp = Blueprint("ledger_pages", __name__, url_prefix="/t")
 
-STATUS = {NotFound: 404, ReadOnly: 403, Conflict: 409, Voided: 409, TableFull: 409,
+STATUS = {NotFound: 404, ReadOnly: 403, Conflict: 409, Voided: 409, TableFull: 422,
           RateLimited: 429, Busy: 503}
-IMPORT_MAX = 2 * 1024 * 1024
+IMPORT_MAX = security.IMPORT_MAX
 
 
 def ledger():
@@ -167,11 +168,11 @@ def import_table():
         if not raw:
             raise InputError("bad_json", _("Choose an exported JSON file or paste its text."))
         try:
-            data = json.loads(raw.decode("utf-8-sig"))
+            data = json.loads(raw.decode("utf-8-sig"), parse_constant=_reject_constant)
         except (UnicodeDecodeError, ValueError, RecursionError):
             raise InputError("bad_json", _("This is not a JSON file exported from a table.")) \
                 from None
-        edit = import_json(data, request.remote_addr)
+        edit = import_json(data, request.remote_addr, raw)
         return redirect(url_for(".table", token=edit, new=1), 303)
     except (InputError, LedgerError) as err:
         general = _("Import failed: %(why)s", why=_error_text(err))
@@ -182,9 +183,9 @@ def import_table():
     return make_response(html, 422)
 
 
-def import_json(data, address: str | None) -> str:
+def import_json(data, address: str | None, raw: bytes | None = None) -> str:
     """A new table from an export (:meth:`Ledger.import_table`); returns its edit token."""
-    return ledger().import_table(data, address=address).edit_token
+    return ledger().import_table(data, address=address, raw=raw).edit_token
 
 
 # -- the table page ---------------------------------------------------------------------------

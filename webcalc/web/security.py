@@ -55,9 +55,13 @@ from flask.sessions import SecureCookieSessionInterface
 #: Largest request body accepted, in bytes (the biggest real API request is about 2 KB).
 BODY_MAX = 16 * 1024
 
-#: Views that take a bigger body: importing a table's exported JSON (a 500-hand export with
-#: revisions is a few hundred KB).
-BODY_MAX_BY_ENDPOINT = {"ledger_pages.import_table": 2 * 1024 * 1024}
+#: Largest table import (the page's upload or pasted text, the API's body), in bytes: an
+#: export of a table at every cap of docs/LEDGER.md "Limits", every text at its longest, is
+#: about 1.3 MB.
+IMPORT_MAX = 2 * 1024 * 1024
+
+#: Views that take a bigger body: importing a table's exported JSON.
+BODY_MAX_BY_ENDPOINT = {"ledger_pages.import_table": IMPORT_MAX, "ledger_api.import_": IMPORT_MAX}
 
 #: Longest query string accepted, in bytes, percent-encoded. Every text field of the page is
 #: capped at a few hundred characters; 8000 bytes leaves room for all of them typed in
