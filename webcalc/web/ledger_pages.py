@@ -1,18 +1,22 @@
 """The table ledger's pages (牌桌记账, issue 12): plain HTML forms that work without JavaScript;
-htmx only makes the hand list follow the table live (polling answered with ETag/304).
+htmx makes the entry live and static/js/ledger.js follows the table (one poll, ETag/304).
 
 Routes (``<token>``: the edit or the view token, as in the JSON API):
 
 * ``GET/POST /t/new`` — 新开一桌: variant, room options, base, four names, first dealer (POST
   with CSRF → 303 to the edit page). ``GET /t/new?variant=x`` shows that variant's options.
-* ``GET /t/<token>`` — the table page: with the edit token the next hand's entry, the
-  adjustment form and the sharing block; with the view token the same totals and hands, and
-  no way to write. ``?correct=n`` opens hand ``n`` in the entry form (a correction).
-* ``GET /t/<token>/live`` — the live part (totals, chart, settle-up, hands) for polling; an
-  ``If-None-Match`` that matches answers 304.
-* ``POST /t/<edit>/hands`` (record), ``/hands/<n>`` (correct), ``/hands/<n>/void``,
-  ``/adjust`` — every write a POST form with a CSRF token; each answers 303 to the table page,
-  or the table page with the error under its input (422) or the conflict (409).
+* ``GET /t/<token>`` — the table page: with the edit token the next hand's entry (the
+  calculator's room bound to the table, :class:`TableHome`: every calculator query parameter
+  and tap works here), the adjustment form and the sharing block; with the view token the
+  same totals and hands, and no way to write. ``?correct=n`` opens hand ``n`` in the entry.
+* ``GET /t/<token>/live`` — the live region (totals, chart, settle-up, hands) in one answer;
+  an ``If-None-Match`` that matches answers 304.
+* ``POST /t/<edit>/hands`` (记入, 荒庄 with ``draw=1``), ``/hands/<n>`` (correct),
+  ``/hands/<n>/void``, ``/adjust`` — every write a POST with a CSRF token; each answers 303
+  to the table page, or the table page with the error under its input (422), the conflict
+  (409), or the new result when the posted fields are not what the page showed (409).
+* ``GET /t/send?table=<link>&<calculator query>`` — 记入牌桌 with a pasted link;
+  ``GET /t/mine`` — 我的牌桌 (the phone's own list, kept in its localStorage).
 * ``GET /t/<token>/chart.svg`` (pygal), ``/export.csv``, ``/export.json``; ``POST /t/import``.
 
 The service (:mod:`webcalc.ledger.service`) computes everything shown here. Every answer
