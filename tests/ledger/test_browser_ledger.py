@@ -244,6 +244,10 @@ def test_two_clients_record_the_same_hand(browser, server):
         assert b.input_value("#hand") == WIN                     # B's input is kept
         assert [h["request"]["settlement"]["winner"]
                 for h in app.extensions["ledger"].table(token)["hands"]] == [1]
+        # seen the conflict, B records it as the next hand: it really was another one
+        press(b, "#record")
+        assert [h["request"]["settlement"]["winner"]
+                for h in app.extensions["ledger"].table(token)["hands"]] == [1, 2]
     finally:
         actx.close()
         bctx.close()

@@ -923,11 +923,12 @@ def _write(token: str, work):
     return redirect(url_for(".table", token=token, lang=lang_param()) + f"#{anchor}", 303)
 
 
-def _posted_room(t: dict, token: str, correcting: dict | None):
+def _posted_room(t: dict, token: str, correcting: dict | None, renumber: bool = False):
     """The entry's room from the posted form, as the GET of the same fields reads it (the
-    record's own fields taken out; 荒庄 in one tap: no tiles, nobody won)."""
+    record's own fields taken out; 荒庄 in one tap: no tiles, nobody won). ``renumber``: the
+    entry is for the next hand now (after a conflict was shown, 记入 records it as that)."""
     data = MultiDict(request.form)
-    for k in _CONTROL:
+    for k in _CONTROL + (("number",) if renumber else ()):
         data.poplist(k)
     if "form_variant" not in data:          # posted by the form: an unticked box is off
         data["form_variant"] = t["variant"]
@@ -977,7 +978,7 @@ def _save(token: str, number: int | None):
         fresh = table_in(err.table, current_lang()) if err.table else _load(token)
         again = None if correcting is None else next(
             (h for h in fresh["hands"] if h["number"] == correcting["number"]), None)
-        st = _posted_room(fresh, token, again)
+        st = _posted_room(fresh, token, again, renumber=True)
         hand = request.values.get("expected_number", type=int)
         return _table_page(token, fresh, st=st, status=409, conflict=_error_text(err),
                            conflict_hand=hand)
