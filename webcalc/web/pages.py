@@ -231,26 +231,14 @@ def analyse(st: RoomState) -> None:
     the variant and indicator alone; a win without tiles where the home settles one."""
     form, room, entry = st.form, st.room, st.entry
     options_ok = room is None or not any(o.error for o in room.options)
-    handless = None
-    try:
-        if not form.submitted and room is not None and options_ok and not room.errors:
-            handless = st.home.handless_request(form, room)
-        if handless is not None:
-            st.result = _settle_without_tiles(handless)
-            st.req = handless
-            st.without_tiles = True
-    except InputError as err:           # the home's own input (a declared factor) first
-        st.status = 422
-        st.result = st.req = None
-        handless = handless or {}
-        if not st.home.attach(err):
-            _place(st, _localized_error(err))
     # C-10: a drawn game needs no hand; the settlement inputs alone settle it. A winner
     # chosen without a hand is asked of the engine the same way, which answers as the API
     # does (bad_tile: 手牌：必填) under the hand field.
     settle_only = not form.submitted and room is not None and room.settles
-    if handless is not None:
-        pass
+    handless = (not form.submitted and room is not None and options_ok and not room.errors
+                and _analyse_handless(st))
+    if handless:
+        pass                            # settled (or refused) without tiles
     elif form.submitted or settle_only:
         if not form.validate():
             st.status = 422
@@ -293,6 +281,24 @@ def analyse(st: RoomState) -> None:
         st.status = 422
     if st.tap_message:
         st.status = 422
+
+
+def _analyse_handless(st: RoomState) -> bool:
+    """A win its home settles without tiles (the table's quick entry), settled as the ledger
+    settles it; False when the home does not (the calculator: the engine asks for a hand)."""
+    try:
+        req = st.home.handless_request(st.form, st.room)
+        if req is None:
+            return False
+        st.result = _settle_without_tiles(req)
+        st.req = req
+        st.without_tiles = True
+    except InputError as err:           # the home's own input (a declared factor) first
+        st.status = 422
+        st.result = st.req = None
+        if not st.home.attach(err):
+            _place(st, _localized_error(err))
+    return True
 
 
 def _place(st: RoomState, err: InputError) -> None:
