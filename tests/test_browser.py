@@ -12,10 +12,8 @@ import pytest
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium"
-LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-               "--disable-component-update", "--disable-sync", "--no-first-run",
-               "--disable-dev-shm-usage"]
+from .browsers import CHROMIUM, LAUNCH_ARGS  # noqa: F401  (imported from here by others)
+from .browsers import need_chromium as _need_chromium  # noqa: F401
 SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
 
 
@@ -40,19 +38,6 @@ def live_server():
     finally:
         server.shutdown()
         thread.join(timeout=5)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    _need_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 def _page(browser, live_server, **context_args):

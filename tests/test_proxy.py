@@ -302,25 +302,30 @@ def test_nginx_access_log_holds_no_token(stack):
     assert status == 201, data
     paths = [f"/t/{edit}", f"/t/{view}", f"/t/{edit}/live", f"/t/{view}/live?part=top",
              f"/t/{view}/export.csv", f"/t/{edit}/chart.svg", f"/api/v1/tables/{edit}",
-             f"/api/v1/tables/{view}/export", f"/t/{edit}?correct=1"]
+             f"/api/v1/tables/{view}/export", f"/t/{edit}?correct=1&s_winner=none"]
     for path in paths:
         status, headers, _ = _request(port, "GET", path, headers={"Referer": page})
         assert status == 200, path
         assert headers["Cache-Control"] == "no-store", path        # through nginx too
+    # 记入牌桌's pasted link: the edit link, percent-encoded in the query of /t/send
+    pasted = "/t/send?hand=1m&table=http%3A%2F%2F127.0.0.1%2Ft%2F" + edit
+    status, headers, _ = _request(port, "GET", pasted)
+    assert status == 303 and headers["Cache-Control"] == "no-store"
     # the server for unknown hosts logs what it closes, redacted too
     with pytest.raises((http.client.RemoteDisconnected, ConnectionError)):
         _request(port, "GET", f"/t/{edit}", headers={"Host": "evil.example"})
-    lines = _log_lines(stack.access_log, before + len(paths) + 3)[before:]
-    assert len(lines) == len(paths) + 3, lines
+    lines = _log_lines(stack.access_log, before + len(paths) + 4)[before:]
+    assert len(lines) == len(paths) + 4, lines
     log = "\n".join(lines)
     assert edit not in log and view not in log
     assert '"POST /api/v1/tables HTTP/1.1" 201' in log
     assert '"POST /api/v1/tables/[redacted]/hands HTTP/1.1" 201' in log
     assert '"GET /t/[redacted] HTTP/1.1" 200' in log
     assert '"GET /t/[redacted]/live?part=top HTTP/1.1" 200' in log
-    assert '"GET /t/[redacted]?correct=1 HTTP/1.1" 200' in log
+    assert '"GET /t/[redacted]?correct=1&s_winner=none HTTP/1.1" 200' in log
     assert '"GET /api/v1/tables/[redacted]/export HTTP/1.1" 200' in log
     assert '"GET /t/[redacted] HTTP/1.1" 444' in log
+    assert '"GET /t/send?hand=1m&table=[redacted] HTTP/1.1" 303' in log
     assert log.count(f'"http://127.0.0.1:{port}/t/[redacted]"') == len(paths)   # Referer
     assert all(line.startswith("127.0.0.") for line in lines)   # still says who asked
 
