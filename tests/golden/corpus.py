@@ -191,7 +191,17 @@ def _analyze_body(rng: random.Random) -> dict:
 
 def _page_query(rng: random.Random) -> list[tuple[str, str]]:
     body = _analyze_body(rng)
-    q: list[tuple[str, str]] = [("variant", body["variant"])]
+    q: list[tuple[str, str]] = [("variant", body["variant"])] + _query_of(body)
+    if rng.random() < 0.05 and not body.get("settlement"):
+        q.append(("s_winner", "none"))
+    if rng.random() < 0.15:
+        q.append(("n1", rng.choice(["老王", "Alice", "阿强"])))
+    return q
+
+
+def _query_of(body: dict) -> list[tuple[str, str]]:
+    """The calculator's URL fields of an analyze or ledger body (without the variant)."""
+    q: list[tuple[str, str]] = []
     for k in ("hand", "indicator", "winning_tile", "visible"):
         if body.get(k):
             q.append((k, body[k]))
@@ -207,8 +217,9 @@ def _page_query(rng: random.Random) -> list[tuple[str, str]]:
         q.append((f"opt_{k}", ("1" if v else "0") if isinstance(v, bool) else str(v)))
     s = body.get("settlement")
     if s:
-        q.append(("s_winner", str(s["winner"])))
-        q.append(("s_dealer", str(s["dealer"])))
+        q.append(("s_winner", "none" if s["winner"] is None else str(s["winner"])))
+        if "dealer" in s:
+            q.append(("s_dealer", str(s["dealer"])))
         if "discarder" in s:
             q.append(("s_discarder", str(s["discarder"])))
         for i, p in enumerate(s.get("pao") or []):
@@ -219,10 +230,6 @@ def _page_query(rng: random.Random) -> list[tuple[str, str]]:
                 q.append((f"s_jiagang{i}", "1"))
         if s.get("base", 1) != 1:
             q.append(("s_base", str(s["base"])))
-    elif rng.random() < 0.05:
-        q.append(("s_winner", "none"))
-    if rng.random() < 0.15:
-        q.append(("n1", rng.choice(["老王", "Alice", "阿强"])))
     return q
 
 
@@ -303,6 +310,12 @@ def _evening(rng: random.Random, t: int) -> list[dict]:
         if rng.random() < 0.08:
             steps.append({"method": "POST", "path": f"/api/v1/tables/{E}/hands/{hands}/void",
                           "json": {"reason": rng.choice(["记错了", "typo"])}})
+    for _ in range(rng.randint(2, 4)):                # entered on the table page, then 记入
+        body = _ledger_body(rng, variant)
+        if "adjustment" in body:
+            continue
+        steps.append({"method": "GET", "path": f"/t/{E}?" + urlencode(_query_of(body)),
+                      "record": True})
     lang = {"Accept-Language": "en"} if rng.random() < 0.3 else {}
     steps += [
         {"method": "GET", "path": f"/api/v1/tables/{V}", "headers": lang},
@@ -360,6 +373,7 @@ _DATE = re.compile(r"\b20\d\d-\d\d-\d\d\b")
 _CSRF = re.compile(r'((?:name="csrf_token"[^>]*value=|"X-CSRFToken":\s*)")[^"]+"|'
                    r'(value=")[^"]+("[^>]*name="csrf_token")')
 _KEY = re.compile(r'(name="idempotency_key"[^>]*value=")[^"]+"')
+_KEY_URL = re.compile(r"(idempotency_key=)[A-Za-z0-9_%-]+")
 _SVG_QR = re.compile(r'<svg role="img" aria-label="QR".*?</svg>', re.S)
 _CLOCK = re.compile(r"\b\d\d:\d\d(:\d\d)?\b")
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
@@ -376,6 +390,7 @@ def normalize(text: str, tokens: dict[str, str]) -> str:
     text = _UUID.sub("<uuid>", text)                 # pygal's chart ids
     text = _CSRF.sub(lambda m: (m.group(1) or m.group(2)) + '<csrf>"' + (m.group(3) or ""), text)
     text = _KEY.sub(r'\1<key>"', text)
+    text = _KEY_URL.sub(r"\1<key>", text)
     text = _TIME.sub("<time>", text)
     text = _DATE.sub("<date>", text)
     return _CLOCK.sub("<clock>", text)
@@ -404,8 +419,39 @@ def replay(client, corpus: list[dict]) -> list[dict]:
         location = resp.headers.get("Location", "")
         if resp.status_code == 303 and req["method"] == "GET" and location.startswith("/"):
             # a non-canonical page URL or a tap: what the browser shows next counts too
-            record["then"] = _record(client.get(location, headers=kw["headers"]), tokens)
+            resp = client.get(location, headers=kw["headers"])
+            record["then"] = _record(resp, tokens)
+        if req.get("record") and resp.status_code == 200:
+            record["recorded"] = _press_record(client, resp, tokens, kw["headers"])
         out.append(record)
+    return out
+
+
+_RECORD_BUTTON = re.compile(r'<button[^>]*id="record"[^>]*name="csrf_token" value="([^"]+)"'
+                            r'[^>]*formaction="([^"]+)"')
+
+
+def _press_record(client, page, tokens: dict[str, str], headers: dict) -> dict | None:
+    """Press the table page's 记入 as a browser without JavaScript does: post the entry's
+    fields (the page's own URL state) with the button's CSRF value to its formaction, then
+    follow the 303; ``None`` when the page shows no 记入 button."""
+    from html import unescape
+    from urllib.parse import parse_qsl, urlsplit
+
+    html = page.get_data(as_text=True)
+    m = _RECORD_BUTTON.search(html)
+    if m is None:
+        return None
+    action = unescape(m.group(2))
+    url = urlsplit(page.request.url)
+    data = parse_qsl(url.query) + parse_qsl(urlsplit(action).query) + [("csrf_token",
+                                                                        m.group(1))]
+    from werkzeug.datastructures import MultiDict
+
+    resp = client.post(urlsplit(action).path, data=MultiDict(data), headers=headers)
+    out = _record(resp, tokens)
+    if resp.status_code == 303 and resp.headers.get("Location", "").startswith("/"):
+        out["then"] = _record(client.get(resp.headers["Location"], headers=headers), tokens)
     return out
 
 
