@@ -659,7 +659,8 @@ def test_pages_without_a_token_keep_their_headers(client):
     for resp in (client.get("/"), client.post(API, json=READY), client.get("/healthz")):
         assert resp.headers["Referrer-Policy"] == "same-origin"
         assert "X-Robots-Tag" not in resp.headers
-    assert "Cache-Control" not in client.get("/").headers
+    # not the ledger's no-store: the calculator is the same for everyone (webcalc/web/assets.py)
+    assert client.get("/").headers["Cache-Control"] == "public, max-age=600"
 
 
 def _session_cookie(resp) -> str:
