@@ -195,3 +195,23 @@ def test_offline_page_says_plainly_it_needs_the_network(client, url, says):
     assert says in html
     # links to what does open without the network: the calculator and the rules
     assert 'href="/rules' in html and re.search(r'href="/(\?lang=(zh|en))?"', html)
+
+
+def _declarations(block: str) -> dict[str, str]:
+    return dict(re.findall(r"(--[\w-]+|color-scheme):\s*([^;]+);", block))
+
+
+def test_the_dark_colours_are_one_set_and_every_light_colour_has_a_dark_one():
+    css = (STATIC / "css" / "app.css").read_text(encoding="utf-8")
+    light = _declarations(re.search(r"^:root \{(.*?)^\}", css, re.S | re.M).group(1))
+    system = _declarations(re.search(
+        r'@media \(prefers-color-scheme: dark\) \{\s*:root:not\(\[data-theme="light"\]\) \{(.*?)\}',
+        css, re.S).group(1))
+    chosen = _declarations(re.search(r':root\[data-theme="dark"\] \{(.*?)\}', css, re.S).group(1))
+    assert system == chosen                      # the system's dark and the switch's dark
+    # every colour variable is set in dark too, except the tile inks (the faces stay ivory)
+    assert set(light) - set(system) == {"--m", "--p", "--s", "--z"}
+    assert light["color-scheme"] == "light" and system["color-scheme"] == "dark"
+    # outside those blocks no colour is written as a literal (each is a variable)
+    rest = css[css.index("* { box-sizing"):]
+    assert not re.findall(r"#[0-9a-fA-F]{3,6}\b", rest)
