@@ -45,6 +45,7 @@ TARGETS = """() => {
     const r = box.getBoundingClientRect();
     if (r.width === 0 && r.height === 0) continue;
     if (box.closest('.visually-hidden') || box.classList.contains('skip')) continue;
+    if (box.closest('[aria-hidden=true]') && box.tabIndex < 0) continue;   // not a target: out of reach
     const parent = box.parentElement;
     const inline = style.display === 'inline' && parent &&
       [...parent.childNodes].some(n => n !== box && n.nodeType === 3 && n.textContent.trim());

@@ -543,7 +543,7 @@ def test_browser_no_csp_violation_and_htmx_swaps():
                 page.evaluate("window.__sameDocument = true")
                 page.select_option("#variant", "zhengzhou")
                 page.fill("#hand", "123m456p789s1112z")
-                page.click("button[type=submit]")
+                page.click("button.primary")
                 page.wait_for_selector("#result .wait-list li.wait")
                 assert page.evaluate("window.__sameDocument") is True   # swapped, not reloaded
                 assert "hand=123m456p789s1112z" in page.url              # pushed URL
