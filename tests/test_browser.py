@@ -40,8 +40,8 @@ def live_server():
         thread.join(timeout=5)
 
 
-def _page(browser, live_server, **context_args):
-    context = browser.new_context(locale="zh-CN", **context_args)
+def _page(browser, live_server, locale="zh-CN", **context_args):
+    context = browser.new_context(locale=locale, **context_args)
     page = context.new_page()
     page.set_default_timeout(10_000)
     foreign: list[str] = []
@@ -364,7 +364,8 @@ def test_meld_builder_takes_a_tile_for_thirteen_orphans(browser, live_server, js
         page.click("button.key[value='1m']")
         page.wait_for_selector(".meld-chip")
         assert "拾（上家打的幺牌）" in page.inner_text(".meld-chip")
-        assert page.locator(".hand-tiles [data-tile='1m']").count() == 0
+        # (the meld chips share the hand's grid: count the concealed tiles' buttons only)
+        assert page.locator(".hand-tiles .tile-btn [data-tile='1m']").count() == 0
         assert "13 张" in page.inner_text("#hand-row-label")
         page.wait_for_selector("#result .wait-list")
         waits = _wait_tiles(page)
