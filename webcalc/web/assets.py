@@ -56,7 +56,7 @@ PAGE_CACHE = "public, max-age=600"
 PURE_PAGES = {"pages.index", "rules.index", "rules.rule", "assets.offline"}
 
 #: the shell the service worker keeps: fingerprinted on the way out
-SHELL_FILES = ("css/app.css", "js/theme.js", "js/app.js", "vendor/htmx.min.js",
+SHELL_FILES = ("css/app.css", "js/theme.js", "js/app.js", "js/ledger.js", "vendor/htmx.min.js",
                "icons/icon.svg", "icons/icon-192.png")
 ICONS = (  # (file, sizes, type, purpose) for the manifest
     ("icons/icon-192.png", "192x192", "image/png", "any"),
