@@ -414,9 +414,14 @@ def test_more_readings_link(browser, live_server, js):
         if js:
             page.evaluate("window.__same_page = true")
         page.click(".other-readings > summary")
-        page.click(".more-readings a")
+        if js:
+            page.click(".more-readings a")
+        else:                       # a plain link: wait for the new page, however slow
+            with page.expect_navigation(wait_until="load", timeout=30_000):
+                page.click(".more-readings a")
         page.wait_for_function(
-            "() => document.querySelectorAll('#result li.reading').length === 40")
+            "() => document.querySelectorAll('#result li.reading').length === 40",
+            timeout=30_000)
         assert page.url.endswith(many + "&readings=40")
         assert page.get_attribute(".other-readings", "open") is not None
         assert page.locator(".more-readings a").inner_text() == "再列 20 种拆法"
