@@ -98,6 +98,10 @@ def test_text_is_gzipped_when_accepted(client):
         assert css.headers["Content-Encoding"] == "gzip" and "Accept-Ranges" not in css.headers
         assert gzip.decompress(css.get_data()) == (STATIC / "css/app.css").read_bytes()
         assert css.headers["ETag"].endswith('-gzip"')       # not the plain file's ETag
+        tag = css.headers["ETag"]
+    with client.get("/static/css/app.css", headers={"Accept-Encoding": "gzip",
+                                                    "If-None-Match": tag}) as again:
+        assert again.status_code == 304                     # and it revalidates
 
 
 def test_what_is_not_compressed(client):

@@ -200,6 +200,11 @@ def test_view_page_cannot_write_and_holds_no_edit_token(client):
     assert token not in live.get_data(as_text=True)
     again = client.get(f"/t/{view}/live", headers={"If-None-Match": live.headers["ETag"]})
     assert again.status_code == 304
+    gz = client.get(f"/t/{view}/live", headers={"Accept-Encoding": "gzip"})
+    assert gz.headers["Content-Encoding"] == "gzip" and gz.headers["ETag"].endswith('-gzip"')
+    again = client.get(f"/t/{view}/live", headers={"Accept-Encoding": "gzip",
+                                                  "If-None-Match": gz.headers["ETag"]})
+    assert again.status_code == 304              # the compressed answer's ETag revalidates
     page = client.get(f"/t/{token}").get_data(as_text=True)
     r = client.post(f"/t/{view}/hands", data={"csrf_token": csrf(page), "s_winner": "1"})
     assert r.status_code == 403

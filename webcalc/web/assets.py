@@ -228,12 +228,23 @@ def _compress(response: Response) -> Response:
     return response
 
 
+def _plain_validators() -> None:
+    """A client revalidates with the ETag it was sent, which for a compressed answer is the
+    plain one plus ``-gzip``; strip the suffix so every conditional check (views, static
+    files) compares against the plain ETag, as Apache's mod_deflate does. Without this a
+    gzipped poll never gets its 304."""
+    inm = request.environ.get("HTTP_IF_NONE_MATCH")
+    if inm and '-gzip"' in inm:
+        request.environ["HTTP_IF_NONE_MATCH"] = inm.replace('-gzip"', '"')
+
+
 def init_app(app: Flask) -> None:
     """Call last in the app factory: the compression runs after every other after-request
     hook (Flask runs an app's hooks last-registered first)."""
     app.register_blueprint(bp)
     app.url_defaults(_fingerprint_urls)
     app.view_functions["static"] = static_view
+    app.before_request(_plain_validators)
     app.after_request(_cache_pages)
     app.after_request_funcs.setdefault(None, []).insert(0, _compress)
     app.jinja_env.globals.update(THEME_COLORS=THEME)
