@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from .test_browser_ledger import NAMES, browser, new_page, open_table, server, totals, win  # noqa: F401
+from .test_browser_ledger import NAMES, new_page, open_table, press, totals, win
 
 pytestmark = pytest.mark.browser
 
@@ -34,43 +34,39 @@ def test_undo_draw_confirm_co_scorer_and_new_links(browser, server, js):
     try:
         token = open_table(page, base)
         # 1: 小李 self-draws, 老王 跑1 → 老王 pays 2, the others 1 (ZZ-4)
-        win(page, 1, pao=[1, 0, 0, 0])
+        win(page, 1, pao=[1, 0, 0, 0], js=js)
         assert totals(page) == ["-2", "4", "-1", "-1"]
         # 2: 阿梅 self-draws, then 撤销 right after: the totals are back, kept as undone
-        win(page, 2)
+        win(page, 2, js=js)
         assert totals(page) != ["-2", "4", "-1", "-1"]
         expect(page.locator("#hand-2 #undo")).to_be_visible()
-        page.click("#undo")
-        page.wait_for_load_state()
+        press(page, "#undo")
         assert totals(page) == ["-2", "4", "-1", "-1"]
         expect(page.locator("#hand-2 .badge-void")).to_have_text("已撤销")
         expect(page.locator("#hand-1 #undo")).to_be_visible()        # now the last one
         assert ledger.table(token)["hands"][1]["void_code"] == "undone"
         # 3: 荒庄: one tap asks, the confirm records; the dealer stays 小李 (ZZ-7)
-        page.click(".draw-button")
+        press(page, ".draw-button")
         expect(page.locator("h1")).to_have_text("把第 3 手记为荒庄？")
         assert len(ledger.table(token)["hands"]) == 2
-        page.click("#draw-yes")
-        page.wait_for_load_state()
+        press(page, "#draw-yes")
         t = ledger.table(token)
         assert t["hands"][2]["request"]["settlement"]["winner"] is None
         assert (t["dealer"], t["totals"]) == (1, [-2, 4, -1, -1])
         # a co-scorer: added by the creator, records from its own phone, then revoked
-        page.click("#add-co-scorer")
-        page.wait_for_load_state()
+        press(page, "#add-co-scorer")
         link = page.input_value("#new-edit-link")
         assert page.locator("#co-scorer-link svg").count() == 1           # its QR code
         co_page.goto(link)
         expect(co_page.locator("#co-scorer-note")).to_be_visible()
         assert co_page.locator("#add-co-scorer").count() == 0
-        win(co_page, 3)                                   # 张师傅 self-draws: 2 + 1 + 1
+        win(co_page, 3, js=js)                                 # 张师傅 self-draws: 2 + 1 + 1
         assert totals(co_page) == ["-4", "3", "-2", "3"]
         assert ledger.table(token)["hands"][3]["editor"] == 1
         page.click("#back-to-table")
         page.wait_for_load_state()
         expect(page.locator("#hand-4 .badge-editor")).to_have_text("协同记分人 1 记")
-        page.click("#revoke-1")
-        page.wait_for_load_state()
+        press(page, "#revoke-1")
         expect(page.locator("#co-scorer-1 .badge")).to_have_text("已收回")
         assert co_page.goto(link).status == 404
         # replace the links (the view link too): the old ones answer 404

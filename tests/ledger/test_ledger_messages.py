@@ -469,14 +469,10 @@ def _english_evening(client) -> str:
     token = r.headers["Location"].split("/t/")[1].split("?")[0]
 
     def post(path, **data):
+        from .entry_form import record_fields
+
         html = client.get(f"/t/{token}").get_data(as_text=True)
-        form = html[html.index('id="entry-form"'):]
-        base = {"csrf_token": _csrf(html),
-                "idempotency_key": re.search(r'name="idempotency_key" value="([^"]*)"',
-                                             form).group(1),
-                "expected_number": re.search(r'name="expected_number" value="([^"]*)"',
-                                             form).group(1)}
-        r = client.post(f"/t/{token}{path}", data={**base, **data})
+        r = client.post(f"/t/{token}{path}", data={**record_fields(html), **data})
         assert r.status_code == 303, r.get_data(as_text=True)[:3000]
 
     post("/hands", hand=WIN["hand"], winning_tile="2z", win_by="self_draw", s_dealer="0",
@@ -507,7 +503,7 @@ def test_english_ledger_pages_show_no_chinese(make_app):
     view = view_token_of(token)
     for url in (f"/t/{token}", f"/t/{view}", f"/t/{token}/live", f"/t/{view}/live?part=top",
                 f"/t/{token}?correct=1", "/t/new", "/t/new?variant=panjin&pick=1"):
-        resp = client.get(url)
+        resp = client.get(url, follow_redirects=True)
         assert resp.status_code == 200, url
         html = resp.get_data(as_text=True)
         assert not _chinese_shown(html), (url, _chinese_shown(html)[:10])
@@ -564,11 +560,10 @@ def test_english_entry_errors_under_their_inputs(make_app):
     English table page: each error in English, the page without Chinese."""
     client = make_app().test_client()
     token = _english_evening(client)
+    from .entry_form import record_fields
+
     html = client.get(f"/t/{token}").get_data(as_text=True)
-    form = html[html.index('id="entry-form"'):]
-    data = {"csrf_token": _csrf(html), "expected_number": "6",
-            "idempotency_key": re.search(r'name="idempotency_key" value="([^"]*)"',
-                                         form).group(1)}
+    data = {**record_fields(html), "expected_number": "6"}
     r = client.post(f"/t/{token}/hands", data={**data, "hand": "123m456p789s1112x",
                                                 "winning_tile": "2z", "s_dealer": "2",
                                                 "s_winner": "1"})

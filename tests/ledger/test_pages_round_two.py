@@ -9,9 +9,11 @@ other seat."""
 from __future__ import annotations
 
 import csv
+import html as htmllib
 import io
 import json
 import re
+from urllib.parse import parse_qsl, urlsplit
 
 from .test_pages import NAMES, WIN, client, csrf, entry_form, open_table, record, table  # noqa: F401
 
@@ -72,29 +74,35 @@ def test_undo_right_after_a_record_once(client):
 def test_draw_asks_first_then_records_with_the_dealer_and_pao(client):
     token = open_table(client)
     win(client, token, s_pao0="1", s_pao1="2", s_pao2="0", s_pao3="0")     # 小李 deals next
-    html, base = entry_form(client, token)
-    entry = html[html.index('id="entry-form"'):]
-    assert f'formaction="/t/{token}/draw"' in entry
-    data = {**base, "draw": "1", "hand": "", "s_dealer": "1", "s_pao0": "1", "s_pao1": "2",
-            "s_pao2": "0", "s_pao3": "0"}
-    r = client.post(f"/t/{token}/draw", data=data)
+    html, _base = entry_form(client, token)
+    m = re.search(r'id="draw" name="csrf_token" value="([^"]+)" formmethod="post" '
+                  r'formaction="([^"]+)"', html)
+    action = htmllib.unescape(m.group(2))
+    assert urlsplit(action).path == f"/t/{token}/draw"
+    data = {"csrf_token": m.group(1), "hand": "", "s_dealer": "1", "s_pao0": "1",
+            "s_pao1": "2", "s_pao2": "0", "s_pao3": "0"}
+    r = client.post(action, data=data)
     page = r.get_data(as_text=True)
     assert r.status_code == 200 and "把第 2 手记为荒庄？" in page
     assert "庄家：小李" in page and "跑：老王 1 · 小李 2。" in page
     assert len(table(client, token)["hands"]) == 1                     # nothing yet
     confirm = form_of(page, 'id="draw-yes"')
-    assert f'action="/t/{token}/hands"' in confirm
+    target = htmllib.unescape(re.search(r'action="([^"]+)"', confirm).group(1))
+    assert urlsplit(target).path == f"/t/{token}/hands"
+    query = dict(parse_qsl(urlsplit(target).query))
+    assert query["draw"] == "1" and query["expected_number"] == "2"
     fields = dict(re.findall(r'name="([^"]+)" value="([^"]*)"', confirm))
-    assert fields["draw"] == "1" and fields["expected_number"] == "2"
-    r = client.post(f"/t/{token}/hands", data=fields)
+    assert fields["draw"] == "1" and fields["s_pao1"] == "2"
+    r = client.post(target, data=fields)
     assert r.status_code == 303
     drawn = table(client, token)["hands"][1]
     assert drawn["request"]["settlement"]["winner"] is None
     assert drawn["dealer"] == 1 and drawn["request"]["settlement"]["pao"] == [1, 2, 0, 0]
-    again = client.post(f"/t/{token}/hands", data=fields)               # the confirm, twice
+    again = client.post(target, data=fields)                           # the confirm, twice
     assert again.status_code == 303 and len(table(client, token)["hands"]) == 2
     view = ledger(client).view_token(token)
-    assert client.post(f"/t/{view}/draw", data=fields).status_code == 403
+    assert client.post(f"/t/{view}/draw", data={**data, "csrf_token": fields["csrf_token"]}
+                       ).status_code == 403
 
 
 # -- co-scorers --------------------------------------------------------------------------------
