@@ -40,9 +40,9 @@ def on_starting(server):
     """In the master, after preload_app and before any worker forks: fill the engine's
     per-suit tables (webcalc.warmup), then render each page once (webcalc.web.warmup:
     templates compiled, catalogues and locale data read), so each worker inherits them warm."""
-    from webcalc.warmup import warm_up
-
     import gc
+
+    from webcalc.warmup import warm_up
 
     stats = warm_up()
     server.log.info("engine tables warmed: %d hands in %.2f s", stats["hands"], stats["seconds"])

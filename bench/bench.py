@@ -47,18 +47,18 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from webcalc import tables                                  # noqa: E402
-from webcalc.analysis import analyze                        # noqa: E402
-from webcalc.hand import Hand                               # noqa: E402
-from webcalc.options import parse_options                   # noqa: E402
-from webcalc.tiles import ALL_TILES, CODES, format_tiles    # noqa: E402
-from webcalc.variants import VARIANTS, Situation            # noqa: E402
-from webcalc.waits import discard_advice, find_waits, shanten  # noqa: E402
-from webcalc.warmup import complete_tiles, warm_up          # noqa: E402
-from webcalc.wildcards import HENAN, PANJIN, step           # noqa: E402
+import peers  # noqa: E402
+from hands import fresh_apart, special_tiles  # noqa: E402
 
-import peers                                                # noqa: E402
-from hands import fresh_apart, special_tiles                # noqa: E402
+from webcalc import tables  # noqa: E402
+from webcalc.analysis import analyze  # noqa: E402
+from webcalc.hand import Hand  # noqa: E402
+from webcalc.options import parse_options  # noqa: E402
+from webcalc.tiles import ALL_TILES, CODES, format_tiles  # noqa: E402
+from webcalc.variants import VARIANTS, Situation  # noqa: E402
+from webcalc.waits import discard_advice, find_waits, shanten  # noqa: E402
+from webcalc.warmup import complete_tiles, warm_up  # noqa: E402
+from webcalc.wildcards import HENAN, PANJIN, step  # noqa: E402
 
 WILD_COUNTS = (0, 1, 2, 4, 8)
 HANDS_PER_CLASS = 100

@@ -13,13 +13,13 @@ wildcard-free hands for the comparison with the peers from :func:`fresh_apart` (
 from __future__ import annotations
 
 import random
-from typing import Iterator
+from collections.abc import Iterator
 from urllib.parse import urlencode
 
 from webcalc.options import parse_options
 from webcalc.tiles import ALL_TILES, format_tiles
 from webcalc.variants import VARIANTS
-from webcalc.warmup import complete_tiles    # noqa: F401  (worst.py takes it from here)
+from webcalc.warmup import complete_tiles  # noqa: F401  (worst.py takes it from here)
 
 VARIANT_NAMES = ("sanmenxia", "zhengzhou", "panjin", "jincheng")
 PAGE_KEYS = ("variant", "hand", "indicator", "winning_tile", "win_by")

@@ -40,8 +40,19 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
 from ledger import PG_DEFAULT, drop_schema, pg_schema_url, random_entry  # noqa: E402
-from soak import (HOST, children, cpu_seconds, free_port, loadavg, machine,  # noqa: E402
-                  percentile, rss_mb, stop_server, wait_ready, write_section)
+from soak import (  # noqa: E402
+    HOST,
+    children,
+    cpu_seconds,
+    free_port,
+    loadavg,
+    machine,
+    percentile,
+    rss_mb,
+    stop_server,
+    wait_ready,
+    write_section,
+)
 
 TABLE_ENTRIES = 150
 MIX = (("record", 0.36), ("repeat", 0.04), ("read", 0.25), ("view_page", 0.12),

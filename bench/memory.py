@@ -42,10 +42,19 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from hands import fresh_requests, page_query                       # noqa: E402
-from ledger import random_entry                                    # noqa: E402
-from soak import (HOST, children, free_port, loadavg, machine, rss_mb,  # noqa: E402
-                  stop_server, wait_ready, write_section)
+from hands import fresh_requests, page_query  # noqa: E402
+from ledger import random_entry  # noqa: E402
+from soak import (  # noqa: E402
+    HOST,
+    children,
+    free_port,
+    loadavg,
+    machine,
+    rss_mb,
+    stop_server,
+    wait_ready,
+    write_section,
+)
 
 
 def self_rss() -> float:

@@ -33,8 +33,20 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from soak import (HOST, FreshMix, Stats, children, client, cpu_seconds,  # noqa: E402
-                  free_port, loadavg, machine, stop_server, wait_ready, write_section)
+from soak import (  # noqa: E402
+    HOST,
+    FreshMix,
+    Stats,
+    children,
+    client,
+    cpu_seconds,
+    free_port,
+    loadavg,
+    machine,
+    stop_server,
+    wait_ready,
+    write_section,
+)
 
 #: main before issue 13 (the parent of this branch's first commit)
 BASELINE = "767e68b"

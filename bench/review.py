@@ -26,14 +26,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from webcalc import create_app                      # noqa: E402
-from webcalc.hand import Hand                       # noqa: E402
-from webcalc.options import parse_options           # noqa: E402
-from webcalc.story import review                    # noqa: E402
-from webcalc.tiles import ALL_TILES, format_tiles   # noqa: E402
-from webcalc.variants import VARIANTS               # noqa: E402
-from webcalc.variants.base import Situation         # noqa: E402
-from webcalc.warmup import warm_up                  # noqa: E402
+from webcalc import create_app  # noqa: E402
+from webcalc.hand import Hand  # noqa: E402
+from webcalc.options import parse_options  # noqa: E402
+from webcalc.story import review  # noqa: E402
+from webcalc.tiles import ALL_TILES, format_tiles  # noqa: E402
+from webcalc.variants import VARIANTS  # noqa: E402
+from webcalc.variants.base import Situation  # noqa: E402
+from webcalc.warmup import warm_up  # noqa: E402
 
 TARGET_MS = 150.0
 SECTION = "## Review (issue 25)"

@@ -41,16 +41,16 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from hands import complete_tiles, page_query, random_tiles   # noqa: E402
+from hands import complete_tiles, page_query, random_tiles  # noqa: E402
 
-from webcalc import create_app                                 # noqa: E402
-from webcalc.analysis import analyze                           # noqa: E402
-from webcalc.errors import InputError                          # noqa: E402
-from webcalc.options import parse_options                      # noqa: E402
-from webcalc.tiles import ALL_TILES, format_tiles              # noqa: E402
-from webcalc.variants import VARIANTS                          # noqa: E402
-from webcalc.warmup import warm_up                             # noqa: E402
-from webcalc.web.warmup import warm_pages                      # noqa: E402
+from webcalc import create_app  # noqa: E402
+from webcalc.analysis import analyze  # noqa: E402
+from webcalc.errors import InputError  # noqa: E402
+from webcalc.options import parse_options  # noqa: E402
+from webcalc.tiles import ALL_TILES, format_tiles  # noqa: E402
+from webcalc.variants import VARIANTS  # noqa: E402
+from webcalc.warmup import warm_up  # noqa: E402
+from webcalc.web.warmup import warm_pages  # noqa: E402
 
 TARGET_MS = 20.0          # issue 13.5: p99 through the API and the page
 CAP_MS = 100.0            # issue 7's old per-request cap

@@ -10,7 +10,7 @@ method asked for the waits.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from itertools import combinations_with_replacement
 
 ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
@@ -20,7 +20,7 @@ def _seq_ok(k: int) -> bool:
     return k < 27 and k % 9 <= 6
 
 
-@lru_cache(maxsize=None)
+@cache
 def _splits(real: tuple, joker: tuple, melds: int, pair: int, jokers_in_triplets: bool) -> frozenset:
     """All (has_real_triplet_or_honor_pair, has_sequence) flag pairs over every way to split
     the tiles — ``real[k]`` plain copies and ``joker[k]`` jokers playing kind k."""
@@ -160,7 +160,7 @@ def _knitted(counts):
 # wildcards as a count and splits by plain recursion on the lowest real tile. It shares no
 # code with webcalc (neither the unit tables nor the decomposer).
 
-@lru_cache(maxsize=None)
+@cache
 def _joker_splits(real: tuple, jokers: int, melds: int, pair: int, in_triplet: bool) -> frozenset:
     k = next((i for i in range(34) if real[i]), None)
     if k is None:
@@ -361,7 +361,7 @@ def ref_has_shape(concealed: list[int], melds: list[tuple[str, list[int]]],
     return not melds and seven_pairs(concealed, wildcards, True)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _jia_splits(real: tuple, jokers: int, melds: int, pair: int, mid: int) -> frozenset:
     """:func:`_joker_splits` for 盘锦 (no joker in a triplet) with a third flag: some
     concealed sequence has the real tile ``mid`` as its middle (PJ-10 夹胡)."""

@@ -14,6 +14,7 @@ pytestmark = pytest.mark.browser
 
 from .browsers import CHROMIUM, LAUNCH_ARGS  # noqa: F401  (imported from here by others)
 from .browsers import need_chromium as _need_chromium  # noqa: F401
+
 SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
 
 

@@ -17,7 +17,6 @@ import pytest
 from webcalc.analysis import analyze
 from webcalc.errors import InputError
 from webcalc.tiles import ALL_TILES, format_tiles, parse_tiles
-
 from webcalc.waits import shanten
 
 from .test_engine_shanten_exact import random_case, situation_of

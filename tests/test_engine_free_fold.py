@@ -16,8 +16,13 @@ from __future__ import annotations
 import random
 
 from webcalc.analysis import analyze
-from webcalc.shanten import (UNITS, _finish_free, _merge_free, free_unit_draws,
-                             free_unit_states, unit_free)
+from webcalc.shanten import (
+    _finish_free,
+    _merge_free,
+    free_unit_draws,
+    free_unit_states,
+    unit_free,
+)
 from webcalc.tiles import ALL_TILES, format_tiles, parse_tiles
 from webcalc.waits import shanten
 

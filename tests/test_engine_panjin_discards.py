@@ -17,8 +17,13 @@ import random
 
 import pytest
 
-from webcalc.shanten import (hand_caps, panjin_discards_drawn, panjin_meld_flags,
-                             panjin_missing, panjin_standard_drawn)
+from webcalc.shanten import (
+    hand_caps,
+    panjin_discards_drawn,
+    panjin_meld_flags,
+    panjin_missing,
+    panjin_standard_drawn,
+)
 from webcalc.variants import VARIANTS
 from webcalc.variants.base import Judgement
 

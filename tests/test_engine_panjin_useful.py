@@ -20,8 +20,8 @@ import random
 import pytest
 
 from webcalc.efficiency import _with_tile, efficiency, useful_draws
-from webcalc.tiles import parse_tiles
 from webcalc.shanten import hand_caps, seven_pairs_panjin, seven_pairs_panjin_drawn
+from webcalc.tiles import parse_tiles
 from webcalc.variants import VARIANTS
 from webcalc.waits import find_waits
 

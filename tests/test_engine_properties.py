@@ -18,8 +18,15 @@ from webcalc.analysis import analyze
 from webcalc.tiles import ALL_TILES, format_tiles
 from webcalc.wildcards import HENAN, PANJIN, step, wildcards_from_indicator
 
-from .reference import (ORPHANS, ref_has_shape, ref_is_win, ref_is_win_many, ref_jiahu,
-                        ref_waits, ref_win)
+from .reference import (
+    ORPHANS,
+    ref_has_shape,
+    ref_is_win,
+    ref_is_win_many,
+    ref_jiahu,
+    ref_waits,
+    ref_win,
+)
 
 SUITED_STARTS = [s * 9 + r for s in range(3) for r in range(7)]
 

@@ -84,7 +84,7 @@ def test_panjin_never_advises_discarding_a_wildcard():
 
 
 def _remove(hand, tile):
-    from webcalc.tiles import parse_tiles, Tile
+    from webcalc.tiles import Tile, parse_tiles
     tiles = parse_tiles(hand)
     tiles.remove(Tile.parse(tile))
     return tiles

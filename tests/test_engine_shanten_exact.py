@@ -19,7 +19,6 @@ from webcalc.hand import Hand, Meld
 from webcalc.options import parse_options
 from webcalc.tiles import ALL_TILES, format_tiles
 from webcalc.variants import VARIANTS, Situation
-from webcalc.wildcards import HENAN, PANJIN, step
 
 from .exchange_search import exchange_shanten
 

@@ -138,9 +138,9 @@ def _clear_unit_caches():
 
 def _random_panjin_request(rng):
     """A 盘锦 request: 13 or 14 tiles, up to eight wildcards, random options."""
+    from webcalc.options import parse_options
     from webcalc.tiles import ALL_TILES, format_tiles
     from webcalc.variants import VARIANTS
-    from webcalc.options import parse_options
     v = VARIANTS["panjin"]
     opts = {"wildcard_mode": rng.choice(("none", "next", "both", "both")),
             "seven_pairs": rng.random() < 0.5, "piaohu": rng.random() < 0.3,

@@ -466,7 +466,7 @@ def test_static_files_through_nginx_fingerprinted_immutable_and_compressed(stack
 
 # -- the Host check in the app alone (no nginx needed) -------------------------------------
 
-from webcalc import create_app                      # noqa: E402
+from webcalc import create_app  # noqa: E402
 from webcalc.web.security import LOCAL_HOSTS, trusted_hosts  # noqa: E402
 
 

@@ -12,7 +12,7 @@ import json
 import os
 import subprocess
 import sys
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -80,10 +80,10 @@ def test_the_api(client):
 
 
 def test_the_api_defaults_to_today_utc(client):
-    today = datetime.now(timezone.utc).date().isoformat()
+    today = datetime.now(UTC).date().isoformat()
     body = client.get("/api/v1/quiz?variant=zhengzhou").get_json()
     if body["date"] != today:                       # midnight passed between the two lines
-        today = datetime.now(timezone.utc).date().isoformat()
+        today = datetime.now(UTC).date().isoformat()
     assert body["date"] == today
 
 

@@ -177,8 +177,8 @@ def test_unreadable_turns(client):
 
 
 def test_too_long_a_history_is_422_with_the_cap():
-    from webcalc.story import MAX_HISTORY
     from webcalc import create_app
+    from webcalc.story import MAX_HISTORY
 
     client = create_app({"TESTING": True}).test_client()
     status, err = error(client, **WIN, history=[turn("1m", "1m")] * (MAX_HISTORY + 1))

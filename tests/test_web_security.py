@@ -109,9 +109,9 @@ def test_chunked_body_under_the_cap_is_analysed(app):
 
 def test_unreadable_body_is_400_not_500(app):
     """gunicorn raises its own errors while a broken chunked body is read."""
-    from gunicorn.http.errors import InvalidChunkSize
-
     import io
+
+    from gunicorn.http.errors import InvalidChunkSize
 
     class Broken(io.BytesIO):
         def read(self, *args):

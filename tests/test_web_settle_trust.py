@@ -3,7 +3,6 @@ tests/test_browser_settle.py). Each test names the point of the issue it covers.
 
 from __future__ import annotations
 
-import json
 import re
 from urllib.parse import urlencode
 

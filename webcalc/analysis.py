@@ -11,16 +11,16 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from .decompose import listed_dicts
+from .efficiency import efficiency, ready_discards, useful_draws
 from .errors import InputError
-from .messages import Message, Plain
 from .hand import Hand, Meld, melds_from_api
+from .messages import Message, Plain
 from .options import parse_options
 from .settlement import settle
 from .tiles import FIELD_LABELS, Tile, counts_of, parse_tiles
 from .variants import VARIANTS, Situation, Variant
 from .variants.base import WIN_METHODS, Judgement
-from .decompose import listed_dicts
-from .efficiency import efficiency, ready_discards, useful_draws
 from .waits import discard_advice, find_waits, is_any_tile_wait
 
 VARIANT_LABELS = {name: v.label for name, v in VARIANTS.items()}

@@ -12,7 +12,7 @@ Extraction: ``pybabel extract -k M_:1c,2`` (see ``webcalc/translations/README.md
 from __future__ import annotations
 
 import string
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +25,7 @@ LANGS = ("zh", "en")
 from .catalogue_texts import TEXTS  # noqa: E402  (code → English template)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _translations(lang: str):
     if lang == "en":
         return None

@@ -21,9 +21,10 @@ shapes ``knitted`` (a 147/258/369 run of one suit) and ``single`` (a lone tile).
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterator, NamedTuple, Sequence
+from typing import NamedTuple
 
 from .hand import Meld
 from .tables import can_complete
@@ -81,7 +82,7 @@ class Reading(NamedTuple):
     def to_dict(self) -> dict:
         return {"shape": self.shape, "groups": [g.to_dict() for g in self.groups]}
 
-    def with_faces(self, jokers: Sequence[Tile]) -> "Reading":
+    def with_faces(self, jokers: Sequence[Tile]) -> Reading:
         """This reading with each wildcard place given a physical wildcard tile from
         ``jokers`` (the hand's wildcard tiles): first one whose face equals what it counts
         as, then the rest in order. Readings listed by :func:`standard_readings` leave

@@ -24,14 +24,27 @@ does not search per draw either.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import permutations
-from typing import NamedTuple, Sequence
+from typing import NamedTuple
 
 from .decompose import KNITTED_RUNS, TERMINALS_AND_HONORS
-from .shanten import (INF, UNITS, _finish_free, _merge_free, free_standard, free_unit_draws,
-                      free_unit_states, hand_caps, panjin_count_lower, panjin_discards_drawn,
-                      panjin_meld_flags, panjin_standard_drawn,
-                      seven_pairs_panjin_drawn, unit_free)
+from .shanten import (
+    INF,
+    UNITS,
+    _finish_free,
+    _merge_free,
+    free_standard,
+    free_unit_draws,
+    free_unit_states,
+    hand_caps,
+    panjin_count_lower,
+    panjin_discards_drawn,
+    panjin_meld_flags,
+    panjin_standard_drawn,
+    seven_pairs_panjin_drawn,
+    unit_free,
+)
 from .tiles import ALL_TILES, Tile
 from .variants.base import Situation, Variant
 from .waits import Discard, Wait, river
@@ -92,7 +105,7 @@ class FreeOracle:
     """
 
     def __init__(self, variant: Variant, sit: Situation, kinds: int,
-                 parent: "FreeOracle | None" = None, discard: int | None = None):
+                 parent: FreeOracle | None = None, discard: int | None = None):
         """``parent``, ``discard``: ``sit`` is the 14-tile hand of ``parent`` less a tile of
         kind ``discard``; the units it shares with that hand are not searched again (its
         standard distance is the parent's or one more, decided by one bounded search)."""
@@ -238,7 +251,7 @@ class FreeOracle:
             return ((0, 0, 0, 0),)
         return unit_free(self.units[i], tuple(self.real_caps[a:b]), h, self.any_jokers)
 
-    def _base_from(self, parent: "FreeOracle") -> int:
+    def _base_from(self, parent: FreeOracle) -> int:
         """The standard distance of this hand (the parent's less one tile): the parent's
         own ``S`` or ``S + 1`` (one tile more to find), never anything else."""
         s = parent.base

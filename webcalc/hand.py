@@ -9,8 +9,9 @@ the notation they parse from (``str(meld) == "碰555m"``).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 from .errors import InputError
 from .messages import Message
@@ -77,7 +78,7 @@ class Meld:
         return s if self.source is None else f"{s}@{self.source}"
 
     @classmethod
-    def build(cls, kind: Any, tiles: Any, source: Any = None, field: str = "melds") -> "Meld":
+    def build(cls, kind: Any, tiles: Any, source: Any = None, field: str = "melds") -> Meld:
         """Validate and build a meld from API values.
 
         Raises:
@@ -151,7 +152,7 @@ class Hand:
     melds: tuple[Meld, ...] = ()
 
     @classmethod
-    def of(cls, concealed: Iterable[int], melds: Iterable[Meld] = ()) -> "Hand":
+    def of(cls, concealed: Iterable[int], melds: Iterable[Meld] = ()) -> Hand:
         return cls(tuple(sorted(Tile(t) for t in concealed)), tuple(melds))
 
     @property

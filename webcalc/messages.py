@@ -12,7 +12,8 @@ reader's language) or nested messages (seat names, field names, meld kinds …).
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 
 class Message:

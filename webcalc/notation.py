@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 
 from .errors import InputError
-from .messages import Message
 from .hand import Meld
+from .messages import Message
 from .tiles import FIELD_LABELS, format_tiles, normalize_text, parse_tiles
 
 # words accepted in front of a meld in the page's text field, longest first

@@ -17,7 +17,8 @@ unknown keys and values of the wrong type with :class:`~webcalc.errors.InputErro
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Mapping, TypeVar
+from collections.abc import Mapping
+from typing import Any, TypeVar
 
 from .errors import InputError
 from .messages import Message

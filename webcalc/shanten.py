@@ -36,8 +36,8 @@ DP. Tables are filled once per distinct pattern and kept in bounded LRU caches (
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from typing import Iterable, Sequence
 
 # The per-unit searches compiled (webcalc/_pjunit.c; None: not built): the same states,
 # transitions, bounds and pruning as the Python functions below, which stay the reference

@@ -21,8 +21,8 @@ patterns of ordinary hands before gunicorn forks its workers.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Sequence
 
 # unit_needs from a DP in C when it was built (webcalc/_pjunit.c ``needs``; None: not);
 # the recursive _need below stays the reference (tests/test_pjunit.py)

@@ -17,7 +17,7 @@ Errors are :class:`~webcalc.errors.InputError` with code ``bad_tile`` and the 0-
 from __future__ import annotations
 
 import unicodedata
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from .errors import InputError
 from .messages import Message
@@ -41,9 +41,9 @@ class Tile(int):
     """
 
     __slots__ = ()
-    _cache: list["Tile"] = []
+    _cache: list[Tile] = []
 
-    def __new__(cls, index: int) -> "Tile":
+    def __new__(cls, index: int) -> Tile:
         if cls._cache:
             try:
                 if index < 0:
@@ -54,7 +54,7 @@ class Tile(int):
         return super().__new__(cls, index)
 
     @classmethod
-    def parse(cls, code: str) -> "Tile":
+    def parse(cls, code: str) -> Tile:
         """Parse exactly one tile in any accepted notation (``"5m"``, ``"五万"``, ``"中"``).
 
         Raises:

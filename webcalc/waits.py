@@ -11,8 +11,9 @@ counted over the 14 tiles: the discarded tile lies in the river, so it counts as
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NamedTuple, Sequence
+from typing import NamedTuple
 
 from .tiles import ALL_TILES, Tile
 from .variants.base import Situation, Variant

@@ -351,7 +351,7 @@ def build(seed: int = 20261201) -> list[dict]:
         for day in ("2026-11-30", "2026-12-01"):
             out.append({"method": "GET", "path": f"/api/v1/quiz?variant={v}&date={day}"})
     out += _pages(rng, 1100)
-    from webcalc.web.rules_content import BY_ID          # every rule page, both languages
+    from webcalc.web.rules_content import BY_ID  # every rule page, both languages
 
     out.append({"method": "GET", "path": "/rules"})
     out.append({"method": "GET", "path": "/rules?lang=en"})

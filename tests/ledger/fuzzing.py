@@ -27,9 +27,10 @@ import random
 import re
 import string
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Callable
+from typing import Any
 
 from webcalc.errors import CODES
 

@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 
-
 pytestmark = pytest.mark.browser
 
 NAMES = ["老王", "小李", "阿梅", "张师傅"]

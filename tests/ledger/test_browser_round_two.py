@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from .test_browser_ledger import NAMES, new_page, open_table, press, totals, win
+from .test_browser_ledger import new_page, open_table, press, totals, win
 
 pytestmark = pytest.mark.browser
 

@@ -1,8 +1,18 @@
 """The table ledger (牌桌记账): tables, hands, revisions, adjustments, stored with SQLAlchemy
 and migrated with Alembic. Never imports Flask. The interface is :mod:`.service`."""
 
-from .errors import (Busy, Conflict, LedgerError, NotFound, NotOwner, RateLimited, ReadOnly,
-                     TableFull, TooMany, Voided)
+from .errors import (
+                     Busy,
+                     Conflict,
+                     LedgerError,
+                     NotFound,
+                     NotOwner,
+                     RateLimited,
+                     ReadOnly,
+                     TableFull,
+                     TooMany,
+                     Voided,
+)
 from .service import Created, Ledger, Recorded, Rotated, TableDoc, view_token_of
 from .texts import hand_in, table_in
 

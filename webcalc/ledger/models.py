@@ -27,10 +27,20 @@ Times are stored in UTC and read back as aware ``datetime`` values on both datab
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
-from sqlalchemy import (JSON, Boolean, DateTime, ForeignKey, Index, Integer, String, Text,
-                        TypeDecorator, UniqueConstraint)
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    TypeDecorator,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -42,14 +52,14 @@ class UTCDateTime(TypeDecorator):
 
     def process_bind_param(self, value, dialect):
         if value is not None:
-            value = value.astimezone(timezone.utc)
+            value = value.astimezone(UTC)
             if dialect.name == "sqlite":
                 value = value.replace(tzinfo=None)
         return value
 
     def process_result_value(self, value, dialect):
         if value is not None and value.tzinfo is None:
-            value = value.replace(tzinfo=timezone.utc)
+            value = value.replace(tzinfo=UTC)
         return value
 
 
@@ -67,7 +77,7 @@ class SerializedJSON(TypeDecorator):
 
 
 def utcnow() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 class Base(DeclarativeBase):
@@ -99,7 +109,7 @@ class Table(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, index=True)
 
-    hands: Mapped[list["Hand"]] = relationship(
+    hands: Mapped[list[Hand]] = relationship(
         back_populates="table", order_by="Hand.number", cascade="all, delete-orphan",
         passive_deletes=True)
 
@@ -157,7 +167,7 @@ class Hand(Base):
     seq: Mapped[int] = mapped_column(Integer, server_default="0", default=0)
 
     table: Mapped[Table] = relationship(back_populates="hands")
-    old_revisions: Mapped[list["Revision"]] = relationship(
+    old_revisions: Mapped[list[Revision]] = relationship(
         order_by="Revision.revision", cascade="all, delete-orphan", passive_deletes=True)
 
 

@@ -8,9 +8,9 @@ else as floats rounded to 10 decimal places (as the engine does).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from decimal import Decimal, localcontext
 from fractions import Fraction
-from typing import Iterable
 
 DECIMALS = 10
 

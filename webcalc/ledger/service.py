@@ -132,10 +132,11 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from fractions import Fraction
-from typing import Any, Callable, TypeVar
+from typing import Any, TypeVar
 
 from sqlalchemy import bindparam, delete, func, insert, or_, select, text
 from sqlalchemy.exc import IntegrityError, OperationalError
@@ -147,12 +148,10 @@ from ..errors import InputError
 from ..json_checks import MAX_DEPTH, body_problem
 from ..messages import M, Message, seat, to_json
 from ..options import parse_options
-from ..settlement import (BASE_DECIMALS, MAX_BASE, MAX_DECIMAL_BASE, SEAT_NAMES,
-                          amount_problem, fmt)
+from ..settlement import BASE_DECIMALS, MAX_BASE, MAX_DECIMAL_BASE, SEAT_NAMES, amount_problem, fmt
 from ..variants import VARIANTS
 from . import db
-from .errors import (Busy, Conflict, NotFound, NotOwner, RateLimited, ReadOnly, TooMany,
-                     Voided)
+from .errors import Busy, Conflict, NotFound, NotOwner, RateLimited, ReadOnly, TooMany, Voided
 from .models import Creation, Editor, Hand, Revision, SerializedJSON, Table, utcnow
 from .money import all_ints, exact, number, settle_up
 from .texts import UNDONE, hand_in, table_in
@@ -189,9 +188,9 @@ EDITORS_MAX = 20
 #: entries a process keeps of the tables it read last (:class:`_Cache`): about 6 KB each
 CACHE_HANDS = 1500
 #: Times an import may carry (``recorded_at``, ``revised_at``, ``voided_at``): from this …
-TIME_MIN = datetime(2000, 1, 1, tzinfo=timezone.utc)
+TIME_MIN = datetime(2000, 1, 1, tzinfo=UTC)
 #: … to before this (UTC). Outside it a time is a mistake, or out of the databases' range.
-TIME_MAX = datetime(2100, 1, 1, tzinfo=timezone.utc)
+TIME_MAX = datetime(2100, 1, 1, tzinfo=UTC)
 
 
 @dataclass(frozen=True)
@@ -243,7 +242,7 @@ def _bad(field: str, code: str, **params: Any) -> InputError:
 def _iso(dt: datetime | None) -> str | None:
     if dt is None:
         return None
-    return dt.astimezone(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return dt.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def _text_ok(text: str) -> bool:
@@ -472,7 +471,7 @@ class Ledger:
         return dbapi
 
     # -- reading --------------------------------------------------------------------------
-    def table(self, token: str) -> "TableDoc":
+    def table(self, token: str) -> TableDoc:
         """The table T (see the module docstring) by either token."""
         def work(s):
             t, editor = self._find(s, token, write=False)
@@ -714,7 +713,7 @@ class Ledger:
         created = self._run(work, write=True)
         return self._answer(token, number, created)
 
-    def void(self, token: str, number: int, reason: Any) -> "TableDoc":
+    def void(self, token: str, number: int, reason: Any) -> TableDoc:
         """Void entry ``number`` with ``reason`` (kept, shown, counted no more). Returns T;
         voiding a voided entry changes nothing (its first reason stays)."""
         reason = _reason(reason, "reason")
@@ -727,7 +726,7 @@ class Ledger:
         self._run(work, write=True)
         return self.table(token)
 
-    def undo(self, token: str, number: Any) -> "TableDoc":
+    def undo(self, token: str, number: Any) -> TableDoc:
         """Undo entry ``number``, the last counted entry (API.md "Table ledger, round two"):
         voided with the code ``undone`` (read 撤销 / "Undone"). Any other number, this one
         again included (a double tap), is a :class:`Conflict` and changes nothing."""
@@ -764,7 +763,7 @@ class Ledger:
         _touch(t, now)
         self._changed(s, t.id)
 
-    def settings(self, token: str, body: Any) -> "TableDoc":
+    def settings(self, token: str, body: Any) -> TableDoc:
         """Change the table's settings (any edit link): ``{"carry_bets": "keep" | "reset"}``.
         Returns T; the version is bumped when something changed."""
         if not isinstance(body, dict):
@@ -831,7 +830,7 @@ class Ledger:
             return {"editor": e.number, "revoked_at": _iso(e.revoked_at)}
         return self._run(work, write=True)
 
-    def rotate(self, token: str, *, view: bool = False) -> "Rotated":
+    def rotate(self, token: str, *, view: bool = False) -> Rotated:
         """Replace this edit link (any editor: their own), and with ``view`` the table's view
         link too (creator only: :class:`NotOwner` otherwise). The old links answer
         :class:`NotFound` from then on; co-scorers keep theirs (after a new view link their
@@ -1038,7 +1037,7 @@ class Ledger:
         return h
 
     @staticmethod
-    def _rechain(s: Session, t: Table, d: "_Derived", start: int, version: int) -> None:
+    def _rechain(s: Session, t: Table, d: _Derived, start: int, version: int) -> None:
         """After entry ``start`` changed who deals (a correction, a void, an undo): the
         ``dealer_flag`` of the counted hands from it on, from their dealer columns alone
         (rows whose flag changes get ``seq`` = ``version``), and who deals next."""
@@ -1065,7 +1064,7 @@ class Ledger:
                       .values(dealer_flag=bindparam("flag"), seq=version), changed)
         d.dealer = expected
 
-    def _doc(self, s: Session, t: Table, editor: int | None) -> "TableDoc":
+    def _doc(self, s: Session, t: Table, editor: int | None) -> TableDoc:
         """T at ``t``'s version: the entries from this process's copy (:class:`_Cache`)
         with the rows changed since (``seq`` > the copy's version) read again, or all of
         them when there is no copy; the sums from ``t.derived``."""
@@ -1092,7 +1091,7 @@ class Ledger:
             self._cache.put(key, snap)
         return _table_doc(t, editor, snap)
 
-    def _doc_full(self, s: Session, t: Table, editor: int | None) -> "TableDoc":
+    def _doc_full(self, s: Session, t: Table, editor: int | None) -> TableDoc:
         self._cache.drop((t.id, t.created_at))
         return self._doc(s, t, editor)
 
@@ -1183,11 +1182,11 @@ class _Derived:
     corrections: int
 
     @classmethod
-    def empty(cls, dealer: int) -> "_Derived":
+    def empty(cls, dealer: int) -> _Derived:
         return cls([Fraction(0)] * 4, 0, 0, dealer, None, 0)
 
     @classmethod
-    def of(cls, t: Table) -> "_Derived":
+    def of(cls, t: Table) -> _Derived:
         d = t.derived
         return cls([Fraction(x) for x in d["totals"]], d["floats"], d["counted"], d["dealer"],
                    d["last"], d["corrections"])
@@ -1244,8 +1243,8 @@ class _Snapshot:
         self.frags = frags if frags is not None else {}
 
     @classmethod
-    def after(cls, old: "_Snapshot | None", version: int, count: int,
-              changed: dict[int, dict]) -> "_Snapshot | None":
+    def after(cls, old: _Snapshot | None, version: int, count: int,
+              changed: dict[int, dict]) -> _Snapshot | None:
         """``old`` with the entries in ``changed`` (number → H) replaced or appended;
         None when they leave a gap (then the caller reads every row)."""
         hands = list(old.hands) if old is not None else []
@@ -1293,7 +1292,7 @@ class _Versions:
     the database nothing. When the listening connection is down, or an entry is older than
     :data:`VERSIONS_MAX_AGE` seconds, the probe asks the database, as on SQLite."""
 
-    def __init__(self, ledger: "Ledger"):
+    def __init__(self, ledger: Ledger):
         self.ledger = ledger
         self.lock = threading.Lock()
         self.conn = None
@@ -1428,7 +1427,7 @@ class TableDoc(dict):
 
     __slots__ = ("_snap",)
 
-    def _shared(self) -> "_Snapshot | None":
+    def _shared(self) -> _Snapshot | None:
         snap = getattr(self, "_snap", None)
         hands = self["hands"]
         if snap is None or len(snap.hands) != len(hands) or \
@@ -1495,7 +1494,7 @@ def _time(v: Any, field: str, default: datetime) -> datetime:
     if dt is None or not TIME_MIN.year <= dt.year < TIME_MAX.year:
         raise _bad(field, "ledger.time_bad", name=field, first=TIME_MIN.year,
                    last=TIME_MAX.year - 1)
-    dt = dt if dt.tzinfo else dt.replace(tzinfo=timezone.utc)
+    dt = dt if dt.tzinfo else dt.replace(tzinfo=UTC)
     if not TIME_MIN <= dt < TIME_MAX:
         raise _bad(field, "ledger.time_bad", name=field, first=TIME_MIN.year,
                    last=TIME_MAX.year - 1)

@@ -14,15 +14,17 @@ Readings chosen where RULES.md is silent are written in ``docs/settlement.md``.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any, Callable
+from typing import Any
 
 from ..errors import InputError
-from ..messages import Joined, Message, seat as seat_name
+from ..messages import Joined, Message
+from ..messages import seat as seat_name
 from ..variants.base import SELF_DRAWN, Judgement, Situation
-from ..variants.sanmenxia import MAX_BIAO_DISCARDS      # SMX-5, the variant says it
+from ..variants.sanmenxia import MAX_BIAO_DISCARDS  # SMX-5, the variant says it
 
 SEAT_NAMES = tuple(seat_name(i) for i in range(4))        # 东家 南家 西家 北家
 ITEMS = ("win", "kong", "follow_dealer", "draw_penalty")
@@ -87,7 +89,7 @@ class Settlement:
     net: tuple[int | float, ...]
 
     @classmethod
-    def of(cls, payments: list[Payment]) -> "Settlement":
+    def of(cls, payments: list[Payment]) -> Settlement:
         exact = [Fraction(0)] * 4
         for p in payments:
             # a float amount is read as the decimal it prints as (0.3, not its binary value)
@@ -190,13 +192,13 @@ def pay(payer: int, payee: int, amount, item: str, rule: str, text: Message,
     return Payment(payer, payee, amount, item, rule, detail)
 
 
-def kong_payers(t: "Table", k: Kong) -> list[int]:
+def kong_payers(t: Table, k: Kong) -> list[int]:
     """Who pays for a kong where the supplier pays (SMX-7, ZZ-5): every other player for a
     暗杠, else the one who supplied the tile (明杠: the discarder; 补杠: the ponged tile)."""
     return t.others(k.seat) if k.type == "concealed" else [k.supplier]
 
 
-def flat_kong_payments(t: "Table", units_by_type: dict[str, int], rule: str) -> list[Payment]:
+def flat_kong_payments(t: Table, units_by_type: dict[str, int], rule: str) -> list[Payment]:
     """Kongs every other player pays for, a fixed number of 底 by kong type (JC-6, PJ-13):
     never multiplied by anything else."""
     out = []

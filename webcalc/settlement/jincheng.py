@@ -12,8 +12,6 @@ from __future__ import annotations
 
 from ..messages import Joined, Message
 from ..variants.base import WIN_METHOD_LABELS
-from ..messages import Joined, Message
-from ..variants.base import WIN_METHOD_LABELS
 from . import SEAT_NAMES, Payment, Table, flat_kong_payments, fmt, pay
 
 KONG_UNITS = {"exposed": 1, "added": 1, "concealed": 2}

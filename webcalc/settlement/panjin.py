@@ -19,8 +19,16 @@ import dataclasses
 from ..messages import Joined, Message
 from ..variants.base import WIN_METHOD_LABELS
 from ..variants.panjin import FAN_NAMES, HAND_FAN_OPTION, PanjinOptions, fan
-from . import (SEAT_NAMES, Payment, Table, declared_keys, declared_refuse, flat_kong_payments,
-               fmt, pay)
+from . import (
+    SEAT_NAMES,
+    Payment,
+    Table,
+    declared_keys,
+    declared_refuse,
+    flat_kong_payments,
+    fmt,
+    pay,
+)
 
 #: what a win recorded without its tiles declares (:func:`webcalc.settlement.settle_declared`)
 DECLARED = ("fan",)

@@ -11,8 +11,18 @@ from __future__ import annotations
 
 from ..messages import Message
 from ..variants.base import WIN_METHOD_LABELS
-from . import (KONG_LABELS, MAX_BIAO_DISCARDS, SEAT_NAMES, Payment, Table, _is_int,
-               declared_refuse, fmt, kong_payers, pay)
+from . import (
+    KONG_LABELS,
+    MAX_BIAO_DISCARDS,
+    SEAT_NAMES,
+    Payment,
+    Table,
+    _is_int,
+    declared_refuse,
+    fmt,
+    kong_payers,
+    pay,
+)
 
 #: what a win recorded without its tiles declares (:func:`webcalc.settlement.settle_declared`)
 DECLARED = ("biao",)

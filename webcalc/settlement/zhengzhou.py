@@ -16,11 +16,20 @@ of it.
 
 from __future__ import annotations
 
-from ..variants.zhengzhou import DECLARED_DOUBLES, Zhengzhou
 from ..messages import Joined, Message
 from ..variants.base import WIN_METHOD_LABELS
-from . import (KONG_LABELS, SEAT_NAMES, Payment, Table, declared_keys, declared_refuse, fmt,
-               kong_payers, pay)
+from ..variants.zhengzhou import DECLARED_DOUBLES, Zhengzhou
+from . import (
+    KONG_LABELS,
+    SEAT_NAMES,
+    Payment,
+    Table,
+    declared_keys,
+    declared_refuse,
+    fmt,
+    kong_payers,
+    pay,
+)
 
 #: what a win recorded without its tiles declares (:func:`webcalc.settlement.settle_declared`)
 DECLARED = ("doubles",)

@@ -11,14 +11,21 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..decompose import (FREE_JOKERS, JokerPolicy, Reading, four_wildcards_reading,
-                         is_standard, seven_pairs_reading, seven_pairs_waits,
-                         standard_readings)
-from ..shanten import four_wildcards_missing, free_standard, hand_caps, seven_pairs_plain
-from ..tables import jokers_needed, standard_waits
+from ..decompose import (
+    FREE_JOKERS,
+    JokerPolicy,
+    Reading,
+    four_wildcards_reading,
+    is_standard,
+    seven_pairs_reading,
+    seven_pairs_waits,
+    standard_readings,
+)
 from ..errors import InputError
 from ..hand import MELD_KINDS, MELD_LABELS, TAKEN_KINDS, Hand, Meld
 from ..messages import Message
+from ..shanten import four_wildcards_missing, free_standard, hand_caps, seven_pairs_plain
+from ..tables import jokers_needed, standard_waits
 from ..tiles import ALL_TILES, Tile, counts_of
 from ..wildcards import HENAN, wildcards_from_indicator
 
@@ -64,7 +71,7 @@ class Situation:
         object.__setattr__(self, "real_counts", tuple(real))
         object.__setattr__(self, "jokers", tuple(t for t in self.hand.concealed if t in wild))
 
-    def without_tile(self, t: Tile) -> "Situation":
+    def without_tile(self, t: Tile) -> Situation:
         """This situation with one ``t`` taken from the concealed tiles."""
         rest = list(self.hand.concealed)
         rest.remove(t)

@@ -15,15 +15,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..decompose import (TERMINALS_AND_HONORS, Group, Reading, meld_group,
-                         min_missing_thirteen_orphans, thirteen_orphans_reading,
-                         thirteen_orphans_waits)
+from ..decompose import (
+    TERMINALS_AND_HONORS,
+    Group,
+    Reading,
+    meld_group,
+    min_missing_thirteen_orphans,
+    thirteen_orphans_reading,
+    thirteen_orphans_waits,
+)
 from ..errors import InputError
 from ..hand import MELD_LABELS, Meld
-from ..tiles import format_tiles
 from ..messages import Message
 from ..options import opt
-from ..tiles import ALL_TILES
+from ..tiles import ALL_TILES, format_tiles
 from .base import WIN_METHODS, Judgement, Situation, Variant
 
 ORPHANS = frozenset(TERMINALS_AND_HONORS)

@@ -17,8 +17,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..decompose import (TERMINALS_AND_HONORS, JokerPolicy, Reading, achievable_flags,
-                         is_seven_pairs, seven_pairs_reading, seven_pairs_waits)
+from ..decompose import (
+    TERMINALS_AND_HONORS,
+    JokerPolicy,
+    Reading,
+    achievable_flags,
+    is_seven_pairs,
+    seven_pairs_reading,
+    seven_pairs_waits,
+)
 from ..errors import InputError
 from ..hand import Meld
 from ..messages import Message

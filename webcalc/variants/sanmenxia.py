@@ -11,11 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..decompose import knitted_reading, knitted_waits, min_missing_knitted
-from ..tables import can_complete
 from ..messages import Message
 from ..options import opt
+from ..tables import can_complete
 from .base import Declarable, Judgement, Situation, Variant
-
 
 #: SMX-5: at most this many wildcards discarded while in the any-tile wait (the other three
 #: of the four), so 表 is at most 1 + this

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC
 
 from flask import Blueprint, jsonify, request
 from flask_babel import gettext as _
@@ -88,11 +89,11 @@ def review():
 def quiz():
     """``GET /api/v1/quiz?variant=…&date=YYYY-MM-DD`` (docs/API.md): the day's 何切 problem
     of a variant, with its answer; ``date`` defaults to today (UTC)."""
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     from ..quiz import daily_problem
 
-    day = request.args.get("date") or datetime.now(timezone.utc).date().isoformat()
+    day = request.args.get("date") or datetime.now(UTC).date().isoformat()
     return _engine_answer(daily_problem, request.args.get("variant"), day)
 
 

@@ -49,8 +49,19 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     csrf.init_app(app)
 
-    from . import (api, assets, errors, health, i18n, ledger_api, ledger_pages, logs, pages, rules,
-                   templating)
+    from . import (
+        api,
+        assets,
+        errors,
+        health,
+        i18n,
+        ledger_api,
+        ledger_pages,
+        logs,
+        pages,
+        rules,
+        templating,
+    )
 
     i18n.init_app(app)
     templating.init_app(app)

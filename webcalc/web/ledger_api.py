@@ -52,13 +52,23 @@ from flask.cli import with_appcontext
 from sqlalchemy.exc import OperationalError
 
 from ..errors import InputError
-from ..ledger import (Busy, Conflict, Ledger, LedgerError, NotFound, NotOwner, RateLimited,
-                      ReadOnly, TooMany, Voided, table_in)
-from ..ledger.service import (CACHE_HANDS, CORRECTIONS_MAX, EDITORS_MAX, HANDS_MAX,
-                               REVISIONS_MAX)
-from ..ledger.db import Unreachable
-from ..messages import M
 from ..json_checks import MAX_DEPTH, body_problem
+from ..ledger import (
+    Busy,
+    Conflict,
+    Ledger,
+    LedgerError,
+    NotFound,
+    NotOwner,
+    RateLimited,
+    ReadOnly,
+    TooMany,
+    Voided,
+    table_in,
+)
+from ..ledger.db import Unreachable
+from ..ledger.service import CACHE_HANDS, CORRECTIONS_MAX, EDITORS_MAX, HANDS_MAX, REVISIONS_MAX
+from ..messages import M
 from .api import _reject_constant
 from .i18n import current_lang, localized
 

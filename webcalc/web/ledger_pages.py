@@ -35,11 +35,20 @@ import secrets
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from urllib.parse import urlencode
 
-from flask import (Blueprint, Response, abort, current_app, make_response, redirect,
-                   render_template, request, url_for)
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel import pgettext
@@ -51,11 +60,21 @@ from wtforms.validators import Length, Optional
 
 from ..analysis import VARIANT_LABELS
 from ..errors import InputError
-from ..ledger import (Busy, Conflict, LedgerError, NotFound, NotOwner, RateLimited, ReadOnly,
-                      TableFull, Voided, table_in)
+from ..ledger import (
+    Busy,
+    Conflict,
+    LedgerError,
+    NotFound,
+    NotOwner,
+    RateLimited,
+    ReadOnly,
+    TableFull,
+    Voided,
+    table_in,
+)
+from ..messages import Message, seat
 from ..notation import melds_to_text
 from ..options import option_specs, parse_options
-from ..messages import Message, seat
 from ..settlement import kongs_of_melds
 from ..variants import VARIANTS
 from ..variants.base import Declarable
@@ -357,7 +376,7 @@ class TableExtra:
     of that section's cache key): whether a discard win is possible, and the carried bets."""
 
     allows_discard: bool
-    carried: "CarriedView | None" = None
+    carried: CarriedView | None = None
 
 
 @dataclass(frozen=True)
@@ -1085,7 +1104,7 @@ def chart(token: str):
 
 
 def _filename(t: dict, ext: str) -> str:
-    day = (t.get("created_at") or "")[:10] or datetime.now(timezone.utc).date().isoformat()
+    day = (t.get("created_at") or "")[:10] or datetime.now(UTC).date().isoformat()
     return f"webcalc-table-{t['variant']}-{day}.{ext}"
 
 

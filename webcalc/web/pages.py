@@ -7,8 +7,15 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from urllib.parse import urlencode, urlsplit
 
-from flask import (Blueprint, Response, current_app, make_response, redirect, render_template,
-                   request)
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    make_response,
+    redirect,
+    render_template,
+    request,
+)
 from markupsafe import Markup
 from werkzeug.datastructures import MultiDict
 
@@ -51,7 +58,7 @@ def canonical_url(args, form: AnalyzeForm | None = None, room: Room | None = Non
 
 
 def _state_pairs(args, form: AnalyzeForm | None, room: Room | None,
-                 home: "Home | None" = None) -> list[tuple[str, str]]:
+                 home: Home | None = None) -> list[tuple[str, str]]:
     """The canonical URL's state as ``(key, value)`` pairs, up to ``readings`` and ``lang``:
     the text fields, ``win_by`` when not 自摸, the room's inputs, the palette's target; a
     home that fixes part of the room (:meth:`Home.state_pairs`) leaves that part out."""
@@ -68,7 +75,7 @@ def _state_pairs(args, form: AnalyzeForm | None, room: Room | None,
 
 
 def _state_query(args, form: AnalyzeForm | None, room: Room | None,
-                 home: "Home | None" = None) -> str:
+                 home: Home | None = None) -> str:
     """The canonical URL's query up to ``readings`` and ``lang`` (encoded once for the
     page's several links)."""
     return _encode(_state_pairs(args, form, room, home))
@@ -137,11 +144,11 @@ class Home:
         """Put an engine error the room and the form do not hold under the home's input."""
         return False
 
-    def context(self, st: "RoomState") -> dict:
+    def context(self, st: RoomState) -> dict:
         """More template variables."""
         return {}
 
-    def room_extra(self, st: "RoomState") -> tuple | None:
+    def room_extra(self, st: RoomState) -> tuple | None:
         """What else the home shows in the room's option and settlement sections (part of
         their cache key, so hashable): the table's carried bets."""
         return None
@@ -256,7 +263,7 @@ def analyse(st: RoomState) -> None:
                 st.result = _analyze(req, st.readings)
                 st.shown = _shown_tiles(req)
                 st.req = req
-            except InputError as err:
+            except InputError:
                 st.status = 422
                 # A settlement that fails still shows the hand's own analysis, with the
                 # message under the settlement input it names.

@@ -43,14 +43,14 @@ from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from typing import Any
 
-from ..errors import InputError
 from flask_babel import gettext as _
 
+from ..catalogue import localize
+from ..errors import InputError
 from ..options import option_specs, parse_options
 from ..settlement import kong_types, kongs_of_melds, settlement_fields, variant_pao_max
 from ..variants import VARIANTS
 from ..variants.base import WIN_METHOD_LABELS, WIN_METHODS
-from ..catalogue import localize
 from .i18n import current_lang
 from .i18n import lazy_gettext as _l
 

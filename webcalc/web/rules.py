@@ -13,10 +13,10 @@ from flask import Blueprint, Flask, render_template, url_for
 from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 
+from ..messages import Message
 from ..options import option_specs
 from ..variants import VARIANTS
 from ..worth import FAN_MULTIPLIERS
-from ..messages import Message
 from .i18n import current_lang, lang_param, localized
 from .rules_content import BY_ID, RULES, SECTIONS, Example, Rule
 

@@ -44,7 +44,7 @@ def warm_pages(app: Flask) -> dict:
     answer: a page that fails here fails the same way for a visitor, and is logged there."""
     from urllib.parse import urlencode
 
-    from werkzeug.test import Client      # Flask's test client would load click.testing, pdb …
+    from werkzeug.test import Client  # Flask's test client would load click.testing, pdb …
 
     client = Client(app)
     base = f"http://{_host(app)}"
