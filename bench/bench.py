@@ -333,7 +333,7 @@ def table_stats():
     t0 = time.perf_counter()
     hands = hand_set(seed=7)
     for items in hands.values():
-        for v, o, i, t14, t13 in items:
+        for v, o, i, t14, _t13 in items:
             var, sit = situation(v, o, i, t14)
             var.is_win(sit)
     dt = time.perf_counter() - t0
@@ -462,7 +462,7 @@ def main(argv=None):
     # and the interpreter; the hands used here are never timed (SEEN)
     warm_up()
     for items in hand_set(seed=8).values():
-        for v, o, i, t14, t13 in items:
+        for v, o, i, t14, _t13 in items:
             var, sit = situation(v, o, i, t14)
             discard_advice(var, sit)
             shanten(var, sit)

@@ -178,7 +178,7 @@ def _doc_of(app, entries: int, rng: random.Random) -> dict:
     client = app.test_client()
     made = client.post("/api/v1/tables", json={"variant": "zhengzhou",
                                                "options": {"seven_pairs_double": True}}).json
-    for n in range(entries):
+    for _n in range(entries):
         r = client.post(f"/api/v1/tables/{made['edit_token']}/hands", json=random_entry(rng))
         assert r.status_code == 201, r.json
     return client.get(f"/api/v1/tables/{made['edit_token']}/export").json

@@ -154,11 +154,11 @@ def run(url: str, seed: int, repeats: int) -> dict:
                 runs = []
                 for _ in range(repeats):
                     raw = make(rng)
-                    r, wall, cpu = timed(lambda: client.post(
+                    r, wall, cpu = timed(lambda raw=raw: client.post(
                         "/api/v1/tables/import", data=raw, content_type="application/json"))
                     assert r.status_code == 422 and r.json["error"]["field"] == field, \
                         (r.status_code, r.json)
-                    _, _, decode = timed(lambda: json.loads(raw.decode("utf-8")))
+                    _, _, decode = timed(lambda raw=raw: json.loads(raw.decode("utf-8")))
                     runs.append((wall, cpu, len(raw), decode))
                 out[name] = runs
             assert engine_calls[0] == 0, engine_calls
@@ -184,8 +184,8 @@ def run(url: str, seed: int, repeats: int) -> dict:
             during.clear()
             thread = threading.Thread(target=recorder)
             thread.start()
-            r, wall, cpu = timed(lambda: client.post("/api/v1/tables/import", data=raw,
-                                                     content_type="application/json"))
+            r, wall, cpu = timed(lambda raw=raw: client.post("/api/v1/tables/import", data=raw,
+                                                             content_type="application/json"))
             stop.set()
             thread.join()
             stop.clear()
@@ -201,7 +201,7 @@ def run(url: str, seed: int, repeats: int) -> dict:
         for label, token in (("with", view),):
             xs = []
             for _ in range(20):
-                r, wall, cpu = timed(lambda: client.get(f"/api/v1/tables/{token}"))
+                r, wall, cpu = timed(lambda token=token: client.get(f"/api/v1/tables/{token}"))
                 assert r.status_code == 200 and len(r.json["hands"]) == 500
                 xs.append((wall, cpu))
             reads[label] = xs
@@ -219,7 +219,7 @@ def run(url: str, seed: int, repeats: int) -> dict:
                                content_type="application/json").json
             xs = []
             for _ in range(30):
-                r, wall, cpu = timed(lambda: client.post(
+                r, wall, cpu = timed(lambda made=made: client.post(
                     f"/api/v1/tables/{made['edit_token']}/hands", json=random_win(rng)))
                 assert r.status_code == 201
                 xs.append((wall, cpu, max(writes.take())))

@@ -3,26 +3,18 @@ served by werkzeug in a thread. Never `playwright install`: it downloads a brows
 
 from __future__ import annotations
 
-import os
 import threading
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
 import pytest
 
-pytestmark = pytest.mark.browser
-
 from .browsers import CHROMIUM, LAUNCH_ARGS  # noqa: F401  (imported from here by others)
 from .browsers import need_chromium as _need_chromium  # noqa: F401
 
+pytestmark = pytest.mark.browser
+
 SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
-
-
-def _need_chromium():
-    if not os.access(CHROMIUM, os.X_OK):
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"{CHROMIUM} is missing in CI: .ci/run must install the chromium package")
-        pytest.skip(f"{CHROMIUM} not installed (apt-get install chromium fonts-noto-cjk)")
 
 
 @pytest.fixture(scope="module")

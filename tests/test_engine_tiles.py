@@ -76,7 +76,7 @@ def test_with_field_names_the_field():
         try:
             parse_tiles("12q")
         except InputError as e:
-            raise e.with_field("hand", "手牌")
+            raise e.with_field("hand", "手牌") from e
     assert err.value.field == "hand" and str(err.value.message).startswith("手牌：")
 
 

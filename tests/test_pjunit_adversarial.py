@@ -190,11 +190,11 @@ def test_extreme_requests_same_answer_compiled_and_pure():
         from webcalc import create_app
         client = create_app({"TESTING": True}).test_client()
         out = []
-        for req in json.loads(sys.argv[1] if len(sys.argv) > 1 else %r):
+        for req in json.loads(sys.argv[1] if len(sys.argv) > 1 else REQUESTS_JSON):
             r = client.post("/api/v1/analyze", json=req)
             out.append([r.status_code, r.get_json()])
         print(json.dumps(out, sort_keys=True, ensure_ascii=False))
-    """ % json.dumps(REQUESTS)
+    """.replace("REQUESTS_JSON", repr(json.dumps(REQUESTS)))
     compiled, pure = _run(code), _run(code, pure=True)
     assert compiled.returncode == 0, compiled.stderr[-2000:]
     assert pure.returncode == 0, pure.stderr[-2000:]

@@ -392,7 +392,8 @@ def test_random_zhengzhou_logs_report_efficiency_best_rows(chunk):
             row = next(r for r in eff["efficiency"] if r["discard"] == chosen["discard"])
             assert (chosen["shanten"], chosen["useful_total"]) == (row["shanten"],
                                                                   row["useful_total"])
-            key = lambda r: (99 if r["shanten"] is None else r["shanten"], -r["useful_total"])
+            def key(r):
+                return (99 if r["shanten"] is None else r["shanten"], -r["useful_total"])
             assert chosen["rank"] == 1 + sum(key(r) < key(row) for r in eff["efficiency"])
 
 

@@ -56,7 +56,7 @@ def test_option_block_lists_every_option_with_default_help_and_rule(client, vari
                 'id="opt_' + s["name"]):])
             assert chosen.group(1) == s["default"]
     # the marker that tells a form submission from a hand-written link
-    assert els.by_id("options") and 'name="form_variant" value="%s"' % variant in block
+    assert els.by_id("options") and f'name="form_variant" value="{variant}"' in block
 
 
 def test_panjin_all_pongs_needs_piaohu(client):

@@ -132,7 +132,7 @@ def test_template_calls_as_jinja_makes_them(app):
         return ctx.get(name, "-")
 
     def plain(*args, **kw):
-        return "%s %s" % (args, ",".join(sorted(kw)))
+        return "{} {}".format(args, ",".join(sorted(kw)))
 
     def stops():
         raise StopIteration

@@ -94,7 +94,7 @@ def test_rule_page_in_both_languages(client, rule_id):
     else:
         assert r.no_seed_zh and r.no_seed_zh in zh
     # every option that lists this rule is named, with its label
-    for name, variant in VARIANTS.items():
+    for _name, variant in VARIANTS.items():
         for spec in option_specs(variant.Options):
             if rule_id in spec["rules"]:
                 assert f"<code>{spec['name']}</code>" in zh

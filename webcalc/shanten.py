@@ -391,7 +391,7 @@ def free_unit_draws(states: dict, unit: Sequence[int], caps: Sequence[int], hono
                                     new[key] = d2
         cur = new
     out = set()
-    for (_, _, g, p, q, f), d in cur.items():
+    for (_, _, g, p, _q, f), d in cur.items():
         if f < 0 or f in out:
             continue
         total = d + 3 * (groups - g) + 2 * (1 - p)

@@ -235,7 +235,7 @@ def _query_of(body: dict) -> list[tuple[str, str]]:
 
 def _pages(rng: random.Random, n: int) -> list[dict]:
     out = []
-    for i in range(n):
+    for _i in range(n):
         q = _page_query(rng)
         r = rng.random()
         headers = {}

@@ -131,7 +131,7 @@ def random_room(rng: random.Random, variant: str, opts: dict, base,
             else:
                 ok = False
     elif not drawn:
-        for g in range(4):
+        for _g in range(4):
             for _try in range(30):
                 if rng.random() < 0.5:
                     s, n = rng.choice(SUITS), rng.randint(1, 7)

@@ -47,7 +47,7 @@ bp = Blueprint("assets", __name__)
 
 HASH_LEN = 10
 #: a fingerprinted name: ``css/app.0123456789.css`` → stem ``css/app``, ext ``.css``
-HASHED = re.compile(r"^(?P<stem>.+)\.(?P<hash>[0-9a-f]{%d})(?P<ext>\.[A-Za-z0-9]+)$" % HASH_LEN)
+HASHED = re.compile(r"^(?P<stem>.+)\.(?P<hash>[0-9a-f]{" + str(HASH_LEN) + r"})(?P<ext>\.[A-Za-z0-9]+)$")
 IMMUTABLE = "public, max-age=31536000, immutable"
 #: the calculator's and the rules' pages: ten minutes in any cache (a deploy is seen within
 #: that; the service worker asks the network first anyway)

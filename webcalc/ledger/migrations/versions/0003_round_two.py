@@ -100,15 +100,15 @@ def upgrade() -> None:
                                             server_default="keep"))
     op.add_column("ledger_table", sa.Column("view_seal", sa.String(64), nullable=True))
     op.add_column("ledger_table", sa.Column("derived", sa.JSON(), nullable=True))
-    for name, col in (("editor", sa.Column("editor", sa.Integer(), nullable=False,
-                                           server_default="0")),
-                      ("voided_by", sa.Column("voided_by", sa.Integer(), nullable=True)),
-                      ("void_code", sa.Column("void_code", sa.String(16), nullable=True)),
-                      ("next_dealer", sa.Column("next_dealer", sa.Integer(), nullable=True)),
-                      ("dealer_flag", sa.Column("dealer_flag", sa.Boolean(), nullable=False,
-                                                server_default="0")),
-                      ("seq", sa.Column("seq", sa.Integer(), nullable=False,
-                                        server_default="0"))):
+    for _name, col in (("editor", sa.Column("editor", sa.Integer(), nullable=False,
+                                            server_default="0")),
+                       ("voided_by", sa.Column("voided_by", sa.Integer(), nullable=True)),
+                       ("void_code", sa.Column("void_code", sa.String(16), nullable=True)),
+                       ("next_dealer", sa.Column("next_dealer", sa.Integer(), nullable=True)),
+                       ("dealer_flag", sa.Column("dealer_flag", sa.Boolean(), nullable=False,
+                                                 server_default="0")),
+                       ("seq", sa.Column("seq", sa.Integer(), nullable=False,
+                                         server_default="0"))):
         op.add_column("ledger_hand", col)
     op.add_column("ledger_revision", sa.Column("editor", sa.Integer(), nullable=False,
                                                server_default="0"))
