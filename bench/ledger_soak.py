@@ -227,7 +227,8 @@ def soak(database_url: str, seconds: float, concurrency: int, seed: int) -> dict
 def report(results: dict, args, notes: list[str]) -> str:
     info = machine()
     lines = ["## Ledger soak (issue 12)", "",
-             f"`make soak-ledger` (bench/ledger_soak.py, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}): "
+             "`make soak-ledger` (bench/ledger_soak.py, "
+             f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}): "
              f"gunicorn with `gunicorn.conf.py` on 127.0.0.1, 2 sync workers (`max_requests` "
              f"off), {args.concurrency} client threads in one process on the same machine, one "
              f"connection per request, {args.seconds:.0f} s per database. Mix: "

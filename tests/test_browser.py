@@ -79,7 +79,8 @@ def _tap(page, *codes):
         count = page.locator("#hand-row-label").inner_text()
         page.click(f"button.key[value='{code}']")
         page.wait_for_function(
-            "c => document.querySelector('#hand-row-label')?.innerText !== c && document.querySelector('#hand-row-label') !== null", arg=count)
+            "c => document.querySelector('#hand-row-label')?.innerText !== c"
+            " && document.querySelector('#hand-row-label') !== null", arg=count)
 
 
 def test_htmx_swaps_result_in_place(browser, live_server):
@@ -100,7 +101,9 @@ def test_htmx_swaps_result_in_place(browser, live_server):
         assert _wait_tiles(page) == {"1z": "余 2 张", "2z": "余 2 张"}
         assert page.url.endswith("/?variant=zhengzhou&hand=123m456p789s1122z")  # canonical
         page.go_back()
-        page.wait_for_function("() => document.querySelectorAll('#result .wait-list li').length === 1")  # a function: no eval under the CSP
+        # a function: no eval under the CSP
+        page.wait_for_function(
+            "() => document.querySelectorAll('#result .wait-list li').length === 1")
         assert _wait_tiles(page) == {"2z": "余 3 张"}
         assert page.input_value("#hand") == "123m456p789s1112z"
 

@@ -36,7 +36,8 @@ TARGETS = """() => {
     'a[href], button, input:not([type=hidden]), select, textarea, summary, label.check, label.target');
   for (const el of nodes) {
     let box = el;
-    if (el.matches('input[type=checkbox], input[type=radio]') && el.closest('label')) box = el.closest('label');
+    if (el.matches('input[type=checkbox], input[type=radio]') && el.closest('label'))
+      box = el.closest('label');
     if (seen.has(box)) continue;
     seen.add(box);
     const style = getComputedStyle(box);

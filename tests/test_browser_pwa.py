@@ -55,7 +55,8 @@ def test_manifest_icons_and_service_worker(browser, live_server):
             if icon["type"] != "image/png":
                 continue
             size = page.evaluate("""(src) => new Promise((ok, no) => { const i = new Image();
-                i.onload = () => ok(i.naturalWidth + 'x' + i.naturalHeight); i.onerror = no; i.src = src; })""",
+                i.onload = () => ok(i.naturalWidth + 'x' + i.naturalHeight);
+                i.onerror = no; i.src = src; })""",
                                  icon["src"])
             assert size == icon["sizes"], icon
         apple = page.get_attribute("link[rel=apple-touch-icon]", "href")

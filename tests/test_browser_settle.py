@@ -146,7 +146,8 @@ def test_palette_keys_full_kinds_and_a_steady_place(browser, live_server, js):
             count = page.locator("#hand-row-label").inner_text()
             page.click(f"button.key[value='{code}']")
             page.wait_for_function(
-                "c => document.querySelector('#hand-row-label')?.innerText !== c && document.querySelector('#hand-row-label') !== null", arg=count)
+                "c => document.querySelector('#hand-row-label')?.innerText !== c"
+                " && document.querySelector('#hand-row-label') !== null", arg=count)
             if not js:
                 # a new page: measured once its stylesheet is in (while app.css is still
                 # being revalidated, a forced layout has none of it: 817–843 px, seen here)

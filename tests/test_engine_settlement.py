@@ -236,8 +236,8 @@ def test_zz6_note_once_where_the_seeds_examples_differ():
 
 def test_zz6_note_exactly_where_the_seeds_reckoning_gives_another_number():
     """Every 跑 at the table (0-3 each; the seats are alike, so 东家 wins and deals), with and
-    without a concealed kong of the winner's, 杠跑 on and off: the note is there exactly when the seed's examples, read
-    as docs/decisions.md reads them, give a number the engine's payments do not:
+    without a concealed kong of the winner's, 杠跑 on and off: the note is there exactly when
+    the seed's examples, read as docs/decisions.md reads them, give a number the engine's payments do not:
 
     * a seat without 跑 pays the winner 1 + the smallest 跑 at the table (example 1);
     * a seat paying the winner's kong pays 1 + 2 × 跑_winner + its own 跑 for the win and the

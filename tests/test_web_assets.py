@@ -182,9 +182,12 @@ def test_manifest(client, lang, name, start):
 def test_page_head_has_real_icons_and_theme_colours(client):
     html = client.get("/").get_data(as_text=True)
     assert 'href="data:,"' not in html
-    assert re.search(r'<link rel="apple-touch-icon" href="/static/icons/apple-touch-icon\.[0-9a-f]{10}\.png">', html)
-    assert re.search(r'<link rel="icon" href="/static/icons/icon\.[0-9a-f]{10}\.svg" type="image/svg\+xml">', html)
-    assert re.search(r'<meta name="theme-color" content="#[0-9a-f]{6}" media="\(prefers-color-scheme: dark\)">', html)
+    assert re.search(r'<link rel="apple-touch-icon" '
+                     r'href="/static/icons/apple-touch-icon\.[0-9a-f]{10}\.png">', html)
+    assert re.search(r'<link rel="icon" href="/static/icons/icon\.[0-9a-f]{10}\.svg" '
+                     r'type="image/svg\+xml">', html)
+    assert re.search(r'<meta name="theme-color" content="#[0-9a-f]{6}" '
+                     r'media="\(prefers-color-scheme: dark\)">', html)
     with client.get(re.search(r'apple-touch-icon" href="([^"]+)"', html).group(1)) as resp:
         assert struct.unpack(">II", resp.get_data()[16:24]) == (180, 180)
 

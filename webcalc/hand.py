@@ -3,8 +3,8 @@
 A :class:`Meld` is one declared group: ``pong`` (碰), ``chow`` (吃), ``kong`` (明杠, from a
 discard), ``added_kong`` (补杠/绕杠: a pong, then the fourth drawn) or ``concealed_kong``
 (暗杠), and in 晋城 ``shi`` (拾) / ``qiang`` (搶): one 幺 tile taken from a discard for
-十三幺, counted as one tile (JC-10). A :class:`Hand` is the sorted concealed tiles plus the melds. Both print back in
-the notation they parse from (``str(meld) == "碰555m"``).
+十三幺, counted as one tile (JC-10). A :class:`Hand` is the sorted concealed tiles plus the
+melds. Both print back in the notation they parse from (``str(meld) == "碰555m"``).
 """
 
 from __future__ import annotations

@@ -7,7 +7,8 @@ tenhou order 东 南 西 北 白 发 中.
 :func:`parse_tiles` reads every form API.md lists — mpsz (``123m456p11z``, ``0`` = red five
 read as 5) and Chinese (``一万二万``, ``1万2万``, ``123万``, ``5筒``/``5饼``, ``3条``/``3索``,
 ``东南西北``, ``中``/``红中``, ``发``/``发财``, ``白``/``白板``, ``东风``), mixed freely, white
-space and commas ignored; full-width forms (``１２３ｍ``) read as ASCII (NFKC). :func:`format_tiles` prints the canonical, sorted mpsz form, so
+space and commas ignored; full-width forms (``１２３ｍ``) read as ASCII (NFKC).
+:func:`format_tiles` prints the canonical, sorted mpsz form, so
 ``format_tiles(parse_tiles(format_tiles(x))) == format_tiles(x)``.
 
 Errors are :class:`~webcalc.errors.InputError` with code ``bad_tile`` and the 0-based

@@ -324,8 +324,9 @@ def test_the_ledger_records_what_the_calculator_computes(app, db_url):
     client = app.test_client()
     variants = ["sanmenxia", "zhengzhou", "panjin", "jincheng"]
     done = {v: 0 for v in variants}
-    seen = {"winner_concealed": 0, "winner_exposed": 0, "winner_added": 0, "meld_src": 0, "discard": 0, "drawn": 0, "others_kongs": 0,
-            "pao": 0, "jiagang": 0, "unready_discarder": 0, "wildcard_kong": 0}
+    seen = {"winner_concealed": 0, "winner_exposed": 0, "winner_added": 0, "meld_src": 0,
+            "discard": 0, "drawn": 0, "others_kongs": 0, "pao": 0, "jiagang": 0,
+            "unready_discarder": 0, "wildcard_kong": 0}
     tries = 0
     per_variant = n_rooms // len(variants)
     for variant in variants:

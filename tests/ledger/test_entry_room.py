@@ -3,7 +3,8 @@ inputs: its room is read by the same function from the same fields (the hand's m
 indicator included), so the winner's kongs in 副露 are counted, 谁杠 offers the seats the
 calculator offers, and an input the calculator would refuse is refused here too.
 
-The repro: 郑州 with the default options (跑 up to 3, 跑 on kongs); 东家 deals, 南家 self-draws 123m456p789s22z + 2z with 暗杠1111z in 副露, 跑 1/2/0/3, and 西家 has a 明杠
+The repro: 郑州 with the default options (跑 up to 3, 跑 on kongs); 东家 deals, 南家
+self-draws 123m456p789s22z + 2z with 暗杠1111z in 副露, 跑 1/2/0/3, and 西家 has a 明杠
 that 北家 supplied. RULES ZZ-4: each other seat pays 1 + 跑_winner + 跑_payer = 4, 3, 6
 (13); ZZ-5 with ``kong_pao``: 南家's 暗杠 costs each other seat the same 4, 3, 6 (13), and
 西家's 明杠 costs 北家 1 + 0 + 3 = 4. Net [-8, +26, -2, -16]; without the winner's kong

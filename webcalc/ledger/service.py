@@ -66,8 +66,8 @@ before it), "request" (as recorded, ``settlement.dealer`` filled in), "settlemen
 "void_code"? ("undone" or null), "voided_at"?, "voided_by"?, "editor" (who wrote this
 revision; each of "revisions" has its own)}``. Texts
 in H (payment ``detail``, fan ``name``/``note``) are Chinese with English beside them
-(``detail_en`` …); :func:`webcalc.ledger.texts.table_in` gives the reader's language. Counted = status ``recorded``; only counted hands move the
-dealer, adjustments never do.
+(``detail_en`` …); :func:`webcalc.ledger.texts.table_in` gives the reader's language.
+Counted = status ``recorded``; only counted hands move the dealer, adjustments never do.
 
 Errors (their ``message`` a :class:`~webcalc.messages.Message`, rendered by the web layer in
 the reader's language): :class:`~webcalc.errors.InputError` (400: the analyze codes, plus
@@ -83,9 +83,10 @@ For the pages (the HTML on top of this service):
 * the next hand's form: the table's ``variant``/``options``/``base``/``names``, dealer
   ``T["dealer"]``; each seat's 跑/加钢 of the previous counted hand are in its
   ``request["settlement"]`` (``pao``, ``jiagang``), offered again when ``T["carry_bets"]``
-  is ``"keep"`` (shown as "same as last hand") and not when ``"reset"``; put ``T["next_number"]`` in the form as
-  ``expected_number`` and a fresh random ``idempotency_key`` (a double tap then records once,
-  and a stale page gets :class:`Conflict` with the table as it is now);
+  is ``"keep"`` (shown as "same as last hand") and not when ``"reset"``; put
+  ``T["next_number"]`` in the form as ``expected_number`` and a fresh random
+  ``idempotency_key`` (a double tap then records once, and a stale page gets
+  :class:`Conflict` with the table as it is now);
 * 荒庄 in one tap: ``{"settlement": {"winner": None}}``; the quick entry without tiles: no
   ``hand``, ``win_by`` and ``declared`` (the keys each variant accepts are in
   :func:`webcalc.settlement.settle_declared`), shown as 未验牌 where ``verified`` is false;
@@ -112,9 +113,10 @@ hash is compared with :func:`hmac.compare_digest`.
 Cost: a write reads its own entry, updates the table's kept sums (``ledger_table.derived``),
 and answers from what this process keeps of the table (:class:`_Cache`), reading only the
 rows changed since (``seq``): the same at entry 200 as at entry 1. :meth:`version` is one
-indexed query (PostgreSQL: none while no write has been notified, :class:`_Versions`). SQLite writes take the write lock up front (``BEGIN IMMEDIATE``)
-and wait on a busy timeout; a lock held past it is retried, then reported as ``Busy``, never
-as a crash. Commits are durable (``synchronous=FULL``) before a method returns.
+indexed query (PostgreSQL: none while no write has been notified, :class:`_Versions`).
+SQLite writes take the write lock up front (``BEGIN IMMEDIATE``) and wait on a busy timeout;
+a lock held past it is retried, then reported as ``Busy``, never as a crash. Commits are
+durable (``synchronous=FULL``) before a method returns.
 """
 
 from __future__ import annotations

@@ -41,7 +41,7 @@ MAX_BASE = 10 ** 9          # docs/settlement.md: a sanity cap, not a rule
 BASE_DECIMALS = 4
 MAX_DECIMAL_BASE = 10 ** 6
 MAX_KONGS = 16              # four players, at most four kongs each
-DECIMALS = 10               # float amounts are rounded to this many decimal places       # four wildcard tiles, one kept as the eyes
+DECIMALS = 10               # float amounts are rounded to this many decimal places
 
 
 # -- values ------------------------------------------------------------------------------

@@ -46,7 +46,9 @@ class PanjinOptions:
 
     wildcard_mode: str = field(default="next", metadata=opt(
         Message("opt.panjin.wildcard_mode"), Message("opt.panjin.wildcard_mode.help"), "PJ-1",
-        choices=(("none", Message("opt.panjin.choice.none")), ("next", Message("opt.panjin.choice.next")), ("both", Message("opt.panjin.choice.both"))),
+        choices=(("none", Message("opt.panjin.choice.none")),
+                 ("next", Message("opt.panjin.choice.next")),
+                 ("both", Message("opt.panjin.choice.both"))),
         also=("C-2", "C-7", "PJ-2", "PJ-10")))
     jiagang: bool = field(default=False, metadata=opt(
         Message("opt.panjin.jiagang"), Message("opt.panjin.jiagang.help"), "PJ-11"))

@@ -35,10 +35,12 @@ class SanmenxiaOptions:
         Message("opt.sanmenxia.pao"), Message("opt.sanmenxia.pao.help"), "SMX-6",
         also=("C-15",)))
     pao_max: int = field(default=1, metadata=opt(
-        Message("opt.sanmenxia.pao_max"), Message("opt.sanmenxia.pao_max.help"), "SMX-6", minimum=0, maximum=10,
+        Message("opt.sanmenxia.pao_max"), Message("opt.sanmenxia.pao_max.help"), "SMX-6",
+        minimum=0, maximum=10,
         also=("C-15",)))
     pao_doubles_with_biao: bool = field(default=True, metadata=opt(
-        Message("opt.sanmenxia.pao_doubles_with_biao"), Message("opt.sanmenxia.pao_doubles_with_biao.help"), "SMX-6"))
+        Message("opt.sanmenxia.pao_doubles_with_biao"), Message("opt.sanmenxia.pao_doubles_with_biao.help"),
+        "SMX-6"))
     kong_pao: bool = field(default=False, metadata=opt(
         Message("opt.sanmenxia.kong_pao"), Message("opt.sanmenxia.kong_pao.help"), "SMX-7"))
 

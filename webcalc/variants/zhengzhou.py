@@ -22,7 +22,8 @@ class ZhengzhouOptions:
         Message("opt.zhengzhou.wildcard"), Message("opt.zhengzhou.wildcard.help"), "ZZ-1",
         also=("C-2", "C-7", "ZZ-3")))
     pao_max: int = field(default=3, metadata=opt(
-        Message("opt.zhengzhou.pao_max"), Message("opt.zhengzhou.pao_max.help"), "ZZ-4", minimum=0, maximum=10,
+        Message("opt.zhengzhou.pao_max"), Message("opt.zhengzhou.pao_max.help"), "ZZ-4",
+        minimum=0, maximum=10,
         also=("C-15",)))
     kong_pao: bool = field(default=True, metadata=opt(
         Message("opt.zhengzhou.kong_pao"), Message("opt.zhengzhou.kong_pao.help"), "ZZ-5",
@@ -31,12 +32,14 @@ class ZhengzhouOptions:
         Message("opt.zhengzhou.draw_settles_kongs"), Message("opt.zhengzhou.draw_settles_kongs.help"), "ZZ-5",
         also=("C-10",)))
     seven_pairs_double: bool = field(default=False, metadata=opt(
-        Message("opt.zhengzhou.seven_pairs_double"), Message("opt.zhengzhou.seven_pairs_double.help"), "ZZ-4"))
+        Message("opt.zhengzhou.seven_pairs_double"), Message("opt.zhengzhou.seven_pairs_double.help"),
+        "ZZ-4"))
     kong_bloom_double: bool = field(default=False, metadata=opt(
         Message("opt.zhengzhou.kong_bloom_double"), Message("opt.zhengzhou.kong_bloom_double.help"), "ZZ-4",
         also=("C-14",)))
     four_wildcards_double: bool = field(default=False, metadata=opt(
-        Message("opt.zhengzhou.four_wildcards_double"), Message("opt.zhengzhou.four_wildcards_double.help"), "ZZ-4"))
+        Message("opt.zhengzhou.four_wildcards_double"), Message("opt.zhengzhou.four_wildcards_double.help"),
+        "ZZ-4"))
     dealer_plus_base: bool = field(default=False, metadata=opt(
         Message("opt.zhengzhou.dealer_plus_base"), Message("opt.zhengzhou.dealer_plus_base.help"), "ZZ-4",
         also=("ZZ-5",)))
@@ -98,9 +101,9 @@ class Zhengzhou(Variant):
 
     @classmethod
     def hand_doubles(cls, opts, readings) -> list[str]:
-        """ZZ-4: the keys of the enabled shape doubles that apply to the hand — ``seven_pairs`` (七对) when some legal
-        reading is seven pairs, 四混 when the hand holds the four wildcards; a hand that is
-        both gets both (docs/decisions.md)."""
+        """ZZ-4: the keys of the enabled shape doubles that apply to the hand — ``seven_pairs``
+        (七对) when some legal reading is seven pairs, 四混 when the hand holds the four wildcards;
+        a hand that is both gets both (docs/decisions.md)."""
         shapes = {r.shape for r in readings}
         out = []
         if opts.seven_pairs_double and "seven_pairs" in shapes:

@@ -171,7 +171,8 @@ def manifest():
         lang="en" if en else "zh-Hans",
         name=str(_("Mahjong calculator")) + " · webcalc",
         short_name=str(_("Mahjong calculator")) if not en else "Mahjong",
-        description=str(_("三门峡 · 郑州 · 盘锦 · 晋城: what you wait for, how many are left, how the hand reads")),
+        description=str(_(
+            "三门峡 · 郑州 · 盘锦 · 晋城: what you wait for, how many are left, how the hand reads")),
         start_url=url_for("pages.index", lang=lang_param()),
         theme_color=THEME["light"],
         background_color=BACKGROUND["light"],
