@@ -263,7 +263,8 @@ def analyse(st: RoomState) -> None:
                 st.result = _analyze(req, st.readings)
                 st.shown = _shown_tiles(req)
                 st.req = req
-            except InputError:
+            except InputError as first_err:
+                failure = first_err
                 st.status = 422
                 # A settlement that fails still shows the hand's own analysis, with the
                 # message under the settlement input it names.
@@ -273,8 +274,8 @@ def analyse(st: RoomState) -> None:
                         st.result = _analyze(bare, st.readings)
                         st.shown = _shown_tiles(bare)
                     except InputError as bare_err:
-                        err = bare_err
-                err = _localized_error(err)
+                        failure = bare_err
+                err = _localized_error(failure)
                 if (err.code == "wrong_tile_count" and entry.hand is not None
                         and entry.melds is not None and 0 < entry.count < 13):
                     # still tapping the hand in: a count, not an error
