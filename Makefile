@@ -1,5 +1,8 @@
 # make run  -> serve on http://127.0.0.1:8000
 # make test -> the whole test suite
+# make check -> ruff and mypy ([tool.ruff], [tool.mypy] in pyproject.toml); must be clean
+# make test-fast -> the suite without the browser tests and the slow-marked ones
+# make test-pure -> the suite with WEBCALC_PURE_PYTHON=1 (the engine without its C part)
 # make bench -> bench/RESULTS.md (bench/bench.py, then bench/worst.py)
 # make worst -> the hardest request classes' CPU p50/p99/max -> "## Worst cases"
 # make bench-review -> a 20-turn hand review's CPU p50/p99 on fresh random logs -> "## Review (issue 25)"
@@ -23,13 +26,28 @@ BIN    := $(VENV)/bin
 LOCK   := constraints.txt
 PIP    := $(BIN)/python -m pip install -q -c $(LOCK)
 
-.PHONY: run test bench worst bench-ledger bench-review bench-limits fuzz soak-ledger soak load lock memory pages clean
+.PHONY: run test check test-fast test-pure bench worst bench-ledger bench-review bench-limits fuzz soak-ledger soak load lock memory pages clean
 
 run: $(VENV)/.stamp-run
 	$(BIN)/gunicorn -c gunicorn.conf.py 'webcalc:create_app()'
 
 test: $(VENV)/.stamp-test
 	$(BIN)/python -m pytest -q
+
+check: $(VENV)/.stamp-test
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+
+# the markers are declared in pyproject.toml ([tool.pytest.ini_options])
+test-fast: $(VENV)/.stamp-test
+	$(BIN)/python -m pytest -q -m "not browser and not slow"
+
+# The engine with WEBCALC_PURE_PYTHON=1 runs the Python twins of webcalc/_pjunit.c
+# (webcalc/compiled.py sets pjunit to None). The browser tests are left out: they drive the
+# same pages through Chromium, and the engine answers them no differently from the page and
+# API tests that do run here.
+test-pure: $(VENV)/.stamp-test
+	WEBCALC_PURE_PYTHON=1 $(BIN)/python -m pytest -q -m "not browser"
 
 # micro-benchmark on fresh hands; analyze() against the PyPI peers (mahjong, riichienv) doing
 # the same job — shanten, waits, useful tiles per discard (bench/peers.py) — interleaved, CPU
