@@ -8,12 +8,21 @@ The engine never writes sentences. It builds ``Message("bad_tile.not_a_tile", {"
 Parameters are plain values (numbers, strings, tile codes), :class:`~webcalc.tiles.Tile`
 objects (templates print ``{tile.code}`` or ``{tile.chinese}``), lists (joined in the
 reader's language) or nested messages (seat names, field names, meld kinds …).
+
+The rendering (:func:`render`, :func:`localize`) is here too, below the values, so that
+``str(message)`` needs no module above this one; :mod:`webcalc.catalogue` is its public name.
+A message as JSON data (what the ledger stores) is :mod:`webcalc.message_json`.
 """
 
 from __future__ import annotations
 
+import string
 from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
 from typing import Any
+
+from .catalogue_texts import TEXTS  # code → English template
 
 
 class Message:
@@ -41,8 +50,6 @@ class Message:
         return f"Message({self.code!r}, {self.params!r}, rule={self.rule!r})"
 
     def __str__(self) -> str:
-        from .catalogue import render
-
         return render(self, "zh")
 
     def __contains__(self, text: str) -> bool:
@@ -78,50 +85,87 @@ class Joined:
         return f"Joined({self.items!r}, {self.zh!r}, {self.en!r})"
 
 
-def to_json(value: Any) -> Any:
-    """``value`` (a message, or the parameters one holds) as plain JSON data, for storing what
-    was said (the ledger keeps its entries' messages): a message is ``{"code", "params"?,
-    "rule"?}``, a tile ``{"tile": code}``, a :class:`Joined` ``{"joined": [...], "zh",
-    "en"}``; lists, strings and numbers stay as they are. :func:`from_json` reverses it."""
-    from .tiles import Tile
-
-    if isinstance(value, Message):
-        out: dict = {"code": value.code}
-        if value.params:
-            out["params"] = {k: to_json(v) for k, v in value.params.items()}
-        if value.rule is not None:
-            out["rule"] = value.rule
-        return out
-    if isinstance(value, Tile):
-        return {"tile": value.code}
-    if isinstance(value, Joined):
-        return {"joined": [to_json(v) for v in value.items], "zh": value.zh, "en": value.en}
-    if isinstance(value, (list, tuple)):
-        return [to_json(v) for v in value]
-    return value
-
-
-def from_json(data: Any) -> Any:
-    """The value :func:`to_json` made ``data`` from."""
-    if isinstance(data, dict):
-        if "code" in data:
-            return Message(data["code"], {k: from_json(v) for k, v in
-                                          (data.get("params") or {}).items()}, data.get("rule"))
-        if "tile" in data:
-            from .tiles import Tile
-
-            return Tile.parse(data["tile"])
-        if "joined" in data:
-            return Joined([from_json(v) for v in data["joined"]], data["zh"], data["en"])
-        return data
-    if isinstance(data, list):
-        return [from_json(v) for v in data]
-    return data
-
-
 class Plain(list):
     """A list that holds no :class:`Message`: only strings, numbers, booleans, ``None``
     and lists and dicts of those (an analysis's readings, up to 200 of ~25 values each).
     :func:`webcalc.catalogue.localize` passes it on as it is instead of copying it through."""
 
     __slots__ = ()
+
+
+# -- rendering (webcalc.catalogue re-exports it) -----------------------------------------------
+
+TRANSLATIONS = Path(__file__).resolve().parent / "translations"
+LANGS = ("zh", "en")
+
+
+@cache
+def _translations(lang: str):
+    if lang == "en":
+        return None
+    from babel.support import Translations
+
+    return Translations.load(str(TRANSLATIONS), ["zh_Hans_CN"], domain="messages")
+
+
+def reload() -> None:
+    """Forget the loaded ``.mo`` (tests that recompile it)."""
+    _translations.cache_clear()
+
+
+class _Formatter(string.Formatter):
+    def __init__(self, lang: str):
+        self.lang = lang
+
+    def format_field(self, value: Any, spec: str) -> str:
+        return super().format_field(_param(value, self.lang), spec)
+
+
+def _param(value: Any, lang: str) -> Any:
+    if isinstance(value, Message):
+        return render(value, lang)
+    if isinstance(value, Joined):
+        sep = value.en if lang == "en" else value.zh
+        return sep.join(str(_param(v, lang)) for v in value.items)
+    if isinstance(value, (list, tuple)):
+        sep = ", " if lang == "en" else "、"
+        return sep.join(str(_param(v, lang)) for v in value)
+    return value
+
+
+def template(code: str, lang: str) -> str:
+    """The template of ``code`` in ``lang`` (``KeyError`` for an unknown code)."""
+    text = TEXTS[code]
+    tr = _translations(lang)
+    if tr is None:
+        return text
+    return tr.pgettext(code, text)
+
+
+def render(value: Any, lang: str = "zh") -> Any:
+    """A :class:`Message` → its text in ``lang`` (``"zh"`` or ``"en"``); anything else is
+    returned as it is."""
+    if not isinstance(value, Message):
+        return value
+    return _Formatter(lang).vformat(template(value.code, lang), (), value.params)
+
+
+# values returned as they are, not looked into (exact classes: a subclass may be a Message;
+# a Plain list holds none)
+_PLAIN = frozenset((str, int, float, bool, type(None), Plain))
+
+
+def localize(value: Any, lang: str = "zh") -> Any:
+    """A copy of ``value`` (dicts, lists, tuples) with every :class:`Message` rendered."""
+    # an analysis holds thousands of plain strings, numbers and booleans (the readings):
+    # they are copied over without a call each
+    plain = _PLAIN
+    if isinstance(value, Message):
+        return render(value, lang)
+    if isinstance(value, dict):
+        return {k: v if v.__class__ in plain else localize(v, lang) for k, v in value.items()}
+    if isinstance(value, list):
+        return [v if v.__class__ in plain else localize(v, lang) for v in value]
+    if isinstance(value, tuple):
+        return tuple(localize(v, lang) for v in value)
+    return value

@@ -281,7 +281,7 @@ def test_zz6_note_is_kept_once_per_entry_in_both_languages(api, tables, ledger):
 
     from webcalc.catalogue import render
     from webcalc.ledger.models import Hand
-    from webcalc.messages import from_json
+    from webcalc.message_json import from_json
 
     made = ledger.create_table({"variant": "zhengzhou"})
     ledger.record(made.edit_token, body)
@@ -345,7 +345,7 @@ def test_stored_codes_render_to_the_stored_texts(ledger):
 
     from webcalc.catalogue import render
     from webcalc.ledger.models import Hand
-    from webcalc.messages import from_json
+    from webcalc.message_json import from_json
 
     made = ledger.create_table({"variant": "panjin", "options": {"jiagang": True}})
     e = made.edit_token

@@ -148,7 +148,8 @@ from ..analysis import analyze, settle_without_tiles
 from ..catalogue import localize
 from ..errors import InputError
 from ..json_checks import MAX_DEPTH, body_problem
-from ..messages import M, Message, seat, to_json
+from ..message_json import to_json
+from ..messages import M, Message, seat
 from ..options import parse_options
 from ..settlement import BASE_DECIMALS, MAX_BASE, MAX_DECIMAL_BASE, SEAT_NAMES, amount_problem, fmt
 from ..variants import VARIANTS
@@ -1767,7 +1768,7 @@ def _stored(out: dict) -> dict:
     """The engine's answer as the ledger computes it: what was said as message codes
     (``messages``: ``{"payments": [detail], "fan": [{"name", "note"?}]}``, stored apart in
     the ``codes`` column by :func:`_split`, see
-    :func:`webcalc.messages.to_json`), and rendered in both languages: Chinese in ``detail``
+    :func:`webcalc.message_json.to_json`), and rendered in both languages: Chinese in ``detail``
     and the fan's ``name``/``note`` (as before issue 15), English beside them (``detail_en``,
     ``name_en``, ``note_en``). The edge shows the reader's language (:mod:`.texts`)."""
     zh, en = localize(out, "zh"), localize(out, "en")
