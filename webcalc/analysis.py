@@ -118,7 +118,7 @@ def analyze(request: Any, *, advice: bool = True) -> dict:
     raw_settlement = req.get("settlement")
     if req.get("history") is not None:
         # SMX-5: biao_discards derived from the winner's turns (webcalc/story.py)
-        from .story import read_history
+        from .history import read_history
 
         history = read_history(variant, sit, judgement, req["history"], kinds)
         out["history"] = history.to_list()
