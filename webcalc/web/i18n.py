@@ -197,3 +197,16 @@ def init_app(app: Flask) -> None:
     # lookup per call
     app.jinja_env.globals.update(_=template_gettext, gettext=template_gettext)
     app.jinja_env.filters["msg"] = localized
+
+
+# -- small words the pages and the room's summaries share (here, not in templating.py, which
+# imports the room) -----------------------------------------------------------------------
+
+_l = lazy_gettext                   # the name pybabel extracts (-k _l, babel.cfg)
+
+SEAT_LABELS = (_l("East seat"), _l("South seat"), _l("West seat"), _l("North seat"))
+
+
+def list_sep() -> str:
+    """The separator of a short list in the page's language: ``、`` or ``, ``."""
+    return "、" if current_lang() == "zh" else ", "

@@ -51,7 +51,7 @@ from ..options import option_specs, parse_options
 from ..settlement import kong_types, kongs_of_melds, settlement_fields, variant_pao_max
 from ..variants import VARIANTS
 from ..variants.base import WIN_METHOD_LABELS, WIN_METHODS
-from .i18n import current_lang
+from .i18n import SEAT_LABELS, current_lang, list_sep
 from .i18n import lazy_gettext as _l
 
 SEATS = ("东家", "南家", "西家", "北家")
@@ -276,8 +276,6 @@ class Room:
         changed = [f"{o.label} {o.value_text()}" for o in self.options if o.changed]
         if any(o.error for o in self.options):
             return _("has errors")
-        from .templating import list_sep
-
         return _("changed: %(list)s", list=list_sep().join(changed)) if changed else _("all default")
 
     @property
@@ -291,8 +289,6 @@ class Room:
             return _("no winner chosen, no settlement")
         if self.winner is None:
             return _("drawn game")
-        from .templating import SEAT_LABELS
-
         name = (self.names[self.winner] if self.seat_renamed(self.winner)
                 else SEAT_LABELS[self.winner])
         return _("%(seat)s won", seat=name)

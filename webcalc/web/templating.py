@@ -20,7 +20,7 @@ from jinja2.runtime import Context as JinjaContext
 from jinja2.utils import internalcode
 from markupsafe import Markup, escape
 
-from .i18n import _gettext, _request_i18n, app_lang, current_lang
+from .i18n import SEAT_LABELS, _gettext, _request_i18n, app_lang, current_lang, list_sep
 from .i18n import lazy_gettext as _l
 from .room import KONG_TYPES
 from .tap import MELD_TYPE_LABELS, TARGET_LABELS
@@ -67,7 +67,6 @@ VARIANT_NAMES = {
     "jincheng": _l("Jincheng"),
 }
 
-SEAT_LABELS = (_l("East seat"), _l("South seat"), _l("West seat"), _l("North seat"))
 
 SUIT_EN = {"m": "Characters", "p": "Dots", "s": "Bamboo"}
 HONOR_EN = ("East wind", "South wind", "West wind", "North wind", "White dragon", "Green dragon",
@@ -88,11 +87,6 @@ def tile_text(code) -> str:
     code (``1p``, ``5z``) in English, as the English messages name tiles."""
     face = tile_face(code)
     return face.chinese if current_lang() == "zh" else face.code
-
-
-def list_sep() -> str:
-    """The separator of a short list in the page's language: ``、`` or ``, ``."""
-    return "、" if current_lang() == "zh" else ", "
 
 
 def tile_codes(text) -> list[str]:
