@@ -1,8 +1,36 @@
-"""Builds the one compiled part of the engine, webcalc._pjunit (the 盘锦 per-unit search,
-issue 13.5). Everything else is in pyproject.toml. The extension is optional: without a C
-compiler the install still succeeds and webcalc/shanten.py runs the same search in Python."""
+"""Builds the one compiled part of the engine, webcalc._pjunit (the 盘锦 per-unit search in C).
+Everything else is in pyproject.toml. The extension is optional: without a C compiler the
+install still succeeds and webcalc/shanten.py runs the same search in Python.
+
+The pages: ``templates/`` and ``static/`` stay at the top of the checkout (the project's
+layout), and a built wheel carries them inside the package as ``webcalc/templates`` and
+``webcalc/static``, where :func:`webcalc.web.app.create_app` looks first (tests/test_wheel.py
+builds, installs and serves one). An editable install reads them from the checkout."""
+
+import shutil
+from pathlib import Path
 
 from setuptools import Extension, setup
+from setuptools.command.build_py import build_py
+
+HERE = Path(__file__).resolve().parent
+PAGES = ("templates", "static")
+
+
+class BuildWithPages(build_py):
+    """build_py, then the top-level page folders copied into the built package."""
+
+    def run(self):
+        super().run()
+        if getattr(self, "editable_mode", False):
+            return                      # the checkout's own folders serve an editable install
+        for name in PAGES:
+            target = Path(self.build_lib) / "webcalc" / name
+            shutil.rmtree(target, ignore_errors=True)
+            shutil.copytree(HERE / name, target,
+                            ignore=shutil.ignore_patterns("__pycache__", "*.py", "*.pyc"))
+
 
 setup(ext_modules=[Extension("webcalc._pjunit", ["webcalc/_pjunit.c"], optional=True,
-                             extra_compile_args=["-O2"])])
+                             extra_compile_args=["-O2"])],
+      cmdclass={"build_py": BuildWithPages})

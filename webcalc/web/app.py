@@ -11,6 +11,15 @@ from . import security
 
 #: ``templates/`` and ``static/`` sit at the repository root, next to the package.
 ROOT = Path(__file__).resolve().parent.parent.parent
+#: a built wheel carries them inside the package instead (setup.py's build_py)
+PACKAGED = Path(__file__).resolve().parent.parent
+
+
+def pages_folder(name: str) -> Path:
+    """Where ``name`` (``templates`` or ``static``) is: inside the installed package when the
+    wheel put it there, else at the top of the checkout (an editable install, the tests)."""
+    inside = PACKAGED / name
+    return inside if inside.is_dir() else ROOT / name
 
 csrf = CSRFProtect()
 
@@ -25,8 +34,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     """
     app = Flask(
         "webcalc",
-        template_folder=str(ROOT / "templates"),
-        static_folder=str(ROOT / "static"),
+        template_folder=str(pages_folder("templates")),
+        static_folder=str(pages_folder("static")),
         instance_relative_config=True,
     )
     from .templating import Environment
