@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import os
 
+__all__ = ["pjunit"]
+
 try:
     from . import _pjunit as pjunit
 except ImportError:                   # pragma: no cover - an install without a compiler

@@ -426,9 +426,9 @@ def useful_draws(variant: Variant, sit: Situation, visible: Sequence[int] = (),
     indicator = sit.indicator
     live = []
     for k in range(kinds_in_play):
-        out = held[k] + (1 if k == indicator else 0)
-        if out < 4:
-            live.append((k, max(0, 4 - out - (visible[k] if visible else 0))))
+        used = held[k] + (1 if k == indicator else 0)
+        if used < 4:
+            live.append((k, max(0, 4 - used - (visible[k] if visible else 0))))
     oracle = None
     jokers = len(sit.jokers)
     if not variant.policy.in_triplet and not (jokers and jokers == len(sit.hand.concealed)):

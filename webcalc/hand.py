@@ -160,16 +160,6 @@ class Hand:
         return len(self.concealed) + sum(m.size for m in self.melds)
 
     @property
-    def is_taken(self) -> bool:
-        """拾 or 搶 (JC-10): one discarded 幺 tile, frozen in the hand."""
-        return self.kind in TAKEN_KINDS
-
-    @property
-    def size(self) -> int:
-        """What the meld counts toward C-3: 3 (a kong too), 1 for 拾/搶 (JC-10)."""
-        return 1 if self.kind in TAKEN_KINDS else 3
-
-    @property
     def is_concealed(self) -> bool:
         """门清: no melds other than concealed kongs."""
         return all(m.is_concealed for m in self.melds)

@@ -296,9 +296,9 @@ def free_unit_states(states: dict, unit: Sequence[int], caps: Sequence[int], hon
         cur = new
     out: dict[tuple[int, int, int], int] = {}
     for (_, _, g, p, q), d in cur.items():
-        key = (g, p, q)
-        if d < out.get(key, INF):
-            out[key] = d
+        gpq = (g, p, q)
+        if d < out.get(gpq, INF):
+            out[gpq] = d
     return out
 
 

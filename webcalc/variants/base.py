@@ -228,11 +228,13 @@ class Variant:
         """Whether ``t`` may be discarded (盘锦 PJ-2 forbids discarding a wildcard)."""
         return True
 
-    def missing_by_shape(self, sit: Situation) -> dict[str, int]:
+    def missing_by_shape(self, sit: Situation, limit: int = 99) -> dict[str, int]:
         """For each shape the variant knows and the hand can still reach, the fewest tiles
         a complete hand of that shape holds beyond the hand's (``d`` in
         :mod:`webcalc.shanten`: shanten is the minimum less one, exact, C-12). Shapes the
-        hand can never reach are left out. Default: standard + 七对 as themselves."""
+        hand can never reach are left out. Default: standard + 七对 as themselves.
+        A variant may leave out the distances above ``limit`` (盘锦 and 晋城 do, bounding
+        their searches: :mod:`webcalc.efficiency`); this default computes them all."""
         face, real, room = hand_caps(sit, self.kinds_in_play(sit.options))
         out = {}
         d = free_standard(sit.real_counts, real, len(sit.jokers), room, len(sit.hand.melds))

@@ -92,8 +92,8 @@ class Sanmenxia(Variant):
             out |= set(knitted_waits(sit.counts))
         return out
 
-    def missing_by_shape(self, sit: Situation) -> dict[str, int]:
-        out = super().missing_by_shape(sit)
+    def missing_by_shape(self, sit: Situation, limit: int = 99) -> dict[str, int]:
+        out = super().missing_by_shape(sit, limit)
         four = self.missing_four_wildcards(sit) if sit.wildcards else None
         if four is not None:
             out["four_wildcards"] = four

@@ -82,8 +82,8 @@ class Zhengzhou(Variant):
     def special_waits(self, sit: Situation) -> set[int]:
         return super().special_waits(sit) | self.four_wildcards_waits(sit)
 
-    def missing_by_shape(self, sit: Situation) -> dict[str, int]:
-        out = super().missing_by_shape(sit)
+    def missing_by_shape(self, sit: Situation, limit: int = 99) -> dict[str, int]:
+        out = super().missing_by_shape(sit, limit)
         four = self.missing_four_wildcards(sit) if sit.wildcards else None
         if four is not None:
             out["four_wildcards"] = four
