@@ -6,8 +6,10 @@ The engine modules (tiles, hand, decompose, waits, variants, analysis …) never
 
 from __future__ import annotations
 
+from typing import Any
 
-def create_app(test_config: dict | None = None):
+
+def create_app(test_config: dict[Any, Any] | None = None):
     """Build the Flask application (see :func:`webcalc.web.app.create_app`)."""
     from .web.app import create_app as _create_app
 

@@ -30,7 +30,7 @@ MAX_LISTED = 200          # API.md: the readings list may stop at 200
 MAX_TEXT = 200            # characters in one tile field
 
 
-def analyze(request: Any, *, advice: bool = True) -> dict:
+def analyze(request: Any, *, advice: bool = True) -> dict[Any, Any]:
     """Analyse one hand.
 
     Args:
@@ -174,7 +174,7 @@ def _drawn_game(settlement: Any) -> bool:
     return isinstance(settlement, dict) and settlement.get("winner") is None
 
 
-def _settle_drawn_game(variant: Variant, options, req: dict, kinds: int) -> dict:
+def _settle_drawn_game(variant: Variant, options, req: dict[Any, Any], kinds: int) -> dict[Any, Any]:
     """C-10 as amended: a drawn game needs no hand. The settlement alone (kongs, penalties)
     is reckoned; the analysis fields are empty (``tile_count`` 0)."""
     indicator = _one_tile(req, "indicator", kinds)
@@ -201,14 +201,14 @@ def _settle_drawn_game(variant: Variant, options, req: dict, kinds: int) -> dict
     return out
 
 
-def _add_wait_values(variant: Variant, before: Situation, waits: list[dict]) -> None:
+def _add_wait_values(variant: Variant, before: Situation, waits: list[dict[Any, Any]]) -> None:
     """``waits[].win`` (API.md, issue 14): what winning on each wait is worth."""
     from .worth import wait_values
 
     wait_values(variant, before, waits)
 
 
-def _check_request(request: Any) -> dict:
+def _check_request(request: Any) -> dict[Any, Any]:
     if not isinstance(request, dict):
         raise InputError("bad_json", Message("request.not_object"), None)
     for key in request:
@@ -227,7 +227,7 @@ def _variant(name: Any) -> Variant:
     return variant
 
 
-def _tiles(req: dict, field: str, kinds: int, required: bool = False) -> list[Tile]:
+def _tiles(req: dict[Any, Any], field: str, kinds: int, required: bool = False) -> list[Tile]:
     raw = req.get(field)
     label = FIELD_LABELS[field]
     if raw is None:
@@ -249,7 +249,7 @@ def _tiles(req: dict, field: str, kinds: int, required: bool = False) -> list[Ti
     return tiles
 
 
-def _one_tile(req: dict, field: str, kinds: int) -> Tile | None:
+def _one_tile(req: dict[Any, Any], field: str, kinds: int) -> Tile | None:
     if req.get(field) in (None, ""):
         return None
     tiles = _tiles(req, field, kinds)
@@ -289,7 +289,7 @@ def _check_copies(hand: Hand, visible: list[Tile], indicator: Tile | None) -> No
 NO_TILES_FIELDS = ("variant", "options", "win_by", "settlement", "declared")
 
 
-def settle_without_tiles(request: Any) -> dict:
+def settle_without_tiles(request: Any) -> dict[Any, Any]:
     """Settle a hand given without its tiles: a drawn game (荒庄, C-10), or a win whose tiles
     nobody typed, with the factors the tiles would decide stated in ``declared`` (三门峡
     ``{"biao": n}``, 郑州 ``{"doubles": [keys]}``, 盘锦 ``{"fan": [keys]}``; see

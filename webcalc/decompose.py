@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .hand import Meld
 from .tables import can_complete
@@ -61,7 +61,7 @@ class Group(NamedTuple):
     def has_wild(self) -> bool:
         return any(self.wild)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[Any, Any]:
         """API form: ``{"kind", "tiles", "wild", "exposed", "faces"}`` (codes as strings),
         and for a declared meld ``"meld"``, its type (``pong`` … ``shi``, ``qiang``): a
         ``single`` group is 拾 or 搶, and only the meld says which."""
@@ -79,7 +79,7 @@ class Reading(NamedTuple):
     shape: str
     groups: tuple[Group, ...]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[Any, Any]:
         return {"shape": self.shape, "groups": [g.to_dict() for g in self.groups]}
 
     def with_faces(self, jokers: Sequence[Tile]) -> Reading:
@@ -110,7 +110,7 @@ class Reading(NamedTuple):
         return None
 
 
-def listed_dicts(readings: Sequence[Reading], jokers: Sequence[Tile]) -> list[dict]:
+def listed_dicts(readings: Sequence[Reading], jokers: Sequence[Tile]) -> list[dict[Any, Any]]:
     """The API form of ``readings``, the first marked ``best``: for each reading
     ``{**r.with_faces(jokers).to_dict(), "best": i == 0}``, built straight from the groups
     (no intermediate :class:`Group` values: a 500-reading hand lists 200 of them)."""
@@ -132,7 +132,7 @@ def listed_dicts(readings: Sequence[Reading], jokers: Sequence[Tile]) -> list[di
             if g.exposed or True not in g.wild:
                 continue
             free = g.kind == "free"
-            faces: list = []
+            faces: list[Any] = []
             for t, w in zip(g.tiles, g.wild):
                 if not w:
                     faces.append(t)
@@ -277,7 +277,7 @@ def achievable_flags(counts: tuple[int, ...], jokers: int, melds: int, pair: int
 
 
 def _splits(counts: tuple[int, ...], jokers: int, melds: int, pair: int, in_triplet: bool,
-            floor: _AGroup | None, memo: dict) -> list[tuple[tuple[int, tuple], ...]]:
+            floor: _AGroup | None, memo: dict[Any, Any]) -> list[tuple[tuple[int, tuple[Any, ...]], ...]]:
     """Every split, each multiset of groups once, as ``(kind order, places)`` groups: the
     groups whose lowest real tile is the same are taken in non-decreasing order (``floor``
     is the last one taken while the lowest tile was the same as now), so no split is
@@ -325,7 +325,7 @@ _ORDER = {"pair": 0, "sequence": 1, "triplet": 2, "free": 3}
 _KINDS = ("pair", "sequence", "triplet", "free")
 
 
-def _materialise(groups: Sequence[tuple[int, tuple]], jokers: Sequence[Tile]) -> tuple[Group, ...]:
+def _materialise(groups: Sequence[tuple[int, tuple[Any, ...]]], jokers: Sequence[Tile]) -> tuple[Group, ...]:
     """Build the groups of one reading from ``(kind order, places)`` pairs, giving each
     joker place a physical wildcard tile — first one whose face equals what it counts as,
     then the rest in order; deterministic."""
@@ -385,7 +385,7 @@ def standard_readings(counts: Sequence[int], jokers: Sequence[Tile], melds: Sequ
     # settled only for the readings shown (Reading.with_faces).
     placeholder = ALL_TILES[min(jokers)] if jokers else None
 
-    def bare(g: tuple[int, tuple]) -> Group:
+    def bare(g: tuple[int, tuple[Any, ...]]) -> Group:
         order, places = g
         kind = _KINDS[order]
         tiles = ((placeholder,) * len(places) if kind == "free"
@@ -426,7 +426,7 @@ def seven_pairs_reading(counts: Sequence[int], jokers: Sequence[Tile] = ()) -> R
     singles = [k for k in range(NUM_KINDS) if counts[k] % 2]
     if len(singles) > len(jokers):
         return None
-    groups: list[tuple[int, tuple]] = []
+    groups: list[tuple[int, tuple[Any, ...]]] = []
     for k in range(NUM_KINDS):
         for _ in range(counts[k] // 2):
             groups.append((0, ((k, False), (k, False))))

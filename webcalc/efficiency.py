@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import permutations
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .decompose import KNITTED_RUNS, TERMINALS_AND_HONORS
 from .shanten import (
@@ -65,7 +65,7 @@ class Useful(NamedTuple):
     def total(self) -> int:
         return sum(w.remaining for w in self.useful)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[Any, Any]:
         return {"shanten": self.shanten, "useful": [w.to_dict() for w in self.useful],
                 "useful_total": self.total}
 
@@ -122,7 +122,7 @@ class FreeOracle:
         self.any_jokers = any_jokers
         self.units = [tuple(counts[a:b]) for a, b, _ in UNITS]
         self.kinds = kinds
-        self._seeds: dict[tuple[int, int], dict] = {}
+        self._seeds: dict[tuple[int, int], dict[Any, Any]] = {}
         self._found: dict[tuple[int, int], set[int]] = {}
         # the unit that differs from the parent's (the discarded kind's), if any
         self.changed = None
@@ -228,7 +228,7 @@ class FreeOracle:
             acc = self._rest_acc(changed)
         return _finish_last(acc, table, G, jokers, room)
 
-    def _rest_acc(self, skip: int) -> dict:
+    def _rest_acc(self, skip: int) -> dict[Any, Any]:
         """The merged tables of the units but ``skip`` (``(g, p, q) -> D``), cached."""
         cache = self.__dict__.setdefault("_rests", {})
         acc = cache.get(skip)
@@ -269,7 +269,7 @@ class FreeOracle:
         best = _finish_free(states, self.groups, self.jokers, self.room)
         return s if best is not None and best <= s else s + 1
 
-    def _seed(self, v: int, limit: int) -> dict:
+    def _seed(self, v: int, limit: int) -> dict[Any, Any]:
         """Every unit but ``v`` merged (the changed one folded in within ``limit``)."""
         acc = self._seeds.get((v, limit))
         if acc is None:
@@ -315,7 +315,7 @@ class FreeOracle:
                 # whose tables are equal answer alike
                 found = set()
                 caps = tuple(self.real_caps[a:b])
-                seen: dict[tuple, bool] = {}
+                seen: dict[tuple[Any, ...], bool] = {}
                 for i in draws:
                     unit = list(self.units[v])
                     unit[i] += 1
@@ -388,7 +388,7 @@ class FreeOracle:
         return best
 
 
-def _finish_last(acc: dict, table, groups: int, jokers: int, room: int) -> int:
+def _finish_last(acc: dict[Any, Any], table, groups: int, jokers: int, room: int) -> int:
     """:func:`webcalc.shanten.combine_free` of ``acc`` (the other units merged) and one more
     unit ``table``, without building the last merge: the fewest tiles to add, or INF."""
     best = INF
@@ -410,7 +410,7 @@ def useful_draws(variant: Variant, sit: Situation, visible: Sequence[int] = (),
                  kinds_in_play: int = 34, bound: int | None = None,
                  parent: tuple[FreeOracle, int] | None = None,
                  waits: Sequence[int] | None = None,
-                 standard: tuple | None = None) -> Useful:
+                 standard: tuple[Any, ...] | None = None) -> Useful:
     """The useful draws of the 13-tile hand of ``sit`` (issue 14.1), in tile order.
 
     ``bound``: a distance the hand is known to be within (盘锦: one search at it instead of
@@ -464,7 +464,7 @@ def useful_draws(variant: Variant, sit: Situation, visible: Sequence[int] = (),
 
 
 def _panjin_useful(variant: Variant, sit: Situation, live, bound: int | None = None,
-                   standard: tuple | None = None) -> Useful:
+                   standard: tuple[Any, ...] | None = None) -> Useful:
     """盘锦 (PJ-2, PJ-4..PJ-8): the useful draws of the standard shape and of 七对 (with its
     option), each from one search that keeps the kinds its nearest targets draw
     (:func:`webcalc.shanten.panjin_standard_drawn`,
@@ -533,7 +533,7 @@ def _with_tile(sit: Situation, k: int) -> Situation:
 
 
 def efficiency(variant: Variant, sit: Situation, visible: Sequence[int] = (),
-               kinds_in_play: int = 34, discards: Sequence | None = None) -> list[dict]:
+               kinds_in_play: int = 34, discards: Sequence[Any] | None = None) -> list[dict[Any, Any]]:
     """For a 14-tile hand: one entry per distinct discard the variant allows (PJ-2),
     ``{"discard", "shanten", "useful", "useful_total"}``, best first — lowest shanten
     (``None``, never ready, last), then most useful copies, then tile order. The copies
@@ -558,7 +558,7 @@ def efficiency(variant: Variant, sit: Situation, visible: Sequence[int] = (),
         d14 = panjin_missing(sit, variant.allowed_suit_counts(sit),
                              seven_pairs=False).get("standard")
         bound = -1 if d14 is None else d14 + 1
-    pre: dict = {}
+    pre: dict[Any, Any] = {}
     if bound is not None and bound >= 0:
         # every discard's search at once (the same results as one search per discard)
         face, real_caps, room = hand_caps(sit)
@@ -589,7 +589,7 @@ def efficiency(variant: Variant, sit: Situation, visible: Sequence[int] = (),
     return [{"discard": t.code, **u.to_dict()} for t, u in entries]
 
 
-def ready_discards(entries: list[dict]) -> list[Discard]:
+def ready_discards(entries: list[dict[Any, Any]]) -> list[Discard]:
     """:func:`webcalc.waits.discard_advice` read off :func:`efficiency`'s rows: each discard
     whose row is ready (shanten 0), its useful draws as its waits (C-12: a ready hand's
     useful draws are exactly its waits, the kinds with a live copy that complete it), in

@@ -13,6 +13,8 @@ documented cap: the API answers 422 with the cap in ``detail``).
 
 from __future__ import annotations
 
+from typing import Any
+
 from .messages import Message
 
 CODES = frozenset({
@@ -41,8 +43,8 @@ class InputError(ValueError):
     """
 
     def __init__(self, code: str, message: Message, field: str | None = None,
-                 position: int | None = None, reasons: list[dict] | None = None,
-                 turn: int | None = None, detail: dict | None = None):
+                 position: int | None = None, reasons: list[dict[Any, Any]] | None = None,
+                 turn: int | None = None, detail: dict[Any, Any] | None = None):
         if code not in CODES:
             raise AssertionError(f"unknown error code {code!r}")
         super().__init__(message)
@@ -67,7 +69,7 @@ class InputError(ValueError):
         return InputError(self.code, message, field, self.position, self.reasons, self.turn,
                           self.detail)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[Any, Any]:
         """The API error object: ``{"code", "message", "field"}`` (+ position, reasons, turn,
         detail), with
         :class:`~webcalc.messages.Message` values the web layer renders."""

@@ -66,7 +66,7 @@ class Meld:
         return {"chow": "sequence", "pong": "triplet", "shi": "single",
                 "qiang": "single"}.get(self.kind, "kong")
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[Any, Any]:
         """The API form ``{"type", "tiles", "from"?}``."""
         d: dict[str, Any] = {"type": self.kind, "tiles": format_tiles(self.tiles)}
         if self.source is not None:

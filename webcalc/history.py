@@ -77,7 +77,7 @@ class HistoryTurn:
     biao_discard: bool
     counted: bool
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[Any, Any]:
         return {"before": format_tiles(self.before), "any_tile_wait": self.any_tile_wait,
                 "biao_discard": self.biao_discard, "counted": self.counted}
 
@@ -93,7 +93,7 @@ class History:
         """SMX-5: the biao discards of the last unbroken run in the any-tile wait."""
         return sum(t.counted for t in self.turns)
 
-    def to_list(self) -> list[dict]:
+    def to_list(self) -> list[dict[Any, Any]]:
         return [t.to_dict() for t in self.turns]
 
     def settlement(self, raw: Any) -> Any:

@@ -16,7 +16,7 @@ def to_json(value: Any) -> Any:
     "rule"?}``, a tile ``{"tile": code}``, a :class:`Joined` ``{"joined": [...], "zh",
     "en"}``; lists, strings and numbers stay as they are. :func:`from_json` reverses it."""
     if isinstance(value, Message):
-        out: dict = {"code": value.code}
+        out: dict[Any, Any] = {"code": value.code}
         if value.params:
             out["params"] = {k: to_json(v) for k, v in value.params.items()}
         if value.rule is not None:

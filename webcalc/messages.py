@@ -85,7 +85,7 @@ class Joined:
         return f"Joined({self.items!r}, {self.zh!r}, {self.en!r})"
 
 
-class Plain(list):
+class Plain(list[Any]):
     """A list that holds no :class:`Message`: only strings, numbers, booleans, ``None``
     and lists and dicts of those (an analysis's readings, up to 200 of ~25 values each).
     :func:`webcalc.catalogue.localize` passes it on as it is instead of copying it through."""

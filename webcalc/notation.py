@@ -7,6 +7,7 @@ API's meld objects, which :func:`webcalc.hand.melds_from_api` then validates.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from .errors import InputError
 from .hand import Meld
@@ -22,7 +23,7 @@ _MELD_WORDS = sorted([
     ("concealed_kong:", "concealed_kong"), ("shi:", "shi"), ("qiang:", "qiang"),
 ], key=lambda w: -len(w[0]))
 
-def melds_from_text(text: str) -> list[dict]:
+def melds_from_text(text: str) -> list[dict[Any, Any]]:
     """Parse the page's melds field into API meld dicts.
 
     Groups are separated by spaces, commas or 、; each is an optional kind word
@@ -79,7 +80,7 @@ def _shifted(err: InputError, by: int) -> InputError:
 
 
 
-def melds_to_text(melds: list[dict]) -> str:
+def melds_to_text(melds: list[dict[Any, Any]]) -> str:
     """The inverse of :func:`melds_from_text`: API meld dicts → ``"碰555m@2 暗杠1111z"``.
 
     Raises:

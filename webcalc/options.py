@@ -29,7 +29,7 @@ T = TypeVar("T")
 def opt(label: Message, help: Message, rule: str = "",
         choices: tuple[tuple[str, Message], ...] = (),
         minimum: int | None = None, maximum: int | None = None,
-        also: tuple[str, ...] = ()) -> dict:
+        also: tuple[str, ...] = ()) -> dict[Any, Any]:
     """Metadata of one option: ``label`` and one-line ``help`` (messages), the RULES id,
     for enum options the ``choices`` as ``(value, label message)`` pairs, for ints a range,
     and ``also`` the other rules it changes (``rules`` = ``(rule, *also)``)."""
@@ -37,7 +37,7 @@ def opt(label: Message, help: Message, rule: str = "",
             "choices": choices, "minimum": minimum, "maximum": maximum}
 
 
-def option_specs(cls: type) -> list[dict]:
+def option_specs(cls: type) -> list[dict[Any, Any]]:
     """Describe the options of ``cls``: ``[{"name", "type", "default", "label", "help",
     "rule", "rules", "choices", "minimum", "maximum"}]`` in declaration order. ``type`` is
     ``"bool"``, ``"int"`` or ``"choice"``."""
@@ -76,7 +76,7 @@ def parse_options(cls: type[T], raw: Any) -> T:
     return cls(**values)
 
 
-def _coerce(spec: dict, value: Any) -> Any:
+def _coerce(spec: dict[Any, Any], value: Any) -> Any:
     name, label = spec["name"], spec["label"]
     field = f"options.{name}"
     if spec["type"] == "bool":

@@ -21,6 +21,7 @@ import re
 from collections import Counter
 from datetime import date
 from functools import lru_cache
+from typing import Any
 
 from .errors import InputError
 from .messages import Message
@@ -72,14 +73,14 @@ def _deal(rng: random.Random, kinds: int, indicator: int | None) -> list[int]:
     return sorted(tiles)
 
 
-def close_discards(rows: list[dict]) -> list[dict]:
+def close_discards(rows: list[dict[Any, Any]]) -> list[dict[Any, Any]]:
     """The rows close to the best (the first): at its shanten, within :data:`CLOSE_MARGIN`."""
     best = rows[0]
     return [r for r in rows if r["shanten"] == best["shanten"]
             and r["useful_total"] >= best["useful_total"] - CLOSE_MARGIN]
 
 
-def _ranked(rows: list[dict]) -> list[dict]:
+def _ranked(rows: list[dict[Any, Any]]) -> list[dict[Any, Any]]:
     """Each row with its ``rank``: 1 + the rows strictly better (ties share a rank)."""
     from .story import _rank_key
 
@@ -87,7 +88,7 @@ def _ranked(rows: list[dict]) -> list[dict]:
     return [dict(r, rank=1 + sum(1 for k in keys if k < key)) for r, key in zip(rows, keys)]
 
 
-def daily_problem(variant_name, day) -> dict:
+def daily_problem(variant_name, day) -> dict[Any, Any]:
     """The 何切 problem of ``day`` (a date or ``YYYY-MM-DD``) for a variant.
 
     Returns:
@@ -110,7 +111,7 @@ def daily_problem(variant_name, day) -> dict:
 
 
 @lru_cache(maxsize=64)
-def _problem(name: str, iso: str) -> dict:
+def _problem(name: str, iso: str) -> dict[Any, Any]:
     from .analysis import analyze
     from .variants import VARIANTS
 

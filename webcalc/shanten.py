@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from typing import Any
 
 # The per-unit searches compiled (webcalc/_pjunit.c; None: not built): the same states,
 # transitions, bounds and pruning as the Python functions below, which stay the reference
@@ -50,10 +51,11 @@ INF = 99
 UNITS = ((0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True))
 YAOJIU = frozenset((0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33))
 CACHE = 1 << 13                     # unit patterns kept per table (bounded, issue 13.3)
-_SHARED: dict[tuple, tuple] = {}     # table rows are few distinct small tuples: one copy each
+# table rows are few distinct small tuples: one copy each
+_SHARED: dict[tuple[Any, ...], tuple[Any, ...]] = {}
 
 
-def _share(row: tuple) -> tuple:
+def _share(row: tuple[Any, ...]) -> tuple[Any, ...]:
     """One stored copy per distinct table row (keeps the cached tables small)."""
     return _SHARED.setdefault(row, row)
 
@@ -186,7 +188,8 @@ def unit_free(unit: tuple[int, ...], caps: tuple[int, ...], honors: bool,
     return tuple(out)
 
 
-def _merge_free(acc: dict, table: Iterable[tuple[int, int, int, int]], groups: int) -> dict:
+def _merge_free(acc: dict[Any, Any], table: Iterable[tuple[int, int, int, int]],
+                groups: int) -> dict[Any, Any]:
     new: dict[tuple[int, int, int], int] = {}
     for (g, p, q), d in acc.items():
         for g2, p2, q2, d2 in table:
@@ -201,7 +204,7 @@ def _merge_free(acc: dict, table: Iterable[tuple[int, int, int, int]], groups: i
     return new
 
 
-def _finish_free(acc: dict, groups: int, jokers: int, joker_room: int) -> int | None:
+def _finish_free(acc: dict[Any, Any], groups: int, jokers: int, joker_room: int) -> int | None:
     best = None
     for (g, p, q), d in acc.items():
         if q - jokers > joker_room:
@@ -213,9 +216,9 @@ def _finish_free(acc: dict, groups: int, jokers: int, joker_room: int) -> int | 
     return best
 
 
-def free_unit_states(states: dict, unit: Sequence[int], caps: Sequence[int], honors: bool,
+def free_unit_states(states: dict[Any, Any], unit: Sequence[int], caps: Sequence[int], honors: bool,
                      any_jokers: bool, groups: int, jokers: int, joker_room: int, limit: int,
-                     after: int = 0) -> dict:
+                     after: int = 0) -> dict[Any, Any]:
     """Fold one more unit into merged states ``{(g, p, q): D}`` (as :func:`_merge_free` of
     :func:`unit_free`'s table, the same transitions), kind by kind, keeping only the partial
     targets whose cost can still be at most ``limit``: a partial target is dropped when the
@@ -302,7 +305,7 @@ def free_unit_states(states: dict, unit: Sequence[int], caps: Sequence[int], hon
     return out
 
 
-def free_unit_draws(states: dict, unit: Sequence[int], caps: Sequence[int], honors: bool,
+def free_unit_draws(states: dict[Any, Any], unit: Sequence[int], caps: Sequence[int], honors: bool,
                     any_jokers: bool, groups: int, jokers: int, joker_room: int, limit: int,
                     draws: Iterable[int]) -> set[int]:
     """The kinds ``i`` of ``draws`` (indexes into ``unit``) for which the hand — the merged
@@ -406,7 +409,7 @@ def free_unit_draws(states: dict, unit: Sequence[int], caps: Sequence[int], hono
 def unit_panjin(unit: tuple[int, ...], caps: tuple[int, ...], start: int, honors: bool,
                 max_x: int, track_rd: bool, limit: int = INF, jokers: int = INF,
                 groups: int = 4, others: int = INF,
-                rest: tuple | None = None) -> tuple[tuple[int, int, int, int, int], ...]:
+                rest: tuple[Any, ...] | None = None) -> tuple[tuple[int, int, int, int, int], ...]:
     """Per-unit table under PJ-2: ``((g, p, x, flags, r), …)`` — ``x`` jokers placed (in
     sequences or the pair), ``r`` real tiles drawn, ``flags`` of :data:`PRES` (a real tile
     of the unit is used), :data:`YJ` (a real 1/9/honor used), :data:`TRIP` (a triplet of
@@ -429,7 +432,7 @@ def unit_panjin(unit: tuple[int, ...], caps: tuple[int, ...], start: int, honors
             pass
     held_after = [sum(unit[i + 1:]) for i in range(n)]
     bound = _suffix_bound(rest) if rest is not None else None
-    states: dict[tuple, int] = {(0, 0, 0, 0, 0, 0): 0}       # (a, b, g, p, x, fl) -> r
+    states: dict[tuple[Any, ...], int] = {(0, 0, 0, 0, 0, 0): 0}       # (a, b, g, p, x, fl) -> r
     for i in range(n):
         k_i = held_after[i] + others + jokers           # free fillers still to come
         h_i = held_after[i]
@@ -442,7 +445,7 @@ def unit_panjin(unit: tuple[int, ...], caps: tuple[int, ...], start: int, honors
         s_max = min(4, c + unit[i + 1] + unit[i + 2] + 1) if seq_ok else 0
         real_bits = PRES | YJ if yj else PRES
         trips = (0, 1) if cap >= 3 else (0,)
-        new: dict[tuple, int] = {}
+        new: dict[tuple[Any, ...], int] = {}
         get = new.get
         for (a, b, g, p, x, fl), r in states.items():
             room = max_x - x
@@ -489,11 +492,11 @@ def unit_panjin(unit: tuple[int, ...], caps: tuple[int, ...], start: int, honors
     return tuple(_share((g, p, x, fl, r)) for (_, _, g, p, x, fl), r in states.items())
 
 
-def _prune_flags(states: dict[tuple, int]) -> dict[tuple, int]:
+def _prune_flags(states: dict[tuple[Any, ...], int]) -> dict[tuple[Any, ...], int]:
     """Drop a state another beats: same key but for flags, a superset of its YJ/TRIP/SEQ/RD
     flags with the same PRES bit, and no more draws (PRES is not better or worse: PJ-4
     may want a suit absent)."""
-    groups: dict[tuple, list[tuple[int, int]]] = {}
+    groups: dict[tuple[Any, ...], list[tuple[int, int]]] = {}
     for key, r in states.items():
         groups.setdefault(key[:-1], []).append((key[-1], r))
     out = {}
@@ -531,7 +534,7 @@ def panjin_standard(real: Sequence[int], caps: Sequence[int], jokers: int, joker
     if groups == 0 and not piaohu:
         return None                                                     # PJ-7
     base_suits = bin(suits0).count("1")
-    acc: dict[tuple, int] = {(0, 0, 0, base_suits, 0): 0}  # (g, p, x, suits, flags) -> r
+    acc: dict[tuple[Any, ...], int] = {(0, 0, 0, base_suits, 0): 0}  # (g, p, x, suits, flags) -> r
     held = [sum(real[a:b]) for a, b, _ in UNITS]
     total = sum(held)
     bounded = limit < INF
@@ -543,7 +546,7 @@ def panjin_standard(real: Sequence[int], caps: Sequence[int], jokers: int, joker
                                                      if bounded else ()))
         counts_suit = not honors and not suits0 >> ui & 1
         k_u = sum(held[ui + 1:]) + jokers            # free fillers still to come (_bound)
-        new: dict[tuple, int] = {}
+        new: dict[tuple[Any, ...], int] = {}
         for (g, p, x, n, f), r in acc.items():
             for g2, p2, x2, fl, r2 in table:
                 g3 = g + g2
@@ -610,7 +613,7 @@ def seven_pairs_panjin(real: Sequence[int], caps: Sequence[int], jokers: int, jo
             classes.setdefault((k // 9 if k < 27 else 3, k in YAOJIU), k)
     kinds += sorted(classes.values())
     # (pairs, x, suit mask, yj, rd) -> r
-    acc: dict[tuple, int] = {(0, 0, 0, False, False): 0}
+    acc: dict[tuple[Any, ...], int] = {(0, 0, 0, False, False): 0}
     for k in kinds:
         c, cap = real[k], caps[k]
         suit_bit = 1 << (k // 9) if k < 27 else 0
@@ -686,7 +689,7 @@ def seven_pairs_panjin_drawn(real: Sequence[int], caps: Sequence[int], jokers: i
     kinds += sorted(classes.values())
     later = sum(real)                             # real tiles of the kinds still to come
     # (pairs, x, suit mask, yj) -> (r, drawn)
-    acc: dict[tuple, tuple[int, int]] = {(0, 0, 0, False): (0, 0)}
+    acc: dict[tuple[Any, ...], tuple[int, int]] = {(0, 0, 0, False): (0, 0)}
     for k in kinds:
         c, cap = real[k], caps[k]
         later -= c
@@ -755,13 +758,13 @@ def free_standard(real: Sequence[int], caps: Sequence[int], jokers: int, joker_r
 
 
 def free_tables(real: Sequence[int], caps: Sequence[int], any_jokers: bool,
-                kinds: int = 34) -> list[tuple]:
+                kinds: int = 34) -> list[tuple[Any, ...]]:
     """The four unit tables of a hand (free jokers), for callers that vary one unit."""
     return [unit_free(tuple(real[a:b]), tuple(caps[a:b]), honors, any_jokers)
             if a < kinds else ((0, 0, 0, 0),) for a, b, honors in UNITS]
 
 
-def combine_free(tables: Sequence[tuple], groups: int, jokers: int,
+def combine_free(tables: Sequence[tuple[Any, ...]], groups: int, jokers: int,
                  joker_room: int) -> int | None:
     acc: dict[tuple[int, int, int], int] = {(0, 0, 0): 0}
     for t in tables:
@@ -894,7 +897,7 @@ def panjin_missing(sit, allowed_suits, limit: int = INF,
 def unit_panjin_drawn(unit: tuple[int, ...], caps: tuple[int, ...], start: int, honors: bool,
                       max_x: int, limit: int, jokers: int = INF, groups: int = 4,
                       others: int = INF,
-                      rest: tuple | None = None) -> tuple[tuple[int, int, int, int, int, int], ...]:
+                      rest: tuple[Any, ...] | None = None) -> tuple[tuple[int, int, int, int, int, int], ...]:
     """:func:`unit_panjin` rows ``(g, p, x, flags, r, drawn)``: ``drawn`` is the bit set of
     the kinds some cheapest way to reach the row draws. With ``jokers`` (the jokers held),
     a row whose own cost ``r + max(0, x − jokers)`` exceeds ``limit`` is left out too: the
@@ -914,7 +917,7 @@ def unit_panjin_drawn(unit: tuple[int, ...], caps: tuple[int, ...], start: int, 
             pass
     held_after = [sum(unit[i + 1:]) for i in range(n)]
     bound = _suffix_bound(rest) if rest is not None else None
-    states: dict[tuple, tuple[int, int]] = {(0, 0, 0, 0, 0, 0): (0, 0)}
+    states: dict[tuple[Any, ...], tuple[int, int]] = {(0, 0, 0, 0, 0, 0): (0, 0)}
     for i in range(n):
         # the places still open after this kind, less what may fill them for free (the
         # real tiles held further on and the unplaced jokers): see _bound
@@ -928,7 +931,7 @@ def unit_panjin_drawn(unit: tuple[int, ...], caps: tuple[int, ...], start: int, 
         s_max = min(4, c + unit[i + 1] + unit[i + 2] + 1) if seq_ok else 0
         real_bits = PRES | YJ if yj else PRES
         trips = (0, 1) if cap >= 3 else (0,)
-        new: dict[tuple, tuple[int, int]] = {}
+        new: dict[tuple[Any, ...], tuple[int, int]] = {}
         for (a, b, g, p, x, fl), (r, mask) in states.items():
             room = max_x - x
             open_ = a + b
@@ -990,10 +993,10 @@ def _bound(r: int, x: int, pending: int, free_reals: int, jokers: int) -> int:
     return r + max(0, x - jokers, pending - free_reals - jokers + x)
 
 
-def _prune_drawn(states: dict[tuple, tuple[int, int]]) -> dict[tuple, tuple[int, int]]:
+def _prune_drawn(states: dict[tuple[Any, ...], tuple[int, int]]) -> dict[tuple[Any, ...], tuple[int, int]]:
     """:func:`_prune_flags` for rows with drawn sets: a row is dropped only for one that
     is cheaper, or as cheap with every kind it draws."""
-    groups: dict[tuple, list] = {}
+    groups: dict[tuple[Any, ...], list[Any]] = {}
     for key, v in states.items():
         groups.setdefault(key[:-1], []).append((key[-1], v))
     out = {}
@@ -1026,7 +1029,7 @@ def panjin_standard_drawn(real: Sequence[int], caps: Sequence[int], jokers: int,
         want |= SEQ
     if groups == 0 and (seq0 or not piaohu):
         return None
-    acc: dict[tuple, tuple[int, int]] = {(0, 0, 0, bin(suits0).count("1"), 0): (0, 0)}
+    acc: dict[tuple[Any, ...], tuple[int, int]] = {(0, 0, 0, bin(suits0).count("1"), 0): (0, 0)}
     held = [sum(real[a:b]) for a, b, _ in UNITS]
     total = sum(held)
     for ui, (a, b, honors) in enumerate(UNITS):
@@ -1083,9 +1086,9 @@ def _drawn_best(targets: Iterable[tuple[int, int, int]], jokers: int, need_real_
 @lru_cache(maxsize=16)             # a hand needs its four units' (bounded, issue 13.3)
 def unit_panjin_drawn_drops(unit: tuple[int, ...], caps: tuple[int, ...], start: int,
                             honors: bool, max_x: int, limit: int, jokers: int, groups: int,
-                            others: int, rest: tuple | None = None,
+                            others: int, rest: tuple[Any, ...] | None = None,
                             which: tuple[int, ...] | None = None
-                            ) -> tuple[tuple, tuple[tuple[int, tuple], ...]]:
+                            ) -> tuple[tuple[Any, ...], tuple[tuple[int, tuple[Any, ...]], ...]]:
     """``(table, ((i, table_i), …))``: :func:`unit_panjin_drawn` of ``unit`` (``others``
     real tiles held outside it) and, for each position ``i`` the unit holds, of the unit
     less one tile at ``i`` (``others + 1`` outside it, the hand's count unchanged), all from
@@ -1113,7 +1116,7 @@ def unit_panjin_drawn_drops(unit: tuple[int, ...], caps: tuple[int, ...], start:
         except RuntimeError:          # already running in another thread: Python below
             pass
     bound = _suffix_bound(rest)
-    states: dict[tuple, dict[int, tuple[int, int]]] = {(0, 0, 0, 0, 0, 0): {0: (0, 0)}}
+    states: dict[tuple[Any, ...], dict[int, tuple[int, int]]] = {(0, 0, 0, 0, 0, 0): {0: (0, 0)}}
     entries = [0]
     for i in range(n):
         e_new = start_at.get(i)
@@ -1139,7 +1142,7 @@ def unit_panjin_drawn_drops(unit: tuple[int, ...], caps: tuple[int, ...], start:
         s_top = max(v[1] for v in ce.values())
         h_i = sum(unit[i + 1:])         # the same in every table started by now
         c_low = min(v[0] for v in ce.values())
-        new: dict[tuple, dict[int, tuple[int, int]]] = {}
+        new: dict[tuple[Any, ...], dict[int, tuple[int, int]]] = {}
         for (a, b, g, p, x, fl), vals in states.items():
             room = max_x - x
             open_ = a + b
@@ -1197,7 +1200,7 @@ def unit_panjin_drawn_drops(unit: tuple[int, ...], caps: tuple[int, ...], start:
                                 elif r2 == old[0] and m2 | old[1] != old[1]:
                                     out[e] = (r2, m2 | old[1])
         states = _prune_drops(new) if len(new) > 48 or i == n - 1 else new
-    tables: list[list] = [[] for _ in range(len(drops) + 1)]
+    tables: list[list[Any]] = [[] for _ in range(len(drops) + 1)]
     for (_, _, g, p, x, fl), vals in states.items():
         for e, (r, m) in vals.items():
             tables[e].append((g, p, x, fl, r, m))
@@ -1205,7 +1208,7 @@ def unit_panjin_drawn_drops(unit: tuple[int, ...], caps: tuple[int, ...], start:
 
 
 def panjin_rest_places(real: Sequence[int], caps: Sequence[int], skip: int,
-                       any_jokers: bool) -> tuple:
+                       any_jokers: bool) -> tuple[Any, ...]:
     """``rest[g][p]``: at least how many places of ``g`` groups and ``p`` pairs (0/1) the
     units other than ``skip`` leave unfilled by the real tiles they hold, jokers anywhere
     and no 盘锦 condition (:func:`unit_free` tables; fresh groups at 3 and 2 places)."""
@@ -1244,7 +1247,7 @@ _ZERO = (0,) + (INF,) * 9
 
 
 @lru_cache(maxsize=256)
-def _rest_places_all(real: tuple[int, ...], caps: tuple[int, ...], any_jokers: bool) -> tuple:
+def _rest_places_all(real: tuple[int, ...], caps: tuple[int, ...], any_jokers: bool) -> tuple[Any, ...]:
     """:func:`panjin_rest_places` for each unit left out in turn (a hand's searches ask for
     all four, again and again): the units before and after the one left out, combined."""
     m = [_unit_free_min(real[a:b], caps[a:b], honors, any_jokers) for a, b, honors in UNITS]
@@ -1257,7 +1260,7 @@ def _rest_places_all(real: tuple[int, ...], caps: tuple[int, ...], any_jokers: b
     return tuple(_rest_of(acc) for acc in without)
 
 
-def _rest_of(acc: tuple[int, ...]) -> tuple:
+def _rest_of(acc: tuple[int, ...]) -> tuple[Any, ...]:
     """``rest[g][p]`` from the minima of the other units: their groups, and fresh groups
     (3 places) and pair (2) for the rest — ``min(acc[g][p], rest[g − 1][p] + 3,
     rest[g][p − 1] + 2)``."""
@@ -1274,7 +1277,7 @@ def _rest_of(acc: tuple[int, ...]) -> tuple:
 
 
 @lru_cache(maxsize=64)
-def _suffix_bound(rest: tuple) -> tuple:
+def _suffix_bound(rest: tuple[Any, ...]) -> tuple[Any, ...]:
     """``bound[g][p][v + 14]``: at least how many places stay unfilled by held real tiles
     when ``g`` groups and ``p`` pairs are still to make and the open places of the unit
     searched exceed its real tiles still to come by ``v``: the groups split between that
@@ -1291,15 +1294,15 @@ def _suffix_bound(rest: tuple) -> tuple:
     return tuple(out)
 
 
-def _flat_rest(rest: tuple) -> tuple[int, ...]:
+def _flat_rest(rest: tuple[Any, ...]) -> tuple[int, ...]:
     """``rest`` (:func:`panjin_rest_places`) as ten numbers, ``[g * 2 + p]``, for the C
     search (which derives :func:`_suffix_bound` from them itself)."""
     return rest[0] + rest[1] + rest[2] + rest[3] + rest[4]
 
 
-def _prune_drops(states: dict[tuple, dict[int, tuple[int, int]]]) -> dict:
+def _prune_drops(states: dict[tuple[Any, ...], dict[int, tuple[int, int]]]) -> dict[Any, Any]:
     """:func:`_prune_drawn` for each table of :func:`unit_panjin_drawn_drops` apart."""
-    groups: dict[tuple, list] = {}
+    groups: dict[tuple[Any, ...], list[Any]] = {}
     for key, vals in states.items():
         groups.setdefault(key[:-1], []).append((key[-1], vals))
     out = {}
@@ -1323,8 +1326,8 @@ def _prune_drops(states: dict[tuple, dict[int, tuple[int, int]]]) -> dict:
     return out
 
 
-def _merge_drawn(acc: dict, table, groups: int, max_x: int, jokers: int, limit: int,
-                 counts_suit: bool, want: int, k_u: int) -> dict:
+def _merge_drawn(acc: dict[Any, Any], table, groups: int, max_x: int, jokers: int, limit: int,
+                 counts_suit: bool, want: int, k_u: int) -> dict[Any, Any]:
     """One merge step of :func:`panjin_standard_drawn` (``k_u``: free fillers to come;
     every held joker must still find a place)."""
     if _pjunit is not None:
@@ -1333,7 +1336,7 @@ def _merge_drawn(acc: dict, table, groups: int, max_x: int, jokers: int, limit: 
                                  k_u)
         except RuntimeError:          # already running in another thread: Python below
             pass
-    new: dict[tuple, tuple[int, int]] = {}
+    new: dict[tuple[Any, ...], tuple[int, int]] = {}
     for (g, p, x, n, f), (r, m) in acc.items():
         for g2, p2, x2, fl, r2, m2 in table:
             g3 = g + g2
@@ -1394,7 +1397,7 @@ def panjin_discards_drawn(real: Sequence[int], caps: Sequence[int], jokers: int,
             k_u = sum(held[v] for v in rest[pos + 1:]) + held[u] - 1 + jokers
             acc = _merge_drawn(acc, multi[w][0], groups, max_x, jokers, limit,
                                not UNITS[w][2] and not suits0 >> w & 1, want, k_u)
-        by_gp: dict[tuple[int, int], list] = {}
+        by_gp: dict[tuple[int, int], list[Any]] = {}
         for (g, p, x, n, f), v in acc.items():
             by_gp.setdefault((g, p), []).append((x, n, f) + v)
         counts_suit = not honors and not suits0 >> u & 1

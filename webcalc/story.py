@@ -52,13 +52,13 @@ _CLAIM_MELD = {"pong": "pong", "chow": "chow", "kong": "kong"}
 _INF = 99
 
 
-def _rank_key(row: dict) -> tuple[int, int]:
+def _rank_key(row: dict[Any, Any]) -> tuple[int, int]:
     """The order of API "Hand efficiency": lowest shanten (never ready last), most useful."""
     s = row["shanten"]
     return (_INF if s is None else s, -row["useful_total"])
 
 
-def rank_discard(rows: list[dict], discard: str) -> dict:
+def rank_discard(rows: list[dict[Any, Any]], discard: str) -> dict[Any, Any]:
     """The review of one discard against the 14 tiles' ``efficiency`` rows.
 
     Returns:
@@ -85,7 +85,7 @@ def rank_discard(rows: list[dict], discard: str) -> dict:
             "loss": loss, "shanten_loss": shanten_loss}
 
 
-def _note(complete: bool, ranked: dict, best: dict) -> Message:
+def _note(complete: bool, ranked: dict[Any, Any], best: dict[Any, Any]) -> Message:
     """What the review says of one discard (rendered in the reader's language)."""
     c = ranked["chosen"]
     tile, other = Tile.parse(c["discard"]), Tile.parse(best["discard"])
@@ -114,7 +114,7 @@ class _Replay:
 
     PREFIX = "review.turn"
 
-    def __init__(self, variant: Variant, request: dict, options, kinds: int,
+    def __init__(self, variant: Variant, request: dict[Any, Any], options, kinds: int,
                  wildcards: tuple[Tile, ...], indicator: Tile | None, visible: list[Tile],
                  start: list[Tile]):
         self.variant, self.options, self.kinds = variant, options, kinds
@@ -156,7 +156,7 @@ class _Replay:
             c[t] += 1
         return format_tiles(tiles_of(c))
 
-    def request(self, **extra) -> dict:
+    def request(self, **extra) -> dict[Any, Any]:
         """The analyze request of the present state."""
         req = dict(self.base, hand=self.tiles(), visible=self.seen(), **extra)
         if self.melds:
@@ -171,7 +171,7 @@ class _Replay:
     def error(self, i: int, code: str, text: Message) -> InputError:
         return _turn_error(code, "turns", i, text, self.PREFIX)
 
-    def tile(self, t: dict, key: str, i: int) -> Tile:
+    def tile(self, t: dict[Any, Any], key: str, i: int) -> Tile:
         return _one(t[key], key, self.kinds, "turns", i, self.PREFIX)
 
     def arrive(self, tile: Tile, i: int) -> None:
@@ -194,7 +194,7 @@ class _Replay:
         self.check(self.melds + [meld], i)
         self.melds = self.melds + [meld]
 
-    def claim(self, t: dict, i: int) -> None:
+    def claim(self, t: dict[Any, Any], i: int) -> None:
         kind = _CLAIM_MELD[t["claim"]]
         if "tiles" not in t:
             raise self.error(i, "bad_history", Message("review.claim_tiles"))
@@ -232,7 +232,7 @@ class _Replay:
         need = counts_of(rest)
         return all(self.concealed[k] >= n for k, n in enumerate(need) if n)
 
-    def kong(self, t: dict, i: int) -> None:
+    def kong(self, t: dict[Any, Any], i: int) -> None:
         k = self.tile(t, "kong", i)
         if self.concealed[k] >= 4:
             self.concealed[k] -= 4
@@ -253,7 +253,7 @@ class _Replay:
         self.discards.append(tile)
 
 
-def _check_review(request: Any) -> dict:
+def _check_review(request: Any) -> dict[Any, Any]:
     if not isinstance(request, dict):
         raise InputError("bad_json", Message("review.not_object"), None)
     for key in request:
@@ -310,7 +310,7 @@ def _turn_shape(t: Any, i: int, replay: _Replay, first14: bool) -> str:
     return kind
 
 
-def review(request: Any) -> dict:
+def review(request: Any) -> dict[Any, Any]:
     """Review one player's hand turn by turn (API.md "Hand review (牌谱复盘)").
 
     Args:
@@ -363,7 +363,7 @@ def review(request: Any) -> dict:
     wildcards = variant.wildcards(options, indicator)
     replay = _Replay(variant, req, options, kinds, wildcards, indicator, visible, start)
 
-    reviewed: list[dict] = []
+    reviewed: list[dict[Any, Any]] = []
     final = None
     for i, t in enumerate(turns):
         if final is not None:
@@ -432,9 +432,9 @@ def review(request: Any) -> dict:
     }
 
 
-def _final(analyze, replay: _Replay, i: int, winning: Tile | None, win_by: str) -> dict:
+def _final(analyze, replay: _Replay, i: int, winning: Tile | None, win_by: str) -> dict[Any, Any]:
     """The analysis of the winning hand of turn ``i``: ``not_complete`` when it is no win."""
-    extra: dict = {"win_by": win_by}
+    extra: dict[Any, Any] = {"win_by": win_by}
     if winning is not None:
         extra["winning_tile"] = winning.code
     try:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .tiles import ALL_TILES, Tile
 from .variants.base import Situation, Variant
@@ -30,7 +30,7 @@ class Wait(NamedTuple):
         """空听: no copy left to draw."""
         return self.remaining == 0
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[Any, Any]:
         return {"tile": self.tile.code, "remaining": self.remaining, "dead": self.dead}
 
 
@@ -118,7 +118,7 @@ class Discard:
         """Total unseen copies of all the waits."""
         return sum(w.remaining for w in self.waits)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[Any, Any]:
         return {"discard": self.tile.code, "waits": [w.to_dict() for w in self.waits],
                 "remaining": self.remaining}
 

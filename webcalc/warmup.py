@@ -12,6 +12,7 @@ from __future__ import annotations
 import gc
 import random
 import time
+from typing import Any
 
 from .analysis import analyze
 from .errors import InputError
@@ -52,7 +53,7 @@ def _hand(rng: random.Random) -> list[int]:
     return sorted(tiles)
 
 
-def warm_up(hands: int = WARM_HANDS, seed: int = 2026, seconds: float = WARM_SECONDS) -> dict:
+def warm_up(hands: int = WARM_HANDS, seed: int = 2026, seconds: float = WARM_SECONDS) -> dict[Any, Any]:
     """Analyse ``hands`` seeded hands — every variant, with wildcards (the indicator drawn at
     random) and without — through :func:`webcalc.analysis.analyze`, which fills every table
     an analysis uses, stopping early once ``seconds`` have passed. Returns ``{"hands": n,
@@ -66,7 +67,7 @@ def warm_up(hands: int = WARM_HANDS, seed: int = 2026, seconds: float = WARM_SEC
         if time.perf_counter() - t0 > seconds:
             break
         done += 1
-        req: dict = {"variant": names[i % len(names)], "hand": format_tiles(_hand(rng))}
+        req: dict[Any, Any] = {"variant": names[i % len(names)], "hand": format_tiles(_hand(rng))}
         if rng.random() < 0.7:
             req["indicator"] = ALL_TILES[rng.randrange(34)].code
         try:

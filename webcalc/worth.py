@@ -28,7 +28,7 @@ FAN_MULTIPLIERS = {"qunji": 4}
 _NOT_FOR_THE_WIN = ("kongs",)
 
 
-def hypothetical_settlement(raw: dict | None, win_by: str) -> dict:
+def hypothetical_settlement(raw: dict[Any, Any] | None, win_by: str) -> dict[Any, Any]:
     """The ``settlement`` object used to price a wait: the request's inputs, with seat 0
     winning and dealing and base 1 where they say nothing, and the seat before the winner
     as the discarder of a 点炮/抢杠 win when none is named."""
@@ -47,7 +47,8 @@ def hypothetical_settlement(raw: dict | None, win_by: str) -> dict:
     return s
 
 
-def _price(variant: Variant, sit: Situation, raw: dict, key: tuple | None = None) -> dict | None:
+def _price(variant: Variant, sit: Situation, raw: dict[Any, Any],
+           key: tuple[Any, ...] | None = None) -> dict[Any, Any] | None:
     judgement = (variant.judge(sit) if key is None
                  else _pricing_judgement(variant, sit, key))
     if not judgement.complete:
@@ -79,7 +80,7 @@ def _fan_keys(variant: Variant, sit: Situation, judgement, result) -> list[str]:
     return []
 
 
-def score_key(variant: Variant, sit: Situation) -> tuple | None:
+def score_key(variant: Variant, sit: Situation) -> tuple[Any, ...] | None:
     """A key such that two wins of the same 13 tiles with equal keys are worth the same
     (same 番/表 and amount), read off the variant's cheap predicates, or ``None`` when only
     a full judgement can tell (a 盘锦 wait that could be 夹胡). It saves listing the
@@ -121,7 +122,7 @@ def _panjin_reading_fan(sit: Situation) -> str:
     return ""
 
 
-def _pricing_judgement(variant: Variant, sit: Situation, key: tuple) -> Judgement:
+def _pricing_judgement(variant: Variant, sit: Situation, key: tuple[Any, ...]) -> Judgement:
     """What the settlement reads of a judgement, built from :func:`score_key` without
     listing the readings: the win is complete (the tile is a wait, C-9), and where they
     count, the shapes present (郑州 七对/四混, ZZ-4), 表 (SMX-4) and 番 (PJ-10: the best
@@ -143,7 +144,7 @@ def _pricing_judgement(variant: Variant, sit: Situation, key: tuple) -> Judgemen
     return judgement
 
 
-def wait_values(variant: Variant, before: Situation, waits: list[dict]) -> None:
+def wait_values(variant: Variant, before: Situation, waits: list[dict[Any, Any]]) -> None:
     """Add ``win`` to each wait dict of the 13-tile hand ``before``, in place:
     ``{"fan": [keys], "amount": x}`` plus ``"biao": n`` in 三门峡 — what winning on that
     tile is worth (see the module docstring for the settlement it is priced with). A wait
@@ -152,7 +153,7 @@ def wait_values(variant: Variant, before: Situation, waits: list[dict]) -> None:
     from .tiles import parse_tiles
 
     raw = hypothetical_settlement(before.settlement, before.win_by)
-    known: dict[tuple, dict | None] = {}
+    known: dict[tuple[Any, ...], dict[Any, Any] | None] = {}
     for w in waits:
         tile = parse_tiles(w["tile"])[0]
         hand = Hand.of(list(before.hand.concealed) + [tile], before.hand.melds)

@@ -76,7 +76,7 @@ class Payment:
     def __post_init__(self):
         assert self.payer != self.payee and self.item in ITEMS and self.amount > 0, self
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[Any, Any]:
         return {"from": self.payer, "to": self.payee, "amount": self.amount,
                 "item": self.item, "detail": self.detail, "rule": self.rule}
 
@@ -101,7 +101,7 @@ class Settlement:
         net = tuple(int(n) if ints else float(n) for n in exact)
         return cls(tuple(payments), net)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[Any, Any]:
         return {"payments": [p.to_dict() for p in self.payments], "net": list(self.net)}
 
 
@@ -138,7 +138,7 @@ class Table:
     judgement: Judgement | None = None
     #: for a win recorded without its tiles: the factors the tiles would decide, as each
     #: variant module's ``parse_declared`` returned them (:func:`settle_declared`)
-    declared: dict | None = None
+    declared: dict[Any, Any] | None = None
 
     @property
     def self_drawn(self) -> bool:
@@ -159,13 +159,13 @@ class SettlementResult:
 
     settlement: Settlement
     biao: int | None = None
-    fan: list[dict] | None = None
+    fan: list[dict[Any, Any]] | None = None
     next_dealer: tuple[int, str] | None = None
     #: what the settlement as a whole notes, ``{"rule", "message"}`` (郑州 ZZ-6: where the
     #: seed's worked examples would give another number); ``settlement.notes`` when any
-    notes: list[dict] | None = None
+    notes: list[dict[Any, Any]] | None = None
 
-    def fields(self) -> dict:
+    def fields(self) -> dict[Any, Any]:
         out: dict[str, Any] = {"settlement": self.settlement.to_dict()}
         if self.next_dealer is not None:
             seat, rule = self.next_dealer
@@ -216,8 +216,8 @@ def flat_kong_payments(t: Table, units_by_type: dict[str, int], rule: str) -> li
 MELD_KONG_TYPES = {"kong": "exposed", "added_kong": "added", "concealed_kong": "concealed"}
 
 
-def kongs_of_melds(variant, opts, melds: list[dict], seat: int,
-                   indicator: str | None = None) -> list[dict | None]:
+def kongs_of_melds(variant, opts, melds: list[dict[Any, Any]], seat: int,
+                   indicator: str | None = None) -> list[dict[Any, Any] | None]:
     """The ``settlement.kongs`` entries for the kongs among one seat's melds (API meld
     dicts), one per meld (``None`` for a meld that is no kong): 明杠/补杠 keep the meld's
     ``from`` when given; four wildcard tiles as a 暗杠 are a 混杠 where the room has one
@@ -225,20 +225,20 @@ def kongs_of_melds(variant, opts, melds: list[dict], seat: int,
     itself still reckons kong money from ``settlement.kongs`` alone (C-15)."""
     from ..tiles import parse_tiles
 
-    wild: tuple = ()
+    wild: tuple[Any, ...] = ()
     if "wildcard" in kong_types(variant, opts) and indicator:
         try:
             tiles = parse_tiles(indicator)
             wild = variant.wildcards(opts, tiles[0]) if len(tiles) == 1 else ()
         except InputError:
             wild = ()
-    out: list[dict | None] = []
+    out: list[dict[Any, Any] | None] = []
     for m in melds:
         typ = MELD_KONG_TYPES.get(m.get("type"))
         if typ is None:
             out.append(None)
             continue
-        k: dict = {"seat": seat, "type": typ}
+        k: dict[Any, Any] = {"seat": seat, "type": typ}
         if typ == "concealed":
             try:
                 kinds = set(parse_tiles(m.get("tiles") or ""))
@@ -264,7 +264,7 @@ def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _seat(raw: dict, name: str, required: bool) -> int | None:
+def _seat(raw: dict[Any, Any], name: str, required: bool) -> int | None:
     v = raw.get(name)
     if v is None:
         if required:
@@ -291,7 +291,7 @@ def amount_problem(v: Any, maximum: int | float = MAX_BASE) -> str | None:
     return None
 
 
-def _base(raw: dict) -> int | float:
+def _base(raw: dict[Any, Any]) -> int | float:
     v = raw.get("base", 1)
     if v is None:
         v = 1
@@ -305,7 +305,8 @@ def _base(raw: dict) -> int | float:
     return v
 
 
-def _four(raw: dict, name: str, check: Callable[[Any], bool], what: str, default) -> tuple:
+def _four(raw: dict[Any, Any], name: str, check: Callable[[Any], bool], what: str,
+          default) -> tuple[Any, ...]:
     v = raw.get(name)
     if v is None:
         return (default,) * 4
@@ -314,7 +315,7 @@ def _four(raw: dict, name: str, check: Callable[[Any], bool], what: str, default
     return tuple(v)
 
 
-def _flag(raw: dict, name: str) -> bool:
+def _flag(raw: dict[Any, Any], name: str) -> bool:
     v = raw.get(name, False)
     if v is None:
         return False
@@ -323,7 +324,7 @@ def _flag(raw: dict, name: str) -> bool:
     return v
 
 
-def _pao(raw: dict, variant, opts) -> tuple[int, ...]:
+def _pao(raw: dict[Any, Any], variant, opts) -> tuple[int, ...]:
     pao = _four(raw, "pao", lambda x: _is_int(x) and x >= 0, "s.four_ints", 0)
     limit, why = variant_pao_max(variant, opts)
     if max(pao) > limit:
@@ -383,7 +384,7 @@ def kong_types(variant, opts) -> tuple[str, ...]:
     return KONG_TYPES[:3]
 
 
-def _kongs(raw: dict, variant, opts) -> tuple[Kong, ...]:
+def _kongs(raw: dict[Any, Any], variant, opts) -> tuple[Kong, ...]:
     v = raw.get("kongs")
     if v is None:
         return ()
@@ -575,7 +576,7 @@ def settle_declared(variant, options, win_by: str, raw_settlement: Any,
     return _result(module, table)
 
 
-def declared_keys(raw: dict, name: str, allowed: dict[str, str]) -> list[str]:
+def declared_keys(raw: dict[Any, Any], name: str, allowed: dict[str, str]) -> list[str]:
     """A declared list of keys (``fan``, ``doubles``): each one of ``allowed`` (key →
     name message), no repeats; ``bad_settlement`` on ``declared.<name>`` otherwise."""
     v = raw.get(name)

@@ -10,6 +10,8 @@ JC-8: 荒庄 the dealer pays each other player ``draw_penalty`` 底; no kong mon
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..messages import Joined, Message
 from ..variants.base import WIN_METHOD_LABELS
 from . import SEAT_NAMES, Payment, Table, flat_kong_payments, fmt, pay
@@ -19,7 +21,7 @@ KONG_UNITS = {"exposed": 1, "added": 1, "concealed": 2}
 DECLARED = ()
 
 
-def parse_declared(t: Table, raw: dict) -> dict:
+def parse_declared(t: Table, raw: dict[Any, Any]) -> dict[Any, Any]:
     return {}
 
 
@@ -56,7 +58,7 @@ def dealer_pays_each(t: Table, units: int, item: str, rule: str, what: Message) 
             for s in t.others(t.dealer)]
 
 
-def payments(t: Table) -> tuple[list[Payment], dict]:
+def payments(t: Table) -> tuple[list[Payment], dict[Any, Any]]:
     out = []
     if t.follow_dealer:
         out += dealer_pays_each(t, 1, "follow_dealer", "JC-7", Message("jc.follow_dealer"))

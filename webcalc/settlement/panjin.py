@@ -15,6 +15,7 @@ multiplied; paid on 荒庄 too.
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 from ..messages import Joined, Message
 from ..variants.base import WIN_METHOD_LABELS
@@ -37,7 +38,7 @@ KONG_UNITS = {"exposed": 1, "added": 1, "concealed": 2, "wildcard": 64}
 CITES = ("PJ-10", "PJ-11", "PJ-12")
 
 
-def fan_list(t: Table) -> list[dict]:
+def fan_list(t: Table) -> list[dict[Any, Any]]:
     """PJ-10: the hand's 番 (judgement) plus the situational ones."""
     out = list(t.declared["fan"] if t.declared is not None else t.judgement.fan or [])
     if t.self_drawn:
@@ -52,7 +53,7 @@ def fan_list(t: Table) -> list[dict]:
     return out
 
 
-def parse_declared(t: Table, raw: dict) -> dict:
+def parse_declared(t: Table, raw: dict[Any, Any]) -> dict[Any, Any]:
     """``{"fan": [keys]}``: the hand's own 番 (PJ-10), each allowed by its room option
     (群鸡 ×4 and 鸡胡 by ``jihu``; 穷胡 needs wildcards); 鸡胡 and 群鸡, 七对 and 飘胡
     exclude each other. The situational 番 (自摸, 点炮, 杠开, 杠流泪) come from the settlement."""
@@ -71,7 +72,7 @@ def parse_declared(t: Table, raw: dict) -> dict:
     return {"fan": [fan(k, 4 if k == "qunji" else 2) for k in keys]}
 
 
-def share(t: Table, loser: int, fans: list[dict]) -> tuple[int | float, Joined]:
+def share(t: Table, loser: int, fans: list[dict[Any, Any]]) -> tuple[int | float, Joined]:
     """One loser's share of the win (PJ-10, PJ-11, PJ-12) and its arithmetic (the parts)."""
     amount, parts = t.base, [Message("pay.base", base=fmt(t.base))]
     for f in fans:
@@ -92,7 +93,7 @@ def share(t: Table, loser: int, fans: list[dict]) -> tuple[int | float, Joined]:
     return amount, Joined(parts, " ", " ")
 
 
-def win_payments(t: Table, fans: list[dict]) -> list[Payment]:
+def win_payments(t: Table, fans: list[dict[Any, Any]]) -> list[Payment]:
     out = []
     for loser in t.losers:
         amount, text = share(t, loser, fans)
@@ -115,7 +116,7 @@ def kong_payments(t: Table) -> list[Payment]:
     return flat_kong_payments(t, KONG_UNITS, "PJ-13")
 
 
-def payments(t: Table) -> tuple[list[Payment], dict]:
+def payments(t: Table) -> tuple[list[Payment], dict[Any, Any]]:
     kongs = kong_payments(t) if t.options.kong else []   # PJ-13: paid on 荒庄 too
     if t.winner is None:                                  # C-10
         return kongs, {}

@@ -9,6 +9,8 @@ no kong is paid.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..messages import Message
 from ..variants.base import WIN_METHOD_LABELS
 from . import (
@@ -36,7 +38,7 @@ def biao(t: Table) -> int:
     return 1 + t.biao_discards if t.judgement.biao else 0
 
 
-def parse_declared(t: Table, raw: dict) -> dict:
+def parse_declared(t: Table, raw: dict[Any, Any]) -> dict[Any, Any]:
     """``{"biao": n}``: the 表 count of the win (SMX-5), 0 unless it was 混单吊 (SMX-4),
     else 1 + the wildcards discarded while waiting; so ``biao_discards`` must not be given
     beside it."""
@@ -82,7 +84,7 @@ def kong_payments(t: Table) -> list[Payment]:
     return out
 
 
-def payments(t: Table) -> tuple[list[Payment], dict]:
+def payments(t: Table) -> tuple[list[Payment], dict[Any, Any]]:
     if t.winner is None:
         return [], {}                          # C-10, SMX-7: 荒庄荒杠
     b = biao(t)

@@ -16,6 +16,8 @@ of it.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..messages import Joined, Message
 from ..variants.base import WIN_METHOD_LABELS
 from ..variants.zhengzhou import DECLARED_DOUBLES, Zhengzhou
@@ -51,7 +53,7 @@ def doubles(t: Table) -> list[str]:
     return out
 
 
-def seed_notes(t: Table) -> list[dict]:
+def seed_notes(t: Table) -> list[dict[Any, Any]]:
     """ZZ-6: one note, ``[{"rule": "ZZ-6", "message"}]``, naming the seed's miscounted
     worked examples that, applied to this settlement, would give a number the formula does
     not (docs/decisions.md, "ZZ-6 once per settlement"); empty for most hands.
@@ -82,7 +84,7 @@ def seed_notes(t: Table) -> list[dict]:
         "zz.seed_differs", examples=Joined(examples, "；", "; "), rule="ZZ-6")}]
 
 
-def parse_declared(t: Table, raw: dict) -> dict:
+def parse_declared(t: Table, raw: dict[Any, Any]) -> dict[Any, Any]:
     """``{"doubles": [keys]}`` (ZZ-4): each must be enabled in the room; ``four_wildcards``
     needs wildcards, ``kong_bloom`` a win by ``kong_replacement`` (which doubles anyway)."""
     keys = declared_keys(raw, "doubles", {k: v[0] for k, v in DOUBLES.items()})
@@ -134,7 +136,7 @@ def kong_payments(t: Table) -> list[Payment]:
     return out
 
 
-def payments(t: Table) -> tuple[list[Payment], dict]:
+def payments(t: Table) -> tuple[list[Payment], dict[Any, Any]]:
     if t.winner is None:                       # C-10
         return (kong_payments(t) if t.options.draw_settles_kongs else []), {}
     dbl = doubles(t)

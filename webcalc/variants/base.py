@@ -54,7 +54,7 @@ class Situation:
     win_by: str = "self_draw"
     winning_tile: Tile | None = None
     indicator: Tile | None = None
-    settlement: dict | None = None
+    settlement: dict[Any, Any] | None = None
     counts: list[int] = field(init=False, compare=False, repr=False)
     real_counts: tuple[int, ...] = field(init=False, compare=False, repr=False)
     jokers: tuple[Tile, ...] = field(init=False, compare=False, repr=False)
@@ -93,16 +93,16 @@ class Judgement:
     """
 
     readings: list[Reading]
-    reasons: list[dict] = field(default_factory=list)
+    reasons: list[dict[Any, Any]] = field(default_factory=list)
     biao: int | None = None
-    fan: list[dict] | None = None
+    fan: list[dict[Any, Any]] | None = None
 
     @property
     def complete(self) -> bool:
         return bool(self.readings)
 
 
-def reason(rule: str, code: str, **params) -> dict:
+def reason(rule: str, code: str, **params) -> dict[Any, Any]:
     """One API reason: ``{"rule", "message"}`` with the message as a
     :class:`~webcalc.messages.Message` (``code``, ``params``, ``rule``)."""
     return {"rule": rule, "message": Message(code, params, rule)}

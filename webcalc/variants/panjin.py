@@ -16,6 +16,7 @@ A win needs, besides the standard shape (or 七对 with its option):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..decompose import (
     TERMINALS_AND_HONORS,
@@ -102,7 +103,7 @@ HAND_FAN_OPTION = {"piaohu": "piaohu", "one_suit": "one_suit", "seven_pairs": "s
                    "jihu": "jihu", "qunji": "jihu", "qionghu": "qionghu", "jiahu": "jiahu"}
 
 
-def fan(key: str, multiplier: int = 2) -> dict:
+def fan(key: str, multiplier: int = 2) -> dict[Any, Any]:
     """One 番 entry: ``{"name", "key", "multiplier"}`` (PJ-10)."""
     return {"name": FAN_NAMES[key], "key": key, "multiplier": multiplier}
 
@@ -188,7 +189,7 @@ class Panjin(Variant):
             return {1, 2} if duanmen else {1, 3}
         return {2} if duanmen else {3}
 
-    def hand_reasons(self, sit: Situation) -> list[dict]:
+    def hand_reasons(self, sit: Situation) -> list[dict[Any, Any]]:
         """The failures of PJ-4 and PJ-5, which no reading can change."""
         real = self.real_tiles(sit)
         out = []
@@ -202,7 +203,7 @@ class Panjin(Variant):
         return out
 
     # -- reading-level conditions ---------------------------------------------------
-    def reading_reasons(self, sit: Situation, r: Reading) -> list[dict]:
+    def reading_reasons(self, sit: Situation, r: Reading) -> list[dict[Any, Any]]:
         """The failures of PJ-6 and PJ-7 for one standard reading."""
         if r.shape == "seven_pairs":
             return []
@@ -393,7 +394,7 @@ class Panjin(Variant):
         best_fan = scored[0][0] + self.hand_fan(sit)
         return Judgement([r for _, r in scored], fan=best_fan)
 
-    def _closest_reasons(self, sit: Situation) -> list[dict] | None:
+    def _closest_reasons(self, sit: Situation) -> list[dict[Any, Any]] | None:
         """What :meth:`judge` reports beside PJ-4/PJ-5 for a hand that has a winning shape:
         the fewest PJ-6/PJ-7 reasons of any reading, found from the ``(刻, 顺)`` flags the
         splits reach (:func:`achievable_flags`) instead of listing the readings. ``None``
@@ -426,7 +427,7 @@ class Panjin(Variant):
             return None
         return tied[0]
 
-    def reading_fan(self, sit: Situation, r: Reading, jiahu_ok: bool) -> list[dict]:
+    def reading_fan(self, sit: Situation, r: Reading, jiahu_ok: bool) -> list[dict[Any, Any]]:
         """The 番 that depend on the reading (PJ-10): 飘胡, 七对, 夹胡."""
         out = []
         if r.shape == "seven_pairs":
@@ -438,7 +439,7 @@ class Panjin(Variant):
             out.append(fan("jiahu"))
         return out
 
-    def hand_fan(self, sit: Situation) -> list[dict]:
+    def hand_fan(self, sit: Situation) -> list[dict[Any, Any]]:
         """The 番 that any reading has (PJ-10): 清一色, 鸡胡/群鸡, 穷胡."""
         opts = sit.options
         out = []
@@ -470,7 +471,7 @@ class Panjin(Variant):
         return kinds == [sit.winning_tile]
 
 
-def _product(fans: list[dict]) -> int:
+def _product(fans: list[dict[Any, Any]]) -> int:
     p = 1
     for f in fans:
         p *= f["multiplier"]
