@@ -6,10 +6,15 @@ The engine modules (tiles, hand, decompose, waits, variants, analysis …) never
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:                   # the engine's modules import this package: no Flask here
+    from flask import Flask
+
 from typing import Any
 
 
-def create_app(test_config: dict[Any, Any] | None = None):
+def create_app(test_config: dict[Any, Any] | None = None) -> Flask:
     """Build the Flask application (see :func:`webcalc.web.app.create_app`)."""
     from .web.app import create_app as _create_app
 

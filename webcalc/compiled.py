@@ -11,7 +11,8 @@ import os
 __all__ = ["pjunit"]
 
 try:
-    from . import _pjunit as pjunit
+    # the C module has no stub (pyproject.toml's mypy overrides), so mypy cannot see it
+    from . import _pjunit as pjunit  # type: ignore[attr-defined]
 except ImportError:                   # pragma: no cover - an install without a compiler
     pjunit = None
 if os.environ.get("WEBCALC_PURE_PYTHON"):

@@ -17,12 +17,15 @@ A message as JSON data (what the ledger stores) is :mod:`webcalc.message_json`.
 from __future__ import annotations
 
 import string
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .catalogue_texts import TEXTS  # code → English template
+
+if TYPE_CHECKING:                   # Babel loads only when a Chinese text is first rendered
+    from babel.support import NullTranslations
 
 
 class Message:
@@ -50,7 +53,7 @@ class Message:
         return f"Message({self.code!r}, {self.params!r}, rule={self.rule!r})"
 
     def __str__(self) -> str:
-        return render(self, "zh")
+        return str(render(self, "zh"))
 
     def __contains__(self, text: str) -> bool:
         return text in str(self)
@@ -72,7 +75,7 @@ class Joined:
 
     __slots__ = ("items", "zh", "en")
 
-    def __init__(self, items, zh: str = "、", en: str = ", "):
+    def __init__(self, items: Iterable[Any], zh: str = "、", en: str = ", "):
         self.items = list(items)
         self.zh = zh
         self.en = en
@@ -100,7 +103,7 @@ LANGS = ("zh", "en")
 
 
 @cache
-def _translations(lang: str):
+def _translations(lang: str) -> NullTranslations | None:
     if lang == "en":
         return None
     from babel.support import Translations
@@ -118,7 +121,7 @@ class _Formatter(string.Formatter):
         self.lang = lang
 
     def format_field(self, value: Any, spec: str) -> str:
-        return super().format_field(_param(value, self.lang), spec)
+        return str(super().format_field(_param(value, self.lang), spec))
 
 
 def _param(value: Any, lang: str) -> Any:
@@ -139,7 +142,7 @@ def template(code: str, lang: str) -> str:
     tr = _translations(lang)
     if tr is None:
         return text
-    return tr.pgettext(code, text)
+    return str(tr.pgettext(code, text))
 
 
 def render(value: Any, lang: str = "zh") -> Any:
