@@ -3,7 +3,7 @@
 It knows nothing of the engine's tables or pruning: it tries every substitution of the
 wildcard tiles (each becomes one of the 34 kinds, or stays itself), then splits the plain
 tiles into melds by brute force. Slow, obvious, and independent of webcalc.decompose.
-:func:`ref_win` / :func:`ref_waits` (issue 11) cover every variant with any number of
+:func:`ref_win` / :func:`ref_waits` cover every variant with any number of
 wildcards, melds of every type (晋城's 拾/搶 too), every 盘锦 option and 断门, and the win
 method asked for the waits.
 """
@@ -155,7 +155,7 @@ def _knitted(counts):
     return len(set(runs)) == 3
 
 
-# -- a second, joker-counting reference for many wildcards (issue 6) ----------------------
+# -- a second, joker-counting reference for many wildcards ----------------------
 # Trying every substitution is hopeless with 8 wildcards (34^8), so this one keeps the
 # wildcards as a count and splits by plain recursion on the lowest real tile. It shares no
 # code with webcalc (neither the unit tables nor the decomposer).
@@ -254,7 +254,7 @@ def ref_is_win_many(variant: str, concealed: list[int], melds: list[tuple[str, l
     return False
 
 
-# -- the whole of RULES.md's win test, any melds (issue 11) -------------------------------
+# -- the whole of RULES.md's win test, any melds -------------------------------
 # Every variant, 0 or more wildcards, declared melds of every type (晋城's 拾/搶 too), every
 # 盘锦 option and the dealer's 断门. Built on the joker-counting splitter above; it shares no
 # code with webcalc.

@@ -141,7 +141,7 @@ def test_tap_a_hand_in_and_see_its_waits(browser, live_server, capsys, js):
         page.wait_for_selector("#result .wait-list")
         assert _wait_tiles(page) == {"2z": "余 3 张"}
         assert page.input_value("#hand") == "123m456p789s1112z"      # the text field follows
-        # (without JavaScript a tap comes back to the tap area: #tap, issue 10)
+        # (without JavaScript a tap comes back to the tap area: #tap)
         assert page.url.split("#")[0].endswith("/?variant=zhengzhou&hand=123m456p789s1112z")
         page.screenshot(path=str(SCREENSHOTS / f"tapped-{'js' if js else 'nojs'}-390x844.png"),
                         full_page=True)

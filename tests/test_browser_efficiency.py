@@ -1,4 +1,4 @@
-"""Browser tests of the 牌理 panel (issue 14.2) on a phone, JavaScript on and off, in Debian's
+"""Browser tests of the 牌理 panel on a phone, JavaScript on and off, in Debian's
 Chromium (fixtures of test_browser): a row folds out to its useful tiles with their counts,
 and nothing scrolls sideways. Also writes the panel's screenshots (tests/screenshots/)."""
 

@@ -1,4 +1,4 @@
-"""Browser tests of the settlement section (issue 10): kongs, the palette, the gist under the
+"""Browser tests of the settlement section: kongs, the palette, the gist under the
 hand — each with JavaScript on and off, in Debian's Chromium (fixtures of test_browser)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Hand efficiency (牌理, API.md "Hand efficiency", issue 14.1; RULES C-9, C-12).
+"""Hand efficiency (牌理, API.md "Hand efficiency"; RULES C-9, C-12).
 
 * A useful draw really lowers the shanten, and no other live kind does (every variant,
   wildcards and 盘锦's conditions included): checked by analysing the hand with the draw.

@@ -1,4 +1,4 @@
-"""The bounded unit folds behind the free-joker variants' hand efficiency (issue 13.5, 14.1).
+"""The bounded unit folds behind the free-joker variants' hand efficiency.
 
 :func:`webcalc.shanten.free_unit_states` folds one unit into the other units' merged states
 keeping only targets within a limit, and :func:`webcalc.shanten.free_unit_draws` does it for
@@ -123,7 +123,7 @@ def _one_suit_request(rng):
 
 
 def test_each_discard_of_a_one_suit_four_wildcard_hand_lists_exactly_the_lowering_draws():
-    # C-12, issue 14.1: the hardest hands of bench/worst.py (郑州, one suit, 3-4 wildcards)
+    # C-12: the hardest hands of bench/worst.py (郑州, one suit, 3-4 wildcards)
     rng = random.Random("one-suit-efficiency")
     checked = 0
     for _ in range(5):

@@ -1,4 +1,4 @@
-"""盘锦's shared searches give what the one-hand searches give (issue 13.5, issue 14).
+"""盘锦's shared searches give what the one-hand searches give.
 
 * :func:`webcalc.shanten.panjin_discards_drawn` (every discard of a 14-tile hand from one
   table pass per unit) returns, for each discard, exactly what
@@ -108,7 +108,7 @@ def test_discards_at_once_equal_one_search_per_discard(seed):
 
 
 def _judge_by_listing(sit) -> Judgement:
-    """What judge() reported before issue 13.5: the closest of every listed reading."""
+    """What judge() reported before the shared 盘锦 search: the closest of every listed reading."""
     structural = PANJIN.structural_readings(sit)
     hand_reasons = PANJIN.hand_reasons(sit)
     assert hand_reasons

@@ -1,4 +1,4 @@
-"""盘锦's useful draws from one search equal those found draw by draw (issue 13.5, issue 14).
+"""盘锦's useful draws from one search equal those found draw by draw.
 
 :func:`webcalc.efficiency.useful_draws` and :func:`webcalc.efficiency.efficiency` read a 盘锦
 hand's useful draws off the searches that find its distance (the kinds the nearest targets

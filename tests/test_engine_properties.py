@@ -207,7 +207,7 @@ def test_cheap_win_test_agrees_with_the_listing(case):
     assert variant.is_win(sit) is variant.judge(sit).complete
 
 
-# -- issue 11: every variant, 0-4 wildcards, every meld type, every 盘锦 option ----------------
+# -- every variant, 0-4 wildcards, every meld type, every 盘锦 option ----------------
 
 PANJIN_ALL_OPTIONS = st.fixed_dictionaries({
     "wildcard_mode": st.sampled_from(["none", "next", "both"]),

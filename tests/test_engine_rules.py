@@ -425,7 +425,7 @@ def test_ZZ4_four_wildcards_is_a_property_of_the_tiles():
     assert out["settlement"]["net"] == [-4, 12, -4, -4]
 
 
-# -- issue 11: the second pass over 盘锦 and 晋城 -----------------------------------------
+# -- the second pass over 盘锦 and 晋城 against RULES.md -------------------------------
 
 def test_PJ10_jiahu_counts_waits_as_C9_does():
     """PJ-10 as amended: the 13 tiles 789m 3333p 555p 678s wait on 4p and on 3p, but 3p is
@@ -571,7 +571,7 @@ def test_JC10_shanten_counts_taken_tiles_toward_the_kinds():
     assert analyze({**JC, "hand": "5m9m19p19s1234567z", "melds": melds})["shanten"] == 0
 
 
-# -- issue 11 point 6: what RULES.md now says where it was silent -------------------------
+# -- what RULES.md now says where it was silent (docs/decisions.md, "Written into RULES.md")
 
 @pytest.mark.parametrize("variant, rule", [("sanmenxia", "SMX-3"), ("zhengzhou", "ZZ-3")])
 def test_SMX3_ZZ3_four_wildcards_declared_as_a_kong_are_not_four_wildcards(variant, rule):

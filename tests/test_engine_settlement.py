@@ -1,4 +1,4 @@
-"""Settlement engine (issue 4): payments per RULES.md, every option that moves money shown
+"""Settlement engine: payments per RULES.md, every option that moves money shown
 on and off, every C-15 validation error, and properties (zero-sum nets, details that state
 their amounts, house options that change exactly the payments their rule names).
 
@@ -626,7 +626,7 @@ def test_c15_bad_settlement(case, settlement, options, over, field):
     from webcalc.settlement import FIELD_LABELS as FIELD_CHINESE
     name = field.split(".")[-1]
     assert str(FIELD_CHINESE.get(name, name)) in str(e.message) or field == "settlement"
-    assert field == "settlement" or f"（{name}）" not in str(e.message)  # issue 10: no English key
+    assert field == "settlement" or f"（{name}）" not in str(e.message)  # no English key in the text
 
 
 def test_c15_validation_runs_on_draw_and_13_tiles():
@@ -649,7 +649,7 @@ def test_c15_winner_needs_winning_tile_and_win_by():
     assert (e.code, e.field) == ("not_complete", "winning_tile")
     case = {k: v for k, v in PJ_PLAIN.items() if k != "win_by"}
     e = error(case, {"dealer": 0, "winner": 1})
-    assert (e.code, e.field) == ("bad_win_by", "win_by")  # issue 10: say what is missing
+    assert (e.code, e.field) == ("bad_win_by", "win_by")  # say what is missing
 
 
 def test_c15_winner_on_13_tiles():

@@ -1,4 +1,4 @@
-"""Shanten (C-12) and discard advice (issue 3) of every variant."""
+"""Shanten (C-12) and discard advice of every variant."""
 
 from __future__ import annotations
 
@@ -103,7 +103,7 @@ def test_discards_and_shanten_are_consistent(tiles, variant, indicator):
     if indicator is not None and variant != "jincheng" and tiles.count(indicator) <= 3:
         req["indicator"] = ALL_TILES[indicator].code
     out = analyze(req)
-    # discard advice = the waits of each 13-tile remainder (issue 3)
+    # discard advice = the waits of each 13-tile remainder
     for d in out["discards"]:
         rest = list(tiles)
         rest.remove(next(t for t in ALL_TILES if t.code == d["discard"]))

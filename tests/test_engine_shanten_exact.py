@@ -163,7 +163,7 @@ def test_C12_one_tile_hands_are_searched_to_the_end(variant):
 def test_C12_panjin_conditions_count_in_the_distance():
     # 123m 456m 789m 11m 23m is ready in shape, but 盘锦 wants three suits (PJ-4) and a 刻
     # (PJ-6): a 筒 group and a 条 group hold at least 2 + 3 new tiles, so it is 4 from ready
-    # (the engine used to say 1; issue 11.3). The search confirms no 2 exchanges do.
+    # (the engine used to say 1). The search confirms no 2 exchanges do.
     req = {"variant": "panjin", "options": {"wildcard_mode": "none"}, "hand": "123456789m1123m"}
     out = analyze(req)
     v, sit = situation_of(req)

@@ -1,4 +1,4 @@
-"""What each wait is worth: ``waits[].win`` (API.md "Hand efficiency", issue 14).
+"""What each wait is worth: ``waits[].win`` (API.md "Hand efficiency").
 
 Values the rules determine, per variant (PJ-10..12, SMX-4..6, ZZ-4, JC-5), and a property:
 each wait's ``win`` equals what the analysis itself says when the hand is completed with that

@@ -1,4 +1,4 @@
-"""constraints.txt pins every dependency the project declares (issue 13.6): deployment and CI
+"""constraints.txt pins every dependency the project declares: deployment and CI
 install exactly the versions that were tested. After changing pyproject.toml: `make lock`."""
 
 from __future__ import annotations

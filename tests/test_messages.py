@@ -5,7 +5,7 @@ renders it in Simplified Chinese (messages.po, msgctxt = code) or English.
 - every code renders in both languages;
 - no engine module holds a Chinese string literal meant for users (AST scan);
 - the Chinese of every error, reason, fan and payment detail is what it was before the
-  refactor (tests/messages_zh.json: the rendering on main before issue 15, for 787 requests);
+  refactor (tests/messages_zh.json: the rendering before the engine spoke in codes, for 787 requests);
 - the payment formulas (跑, 表, 番, kongs) read in English;
 - the English page shows no Chinese outside the drawn tiles.
 """

@@ -1,6 +1,6 @@
 """The compiled 盘锦 unit search (webcalc/_pjunit.c) against the Python reference it
 replaces (webcalc/shanten.py: unit_panjin, unit_panjin_drawn, unit_panjin_drawn_drops):
-the same tables for random units, caps, jokers, bounds and dropped tiles (issue 13.5).
+the same tables for random units, caps, jokers, bounds and dropped tiles.
 
 The tables are compared as sets of rows (the order of rows carries no meaning). The Python
 ``unit_panjin`` leaves out dominated rows only while its tables are large, the C search

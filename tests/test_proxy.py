@@ -1,4 +1,4 @@
-"""The production shape (issue 13.6): deploy/nginx.conf in front of a real gunicorn.
+"""The production shape: deploy/nginx.conf in front of a real gunicorn.
 
 Starts Debian's nginx (/usr/sbin/nginx) with the shipped config — only the listen port, the
 upstream address, the server name and the static path substituted — in front of gunicorn

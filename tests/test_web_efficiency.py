@@ -1,4 +1,4 @@
-"""The page's 牌理 panel (issue 14.2): what it draws is the API's ``efficiency`` / ``useful``,
+"""The page's 牌理 panel: what it draws is the API's ``efficiency`` / ``useful``,
 row for row and tile for tile, in every variant; a hand counted by hand from the rules; the
 plain 和不了 label for a hand that can never be ready."""
 

@@ -97,7 +97,7 @@ def test_accept_language_english_without_lang(client):
 
 
 def test_every_msgid_holding_chinese_has_chinese_free_english():
-    """The English page shows no Chinese outside the tiles (issue 15): a page msgid that
+    """The English page shows no Chinese outside the tiles: a page msgid that
     glosses a Chinese term gets an English text in translations/en."""
     import re
 

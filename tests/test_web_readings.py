@@ -1,4 +1,4 @@
-"""Cheap pages (issue 13.4): the readings list shows 20 and a "more" link; tiles, reading
+"""Cheap pages: the readings list shows 20 and a "more" link; tiles, reading
 groups and palette keys are drawn once per language and reused."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The page's reused HTML (issue 13.4): the room option and settlement sections rendered once
+"""The page's reused HTML: the room option and settlement sections rendered once
 per room state, language and win method are exactly what a fresh render shows, and two rooms
 that show anything differently never share an entry."""
 

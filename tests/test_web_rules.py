@@ -1,4 +1,4 @@
-"""The rules pages (issue 14): every rule id of docs/RULES.md has a page in both languages
+"""The rules pages: every rule id of docs/RULES.md has a page in both languages
 with its seed sentence (verbatim from docs/seeds/), its room options and worked examples;
 each example's link opens the analysis page, and both the analysis API and the rendered
 page show what the rule page says they show. Rule badges on results link to these pages.

@@ -336,7 +336,7 @@ def _nested(value, depth: int):
 
 # strings with lone surrogates and NUL too (st.text never makes a lone surrogate), the
 # floats at the edges of a base's range, and now and then a value nested past the API's 32
-# levels (issue 20)
+# levels
 _hostile_text = st.text(alphabet=st.characters(categories=["Cs"]) | st.sampled_from("\x00\x07")
                         | st.characters(), max_size=8)
 json_values = st.recursive(
@@ -579,7 +579,7 @@ def test_browser_no_csp_violation_and_htmx_swaps():
     (None, "回到计算器", "zh-Hans"), ("en", "Back to the calculator", "en")])
 def test_bare_error_page_speaks_the_readers_language(client, monkeypatch, lang, back, html_lang):
     """When even error.html cannot be rendered, the bare page still links back in the
-    reader's language (issue 15)."""
+    reader's language."""
     from webcalc.web import errors
 
     def broken(*_a, **_k):

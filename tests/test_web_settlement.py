@@ -43,13 +43,13 @@ def page_query(req: dict) -> dict:
         for i, v in enumerate(s.get(name, [])):
             q[f"{key}{i}"] = ("1" if v else "0") if isinstance(v, bool) else str(v)
     if (req["variant"] == "jincheng" and req.get("win_by") in ("discard", "robbing_kong")
-            and "discarder" in s):         # the page asks the discarder's 上架 (issue 10)
+            and "discarder" in s):         # the page asks the discarder's 上架
         q["s_dready"] = "1" if s.get("ready", [True] * 4)[s["discarder"]] else "0"
     for name, key in (("follow_dealer", "s_follow"), ("duanmen", "s_duanmen"),
                       ("kong_discard", "s_kong_discard")):
         if s.get(name):
             q[key] = "1"
-    # the page counts the winner's melded kongs itself (issue 10): the list holds the others
+    # the page counts the winner's melded kongs itself: the list holds the others
     melded = any(m["type"] in ("kong", "added_kong", "concealed_kong")
                  for m in req.get("melds", []))
     listed = [k for k in s.get("kongs", []) if not (melded and k["seat"] == s.get("winner"))]

@@ -1,4 +1,4 @@
-"""The page warm-up gunicorn's master runs before it forks (webcalc.web.warmup, issue 13.3)."""
+"""The page warm-up gunicorn's master runs before it forks (webcalc.web.warmup)."""
 
 from __future__ import annotations
 

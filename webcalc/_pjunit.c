@@ -1,4 +1,4 @@
-/* webcalc._pjunit: the 盘锦 per-unit search of webcalc/shanten.py in C (issue 13.5).
+/* webcalc._pjunit: the 盘锦 per-unit search of webcalc/shanten.py in C.
  *
  * One function, search(), runs the state search that the Python functions unit_panjin,
  * unit_panjin_drawn and unit_panjin_drawn_drops run (the same states, the same
@@ -1360,7 +1360,7 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "webcalc._pjunit",
-    "The 盘锦 per-unit search of webcalc/shanten.py, compiled (issue 13.5).", -1, methods,
+    "The 盘锦 per-unit search of webcalc/shanten.py, compiled.", -1, methods,
 };
 
 PyMODINIT_FUNC PyInit__pjunit(void) { return PyModule_Create(&module); }

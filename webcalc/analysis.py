@@ -128,7 +128,7 @@ def analyze(request: Any, *, advice: bool = True) -> dict[Any, Any]:
         # the waits (waits[].win) are priced with the derived count too
         sit = replace(sit, settlement=raw_settlement if raw_settlement is not None
                       else {"biao_discards": history.biao_discards})
-    if raw_settlement is not None:                 # C-15, settlement engine (issue 4)
+    if raw_settlement is not None:                 # C-15, settlement engine
         out.update(settle(variant, sit, judgement, raw_settlement,
                           win_by_given="win_by" in req).fields())
     if not advice:
@@ -202,7 +202,7 @@ def _settle_drawn_game(variant: Variant, options, req: dict[Any, Any], kinds: in
 
 
 def _add_wait_values(variant: Variant, before: Situation, waits: list[dict[Any, Any]]) -> None:
-    """``waits[].win`` (API.md, issue 14): what winning on each wait is worth."""
+    """``waits[].win`` (API.md): what winning on each wait is worth."""
     from .worth import wait_values
 
     wait_values(variant, before, waits)

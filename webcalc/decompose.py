@@ -248,7 +248,7 @@ def _apply(counts: tuple[int, ...], grp: _AGroup, jokers: int, melds: int, pair:
     return tuple(nc), nj, melds - 1, pair
 
 
-@lru_cache(maxsize=1 << 10)   # whole-hand keys: bounded, about 0.5 MB (issue 13.3)
+@lru_cache(maxsize=1 << 10)   # whole-hand keys: bounded, about 0.5 MB
 def achievable_flags(counts: tuple[int, ...], jokers: int, melds: int, pair: int,
                      in_triplet: bool = True) -> frozenset[tuple[bool, bool]]:
     """Every ``(has_real_triplet, has_sequence)`` pair some split achieves, where a split

@@ -1,4 +1,4 @@
-"""Hand efficiency (牌理, API.md "Hand efficiency"; issue 14.1): the draws that lower the
+"""Hand efficiency (牌理, API.md "Hand efficiency"): the draws that lower the
 shanten (有效牌 / 进张), and for a 14-tile hand the same for every discard.
 
 A draw ``k`` of a 13-tile hand H is *useful* when the 14-tile hand ``H + k`` is nearer to
@@ -411,7 +411,7 @@ def useful_draws(variant: Variant, sit: Situation, visible: Sequence[int] = (),
                  parent: tuple[FreeOracle, int] | None = None,
                  waits: Sequence[int] | None = None,
                  standard: tuple[Any, ...] | None = None) -> Useful:
-    """The useful draws of the 13-tile hand of ``sit`` (issue 14.1), in tile order.
+    """The useful draws of the 13-tile hand of ``sit``, in tile order.
 
     ``bound``: a distance the hand is known to be within (盘锦: one search at it instead of
     bounded searches from a looser count up; its tables are shared by a hand's discards).

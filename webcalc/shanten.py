@@ -21,7 +21,7 @@ too many wildcards to place, …) the hand can never become ready: ``None``.
 meet through the group count, the pair, the wildcards (*jokers*) and — in 盘锦 — the
 whole-hand flags (suit present, 幺九, 刻, 顺). For each unit pattern a table gives, per
 ``(groups, pair, …)``, the fewest tiles to add; the hand combines four tables by a small
-DP. Tables are filled once per distinct pattern and kept in bounded LRU caches (issue 13).
+DP. Tables are filled once per distinct pattern and kept in bounded LRU caches.
 
 * Free jokers (三门峡, 郑州; 晋城 has none): a joker fills any place, so a unit needs
   only ``D`` — the places its held real tiles do not fill — and ``q``, the places that
@@ -50,7 +50,7 @@ from .compiled import pjunit as _pjunit
 INF = 99
 UNITS = ((0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True))
 YAOJIU = frozenset((0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33))
-CACHE = 1 << 13                     # unit patterns kept per table (bounded, issue 13.3)
+CACHE = 1 << 13                     # unit patterns kept per table (bounded)
 # table rows are few distinct small tuples: one copy each
 _SHARED: dict[tuple[Any, ...], tuple[Any, ...]] = {}
 
@@ -1077,13 +1077,13 @@ def _drawn_best(targets: Iterable[tuple[int, int, int]], jokers: int, need_real_
     return best, mask, wild
 
 
-# -- 盘锦 every discard of a 14-tile hand at once (hand efficiency, issue 13.5 / 14) --------
+# -- 盘锦 every discard of a 14-tile hand at once (hand efficiency) ---------------------
 # A discard t changes one unit, by one tile. The unit's table and the tables of "the unit
 # less one tile" for each kind it holds are built in one pass (the kinds before t see the
 # same counts, the kinds after it too: only the values differ, so every state carries one
 # value per table), and the three units a discard leaves alone are merged once per unit.
 
-@lru_cache(maxsize=16)             # a hand needs its four units' (bounded, issue 13.3)
+@lru_cache(maxsize=16)             # a hand needs its four units' (bounded)
 def unit_panjin_drawn_drops(unit: tuple[int, ...], caps: tuple[int, ...], start: int,
                             honors: bool, max_x: int, limit: int, jokers: int, groups: int,
                             others: int, rest: tuple[Any, ...] | None = None,

@@ -1,4 +1,4 @@
-"""Per-suit lookup tables: the fast path of the complete check and the waits (issue 6).
+"""Per-suit lookup tables: the fast path of the complete check and the waits.
 
 A hand splits into four *units* that do not interact in the standard shape: the three
 suits (9 counts each) and the honors (7 counts, no sequences). For each unit pattern
@@ -11,7 +11,7 @@ most recently used, so a check costs four look-ups whatever the wildcard count.
 :func:`unit_additions` stores, per pattern, the needs after adding each tile — the waits in
 one pass.
 
-Memory (issue 13.3): a suit has 405,350 patterns of at most 14 tiles — too many to hold them
+Memory: a suit has 405,350 patterns of at most 14 tiles — too many to hold them
 all — so each table is an LRU cache of at most ``*_MAX`` entries (:data:`TABLE_SIZES`);
 together they stay under about 10 MB. :func:`webcalc.warmup.warm_up` fills them with the
 patterns of ordinary hands before gunicorn forks its workers.

@@ -1,4 +1,4 @@
-"""Fill the engine's tables before serving (issue 13.3).
+"""Fill the engine's tables before serving.
 
 gunicorn calls :func:`warm_up` in its master process (``on_starting`` in gunicorn.conf.py,
 after ``preload_app`` has loaded the app), so every worker forks with the per-suit tables

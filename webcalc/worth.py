@@ -1,4 +1,4 @@
-"""What each wait is worth (API.md ``waits[].win``, issue 14).
+"""What each wait is worth (API.md ``waits[].win``).
 
 For a ready hand, :func:`wait_values` completes the 13 tiles with each wait in turn, takes the
 variant's scoring of the 14 tiles (盘锦 番 PJ-10, 三门峡 表 SMX-4/5, 郑州 doubles ZZ-4) and lets

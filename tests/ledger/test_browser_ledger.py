@@ -318,7 +318,7 @@ SHOWN_TEXT = """() => {
 
 @pytest.mark.parametrize("js", [True, False], ids=["js", "nojs"])
 def test_english_ledger_page(browser, server, js):
-    """The English table page (issue 15), JavaScript on and off: a win with 跑 and a kong, a
+    """The English table page, JavaScript on and off: a win with 跑 and a kong, a
     fee, a bad tile; the details, the error and every label read in English, with no Chinese
     outside the tile faces; the view page too."""
     import re

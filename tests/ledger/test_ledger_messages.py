@@ -377,7 +377,7 @@ def test_stored_codes_render_to_the_stored_texts(ledger):
 
 
 def _age(ledger, number: int, *, keep_en: bool) -> None:
-    """Make entry ``number`` look as it was stored before issue 15: no codes, and (unless
+    """Make entry ``number`` look as it was stored before messages had codes: no codes, and (unless
     ``keep_en``) no English beside the Chinese either."""
     from sqlalchemy import select
     from sqlalchemy.orm import Session

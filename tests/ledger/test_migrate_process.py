@@ -1,4 +1,4 @@
-"""The app migrates the ledger at start-up in a child process (issue 13.3): the database is
+"""The app migrates the ledger at start-up in a child process: the database is
 at head afterwards, the server's own process never loads Alembic, and psycopg only when the
 database is PostgreSQL."""
 

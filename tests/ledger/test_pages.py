@@ -304,7 +304,7 @@ def test_refusals_are_pages_not_crashes(make_app):
 
 
 def test_cached_hand_list_carries_each_visitors_csrf_token_and_follows_writes(make_app):
-    """The hand list is drawn once per table version (issue 12 bench): a second visitor's
+    """The hand list is drawn once per table version: a second visitor's
     page comes from that cache, yet its void forms hold that visitor's own CSRF token (the
     void works), and a write shows at once."""
     app = make_app()

@@ -15,7 +15,7 @@
   :func:`upgrade_in_subprocess` runs the same upgrade in a child Python process
   (``python -m webcalc.ledger.migrate``): the app does that at start-up, so Alembic, its Mako
   templates and the SQL dialects it loads (about 10 MB) never enter the gunicorn master and
-  its workers (issue 13.3).
+  its workers.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ to head (:func:`webcalc.ledger.db.upgrade`, lock-safe) and exit: 0 when the sche
 failure (the traceback on stderr). ``$WEBCALC_MIGRATE_BUSY_MS``: SQLite's busy timeout.
 
 The app runs this in a child process at start-up (:func:`webcalc.ledger.db.upgrade_in_subprocess`)
-so Alembic stays out of the server's processes (issue 13.3).
+so Alembic stays out of the server's processes.
 """
 
 from __future__ import annotations

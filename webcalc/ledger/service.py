@@ -274,7 +274,7 @@ class Ledger:
         busy_timeout_ms: how long a SQLite writer waits for the lock before a retry.
         migrate_in_subprocess: :meth:`migrate` runs Alembic in a child process
             (:func:`webcalc.ledger.db.upgrade_in_subprocess`), so it never loads in this one
-            (the app's server processes, issue 13.3).
+            (the app's server processes).
         cache_hands: entries this process keeps of the tables it read last (:class:`_Cache`;
             0: none, every read decodes the whole table).
     """
@@ -1768,9 +1768,10 @@ def _stored(out: dict) -> dict:
     """The engine's answer as the ledger computes it: what was said as message codes
     (``messages``: ``{"payments": [detail], "fan": [{"name", "note"?}]}``, stored apart in
     the ``codes`` column by :func:`_split`, see
-    :func:`webcalc.message_json.to_json`), and rendered in both languages: Chinese in ``detail``
-    and the fan's ``name``/``note`` (as before issue 15), English beside them (``detail_en``,
-    ``name_en``, ``note_en``). The edge shows the reader's language (:mod:`.texts`)."""
+    :func:`webcalc.message_json.to_json`), and rendered in both languages: Chinese in
+    ``detail`` and the fan's ``name``/``note`` (as entries stored before messages had codes),
+    English beside them (``detail_en``, ``name_en``, ``note_en``). The edge shows the reader's
+    language (:mod:`.texts`)."""
     zh, en = localize(out, "zh"), localize(out, "en")
     codes: dict = {"payments": [to_json(p["detail"]) for p in out["settlement"]["payments"]]}
     for p, p_en in zip(zh["settlement"]["payments"], en["settlement"]["payments"]):

@@ -1,4 +1,4 @@
-"""The ledger's tables and entries in the reader's language (issue 15), for the edge.
+"""The ledger's tables and entries in the reader's language, for the edge.
 
 The service answers T and H with what was stored: each payment's ``detail`` and each fan's
 ``name``/``note`` in Chinese, with the English beside them (``detail_en``, ``name_en``,
@@ -23,7 +23,7 @@ from ..messages import Message
 
 NO_REASON = Message("ledger.no_reason_imported")
 UNDONE = Message("ledger.undone")
-#: how entries imported before issue 15 stored the missing reason
+#: how entries stored before messages had codes kept the missing reason
 LEGACY_NO_REASON = str(NO_REASON)
 
 

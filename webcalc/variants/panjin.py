@@ -365,7 +365,7 @@ class Panjin(Variant):
         if hand_reasons:
             # PJ-4/PJ-5 fail (from the counts): no reading can win, so the readings are
             # not listed; the closest reading's PJ-6/PJ-7 reasons come from the flags
-            # the splits can reach (issue 13.5)
+            # the splits can reach
             closest = self._closest_reasons(sit)
             if closest is not None:
                 return Judgement([], hand_reasons + closest)

@@ -78,13 +78,13 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)  # a JSON API for bots: no cookies, no session, no CSRF token
     app.register_blueprint(health.bp)
-    rules.init_app(app)  # /rules and /rules/<id> (issue 14)
-    ledger_api.init_app(app)  # the table ledger: database, migrations, JSON API, CLI (issue 12)
+    rules.init_app(app)  # /rules and /rules/<id>
+    ledger_api.init_app(app)  # the table ledger: database, migrations, JSON API, CLI
     csrf.exempt(ledger_api.bp)
     app.register_blueprint(ledger_pages.bp)  # the ledger's HTML pages (CSRF on every POST)
     logs.init_app(app)  # ledger tokens never reach a log
     errors.init_app(app)
-    security.init_app(app)  # body and query limits, security headers (issue 7)
+    security.init_app(app)  # body and query limits, security headers
     _behind_proxies(app)
     assets.init_app(app)  # last: fingerprinted static files, /sw.js, page caching, compression
     return app

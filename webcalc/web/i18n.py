@@ -64,7 +64,7 @@ class RequestDomain(Domain):
 
 def _request_i18n() -> tuple:
     """``(translations, lang)`` of this request, looked up once (Flask-Babel's own lookup
-    costs about 17 µs a call, and a page makes hundreds: issue 13.4). Kept on ``g``, as
+    costs about 17 µs a call, and a page makes hundreds). Kept on ``g``, as
     Flask-Babel keeps the request's locale; read through Flask's app-context variable (what
     ``g`` resolves through) rather than the proxy, a third of the cost.
 

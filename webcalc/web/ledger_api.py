@@ -37,7 +37,7 @@ table), ``LEDGER_EDITORS_MAX`` (20 edit links per table), ``LEDGER_TABLES_PER_HO
 address); past a cap: 422 ``too_many``. ``LEDGER_CACHE_HANDS`` (1500): entries each process
 keeps of the tables it read last. The schema is migrated when the app starts (in
 tests: on first use), in a child process outside tests, so Alembic never loads in the
-server's processes (issue 13.3). CLI: ``flask --app webcalc ledger-purge --idle-days N [--dry-run]`` and
+server's processes. CLI: ``flask --app webcalc ledger-purge --idle-days N [--dry-run]`` and
 ``flask --app webcalc ledger-migrate``.
 """
 
@@ -180,7 +180,7 @@ def _uncached(resp):
 
 
 def _table(t: dict) -> dict:
-    """T in this request's language (payment details, fan names, issue 15)."""
+    """T in this request's language (payment details, fan names)."""
     return table_in(t, current_lang())
 
 

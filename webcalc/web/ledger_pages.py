@@ -1,4 +1,4 @@
-"""The table ledger's pages (牌桌记账, issue 12): plain HTML forms that work without JavaScript;
+"""The table ledger's pages (牌桌记账): plain HTML forms that work without JavaScript;
 htmx makes the entry live and static/js/ledger.js follows the table (one poll, ETag/304).
 
 Routes (``<token>``: the edit or the view token, as in the JSON API):

@@ -1,4 +1,4 @@
-"""Tokens never reach a log (issue 12): the table ledger's URLs carry secret tokens
+"""Tokens never reach a log: the table ledger's URLs carry secret tokens
 (``/api/v1/tables/<token>/…``), so every access and error log line has path segments that look
 like a token (22-64 URL-safe characters: ours are 32) replaced by ``[redacted]``, and so is
 the ``table=`` value of ``/t/send`` (a pasted table link).

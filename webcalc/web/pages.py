@@ -34,7 +34,7 @@ EXAMPLE_HAND = "123m456p789s1134z"
 
 QUERY_KEYS = ("variant",) + TEXT_FIELDS
 
-#: the page lists this many readings, and each "more" link this many more (issue 13.4), up
+#: the page lists this many readings, and each "more" link this many more, up
 #: to the engine's 200 (the API's cap; ``decompositions_total`` counts them all)
 READINGS_STEP = 20
 READINGS_MAX = 200

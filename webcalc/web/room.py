@@ -389,8 +389,8 @@ class Room:
     def state_key(self) -> tuple:
         """Every field of the room, hashable: two rooms with equal keys show the same inputs
         (the option specs are the variant's, in the response's language). The page keeps the
-        rendered option and settlement sections by this key, the language and the win method
-        (issue 13.4). The hand's melds and the indicator show only as the winner's kongs
+        rendered option and settlement sections by this key, the language and the win method.
+        The hand's melds and the indicator show only as the winner's kongs
         (:attr:`winner_kongs`), so they enter the key as those: most pages, without a winner
         or kong money, share one entry whatever the hand."""
         return tuple(_freeze(self.winner_kongs) if f.name == "melds" else

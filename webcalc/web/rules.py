@@ -1,4 +1,4 @@
-"""The rules pages (issue 14): ``GET /rules`` lists every decision id of docs/RULES.md,
+"""The rules pages: ``GET /rules`` lists every decision id of docs/RULES.md,
 ``GET /rules/<id>`` explains one (content: :mod:`.rules_content`), with the room options
 that change it (from the engine's option specs) and worked examples that open the analysis
 page. Also the template helpers that turn a printed rule id into a link (``rule_url``) and
@@ -33,8 +33,8 @@ FAN_LABELS = {
 }
 SEED_LABELS = {"000": "三门峡", "001": "郑州", "002": "盘锦", "003": "晋城"}
 SEED_VARIANTS = {"000": "sanmenxia", "001": "zhengzhou", "002": "panjin", "003": "jincheng"}
-#: the Chinese terms the English rule texts gloss, as the English page names them (issue 15:
-#: no Chinese outside the tiles and the quoted seed text), longest first
+#: the Chinese terms the English rule texts gloss, as the English page names them (the
+#: English page shows no Chinese outside the tiles and the quoted seed text), longest first
 GLOSSES = sorted({
     "七对加倍": "seven-pairs double", "十三不靠": "shisanbukao (knitted)",
     "十三幺": "thirteen orphans", "混单吊": "hundandiao", "七小对": "seven pairs",

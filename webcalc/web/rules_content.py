@@ -1,4 +1,4 @@
-"""The rule explanations behind ``/rules`` and ``/rules/<id>`` (issue 14), as data.
+"""The rule explanations behind ``/rules`` and ``/rules/<id>``, as data.
 
 One :class:`Rule` per decision id of ``docs/RULES.md``: a title and a plain explanation in
 Chinese and English, the seed sentence it comes from (verbatim from ``docs/seeds/``, the

@@ -1,4 +1,4 @@
-"""Limits, security headers and the secret key (issue 7).
+"""Limits, security headers and the secret key.
 
 * **Limits.** A request body over :data:`BODY_MAX` bytes is refused with 413 before any view
   reads it (a chunked body, without ``Content-Length``, is read here up to the cap first); a

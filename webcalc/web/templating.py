@@ -1,5 +1,5 @@
 """Template helpers: tile codes from the result dict → faces to draw, Chinese labels, and the
-cached tile drawing (issue 13.4).
+cached tile drawing.
 
 A page draws hundreds of tiles, each once through a Jinja macro with gettext was most of a
 page's CPU. :func:`tile`, :func:`group` and :func:`palette_key` (template globals) render each
@@ -326,7 +326,7 @@ def wait_items(waits, wild=None) -> Markup:
     when given, ``win``), ``<li>`` … ``</li>`` joined by a new line and six spaces: the tile
     (marked when a wildcard), how many are left, the dead-wait flag (``dead``, else none
     left) and what winning on it is worth (:func:`worth`). One call for the list instead of
-    four template calls per wait (issue 13.4)."""
+    four template calls per wait."""
     translations = _request_i18n()[0]
     app_id, lang = app_lang()
     wild = wild or ()
@@ -353,7 +353,7 @@ def eff_rows(eff, complete=False, wild=None) -> Markup:
     ``shanten``, ``useful``, ``useful_total``), ``<li>`` … ``</li>`` joined by a new line and
     six spaces: the best ones (the first row's shanten and total) marked, the first open
     unless the hand is already a win, each folding out to :func:`useful_list`. One call for
-    the list instead of a dozen template calls per row (issue 13.4)."""
+    the list instead of a dozen template calls per row."""
     translations = _request_i18n()[0]
     app_id, lang = app_lang()
     discard_word = _gettext(translations, N_("Discard"), {})
@@ -422,7 +422,7 @@ def palette_row(row, used, honors_off=False, action="") -> Markup:
 
 # -- form inputs ------------------------------------------------------------------------------
 # The analysis form's inputs, written out directly instead of through WTForms' widgets (whose
-# generic attribute sorting and escaping were about a sixth of a page's rendering, issue 13.4):
+# generic attribute sorting and escaping were about a sixth of a page's rendering):
 # the same HTML, byte for byte, as ``field.label()``, ``StringField(...)`` and ``SelectField``
 # render it (attributes sorted by name, as ``wtforms.widgets.html_params`` sorts them).
 

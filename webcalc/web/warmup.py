@@ -1,4 +1,4 @@
-"""Render the pages once before gunicorn forks (issue 13.3).
+"""Render the pages once before gunicorn forks.
 
 gunicorn's master calls :func:`warm_pages` (``on_starting`` in gunicorn.conf.py, after
 ``preload_app`` has built the app and :func:`webcalc.warmup.warm_up` has filled the engine's
