@@ -51,7 +51,7 @@ def _splits(real: tuple, joker: tuple, melds: int, pair: int, jokers_in_triplets
             if b and not jokers_in_triplets:
                 continue
             r, j = take(k, a, b)
-            for t, _s in _splits(tuple(r), tuple(j), melds - 1, pair, jokers_in_triplets):
+            for t, s in _splits(tuple(r), tuple(j), melds - 1, pair, jokers_in_triplets):
                 out.add((t or b == 0, s))
         if _seq_ok(k):
             for a0, b0 in ways(k, 1):
