@@ -57,7 +57,19 @@ def find_waits(variant: Variant, sit: Situation, visible: Sequence[int] = (),
     held = sit.hand.held_counts()
     indicator = sit.indicator
     out = []
-    for t in variant.winning_kinds(sit):
+    fast = None
+    if sit.hand.tile_count == 13:
+        # the free-joker variants, compiled: the kinds that complete the hand (the same as
+        # winning_kinds, tests/test_free_draws.py), found with its useful draws
+        from .efficiency import compiled_draws
+
+        fast = compiled_draws(variant, sit, kinds_in_play)
+    if fast is not None:
+        zero = fast[2]
+        kinds = [ALL_TILES[k] for k in range(kinds_in_play) if zero >> k & 1]
+    else:
+        kinds = variant.winning_kinds(sit)
+    for t in kinds:
         out_of_play = held[t] + (1 if t == indicator else 0)
         if out_of_play < 4 and t < kinds_in_play:          # C-9: a live copy exists
             seen = visible[t] if visible else 0
@@ -130,7 +142,32 @@ def discard_advice(variant: Variant, sit: Situation, visible: Sequence[int] = ()
     then tile order). Tiles the variant forbids discarding (PJ-2) are not offered.
     """
     out = []
-    for t in sorted(set(sit.hand.concealed)):
+    tiles = sorted(set(sit.hand.concealed))
+    fast = None
+    if sit.hand.tile_count == 14:
+        # the free-joker variants, compiled: every discard's completing kinds in one call
+        from .efficiency import compiled_draws
+
+        fast = compiled_draws(variant, sit, kinds_in_play, tuple(int(t) for t in tiles))
+    if fast is not None:
+        held = sit.hand.held_counts()
+        indicator = sit.indicator
+        for t, (_, _, zero) in zip(tiles, fast):
+            if not zero or not variant.can_discard(sit, t):
+                continue
+            waits = []
+            for k in range(kinds_in_play):
+                if zero >> k & 1:
+                    # as find_waits of the 13 tiles left, the discarded tile seen (river)
+                    out_of_play = held[k] - (k == t) + (k == indicator)
+                    if out_of_play < 4:
+                        seen = (visible[k] if visible else 0) + (k == t)
+                        waits.append(Wait(ALL_TILES[k], max(0, 4 - out_of_play - seen)))
+            if waits:
+                out.append(Discard(t, tuple(waits)))
+        out.sort(key=lambda d: (-d.remaining, -len(d.waits), d.tile))
+        return out
+    for t in tiles:
         if not variant.can_discard(sit, t):
             continue
         waits = find_waits(variant, sit.without_tile(t), river(visible, t), kinds_in_play)

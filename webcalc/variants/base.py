@@ -237,6 +237,18 @@ class Variant:
                 out["seven_pairs"] = d
         return out
 
+    def distance_shapes(self, sit: Situation, kinds_in_play: int = 34) -> frozenset[str] | None:
+        """The shapes :meth:`missing_by_shape` counts for this hand, when a win is exactly
+        one of them complete and a wildcard may stand anywhere: then the distance search of
+        :mod:`webcalc.efficiency` (``FreeOracle``, compiled in webcalc/_pjunit.c) answers
+        its shanten, its useful draws and its waits at once. ``None`` where a win needs
+        more than its shape (盘锦's conditions) or another search counts the hand. Names:
+        ``seven_pairs``, ``four_wildcards``, ``knitted``, ``thirteen_orphans`` (the
+        standard shape always). Default: 七对 as themselves without melds."""
+        if not self.policy.in_triplet:
+            return None
+        return frozenset(() if sit.hand.melds else ("seven_pairs",))
+
     @staticmethod
     def missing_four_wildcards(sit: Situation) -> int | None:
         """四混: tiles to add to hold the four tiles of one wildcard kind concealed."""

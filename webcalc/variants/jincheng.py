@@ -122,6 +122,14 @@ class Jincheng(Variant):
             out |= set(thirteen_orphans_waits(sit.counts))
         return out
 
+    def distance_shapes(self, sit: Situation, kinds_in_play: int = 34) -> frozenset[str] | None:
+        """As :meth:`Variant.distance_shapes`, with 十三幺 without melds; ``None`` for a hand
+        with 拾/搶 tiles (JC-10: only 十三幺, counted by :meth:`missing_by_shape`)."""
+        if _taken(sit):
+            return None
+        out = super().distance_shapes(sit, kinds_in_play)
+        return out if sit.hand.melds else out | {"thirteen_orphans"}
+
     def missing_by_shape(self, sit: Situation, limit: int = 99) -> dict[str, int]:
         """As :meth:`Variant.missing_by_shape`; with 拾/搶 tiles (JC-10) only 十三幺, the
         taken tiles counting as their kinds and the pair concealed. Distances above

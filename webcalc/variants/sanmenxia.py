@@ -100,6 +100,16 @@ class Sanmenxia(Variant):
             out["knitted"] = min_missing_knitted(sit.counts)
         return out
 
+    def distance_shapes(self, sit: Situation, kinds_in_play: int = 34) -> frozenset[str] | None:
+        """As :meth:`Variant.distance_shapes`, with 四混 when there are wildcards and 十三不靠
+        without melds when the honors are in play (SMX-3, C-1)."""
+        out = set(super().distance_shapes(sit, kinds_in_play))
+        if sit.wildcards:
+            out.add("four_wildcards")
+        if not sit.hand.melds and kinds_in_play == 34:
+            out.add("knitted")
+        return frozenset(out)
+
     @staticmethod
     def is_wildcard_pair_reading(sit: Situation, r) -> bool:
         """SMX-4's reading of a 混单吊 win: the eyes are the winning tile and a held

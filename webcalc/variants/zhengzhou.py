@@ -86,6 +86,11 @@ class Zhengzhou(Variant):
             out["four_wildcards"] = four
         return out
 
+    def distance_shapes(self, sit: Situation, kinds_in_play: int = 34) -> frozenset[str] | None:
+        """As :meth:`Variant.distance_shapes`, with 四混 when there are wildcards (ZZ-3)."""
+        out = super().distance_shapes(sit, kinds_in_play)
+        return out | {"four_wildcards"} if sit.wildcards else out
+
     def declarable(self, opts) -> Declarable | None:
         """ZZ-4: 七对 with ``seven_pairs_double``, 四混 with ``four_wildcards_double`` in a
         room with wildcards (ZZ-3); 杠上花 is the win method's, not declared."""
