@@ -1370,7 +1370,7 @@ static PyObject *rest_places(PyObject *self, PyObject *args) {
 
 #define TINF 99
 #define BIG 100000
-#define PC_BITS 16
+#define PC_BITS 17
 #define PC_WAYS 4
 #define FC_BITS 13
 #define FC_ROWS 48
@@ -1392,7 +1392,7 @@ typedef struct {
 
 static PEntry *pcache;
 static FEntry *fcache;
-static unsigned long cache_hits, cache_misses;
+static unsigned long cache_hits, cache_misses, misses_by_tiles[16];
 
 static inline uint64_t slot_of(uint64_t key, int bits) {
     return (key * 0x9E3779B97F4A7C15ULL) >> (64 - bits);
@@ -1438,6 +1438,12 @@ static int unit_rows(const int *unit, const int *caps, int n, int honors, int an
                 free_slot = e;
         }
         cache_misses++;
+        {
+            int sum = 0;
+            for (int i = 0; i < n; i++)
+                sum += unit[i];
+            misses_by_tiles[sum < 15 ? sum : 15]++;
+        }
         int nr = plain_rows(pad, caps, n, honors, out);
         PEntry *e = free_slot ? free_slot : &pcache[h];
         e->key = key;
@@ -1956,8 +1962,58 @@ static PyObject *free_draws(PyObject *self, PyObject *args) {
     return draws14(&h, ds, nd);
 }
 
+/* free_warm(max_tiles, any_jokers): fill the unit-table cache with every suit pattern of at
+ * most max_tiles tiles (each kind 0-4, caps 4) and every honors pattern (sorted), so that
+ * a server's workers fork with them (webcalc/warmup.py); returns how many were looked up */
+static PyObject *free_warm(PyObject *self, PyObject *args) {
+    int max_tiles, any_jokers;
+    if (!PyArg_ParseTuple(args, "ip", &max_tiles, &any_jokers))
+        return NULL;
+    if (max_tiles < 0 || max_tiles > 14) {
+        PyErr_SetString(PyExc_ValueError, "free_warm: 0 to 14 tiles");
+        return NULL;
+    }
+    int caps[MAXN] = {4, 4, 4, 4, 4, 4, 4, 4, 4};
+    long done = 0;
+    Tab tab;
+    for (int u = 0; u < 4; u += 3) {               /* a suit (all three alike), the honors */
+        int n = UNIT_N[u], unit[MAXN] = {0};
+        for (;;) {
+            int sum = 0, sorted_ok = 1;
+            for (int i = 0; i < n; i++) {
+                sum += unit[i];
+                if (u == 3 && i && unit[i] > unit[i - 1])
+                    sorted_ok = 0;
+            }
+            if (sum <= max_tiles && sorted_ok) {
+                if (lookup(unit, caps, u, any_jokers, &tab) < 0)
+                    return NULL;
+                done++;
+            }
+            int i = 0;                             /* the next count vector, odometer-wise */
+            while (i < n && unit[i] == 4)
+                unit[i++] = 0;
+            if (i == n)
+                break;
+            unit[i]++;
+        }
+    }
+    return PyLong_FromLong(done);
+}
+
 static PyObject *free_cache_info(PyObject *self, PyObject *args) {
-    return Py_BuildValue("(kk)", cache_hits, cache_misses);
+    PyObject *by = PyTuple_New(16);
+    if (!by)
+        return NULL;
+    for (int i = 0; i < 16; i++) {
+        PyObject *v = PyLong_FromUnsignedLong(misses_by_tiles[i]);
+        if (!v) {
+            Py_DECREF(by);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(by, i, v);
+    }
+    return Py_BuildValue("(kkN)", cache_hits, cache_misses, by);
 }
 
 /* search, merge and fold / fold_draws keep tables between calls (the static Table and DMap
@@ -2012,6 +2068,9 @@ static PyMethodDef methods[] = {
      "free_draws(counts, meld_tiles, indicator, kinds, wild, shapes, melds, discards) -> "
      "(d, lower, zero), or per discard a list of them. See webcalc/efficiency.py "
      "FreeOracle."},
+    {"free_warm", free_warm, METH_VARARGS,
+     "free_warm(max_tiles, any_jokers) -> tables looked up: fills free_draws' cache with "
+     "the unit patterns of up to max_tiles tiles (webcalc/warmup.py)."},
     {"free_cache_info", free_cache_info, METH_NOARGS,
      "free_cache_info() -> (hits, misses) of free_draws' unit tables."},
     {NULL, NULL, 0, NULL},

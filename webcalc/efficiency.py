@@ -33,7 +33,7 @@ from .shanten import (INF, UNITS, _finish_free, _merge_free, free_standard, free
                       free_unit_states, hand_caps, panjin_count_lower, panjin_discards_drawn,
                       panjin_meld_flags, panjin_standard_drawn,
                       seven_pairs_panjin_drawn, unit_free)
-from .tiles import ALL_TILES, Tile
+from .tiles import ALL_TILES, CODES, Tile
 from .variants.base import Situation, Variant
 from .waits import Discard, Wait, river
 
@@ -79,6 +79,7 @@ def _free_shapes(variant: Variant, sit: Situation, kinds: int) -> frozenset[str]
 # -- the same, compiled: every draw of a hand, or of each discard, in one call ----------------
 
 _SHAPE_BITS = {"seven_pairs": 1, "four_wildcards": 2, "knitted": 4, "thirteen_orphans": 8}
+_shape_bits: dict[frozenset, int] = {}
 #: the last compiled answer, (situation, kinds, discards, answer): analyze() asks for a 13-tile
 #: hand's waits and useful draws, and for a 14-tile hand's discard advice and efficiency, with
 #: the same situation object; the answer is computed once (an identity check, no hashing)
@@ -110,9 +111,9 @@ def compiled_draws(variant: Variant, sit: Situation, kinds: int = 34,
     wild = 0
     for w in sit.wildcards:
         wild |= 1 << w
-    bits = 0
-    for s in shapes:
-        bits |= _SHAPE_BITS[s]
+    bits = _shape_bits.get(shapes)
+    if bits is None:
+        bits = _shape_bits[shapes] = sum(_SHAPE_BITS[s] for s in shapes)
     melds = sit.hand.melds
     out = _pjunit.free_draws(sit.counts, [t for m in melds for t in m.tiles] if melds else (),
                              -1 if sit.indicator is None else sit.indicator, kinds, wild, bits,
@@ -448,6 +449,26 @@ def useful_draws(variant: Variant, sit: Situation, visible: Sequence[int] = (),
     it (:func:`webcalc.shanten.panjin_discards_drawn`: all of a hand's discards at once)."""
     held = sit.hand.held_counts()
     indicator = sit.indicator
+    fast = compiled_draws(variant, sit, kinds_in_play) if variant.policy.in_triplet else None
+    if fast is not None:
+        # compiled: the kinds whose draw lowers the distance (a ready hand's: its waits)
+        d0, mask, _ = fast
+        if d0 >= INF:
+            return Useful(None, ())
+        if d0 == 1 and waits is not None:
+            mask = 0
+            for k in waits:
+                mask |= 1 << k
+        out = []
+        mask &= (1 << kinds_in_play) - 1
+        while mask:
+            low = mask & -mask
+            k = low.bit_length() - 1
+            mask ^= low
+            gone = held[k] + (k == indicator)
+            if gone < 4:
+                out.append(Wait(ALL_TILES[k], max(0, 4 - gone - (visible[k] if visible else 0))))
+        return Useful(max(d0 - 1, 0), tuple(out))
     live = []
     for k in range(kinds_in_play):
         out = held[k] + (1 if k == indicator else 0)
@@ -457,16 +478,6 @@ def useful_draws(variant: Variant, sit: Situation, visible: Sequence[int] = (),
     jokers = len(sit.jokers)
     if not variant.policy.in_triplet and not (jokers and jokers == len(sit.hand.concealed)):
         return _panjin_useful(variant, sit, live, bound, standard)
-    fast = compiled_draws(variant, sit, kinds_in_play)
-    if fast is not None:
-        d0, lower, _ = fast
-        if d0 >= INF:
-            return Useful(None, ())
-        if d0 == 1 and waits is not None:
-            ready = set(waits)
-            return Useful(0, tuple(Wait(ALL_TILES[k], rem) for k, rem in live if k in ready))
-        return Useful(max(d0 - 1, 0), tuple(Wait(ALL_TILES[k], rem) for k, rem in live
-                                    if lower >> k & 1))
     if variant.distance_shapes(sit, kinds_in_play) is not None:
         # (a hand with 拾/搶 tiles plays 十三幺 only, JC-10: the variant counts it below)
         if parent is not None:
@@ -612,28 +623,7 @@ def efficiency(variant: Variant, sit: Situation, visible: Sequence[int] = (),
     if (parent is not None or fast is not None) and discards is not None:
         ready = {int(d.tile): [int(w.tile) for w in d.waits] for d in discards}
     if fast is not None:
-        # compiled (as useful_draws of each discard's 13 tiles with this hand as parent)
-        held = sit.hand.held_counts()
-        indicator = sit.indicator
-        for t, (d, lower, _) in zip(tiles, fast):
-            if not variant.can_discard(sit, t):
-                continue
-            if d >= INF:
-                entries.append((t, Useful(None, ())))
-                continue
-            if d == 1 and ready is not None:
-                lower = 0
-                for k in ready.get(int(t), ()):
-                    lower |= 1 << k
-            useful = []
-            for k in range(kinds_in_play):
-                if lower >> k & 1:
-                    out_of_play = held[k] - (k == t) + (k == indicator)
-                    if out_of_play < 4:
-                        seen = (visible[k] if visible else 0) + (k == t)
-                        useful.append(Wait(ALL_TILES[k], max(0, 4 - out_of_play - seen)))
-            entries.append((t, Useful(max(d - 1, 0), tuple(useful))))
-        tiles = ()
+        return _compiled_entries(variant, sit, visible, kinds_in_play, tiles, fast, ready)
     for t in tiles:
         if not variant.can_discard(sit, t):
             continue
@@ -646,6 +636,55 @@ def efficiency(variant: Variant, sit: Situation, visible: Sequence[int] = (),
     entries.sort(key=lambda e: (INF if e[1].shanten is None else e[1].shanten,
                                 -e[1].total, e[0]))
     return [{"discard": t.code, **u.to_dict()} for t, u in entries]
+
+
+def _compiled_entries(variant: Variant, sit: Situation, visible: Sequence[int], kinds: int,
+                      tiles: list[Tile], fast: list, ready: dict | None) -> list[dict]:
+    """:func:`efficiency`'s entries from :func:`compiled_draws` of every discard: as
+    :func:`useful_draws` of each discard's 13 tiles gives them, written out directly. For
+    the 13 tiles left by a discard ``t`` a kind is gone when the 14 tiles and the indicator
+    hold four of it, ``t`` itself when they hold five; its copies left are the same as for
+    the 14 tiles (the discard is seen: C-9 as amended, :func:`webcalc.waits.river`)."""
+    held = sit.hand.held_counts()
+    indicator = sit.indicator
+    rows = []                     # per kind: (code, remaining, dead)
+    live = 0
+    for k in range(kinds):
+        gone = held[k] + (k == indicator)
+        left = 4 - gone - (visible[k] if visible else 0)
+        left = left if left > 0 else 0
+        rows.append((CODES[k], left, left == 0))
+        if gone < 4:
+            live |= 1 << k
+    entries = []
+    for t, (d, mask, _) in zip(tiles, fast):
+        if not variant.can_discard(sit, t):
+            continue
+        if d >= INF:
+            entries.append((INF, 0, t, {"discard": CODES[t], "shanten": None, "useful": [],
+                                        "useful_total": 0}))
+            continue
+        if d == 1 and ready is not None:
+            mask = 0
+            for k in ready.get(int(t), ()):
+                mask |= 1 << k
+        if t < kinds and held[t] + (t == indicator) < 5:
+            mask &= live | 1 << t
+        else:
+            mask &= live
+        useful = []
+        total = 0
+        while mask:
+            low = mask & -mask
+            code, left, dead = rows[low.bit_length() - 1]
+            useful.append({"tile": code, "remaining": left, "dead": dead})
+            total += left
+            mask ^= low
+        shanten = d - 1 if d > 1 else 0
+        entries.append((shanten, -total, t, {"discard": CODES[t], "shanten": shanten,
+                                             "useful": useful, "useful_total": total}))
+    entries.sort(key=lambda e: e[:3])
+    return [e[3] for e in entries]
 
 
 def ready_discards(entries: list[dict]) -> list[Discard]:

@@ -23,6 +23,9 @@ from ..tiles import ALL_TILES, Tile, counts_of
 from ..wildcards import HENAN, wildcards_from_indicator
 
 WIN_METHODS = ("self_draw", "discard", "kong_replacement", "robbing_kong")
+#: shape sets of :meth:`Variant.distance_shapes` (one object each: asked per analysis)
+NO_SHAPES: frozenset[str] = frozenset()
+SEVEN_PAIRS = frozenset(("seven_pairs",))
 WIN_METHOD_LABELS = {w: Message(f"win.{w}") for w in WIN_METHODS}  # 自摸 点炮 杠上开花 抢杠
 SELF_DRAWN = frozenset({"self_draw", "kong_replacement"})   # C-14: 杠上开花 is a self-draw
 
@@ -247,7 +250,7 @@ class Variant:
         standard shape always). Default: 七对 as themselves without melds."""
         if not self.policy.in_triplet:
             return None
-        return frozenset(() if sit.hand.melds else ("seven_pairs",))
+        return NO_SHAPES if sit.hand.melds else SEVEN_PAIRS
 
     @staticmethod
     def missing_four_wildcards(sit: Situation) -> int | None:
