@@ -1,4 +1,5 @@
-"""Ledger benchmark (issue 12): ``make bench-ledger`` → bench/RESULTS.md, "## Ledger (issue 12)".
+"""Ledger benchmark (issues 12 and 21): ``make bench-ledger`` → bench/RESULTS.md, "## Ledger
+(issue 12)" and "## Ledger writes at 1, 50 and 200 entries (issue 21)".
 
 On SQLite (a fresh file, WAL, ``synchronous=FULL``: every commit is fsynced) and, in the same
 run, on PostgreSQL (``WEBCALC_BENCH_POSTGRES_URL``, else ``WEBCALC_TEST_POSTGRES_URL``, else
@@ -15,7 +16,23 @@ in-process (JSON parse, engine, database commit, the answer with the whole table
   block with its QR code) and the view page of those 3 tables in turn, the full page every
   time (the chart is its own ``chart.svg`` request, not part of the page).
 
-Reports p50/p99/max per database. Python stdlib + the project only.
+Reports p50/p99/max per database.
+
+Then, in the same run (issue 21: a write costs the same at entry 200 as at entry 1; a poll
+answered 304 about what ``/healthz`` costs), on each database:
+
+* **writes at 1, 50 and 200 entries**: ``--samples`` times, three tables are imported (not
+  timed) holding 0, 49 and 199 entries (the same evening, cut), then one freshly generated
+  entry is recorded on each, in turn (``POST …/hands``: the entry 1, 50, 200), corrected
+  (``PUT …/hands/<n>``), undone (``POST …/undo``), recorded again and voided (``POST
+  …/hands/<n>/void``). The process holds each table as its last answer left it (the
+  server's worker that served the table before); "200, other worker" records entry 200 on a
+  table whose previous write another app (another worker, with its own copy) made;
+* **polls**: ``GET /t/<view>/live`` with the table's ETag (304) and ``GET /healthz``,
+  interleaved, called through the WSGI app itself (no test client), this process's CPU time
+  per request.
+
+Python stdlib + the project only.
 """
 
 from __future__ import annotations
@@ -153,6 +170,191 @@ def run(url: str, tables: int, entries: int, reads: int, seed: int, pages: int) 
                for k, v in page.items()}}
 
 
+WRITES = ("record", "correct", "undo", "void")
+
+
+def _doc_of(app, entries: int, rng: random.Random) -> dict:
+    """An exported evening of ``entries`` entries (the import source of :func:`run_cost`)."""
+    client = app.test_client()
+    made = client.post("/api/v1/tables", json={"variant": "zhengzhou",
+                                               "options": {"seven_pairs_double": True}}).json
+    for n in range(entries):
+        r = client.post(f"/api/v1/tables/{made['edit_token']}/hands", json=random_entry(rng))
+        assert r.status_code == 201, r.json
+    return client.get(f"/api/v1/tables/{made['edit_token']}/export").json
+
+
+def _import(client, doc: dict, entries: int) -> str:
+    cut = {**doc, "entries": doc["entries"][:entries]}
+    r = client.post("/api/v1/tables/import", json=cut)
+    assert r.status_code == 201, r.json
+    return r.json["edit_token"]
+
+
+def _timed(client, method: str, path: str, body=None):
+    t0, c0 = time.perf_counter(), time.process_time()
+    r = client.open(path, method=method, json=body)
+    return r, time.perf_counter() - t0, time.process_time() - c0
+
+
+def run_cost(url: str, samples: int, seed: int) -> dict:
+    """Writes at 1, 50 and 200 entries, and polls answered 304 against /healthz (see the
+    module docstring)."""
+    from werkzeug.test import EnvironBuilder
+
+    rng = random.Random(seed)
+    config = {"SECRET_KEY": "bench", "DATABASE_URL": url, "LEDGER_HANDS_MAX": 100000,
+              "LEDGER_TABLES_PER_HOUR": 0}
+    app, other = create_app(config), create_app(config)
+    client, other_client = app.test_client(), other.test_client()
+    sizes = (1, 50, 200)
+    wall = {(w, n): [] for w in WRITES for n in sizes}
+    cpu = {(w, n): [] for w in WRITES for n in sizes}
+    wall_other, cpu_other = [], []
+    try:
+        doc = _doc_of(app, max(sizes) - 1, rng)
+        warm = _import(client, doc, 3)               # templates, engine: warm, not timed
+        client.post(f"/api/v1/tables/{warm}/hands", json=random_entry(rng))
+        for _ in range(samples):
+            tokens = {n: _import(client, doc, n - 1) for n in sizes}
+            far = _import(client, doc, max(sizes) - 1)
+            # the previous write came from the other worker: it holds the table, this one not
+            r = other_client.post(f"/api/v1/tables/{far}/undo", json={"number": max(sizes) - 1})
+            assert r.status_code == 200, r.json
+            bodies = [random_entry(rng) for _ in range(3)]
+            order = list(sizes)
+            rng.shuffle(order)
+            for n in order:
+                edit = tokens[n]
+                for write, method, path, body in (
+                        ("record", "POST", "/hands", bodies[0]),
+                        ("correct", "PUT", f"/hands/{n}", bodies[1]),
+                        ("undo", "POST", "/undo", {"number": n}),
+                        ("record again", "POST", "/hands", bodies[2]),
+                        ("void", "POST", f"/hands/{n + 1}/void", {"reason": "bench"})):
+                    if write == "correct" and ("adjustment" in bodies[0]) != \
+                            ("adjustment" in bodies[1]):
+                        body = bodies[0]                 # a correction keeps the kind
+                    r, w, c = _timed(client, method, f"/api/v1/tables/{edit}{path}", body)
+                    assert r.status_code in (200, 201), (write, n, r.status_code, r.json)
+                    if write in WRITES:
+                        wall[(write, n)].append(w)
+                        cpu[(write, n)].append(c)
+            r, w, c = _timed(client, "POST", f"/api/v1/tables/{far}/hands", bodies[0])
+            assert r.status_code == 201 and r.json["hand"]["number"] == max(sizes), r.json
+            wall_other.append(w)
+            cpu_other.append(c)
+        # polls: one view page's live part answered 304, against /healthz, through the WSGI app
+        made = client.post("/api/v1/tables", json={"variant": "zhengzhou"}).json
+        view = made["view_token"]
+        client.post(f"/api/v1/tables/{made['edit_token']}/hands", json=random_win(rng))
+        etag = client.get(f"/t/{view}/live").headers["ETag"]
+        api_etag = client.get(f"/api/v1/tables/{view}").headers["ETag"]
+        environs = {
+            "healthz": EnvironBuilder(path="/healthz").get_environ(),
+            "poll 304": EnvironBuilder(path=f"/t/{view}/live",
+                                       headers={"If-None-Match": etag}).get_environ(),
+            "API read 304": EnvironBuilder(path=f"/api/v1/tables/{view}",
+                                           headers={"If-None-Match": api_etag})
+            .get_environ()}
+        statuses = set()
+
+        def start(status, _headers, _exc=None):
+            statuses.add(status.split()[0])
+
+        def call(environ) -> float:
+            c0 = time.process_time()
+            body = app.wsgi_app(dict(environ), start)
+            for _chunk in body:
+                pass
+            if hasattr(body, "close"):
+                body.close()
+            return time.process_time() - c0
+
+        polls = {k: [] for k in environs}
+        for k, e in environs.items():
+            statuses.clear()
+            call(e)
+            assert statuses == ({"200"} if k == "healthz" else {"304"}), (k, statuses)
+        for _ in range(300):
+            for e in environs.values():
+                call(e)
+        statuses.clear()
+        for _ in range(samples * 20):
+            for k, e in environs.items():
+                polls[k].append(call(e))
+        assert statuses == {"200", "304"}, statuses        # /healthz, and every poll a 304
+    finally:
+        app.extensions["ledger"].dispose()
+        other.extensions["ledger"].dispose()
+    ms = lambda xs, q: pct(xs, q) * 1000  # noqa: E731
+    us = lambda xs, q: pct(xs, q) * 1e6  # noqa: E731
+    return {"writes": {k: (ms(v, .5), ms(v, .99), ms(cpu[k], .5), ms(cpu[k], .99), len(v))
+                       for k, v in wall.items()},
+            "other": (ms(wall_other, .5), ms(wall_other, .99), ms(cpu_other, .5),
+                      ms(cpu_other, .99), len(wall_other)),
+            "polls": {k: (us(v, .5), sum(v) / len(v) * 1e6, us(v, .99), len(v))
+                      for k, v in polls.items()}}
+
+
+def cost_section(results: dict, args, load: tuple[float, float], notes: list[str]) -> str:
+    lines = ["## Ledger writes at 1, 50 and 200 entries (issue 21)", "",
+             f"`make bench-ledger` ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; "
+             f"{machine()}; `python bench/ledger.py --samples {args.samples}`). In-process "
+             "through the Flask app (no network). Each sample imports three tables holding 0, "
+             "49 and 199 entries (not timed), then on each in turn, in a shuffled order, "
+             "records one freshly generated entry (80 % 郑州 wins with fresh tiles, 8 % 荒庄, "
+             "6 % declared wins, 6 % adjustments; the same entry on the three tables), "
+             "corrects it, undoes it, records another and voids it: every answer carries the "
+             "whole table (`{\"hand\", \"table\"}` or T). \"200, other worker\": entry 200 "
+             "recorded on a table whose previous write another app instance (another worker, "
+             "with its own copy of the table) made. Times in ms; CPU = this process's CPU time "
+             "per request (PostgreSQL's own work runs in its server).", "",
+             f"Load average (1 min) {load[0]:.1f} before, {load[1]:.1f} after, on "
+             f"{os.cpu_count()} cores: the machine was shared, so wall times include waiting "
+             "for a core; the comparison that counts is within one run, between sizes, "
+             "interleaved.", "",
+             "| database | write | at entry | p50 | p99 | CPU p50 | CPU p99 | samples |",
+             "|---|---|---|---|---|---|---|---|"]
+    verdicts = []
+    for name, r in results.items():
+        for write in WRITES:
+            for n in (1, 50, 200):
+                p = r["writes"][(write, n)]
+                lines.append(f"| {name} | {write} | {n} | {p[0]:.1f} | {p[1]:.1f} | "
+                             f"{p[2]:.1f} | {p[3]:.1f} | {p[4]} |")
+        o = r["other"]
+        lines.append(f"| {name} | record | 200, other worker | {o[0]:.1f} | {o[1]:.1f} | "
+                     f"{o[2]:.1f} | {o[3]:.1f} | {o[4]} |")
+        one, far = r["writes"][("record", 1)], r["writes"][("record", 200)]
+        ratio = far[1] / one[1]
+        verdicts.append(f"- {name}: record p99 at entry 200 / at entry 1 = {far[1]:.1f} / "
+                        f"{one[1]:.1f} ms = **{ratio:.2f}** (target ≤ 1.3: "
+                        f"**{'met' if ratio <= 1.3 else 'MISSED'}**); CPU p99 "
+                        f"{far[3]:.1f} / {one[3]:.1f} = {far[3] / one[3]:.2f}, CPU p50 "
+                        f"{far[2]:.1f} / {one[2]:.1f} = {far[2] / one[2]:.2f}.")
+    lines += ["", "Targets (issue 21):", ""] + verdicts
+    lines += ["", "Polls (`GET /t/<view>/live` with its ETag, answered 304; `GET "
+              "/api/v1/tables/<view>` likewise) against `GET /healthz`, interleaved, each "
+              "request called through the WSGI app (`app.wsgi_app`), this process's CPU "
+              "time per request in µs:", "",
+              "| database | request | CPU p50 | CPU mean | CPU p99 | requests | p50 / healthz |",
+              "|---|---|---|---|---|---|---|"]
+    poll_verdicts = []
+    for name, r in results.items():
+        h = r["polls"]["healthz"]
+        for k, p in r["polls"].items():
+            lines.append(f"| {name} | {k} | {p[0]:.0f} | {p[1]:.0f} | {p[2]:.0f} | {p[3]} | "
+                         f"{p[0] / h[0]:.2f} |")
+        p = r["polls"]["poll 304"]
+        ratio = p[0] / h[0]
+        poll_verdicts.append(f"- {name}: a poll answered 304 costs {ratio:.2f}× /healthz "
+                             f"(CPU p50; mean {p[1] / h[1]:.2f}×; target ≤ 1.5: "
+                             f"**{'met' if ratio <= 1.5 else 'MISSED'}**).")
+    lines += [""] + poll_verdicts + [""] + [f"- {n}" for n in notes]
+    return "\n".join(lines).rstrip() + "\n"
+
+
 def pg_schema_url(base: str):
     import psycopg
     from sqlalchemy.engine import make_url
@@ -207,8 +409,35 @@ def main() -> None:
     ap.add_argument("--pages", type=int, default=100,
                     help="renders of the edit page and of the view page each")
     ap.add_argument("--seed", type=int, default=12)
+    ap.add_argument("--samples", type=int, default=150,
+                    help="tables per size for the writes at 1, 50 and 200 entries")
+    ap.add_argument("--only-cost", action="store_true",
+                    help="only the issue-21 part (writes at 1, 50, 200 entries and polls)")
     ap.add_argument("--out", default=str(ROOT / "bench" / "RESULTS.md"))
     args = ap.parse_args()
+    if not args.only_cost:
+        main_issue12(args)
+    cost, notes = {}, []
+    load = os.getloadavg()[0]
+    with tempfile.TemporaryDirectory() as tmp:
+        cost["SQLite"] = run_cost(f"sqlite:///{tmp}/cost.sqlite3", args.samples, args.seed)
+    base = (os.environ.get("WEBCALC_BENCH_POSTGRES_URL")
+            or os.environ.get("WEBCALC_TEST_POSTGRES_URL") or PG_DEFAULT)
+    try:
+        url, schema, version = pg_schema_url(base)
+    except Exception as err:  # noqa: BLE001
+        notes.append(f"PostgreSQL not reachable ({str(err).splitlines()[0]}): not measured.")
+    else:
+        try:
+            cost[f"PostgreSQL {version.split()[0]}"] = run_cost(url, args.samples, args.seed + 1)
+        finally:
+            drop_schema(base, schema)
+    text = cost_section(cost, args, (load, os.getloadavg()[0]), notes)
+    print(text)
+    write_section(Path(args.out), text, "## Ledger writes at 1, 50 and 200 entries (issue 21)")
+
+
+def main_issue12(args) -> None:
     results, notes = {}, []
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:

@@ -1,4 +1,5 @@
-"""Shared fixtures: the Flask app and its test client."""
+"""Shared fixtures: the Flask app and its test client; Chromium for the browser tests (the
+calculator's in tests/ and the ledger's in tests/ledger/)."""
 
 from __future__ import annotations
 
@@ -15,3 +16,19 @@ def app():
 @pytest.fixture()
 def client(app):
     return app.test_client()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium under Playwright, one per test module."""
+    from tests.browsers import CHROMIUM, LAUNCH_ARGS, need_chromium
+
+    need_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()

@@ -12,10 +12,8 @@ import pytest
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium"
-LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-               "--disable-component-update", "--disable-sync", "--no-first-run",
-               "--disable-dev-shm-usage"]
+from .browsers import CHROMIUM, LAUNCH_ARGS  # noqa: F401  (imported from here by others)
+from .browsers import need_chromium as _need_chromium  # noqa: F401
 SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
 
 
@@ -42,21 +40,8 @@ def live_server():
         thread.join(timeout=5)
 
 
-@pytest.fixture(scope="module")
-def browser():
-    _need_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
-
-
-def _page(browser, live_server, **context_args):
-    context = browser.new_context(locale="zh-CN", **context_args)
+def _page(browser, live_server, locale="zh-CN", **context_args):
+    context = browser.new_context(locale=locale, **context_args)
     page = context.new_page()
     page.set_default_timeout(10_000)
     foreign: list[str] = []
@@ -379,7 +364,8 @@ def test_meld_builder_takes_a_tile_for_thirteen_orphans(browser, live_server, js
         page.click("button.key[value='1m']")
         page.wait_for_selector(".meld-chip")
         assert "拾（上家打的幺牌）" in page.inner_text(".meld-chip")
-        assert page.locator(".hand-tiles [data-tile='1m']").count() == 0
+        # (the meld chips share the hand's grid: count the concealed tiles' buttons only)
+        assert page.locator(".hand-tiles .tile-btn [data-tile='1m']").count() == 0
         assert "13 张" in page.inner_text("#hand-row-label")
         page.wait_for_selector("#result .wait-list")
         waits = _wait_tiles(page)
@@ -428,9 +414,14 @@ def test_more_readings_link(browser, live_server, js):
         if js:
             page.evaluate("window.__same_page = true")
         page.click(".other-readings > summary")
-        page.click(".more-readings a")
+        if js:
+            page.click(".more-readings a")
+        else:                       # a plain link: wait for the new page, however slow
+            with page.expect_navigation(wait_until="load", timeout=30_000):
+                page.click(".more-readings a")
         page.wait_for_function(
-            "() => document.querySelectorAll('#result li.reading').length === 40")
+            "() => document.querySelectorAll('#result li.reading').length === 40",
+            timeout=30_000)
         assert page.url.endswith(many + "&readings=40")
         assert page.get_attribute(".other-readings", "open") is not None
         assert page.locator(".more-readings a").inner_text() == "再列 20 种拆法"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from .test_browser import SCREENSHOTS, _page, browser, live_server  # noqa: F401  (fixtures)
+from .test_browser import SCREENSHOTS, _page, live_server  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.browser
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from .test_browser import _page, browser, live_server  # noqa: F401  (fixtures)
+from .test_browser import _page, live_server  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.browser
 

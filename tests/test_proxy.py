@@ -43,6 +43,10 @@ SLOW_CLIENTS = 50
 #: tables one client address may create per hour in this stack (LEDGER_TABLES_PER_HOUR)
 CAP = 2
 ACCESS_LOG = "/var/log/nginx/webcalc.access.log"
+#: Debian's libnginx-mod-http-brotli-filter (.ci/run installs it); deploy/nginx-brotli.conf is
+#: then included, as the shipped config's comment says
+BROTLI_MODULE = Path("/usr/lib/nginx/modules/ngx_http_brotli_filter_module.so")
+BROTLI_SNIPPETS = "/etc/nginx/snippets/webcalc-brotli*.conf"
 
 
 class Stack(NamedTuple):
@@ -97,12 +101,19 @@ def nginx_conf(tmp: Path, listen: int, upstream: int) -> Path:
                      ("listen 80;", f"listen 127.0.0.1:{listen};"),
                      ("server_name calc.example.com;", "server_name 127.0.0.1 localhost;"),
                      ("/srv/webcalc/static/", f"{ROOT / 'static'}/"),
-                     (ACCESS_LOG, str(tmp / "access.log"))):
+                     (ACCESS_LOG, str(tmp / "access.log")),
+                     (BROTLI_SNIPPETS, str(tmp / "snippets" / "webcalc-brotli*.conf"))):
         assert old in site, f"deploy/nginx.conf no longer has {old!r}"
         site = site.replace(old, new)
     (tmp / "site.conf").write_text(site, encoding="utf-8")
+    (tmp / "snippets").mkdir(exist_ok=True)
+    load = ""
+    if BROTLI_MODULE.exists():
+        load = f"load_module {BROTLI_MODULE};\n"
+        (tmp / "snippets" / "webcalc-brotli.conf").write_text(
+            (ROOT / "deploy" / "nginx-brotli.conf").read_text(encoding="utf-8"), encoding="utf-8")
     user = "user root;\n" if os.geteuid() == 0 else ""   # CI runs as root; workers stay root
-    main = f"""{user}worker_processes 1;
+    main = f"""{load}{user}worker_processes 1;
 pid {tmp}/nginx.pid;
 error_log stderr warn;
 events {{ worker_connections 1024; }}
@@ -240,6 +251,44 @@ def test_body_over_16_kb_refused_by_nginx_in_the_apps_words(stack):
     assert status == 413 and "16 KB" in data.decode()
 
 
+def test_an_import_over_16_kb_passes_nginx_up_to_2_mb(stack, tmp_path):
+    """nginx's 16 KB cap held every import too (the app takes 2 MB there): an export of a
+    60-hand table could not be imported behind the shipped config."""
+    from webcalc.ledger import Ledger
+
+    ledger = Ledger(f"sqlite:///{tmp_path}/export.sqlite3", migrate_lazily=True)
+    try:
+        made = ledger.create_table({"variant": "zhengzhou"})
+        for _ in range(60):
+            ledger.record(made.edit_token, {"hand": "123m456p789s11122z", "winning_tile": "2z",
+                                            "win_by": "self_draw",
+                                            "settlement": {"winner": 1, "pao": [1, 2, 0, 3]}})
+        export = json.dumps(ledger.export_table(made.edit_token)).encode()
+    finally:
+        ledger.dispose()
+    assert 16 * 1024 < len(export) < 2 * 1024 * 1024
+    headers = {"Content-Type": "application/json"}
+    status, _, data = _request(stack.proxy_port, "POST", "/api/v1/tables/import", export,
+                               headers, source="127.0.0.4")
+    assert status == 201, data[:300]
+    assert len(json.loads(data)["table"]["hands"]) == 60
+    big = b'{"pad": "' + b"x" * (2 * 1024 * 1024) + b'"}'
+    status, _, data = _request(stack.proxy_port, "POST", "/api/v1/tables/import", big,
+                               headers, source="127.0.0.4")
+    assert status == 413 and json.loads(data)["error"]["code"] == "too_large"
+    assert "2048 KB" in json.loads(data)["error"]["message"]
+    # the page's import form (multipart) goes through too; without its CSRF token the app
+    # answers, not nginx: 400 from Flask-WTF rather than nginx's 413
+    boundary = "wcboundary"
+    form = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; "
+            f"filename=\"t.json\"\r\nContent-Type: application/json\r\n\r\n").encode() \
+        + export + f"\r\n--{boundary}--\r\n".encode()
+    status, _, data = _request(stack.proxy_port, "POST", "/t/import", form,
+                               {"Content-Type": f"multipart/form-data; boundary={boundary}"},
+                               source="127.0.0.4")
+    assert status == 400 and b"2048 KB" not in data
+
+
 def test_unknown_host_gets_no_answer(stack):
     proxy_port, app_port = stack.proxy_port, stack.app_port
     # nginx: the default server closes the connection (444) without a response
@@ -302,25 +351,30 @@ def test_nginx_access_log_holds_no_token(stack):
     assert status == 201, data
     paths = [f"/t/{edit}", f"/t/{view}", f"/t/{edit}/live", f"/t/{view}/live?part=top",
              f"/t/{view}/export.csv", f"/t/{edit}/chart.svg", f"/api/v1/tables/{edit}",
-             f"/api/v1/tables/{view}/export", f"/t/{edit}?correct=1"]
+             f"/api/v1/tables/{view}/export", f"/t/{edit}?correct=1&s_winner=none"]
     for path in paths:
         status, headers, _ = _request(port, "GET", path, headers={"Referer": page})
         assert status == 200, path
         assert headers["Cache-Control"] == "no-store", path        # through nginx too
+    # 记入牌桌's pasted link: the edit link, percent-encoded in the query of /t/send
+    pasted = "/t/send?hand=1m&table=http%3A%2F%2F127.0.0.1%2Ft%2F" + edit
+    status, headers, _ = _request(port, "GET", pasted)
+    assert status == 303 and headers["Cache-Control"] == "no-store"
     # the server for unknown hosts logs what it closes, redacted too
     with pytest.raises((http.client.RemoteDisconnected, ConnectionError)):
         _request(port, "GET", f"/t/{edit}", headers={"Host": "evil.example"})
-    lines = _log_lines(stack.access_log, before + len(paths) + 3)[before:]
-    assert len(lines) == len(paths) + 3, lines
+    lines = _log_lines(stack.access_log, before + len(paths) + 4)[before:]
+    assert len(lines) == len(paths) + 4, lines
     log = "\n".join(lines)
     assert edit not in log and view not in log
     assert '"POST /api/v1/tables HTTP/1.1" 201' in log
     assert '"POST /api/v1/tables/[redacted]/hands HTTP/1.1" 201' in log
     assert '"GET /t/[redacted] HTTP/1.1" 200' in log
     assert '"GET /t/[redacted]/live?part=top HTTP/1.1" 200' in log
-    assert '"GET /t/[redacted]?correct=1 HTTP/1.1" 200' in log
+    assert '"GET /t/[redacted]?correct=1&s_winner=none HTTP/1.1" 200' in log
     assert '"GET /api/v1/tables/[redacted]/export HTTP/1.1" 200' in log
     assert '"GET /t/[redacted] HTTP/1.1" 444' in log
+    assert '"GET /t/send?hand=1m&table=[redacted] HTTP/1.1" 303' in log
     assert log.count(f'"http://127.0.0.1:{port}/t/[redacted]"') == len(paths)   # Referer
     assert all(line.startswith("127.0.0.") for line in lines)   # still says who asked
 
@@ -339,6 +393,75 @@ def test_session_cookie_through_nginx(stack):
         assert {"httponly", "samesite=lax"} <= attrs and "secure" not in attrs, cookie
         assert headers["X-Robots-Tag"].startswith("noindex")
         assert headers["Referrer-Policy"] == "no-referrer"
+
+
+# -- compression and caching through nginx ------------------------------------------------
+
+#: result pages as a table uses them (canonical URLs): 13 tiles with waits, a win with its
+#: settlement, a 14-tile hand with its 牌理 panel, the English page, 盘锦 with wildcards and
+#: many readings, a 盘锦 discard win settled (the heaviest seen: 62 KB of HTML)
+RESULT_PAGES = [
+    "/?variant=zhengzhou&hand=123m456p789s1112z",
+    "/?variant=zhengzhou&hand=123m456p789s11222z&winning_tile=2z&s_dealer=0&s_winner=0",
+    "/?variant=zhengzhou&hand=123m456p789s11234z",
+    "/?variant=panjin&hand=123m456p789s1112z&lang=en",
+    "/?variant=panjin&hand=1122335566778m&indicator=4m",
+    "/?variant=panjin&hand=123m456p789s11222z&indicator=4m&winning_tile=2z&win_by=discard"
+    "&s_dealer=0&s_winner=1&s_discarder=2",
+]
+PAGE_WEIGHT_MAX = 10 * 1024
+
+
+def _weights(port: int, path: str) -> dict[str, int]:
+    sizes = {}
+    for encoding in ("identity", "gzip", "br"):
+        if encoding == "br" and not BROTLI_MODULE.exists():
+            continue
+        status, headers, data = _request(port, "GET", path, headers={"Accept-Encoding": encoding})
+        assert status == 200, (path, status)
+        assert headers.get("Content-Encoding", "identity") == encoding, (path, encoding, headers)
+        assert "Accept-Encoding" in headers.get("Vary", ""), path
+        sizes[encoding] = len(data)
+    return sizes
+
+
+def test_result_pages_weigh_at_most_10_kb_compressed(stack, capsys):
+    """Through the shipped config: gzip (and brotli where the module is installed)."""
+    if os.environ.get("CI") == "true":
+        assert BROTLI_MODULE.exists(), ".ci/run installs libnginx-mod-http-brotli-filter"
+    rows = []
+    for path in RESULT_PAGES:
+        sizes = _weights(stack.proxy_port, path)
+        rows.append((path, sizes))
+        assert sizes["gzip"] <= PAGE_WEIGHT_MAX, (path, sizes)
+        assert sizes.get("br", 0) <= PAGE_WEIGHT_MAX, (path, sizes)
+        assert sizes["identity"] > 3 * sizes["gzip"], (path, sizes)
+    with capsys.disabled():
+        for path, sizes in rows:
+            print(f"\n  page weight {path}: " + ", ".join(f"{k} {v:,} B" for k, v in sizes.items()),
+                  end="")
+        print()
+
+
+def test_static_files_through_nginx_fingerprinted_immutable_and_compressed(stack):
+    port = stack.proxy_port
+    status, headers, page = _request(port, "GET", "/")
+    assert status == 200 and headers["Cache-Control"] == "public, max-age=600"
+    css = next(u for u in __import__("re").findall(r'href="(/static/[^"]+\.css)"', page.decode()))
+    status, headers, data = _request(port, "GET", css, headers={"Accept-Encoding": "gzip"})
+    assert status == 200 and headers["Content-Encoding"] == "gzip"
+    assert headers["Cache-Control"] == "public, max-age=31536000, immutable"
+    assert headers["Content-Type"].startswith("text/css")
+    import gzip as _gzip
+    assert _gzip.decompress(data) == (ROOT / "static" / "css" / "app.css").read_bytes()
+    status, headers, _ = _request(port, "GET", "/static/css/app.css")
+    assert status == 200 and headers["Cache-Control"] == "no-cache"
+    # the service worker and the manifest come from the app, at the root
+    status, headers, body = _request(port, "GET", "/sw.js")
+    assert status == 200 and headers["Content-Type"].startswith("text/javascript")
+    assert headers["Cache-Control"] == "no-cache" and css.encode() in body
+    status, headers, _ = _request(port, "GET", "/manifest.webmanifest")
+    assert status == 200 and headers["Content-Type"].startswith("application/manifest+json")
 
 
 # -- the Host check in the app alone (no nginx needed) -------------------------------------

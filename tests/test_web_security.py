@@ -559,7 +559,7 @@ def test_browser_no_csp_violation_and_htmx_swaps():
                 page.evaluate("window.__sameDocument = true")
                 page.select_option("#variant", "zhengzhou")
                 page.fill("#hand", "123m456p789s1112z")
-                page.click("button[type=submit]")
+                page.click("button.primary")
                 page.wait_for_selector("#result .wait-list li.wait")
                 assert page.evaluate("window.__sameDocument") is True   # swapped, not reloaded
                 assert "hand=123m456p789s1112z" in page.url              # pushed URL
@@ -675,7 +675,8 @@ def test_pages_without_a_token_keep_their_headers(client):
     for resp in (client.get("/"), client.post(API, json=READY), client.get("/healthz")):
         assert resp.headers["Referrer-Policy"] == "same-origin"
         assert "X-Robots-Tag" not in resp.headers
-    assert "Cache-Control" not in client.get("/").headers
+    # not the ledger's no-store: the calculator is the same for everyone (webcalc/web/assets.py)
+    assert client.get("/").headers["Cache-Control"] == "public, max-age=600"
 
 
 def _session_cookie(resp) -> str:
@@ -729,7 +730,9 @@ def test_csv_export_writes_formulas_as_text_and_amounts_as_numbers(ledger_app):
     assert resp.status_code == 200
     assert resp.headers["Content-Type"] == "text/csv; charset=utf-8"
     rows = list(_csv.reader(_io.StringIO(resp.get_data(as_text=True).lstrip("\ufeff"))))
-    header, body = rows[0], rows[1:]
+    # the entries, then (after a blank row) the seats with their totals and the settle-up
+    end = rows.index([])
+    header, body, tail = rows[0], rows[1:end], rows[end:]
     amount = header.index("金额")
     text_cells = [c for r in body for i, c in enumerate(r) if i != amount]
     # no text cell starts a formula: a spreadsheet shows each as typed
@@ -738,10 +741,19 @@ def test_csv_export_writes_formulas_as_text_and_amounts_as_numbers(ledger_app):
     assert {"'" + n for n in FORMULAS} <= quoted
     for note in ("=1+1", "@A1", "-3"):                # the notes begin their details
         assert any(c.startswith("'" + note) for c in quoted), note
-    # amounts stay numbers (never prefixed), hand numbers too
-    assert all(re.fullmatch(r"\d+(\.\d+)?", r[amount]) for r in body), [r[amount] for r in body]
+    # amounts stay numbers (never prefixed; empty for the 荒庄 without payments), hand
+    # numbers too
+    assert all(re.fullmatch(r"\d+(\.\d+)?", r[amount]) for r in body if r[amount]), \
+        [r[amount] for r in body]
     assert {r[amount] for r in body} >= {"8", "0.5", "2"}
     assert all(r[0].isdigit() for r in body)
+    # the totals are numbers too (a negative one included), the seats' names text
+    seats = next(r for r in tail if r[:1] == ["座位"])
+    totals = next(r for r in tail if r[:1] == ["合计"])
+    assert seats[1:] == ["'" + n for n in FORMULAS]
+    assert all(re.fullmatch(r"-?\d+(\.\d+)?", x) for x in totals[1:]) and "-" in "".join(totals)
+    payers = [c for r in tail[tail.index(["结算", "付款", "收款", "金额"]) + 1:] for c in r[1:3]]
+    assert payers and all(c.startswith("'") for c in payers)
     # a plain cell is left exactly as it was
     assert "调整" in text_cells and "东家" not in quoted
 

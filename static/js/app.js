@@ -1,7 +1,11 @@
 // webcalc: the little the page needs beyond htmx. No inline script (CSP script-src 'self').
-// "Copy link": the URL bar already holds the whole state; this copies it.
+// "Copy link": the URL bar already holds the whole state; this copies it. The colours switch
+// (static/js/theme.js applies the choice before the first paint), the service worker
+// (static/sw.js, served at /sw.js) and the "no network" line.
 (function () {
   "use strict";
+
+  var THEME_KEY = "webcalc-theme";
 
   function show(button) {
     button.hidden = false;
@@ -9,6 +13,68 @@
 
   function ready() {
     document.querySelectorAll("[data-copy-link]").forEach(show);
+  }
+
+  // --- colours: "auto" (the system's), "light" or "dark", kept in this phone's storage ---
+  function storedTheme() {
+    try {
+      var t = window.localStorage.getItem(THEME_KEY);
+      return t === "light" || t === "dark" ? t : "auto";
+    } catch (e) { return "auto"; }
+  }
+
+  function applyTheme(theme) {
+    var root = document.documentElement;
+    if (theme === "auto") { root.removeAttribute("data-theme"); } else { root.setAttribute("data-theme", theme); }
+    // the browser's bar: each colour under its own media query, or the chosen one in both
+    var metas = document.querySelectorAll("meta[name=theme-color]");
+    var colors = {};
+    metas.forEach(function (meta) {
+      if (!meta.dataset.color) { meta.dataset.color = meta.content; }
+      colors[meta.media.indexOf("dark") >= 0 ? "dark" : "light"] = meta.dataset.color;
+    });
+    metas.forEach(function (meta) {
+      var own = meta.media.indexOf("dark") >= 0 ? "dark" : "light";
+      meta.content = colors[theme === "auto" ? own : theme] || meta.dataset.color;
+    });
+  }
+
+  function themeSwitch() {
+    var select = document.querySelector("[data-theme-switch]");
+    if (!select) return;
+    select.value = storedTheme();
+    select.closest(".theme-switch").hidden = false;
+    select.addEventListener("change", function () {
+      try {
+        if (select.value === "auto") { window.localStorage.removeItem(THEME_KEY); }
+        else { window.localStorage.setItem(THEME_KEY, select.value); }
+      } catch (e) { /* not kept: this page only */ }
+      applyTheme(select.value);
+    });
+    applyTheme(select.value);
+  }
+
+  // --- the network ---
+  function netStatus(offline) {
+    var line = document.getElementById("net-status");
+    if (!line) return;
+    line.textContent = offline ? line.dataset.offline : "";
+    line.classList.toggle("net-off", offline);
+  }
+
+  window.addEventListener("offline", function () { netStatus(true); });
+  window.addEventListener("online", function () { netStatus(false); });
+  // a tap or a change whose request never reached the server: the page stays as it is
+  document.addEventListener("htmx:error", function () {
+    if (!navigator.onLine) { netStatus(true); return; }
+    fetch("/healthz", { cache: "no-store" }).then(
+      function () { netStatus(false); }, function () { netStatus(true); });
+  });
+
+  if ("serviceWorker" in navigator && window.isSecureContext) {
+    window.addEventListener("load", function () {
+      navigator.serviceWorker.register("/sw.js").catch(function () { /* no offline copy */ });
+    });
   }
 
   // A morph swap updates the `selected` and `checked` attributes, but a control the user
@@ -35,7 +101,11 @@
     sync();
   }
 
-  document.addEventListener("DOMContentLoaded", ready);
+  document.addEventListener("DOMContentLoaded", function () {
+    ready();
+    themeSwitch();
+    if (!navigator.onLine) { netStatus(true); }
+  });
   // htmx 4 swaps #calc in place (morph): show the button again in the new content
   document.addEventListener("htmx:after:swap", swapped);
   document.addEventListener("htmx:afterSwap", swapped);

@@ -29,6 +29,8 @@ from webcalc.settlement import kong_types, settlement_fields, variant_pao_max
 from webcalc.tiles import parse_tiles
 from webcalc.variants import VARIANTS
 
+from .entry_form import form_names
+
 ROOMS = 520              # on SQLite: 130 per variant
 ROOMS_PG = 80            # on PostgreSQL
 PER_TABLE = 10           # rooms per table (each table has its own random options)
@@ -80,13 +82,16 @@ class Room:
         self.analyze: dict = {}         # the analyze body (the same inputs)
 
 
-def random_room(rng: random.Random, variant: str, opts: dict, base) -> Room:
+def random_room(rng: random.Random, variant: str, opts: dict, base,
+                dealer: int | None = None) -> Room:
+    """A random room; ``dealer`` is the table's (its page fixes it), else drawn too."""
     v = VARIANTS[variant]
     o = parse_options(v.Options, opts)
     used = settlement_fields(v, o)
     pao_max = variant_pao_max(v, o)[0]
     room = Room()
-    dealer = rng.randrange(4)
+    drawn_dealer = rng.randrange(4)
+    dealer = drawn_dealer if dealer is None else dealer
     drawn = rng.random() < 0.1
     winner = None if drawn else rng.randrange(4)
     others = [s for s in range(4) if s != winner]
@@ -311,10 +316,6 @@ def money(settlement: dict) -> tuple:
                                       for p in settlement["payments"]))
 
 
-def form_names(html: str) -> set[str]:
-    start = html.index('id="entry-form"')
-    form = html[start:html.index("</form>", start)]
-    return set(re.findall(r'name="([^"]+)"', form))
 
 
 def test_the_ledger_records_what_the_calculator_computes(app, db_url):
@@ -345,7 +346,9 @@ def test_the_ledger_records_what_the_calculator_computes(app, db_url):
             while number < PER_TABLE and done[variant] < per_variant:
                 tries += 1
                 assert tries < n_rooms * 40, "too few valid rooms: the generator is off"
-                room = random_room(rng, variant, opts, base)
+                # the page fixes the dealer: the table's, by the hands recorded
+                dealer = client.application.extensions["ledger"].table(page_token)["dealer"]
+                room = random_room(rng, variant, opts, base, dealer)
                 if room is None:
                     continue
                 want = client.post("/api/v1/analyze", json=room.analyze)
@@ -353,11 +356,14 @@ def test_the_ledger_records_what_the_calculator_computes(app, db_url):
                     continue                                    # not a valid room: draw again
                 want = want.json["settlement"]
                 number += 1
-                # the form: every field it sends is one the page's form has
-                assert set(room.form) - {"meld_src"} <= names, set(room.form) - names
-                data = {**room.form, "csrf_token": csrf, "expected_number": str(number),
-                        "idempotency_key": f"p{number}-{tries}"}
-                r = client.post(f"/t/{page_token}/hands", data=data)
+                # the form: every field it sends is one the page's form has (the dealer is
+                # the table's, not an input; 荒庄 is its button's action)
+                data = {k: v_ for k, v_ in room.form.items() if k not in ("s_dealer", "draw")}
+                assert set(data) - {"meld_src"} <= names, set(data) - names
+                data.update({"csrf_token": csrf, "expected_number": str(number),
+                             "idempotency_key": f"p{number}-{tries}"})
+                query = "?draw=1" if room.form.get("draw") else ""
+                r = client.post(f"/t/{page_token}/hands{query}", data=data)
                 assert r.status_code == 303, (room.form, _errors(r.get_data(as_text=True)))
                 r = client.post(f"/api/v1/tables/{api_token}/hands",
                                 json={**room.ledger, "expected_number": number})

@@ -16,6 +16,8 @@ import re
 
 import pytest
 
+from .entry_form import entry_of, record_fields
+
 REPRO = {"hand": "123m456p789s22z", "melds": "暗杠1111z", "winning_tile": "2z",
          "win_by": "self_draw", "s_dealer": "0", "s_winner": "1",
          "s_pao0": "1", "s_pao1": "2", "s_pao2": "0", "s_pao3": "3",
@@ -46,18 +48,15 @@ def new_table(client, variant="zhengzhou", **options) -> str:
 
 
 def entry_html(client, token: str, query: str = "") -> str:
-    html = client.get(f"/t/{token}{query}").get_data(as_text=True)
-    start = html.index('id="entry-form"')
-    return html[start:html.index("</form>", start)]
+    html = client.get(f"/t/{token}{query}", follow_redirects=True).get_data(as_text=True)
+    return entry_of(html)
 
 
 def post_entry(client, token: str, fields: dict, number: int | None = None):
     form = entry_html(client, token, f"?correct={number}" if number else "")
-    base = {"csrf_token": csrf(form), "idempotency_key": hidden(form, "idempotency_key")}
+    base = record_fields(form)
     if number is None:
-        base["expected_number"] = hidden(form, "expected_number")
         return client.post(f"/t/{token}/hands", data={**base, **fields})
-    base["expected_revision"] = hidden(form, "expected_revision")
     return client.post(f"/t/{token}/hands/{number}", data={**base, **fields})
 
 

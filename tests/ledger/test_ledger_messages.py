@@ -287,7 +287,7 @@ def test_zz6_note_is_kept_once_per_entry_in_both_languages(api, tables, ledger):
     ledger.record(made.edit_token, body)
     with Session(ledger.engine) as s:
         h = s.scalars(select(Hand).order_by(Hand.id.desc())).first()
-        code = from_json(h.result["messages"]["notes"][0])
+        code = from_json(h.codes["notes"][0])     # the codes column (migration 0002)
         note = h.result["settlement"]["notes"][0]
     assert (render(code, "zh"), render(code, "en")) == (note["message"], note["message_en"])
 
@@ -397,6 +397,7 @@ def _age(ledger, number: int, *, keep_en: bool) -> None:
                 f.pop("note_en", None)
         h.result = r
         s.commit()
+    ledger.forget_cached()              # edited behind the ledger's back: read it again
 
 
 def test_entries_stored_before_the_codes_stay_readable(make_app):
@@ -437,6 +438,7 @@ def test_void_reason_missing_from_an_import_reads_in_each_language(make_app):
     with Session(app.extensions["ledger"].engine) as s:     # 2: as imports stored it before
         s.execute(update(Hand).where(Hand.number == 2).values(void_reason="（导入时无原因）"))
         s.commit()
+    app.extensions["ledger"].forget_cached()     # edited behind the ledger's back
     en = _en(api, "GET", f"/api/v1/tables/{edit}").json["hands"]
     zh = api.get(f"/api/v1/tables/{edit}").json["hands"]
     assert [h["void_reason"] for h in en] == ["(no reason given in the import)"] * 2
@@ -467,14 +469,10 @@ def _english_evening(client) -> str:
     token = r.headers["Location"].split("/t/")[1].split("?")[0]
 
     def post(path, **data):
+        from .entry_form import record_fields
+
         html = client.get(f"/t/{token}").get_data(as_text=True)
-        form = html[html.index('id="entry-form"'):]
-        base = {"csrf_token": _csrf(html),
-                "idempotency_key": re.search(r'name="idempotency_key" value="([^"]*)"',
-                                             form).group(1),
-                "expected_number": re.search(r'name="expected_number" value="([^"]*)"',
-                                             form).group(1)}
-        r = client.post(f"/t/{token}{path}", data={**base, **data})
+        r = client.post(f"/t/{token}{path}", data={**record_fields(html), **data})
         assert r.status_code == 303, r.get_data(as_text=True)[:3000]
 
     post("/hands", hand=WIN["hand"], winning_tile="2z", win_by="self_draw", s_dealer="0",
@@ -505,7 +503,7 @@ def test_english_ledger_pages_show_no_chinese(make_app):
     view = view_token_of(token)
     for url in (f"/t/{token}", f"/t/{view}", f"/t/{token}/live", f"/t/{view}/live?part=top",
                 f"/t/{token}?correct=1", "/t/new", "/t/new?variant=panjin&pick=1"):
-        resp = client.get(url)
+        resp = client.get(url, follow_redirects=True)
         assert resp.status_code == 200, url
         html = resp.get_data(as_text=True)
         assert not _chinese_shown(html), (url, _chinese_shown(html)[:10])
@@ -529,17 +527,20 @@ def test_english_csv_export(make_app):
     token = _english_evening(client)
     raw = client.get(f"/t/{token}/export.csv").get_data().decode("utf-8-sig")
     rows = list(csv.reader(io.StringIO(raw)))
-    assert rows[0] == ["Hand", "Kind", "Dealer", "Winner", "Win method", "Tiles checked", "From",
-                       "To", "Amount", "Item", "Detail", "Rule", "Recorded at"]
+    assert rows[0] == ["Hand", "Kind", "Status", "Dealer", "Winner", "Win method",
+                       "Tiles checked", "From", "To", "Amount", "Item", "Detail", "Rule",
+                       "Recorded at"]
     assert not [c for r in rows for c in r if CJK.search(c)]
-    assert rows[1][:6] == ["1", "A hand", "Wang", "Mei", "self-draw", "Yes"]
-    assert rows[-1][:10] == ["5", "Adjustment", "", "", "", "", "Zhang", "Wang", "5",
-                             "adjustment"]
+    assert rows[1][:7] == ["1", "A hand", "Counted", "Wang", "Mei", "self-draw", "Yes"]
+    entries = rows[1:rows.index([])]            # then the totals and the settle-up
+    assert entries[-1][:11] == ["5", "Adjustment", "Counted", "", "", "", "", "Zhang", "Wang",
+                                "5", "Adjustment"]
+    assert ["Totals"] == next(r for r in rows if r[:1] == ["Totals"])[:1]
     zh = client.get(f"/t/{token}/export.csv", headers={"Accept-Language": "zh-CN"})
     zrows = list(csv.reader(io.StringIO(zh.get_data().decode("utf-8-sig"))))
-    assert zrows[0] == ["手", "类型", "庄家", "胡牌者", "胡法", "验牌", "付款", "收款", "金额",
-                        "项目", "说明", "规则", "记入时间"]
-    assert zrows[1][:6] == ["1", "牌局", "Wang", "Mei", "自摸", "是"]
+    assert zrows[0] == ["手", "类型", "状态", "庄家", "胡牌者", "胡法", "验牌", "付款", "收款",
+                        "金额", "项目", "说明", "规则", "记入时间"]
+    assert zrows[1][:7] == ["1", "牌局", "计入", "Wang", "Mei", "自摸", "是"]
 
 
 def test_blank_seat_names_are_named_in_the_pages_language(make_app):
@@ -559,11 +560,10 @@ def test_english_entry_errors_under_their_inputs(make_app):
     English table page: each error in English, the page without Chinese."""
     client = make_app().test_client()
     token = _english_evening(client)
+    from .entry_form import record_fields
+
     html = client.get(f"/t/{token}").get_data(as_text=True)
-    form = html[html.index('id="entry-form"'):]
-    data = {"csrf_token": _csrf(html), "expected_number": "6",
-            "idempotency_key": re.search(r'name="idempotency_key" value="([^"]*)"',
-                                         form).group(1)}
+    data = {**record_fields(html), "expected_number": "6"}
     r = client.post(f"/t/{token}/hands", data={**data, "hand": "123m456p789s1112x",
                                                 "winning_tile": "2z", "s_dealer": "2",
                                                 "s_winner": "1"})

@@ -19,6 +19,16 @@ def test_redact_token_segments_only():
         assert redact(kept) == kept
 
 
+def test_redact_the_link_pasted_into_the_calculator():
+    """记入牌桌 sends a pasted table link in the query of GET /t/send: percent-encoded, its
+    token follows no ``/``, so the whole ``table=`` value is redacted (it failed before)."""
+    line = (f'"GET /t/send?variant=zhengzhou&hand=1m&table=https%3A%2F%2Fx.test%2Ft%2F{TOKEN}'
+            f'&lang=en HTTP/1.1" 303')
+    assert redact(line) == ('"GET /t/send?variant=zhengzhou&hand=1m&table=[redacted]&lang=en '
+                            'HTTP/1.1" 303')
+    assert TOKEN not in redact(f"GET /t/send?table={TOKEN}")
+
+
 def test_werkzeug_and_flask_records_are_redacted(caplog):
     record = logging.LogRecord("werkzeug", logging.INFO, __file__, 1, '%s - "%s" %s',
                                ("127.0.0.1", f"GET /api/v1/tables/{TOKEN} HTTP/1.1", "200"),

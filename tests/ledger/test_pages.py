@@ -13,6 +13,8 @@ import pytest
 
 from webcalc.ledger import view_token_of
 
+from .entry_form import record_button, record_fields
+
 NAMES = ["老王", "小李", "阿梅", "张师傅"]
 WIN = "123m456p789s11122z"       # 南家 wins on 2z: one of the plain 郑州 hands
 
@@ -42,9 +44,7 @@ def open_table(client, **extra) -> str:
 
 def entry_form(client, token: str) -> tuple[str, dict]:
     html = client.get(f"/t/{token}").get_data(as_text=True)
-    form = html[html.index('id="entry-form"'):html.index("</form>", html.index('id="entry-form"'))]
-    return html, {"csrf_token": csrf(form), "idempotency_key": hidden(form, "idempotency_key"),
-                  "expected_number": hidden(form, "expected_number")}
+    return html, record_fields(html)
 
 
 def record(client, token: str, **fields):
@@ -90,14 +90,15 @@ def test_record_a_win_offers_pao_again_and_moves_the_dealer(client):
     token = open_table(client)
     r = record(client, token, hand=WIN, winning_tile="2z", win_by="self_draw", s_dealer="0",
                s_winner="1", s_pao0="1", s_pao1="2", s_pao2="0", s_pao3="0")
-    assert r.status_code == 303 and r.headers["Location"].endswith("#hand-1")
+    assert r.status_code == 303 and r.headers["Location"].endswith("?done=1#entry")
     t = table(client, token)
     # ZZ-4: 自摸 each seat pays base × (1 + its 跑 + the winner's 跑)
     assert t["totals"] == [-4, 10, -3, -3]
     assert t["dealer"] == 1                                       # ZZ-7: the winner deals
     html = client.get(f"/t/{token}").get_data(as_text=True)
     assert 'name="s_pao0" value="1"' in html and 'name="s_pao1" value="2"' in html
-    assert re.search(r'<option value="1" selected>[^<]*小李', html)   # 庄家 filled in
+    assert re.search(r'id="dealer-fixed"><strong>小李', html)     # 庄家: the table's, fixed
+    assert 'name="s_dealer"' not in html
 
 
 def test_double_tap_records_once(client):
@@ -121,7 +122,7 @@ def test_conflict_says_so_and_shows_the_recorded_hand(client):
     assert "第 1 手已经有人记了" in html and 'href="#hand-1"' in html
     assert 'id="hand-1"' in html and "hand-conflict" in html
     assert f'value="{WIN}"' in html                                # what was typed is kept
-    assert hidden(html, "expected_number") == "2"
+    assert record_button(html)[2]["expected_number"] == "2"
     assert len(table(client, token)["hands"]) == 1
 
 
@@ -156,12 +157,10 @@ def test_void_correct_and_dealer_flag(client):
     token = open_table(client)
     record(client, token, hand=WIN, winning_tile="2z", s_dealer="0", s_winner="1")
     record(client, token, hand=WIN, winning_tile="2z", s_dealer="1", s_winner="1")
-    html = client.get(f"/t/{token}?correct=1").get_data(as_text=True)
+    html = client.get(f"/t/{token}?correct=1", follow_redirects=True).get_data(as_text=True)
     assert "更正第 1 手" in html and f'value="{WIN}"' in html
-    form = html[html.index('id="entry-form"'):]
     r = client.post(f"/t/{token}/hands/1", data={
-        "csrf_token": csrf(form), "expected_revision": hidden(form, "expected_revision"),
-        "hand": WIN, "winning_tile": "2z", "s_dealer": "0", "s_winner": "2"})
+        **record_fields(html), "hand": WIN, "winning_tile": "2z", "s_winner": "2"})
     assert r.status_code == 303
     t = table(client, token)
     assert t["hands"][0]["revision"] == 2 and t["hands"][1]["dealer_flag"]
@@ -201,6 +200,11 @@ def test_view_page_cannot_write_and_holds_no_edit_token(client):
     assert token not in live.get_data(as_text=True)
     again = client.get(f"/t/{view}/live", headers={"If-None-Match": live.headers["ETag"]})
     assert again.status_code == 304
+    gz = client.get(f"/t/{view}/live", headers={"Accept-Encoding": "gzip"})
+    assert gz.headers["Content-Encoding"] == "gzip" and gz.headers["ETag"].endswith('-gzip"')
+    again = client.get(f"/t/{view}/live", headers={"Accept-Encoding": "gzip",
+                                                  "If-None-Match": gz.headers["ETag"]})
+    assert again.status_code == 304              # the compressed answer's ETag revalidates
     page = client.get(f"/t/{token}").get_data(as_text=True)
     r = client.post(f"/t/{view}/hands", data={"csrf_token": csrf(page), "s_winner": "1"})
     assert r.status_code == 403
@@ -229,9 +233,10 @@ def test_csv_and_json_round_trip(client):
     raw = r.get_data()
     assert raw.startswith(b"\xef\xbb\xbf")                        # BOM: Excel reads UTF-8
     rows = list(csv.reader(io.StringIO(raw.decode("utf-8-sig"))))
-    assert rows[0][:3] == ["手", "类型", "庄家"]
-    assert len(rows) == 1 + 3 + 1                                  # 3 payments, 1 penalty
-    assert rows[-1][6:9] == ["张师傅", "老王", "5"]
+    assert rows[0][:4] == ["手", "类型", "状态", "庄家"]
+    entries = rows[1:rows.index([])]                # then the totals and the settle-up
+    assert len(entries) == 3 + 1 + 1               # 3 payments, the 荒庄 (none), 1 penalty
+    assert entries[-1][7:10] == ["张师傅", "老王", "5"]
     doc = client.get(f"/t/{view_token_of(token)}/export.json").get_data(as_text=True)
     r = client.post("/t/import", data={"csrf_token": csrf(html), "text": doc})
     assert r.status_code == 303

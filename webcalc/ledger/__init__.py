@@ -1,10 +1,11 @@
 """The table ledger (牌桌记账): tables, hands, revisions, adjustments, stored with SQLAlchemy
 and migrated with Alembic. Never imports Flask. The interface is :mod:`.service`."""
 
-from .errors import (Busy, Conflict, LedgerError, NotFound, RateLimited, ReadOnly, TableFull,
-                     TooMany, Voided)
-from .service import Created, Ledger, Recorded, view_token_of
+from .errors import (Busy, Conflict, LedgerError, NotFound, NotOwner, RateLimited, ReadOnly,
+                     TableFull, TooMany, Voided)
+from .service import Created, Ledger, Recorded, Rotated, TableDoc, view_token_of
 from .texts import hand_in, table_in
 
-__all__ = ["Ledger", "Created", "Recorded", "LedgerError", "NotFound", "ReadOnly", "Conflict",
-           "Voided", "TableFull", "TooMany", "RateLimited", "Busy", "view_token_of", "table_in", "hand_in"]
+__all__ = ["Ledger", "Created", "Recorded", "Rotated", "TableDoc", "LedgerError", "NotFound",
+           "NotOwner", "ReadOnly", "Conflict", "Voided", "TableFull", "TooMany", "RateLimited",
+           "Busy", "view_token_of", "table_in", "hand_in"]

@@ -38,8 +38,16 @@ class ReadOnly(LedgerError):
     code = "read_only"
 
 
+class NotOwner(LedgerError):
+    """A write only the table's creator (editor 0) may make: adding or revoking a co-scorer,
+    replacing the view link."""
+
+    code = "not_owner"
+
+
 class Conflict(LedgerError):
-    """``expected_number`` (or ``expected_revision``) is not the table's: nothing was written.
+    """``expected_number`` (or ``expected_revision``) is not the table's, or the entry an undo
+    names is not the last counted one: nothing was written.
     ``table`` is the table as it is now (the dict :meth:`Ledger.table` returns)."""
 
     code = "conflict"

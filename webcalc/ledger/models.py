@@ -1,15 +1,23 @@
 """The ledger's tables (SQLAlchemy 2 declarative models).
 
 * :class:`Table` — one evening at one physical table: variant, room options, base, seat names,
-  first dealer, the two token hashes, and counters (``next_number`` of the next entry,
-  ``version`` bumped by every write, for ETags).
+  first dealer, the carried-bets setting, the hashes of the creator's edit token (editor 0)
+  and of the view token, counters (``next_number`` of the next entry, ``version`` bumped by
+  every write, for ETags) and ``derived``: what the counted entries add up to (totals, who
+  deals next, the last counted entry, …), kept up to date by every write in its own
+  transaction, so that no write reads the table's other entries (docs/LEDGER.md "Storage").
+* :class:`Editor` — a co-scorer's edit link (editor 1, 2, …): its token's hash, the view token
+  sealed with it, and when it was revoked.
 * :class:`Hand` — one entry of a table, numbered from 1: a hand (``kind`` ``hand``) or an
   adjustment (``kind`` ``adjustment``). The row holds the current revision: the request as
   recorded, what the engine computed from it (``result``: ``settlement`` and, where the
   variant reports them, ``biao``/``fan``), the dealer it was played with and whether the tiles
   were given (``verified``), and apart, in ``codes``, what the result says as message codes
   (never read with the table). Nothing is deleted by a user: a void sets ``status``
-  ``voided`` with its reason.
+  ``voided`` with its reason (or ``void_code`` ``undone`` for an undo). Derived, kept by the
+  writes: ``next_dealer`` (from the result), ``dealer_flag`` and ``seq``, the table version
+  at which the row last changed (a reader that holds the table at version v reads only the
+  rows with ``seq`` > v).
 * :class:`Revision` — a superseded revision of a hand, kept when a correction replaces it.
 * :class:`Creation` — when a table was created from which address (hashed), for the
   tables-per-address-per-hour cap; purged with idle tables.
@@ -79,6 +87,13 @@ class Table(Base):
     base: Mapped[float] = mapped_column(JSON)           # int or float, kept as given
     names: Mapped[list] = mapped_column(JSON)
     first_dealer: Mapped[int] = mapped_column(Integer)
+    #: the 跑/加钢 of the last counted hand offered again for the next one ("keep"), or not
+    carry_bets: Mapped[str] = mapped_column(String(8), server_default="keep", default="keep")
+    #: the view token sealed with the creator's edit token (null: derived from it,
+    #: :func:`~webcalc.ledger.service.view_token_of`)
+    view_seal: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    #: the counted entries' sums (:class:`~webcalc.ledger.service._Derived`)
+    derived: Mapped[dict | None] = mapped_column(JSON, nullable=True)
     next_number: Mapped[int] = mapped_column(Integer, default=1)
     version: Mapped[int] = mapped_column(Integer, default=1)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
@@ -89,11 +104,29 @@ class Table(Base):
         passive_deletes=True)
 
 
+class Editor(Base):
+    """A co-scorer's edit link. The creator's own link is on the table row (editor 0)."""
+
+    __tablename__ = "ledger_editor"
+    __table_args__ = (UniqueConstraint("edit_hash", name="uq_ledger_editor_edit_hash"),
+                      UniqueConstraint("table_id", "number", name="uq_ledger_editor_number"))
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("ledger_table.id", ondelete="CASCADE"))
+    number: Mapped[int] = mapped_column(Integer)
+    edit_hash: Mapped[str] = mapped_column(String(64))
+    #: the view token sealed with this editor's token ("" once the view link was replaced)
+    view_seal: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+
+
 class Hand(Base):
     __tablename__ = "ledger_hand"
     __table_args__ = (UniqueConstraint("table_id", "number", name="uq_ledger_hand_number"),
                       UniqueConstraint("table_id", "idempotency_key",
-                                       name="uq_ledger_hand_idempotency"))
+                                       name="uq_ledger_hand_idempotency"),
+                      Index("ix_ledger_hand_seq", "table_id", "seq"))
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     table_id: Mapped[int] = mapped_column(ForeignKey("ledger_table.id", ondelete="CASCADE"))
@@ -113,6 +146,15 @@ class Hand(Base):
     revised_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     void_reason: Mapped[str | None] = mapped_column(Text, nullable=True)
     voided_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    #: why it was voided when no reason was typed: ``undone`` (an undo)
+    void_code: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    #: who wrote the current revision (0: the creator's link), and who voided it
+    editor: Mapped[int] = mapped_column(Integer, server_default="0", default=0)
+    voided_by: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: who deals after this hand (the result's ``next_dealer.seat``; null for an adjustment)
+    next_dealer: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    dealer_flag: Mapped[bool] = mapped_column(Boolean, server_default="0", default=False)
+    seq: Mapped[int] = mapped_column(Integer, server_default="0", default=0)
 
     table: Mapped[Table] = relationship(back_populates="hands")
     old_revisions: Mapped[list["Revision"]] = relationship(
@@ -132,6 +174,7 @@ class Revision(Base):
     codes: Mapped[dict | None] = mapped_column(JSON, nullable=True, deferred=True)
     dealer: Mapped[int] = mapped_column(Integer)
     verified: Mapped[bool] = mapped_column(Boolean)
+    editor: Mapped[int] = mapped_column(Integer, server_default="0", default=0)
     recorded_at: Mapped[datetime] = mapped_column(UTCDateTime)
     replaced_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 

@@ -31,6 +31,15 @@ Methods (all take a token as the user gave it; all return plain JSON-ready dicts
 * :meth:`Ledger.correct` ``(edit_token, number, body) -> Recorded``: a new revision (the old
   one is kept in ``H["revisions"]``); ``created`` is False when the body changes nothing.
 * :meth:`Ledger.void` ``(edit_token, number, reason) -> T``: voiding twice changes nothing.
+* :meth:`Ledger.undo` ``(edit_token, number) -> T``: void the last counted entry with the code
+  ``undone``; any other number (the same one again: a double tap) is :class:`Conflict`.
+* :meth:`Ledger.settings` ``(edit_token, {"carry_bets"}) -> T``.
+* Edit links: :meth:`Ledger.add_editor` ``(edit_token) -> (n, token)``,
+  :meth:`Ledger.revoke_editor` ``(edit_token, n)``, :meth:`Ledger.editors` ``(edit_token)``
+  (the creator's link only, else :class:`NotOwner`), :meth:`Ledger.rotate` ``(edit_token,
+  view=False) -> Rotated``, :meth:`Ledger.view_token` ``(edit_token)`` (the view token any
+  edit link's page shows), :meth:`Ledger.editor_of` ``(token)`` (0 the creator, 1… a
+  co-scorer, None the view token).
 * :meth:`Ledger.export_table` ``(token) -> dict`` (either token; no tokens inside) and
   :meth:`Ledger.import_table` ``(data, address=None) -> Created``: a new table with new tokens,
   every entry and revision recomputed by the engine (never trusted from the file), voids and
@@ -38,10 +47,12 @@ Methods (all take a token as the user gave it; all return plain JSON-ready dicts
 * :meth:`Ledger.purge_idle` ``(days, dry_run=False) -> int``: delete tables with no write for
   ``days`` days (the ``flask ledger-purge`` command).
 
-T (a table) = ``{"variant", "options" (every option, defaults filled in), "base", "names",
-"dealer" (who deals the next hand, SMX-8/ZZ-7/PJ-14/JC-9 from the last counted hand),
-"first_dealer", "next_number", "version", "access" ("edit"|"view"), "created_at",
-"updated_at", "hands": [H], "totals": [4 numbers], "settle_up": [{"from", "to", "amount"}]}``.
+T (a table, a :class:`TableDoc`: a dict, read only, that also writes its JSON) =
+``{"variant", "options" (every option, defaults filled in), "base", "names", "dealer" (who
+deals the next hand, SMX-8/ZZ-7/PJ-14/JC-9 from the last counted hand), "first_dealer",
+"next_number", "version", "access" ("edit"|"view"), "created_at", "updated_at", "hands": [H],
+"totals": [4 numbers], "settle_up": [{"from", "to", "amount"}], "carry_bets" ("keep"|"reset"),
+"last_counted" (the entry an undo takes, or None)}``.
 
 H (an entry) = ``{"number", "kind" ("hand"|"adjustment"), "status" ("recorded"|"voided"),
 "verified" (tiles given; a 荒庄 and an adjustment need none), "dealer" (as played),
@@ -51,7 +62,9 @@ before it), "request" (as recorded, ``settlement.dealer`` filled in), "settlemen
 (as the engine reported), "recorded_at" (first recorded, ISO 8601 UTC), "revision",
 "revised_at"?, "revisions": [older revisions, oldest first, each {"revision", "request",
 "settlement", "dealer", "verified", "recorded_at", "replaced_at", "biao"?, "fan"?}],
-"void_reason"? (null for an entry imported as voided without one), "voided_at"?}``. Texts
+"void_reason"? (null for an entry imported as voided without one; 撤销 for an undone one),
+"void_code"? ("undone" or null), "voided_at"?, "voided_by"?, "editor" (who wrote this
+revision; each of "revisions" has its own)}``. Texts
 in H (payment ``detail``, fan ``name``/``note``) are Chinese with English beside them
 (``detail_en`` …); :func:`webcalc.ledger.texts.table_in` gives the reader's language. Counted = status ``recorded``; only counted hands move the
 dealer, adjustments never do.
@@ -69,7 +82,8 @@ For the pages (the HTML on top of this service):
 
 * the next hand's form: the table's ``variant``/``options``/``base``/``names``, dealer
   ``T["dealer"]``; each seat's 跑/加钢 of the previous counted hand are in its
-  ``request["settlement"]`` (``pao``, ``jiagang``); put ``T["next_number"]`` in the form as
+  ``request["settlement"]`` (``pao``, ``jiagang``), offered again when ``T["carry_bets"]``
+  is ``"keep"`` (shown as "same as last hand") and not when ``"reset"``; put ``T["next_number"]`` in the form as
   ``expected_number`` and a fresh random ``idempotency_key`` (a double tap then records once,
   and a stale page gets :class:`Conflict` with the table as it is now);
 * 荒庄 in one tap: ``{"settlement": {"winner": None}}``; the quick entry without tiles: no
@@ -90,9 +104,15 @@ computes it outside any transaction (:meth:`Ledger.import_table`). Every write r
 it answers with after its commit.
 
 Safety: edit tokens are 192 random bits from :mod:`secrets` (``token_urlsafe(24)``), the
-view token is derived from the edit token by HMAC (:func:`view_token_of`); only their
-SHA-256 is stored, so a copied database grants no access; the stored hash is compared with
-:func:`hmac.compare_digest`. SQLite writes take the write lock up front (``BEGIN IMMEDIATE``)
+view token is derived from the creator's edit token by HMAC (:func:`view_token_of`) and, once
+a link is replaced, kept sealed with each edit link (:func:`_seal`: XOR with an HMAC of that
+link); only the tokens' SHA-256 is stored, so a copied database grants no access; the stored
+hash is compared with :func:`hmac.compare_digest`.
+
+Cost: a write reads its own entry, updates the table's kept sums (``ledger_table.derived``),
+and answers from what this process keeps of the table (:class:`_Cache`), reading only the
+rows changed since (``seq``): the same at entry 200 as at entry 1. :meth:`version` is one
+indexed query (PostgreSQL: none while no write has been notified, :class:`_Versions`). SQLite writes take the write lock up front (``BEGIN IMMEDIATE``)
 and wait on a busy timeout; a lock held past it is retried, then reported as ``Busy``, never
 as a crash. Commits are durable (``synchronous=FULL``) before a method returns.
 """
@@ -101,14 +121,17 @@ from __future__ import annotations
 
 import base64
 import dataclasses
+import functools
 import hashlib
 import hmac
 import json
 import math
+import os
 import re
 import secrets
 import threading
 import time
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from fractions import Fraction
@@ -128,16 +151,21 @@ from ..settlement import (BASE_DECIMALS, MAX_BASE, MAX_DECIMAL_BASE, SEAT_NAMES,
                           amount_problem, fmt)
 from ..variants import VARIANTS
 from . import db
-from .errors import Busy, Conflict, NotFound, RateLimited, ReadOnly, TooMany, Voided
-from .models import Creation, Hand, Revision, SerializedJSON, Table, utcnow
-from .money import all_ints, exact, number, settle_up, totals
+from .errors import (Busy, Conflict, NotFound, NotOwner, RateLimited, ReadOnly, TooMany,
+                     Voided)
+from .models import Creation, Editor, Hand, Revision, SerializedJSON, Table, utcnow
+from .money import all_ints, exact, number, settle_up
+from .texts import UNDONE, hand_in, table_in
 
 R = TypeVar("R")
 
 DEFAULT_NAMES = tuple(str(seat(i)) for i in range(4))      # the API default: 东家 南家 西家 北家
 TOKEN_BYTES = 24                        # 192 bits; token_urlsafe gives 32 characters
 TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{22,64}")
-TABLE_FIELDS = ("variant", "options", "base", "names", "dealer")
+TABLE_FIELDS = ("variant", "options", "base", "names", "dealer", "carry_bets")
+SETTING_FIELDS = ("carry_bets",)
+#: the carried-bets setting: the last counted hand's 跑/加钢 offered again ("keep"), or not
+CARRY_BETS = ("keep", "reset")
 HAND_FIELDS = ("hand", "melds", "indicator", "winning_tile", "win_by", "visible",
                "settlement", "declared", "history")
 TILE_ONLY = ("melds", "indicator", "winning_tile", "visible", "history")
@@ -155,6 +183,11 @@ EXPORT_FORMAT = "webcalc-ledger/1"
 HANDS_MAX = 500
 REVISIONS_MAX = 20
 CORRECTIONS_MAX = 200
+#: edit links per table: the creator's and 19 co-scorers' (revoked ones included: numbers
+#: are never given again)
+EDITORS_MAX = 20
+#: entries a process keeps of the tables it read last (:class:`_Cache`): about 6 KB each
+CACHE_HANDS = 1500
 #: Times an import may carry (``recorded_at``, ``revised_at``, ``voided_at``): from this …
 TIME_MIN = datetime(2000, 1, 1, tzinfo=timezone.utc)
 #: … to before this (UTC). Outside it a time is a mistake, or out of the databases' range.
@@ -178,6 +211,16 @@ class Recorded:
     hand: dict
     table: dict
     created: bool
+
+    def json_bytes(self, lang: str) -> bytes:
+        """``{"hand": H, "table": T}`` as UTF-8 JSON in ``lang``, from the entries' JSON
+        this process keeps (:meth:`TableDoc.json_bytes`)."""
+        t = self.table
+        if not isinstance(t, TableDoc):
+            return _dumps({"hand": hand_in(self.hand, lang),
+                           "table": table_in(t, lang)}).encode("utf-8")
+        return b"".join((b'{"hand":', t.hand_json(self.hand["number"], lang), b',"table":',
+                         t.json_bytes(lang), b"}"))
 
 
 def view_token_of(edit_token: str) -> str:
@@ -223,28 +266,39 @@ class Ledger:
             corrections of one entry).
         corrections_max: superseded revisions (corrections) kept per table, all its entries
             together: what every read of the table carries besides its entries.
+        editors_max: edit links per table, the creator's and the revoked ones included.
         tables_per_hour: tables one address may create per hour (0: no cap).
         migrate_lazily: upgrade the schema on first use (tests); else call :meth:`migrate`.
         busy_timeout_ms: how long a SQLite writer waits for the lock before a retry.
         migrate_in_subprocess: :meth:`migrate` runs Alembic in a child process
             (:func:`webcalc.ledger.db.upgrade_in_subprocess`), so it never loads in this one
             (the app's server processes, issue 13.3).
+        cache_hands: entries this process keeps of the tables it read last (:class:`_Cache`;
+            0: none, every read decodes the whole table).
     """
 
     def __init__(self, url: str, *, hands_max: int = HANDS_MAX, revisions_max: int = REVISIONS_MAX,
-                 corrections_max: int = CORRECTIONS_MAX,
+                 corrections_max: int = CORRECTIONS_MAX, editors_max: int = EDITORS_MAX,
                  tables_per_hour: int = 30, migrate_lazily: bool = False,
                  busy_timeout_ms: int = db.BUSY_TIMEOUT_MS,
-                 migrate_in_subprocess: bool = False):
+                 migrate_in_subprocess: bool = False, cache_hands: int = CACHE_HANDS):
         self.engine = db.make_engine(url, busy_timeout_ms)
         self.busy_timeout_ms = busy_timeout_ms
         self.migrate_in_subprocess = migrate_in_subprocess
         self.hands_max = hands_max
         self.revisions_max = revisions_max
         self.corrections_max = corrections_max
+        self.editors_max = editors_max
         self.tables_per_hour = tables_per_hour
         self._migrated = not migrate_lazily
         self._migrate_lock = threading.Lock()
+        self._cache = _Cache(cache_hands)
+        self._probes: list = []               # idle connections of :meth:`_probe`
+        self._probe_pid = os.getpid()
+        #: PostgreSQL: the versions this process read, until a write notifies (None: SQLite)
+        self._versions = None if db.is_sqlite(self.engine) else _Versions(self)
+        self._probe_sql = _PROBE_SQL.replace(
+            "?", "%s" if self.engine.dialect.paramstyle in ("format", "pyformat") else "?")
 
     # -- set-up ---------------------------------------------------------------------------
     def migrate(self) -> None:
@@ -262,8 +316,19 @@ class Ledger:
         self._migrated = False
 
     def dispose(self) -> None:
-        """Close pooled connections (after start-up in a process that will fork)."""
+        """Close pooled connections and the probe's and listener's (after start-up in a
+        process that will fork)."""
+        if self._probe_pid == os.getpid():
+            while self._probes:
+                _close(self._probes.pop())
+        if self._versions is not None:
+            self._versions.close()
         self.engine.dispose()
+
+    def forget_cached(self) -> None:
+        """Drop what this process keeps of the tables (:class:`_Cache`): after the database
+        was changed by other means than this service (a test, a repair by hand)."""
+        self._cache = _Cache(self._cache.max_hands)
 
     def _ready(self) -> None:
         if not self._migrated:
@@ -273,7 +338,9 @@ class Ledger:
 
     def _run(self, work: Callable[[Session], R], *, write: bool) -> R:
         """Run ``work`` in one transaction (a write one when ``write``), retrying a locked or
-        dropped database a few times before giving up with :class:`Busy`."""
+        dropped database a few times before giving up with :class:`Busy`. A read on
+        PostgreSQL is one snapshot (REPEATABLE READ), as a SQLite read transaction is: the
+        table row and the entries it reads belong to the same version."""
         try:
             self._ready()
         except (OperationalError, db.Unreachable) as err:   # the database is down: no crash
@@ -284,9 +351,14 @@ class Ledger:
             try:
                 if write:
                     session.connection(execution_options={db.WRITE: True})
+                elif not db.is_sqlite(self.engine):
+                    session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
                 out = work(session)
                 if write:
                     session.commit()
+                    if self._versions is not None and "changed" in session.info:
+                        # this process's own writes: forgotten now, not when the notice comes
+                        self._versions.drop(session.info["changed"])
                 return out
             except (OperationalError, IntegrityError) as err:
                 session.rollback()
@@ -301,7 +373,9 @@ class Ledger:
         raise AssertionError("unreachable")
 
     # -- tokens ---------------------------------------------------------------------------
-    def _find(self, s: Session, token: Any, *, write: bool) -> tuple[Table, bool]:
+    def _find(self, s: Session, token: Any, *, write: bool) -> tuple[Table, int | None]:
+        """The table ``token`` opens and the editor it is (0 the creator, 1… a co-scorer,
+        None for the view token). A write locks the table's row (PostgreSQL)."""
         if not isinstance(token, str) or not TOKEN_SHAPE.fullmatch(token):
             raise NotFound(M("ledger.no_table"))
         h = token_hash(token)
@@ -309,47 +383,164 @@ class Ledger:
         if write and not db.is_sqlite(self.engine):
             q = q.with_for_update()
         t = s.scalars(q).first()
-        if t is None:
-            raise NotFound(M("ledger.no_table"))
-        can_write = hmac.compare_digest(t.edit_hash, h)
-        if write and not can_write:
+        editor: int | None = None
+        if t is not None:
+            editor = 0 if hmac.compare_digest(t.edit_hash, h) else None
+        else:
+            e = s.execute(select(Editor.table_id, Editor.number, Editor.edit_hash)
+                          .where(Editor.edit_hash == h, Editor.revoked_at.is_(None))).first()
+            if e is None or not hmac.compare_digest(e.edit_hash, h):
+                raise NotFound(M("ledger.no_table"))
+            q = select(Table).where(Table.id == e.table_id)
+            if write and not db.is_sqlite(self.engine):
+                q = q.with_for_update()
+            t = s.scalars(q).one()
+            editor = e.number
+        if write and editor is None:
             raise ReadOnly(M("ledger.read_only"))
-        return t, can_write
+        return t, editor
+
+    def _probe(self, token: Any) -> tuple[int, int | None]:
+        """``(version, editor)`` of the table ``token`` opens, in one indexed query on an
+        autocommit connection of the probe's own (:meth:`_probe_connection`: taken and put
+        back without the pool's checkout, ping and session), for the polls' 304 path. As
+        exact as a read: it asks the database every time (several server processes share
+        nothing else) and sees every committed write. A dropped connection is replaced once,
+        then :class:`Busy`."""
+        if not isinstance(token, str) or not TOKEN_SHAPE.fullmatch(token):
+            raise NotFound(M("ledger.no_table"))
+        h = token_hash(token)
+        try:
+            self._ready()
+        except (OperationalError, db.Unreachable) as err:
+            raise Busy(M("ledger.db_down")) from err
+        if self._probe_pid != os.getpid():        # forked: the parent's are never used here
+            _ABANDONED.extend(self._probes)
+            self._probes, self._probe_pid = [], os.getpid()
+        known = self._versions.get(h) if self._versions is not None else None
+        if known is not None:
+            return known
+        row = None
+        for attempt in range(2):
+            try:
+                conn = self._probes.pop()
+            except IndexError:
+                try:
+                    conn = self._probe_connection()
+                except Exception as err:  # noqa: BLE001 - the driver's: the database is down
+                    raise Busy(M("ledger.db_down")) from err
+            try:
+                cur = conn.cursor()
+                cur.execute(self._probe_sql, (h, h, h))
+                row = cur.fetchone()
+                cur.close()
+            except Exception as err:  # noqa: BLE001 - the driver's own: a dropped connection
+                _close(conn)
+                if attempt == 1:
+                    raise Busy(M("ledger.db_busy")) from err
+                continue
+            if len(self._probes) < PROBES_KEPT:
+                self._probes.append(conn)
+            else:
+                _close(conn)
+            break
+        if row is None or not hmac.compare_digest(row[2], h):
+            raise NotFound(M("ledger.no_table"))
+        if self._versions is not None:
+            self._versions.put(h, row[3], row[0], row[1])
+        return row[0], row[1]
+
+    def _changed(self, s: Session, table_id: int | None) -> None:
+        """Tell every process that table ``table_id`` (None: any) changed, when this write
+        commits (PostgreSQL's NOTIFY, which :class:`_Versions` listens to)."""
+        if not db.is_sqlite(self.engine):
+            s.execute(text("SELECT pg_notify(:c, :p)"),
+                      {"c": NOTIFY_CHANNEL, "p": "*" if table_id is None else str(table_id)})
+            s.info.setdefault("changed", set()).add(table_id)
+
+    def _probe_connection(self):
+        """A DBAPI connection for :meth:`_probe` alone (up to :data:`PROBES_KEPT` are kept
+        idle), set up as the pool's (:func:`webcalc.ledger.db.make_engine`: SQLite's
+        pragmas) and in autocommit: each probe sees the last committed version."""
+        conn = self.engine.raw_connection()
+        dbapi = conn.dbapi_connection
+        conn.detach()                         # out of the pool: this thread's alone
+        if db.is_sqlite(self.engine):
+            dbapi.isolation_level = None
+        else:
+            dbapi.autocommit = True
+        return dbapi
 
     # -- reading --------------------------------------------------------------------------
-    def table(self, token: str) -> dict:
+    def table(self, token: str) -> "TableDoc":
         """The table T (see the module docstring) by either token."""
         def work(s):
-            t, can_write = self._find(s, token, write=False)
-            return self._table_dict(s, t, can_write)
+            t, editor = self._find(s, token, write=False)
+            return self._doc(s, t, editor)
         return self._run(work, write=False)
 
     def access(self, token: str) -> str:
-        """``"edit"`` or ``"view"``: what this token allows."""
-        return self._run(lambda s: "edit" if self._find(s, token, write=False)[1] else "view",
-                         write=False)
+        """``"edit"`` or ``"view"``: what this token allows (one query, as :meth:`version`)."""
+        return "view" if self._probe(token)[1] is None else "edit"
+
+    def editor_of(self, token: str) -> int | None:
+        """The editor this token is: 0 the creator, 1… a co-scorer, None the view token."""
+        return self._probe(token)[1]
 
     def version(self, token: str) -> int:
-        """The table's version, bumped by every write (cheap: for ETags and polling)."""
-        return self._run(lambda s: self._find(s, token, write=False)[0].version, write=False)
+        """The table's version, bumped by every write (one indexed query: ETags, polling)."""
+        return self._probe(token)[0]
 
     def hand(self, token: str, number: int) -> dict:
         """Entry ``number`` (H, with its revisions and its ``dealer_flag``)."""
+        table = self.table(token)
+        if _is_int(number) and 0 < number <= len(table["hands"]):
+            return table["hands"][number - 1]
+        raise NotFound(M("ledger.no_hand", n=number))
+
+    def view_token(self, edit_token: str) -> str | None:
+        """The view token of the table ``edit_token`` edits (any editor's), for its pages to
+        show; None when this co-scorer's link was made before the creator replaced the view
+        link (docs/LEDGER.md "Tokens"). The view token: :class:`ReadOnly`."""
+        return self._run(lambda s: self._view_of(s, *self._find(s, edit_token, write=False),
+                                                 edit_token), write=False)
+
+    def _view_of(self, s: Session, t: Table, editor: int | None, edit_token: str) -> str | None:
+        if editor is None:
+            raise ReadOnly(M("ledger.read_only"))
+        if editor == 0:
+            seal = t.view_seal
+        else:
+            seal = s.scalar(select(Editor.view_seal).where(Editor.table_id == t.id,
+                                                           Editor.number == editor))
+        if seal is None:
+            return view_token_of(edit_token)
+        return _unseal(seal, edit_token) if seal else None
+
+    def editors(self, token: str) -> list[dict]:
+        """The table's edit links (creator only): ``[{"editor", "created_at",
+        "revoked_at"?}]``, the creator's (0) first. The links themselves are not kept."""
         def work(s):
-            t, can_write = self._find(s, token, write=False)
-            table = self._table_dict(s, t, can_write)
-            for h in table["hands"]:
-                if h["number"] == number:
-                    return h
-            raise NotFound(M("ledger.no_hand", n=number))
+            t, editor = self._find(s, token, write=False)
+            self._owner(editor)
+            out = [{"editor": 0, "created_at": _iso(t.created_at)}]
+            for e in s.execute(select(Editor).where(Editor.table_id == t.id)
+                               .order_by(Editor.number)).scalars():
+                item = {"editor": e.number, "created_at": _iso(e.created_at)}
+                if e.revoked_at is not None:
+                    item["revoked_at"] = _iso(e.revoked_at)
+                out.append(item)
+            return out
         return self._run(work, write=False)
 
     # -- writing --------------------------------------------------------------------------
     def create_table(self, spec: Any, *, address: str | None = None) -> Created:
         """Create a table. ``spec``: ``{"variant", "options"?, "base"?, "names"?,
-        "dealer"?}`` (defaults: the variant's options, base 1, 东家 南家 西家 北家, dealer 0).
-        ``address`` (the client's IP) counts towards ``tables_per_hour``."""
+        "dealer"?, "carry_bets"?}`` (defaults: the variant's options, base 1, 东家 南家 西家
+        北家, dealer 0, ``keep``). ``address`` (the client's IP) counts towards
+        ``tables_per_hour``."""
         variant, options, base, names, dealer = _table_spec(spec)
+        carry = _carry_bets(spec.get("carry_bets"))
         edit_token = secrets.token_urlsafe(TOKEN_BYTES)
         view_token = view_token_of(edit_token)
 
@@ -359,11 +550,12 @@ class Ledger:
                 self._rate_limit(s, address, now)
             t = Table(edit_hash=token_hash(edit_token), view_hash=token_hash(view_token),
                       variant=variant, options=options, base=base, names=names,
-                      first_dealer=dealer, next_number=1, version=1, created_at=now,
+                      first_dealer=dealer, carry_bets=carry, next_number=1, version=1,
+                      derived=_Derived.empty(dealer).to_json(), created_at=now,
                       updated_at=now)
             s.add(t)
             s.flush()
-            return self._table_dict(s, t, True)
+            return self._doc(s, t, 0)
         return Created(self._run(work, write=True), edit_token, view_token)
 
     def _rate_limit(self, s: Session, address: str, now: datetime) -> None:
@@ -388,6 +580,9 @@ class Ledger:
         荒庄 or for a win recorded without tiles, whose factors go in ``declared``. Or
         ``{"adjustment": {...}}``. Optional ``expected_number`` (else :class:`Conflict`) and
         ``idempotency_key`` (a repeat returns the first entry with ``created`` False).
+
+        Reads no other entry: who deals and the totals are the table row's ``derived``,
+        updated here in the same transaction.
         """
         if not isinstance(body, dict):
             raise InputError("bad_json", M("request.not_object"), None)
@@ -401,7 +596,7 @@ class Ledger:
         _check_body(body)
 
         def work(s):
-            t, _ = self._find(s, token, write=True)
+            t, editor = self._find(s, token, write=True)
             if key is not None:
                 found = s.scalars(select(Hand.number).where(Hand.table_id == t.id,
                                                             Hand.idempotency_key == key)).first()
@@ -409,29 +604,40 @@ class Ledger:
                     return found, False
             if expected is not None and expected != t.next_number:
                 raise Conflict(M("ledger.conflict", n=expected, next=t.next_number),
-                               self._table_dict(s, t, True), "expected_number")
+                               self._doc(s, t, editor), "expected_number")
             if t.next_number > self.hands_max:
                 raise self._too_many_entries()
-            dealer = self._current_dealer(s, t)
-            kind, request, result, dealer, verified = _compute(t, body, dealer)
+            d = _Derived.of(t)
+            kind, request, result, dealer, verified = _compute(t, body, d.dealer)
             result, codes = _split(result)
             now = utcnow()
+            version = t.version + 1
+            nxt = _next_dealer(kind, result)
             h = Hand(table_id=t.id, number=t.next_number, kind=kind, status="recorded",
                      idempotency_key=key, revision=1, request=request, result=result,
-                     codes=codes, dealer=dealer, verified=verified, recorded_at=now)
+                     codes=codes, dealer=dealer, verified=verified, recorded_at=now,
+                     editor=editor, next_dealer=nxt,
+                     dealer_flag=kind == "hand" and dealer != d.dealer, seq=version)
             s.add(h)
+            d.count(result["settlement"]["net"], +1)
+            d.last = h.number
+            if kind == "hand":
+                d.dealer = nxt
+            t.derived = d.to_json()
             t.next_number += 1
             _touch(t, now)
+            self._changed(s, t.id)
             return h.number, True
         number, created = self._run(work, write=True)
         return self._answer(token, number, created)
 
     def _answer(self, token: str, number: int, created: bool) -> Recorded:
-        """The entry and the table as read right after the write committed: the whole table
-        is read outside the write transaction, so the write lock (SQLite: one for the whole
-        database) is held only for the write itself, never for reading a big table."""
+        """The entry and the table as read right after the write committed, outside the
+        write transaction, so the write lock (SQLite: one for the whole database) is held
+        only for the write itself. The read takes only the rows changed since the version
+        this process holds (:meth:`_doc`)."""
         table = self.table(token)
-        return Recorded(_pick(table, number), table, created)
+        return Recorded(table["hands"][number - 1], table, created)
 
     def _too_many_entries(self, field: str | None = None) -> TooMany:
         return TooMany(M("ledger.table_full", n=self.hands_max), "entries_per_table",
@@ -451,7 +657,10 @@ class Ledger:
         revision is kept in ``revisions``. ``expected_revision`` (optional) guards against a
         concurrent correction (:class:`Conflict`); ``expected_number`` and
         ``idempotency_key`` are accepted and ignored (the number is in the path, and a
-        repeat of the same correction writes nothing new)."""
+        repeat of the same correction writes nothing new).
+
+        Reads this entry alone, and when its dealer or next dealer changed, the dealer
+        columns of the entries after it (their ``dealer_flag``), never their payloads."""
         if not isinstance(body, dict):
             raise InputError("bad_json", M("request.not_object"), None)
         expected = body.get("expected_revision")
@@ -461,13 +670,13 @@ class Ledger:
         _check_body(body)
 
         def work(s):
-            t, _ = self._find(s, token, write=True)
+            t, editor = self._find(s, token, write=True)
             h = self._entry(s, t, number)
             if h.status == "voided":
                 raise Voided(M("ledger.voided", n=number))
             if expected is not None and expected != h.revision:
                 raise Conflict(M("ledger.revision_conflict", n=number, revision=h.revision),
-                               self._table_dict(s, t, True), "expected_revision")
+                               self._doc(s, t, editor), "expected_revision")
             kind, request, result, dealer, verified = _compute(t, body, h.dealer)
             result, codes = _split(result)
             if kind != h.kind:
@@ -477,71 +686,227 @@ class Ledger:
                 return False
             if h.revision >= self.revisions_max:
                 raise self._too_many_revisions()
-            corrections = s.scalar(select(func.coalesce(func.sum(Hand.revision - 1), 0))
-                                   .where(Hand.table_id == t.id))
-            if corrections >= self.corrections_max:
+            d = _Derived.of(t)
+            if d.corrections >= self.corrections_max:
                 raise self._too_many_corrections()
             now = utcnow()
+            version = t.version + 1
             s.add(Revision(hand_id=h.id, revision=h.revision, request=h.request,
                            result=h.result, codes=h.codes, dealer=h.dealer,
-                           verified=h.verified, recorded_at=h.revised_at or h.recorded_at,
-                           replaced_at=now))
+                           verified=h.verified, editor=h.editor,
+                           recorded_at=h.revised_at or h.recorded_at, replaced_at=now))
+            d.count(h.result["settlement"]["net"], -1)
+            d.count(result["settlement"]["net"], +1)
+            d.corrections += 1
+            nxt = _next_dealer(kind, result)
+            rechain = kind == "hand" and (dealer, nxt) != (h.dealer, h.next_dealer)
             h.revision += 1
             h.request, h.result, h.codes = request, result, codes
-            h.dealer, h.verified = dealer, verified
-            h.revised_at = now
+            h.dealer, h.verified, h.next_dealer = dealer, verified, nxt
+            h.editor, h.revised_at, h.seq = editor, now, version
+            if rechain:
+                s.flush()
+                self._rechain(s, t, d, number, version)
+            t.derived = d.to_json()
             _touch(t, now)
+            self._changed(s, t.id)
             return True
         created = self._run(work, write=True)
         return self._answer(token, number, created)
 
-    def void(self, token: str, number: int, reason: Any) -> dict:
+    def void(self, token: str, number: int, reason: Any) -> "TableDoc":
         """Void entry ``number`` with ``reason`` (kept, shown, counted no more). Returns T;
         voiding a voided entry changes nothing (its first reason stays)."""
         reason = _reason(reason, "reason")
 
         def work(s):
-            t, _ = self._find(s, token, write=True)
+            t, editor = self._find(s, token, write=True)
             h = self._entry(s, t, number)
             if h.status != "voided":
-                now = utcnow()
-                h.status, h.void_reason, h.voided_at = "voided", reason, now
-                _touch(t, now)
+                self._void(s, t, h, editor, reason, None)
         self._run(work, write=True)
         return self.table(token)
 
+    def undo(self, token: str, number: Any) -> "TableDoc":
+        """Undo entry ``number``, the last counted entry (API.md "Table ledger, round two"):
+        voided with the code ``undone`` (read 撤销 / "Undone"). Any other number, this one
+        again included (a double tap), is a :class:`Conflict` and changes nothing."""
+        if not _is_int(number):
+            raise _bad("number", "ledger.undo_number")
+
+        def work(s):
+            t, editor = self._find(s, token, write=True)
+            last = _Derived.of(t).last
+            if number != last:
+                raise Conflict(M("ledger.undo_conflict", n=number) if last is None else
+                               M("ledger.undo_not_last", n=number, last=last),
+                               self._doc(s, t, editor), "number")
+            h = self._entry(s, t, number)
+            self._void(s, t, h, editor, None, "undone")
+        self._run(work, write=True)
+        return self.table(token)
+
+    def _void(self, s: Session, t: Table, h: Hand, editor: int, reason: str | None,
+              code: str | None) -> None:
+        d = _Derived.of(t)
+        now = utcnow()
+        version = t.version + 1
+        d.count(h.result["settlement"]["net"], -1)
+        h.status, h.void_reason, h.void_code, h.voided_at = "voided", reason, code, now
+        h.voided_by, h.dealer_flag, h.seq = editor, False, version
+        s.flush()
+        if d.last == h.number:
+            d.last = s.scalar(select(func.max(Hand.number)).where(
+                Hand.table_id == t.id, Hand.number < h.number, Hand.status == "recorded"))
+        if h.kind == "hand":
+            self._rechain(s, t, d, h.number, version)
+        t.derived = d.to_json()
+        _touch(t, now)
+        self._changed(s, t.id)
+
+    def settings(self, token: str, body: Any) -> "TableDoc":
+        """Change the table's settings (any edit link): ``{"carry_bets": "keep" | "reset"}``.
+        Returns T; the version is bumped when something changed."""
+        if not isinstance(body, dict):
+            raise InputError("bad_json", M("request.not_object"), None)
+        for k in body:
+            if k not in SETTING_FIELDS:
+                raise _bad(str(k), "request.unknown_key", key=k, known=list(SETTING_FIELDS))
+        carry = _carry_bets(body.get("carry_bets")) if "carry_bets" in body else None
+
+        def work(s):
+            t, _editor = self._find(s, token, write=True)
+            if carry is not None and carry != t.carry_bets:
+                t.carry_bets = carry
+                _touch(t, utcnow())
+                self._changed(s, t.id)
+        self._run(work, write=True)
+        return self.table(token)
+
+    # -- edit links -----------------------------------------------------------------------
+    @staticmethod
+    def _owner(editor: int | None) -> None:
+        if editor is None:
+            raise ReadOnly(M("ledger.read_only"))
+        if editor != 0:
+            raise NotOwner(M("ledger.not_owner"))
+
+    def add_editor(self, token: str) -> tuple[int, str]:
+        """A co-scorer's edit link (creator only): ``(editor number, edit token)``; the token
+        exists nowhere else. Numbers are never reused."""
+        new = secrets.token_urlsafe(TOKEN_BYTES)
+
+        def work(s):
+            t, editor = self._find(s, token, write=True)
+            self._owner(editor)
+            view = self._view_of(s, t, 0, token)
+            n = s.scalar(select(func.count()).select_from(Editor)
+                         .where(Editor.table_id == t.id))
+            if n + 1 >= self.editors_max:
+                raise TooMany(M("ledger.editors_full", n=self.editors_max - 1),
+                              "editors_per_table", self.editors_max)
+            s.add(Editor(table_id=t.id, number=n + 1, edit_hash=token_hash(new),
+                         view_seal=_seal(view, new), created_at=utcnow()))
+            return n + 1
+        return self._run(work, write=True), new
+
+    def revoke_editor(self, token: str, number: Any) -> dict:
+        """Revoke co-scorer ``number``'s link (creator only): from then on it answers
+        :class:`NotFound`. Revoking a revoked link changes nothing. Returns
+        ``{"editor", "revoked_at"}``."""
+        def work(s):
+            t, editor = self._find(s, token, write=True)
+            self._owner(editor)
+            if number == 0:
+                raise _bad("editor", "ledger.revoke_owner")
+            e = None
+            if _is_int(number) and 0 < number < self.editors_max:
+                e = s.scalars(select(Editor).where(Editor.table_id == t.id,
+                                                   Editor.number == number)).first()
+            if e is None:
+                raise NotFound(M("ledger.no_editor", n=number), "editor")
+            if e.revoked_at is None:
+                e.revoked_at = utcnow()
+                self._changed(s, t.id)
+            return {"editor": e.number, "revoked_at": _iso(e.revoked_at)}
+        return self._run(work, write=True)
+
+    def rotate(self, token: str, *, view: bool = False) -> "Rotated":
+        """Replace this edit link (any editor: their own), and with ``view`` the table's view
+        link too (creator only: :class:`NotOwner` otherwise). The old links answer
+        :class:`NotFound` from then on; co-scorers keep theirs (after a new view link their
+        pages no longer know the view link: :meth:`view_token` says None)."""
+        if not isinstance(view, bool):
+            raise _bad("view", "ledger.rotate_view")
+        new = secrets.token_urlsafe(TOKEN_BYTES)
+
+        def work(s):
+            t, editor = self._find(s, token, write=True)
+            if view:
+                self._owner(editor)
+            current = self._view_of(s, t, editor, token)
+            new_view = view_token_of(new) if view else None
+            if editor == 0:
+                t.edit_hash = token_hash(new)
+                if view:
+                    t.view_hash, t.view_seal = token_hash(new_view), None
+                    for e in s.execute(select(Editor).where(Editor.table_id == t.id))\
+                            .scalars():
+                        e.view_seal = ""          # sealed with the old view token: unknown now
+                else:
+                    t.view_seal = _seal(current, new)
+            else:
+                e = s.scalars(select(Editor).where(Editor.table_id == t.id,
+                                                   Editor.number == editor)).one()
+                e.edit_hash = token_hash(new)
+                e.view_seal = "" if current is None else _seal(current, new)
+            self._changed(s, t.id)
+            return Rotated(new, new_view, editor)
+        return self._run(work, write=True)
+
+    # -- export and import ----------------------------------------------------------------
     def export_table(self, token: str) -> dict:
         """The table as a JSON document for :meth:`import_table`: ``{"format":
         "webcalc-ledger/1", "variant", "options", "base", "names", "first_dealer",
-        "exported_at", "entries": [{"number", "kind", "status", "dealer", "request",
-        "recorded_at", "void_reason"?, "voided_at"?, "revisions": [{"request", "dealer",
-        "recorded_at"}]}]}`` (revisions oldest first, the current one last in ``request``).
-        Either token; the document holds no token."""
+        "carry_bets", "exported_at", "entries": [{"number", "kind", "status", "dealer",
+        "request", "recorded_at", "editor", "net", "void_reason"?, "void_code"?, "voided_at"?,
+        "revisions": [{"request", "dealer", "recorded_at"}]}], "totals", "settle_up"}``
+        (revisions oldest first, the current one last in ``request``; ``net`` the entry's
+        nets, counted or not; ``totals``/``settle_up`` as in T). Either token; the document
+        holds no token. An import reads what it needs and ignores ``net``, ``editor``,
+        ``totals`` and ``settle_up`` (it computes them again)."""
         def work(s):
-            t, can_write = self._find(s, token, write=False)
-            table = self._table_dict(s, t, can_write)
+            t, editor = self._find(s, token, write=False)
+            table = self._doc(s, t, editor)
             entries = []
             for h in table["hands"]:
                 e = {"number": h["number"], "kind": h["kind"], "status": h["status"],
                      "dealer": h["dealer"], "request": h["request"],
-                     "recorded_at": h["recorded_at"],
+                     "recorded_at": h["recorded_at"], "editor": h["editor"],
+                     "net": h["settlement"]["net"],
                      "revisions": [{"request": r["request"], "dealer": r["dealer"],
                                     "recorded_at": r["recorded_at"]} for r in h["revisions"]]}
                 if h.get("revised_at"):
                     e["revised_at"] = h["revised_at"]
                 if h["status"] == "voided":
                     e["void_reason"], e["voided_at"] = h["void_reason"], h["voided_at"]
+                    if h.get("void_code"):
+                        e["void_code"] = h["void_code"]
+                        e["void_reason"] = None
                 entries.append(e)
             return {"format": EXPORT_FORMAT, "variant": t.variant, "options": t.options,
                     "base": t.base, "names": t.names, "first_dealer": t.first_dealer,
-                    "exported_at": _iso(utcnow()), "entries": entries}
+                    "carry_bets": t.carry_bets, "exported_at": _iso(utcnow()),
+                    "entries": entries, "totals": table["totals"],
+                    "settle_up": table["settle_up"]}
         return self._run(work, write=False)
 
     def import_table(self, data: Any, *, address: str | None = None,
                      raw: bytes | None = None) -> Created:
         """A new table (new tokens) from an :meth:`export_table` document. Every revision of
         every entry is computed again by the engine from its request, so a file cannot bring
-        in amounts the rules do not give; statuses, void reasons and times are kept.
+        in amounts the rules do not give; statuses, void reasons and codes, and times are
+        kept; every entry is the importer's (editor 0).
 
         In this order, so that no import costs more than its size allows and none holds the
         write lock for longer than a record does:
@@ -556,7 +921,8 @@ class Ledger:
            when they hold no such escape);
         4. the whole document is checked without the engine: its shape, every entry's
            number, kind, status, times and void reason, every revision's request fields;
-        5. every revision is computed by the engine, outside any transaction;
+        5. every revision is computed by the engine, outside any transaction, and the
+           table's derived state from them;
         6. one short write transaction inserts the table and its rows.
 
         Raises:
@@ -574,26 +940,26 @@ class Ledger:
             message = (M("ledger.too_deep", n=MAX_DEPTH, where=where) if kind == "deep"
                        else M("ledger.surrogate", where=where))
             raise InputError("bad_json", message, where)
-        variant, options, base, names, dealer, entries = self._import_plan(data)
+        variant, options, base, names, dealer, carry, entries = self._import_plan(data)
         settings = _Settings(variant, options, base)
         now = utcnow()
         rows = [_imported_entry(settings, i, e, now) for i, e in enumerate(entries)]
-        edit_token = secrets.token_urlsafe(TOKEN_BYTES)
-        view_token = view_token_of(edit_token)
-
         hands = [h for h, _ in rows]
         revisions = [r for _, olds in rows for r in olds]
+        derived = _derive(dealer, hands, len(revisions))
+        edit_token = secrets.token_urlsafe(TOKEN_BYTES)
+        view_token = view_token_of(edit_token)
 
         def work(s):
             at = utcnow()
             t = Table(edit_hash=token_hash(edit_token), view_hash=token_hash(view_token),
                       variant=variant, options=options, base=base, names=names,
-                      first_dealer=dealer, next_number=len(rows) + 1, version=1,
-                      created_at=at, updated_at=at)
+                      first_dealer=dealer, carry_bets=carry, next_number=len(rows) + 1,
+                      version=1, derived=derived.to_json(), created_at=at, updated_at=at)
             s.add(t)
             s.flush()
             if hands:
-                s.execute(_INSERT_HAND, [{**h, "table_id": t.id} for h in hands])
+                s.execute(_INSERT_HAND, [{**_insertable(h), "table_id": t.id} for h in hands])
             if revisions:
                 ids = dict(s.execute(select(Hand.number, Hand.id)
                                      .where(Hand.table_id == t.id)).all())
@@ -633,12 +999,13 @@ class Ledger:
                 "base": data.get("base"), "names": data.get("names"),
                 "dealer": data.get("first_dealer")}
         variant, options, base, names, dealer = _table_spec(spec)
+        carry = _carry_bets(data.get("carry_bets"))
         entries = data.get("entries")
         if not isinstance(entries, list):
             raise _bad("entries", "ledger.entries_bad", n=self.hands_max)
         for i, e in enumerate(entries):
             _check_imported_entry(i, e, self.revisions_max)
-        return variant, options, base, names, dealer, entries
+        return variant, options, base, names, dealer, carry, entries
 
     def purge_idle(self, days: float, *, dry_run: bool = False) -> int:
         """Delete every table with no write for ``days`` days (its hands and revisions go
@@ -652,6 +1019,8 @@ class Ledger:
                          .where(Table.updated_at < cutoff))
             if not dry_run:
                 s.execute(delete(Table).where(Table.updated_at < cutoff))
+                if n:
+                    self._changed(s, None)
                 s.execute(delete(Creation).where(
                     Creation.created_at < utcnow() - timedelta(days=1)))
             return n
@@ -669,46 +1038,436 @@ class Ledger:
         return h
 
     @staticmethod
-    def _current_dealer(s: Session, t: Table) -> int:
-        last = s.scalars(select(Hand).where(Hand.table_id == t.id, Hand.kind == "hand",
-                                            Hand.status == "recorded")
-                         .order_by(Hand.number.desc()).limit(1)).first()
-        return t.first_dealer if last is None else last.result["settlement"]["next_dealer"]["seat"]
-
-    @staticmethod
-    def _table_dict(s: Session, t: Table, can_write: bool) -> dict:
-        # plain rows, not ORM objects: every write answers with the whole table
-        hands = s.execute(select(*_SHOWN_HAND).where(Hand.table_id == t.id)
-                          .order_by(Hand.number)).all()
-        olds: dict[int, list] = {}
-        revised = [h.id for h in hands if h.revision > 1]
-        if revised:
-            rev = Revision.__table__
-            for r in s.execute(select(*_SHOWN_REVISION).where(rev.c.hand_id.in_(revised))
-                               .order_by(rev.c.hand_id, rev.c.revision)):
-                olds.setdefault(r.hand_id, []).append(r)
-        expected = t.first_dealer
-        nets, out = [], []
-        for h in hands:
+    def _rechain(s: Session, t: Table, d: "_Derived", start: int, version: int) -> None:
+        """After entry ``start`` changed who deals (a correction, a void, an undo): the
+        ``dealer_flag`` of the counted hands from it on, from their dealer columns alone
+        (rows whose flag changes get ``seq`` = ``version``), and who deals next."""
+        hand = Hand.__table__
+        counted = (hand.c.table_id == t.id) & (hand.c.kind == "hand") \
+            & (hand.c.status == "recorded")
+        expected = s.scalar(select(hand.c.next_dealer).where(counted, hand.c.number < start)
+                            .order_by(hand.c.number.desc()).limit(1))
+        if expected is None:
+            expected = t.first_dealer
+        changed = []
+        for r in s.execute(select(hand.c.id, hand.c.kind, hand.c.status, hand.c.dealer,
+                                  hand.c.next_dealer, hand.c.dealer_flag)
+                           .where(hand.c.table_id == t.id, hand.c.number >= start)
+                           .order_by(hand.c.number)):
             flag = False
-            if h.status == "recorded":
-                nets.append(h.result["settlement"]["net"])
-                if h.kind == "hand":
-                    flag = h.dealer != expected
-                    expected = h.result["settlement"]["next_dealer"]["seat"]
-            out.append(_hand_dict(h, flag, olds.get(h.id, [])))
-        sums, ints = totals(nets)
-        ints = ints and (bool(nets) or _is_int(t.base))
-        return {
-            "variant": t.variant, "options": t.options, "base": t.base, "names": t.names,
-            "dealer": expected, "first_dealer": t.first_dealer, "next_number": t.next_number,
-            "version": t.version, "access": "edit" if can_write else "view",
-            "created_at": _iso(t.created_at), "updated_at": _iso(t.updated_at),
-            "hands": out,
-            "totals": [number(x, ints) for x in sums],
-            "settle_up": [{"from": a, "to": b, "amount": number(x, ints)}
-                          for a, b, x in settle_up(sums)],
-        }
+            if r.status == "recorded" and r.kind == "hand":
+                flag = r.dealer != expected
+                expected = r.next_dealer
+            if flag != bool(r.dealer_flag):
+                changed.append({"row_id": r.id, "flag": flag})
+        if changed:
+            s.execute(hand.update().where(hand.c.id == bindparam("row_id"))
+                      .values(dealer_flag=bindparam("flag"), seq=version), changed)
+        d.dealer = expected
+
+    def _doc(self, s: Session, t: Table, editor: int | None) -> "TableDoc":
+        """T at ``t``'s version: the entries from this process's copy (:class:`_Cache`)
+        with the rows changed since (``seq`` > the copy's version) read again, or all of
+        them when there is no copy; the sums from ``t.derived``."""
+        key = (t.id, t.created_at)
+        snap = self._cache.get(key)
+        if snap is None or snap.version != t.version:
+            since = snap.version if snap is not None and snap.version < t.version else None
+            q = select(*_SHOWN_HAND).where(Hand.table_id == t.id)
+            if since is not None:
+                q = q.where(Hand.seq > since)
+            rows = s.execute(q.order_by(Hand.number)).all()
+            olds: dict[int, list] = {}
+            revised = [h.id for h in rows if h.revision > 1]
+            if revised:
+                rev = Revision.__table__
+                for r in s.execute(select(*_SHOWN_REVISION).where(rev.c.hand_id.in_(revised))
+                                   .order_by(rev.c.hand_id, rev.c.revision)):
+                    olds.setdefault(r.hand_id, []).append(r)
+            changed = {h.number: _hand_dict(h, olds.get(h.id, [])) for h in rows}
+            snap = _Snapshot.after(snap if since is not None else None, t.version,
+                                   t.next_number - 1, changed)
+            if snap is None:                       # a gap: read every row (never expected)
+                return self._doc_full(s, t, editor)
+            self._cache.put(key, snap)
+        return _table_doc(t, editor, snap)
+
+    def _doc_full(self, s: Session, t: Table, editor: int | None) -> "TableDoc":
+        self._cache.drop((t.id, t.created_at))
+        return self._doc(s, t, editor)
+
+
+@dataclass(frozen=True)
+class Rotated:
+    """New links from :meth:`Ledger.rotate`: ``edit_token`` (replacing the one used),
+    ``view_token`` (None unless asked for), ``editor`` (whose link it is)."""
+
+    edit_token: str
+    view_token: str | None
+    editor: int
+
+
+#: idle connections :meth:`Ledger._probe` keeps (a worker's threads share them)
+PROBES_KEPT = 4
+
+
+def _close(conn) -> None:
+    try:
+        conn.close()
+    except Exception:  # noqa: BLE001 - closing a broken connection
+        pass
+
+
+#: probe connections a forked child inherited: kept, never closed, so that closing them cannot
+#: end the parent's session (PostgreSQL) or release its locks (SQLite)
+_ABANDONED: list = []
+
+#: the 304 path's one query (:meth:`Ledger._probe`): (version, editor, the hash matched, the
+#: table's id); the
+#: creator's link and the view link are columns of the table row, a co-scorer's a row of
+#: ``ledger_editor`` (a revoked one matches nothing)
+_PROBE_SQL = ("SELECT version, 0, edit_hash, id FROM ledger_table WHERE edit_hash = ? "
+              "UNION ALL SELECT version, NULL, view_hash, id FROM ledger_table "
+              "WHERE view_hash = ? "
+              "UNION ALL SELECT t.version, e.number, e.edit_hash, t.id FROM ledger_editor e "
+              "JOIN ledger_table t ON t.id = e.table_id "
+              "WHERE e.edit_hash = ? AND e.revoked_at IS NULL")
+
+
+def _pad(edit_token: str) -> bytes:
+    mac = hmac.new(edit_token.encode("ascii"), b"webcalc-ledger-view-seal", hashlib.sha256)
+    return mac.digest()[:TOKEN_BYTES]
+
+
+def _seal(view_token: str | None, edit_token: str) -> str:
+    """The view token as an editor's row keeps it: XOR-ed with a pad only its edit token
+    gives (HMAC-SHA256 of the edit token), so the database alone reveals no view token."""
+    if view_token is None:
+        return ""
+    raw = base64.urlsafe_b64decode(view_token.encode("ascii"))
+    return base64.urlsafe_b64encode(bytes(a ^ b for a, b in zip(raw, _pad(edit_token))))\
+        .decode("ascii")
+
+
+def _unseal(seal: str, edit_token: str) -> str:
+    raw = base64.urlsafe_b64decode(seal.encode("ascii"))
+    return base64.urlsafe_b64encode(bytes(a ^ b for a, b in zip(raw, _pad(edit_token))))\
+        .decode("ascii")
+
+
+def _carry_bets(value: Any) -> str:
+    if value is None:
+        return "keep"
+    if value not in CARRY_BETS:
+        raise _bad("carry_bets", "ledger.carry_bets_bad")
+    return value
+
+
+def _next_dealer(kind: str, result: dict) -> int | None:
+    return result["settlement"]["next_dealer"]["seat"] if kind == "hand" else None
+
+
+@dataclass
+class _Derived:
+    """What a table's counted entries add up to, kept on its row (``ledger_table.derived``)
+    and updated by every write in its transaction: ``totals`` (exact), ``floats`` (counted
+    entries with an amount that is not an int: the totals are then written as floats),
+    ``counted``, ``dealer`` (who deals next), ``last`` (the last counted entry's number, for
+    undo) and ``corrections`` (superseded revisions, all entries)."""
+
+    totals: list[Fraction]
+    floats: int
+    counted: int
+    dealer: int
+    last: int | None
+    corrections: int
+
+    @classmethod
+    def empty(cls, dealer: int) -> "_Derived":
+        return cls([Fraction(0)] * 4, 0, 0, dealer, None, 0)
+
+    @classmethod
+    def of(cls, t: Table) -> "_Derived":
+        d = t.derived
+        return cls([Fraction(x) for x in d["totals"]], d["floats"], d["counted"], d["dealer"],
+                   d["last"], d["corrections"])
+
+    def to_json(self) -> dict:
+        return {"totals": [str(x) for x in self.totals], "floats": self.floats,
+                "counted": self.counted, "dealer": self.dealer, "last": self.last,
+                "corrections": self.corrections}
+
+    def count(self, net: list, sign: int) -> None:
+        """Add (``sign`` 1) or take out (-1) one counted entry's nets."""
+        for i, x in enumerate(net):
+            self.totals[i] += sign * exact(x)
+        self.floats += sign * (not all_ints(net))
+        self.counted += sign
+
+
+def _derive(first_dealer: int, hands: list[dict], corrections: int) -> _Derived:
+    """The derived state of rows about to be inserted (an import), setting each row's
+    ``next_dealer``, ``dealer_flag`` and ``seq`` (1) as the writes would have."""
+    d = _Derived.empty(first_dealer)
+    d.corrections = corrections
+    for h in hands:
+        result = h["_result"]
+        h["next_dealer"] = _next_dealer(h["kind"], result)
+        h["dealer_flag"] = False
+        h["seq"] = 1
+        if h["status"] == "recorded":
+            d.count(result["settlement"]["net"], +1)
+            d.last = h["number"]
+            if h["kind"] == "hand":
+                h["dealer_flag"] = h["dealer"] != d.dealer
+                d.dealer = h["next_dealer"]
+    return d
+
+
+def _insertable(h: dict) -> dict:
+    return {k: v for k, v in h.items() if not k.startswith("_")}
+
+
+_dumps = functools.partial(json.dumps, ensure_ascii=False, separators=(",", ":"))
+
+
+class _Snapshot:
+    """One table's entries (H, in number order) at ``version``, as this process last read
+    them, and their JSON per language, made when first asked (:meth:`fragment`). Never
+    changed once shared: a newer version is a new snapshot (:meth:`after`)."""
+
+    __slots__ = ("version", "hands", "frags")
+
+    def __init__(self, version: int, hands: list, frags: dict | None = None):
+        self.version = version
+        self.hands = hands
+        self.frags = frags if frags is not None else {}
+
+    @classmethod
+    def after(cls, old: "_Snapshot | None", version: int, count: int,
+              changed: dict[int, dict]) -> "_Snapshot | None":
+        """``old`` with the entries in ``changed`` (number → H) replaced or appended;
+        None when they leave a gap (then the caller reads every row)."""
+        hands = list(old.hands) if old is not None else []
+        frags = {lang: list(v) for lang, v in old.frags.items()} if old is not None else {}
+        for n in sorted(changed):
+            i = n - 1
+            if i < len(hands):
+                hands[i] = changed[n]
+                for v in frags.values():
+                    v[i] = None
+            elif i == len(hands):
+                hands.append(changed[n])
+                for v in frags.values():
+                    v.append(None)
+            else:
+                return None
+        if len(hands) != count:
+            return None
+        return cls(version, hands, frags)
+
+    def fragment(self, i: int, lang: str) -> bytes:
+        """Entry ``i``'s JSON in ``lang`` (:func:`~webcalc.ledger.texts.hand_in`), UTF-8."""
+        per = self.frags.get(lang)
+        if per is None:
+            per = self.frags.setdefault(lang, [None] * len(self.hands))
+        data = per[i]
+        if data is None:
+            data = per[i] = _dumps(hand_in(self.hands[i], lang)).encode("utf-8")
+        return data
+
+
+NOTIFY_CHANNEL = "webcalc_ledger"
+#: tokens :class:`_Versions` keeps, and how long it trusts one without asking the database
+VERSIONS_KEPT = 20000
+VERSIONS_MAX_AGE = 30.0
+
+
+class _Versions:
+    """PostgreSQL: the versions this process's probes read (token hash → version, editor),
+    kept until a write anywhere says its table changed. Every write sends ``NOTIFY
+    webcalc_ledger, '<table id>'`` in its transaction (:meth:`Ledger._changed`: delivered when
+    it commits, to every process on every host); each process LISTENs on a connection of its
+    own and, before it answers from what it keeps, reads what has arrived on that connection
+    without waiting (``consume_input``, then the notifications): a poll answered 304 then asks
+    the database nothing. When the listening connection is down, or an entry is older than
+    :data:`VERSIONS_MAX_AGE` seconds, the probe asks the database, as on SQLite."""
+
+    def __init__(self, ledger: "Ledger"):
+        self.ledger = ledger
+        self.lock = threading.Lock()
+        self.conn = None
+        self.pid = os.getpid()
+        self.by_token: dict[str, tuple[int, int | None, int, float]] = {}
+        self.by_table: dict[int, set[str]] = {}
+
+    def _forget(self) -> None:
+        self.by_token.clear()
+        self.by_table.clear()
+
+    def _listening(self) -> bool:
+        """Read what has arrived (without waiting) and drop what it names; False when not
+        listening (then nothing is kept)."""
+        if self.pid != os.getpid():                 # forked: the parent's connection is not ours
+            if self.conn is not None:
+                _ABANDONED.append(self.conn)
+            self.conn, self.pid = None, os.getpid()
+            self._forget()
+        if self.conn is None:
+            try:
+                conn = self.ledger._probe_connection()
+                conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+            except Exception:  # noqa: BLE001 - the database is down: ask it each time
+                return False
+            self.conn = conn
+            self._forget()                          # what changed while no one listened
+            return True
+        pg = self.conn.pgconn
+        try:
+            pg.consume_input()
+            while True:
+                n = pg.notifies()
+                if n is None:
+                    break
+                payload = n.extra.decode("ascii", "replace")
+                if payload == "*":
+                    self._forget()
+                else:
+                    for h in self.by_table.pop(int(payload), ()):
+                        self.by_token.pop(h, None)
+        except Exception:  # noqa: BLE001 - the connection dropped: forget, listen again later
+            _close(self.conn)
+            self.conn = None
+            self._forget()
+            return False
+        return True
+
+    def get(self, h: str) -> tuple[int, int | None] | None:
+        with self.lock:
+            if not self._listening():
+                return None
+            known = self.by_token.get(h)
+            if known is None or time.monotonic() - known[3] > VERSIONS_MAX_AGE:
+                return None
+            return known[0], known[1]
+
+    def put(self, h: str, table_id: int, version: int, editor: int | None) -> None:
+        with self.lock:
+            if self.conn is None or self.pid != os.getpid():
+                return
+            if len(self.by_token) >= VERSIONS_KEPT:
+                self._forget()
+            self.by_token[h] = (version, editor, table_id, time.monotonic())
+            self.by_table.setdefault(table_id, set()).add(h)
+
+    def drop(self, table_ids) -> None:
+        with self.lock:
+            for table_id in table_ids:
+                if table_id is None:
+                    self._forget()
+                    return
+                for h in self.by_table.pop(table_id, ()):
+                    self.by_token.pop(h, None)
+
+    def close(self) -> None:
+        with self.lock:
+            if self.conn is not None and self.pid == os.getpid():
+                _close(self.conn)
+            self.conn = None
+            self._forget()
+
+
+class _Cache:
+    """The snapshots of the tables this process read last, up to ``max_hands`` entries in
+    all (least recently used first out). Keyed by the table's id and creation time (an id
+    SQLite gives again after a purge is another table). Every use asks the database for the
+    table's version first, so a snapshot is never served stale: another process's write
+    shows as a newer version, and only the rows it changed are read."""
+
+    def __init__(self, max_hands: int):
+        self.max_hands = max_hands
+        self.lock = threading.Lock()
+        self.items: OrderedDict = OrderedDict()
+        self.size = 0
+
+    def get(self, key) -> _Snapshot | None:
+        with self.lock:
+            snap = self.items.get(key)
+            if snap is not None:
+                self.items.move_to_end(key)
+            return snap
+
+    def put(self, key, snap: _Snapshot) -> None:
+        if len(snap.hands) > self.max_hands:
+            return
+        with self.lock:
+            old = self.items.get(key)
+            if old is not None:
+                if old.version >= snap.version:
+                    return
+                self.size -= len(old.hands)
+            self.items[key] = snap
+            self.items.move_to_end(key)
+            self.size += len(snap.hands)
+            while self.size > self.max_hands and self.items:
+                _k, out = self.items.popitem(last=False)
+                self.size -= len(out.hands)
+
+    def drop(self, key) -> None:
+        with self.lock:
+            old = self.items.pop(key, None)
+            if old is not None:
+                self.size -= len(old.hands)
+
+
+class TableDoc(dict):
+    """T: a plain dict to every reader (read only: its entries are shared with this
+    process's snapshot), which also writes itself as JSON in a reader's language
+    (:meth:`json_bytes`) from the entries' JSON the snapshot keeps, so an answer with a
+    200-entry table serializes only what changed and joins the rest."""
+
+    __slots__ = ("_snap",)
+
+    def _shared(self) -> "_Snapshot | None":
+        snap = getattr(self, "_snap", None)
+        hands = self["hands"]
+        if snap is None or len(snap.hands) != len(hands) or \
+                not all(a is b for a, b in zip(snap.hands, hands)):
+            return None                    # changed by its reader: written from the dicts
+        return snap
+
+    def json_bytes(self, lang: str) -> bytes:
+        """T as the UTF-8 JSON of ``table_in(T, lang)`` (compact, as Flask writes JSON)."""
+        snap = self._shared()
+        head = _dumps({k: v for k, v in self.items() if k != "hands"}).encode("utf-8")
+        if snap is None:
+            hands = b",".join(_dumps(hand_in(h, lang)).encode("utf-8") for h in self["hands"])
+        else:
+            hands = b",".join([snap.fragment(i, lang) for i in range(len(snap.hands))])
+        return b"".join((head[:-1], b',"hands":[', hands, b"]}"))
+
+    def hand_json(self, number: int, lang: str) -> bytes:
+        """Entry ``number``'s UTF-8 JSON in ``lang``."""
+        snap = self._shared()
+        if snap is not None and 0 < number <= len(snap.hands):
+            return snap.fragment(number - 1, lang)
+        return _dumps(hand_in(self["hands"][number - 1], lang)).encode("utf-8")
+
+
+def _table_doc(t: Table, editor: int | None, snap: _Snapshot) -> TableDoc:
+    d = _Derived.of(t)
+    ints = d.floats == 0 and (d.counted > 0 or _is_int(t.base))
+    doc = TableDoc(
+        variant=t.variant, options=t.options, base=t.base, names=t.names, dealer=d.dealer,
+        first_dealer=t.first_dealer, next_number=t.next_number, version=t.version,
+        access="view" if editor is None else "edit", created_at=_iso(t.created_at),
+        updated_at=_iso(t.updated_at), hands=list(snap.hands),
+        totals=[number(x, ints) for x in d.totals],
+        settle_up=[{"from": a, "to": b, "amount": number(x, ints)}
+                   for a, b, x in settle_up(d.totals)],
+        carry_bets=t.carry_bets, last_counted=d.last)
+    doc._snap = snap
+    return doc
 
 
 @dataclass(frozen=True)
@@ -779,7 +1538,10 @@ def _check_imported_entry(i: int, e: Any, revisions_max: int) -> None:
     now = utcnow()
     for name in ("recorded_at", "revised_at", "voided_at"):
         _time(e.get(name), f"{where}.{name}", now)
-    if status == "voided":
+    if e.get("void_code") not in (None, "undone") or (
+            e.get("void_code") is not None and status != "voided"):
+        raise _bad(f"{where}.void_code", "ledger.void_code_bad")
+    if status == "voided" and e.get("void_code") is None:
         _imported_reason(e, where)
     for j, r in enumerate([*olds, e]):
         at = where if r is e else f"{where}.revisions[{j}]"
@@ -826,16 +1588,21 @@ def _imported_entry(t: _Settings, i: int, e: dict, now: datetime) -> tuple[dict,
             "result": json.dumps(result), "codes": json.dumps(codes), "dealer": dealer,
             "verified": verified,
             "recorded_at": versions[0][1], "revised_at": at if len(versions) > 1 else None,
-            "void_reason": None, "voided_at": None}
+            "void_reason": None, "voided_at": None, "void_code": None, "voided_by": None,
+            "editor": 0, "_result": result}
     if status == "voided":
-        hand["void_reason"] = _imported_reason(e, where)
+        if e.get("void_code") == "undone":
+            hand["void_code"] = "undone"
+        else:
+            hand["void_reason"] = _imported_reason(e, where)
         hand["voided_at"] = _time(e.get("voided_at"), f"{where}.voided_at", now)
+        hand["voided_by"] = 0
     revisions = []
     for j, ((_, req, res, dl, ver), rat) in enumerate(versions[:-1]):
         res, codes = _split(res)
         revisions.append({"number": i + 1, "revision": j + 1, "request": json.dumps(req),
                           "result": json.dumps(res), "codes": json.dumps(codes), "dealer": dl,
-                          "verified": ver, "recorded_at": rat,
+                          "verified": ver, "editor": 0, "recorded_at": rat,
                           "replaced_at": versions[j + 1][1]})
     return hand, revisions
 
@@ -865,10 +1632,6 @@ def _touch(t: Table, now: datetime) -> None:
     t.updated_at = now
 
 
-def _pick(table: dict, number: int) -> dict:
-    return next(h for h in table["hands"] if h["number"] == number)
-
-
 def _result_fields(result: dict) -> dict:
     out = {"settlement": result["settlement"]}
     for key in ("biao", "fan"):
@@ -877,21 +1640,24 @@ def _result_fields(result: dict) -> dict:
     return out
 
 
-def _hand_dict(h, flag: bool, olds: list) -> dict:
+def _hand_dict(h, olds: list) -> dict:
     """H from a ``ledger_hand`` row and its superseded ``ledger_revision`` rows."""
     out = {"number": h.number, "kind": h.kind, "status": h.status, "verified": h.verified,
-           "dealer": h.dealer, "dealer_flag": flag, "request": h.request,
-           **_result_fields(h.result), "recorded_at": _iso(h.recorded_at),
-           "revision": h.revision}
+           "dealer": h.dealer, "dealer_flag": bool(h.dealer_flag), "editor": h.editor,
+           "request": h.request, **_result_fields(h.result),
+           "recorded_at": _iso(h.recorded_at), "revision": h.revision}
     if h.revised_at is not None:
         out["revised_at"] = _iso(h.revised_at)
     out["revisions"] = [{"revision": r.revision, "request": r.request,
                          **_result_fields(r.result), "dealer": r.dealer,
-                         "verified": r.verified, "recorded_at": _iso(r.recorded_at),
+                         "verified": r.verified, "editor": r.editor,
+                         "recorded_at": _iso(r.recorded_at),
                          "replaced_at": _iso(r.replaced_at)} for r in olds]
     if h.status == "voided":
-        out["void_reason"] = h.void_reason
+        out["void_reason"] = h.void_reason if h.void_code is None else str(UNDONE)
+        out["void_code"] = h.void_code
         out["voided_at"] = _iso(h.voided_at)
+        out["voided_by"] = h.voided_by
     return out
 
 

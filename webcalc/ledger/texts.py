@@ -10,7 +10,8 @@ beside the Chinese has no ``detail_en``; it keeps its Chinese, the only text the
 
 A void reason is what the user typed; an entry imported as voided without one has none
 (``null`` in the database) and reads "(no reason given in the import)" in the reader's
-language (older databases hold that phrase in Chinese: it is read the same way).
+language (older databases hold that phrase in Chinese: it is read the same way). An undone
+entry (``void_code`` ``undone``) reads 撤销 / "Undone" in the reader's language.
 
 No Flask here: the web layer passes the language (``"zh"`` or ``"en"``).
 """
@@ -21,6 +22,7 @@ from ..catalogue import render
 from ..messages import Message
 
 NO_REASON = Message("ledger.no_reason_imported")
+UNDONE = Message("ledger.undone")
 #: how entries imported before issue 15 stored the missing reason
 LEGACY_NO_REASON = str(NO_REASON)
 
@@ -60,19 +62,25 @@ def _result_in(r: dict, lang: str) -> dict:
 
 def hand_in(h: dict, lang: str) -> dict:
     """H (as the service returns it) in ``lang``: a copy where needed, else ``h`` itself."""
-    voided = h.get("status") == "voided" and h.get("void_reason") in (None, LEGACY_NO_REASON)
+    undone = h.get("status") == "voided" and h.get("void_code") == "undone"
+    voided = (h.get("status") == "voided" and not undone
+              and h.get("void_reason") in (None, LEGACY_NO_REASON))
     if lang != "en" and not voided:
-        return h
+        return h                        # Chinese, as stored (an undone one says 撤销)
     out = _result_in(h, lang)
     if h.get("revisions"):
         out["revisions"] = [_result_in(r, lang) for r in h["revisions"]]
     if voided:
         out["void_reason"] = render(NO_REASON, lang)
+    elif undone:
+        out["void_reason"] = render(UNDONE, lang)
     return out
 
 
 def table_in(t: dict, lang: str) -> dict:
-    """T (as the service returns it) with every entry in ``lang``."""
+    """T (as the service returns it) with every entry in ``lang``: ``t`` itself when nothing
+    changes (Chinese), else a plain dict (for JSON, a
+    :class:`~webcalc.ledger.service.TableDoc`'s ``to_json(lang)`` is the cheaper way)."""
     hands = [hand_in(h, lang) for h in t["hands"]]
     if all(a is b for a, b in zip(hands, t["hands"])):
         return t

@@ -49,7 +49,8 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     csrf.init_app(app)
 
-    from . import api, errors, health, i18n, ledger_api, ledger_pages, logs, pages, rules, templating
+    from . import (api, assets, errors, health, i18n, ledger_api, ledger_pages, logs, pages, rules,
+                   templating)
 
     i18n.init_app(app)
     templating.init_app(app)
@@ -65,6 +66,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     errors.init_app(app)
     security.init_app(app)  # body and query limits, security headers (issue 7)
     _behind_proxies(app)
+    assets.init_app(app)  # last: fingerprinted static files, /sw.js, page caching, compression
     return app
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Request, Response
 
-VARY = "HX-Request, HX-Request-Type, Accept-Language"
+VARY = "HX-Request, HX-Request-Type, HX-History-Restore-Request, Accept-Language"
 
 
 def is_htmx(request: Request) -> bool:

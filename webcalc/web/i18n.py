@@ -112,11 +112,25 @@ def lazy_gettext(string: str, **variables) -> LazyString:
 
 
 def current_lang() -> str:
-    """``"zh"`` or ``"en"``: the language this response is in."""
+    """``"zh"`` or ``"en"``: the language this response is in. Chosen as Flask-Babel chooses
+    it (:func:`select_locale`) without loading the catalogue, which an answer that shows no
+    text (a poll's 304) never needs."""
     try:
-        return _request_i18n()[1]
+        ctx = _cv_app.get(None) if _cv_app is not None else None
+        store = g._get_current_object() if ctx is None else ctx.g
     except RuntimeError:  # outside an app context: the default
         return "zh"
+    state = store.__dict__.get("_webcalc_i18n")
+    if state is not None:
+        return state[1]
+    lang = store.__dict__.get("_webcalc_lang")
+    if lang is None:
+        try:
+            lang = "en" if select_locale() == "en" else "zh"
+        except RuntimeError:  # an app context without a request: Flask-Babel's default
+            return _request_i18n()[1]
+        store._webcalc_lang = lang
+    return lang
 
 
 def template_gettext(string: str, **variables) -> Markup:

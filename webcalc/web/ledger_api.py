@@ -10,6 +10,18 @@ Routes (``<token>``: the edit or the view token; writes need the edit token):
 * ``POST /api/v1/tables/<token>/hands/<n>/void`` → 200 T
 * ``GET /api/v1/tables/<token>/export`` → 200 the export document (added; either token), and
   ``POST /api/v1/tables/import`` with that document → 201 as for create, new tokens (added)
+* ``POST /api/v1/tables/<token>/undo`` ``{"number": n}`` → 200 T (409 ``conflict`` unless n
+  is the last counted entry)
+* ``POST /api/v1/tables/<token>/editors`` → 201 ``{"editor", "edit_token"}``; ``GET`` → 200
+  ``{"editors": [...]}`` (added); ``DELETE /api/v1/tables/<token>/editors/<n>`` → 200
+  ``{"editor", "revoked_at"}``: the creator's link only (403 ``not_owner``)
+* ``POST /api/v1/tables/<token>/rotate`` ``{"view"?: bool}`` → 200 ``{"edit_token",
+  "view_token"?}``
+* ``PATCH /api/v1/tables/<token>`` ``{"carry_bets": "keep" | "reset"}`` → 200 T (added)
+
+T and ``{"hand", "table"}`` are written from the entries' JSON the ledger keeps per table
+version (:meth:`~webcalc.ledger.TableDoc.json_bytes`): a write's answer serializes only what the
+write changed, however long the table.
 
 The token is checked before the body is read: an unknown token is a 404 and a write with the
 view token a 403 ``read_only``, whatever the body. Errors are ``{"error": {"code", "message",
@@ -21,7 +33,9 @@ beyond, as every other body beyond 16 KB).
 Configuration (``app.config``, else the environment): ``DATABASE_URL`` (default: SQLite at
 ``instance/ledger.sqlite3``), ``LEDGER_HANDS_MAX`` (500 entries per table),
 ``LEDGER_REVISIONS_MAX`` (20 revisions per entry), ``LEDGER_CORRECTIONS_MAX`` (200 per
-table), ``LEDGER_TABLES_PER_HOUR`` (30 per address); past a cap: 422 ``too_many``. The schema is migrated when the app starts (in
+table), ``LEDGER_EDITORS_MAX`` (20 edit links per table), ``LEDGER_TABLES_PER_HOUR`` (30 per
+address); past a cap: 422 ``too_many``. ``LEDGER_CACHE_HANDS`` (1500): entries each process
+keeps of the tables it read last. The schema is migrated when the app starts (in
 tests: on first use), in a child process outside tests, so Alembic never loads in the
 server's processes (issue 13.3). CLI: ``flask --app webcalc ledger-purge --idle-days N [--dry-run]`` and
 ``flask --app webcalc ledger-migrate``.
@@ -38,9 +52,10 @@ from flask.cli import with_appcontext
 from sqlalchemy.exc import OperationalError
 
 from ..errors import InputError
-from ..ledger import (Busy, Conflict, Ledger, LedgerError, NotFound, RateLimited, ReadOnly,
-                      TooMany, Voided, hand_in, table_in)
-from ..ledger.service import CORRECTIONS_MAX, HANDS_MAX, REVISIONS_MAX
+from ..ledger import (Busy, Conflict, Ledger, LedgerError, NotFound, NotOwner, RateLimited,
+                      ReadOnly, TooMany, Voided, table_in)
+from ..ledger.service import (CACHE_HANDS, CORRECTIONS_MAX, EDITORS_MAX, HANDS_MAX,
+                               REVISIONS_MAX)
 from ..ledger.db import Unreachable
 from ..messages import M
 from ..json_checks import MAX_DEPTH, body_problem
@@ -49,8 +64,8 @@ from .i18n import current_lang, localized
 
 bp = Blueprint("ledger_api", __name__, url_prefix="/api/v1/tables")
 
-STATUS = {NotFound: 404, ReadOnly: 403, Conflict: 409, Voided: 409, TooMany: 422,
-          RateLimited: 429, Busy: 503}
+STATUS = {NotFound: 404, ReadOnly: 403, NotOwner: 403, Conflict: 409, Voided: 409,
+          TooMany: 422, RateLimited: 429, Busy: 503}
 
 
 def init_app(app: Flask) -> None:
@@ -63,6 +78,8 @@ def init_app(app: Flask) -> None:
                     revisions_max=int(_setting(app, "LEDGER_REVISIONS_MAX", REVISIONS_MAX)),
                     corrections_max=int(_setting(app, "LEDGER_CORRECTIONS_MAX",
                                                  CORRECTIONS_MAX)),
+                    editors_max=int(_setting(app, "LEDGER_EDITORS_MAX", EDITORS_MAX)),
+                    cache_hands=int(_setting(app, "LEDGER_CACHE_HANDS", CACHE_HANDS)),
                     tables_per_hour=int(_setting(app, "LEDGER_TABLES_PER_HOUR", 30)),
                     busy_timeout_ms=int(_setting(app, "LEDGER_BUSY_TIMEOUT_MS", 5000)),
                     migrate_lazily=lazily, migrate_in_subprocess=not app.testing)
@@ -157,20 +174,40 @@ def _table(t: dict) -> dict:
     return table_in(t, current_lang())
 
 
-def _made(made):
-    return {"table": _table(made.table), "edit_token": made.edit_token,
-            "view_token": made.view_token}
+def _made(made, status: int = 201):
+    """``{"table", "edit_token", "view_token"}``: T from the entries' JSON (so the table's
+    next answers join what is made here)."""
+    tokens = json.dumps({"edit_token": made.edit_token, "view_token": made.view_token})
+    return _json(b'{"table":' + made.table.json_bytes(current_lang()) + b"," +
+                 tokens[1:].encode("ascii"), status)
 
 
-def _recorded(rec):
-    return {"hand": hand_in(rec.hand, current_lang()), "table": _table(rec.table)}
+def _json(data: bytes, status: int = 200):
+    """An answer whose JSON the ledger wrote (as ``jsonify`` would: compact, UTF-8)."""
+    return _uncached(current_app.response_class(data + b"\n", status=status,
+                                                mimetype="application/json"))
+
+
+def _doc(t) -> bytes:
+    """T as JSON in this request's language."""
+    return t.json_bytes(current_lang())
+
+
+def _optional_body() -> dict:
+    """The body of a write whose fields are all optional: an empty body is ``{}``."""
+    if not request.get_data(cache=True):
+        return {}
+    body = _body()
+    if not isinstance(body, dict):
+        raise InputError("bad_json", M("request.not_object"))
+    return body
 
 
 @bp.post("")
 def create():
     def run():
         made = ledger().create_table(_body(), address=request.remote_addr)
-        return _uncached(jsonify(_made(made))), 201
+        return _made(made)
     return _answer(run)
 
 
@@ -188,7 +225,7 @@ def import_():
     def run():
         data, raw = _decoded()
         made = ledger().import_table(data, address=request.remote_addr, raw=raw)
-        return _uncached(jsonify(_made(made))), 201
+        return _made(made)
     return _answer(run)
 
 
@@ -197,13 +234,21 @@ def read(token: str):
     def run():
         etag = str(ledger().version(token))
         if request.if_none_match.contains(etag):
-            resp = current_app.response_class(status=304)
+            resp = _uncached(current_app.response_class(status=304))
         else:
             table = ledger().table(token)
-            resp = jsonify(_table(table))
+            resp = _json(_doc(table))
             etag = str(table["version"])
         resp.set_etag(etag)
-        return _uncached(resp)
+        return resp
+    return _answer(run)
+
+
+@bp.patch("/<token>")
+def settings(token: str):
+    def run():
+        _writable(token)
+        return _json(_doc(ledger().settings(token, _optional_body())))
     return _answer(run)
 
 
@@ -212,7 +257,7 @@ def record(token: str):
     def run():
         _writable(token)
         rec = ledger().record(token, _body())
-        return _uncached(jsonify(_recorded(rec))), (201 if rec.created else 200)
+        return _json(rec.json_bytes(current_lang()), 201 if rec.created else 200)
     return _answer(run)
 
 
@@ -221,7 +266,7 @@ def correct(token: str, number: int):
     def run():
         _writable(token)
         rec = ledger().correct(token, number, _body())
-        return _uncached(jsonify(_recorded(rec)))
+        return _json(rec.json_bytes(current_lang()))
     return _answer(run)
 
 
@@ -232,7 +277,71 @@ def void(token: str, number: int):
         body = _body()
         if not isinstance(body, dict):
             raise InputError("bad_json", M("ledger.void_body"))
-        return _uncached(jsonify(_table(ledger().void(token, number, body.get("reason")))))
+        return _json(_doc(ledger().void(token, number, body.get("reason"))))
+    return _answer(run)
+
+
+@bp.post("/<token>/undo")
+def undo(token: str):
+    def run():
+        _writable(token)
+        body = _body()
+        if not isinstance(body, dict) or "number" not in body:
+            raise InputError("bad_request", M("ledger.undo_number"), "number")
+        for key in body:
+            if key != "number":
+                raise InputError("bad_request", M("request.unknown_key", key=key,
+                                                  known=["number"]), str(key))
+        return _json(_doc(ledger().undo(token, body["number"])))
+    return _answer(run)
+
+
+@bp.post("/<token>/editors")
+def add_editor(token: str):
+    def run():
+        _writable(token)
+        body = _optional_body()
+        if body:
+            key = next(iter(body))
+            raise InputError("bad_request", M("request.unknown_key", key=key, known=[]),
+                             str(key))
+        number, edit_token = ledger().add_editor(token)
+        return _uncached(jsonify({"editor": number, "edit_token": edit_token})), 201
+    return _answer(run)
+
+
+@bp.get("/<token>/editors")
+def editors(token: str):
+    def run():
+        return _uncached(jsonify({"editors": ledger().editors(token)}))
+    return _answer(run)
+
+
+@bp.delete("/<token>/editors/<int:number>")
+def revoke_editor(token: str, number: int):
+    def run():
+        _writable(token)
+        return _uncached(jsonify(ledger().revoke_editor(token, number)))
+    return _answer(run)
+
+
+@bp.post("/<token>/rotate")
+def rotate(token: str):
+    def run():
+        _writable(token)
+        body = _optional_body()
+        for key in body:
+            if key != "view":
+                raise InputError("bad_request", M("request.unknown_key", key=key,
+                                                  known=["view"]), str(key))
+        view = body.get("view", False)
+        if view is None:
+            view = False
+        rot = ledger().rotate(token, view=view)
+        out = {"edit_token": rot.edit_token}
+        if rot.view_token is not None:
+            out["view_token"] = rot.view_token
+        return _uncached(jsonify(out))
     return _answer(run)
 
 

@@ -1,18 +1,22 @@
 """The table ledger's pages (牌桌记账, issue 12): plain HTML forms that work without JavaScript;
-htmx only makes the hand list follow the table live (polling answered with ETag/304).
+htmx makes the entry live and static/js/ledger.js follows the table (one poll, ETag/304).
 
 Routes (``<token>``: the edit or the view token, as in the JSON API):
 
 * ``GET/POST /t/new`` — 新开一桌: variant, room options, base, four names, first dealer (POST
   with CSRF → 303 to the edit page). ``GET /t/new?variant=x`` shows that variant's options.
-* ``GET /t/<token>`` — the table page: with the edit token the next hand's entry, the
-  adjustment form and the sharing block; with the view token the same totals and hands, and
-  no way to write. ``?correct=n`` opens hand ``n`` in the entry form (a correction).
-* ``GET /t/<token>/live`` — the live part (totals, chart, settle-up, hands) for polling; an
-  ``If-None-Match`` that matches answers 304.
-* ``POST /t/<edit>/hands`` (record), ``/hands/<n>`` (correct), ``/hands/<n>/void``,
-  ``/adjust`` — every write a POST form with a CSRF token; each answers 303 to the table page,
-  or the table page with the error under its input (422) or the conflict (409).
+* ``GET /t/<token>`` — the table page: with the edit token the next hand's entry (the
+  calculator's room bound to the table, :class:`TableHome`: every calculator query parameter
+  and tap works here), the adjustment form and the sharing block; with the view token the
+  same totals and hands, and no way to write. ``?correct=n`` opens hand ``n`` in the entry.
+* ``GET /t/<token>/live`` — the live region (totals, chart, settle-up, hands) in one answer;
+  an ``If-None-Match`` that matches answers 304.
+* ``POST /t/<edit>/hands`` (记入, 荒庄 with ``draw=1``), ``/hands/<n>`` (correct),
+  ``/hands/<n>/void``, ``/adjust`` — every write a POST with a CSRF token; each answers 303
+  to the table page, or the table page with the error under its input (422), the conflict
+  (409), or the new result when the posted fields are not what the page showed (409).
+* ``GET /t/send?table=<link>&<calculator query>`` — 记入牌桌 with a pasted link;
+  ``GET /t/mine`` — 我的牌桌 (the phone's own list, kept in its localStorage).
 * ``GET /t/<token>/chart.svg`` (pygal), ``/export.csv``, ``/export.json``; ``POST /t/import``.
 
 The service (:mod:`webcalc.ledger.service`) computes everything shown here. Every answer
@@ -30,7 +34,9 @@ import re
 import secrets
 import threading
 from collections import OrderedDict
+from dataclasses import dataclass
 from datetime import datetime, timezone
+from urllib.parse import urlencode
 
 from flask import (Blueprint, Response, abort, current_app, make_response, redirect,
                    render_template, request, url_for)
@@ -45,26 +51,26 @@ from wtforms.validators import Length, Optional
 
 from ..analysis import VARIANT_LABELS
 from ..errors import InputError
-from ..ledger import (Busy, Conflict, LedgerError, NotFound, RateLimited, ReadOnly, TableFull,
-                      Voided, table_in, view_token_of)
+from ..ledger import (Busy, Conflict, LedgerError, NotFound, NotOwner, RateLimited, ReadOnly,
+                      TableFull, Voided, table_in)
 from ..notation import melds_to_text
 from ..options import option_specs, parse_options
 from ..messages import Message, seat
 from ..settlement import kongs_of_melds
 from ..variants import VARIANTS
 from ..variants.base import Declarable
-from .forms import TEXT_FIELDS, AnalyzeForm
-from .htmx import add_vary
-from .i18n import current_lang, localized
-from . import security
+from . import security, tap
 from .api import _reject_constant
-from .room import Room, read_page_room, read_room, win_methods
-from .tap import apply_meld_sources
+from .forms import TEXT_FIELDS
+from .htmx import add_vary, wants_fragment
+from .i18n import current_lang, lang_param, localized
+from .pages import Home, analyse, needs_redirect, read_room_state, render_room
+from .room import Room, read_room, win_methods
 
 bp = Blueprint("ledger_pages", __name__, url_prefix="/t")
 
-STATUS = {NotFound: 404, ReadOnly: 403, Conflict: 409, Voided: 409, TableFull: 422,
-          RateLimited: 429, Busy: 503}
+STATUS = {NotFound: 404, ReadOnly: 403, NotOwner: 403, Conflict: 409, Voided: 409,
+          TableFull: 422, RateLimited: 429, Busy: 503}
 IMPORT_MAX = security.IMPORT_MAX
 
 
@@ -188,13 +194,33 @@ def import_json(data, address: str | None, raw: bytes | None = None) -> str:
 
 # -- the table page ---------------------------------------------------------------------------
 
+#: tables kept per worker (by token, version and language): a tap on the table's entry reads
+#: the table's version (one small query) and, while nobody wrote, not the whole table again
+TABLE_CACHE_MAX = 8
+_tables: OrderedDict = OrderedDict()
+_tables_lock = threading.Lock()
+
+
 def _load(token: str) -> dict:
+    """The table in the page's language (read only: it may be shared with other requests)."""
     try:
-        return table_in(ledger().table(token), current_lang())
+        version = ledger().version(token)
+        key = (token, version, current_lang())
+        with _tables_lock:
+            t = _tables.get(key)
+            if t is not None:
+                _tables.move_to_end(key)
+                return t
+        t = table_in(ledger().table(token), current_lang())
     except NotFound:
         abort(404)
     except Busy:
         abort(503)
+    with _tables_lock:
+        _tables[(token, t["version"], current_lang())] = t
+        while len(_tables) > TABLE_CACHE_MAX:
+            _tables.popitem(last=False)
+    return t
 
 
 def _etag(table: dict | int) -> str:
@@ -204,58 +230,32 @@ def _etag(table: dict | int) -> str:
     return f"{version}-{current_lang()}"
 
 
-def _prev_bets(table: dict) -> dict:
-    """跑/加钢 of the last counted hand, offered again for the next one."""
+@dataclass(frozen=True)
+class Bets:
+    """跑 and 加钢 of the four seats."""
+
+    pao: tuple[int, ...] = (0, 0, 0, 0)
+    jiagang: tuple[bool, ...] = (False, False, False, False)
+
+    def __bool__(self) -> bool:
+        return any(self.pao) or any(self.jiagang)
+
+
+def carried_bets(table: dict) -> Bets | None:
+    """The bets the next hand's entry starts with: the one place that decides. Now: those of
+    the last counted hand (an adjustment or a voided hand does not reset them), kept until
+    changed; when the table says to reset them between hands (``T["carry_bets"]`` is
+    ``"reset"``) ``None``. The entry shows them as 同上一手 with one tap to clear
+    (docs/decisions.md "Carried bets")."""
+    if table.get("carry_bets") == "reset":
+        return None
     for h in reversed(table["hands"]):
         if h["kind"] == "hand" and h["status"] == "recorded":
             s = h["request"].get("settlement") or {}
-            return {"pao": s.get("pao"), "jiagang": s.get("jiagang")}
-    return {}
-
-
-#: the fields of the entry a visitor types (the rest, options, base and names, the table
-#: decides): the calculator page's hand fields and 胡法, its settlement inputs (``s_*`` but
-#: the base, the kong rows ``k_*``) and the kong list's remove button
-_TYPED = TEXT_FIELDS + ("win_by", "remove_kong")
-
-
-def _room_args(table: dict, data=None, prefill: dict | None = None, *,
-               posted: bool = False) -> MultiDict:
-    """The calculator page's arguments for this table's entry: its options, base and names,
-    then ``prefill`` (the next hand's defaults or a hand being corrected), then what was
-    typed (the hand's fields too: the room counts the winner's kongs from the melds). A
-    ``posted`` form says so as the calculator's form does (``form_variant``): a checkbox it
-    does not send is off."""
-    args = MultiDict()
-    specs = {s["name"]: s for s in localized(option_specs(VARIANTS[table["variant"]].Options))}
-    for name, value in table["options"].items():
-        if name in specs:
-            args[f"opt_{name}"] = ("1" if value else "0") if isinstance(value, bool) else str(value)
-    args["s_base"] = str(table["base"])
-    for i, n in enumerate(table["names"]):
-        args[f"n{i}"] = n
-    if posted:
-        args["form_variant"] = table["variant"]
-    for k, v in (prefill or {}).items():
-        args.setlist(k, v if isinstance(v, list) else [v])
-    if data is not None:
-        for k in data:
-            if (k.startswith(("s_", "k_")) and k != "s_base") or k in _TYPED:
-                args.setlist(k, data.getlist(k))
-        if "k_seat" not in data:
-            args.pop("k_seat", None)
-    return args
-
-
-def _prefill_next(table: dict) -> dict:
-    out = {"s_dealer": str(table["dealer"])}
-    bets = _prev_bets(table)
-    for i in range(4):
-        if bets.get("pao"):
-            out[f"s_pao{i}"] = str(bets["pao"][i])
-        if bets.get("jiagang") and bets["jiagang"][i]:
-            out[f"s_jiagang{i}"] = "1"
-    return out
+            bets = Bets(tuple(int(x) for x in (s.get("pao") or [0] * 4)),
+                        tuple(bool(x) for x in (s.get("jiagang") or [False] * 4)))
+            return bets or None
+    return None
 
 
 def _prefill_hand(table: dict, h: dict) -> tuple[dict, dict]:
@@ -327,93 +327,208 @@ DECLARED_FIELDS = ("doubles", "fan", "biao")
 DECLARED_MAX = 16                   # values read per field (盘锦 has 7 番 to declare)
 
 
-class Entry:
-    """The next hand's entry (or a correction): the calculator's form and room, fixed to the
-    table's variant, options, base and names. The room is read as the calculator page reads
-    its own (:func:`read_page_room`, from the same fields), so the same inputs give the same
-    money; docs/decisions.md "The table's entry is the calculator's room"."""
+#: the room's inputs a table decides (the URL and the form never set them there)
+_NAMES = ("n0", "n1", "n2", "n3")
+_BETS = tuple(f"s_pao{i}" for i in range(4)) + tuple(f"s_jiagang{i}" for i in range(4))
+#: fields of a hand's tiles: a drawn game in one tap records none of them
+_TILE_KEYS = TEXT_FIELDS + ("win_by",)
+#: the record's own fields (in the form's action, or in the body as older pages sent them)
+_CONTROL = ("csrf_token", "idempotency_key", "expected_number", "expected_revision", "draw",
+            "shown")
 
-    def __init__(self, table: dict, data=None, correcting: dict | None = None):
+
+def _fixed_key(key: str, variant: str | None = None, value: str | None = None) -> bool:
+    """A room argument the table decides: the variant and its marker (unless it is the
+    table's own), the options, the base, the names and the dealer."""
+    if key == "form_variant":
+        return value != variant
+    return key in ("variant", "s_base", "s_dealer") or key in _NAMES or key.startswith("opt_")
+
+
+def _entry_key(key: str) -> bool:
+    """An argument of the entry's own state (a hand being typed, a seat chosen …)."""
+    return (key in _TILE_KEYS or key.startswith(("s_", "k_", "d_")) or key in tap.ACTIONS
+            or key in ("target", "meld_type", "meld_from", "meld_src", "bets"))
+
+
+@dataclass(frozen=True)
+class TableExtra:
+    """What a table shows in the room's settlement section besides the room (hashable: part
+    of that section's cache key): whether a discard win is possible, and the carried bets."""
+
+    allows_discard: bool
+    carried: "CarriedView | None" = None
+
+
+@dataclass(frozen=True)
+class CarriedView:
+    same: bool                          # the entry's bets are the last hand's
+    text: str                           # 老王 跑1 · 小李 跑2 …
+
+
+class TableHome(Home):
+    """The room's home at a table's entry (``/t/<edit>``): the table fixes the variant, the
+    options, the base, the names and the dealer (this hand's by the hands recorded, or the
+    corrected hand's own); the entry starts with the carried bets (:func:`carried_bets`) as
+    its defaults; a win given without tiles is settled from the declared factors; the form
+    also records (:meth:`body`). docs/decisions.md "One room, two homes"."""
+
+    page = "ledger_table.html"
+    is_table = True
+    flags = ("new", "done", "rotated")
+
+    def __init__(self, table: dict, token: str, correcting: dict | None = None,
+                 key: str | None = None):
         self.table = table
+        self.token = token
         self.correcting = correcting
-        prefill_fields, prefill_args = ({}, _prefill_next(table))
-        if correcting is not None:
-            prefill_fields, prefill_args = _prefill_hand(table, correcting)
-        posted = data is not None
-        if data is None:
-            data = MultiDict()
-            for k, v in prefill_fields.items():
-                data.setlist(k, v if isinstance(v, list) else [v])
-        elif "meld_src" in data:            # who supplied the winner's 明杠/补杠, as on /
-            data = apply_meld_sources(data)
-        self.draw = posted and bool(data.get("draw"))
-        #: a kong row's remove button: the form is shown again, nothing recorded
-        self.pending = posted and "remove_kong" in data
-        args = _room_args(table, data, {} if posted and "s_dealer" in data else prefill_args,
-                          posted=posted)
-        if self.draw:                       # 荒庄 in one tap, whatever 胡牌者 showed
-            args.setlist("s_winner", ["none"])
-        fdata = MultiDict(data)
-        fdata["variant"] = table["variant"]
-        self.form = AnalyzeForm(fdata)
-        self.form.set_variant(win_methods(table["variant"]))
-        self.room: Room = read_page_room(args, table["variant"], self.form.win_by.data)
+        self.path = url_for(".table", token=token)
+        self.variant = table["variant"]
+        self.dealer = correcting["dealer"] if correcting is not None else table["dealer"]
+        self.carried = None if correcting is not None else carried_bets(table)
+        self.key = key or secrets.token_urlsafe(12)
+        self.number = table["next_number"]  # the hand this entry records
+        self.notes: list[str] = []          # what the table changed of a calculator's room
+        self.refused: str | None = None     # the calculator's room is another variant's
+        self.declared_values: dict[str, list[str]] = {}
         self.declared_errors: list[str] = []
-        self.general: str | None = None
-        self.declared_values = {name: [v.strip() for v in data.getlist(f"d_{name}")
-                                       if v.strip()][:DECLARED_MAX]
-                                for name in DECLARED_FIELDS}
-        self.key = data.get("idempotency_key") or secrets.token_urlsafe(12)
-        self.expected = table["next_number"]
-        self.revision = correcting["revision"] if correcting else None
+        self.general: str | None = None     # a message above the entry
 
-    @property
-    def allows_discard(self) -> bool:
-        """The 点炮 seat is offered whenever the variant has a win on a discard (no script
-        re-draws the form when 胡法 changes)."""
-        return any(m in ("discard", "robbing_kong")
-                   for m, _label in win_methods(self.table["variant"]))
+    # -- reading ------------------------------------------------------------------------
+
+    def bind(self, raw) -> MultiDict:
+        t = self.table
+        args = MultiDict(raw)
+        # the hand this entry was started for: the form keeps it through its taps, so a hand
+        # someone else records meanwhile is a conflict at 记入, not a silent renumbering
+        number = args.poplist("number")
+        if self.correcting is None and number and number[-1].isdigit():
+            self.number = min(int(number[-1]), t["next_number"])
+        if "variant" in args:               # a calculator's room, sent to this table
+            theirs = args.get("variant")
+            if theirs != t["variant"]:
+                self.refused = _refusal(theirs, t["variant"])
+                args = MultiDict([(k, v) for k, v in args.items(multi=True) if k == "lang"])
+            else:
+                self.notes = self._differences(args)
+                for key in _BETS:           # the calculator's default: no bet
+                    if key not in args:
+                        args[key] = "0"
+        for key in list(args):
+            if _fixed_key(key, t["variant"], args.get(key)):
+                args.poplist(key)
+        if self.correcting is not None and not any(_entry_key(k) for k in args):
+            fields, room_args = _prefill_hand(t, self.correcting)
+            for k, v in {**fields, **room_args}.items():
+                if k != "s_dealer":
+                    args.setlist(k, v if isinstance(v, list) else [v])
+        action = args.poplist("bets")
+        carried = self.carried or Bets()
+        if action and action[-1] in ("clear", "last"):
+            bets = Bets() if action[-1] == "clear" else carried
+            for i in range(4):
+                args.setlist(f"s_pao{i}", [str(bets.pao[i])])
+                args.setlist(f"s_jiagang{i}", ["1" if bets.jiagang[i] else "0"])
+        if self.carried:                    # the carried bets are the defaults
+            from_form = args.get("form_variant") == t["variant"]
+            for i in range(4):
+                if f"s_pao{i}" not in args:
+                    args[f"s_pao{i}"] = str(carried.pao[i])
+                if f"s_jiagang{i}" not in args and not from_form:
+                    args[f"s_jiagang{i}"] = "1" if carried.jiagang[i] else "0"
+        self.declared_values = {
+            name: [v.strip() for v in args.getlist(f"d_{name}") if v.strip()][:DECLARED_MAX]
+            for name in DECLARED_FIELDS}
+        for k, v in self._fixed().items(multi=True):
+            args.add(k, v)
+        return args
+
+    def _fixed(self) -> MultiDict:
+        """The room arguments of the table: its variant, options, base, names and dealer."""
+        t = self.table
+        out = MultiDict([("variant", t["variant"])])
+        specs = {s["name"] for s in option_specs(VARIANTS[t["variant"]].Options)}
+        for name, value in t["options"].items():
+            if name in specs:
+                out.add(f"opt_{name}",
+                        ("1" if value else "0") if isinstance(value, bool) else str(value))
+        out.add("s_base", str(t["base"]))
+        for i, n in enumerate(t["names"]):
+            out.add(f"n{i}", n)
+        out.add("s_dealer", str(self.dealer))
+        return out
+
+    def _differences(self, args) -> list[str]:
+        """What of a calculator's room this table decides otherwise: each option, the base
+        and the dealer, as "label: the table's (the calculator's)"."""
+        t = self.table
+        theirs = read_room(args, t["variant"])
+        ours = read_room(self._fixed(), t["variant"])
+        out = []
+        for mine, other in zip(ours.options, theirs.options):
+            if other.error is None and mine.value != other.value:
+                out.append(_("%(what)s: %(table)s (the calculator had %(calc)s)",
+                             what=mine.label, table=mine.value_text(), calc=other.value_text()))
+        if "s_base" not in theirs.errors and theirs.base != ours.base:
+            out.append(_("Base points: %(table)s (the calculator had %(calc)s)",
+                         table=_num(ours.base), calc=_num(theirs.base)))
+        if theirs.dealer is not None and theirs.dealer != ours.dealer:
+            out.append(_("Dealer: %(table)s (the calculator had %(calc)s)",
+                         table=ours.names[ours.dealer], calc=ours.names[theirs.dealer]))
+        return out
+
+    def state_pairs(self, pairs, args, room) -> list[tuple[str, str]]:
+        out = [("correct", str(self.correcting["number"]))] if self.correcting else []
+        tail = []
+        for k, v in pairs:
+            if _fixed_key(k, self.variant, v):
+                continue
+            if self.carried and k in _BETS and not (room and k in room.errors):
+                continue
+            (tail if k in ("target", "meld_type", "meld_from") else out).append((k, v))
+        if self.carried and room is not None:
+            uses = room.uses
+            for i in range(4):
+                key = f"s_pao{i}"
+                if "pao" in uses and key not in room.errors and room.pao[i] != self.carried.pao[i]:
+                    out.append((key, str(room.pao[i])))
+            for i in range(4):
+                key = f"s_jiagang{i}"
+                if ("jiagang" in uses and key not in room.errors
+                        and room.jiagang[i] != self.carried.jiagang[i]):
+                    out.append((key, "1" if room.jiagang[i] else "0"))
+        for name in DECLARED_FIELDS:
+            out += [(f"d_{name}", v) for v in self.declared_values.get(name, [])]
+        return out + tail
+
+    # -- a win without tiles ---------------------------------------------------------------
 
     @functools.cached_property
     def declares(self) -> Declarable | None:
         """What a win without tiles may declare in this room (the variant says, from the
         table's options), or ``None``: then the entry offers no such input."""
-        variant = VARIANTS[self.table["variant"]]
+        variant = VARIANTS[self.variant]
         try:
             return variant.declarable(parse_options(variant.Options, self.table["options"]))
         except InputError:                  # a stored room the engine no longer reads
             return None
 
-    def declared_text(self, name: str) -> str:
-        values = self.declared_values.get(name) or []
-        return values[-1] if values else ""
-
-    def body(self, draw: bool = False) -> dict:
-        """The ledger request (API.md "Table ledger"): the calculator's request for the same
-        fields (:meth:`AnalyzeForm.to_request`, less the variant the table decides) and its
-        room's settlement. Raises InputError for a bad field."""
-        f = self.form
-        if self.room.errors:
-            raise _Unsettled("bad_settlement", _("Nothing was recorded: correct the inputs "
-                                                 "marked below."), "settlement")
-        hand = (f.hand.data or "").strip()
-        body: dict = {}
-        if hand and not draw:
-            body = f.to_request()
-            del body["variant"]
-        elif not draw:
-            body["win_by"] = f.win_by.data or "self_draw"
-        settlement = self.room.settlement_request()
-        if settlement is None:
-            raise InputError("bad_settlement", _("Choose the winner, or press 荒庄 for a drawn "
-                                                 "game."), "settlement.winner")
-        settlement.pop("base", None)
-        body["settlement"] = settlement
-        if not hand and not draw and settlement.get("winner") is not None:
-            declared = self._declared()
-            if declared:
-                body["declared"] = declared
-        return body
+    def handless_request(self, form, room) -> dict | None:
+        """A win (a seat chosen) with no tile typed at all: the quick entry, settled as the
+        ledger settles it (:func:`webcalc.analysis.settle_without_tiles`, 未验牌)."""
+        if not isinstance(room.winner, int):
+            return None
+        if any((getattr(form, k).data or "").strip() for k in TEXT_FIELDS):
+            return None                     # tiles typed: the calculator's path asks for a hand
+        req = {"variant": self.variant, "win_by": form.win_by.data or "self_draw",
+               "settlement": room.settlement_request()}
+        options = room.options_request()
+        if options:
+            req["options"] = options
+        declared = self._declared()
+        if declared:
+            req["declared"] = declared
+        return req
 
     def _declared(self) -> dict:
         """The declared factors as typed; one the room does not offer is passed on too, so
@@ -442,44 +557,175 @@ class Entry:
             return Message(message.code, {**message.params, "name": d.label}, message.rule)
         return message
 
-    def attach(self, err: InputError) -> None:
+    def attach(self, err: InputError) -> bool:
+        if (err.field or "").startswith("declared"):
+            self.declared_errors.append(localized(self._relabel(err.message)))
+            return True
+        return False
+
+    # -- recording -------------------------------------------------------------------------
+
+    def body(self, st) -> dict:
+        """The ledger request (API.md "Table ledger") for what the result shows: the very
+        request the result was computed from (``st.req``), less the variant and options (the
+        table's) and the settlement's base. Raises InputError when there is nothing settled
+        to record (the reason is under its input already, or said here)."""
+        room = st.room
+        if st.status != 200 or not st.result or not st.result.get("settlement") or st.req is None:
+            if room is not None and room.errors or st.status != 200:
+                raise _Unsettled("bad_settlement", _("Nothing was recorded: correct the inputs "
+                                                     "marked below."), "settlement")
+            raise InputError("bad_settlement", _("Choose the winner, or press 荒庄 for a drawn "
+                                                 "game."), "settlement.winner")
+        req = st.req
+        body = {k: v for k, v in req.items() if k not in ("variant", "options")}
+        body["settlement"] = {k: v for k, v in req["settlement"].items() if k != "base"}
+        if not (body.get("hand") or "").strip():
+            for k in ("hand",) + tuple(k for k in TEXT_FIELDS if k != "hand"):
+                body.pop(k, None)
+        return body
+
+    def attach_record_error(self, st, err: InputError) -> None:
+        """A refusal of the ledger (or of :meth:`body`) under its input, else above the
+        entry, in the page's language."""
         from .pages import _attach, _localized_error
 
         if isinstance(err, _Unsettled):     # each input's error is shown under it already
             self.general = localized(err.message)
             return
-        field = err.field or ""
-        if field.startswith("declared"):
-            self.declared_errors.append(localized(self._relabel(err.message)))
+        if self.attach(err):
             return
-        err = _localized_error(err)           # under its input in the page's language
-        if not (_attach(self.form, err) or self.room.attach(field, localized(err.message))):
+        field = err.field or ""
+        err = _localized_error(err)
+        if not (_attach(st.form, err) or (st.room is not None
+                                            and st.room.attach(field, localized(err.message)))):
             self.general = localized(err.message)
 
+    # -- rendering -------------------------------------------------------------------------
 
-def _render_table(token: str, table: dict, *, entry: Entry | None = None, status: int = 200,
-                  conflict: str | None = None, conflict_hand: int | None = None,
-                  message: str | None = None):
-    edit = table["access"] == "edit"
-    if edit and entry is None:
-        number = request.args.get("correct", type=int)
-        h = next((x for x in table["hands"] if x["number"] == number), None)
-        if h is not None and h["kind"] == "hand" and h["status"] == "recorded":
-            entry = Entry(table, correcting=h)
+    @property
+    def allows_discard(self) -> bool:
+        """The 点炮 seat is offered whenever the variant has a win on a discard (without
+        JavaScript no script re-draws the form when 胡法 changes)."""
+        return any(m in ("discard", "robbing_kong") for m, _label in win_methods(self.variant))
+
+    def room_extra(self, st) -> TableExtra:
+        carried = None
+        room = st.room
+        if self.carried and room is not None:
+            uses = room.uses
+            same = ((("pao" not in uses) or tuple(room.pao) == self.carried.pao)
+                    and (("jiagang" not in uses) or tuple(room.jiagang) == self.carried.jiagang))
+            carried = CarriedView(same, _bets_text(self.carried, room))
+        return TableExtra(self.allows_discard, carried)
+
+    def context(self, st) -> dict:
+        lang = lang_param()
+        fp = st.fingerprint
+        if self.correcting is not None:
+            record_url = url_for(".correct", token=self.token, number=self.correcting["number"],
+                                 shown=fp, expected_revision=self.correcting["revision"],
+                                 idempotency_key=self.key, lang=lang)
+            draw_url = None
         else:
-            entry = Entry(table)
-    view_token = view_token_of(token) if edit else token
-    html = render_template(
-        "ledger_table.html", table=table, token=token, edit=edit, entry=entry,
-        view_url=url_for(".table", token=view_token, _external=True),
+            record_url = url_for(".record", token=self.token, shown=fp,
+                                 expected_number=self.number,
+                                 idempotency_key=self.key, lang=lang)
+            draw_url = url_for(".confirm_draw", token=self.token, draw=1,
+                               expected_number=self.number,
+                               idempotency_key=self.key, lang=lang)
+        room = st.room
+        from .templating import list_sep
+
+        fixed_options = list_sep().join(f"{o.label} {o.value_text()}" for o in room.options
+                                        if o.changed) if room is not None else ""
+        d = self.declares
+        return {"record_url": record_url, "draw_url": draw_url, "correcting": self.correcting,
+                "entry_number": self.number, "next_number": self.table["next_number"],
+                "recorded_meanwhile": self.correcting is None
+                and self.number < self.table["next_number"],
+                "declares": d, "declared_values": self.declared_values,
+                "declared_text": (self.declared_values.get(d.field) or [""])[-1] if d else "",
+                "declared_errors": self.declared_errors, "fixed_options": fixed_options}
+
+
+def _bets_text(bets: Bets, room: Room) -> str:
+    """老王 跑1 · 小李 跑2 · 阿梅 加钢 (the seats with a bet)."""
+    parts = []
+    for i in range(4):
+        what = []
+        if "pao" in room.uses and bets.pao[i]:
+            what.append(_("跑 %(n)s", n=bets.pao[i]))
+        if "jiagang" in room.uses and bets.jiagang[i]:
+            what.append(_("加钢"))
+        if what:
+            parts.append(f"{room.names[i]} {' '.join(what)}")
+    return " · ".join(parts)
+
+
+def _refusal(theirs: str | None, ours: str) -> str:
+    from .templating import VARIANT_NAMES
+
+    if theirs not in VARIANT_LABELS:
+        return _("This is not a variant: the table plays %(table)s. Nothing was filled in.",
+                 table=VARIANT_NAMES.get(ours, ours))
+    return _("This table plays %(table)s; the hand was worked out for %(calc)s. Nothing was "
+             "filled in: open the hand in the calculator as %(table)s, or tap it in here.",
+             table=VARIANT_NAMES.get(ours, ours), calc=VARIANT_NAMES.get(theirs, theirs))
+
+
+def _table_page(token: str, t: dict, *, st=None, status: int | None = None,
+                conflict: str | None = None, conflict_hand: int | None = None,
+                message: str | None = None):
+    """The table page: with the edit token, its entry is the room ``st`` (read here from the
+    query when not given); with the view token, the same totals and hands without it."""
+    edit = t["access"] == "edit"
+    view_token = _view_token(token) if edit else token
+    view_url = url_for(".table", token=view_token, _external=True) if view_token else None
+    context = dict(
+        table=t, token=token, edit=edit, view_url=view_url,
         edit_url=url_for(".table", token=token, _external=True) if edit else None,
-        qr=_qr(url_for(".table", token=view_token, _external=True)),
-        etag=_etag(table), conflict=conflict, conflict_hand=conflict_hand, message=message,
-        new=bool(request.args.get("new")),
-        live_rest=None if conflict_hand is not None else _live_rest(table, token, edit),
-        **_view_helpers(table))
-    resp = make_response(html, status)
-    return add_vary(resp)
+        view_path=url_for(".table", token=view_token) if view_token else "",
+        edit_path=url_for(".table", token=token) if edit else None,
+        qr=_qr(view_url) if view_url else None, links=_links(token) if edit else None,
+        etag=_etag(t), conflict=conflict, conflict_hand=conflict_hand, message=message,
+        new=bool(request.args.get("new")), rotated=request.args.get("rotated"), done=_done(t),
+        live_rest=None if conflict_hand is not None else _live_rest(t, token, edit),
+        **_view_helpers(t))
+    if not edit:
+        return add_vary(make_response(render_template("ledger_table.html", **context),
+                                      status or 200))
+    if st is None:
+        st = read_room_state(_home_of(t, token, request.args), request.args)
+        analyse(st)
+    home = st.home
+    refused_url = None
+    if home.refused is not None:            # the hand's tiles, in the calculator as this variant
+        keep = [(k, v) for k, v in request.args.items(multi=True)
+                if not _fixed_key(k) and k != "form_variant"]
+        refused_url = url_for("pages.index") + "?" + urlencode([("variant", t["variant"])] + keep)
+    context.update(entry_notes=home.notes, entry_refused=home.refused,
+                   entry_refused_url=refused_url, entry_general=home.general,
+                   adjust_key=home.key + "-adj")
+    if status is None and home.refused is not None:
+        status = 409
+    return render_room(st, template="ledger_table.html", status=status, **context)
+
+
+def _done(t: dict) -> dict | None:
+    """The entry ``?done=n`` names (just recorded or corrected), for the line that says so."""
+    n = request.args.get("done", type=int)
+    return next((h for h in t["hands"] if h["number"] == n), None) if n else None
+
+
+def _home_of(t: dict, token: str, args, key: str | None = None) -> TableHome:
+    """The entry's home: a correction of hand ``?correct=n`` (a counted hand), else the next
+    hand."""
+    number = args.get("correct", type=int)
+    h = next((x for x in t["hands"] if x["number"] == number), None) if number else None
+    if h is not None and not (h["kind"] == "hand" and h["status"] == "recorded"):
+        h = None
+    return TableHome(t, token, correcting=h, key=key)
 
 
 def _view_helpers(table: dict) -> dict:
@@ -567,95 +813,198 @@ def _qr(url: str) -> Markup:
     return Markup(svg.replace("<svg ", '<svg role="img" aria-label="QR" ', 1))
 
 
+@bp.get("/mine")
+def mine():
+    """我的牌桌: the tables this phone opened, listed from its own localStorage by
+    static/js/ledger.js (the table pages keep that list); nothing is stored on the server."""
+    return add_vary(make_response(render_template("ledger_mine.html")))
+
+
+#: a table link as pasted: the token after /t/ (or the token alone)
+_TOKEN_IN_LINK = re.compile(r"(?:^|/t/)([A-Za-z0-9_-]{16,64})(?:[/?#]|$)")
+
+
+def token_of_link(text: str) -> str | None:
+    """The token of a pasted table link (``https://host/t/<token>…``) or of a bare token."""
+    m = _TOKEN_IN_LINK.search((text or "").strip())
+    return m.group(1) if m else None
+
+
+@bp.get("/send")
+def send():
+    """记入牌桌 with a pasted link: the calculator's state (this query, less ``table``) on
+    that table's entry (303 to ``/t/<edit>?<state>``), or a page that says why not."""
+    state = [(k, v) for k, v in request.args.items(multi=True) if k != "table"]
+    pasted = request.args.get("table", "")
+    token = token_of_link(pasted)
+    status, why = 422, _("Paste the table's edit link (the address of its page, with /t/ in it).")
+    if token is not None:
+        try:
+            access = ledger().access(token)
+        except NotFound:
+            access = None
+        except Busy:
+            abort(503)
+        if access == "edit":
+            return redirect(url_for(".table", token=token) + "?" + urlencode(state), 303)
+        if access == "view":
+            status, why = 403, _("This is the table's view link: it can follow the table, not "
+                                 "record on it. Paste the edit link (the one the scorer keeps).")
+        else:
+            status, why = 404, _("No table has this link. Check it, or open the table from My "
+                                 "tables.")
+    back = url_for("pages.index") + ("?" + urlencode(state) if state else "")
+    html = render_template("ledger_send.html", why=why, pasted=pasted[:300], state=state,
+                           back=back)
+    return add_vary(make_response(html, status))
+
+
 @bp.get("/<token>")
 def table(token: str):
-    return _render_table(token, _load(token))
+    t = _load(token)
+    if t["access"] != "edit":
+        return _table_page(token, t)
+    home = _home_of(t, token, request.args)
+    st = read_room_state(home, request.args)
+    if needs_redirect(st) and not home.notes and home.refused is None:
+        return add_vary(redirect(st.canonical, 303))
+    analyse(st)
+    if wants_fragment(request):
+        return render_room(st)
+    return _table_page(token, t, st=st)
 
 
 @bp.get("/<token>/live")
 def live(token: str):
+    """The live region of the table page in one answer: the totals (``#live-top``) and the
+    settle-up, chart and hands (``#live``), so they change together; 304 while the table's
+    version is the one the client has. ``?part=top``/``rest`` answers one part (pages loaded
+    before the one-poll page asked so)."""
     try:
         etag = _etag(ledger().version(token))        # one cheap query for the common 304
     except NotFound:
         abort(404)
     except Busy:
         abort(503)
-    part = "top" if request.args.get("part") == "top" else "rest"
+    part = request.args.get("part")
     if request.if_none_match.contains(etag):
         resp = current_app.response_class(status=304)
     else:
         t = _load(token)
         etag = _etag(t)
         edit = t["access"] == "edit"
-        resp = make_response(_live_rest(t, token, edit) if part == "rest" else render_template(
-            "_ledger_live.html", table=t, token=token, edit=edit,
-            etag=etag, conflict_hand=None, part=part, **_view_helpers(t)))
+        html = Markup("")
+        if part != "rest":
+            html += Markup(render_template(
+                "_ledger_live.html", table=t, token=token, edit=edit, etag=etag,
+                conflict_hand=None, part="top", **_view_helpers(t)))
+        if part != "top":
+            html += _live_rest(t, token, edit)
+        resp = make_response(html)
     resp.set_etag(etag)
     return add_vary(resp)
 
 
-def _write(token: str, work, entry_of=None):
-    """Run a write; 303 to the table page, or the page with the error."""
+def _not_editable(token: str, t: dict):
+    return _table_page(token, t, status=403,
+                       message=_("This is the view link: it cannot change the table."))
+
+
+def _write(token: str, work):
+    """Run a write of a form outside the entry (void, adjustment); 303 to the table page, or
+    the page with the error."""
     t = _load(token)
     if t["access"] != "edit":
-        return _render_table(token, t, status=403,
-                             message=_("This is the view link: it cannot change the table."))
-    entry = entry_of(t) if entry_of else None
-    if entry is not None and entry.pending:      # a kong row taken out: show the form again
-        return _render_table(token, t, entry=entry)
+        return _not_editable(token, t)
     try:
-        anchor = work(t, entry)
+        anchor = work(t)
     except InputError as err:
-        if entry is None:
-            return _render_table(token, _load(token), status=422, message=localized(err.message))
-        entry.attach(err)
-        return _render_table(token, t, entry=entry, status=422)
+        return _table_page(token, _load(token), status=422, message=localized(err.message))
+    except LedgerError as err:
+        return _table_page(token, _load(token), status=STATUS.get(type(err), 400),
+                           message=_error_text(err))
+    return redirect(url_for(".table", token=token, lang=lang_param()) + f"#{anchor}", 303)
+
+
+def _posted_room(t: dict, token: str, correcting: dict | None, renumber: bool = False):
+    """The entry's room from the posted form, as the GET of the same fields reads it (the
+    record's own fields taken out; 荒庄 in one tap: no tiles, nobody won). ``renumber``: the
+    entry is for the next hand now (after a conflict was shown, 记入 records it as that)."""
+    data = MultiDict(request.form)
+    for k in _CONTROL + (("number",) if renumber else ()):
+        data.poplist(k)
+    if "form_variant" not in data:          # posted by the form: an unticked box is off
+        data["form_variant"] = t["variant"]
+    if request.values.get("draw"):
+        for k in _TILE_KEYS + tuple(f"d_{n}" for n in DECLARED_FIELDS):
+            data.poplist(k)
+        data.setlist("s_winner", ["none"])
+    home = TableHome(t, token, correcting, key=request.values.get("idempotency_key"))
+    st = read_room_state(home, data)
+    analyse(st)
+    return st
+
+
+def _save(token: str, number: int | None):
+    """记入 (``number`` None) or a correction: what the entry's result shows, recorded."""
+    t = _load(token)
+    if t["access"] != "edit":
+        return _not_editable(token, t)
+    correcting = None
+    if number is not None:
+        correcting = next((x for x in t["hands"] if x["number"] == number), None)
+        if correcting is None:
+            abort(404)
+    st = _posted_room(t, token, correcting)
+    home = st.home
+    if "remove_kong" in request.form:       # a kong row taken out: show the form again
+        return _table_page(token, t, st=st, status=200)
+    shown = request.values.get("shown")
+    if shown and not request.values.get("draw") and shown != st.fingerprint:
+        home.general = _("What you entered changed after the result was shown, so nothing was "
+                         "recorded: the result is now worked out from it. Check it, then press "
+                         "the button again.")
+        return _table_page(token, t, st=st, status=409)
+    try:
+        body = home.body(st)
+        if number is None:
+            body["idempotency_key"] = home.key
+            body["expected_number"] = request.values.get("expected_number", type=int)
+            rec = ledger().record(token, body)
+        else:
+            body["expected_revision"] = request.values.get("expected_revision", type=int)
+            rec = ledger().correct(token, number, body)
+    except InputError as err:
+        home.attach_record_error(st, err)
+        return _table_page(token, t, st=st, status=422)
     except Conflict as err:
         fresh = table_in(err.table, current_lang()) if err.table else _load(token)
-        if entry is not None:
-            data = MultiDict(request.form)
-            data.pop("idempotency_key", None)
-            entry = Entry(fresh, data, correcting=None if entry.correcting is None else next(
-                (h for h in fresh["hands"] if h["number"] == entry.correcting["number"]), None))
-        number = request.form.get("expected_number", type=int)
-        return _render_table(token, fresh, entry=entry, status=409,
-                             conflict=_error_text(err), conflict_hand=number)
+        again = None if correcting is None else next(
+            (h for h in fresh["hands"] if h["number"] == correcting["number"]), None)
+        st = _posted_room(fresh, token, again, renumber=True)
+        hand = request.values.get("expected_number", type=int)
+        return _table_page(token, fresh, st=st, status=409, conflict=_error_text(err),
+                           conflict_hand=hand)
     except LedgerError as err:
-        return _render_table(token, _load(token), entry=entry,
-                             status=STATUS.get(type(err), 400), message=_error_text(err))
-    return redirect(url_for(".table", token=token) + (f"#{anchor}" if anchor else ""), 303)
+        return _table_page(token, _load(token), st=st, status=STATUS.get(type(err), 400),
+                           message=_error_text(err))
+    done = rec.hand["number"]
+    return redirect(url_for(".table", token=token, lang=lang_param(), done=done) + "#entry", 303)
 
 
 @bp.post("/<token>/hands")
 def record(token: str):
-    def work(t, entry):
-        body = entry.body(draw=entry.draw)
-        body["idempotency_key"] = entry.key
-        body["expected_number"] = request.form.get("expected_number", type=int)
-        rec = ledger().record(token, body)
-        return f"hand-{rec.hand['number']}"
-    return _write(token, work, lambda t: Entry(t, request.form))
+    return _save(token, None)
 
 
 @bp.post("/<token>/hands/<int:number>")
 def correct(token: str, number: int):
-    def find(t):
-        h = next((x for x in t["hands"] if x["number"] == number), None)
-        if h is None:
-            abort(404)
-        return Entry(t, request.form, correcting=h)
-
-    def work(t, entry):
-        body = entry.body(draw=entry.draw)
-        body["expected_revision"] = request.form.get("expected_revision", type=int)
-        ledger().correct(token, number, body)
-        return f"hand-{number}"
-    return _write(token, work, find)
+    return _save(token, number)
 
 
 @bp.post("/<token>/hands/<int:number>/void")
 def void(token: str, number: int):
-    def work(t, _entry):
+    def work(t):
         ledger().void(token, number, request.form.get("reason", ""))
         return f"hand-{number}"
     return _write(token, work)
@@ -663,7 +1012,7 @@ def void(token: str, number: int):
 
 @bp.post("/<token>/adjust")
 def adjust(token: str):
-    def work(t, _entry):
+    def work(t):
         f = request.form
         amount_text = (f.get("amount") or "").strip()
         try:
@@ -752,11 +1101,29 @@ def export_json_view(token: str):
 def _csv_header() -> list[str]:
     """The CSV columns, in the export request's language (the file is read by people; a
     program reads the JSON export)."""
-    return [pgettext("csv", "Hand"), pgettext("csv", "Kind"), pgettext("csv", "Dealer"),
-            pgettext("csv", "Winner"), pgettext("csv", "Win method"),
-            pgettext("csv", "Tiles checked"), pgettext("csv", "From"), pgettext("csv", "To"),
-            pgettext("csv", "Amount"), pgettext("csv", "Item"), pgettext("csv", "Detail"),
-            pgettext("csv", "Rule"), pgettext("csv", "Recorded at")]
+    return [pgettext("csv", "Hand"), pgettext("csv", "Kind"), pgettext("csv", "Status"),
+            pgettext("csv", "Dealer"), pgettext("csv", "Winner"),
+            pgettext("csv", "Win method"), pgettext("csv", "Tiles checked"),
+            pgettext("csv", "From"), pgettext("csv", "To"), pgettext("csv", "Amount"),
+            pgettext("csv", "Item"), pgettext("csv", "Detail"), pgettext("csv", "Rule"),
+            pgettext("csv", "Recorded at")]
+
+
+def _csv_items() -> dict[str, str]:
+    """Each payment's item (API.md ``payments[].item``) in the export request's language."""
+    return {"win": pgettext("csv item", "Win"), "kong": pgettext("csv item", "Kong"),
+            "follow_dealer": pgettext("csv item", "Following the dealer (前包)"),
+            "draw_penalty": pgettext("csv item", "Draw penalty (后包)"),
+            "adjustment": pgettext("csv item", "Adjustment"),
+            "fee": pgettext("csv item", "Table fee")}
+
+
+def _csv_status(h: dict) -> str:
+    if h["status"] == "recorded":
+        return pgettext("csv status", "Counted")
+    if h.get("void_code") == "undone":
+        return pgettext("csv status", "Undone")
+    return pgettext("csv status", "Voided")
 
 
 #: what a spreadsheet (Excel, LibreOffice, Google Sheets) reads as the start of a formula
@@ -775,9 +1142,12 @@ def csv_text(value: str) -> str:
 
 @bp.get("/<token>/export.csv")
 def export_csv(token: str):
-    """One row per payment of the counted entries, UTF-8 with a BOM (Excel then reads the
-    Chinese names right); headers, kinds and details in the request's language. Text cells
-    never start a formula (:func:`csv_text`)."""
+    """The evening as a spreadsheet (UTF-8 with a BOM: Excel then reads the Chinese names
+    right), in the request's language: a row for every entry, in order, with its status
+    (counted, voided, undone): a counted entry's row per payment, or one row when it has
+    none (a 荒庄 with no penalty); a voided or undone entry's one row, its reason in the
+    detail and no amounts, as it counts no more. Then the seats with their totals, and the
+    settle-up. Text cells never start a formula (:func:`csv_text`)."""
     t = _load(token)
     names = [csv_text(n) for n in t["names"]]
     out = io.StringIO()
@@ -786,11 +1156,10 @@ def export_csv(token: str):
     from ..variants.base import WIN_METHOD_LABELS
 
     kinds = {"adjustment": pgettext("csv", "Adjustment"), "hand": pgettext("csv", "A hand")}
+    items = _csv_items()
     drawn, yes, unchecked = (pgettext("csv", "Drawn game"), pgettext("csv", "Yes"),
                              pgettext("csv", "Not checked"))
     for h in t["hands"]:
-        if h["status"] != "recorded":
-            continue
         s = h["request"].get("settlement") or {}
         adjustment = h["kind"] == "adjustment"
         winner = ("" if adjustment else
@@ -799,13 +1168,148 @@ def export_csv(token: str):
             localized(WIN_METHOD_LABELS.get(h["request"].get("win_by", "self_draw"), ""))
         verified = "" if adjustment else (yes if h["verified"] else unchecked)
         dealer = "" if adjustment else names[h["dealer"]]
+        head = [h["number"], csv_text(kinds[h["kind"]]), csv_text(_csv_status(h)), dealer,
+                winner, csv_text(win_by), csv_text(verified)]
+        if h["status"] != "recorded":
+            reason = "" if h.get("void_code") == "undone" else (h.get("void_reason") or "")
+            w.writerow(head + ["", "", "", "", csv_text(reason), "", h["recorded_at"]])
+            continue
+        if not h["settlement"]["payments"]:
+            note = h["request"].get("adjustment", {}).get("note", "") if adjustment else ""
+            w.writerow(head + ["", "", "", "", csv_text(note), "", h["recorded_at"]])
         for p in h["settlement"]["payments"]:
-            w.writerow([h["number"], csv_text(kinds[h["kind"]]), dealer, winner,
-                        csv_text(win_by), csv_text(verified), names[p["from"]],
-                        names[p["to"]], _num(p["amount"]), csv_text(p.get("item") or ""),
-                        csv_text(p.get("detail") or ""), csv_text(p.get("rule") or ""),
-                        h["recorded_at"]])
-    resp = Response("\ufeff" + out.getvalue(), content_type="text/csv; charset=utf-8")
+            item = p.get("item") or ""
+            w.writerow(head + [names[p["from"]], names[p["to"]], _num(p["amount"]),
+                               csv_text(items.get(item, item)),
+                               csv_text(p.get("detail") or ""), csv_text(p.get("rule") or ""),
+                               h["recorded_at"]])
+    w.writerow([])
+    w.writerow([csv_text(pgettext("csv", "Seat"))] + names)
+    w.writerow([csv_text(pgettext("csv", "Totals"))] + [_num(x) for x in t["totals"]])
+    w.writerow([])
+    w.writerow([csv_text(pgettext("csv", "Settle up")), csv_text(pgettext("csv", "From")),
+                csv_text(pgettext("csv", "To")), csv_text(pgettext("csv", "Amount"))])
+    for x in t["settle_up"]:
+        w.writerow(["", names[x["from"]], names[x["to"]], _num(x["amount"])])
+    # mimetype, not content_type: Werkzeug adds "; charset=utf-8" once
+    resp = Response("\ufeff" + out.getvalue(), mimetype="text/csv")
     resp.headers["Content-Disposition"] = f'attachment; filename="{_filename(t, "csv")}"'
     resp.vary.add("Accept-Language")
     return resp
+
+
+# -- round two: undo, the 荒庄 confirm, co-scorers, the links, the table's settings -------------
+# (API.md "Table ledger, round two"; docs/LEDGER.md "Pages"). Every write is a POST form with
+# a CSRF token; each answers 303 to the table page or the page with the error (``_write``).
+
+def _page(token: str, table: dict, **kw):
+    """The table page with a message (the one renderer of the entry's section)."""
+    return _table_page(token, table, **kw)
+
+
+def _view_token(token: str) -> str | None:
+    """The view token the edit page shows (any editor's: docs/LEDGER.md "Tokens"); None when
+    this co-scorer's link no longer knows it (the creator replaced the view link)."""
+    try:
+        return ledger().view_token(token)
+    except (NotFound, ReadOnly):
+        return None
+
+
+def _links(token: str) -> dict:
+    """What the links block of the edit page shows: whose link this is, and for the creator
+    the co-scorers' links (numbers and dates: the links themselves are not kept)."""
+    editor = ledger().editor_of(token)
+    return {"editor": editor, "owner": editor == 0,
+            "editors": ledger().editors(token)[1:] if editor == 0 else []}
+
+
+def _edit_only(token: str):
+    """The table (edit token), or the answer for the view token (403) or an unknown one."""
+    t = _load(token)
+    if t["access"] != "edit":
+        return t, _page(token, t, status=403,
+                        message=_("This is the view link: it cannot change the table."))
+    return t, None
+
+
+@bp.post("/<token>/undo")
+def undo(token: str):
+    """撤销: the last counted entry, once (a second tap is a 409 that changes nothing)."""
+    def work(t, *_):
+        number = request.form.get("number", type=int)
+        ledger().undo(token, number)
+        return f"hand-{number}"
+    return _write(token, work)
+
+
+@bp.post("/<token>/draw")
+def confirm_draw(token: str):
+    """荒庄 in one tap and a confirm: the entry's 荒庄 button posts the entry here, and this
+    page posts it on to the record (``.record`` with ``draw=1``), nothing written before."""
+    t, refused = _edit_only(token)
+    if refused is not None:
+        return refused
+    kept = [(k, v) for k, v in request.form.items(multi=True)
+            if k not in ("csrf_token", "draw")]
+    pao = []
+    for i, name in enumerate(t["names"]):
+        value = (request.form.get(f"s_pao{i}") or "").strip()
+        if value not in ("", "0"):
+            pao.append(f"{name} {value}")
+    html = render_template("ledger_draw.html", table=t, token=token, kept=kept, pao=pao,
+                           action=url_for(".record", token=token, **request.args.to_dict()),
+                           dealer=t["names"][t["dealer"]])
+    return add_vary(make_response(html))
+
+
+@bp.post("/<token>/editors")
+def add_editor(token: str):
+    """A co-scorer's edit link (the creator's page only), shown once with its QR code."""
+    t, refused = _edit_only(token)
+    if refused is not None:
+        return refused
+    try:
+        number, edit = ledger().add_editor(token)
+    except LedgerError as err:
+        return _page(token, t, status=STATUS.get(type(err), 400), message=_error_text(err))
+    link = url_for(".table", token=edit, _external=True)
+    html = render_template("ledger_link.html", table=t, token=token, number=number, link=link,
+                           qr=_qr(link))
+    return add_vary(make_response(html, 201))
+
+
+@bp.post("/<token>/editors/<int:number>/revoke")
+def revoke_editor(token: str, number: int):
+    def work(t, *_):
+        ledger().revoke_editor(token, number)
+        return "links"
+    return _write(token, work)
+
+
+@bp.route("/<token>/links", methods=["GET", "POST"])
+def replace_links(token: str):
+    """换链接: GET asks to confirm; POST gives this link a new address (and, for the creator
+    when asked, the view link too) and opens the page at it. The old ones answer 404."""
+    t, refused = _edit_only(token)
+    if refused is not None:
+        return refused
+    owner = ledger().editor_of(token) == 0
+    if request.method == "GET":
+        html = render_template("ledger_links.html", table=t, token=token, owner=owner)
+        return add_vary(make_response(html))
+    try:
+        rot = ledger().rotate(token, view=request.form.get("view") == "1")
+    except LedgerError as err:
+        return _page(token, t, status=STATUS.get(type(err), 400), message=_error_text(err))
+    args = {"rotated": "view" if rot.view_token else "edit"}
+    return redirect(url_for(".table", token=rot.edit_token, **args) + "#share", 303)
+
+
+@bp.post("/<token>/settings")
+def table_settings(token: str):
+    """The table's settings: 跑/加钢 kept between hands or reset (``carry_bets``)."""
+    def work(t, *_):
+        ledger().settings(token, {"carry_bets": request.form.get("carry_bets")})
+        return "links"
+    return _write(token, work)

@@ -1,6 +1,7 @@
 """Tokens never reach a log (issue 12): the table ledger's URLs carry secret tokens
 (``/api/v1/tables/<token>/…``), so every access and error log line has path segments that look
-like a token (22-64 URL-safe characters: ours are 32) replaced by ``[redacted]``.
+like a token (22-64 URL-safe characters: ours are 32) replaced by ``[redacted]``, and so is
+the ``table=`` value of ``/t/send`` (a pasted table link).
 
 * gunicorn's access log: :class:`RedactingLogger` (``logger_class`` in gunicorn.conf.py)
   redacts every atom (request line, path, query, referer) before formatting.
@@ -16,12 +17,16 @@ import re
 from flask import Flask
 
 TOKEN_SEGMENT = re.compile(r"(?<=/)[A-Za-z0-9_-]{22,64}(?=[/?#\s\"']|$)")
+#: 记入牌桌's pasted link (``GET /t/send?table=<a table's link or token>``): the whole value,
+#: whatever it holds (percent-encoded, its token follows no ``/``)
+PASTED_LINK = re.compile(r"(?<=[?&]table=)[^&#\s\"']+")
 REDACTED = "[redacted]"
 
 
 def redact(text: str) -> str:
-    """``text`` with every token-like path segment replaced by ``[redacted]``."""
-    return TOKEN_SEGMENT.sub(REDACTED, text)
+    """``text`` with every token-like path segment, and a pasted table link, replaced by
+    ``[redacted]``."""
+    return PASTED_LINK.sub(REDACTED, TOKEN_SEGMENT.sub(REDACTED, text))
 
 
 class RedactFilter(logging.Filter):

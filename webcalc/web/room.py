@@ -276,7 +276,9 @@ class Room:
         changed = [f"{o.label} {o.value_text()}" for o in self.options if o.changed]
         if any(o.error for o in self.options):
             return _("has errors")
-        return _("changed: %(list)s", list="、".join(changed)) if changed else _("all default")
+        from .templating import list_sep
+
+        return _("changed: %(list)s", list=list_sep().join(changed)) if changed else _("all default")
 
     @property
     def settlement_open(self) -> bool:

@@ -1,0 +1,372 @@
+"""One room, two homes: the table page's entry is the calculator's room (docs/decisions.md
+"One room, two homes"). Every calculator query parameter works on /t/<edit>; a tap is a
+one-off URL action answered by 303 (or, under htmx, in place); 记入 records the state whose
+result the page showed, and nothing else; the calculator hands a settled hand to a table
+(记入牌桌); the bets of the last hand are shown as 同上一手 and cleared in one tap; the live
+region is one answer. Without JavaScript (the Flask test client, CSRF on), on SQLite and on
+PostgreSQL (``db_url``).
+
+The repro of docs/decisions.md "The table's entry is the calculator's room": 郑州 with the
+default options, base 1, 东家 deals, 南家 self-draws 123m456p789s22z on 2z with 暗杠1111z in
+副露, 跑 1/2/0/3, 西家 has a 明杠 北家 supplied: ZZ-4 + ZZ-5 (跑 on kongs) give net
+[-8, +26, -2, -16], as the calculator and POST /api/v1/analyze do."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from urllib.parse import urlencode, urlsplit
+
+import pytest
+
+from webcalc.ledger import view_token_of
+
+from .entry_form import record_button
+
+NAMES = ["老王", "小李", "阿梅", "张师傅"]
+REPRO = [("hand", "123m456p789s22z"), ("melds", "暗杠1111z"), ("winning_tile", "2z"),
+         ("s_winner", "1"), ("s_pao0", "1"), ("s_pao1", "2"), ("s_pao3", "3"),
+         ("s_kongs", "2:exposed:3")]
+REPRO_NET = [-8, 26, -2, -16]
+WIN = "123m456p789s11122z"
+HTMX = {"HX-Request": "true"}
+
+
+@pytest.fixture()
+def client(make_app):
+    return make_app().test_client()
+
+
+def new_table(client, variant="zhengzhou", **options) -> str:
+    r = client.post("/api/v1/tables", json={"variant": variant, "options": options,
+                                            "names": NAMES})
+    assert r.status_code == 201, r.json
+    return r.json["edit_token"]
+
+
+def ledger(client):
+    return client.application.extensions["ledger"]
+
+
+def nets(client, token) -> list[list]:
+    return [h["settlement"]["net"] for h in ledger(client).table(token)["hands"]
+            if h["status"] == "recorded"]
+
+
+def shown_nets(html: str) -> list[str]:
+    """The nets the 记入 bar says it records."""
+    bar = html[html.index('id="record-what"'):]
+    bar = bar[:bar.index("</p>")]
+    return re.findall(r'<span class="quick-net[^"]*">[^<]*<b>([^<]*)</b>', bar)
+
+
+def calculator_nets(client, pairs) -> list[str]:
+    html = client.get("/?" + urlencode([("variant", "zhengzhou"), *pairs, ("s_dealer", "0")]),
+                      follow_redirects=True).get_data(as_text=True)
+    return re.findall(r'<tr class="net-row"><th scope="row">.*?</th><td class="amount[^"]*">'
+                      r'([^<]*)<', html)
+
+
+class _Fields(HTMLParser):
+    """The successful controls of the room's form (``id="calc-form"``) as a browser sends
+    them: text and hidden inputs, checked boxes, each select's chosen option."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.inside = False
+        self.fields: list[tuple[str, str]] = []
+        self.select: str | None = None
+        self.options: list[tuple[str, bool]] = []
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "form":
+            self.inside = a.get("id") == "calc-form"
+        if not self.inside:
+            return
+        if tag == "input" and a.get("name") and a.get("type") not in ("submit", "button"):
+            if a.get("type") in ("checkbox", "radio") and "checked" not in a:
+                return
+            self.fields.append((a["name"], a.get("value") or ""))
+        elif tag == "select":
+            self.select, self.options = a.get("name"), []
+        elif tag == "option" and self.select is not None:
+            self.options.append((a.get("value") or "", "selected" in a))
+
+    def handle_endtag(self, tag):
+        if tag == "form":
+            self.inside = False
+        elif tag == "select" and self.select is not None:
+            chosen = [v for v, on in self.options if on] or [v for v, _on in self.options[:1]]
+            self.fields.append((self.select, chosen[0] if chosen else ""))
+            self.select = None
+
+
+def press(client, html: str, **extra):
+    """记入 as the browser does: the room's form fields, as rendered, posted to the button's
+    action with its CSRF token (``extra``: fields changed after the page was shown)."""
+    from werkzeug.datastructures import MultiDict
+
+    parser = _Fields()
+    parser.feed(html)
+    token, path, query = record_button(html)
+    data = [(k, v) for k, v in parser.fields if k not in extra] + list(extra.items())
+    return client.post(path + "?" + urlencode(query),
+                       data=MultiDict(data + [("csrf_token", token)]))
+
+
+# -- every calculator query parameter works on the table page -------------------------------
+
+def test_calculator_query_opens_the_entry_filled_and_records_its_nets(client):
+    """The repro as a calculator query on /t/<edit>: the entry shows the hand, its 暗杠 in
+    副露 and the calculator's settlement; 记入 records exactly those nets. (Before, the
+    table page ignored the query: an empty entry.)"""
+    token = new_table(client)
+    assert calculator_nets(client, REPRO) == ["-8", "+26", "-2", "-16"]
+    r = client.get(f"/t/{token}?" + urlencode(REPRO, safe=":,@"))
+    html = r.get_data(as_text=True)
+    assert r.status_code == 200                     # already canonical: no redirect
+    assert 'value="123m456p789s22z"' in html and 'value="暗杠1111z"' in html
+    assert shown_nets(html) == ["-8", "+26", "-2", "-16"]
+    assert "胡牌者的杠（来自副露，已计入）" in html
+    r = press(client, html)
+    assert r.status_code == 303, r.get_data(as_text=True)[:2000]
+    assert nets(client, token) == [REPRO_NET]
+    assert urlsplit(r.headers["Location"]).query == "done=1"
+    page = client.get(r.headers["Location"]).get_data(as_text=True)
+    assert "第 1 手已记入" in page and 'id="hand-1"' in page
+    assert 'value="123m456p789s22z"' not in page    # a fresh room for hand 2
+
+
+def test_a_tap_is_a_url_action_on_the_table_page_too(client):
+    """``add=`` / ``remove=`` as on /: 303 to the canonical table URL, or (htmx) the panel
+    in place with HX-Push-Url."""
+    token = new_table(client)
+    r = client.get(f"/t/{token}?add=1m")
+    assert r.status_code == 303 and r.headers["Location"] == f"/t/{token}?hand=1m"
+    r = client.get(f"/t/{token}?hand=1m&add=2m&target=hand", headers=HTMX)
+    html = r.get_data(as_text=True)
+    assert r.status_code == 200 and r.headers["HX-Push-Url"] == f"/t/{token}?hand=12m"
+    assert html.lstrip().startswith('<div id="calc"') and "<html" not in html
+    assert f'hx-get="/t/{token}"' in html and 'id="record"' in html
+    # the meld builder: 暗杠 in one tap, into 副露
+    r = client.get(f"/t/{token}?hand=12m&target=melds&meld_type=concealed_kong&add=1z")
+    assert r.headers["Location"] == (f"/t/{token}?hand=12m&melds=%E6%9A%97%E6%9D%A01111z"
+                                     "&target=melds&meld_type=concealed_kong")
+    # the table's fields are the table's: a URL cannot change them
+    r = client.get(f"/t/{token}?hand=1m&opt_wildcard=0&s_base=5&s_dealer=3&n0=x")
+    assert r.status_code == 303 and r.headers["Location"] == f"/t/{token}?hand=1m"
+
+
+def test_the_record_is_what_the_result_showed(client):
+    """A form posted with fields other than those the shown result came from (typed, not
+    applied: no JavaScript) records nothing; the page shows the new fields' result (409)
+    and its own 记入 then records it."""
+    token = new_table(client)
+    html = client.get(f"/t/{token}?" + urlencode(REPRO, safe=":,@")).get_data(as_text=True)
+    r = press(client, html, s_pao3="0")              # typed after the result was shown
+    page = r.get_data(as_text=True)
+    assert r.status_code == 409 and nets(client, token) == []
+    assert "结果显示之后输入又改过" in page
+    typed = [(k, "0" if k == "s_pao3" else v) for k, v in REPRO]
+    want = calculator_nets(client, typed)
+    assert want == ["-8", "+20", "-5", "-7"]                  # 北家 跑 0 now
+    assert shown_nets(page) == want
+    r = press(client, page)
+    assert r.status_code == 303 and nets(client, token) == [[-8, 20, -5, -7]]
+
+
+def test_a_win_without_tiles_shows_what_it_records(client):
+    """The quick entry's settlement is shown before 记入 (from the declared doubles, as the
+    ledger settles it), and recorded as shown."""
+    token = new_table(client, seven_pairs_double=True)
+    html = client.get(f"/t/{token}?s_winner=2&d_doubles=seven_pairs").get_data(as_text=True)
+    assert shown_nets(html) == ["-2", "-2", "+6", "-2"]       # ×2 for 七对 (ZZ-4)
+    assert "未验牌" in html
+    assert press(client, html).status_code == 303
+    h = ledger(client).table(token)["hands"][0]
+    assert h["verified"] is False and h["request"]["declared"] == {"doubles": ["seven_pairs"]}
+    assert h["settlement"]["net"] == [-2, -2, 6, -2]
+
+
+def test_a_correction_stays_a_correction_through_its_taps(client):
+    """``?correct=n`` opens hand n in the same room; the form keeps ``correct`` so a tap
+    (htmx or not) does not turn it into a new hand."""
+    token = new_table(client)
+    client.post(f"/api/v1/tables/{token}/hands", json={
+        "hand": WIN, "winning_tile": "2z", "win_by": "self_draw", "settlement": {"winner": 1}})
+    r = client.get(f"/t/{token}?correct=1")
+    assert r.status_code == 303
+    assert r.headers["Location"] == (f"/t/{token}?correct=1&hand={WIN}&winning_tile=2z"
+                                     "&s_winner=1")
+    html = client.get(r.headers["Location"]).get_data(as_text=True)
+    assert "更正第 1 手" in html and 'name="correct" value="1"' in html
+    r = client.get(f"/t/{token}?correct=1&hand={WIN}&winning_tile=2z&s_winner=2",
+                   headers=HTMX)
+    assert record_button(r.get_data(as_text=True))[1] == f"/t/{token}/hands/1"
+    r = press(client, r.get_data(as_text=True))
+    assert r.status_code == 303
+    t = ledger(client).table(token)
+    assert [h["revision"] for h in t["hands"]] == [2] and t["totals"] == [-1, -1, 3, -1]
+
+
+def test_a_hand_recorded_meanwhile_is_a_conflict_not_a_renumbering(client):
+    """The entry keeps the number it was started for through its taps: when another phone
+    records that hand meanwhile, the entry says so and 记入 answers 409 (the old form did the
+    same), instead of recording it quietly as the next hand."""
+    token = new_table(client)
+    client.post(f"/api/v1/tables/{token}/hands", json={
+        "hand": WIN, "winning_tile": "2z", "win_by": "self_draw", "settlement": {"winner": 1}})
+    r = client.get(f"/t/{token}?" + urlencode(REPRO + [("number", "1")], safe=":,@"), headers=HTMX)
+    html = r.get_data(as_text=True)
+    assert r.status_code == 200 and 'id="recorded-meanwhile"' in html
+    assert record_button(html)[2]["expected_number"] == "1"
+    r = press(client, html)
+    assert r.status_code == 409 and "第 1 手已经有人记了" in r.get_data(as_text=True)
+    assert len(nets(client, token)) == 1
+
+
+# -- 记入牌桌: from the calculator to a table ---------------------------------------------------
+
+def test_the_calculator_offers_its_state_to_a_pasted_table_link(client):
+    token = new_table(client)
+    html = client.get("/?" + urlencode([("variant", "zhengzhou"), *REPRO, ("s_dealer", "0")]),
+                      follow_redirects=True).get_data(as_text=True)
+    assert 'id="send"' in html and 'form="send-form"' in html
+    form = html[html.index('<form id="send-form"'):]
+    form = form[:form.index("</form>")]
+    state = re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', form)
+    assert ("variant", "zhengzhou") in state and ("s_kongs", "2:exposed:3") in state
+    link = f"https://example.test/t/{token}"
+    r = client.get("/t/send?" + urlencode(state + [("table", link)]))
+    assert r.status_code == 303
+    where = r.headers["Location"]
+    assert where.startswith(f"/t/{token}?variant=zhengzhou&hand=123m456p789s22z")
+    # the table's entry: no difference to report, so the canonical table URL
+    r = client.get(where)
+    assert r.status_code == 303
+    html = client.get(r.headers["Location"]).get_data(as_text=True)
+    assert shown_nets(html) == ["-8", "+26", "-2", "-16"]
+    assert press(client, html).status_code == 303 and nets(client, token) == [REPRO_NET]
+
+
+def test_a_pasted_link_that_cannot_take_the_hand_says_why(client):
+    token = new_table(client)
+    state = [("variant", "zhengzhou"), ("hand", WIN)]
+    r = client.get("/t/send?" + urlencode(state + [("table", f"/t/{view_token_of(token)}")]))
+    assert r.status_code == 403 and "只读链接" in r.get_data(as_text=True)
+    r = client.get("/t/send?" + urlencode(state + [("table", "/t/" + "x" * 32)]))
+    assert r.status_code == 404 and "没有牌桌用这个链接" in r.get_data(as_text=True)
+    r = client.get("/t/send?" + urlencode(state + [("table", "hello")]))
+    html = r.get_data(as_text=True)
+    assert r.status_code == 422 and 'name="hand" value="123m456p789s11122z"' in html
+    assert 'value="hello"' in html                  # what was pasted is kept
+
+
+def test_the_tables_options_win_and_the_page_says_which_changed(client):
+    """A calculator room with other options, base and dealer: the table's decide the money,
+    and the entry lists what changed (rendered in place, not redirected away)."""
+    token = new_table(client, seven_pairs_double=True)
+    q = [("variant", "zhengzhou"), ("hand", "1199m1199p1199s11z"), ("winning_tile", "1z"),
+         ("s_winner", "1"), ("s_base", "2"), ("s_dealer", "3"), ("opt_kong_pao", "0")]
+    r = client.get(f"/t/{token}?" + urlencode(q))
+    html = r.get_data(as_text=True)
+    assert r.status_code == 200
+    notes = html[html.index('id="entry-notes"'):]
+    notes = notes[:notes.index("</div>")]
+    assert "七对加倍：本桌 开（计算器里是 关）" in notes
+    assert "杠跑：本桌 开（计算器里是 关）" in notes or "杠" in notes
+    assert "底分：本桌 1（计算器里是 2）" in notes and "庄家：本桌 老王（计算器里是 张师傅）" in notes
+    assert shown_nets(html) == ["-2", "+6", "-2", "-2"]      # 七对 ×2 (ZZ-4), base 1
+
+
+def test_another_variants_hand_is_not_filled_in(client):
+    token = new_table(client)
+    r = client.get(f"/t/{token}?variant=panjin&hand={WIN}&winning_tile=2z&s_winner=1")
+    html = r.get_data(as_text=True)
+    assert r.status_code == 409
+    assert "本桌玩郑州，这手牌是按盘锦算的" in html
+    assert f'value="{WIN}"' not in html                      # nothing filled in
+    assert f'href="/?variant=zhengzhou&amp;hand={WIN}' in html   # the calculator, as 郑州
+
+
+# -- carried bets ---------------------------------------------------------------------------
+
+def test_carried_bets_are_shown_and_cleared_in_one_tap(client):
+    """跑 of the last hand are the next entry's defaults, shown as 同上一手 (before: put into
+    the inputs without a word); one tap clears them, another brings them back; 记入 after
+    clearing records no 跑."""
+    token = new_table(client)
+    client.post(f"/api/v1/tables/{token}/hands", json={
+        "hand": WIN, "winning_tile": "2z", "win_by": "self_draw",
+        "settlement": {"winner": 1, "pao": [1, 2, 0, 3]}})
+    html = client.get(f"/t/{token}").get_data(as_text=True)
+    carried = html[html.index('id="carried"'):]
+    carried = carried[:carried.index("</p>")]
+    assert "同上一手" in carried and "老王 跑1 · 小李 跑2 · 张师傅 跑3" in carried
+    assert 'name="bets" value="clear"' in carried
+    assert 'name="s_pao1" value="2"' in html
+    r = client.get(f"/t/{token}?bets=clear")
+    assert r.status_code == 303
+    assert r.headers["Location"] == f"/t/{token}?s_pao0=0&s_pao1=0&s_pao3=0"
+    html = client.get(r.headers["Location"]).get_data(as_text=True)
+    carried = html[html.index('id="carried"'):]
+    assert "上一手：老王 跑1" in carried and 'name="bets" value="last"' in carried
+    assert 'name="s_pao1" value="0"' in html
+    r = client.get(f"/t/{token}?s_pao0=0&s_pao1=0&s_pao3=0&bets=last")
+    assert r.headers["Location"] == f"/t/{token}"
+    html = client.get(f"/t/{token}?s_pao0=0&s_pao1=0&s_pao3=0&hand={WIN}&winning_tile=2z"
+                      "&s_winner=2", follow_redirects=True).get_data(as_text=True)
+    assert press(client, html).status_code == 303
+    assert "pao" not in ledger(client).table(token)["hands"][1]["request"]["settlement"]
+
+
+def test_a_calculator_room_without_bets_records_no_bets(client):
+    """The calculator's absent 跑 is 0: a hand sent from it records what it computed, not
+    the table's carried bets (the entry offers them back with 同上一手)."""
+    token = new_table(client)
+    client.post(f"/api/v1/tables/{token}/hands", json={
+        "hand": WIN, "winning_tile": "2z", "win_by": "self_draw",
+        "settlement": {"winner": 1, "pao": [1, 2, 0, 3]}})
+    r = client.get(f"/t/{token}?variant=zhengzhou&hand={WIN}&winning_tile=2z&s_winner=2"
+                   "&s_dealer=1")
+    assert r.status_code == 303
+    html = client.get(r.headers["Location"]).get_data(as_text=True)
+    assert shown_nets(html) == ["-1", "-1", "+3", "-1"]
+    assert 'name="bets" value="last"' in html
+
+
+# -- the live region: one answer ------------------------------------------------------------
+
+def test_the_live_region_is_one_answer_with_an_etag(client):
+    token = new_table(client)
+    client.post(f"/api/v1/tables/{token}/hands", json={
+        "hand": WIN, "winning_tile": "2z", "win_by": "self_draw", "settlement": {"winner": 1}})
+    view = view_token_of(token)
+    r = client.get(f"/t/{view}/live")
+    html = r.get_data(as_text=True)
+    assert r.status_code == 200 and r.headers["ETag"]
+    assert html.count('id="live-top"') == 1 and html.count('id="live"') == 1
+    assert 'id="totals"' in html and 'id="hand-1"' in html and 'id="settle-up"' in html
+    assert token not in html
+    again = client.get(f"/t/{view}/live", headers={"If-None-Match": r.headers["ETag"]})
+    assert again.status_code == 304
+    page = client.get(f"/t/{view}").get_data(as_text=True)
+    assert 'hx-trigger="every' not in page                    # no htmx poll of its own
+    assert page.count("data-live-url=") == 1 and 'id="live-status"' in page
+
+
+# -- 我的牌桌 ----------------------------------------------------------------------------------
+
+def test_my_tables_is_a_static_page_read_from_the_phone(client):
+    r = client.get("/t/mine")
+    html = r.get_data(as_text=True)
+    assert r.status_code == 200 and r.headers["Cache-Control"] == "no-store"
+    assert 'id="my-tables"' in html and "<noscript>" in html and "JavaScript 已关闭" in html
+    assert re.search(r"/static/js/ledger\.[0-9a-f]{10}\.js", html)   # fingerprinted name
+    token = new_table(client)
+    page = client.get(f"/t/{token}").get_data(as_text=True)
+    meta = re.search(r'<div id="table-meta" hidden ([^>]*)>', page).group(1)
+    assert f'data-edit="/t/{token}"' in meta and f'data-view="/t/{view_token_of(token)}"' in meta
+    view = client.get(f"/t/{view_token_of(token)}").get_data(as_text=True)
+    assert 'data-edit=""' in view and token not in view
