@@ -50,6 +50,9 @@ def values(rng, N):
             rows.append(r)
         return rows
     def b(): return rng.random() < 0.5
+    def counts34():
+        xs = [rng.choice((0, 0, 0, 1, 1, 2, 3, 4)) if rng.random() < 0.97 else i() for _ in range(rng.choice([34, 34, 34, 33, 35]))]
+        return rng.choice([tuple, list])(xs) if rng.random() < 0.97 else junk()
     calls = {
         "search": lambda: (seq(), seq(), seq(), rng.choice([0, 9, 18, 27, i()]), b(), rng.randint(0, 31) if rng.random() < .9 else i(),
                            rng.randint(0, 9) if rng.random() < .9 else i(), rng.randint(0, 14) if rng.random() < .9 else i(),
@@ -68,6 +71,11 @@ def values(rng, N):
                                rng.randint(0, 30) if rng.random() < .9 else i(), rng.randint(0, 12) if rng.random() < .9 else i(),
                                set(rng.randint(-2, 10) for _ in range(rng.randint(0, 5))) if rng.random() < .95 else junk()),
         "rest_places": lambda: tuple(tuple(rng.randint(0, 99) if rng.random() < .9 else i() for _ in range(rng.choice([10, 10, 10, 9]))) for _ in range(4)),
+        "free_draws": lambda: (counts34(), tuple(rng.randrange(34) if rng.random() < .95 else i() for _ in range(rng.choice([0, 0, 3, 6, 12, 70]))),
+                               rng.randint(-1, 33) if rng.random() < .9 else i(), rng.choice([27, 34, 34]) if rng.random() < .9 else i(),
+                               rng.getrandbits(rng.choice([0, 3, 34, 34, 40])) if rng.random() < .9 else i(), rng.randint(0, 15) if rng.random() < .9 else i(),
+                               rng.randint(0, 4) if rng.random() < .9 else i(),
+                               None if b() else (tuple(rng.randrange(34) if rng.random() < .9 else i() for _ in range(rng.choice([1, 5, 14, 40]))) if rng.random() < .95 else junk())),
     }
     ok = err = 0
     for _ in range(N):
@@ -89,14 +97,15 @@ def values(rng, N):
 def objects(rng, N):
     containers = []
     def nested():
-        f = rng.choice(["needs", "free_unit", "plain_unit", "search", "merge", "fold", "fold_draws", "rest_places"])
+        f = rng.choice(["needs", "free_unit", "plain_unit", "search", "merge", "fold", "fold_draws", "rest_places", "free_draws"])
         args = {"needs": ((1, 2, 1), False, True), "free_unit": ((1, 2, 1), (4, 4, 4), False),
                 "plain_unit": ((1, 2, 1), (4, 4, 4), False),
                 "search": ((1, 2, 1, 0, 0, 1, 0, 0, 2), (4,) * 9, (0,) * 9, 0, False, 8, 9, 4, 0, 4, None, (0,), False, True),
                 "merge": ({(0, 0, x, 0, f): (0, 1) for x in range(3) for f in range(32)}, [(g, 0, x, f, 1, 2) for g in range(3) for x in range(4) for f in range(32)], 4, 31, 3, 20, True, 31, 20),
                 "fold": ({(0, 0, q): 0 for q in range(10)}, (1, 2, 1, 0, 0, 1, 0, 0, 2), (4,) * 9, False, True, 4, 8, 8, 9, 3),
                 "fold_draws": ({(0, 0, q): 0 for q in range(10)}, (1, 2, 1, 0, 0, 1, 0, 0, 2), (4,) * 9, False, True, 4, 8, 8, 9, [0, 1, 2]),
-                "rest_places": ((0,) * 10,) * 4}[f]
+                "rest_places": ((0,) * 10,) * 4,
+                "free_draws": ((1,) * 13 + (0,) * 21, (), 20, 34, 1 << 21, 3, 0, (0, 1, 2))}[f]
         try: getattr(P, f)(*args)
         except Exception: pass
     class E:
@@ -118,7 +127,7 @@ def objects(rng, N):
         containers.append(d2); return d2
     for _ in range(N):
         containers.clear()
-        f = rng.randrange(8)
+        f = rng.randrange(9)
         try:
             if f == 0: P.needs(lst([rng.randint(0, 4) for _ in range(9)]), False, True)
             elif f == 1: P.free_unit(lst([rng.randint(0, 4) for _ in range(9)]), lst([4] * 9), False)
@@ -127,7 +136,16 @@ def objects(rng, N):
             elif f == 4: P.merge(dct({(rng.randint(0, 2), 0, rng.randint(0, 5), 0, rng.randint(0, 31)): (rng.randint(0, 5), 3) for _ in range(40)}), lst([tuple(ev(x) for x in (rng.randint(0, 2), rng.randint(0, 1), rng.randint(0, 5), rng.randint(0, 31), 1, 7)) for _ in range(60)]), 4, 31, 3, 20, True, 31, 20)
             elif f == 5: P.fold(dct({(rng.randint(0, 4), rng.randint(0, 1), rng.randint(0, 12)): rng.randint(0, 6) for _ in range(40)}), lst([rng.randint(0, 4) for _ in range(9)]), lst([4] * 9), False, True, 4, 8, 8, 9, ev(3))
             elif f == 6: P.fold_draws(dct({(rng.randint(0, 4), rng.randint(0, 1), rng.randint(0, 12)): rng.randint(0, 6) for _ in range(40)}), lst([rng.randint(0, 4) for _ in range(9)]), lst([4] * 9), False, True, 4, 8, 8, 9, lst([0, 3, 5]))
-            else: P.rest_places(*(lst([rng.randint(0, 99) for _ in range(10)]) for _ in range(4)))
+            elif f == 7: P.rest_places(*(lst([rng.randint(0, 99) for _ in range(10)]) for _ in range(4)))
+            else:
+                counts = [0] * 34
+                for _ in range(14):
+                    counts[rng.randrange(34)] += 1
+                counts = [min(c, 4) for c in counts]
+                held = [k for k in range(34) if counts[k]]
+                P.free_draws(lst(counts), lst([rng.randrange(34) for _ in range(rng.choice([0, 3, 6]))]), ev(rng.randint(-1, 33)), 34,
+                             rng.getrandbits(34) if rng.random() < .3 else 1 << rng.randrange(34), ev(rng.randint(0, 15)), rng.randint(0, 2),
+                             lst(held) if rng.random() < .5 else None)
         except EXPECTED:
             pass
     print("objects:", N, "calls")

@@ -25,6 +25,7 @@ PAGES = {
     "rules": "/rules",
     "rule": "/rules/PJ-10",
     "offline": "/offline",
+    "quiz": "/quiz?variant=sanmenxia&date=2026-12-02&pick=1m",
 }
 
 

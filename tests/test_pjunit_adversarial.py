@@ -131,6 +131,26 @@ HOSTILE = {
         except ValueError:
             print("ValueError")
     """, "ValueError\nValueError"),
+    # free_draws (the free-joker distance search): every bad argument is refused before the
+    # search touches its tables
+    "free_draws_bad_arguments": ("""
+        from webcalc import _pjunit as P
+        good = ((1,) * 13 + (0,) * 21, (), -1, 34, 0, 9, 0, None)
+        bad = [((1,) * 33,) + good[1:], ((5,) + (1,) * 12 + (0,) * 21,) + good[1:],
+               good[:1] + ((34,),) + good[2:], good[:1] + (tuple(range(34)) * 2,) + good[2:],
+               good[:2] + (34,) + good[3:], good[:3] + (35,) + good[4:],
+               good[:4] + (1 << 34,) + good[5:], good[:5] + (16,) + good[6:],
+               good[:6] + (5,) + good[7:], good[:7] + ((20,),), good[:7] + ((-1,),),
+               good[:4] + (1 << 20,) + good[5:7] + ((20,),),        # a wildcard, none held
+               ((4,) * 8 + (0,) * 26, (), -1, 34, (1 << 8) - 1, 9, 0, None)]   # 32 wildcards
+        for args in bad:
+            try:
+                P.free_draws(*args)
+                print("returned", args)
+            except ValueError:
+                pass
+        print(P.free_draws(*good)[0] >= 0)
+    """, "True"),
 }
 
 

@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from itertools import permutations
 from typing import Any, NamedTuple
 
+from .compiled import pjunit as _pjunit
 from .decompose import KNITTED_RUNS, TERMINALS_AND_HONORS
 from .shanten import (
     INF,
@@ -45,7 +46,7 @@ from .shanten import (
     seven_pairs_panjin_drawn,
     unit_free,
 )
-from .tiles import ALL_TILES, Tile
+from .tiles import ALL_TILES, CODES, Tile
 from .variants.base import Situation, Variant
 from .waits import Discard, Wait, river
 
@@ -84,17 +85,54 @@ def _slot_costs(c: int, cap: int) -> tuple[int, ...]:
 
 def _free_shapes(variant: Variant, sit: Situation, kinds: int) -> frozenset[str]:
     """The shapes beside the standard one that the variant's ``missing_by_shape`` counts
-    (SMX-3, ZZ-3, JC-2)."""
-    out = set()
-    if not sit.hand.melds:
-        out.add("seven_pairs")
-        if variant.name == "sanmenxia" and kinds == 34:
-            out.add("knitted")
-        if variant.name == "jincheng":
-            out.add("thirteen_orphans")
-    if sit.wildcards:
-        out.add("four_wildcards")
-    return frozenset(out)
+    (SMX-3, ZZ-3, JC-2): :meth:`~webcalc.variants.base.Variant.distance_shapes`."""
+    return variant.distance_shapes(sit, kinds) or frozenset()
+
+
+# -- the same, compiled: every draw of a hand, or of each discard, in one call ----------------
+
+_SHAPE_BITS = {"seven_pairs": 1, "four_wildcards": 2, "knitted": 4, "thirteen_orphans": 8}
+_shape_bits: dict[frozenset, int] = {}
+#: the last compiled answer, (situation, kinds, discards, answer): analyze() asks for a 13-tile
+#: hand's waits and useful draws, and for a 14-tile hand's discard advice and efficiency, with
+#: the same situation object; the answer is computed once (an identity check, no hashing)
+_last: tuple = (None, None, None, None)
+
+
+def compiled_draws(variant: Variant, sit: Situation, kinds: int = 34,
+                   discards: tuple[int, ...] | None = None):
+    """What :class:`FreeOracle` answers, from webcalc/_pjunit.c ``free_draws``, or ``None``
+    when the extension is not built or the variant's searches are not the free-joker ones
+    (:meth:`~webcalc.variants.base.Variant.distance_shapes` is ``None``).
+
+    For the 13-tile hand of ``sit`` (``discards`` None): ``(d, lower, zero)`` — ``d`` the
+    distance (:meth:`FreeOracle.distance`, ``INF`` when never ready), ``lower`` the bit set
+    of the kinds ``k`` whose draw lowers it (:meth:`FreeOracle.lowers`), ``zero`` those with
+    ``d(H + k) == 0`` (the hand completes: its waits, liveness aside). For a 14-tile hand
+    and ``discards`` (kinds held): a list of the same per discard, for the 13 tiles left.
+    Kinds held four times are in neither set. tests/test_free_draws.py holds it to
+    :class:`FreeOracle` and :meth:`~webcalc.variants.base.Variant.winning_kinds`."""
+    global _last
+    if _pjunit is None:
+        return None
+    last = _last
+    if last[0] is sit and last[1] == kinds and last[2] == discards:
+        return last[3]
+    shapes = variant.distance_shapes(sit, kinds)
+    if shapes is None or len(set(sit.wildcards)) != len(sit.wildcards):
+        return None
+    wild = 0
+    for w in sit.wildcards:
+        wild |= 1 << w
+    bits = _shape_bits.get(shapes)
+    if bits is None:
+        bits = _shape_bits[shapes] = sum(_SHAPE_BITS[s] for s in shapes)
+    melds = sit.hand.melds
+    out = _pjunit.free_draws(sit.counts, [t for m in melds for t in m.tiles] if melds else (),
+                             -1 if sit.indicator is None else sit.indicator, kinds, wild, bits,
+                             len(melds), discards)
+    _last = (sit, kinds, discards, out)
+    return out
 
 
 class FreeOracle:
@@ -424,6 +462,26 @@ def useful_draws(variant: Variant, sit: Situation, visible: Sequence[int] = (),
     it (:func:`webcalc.shanten.panjin_discards_drawn`: all of a hand's discards at once)."""
     held = sit.hand.held_counts()
     indicator = sit.indicator
+    fast = compiled_draws(variant, sit, kinds_in_play) if variant.policy.in_triplet else None
+    if fast is not None:
+        # compiled: the kinds whose draw lowers the distance (a ready hand's: its waits)
+        d0, mask, _ = fast
+        if d0 >= INF:
+            return Useful(None, ())
+        if d0 == 1 and waits is not None:
+            mask = 0
+            for k in waits:
+                mask |= 1 << k
+        out = []
+        mask &= (1 << kinds_in_play) - 1
+        while mask:
+            low = mask & -mask
+            k = low.bit_length() - 1
+            mask ^= low
+            gone = held[k] + (k == indicator)
+            if gone < 4:
+                out.append(Wait(ALL_TILES[k], max(0, 4 - gone - (visible[k] if visible else 0))))
+        return Useful(max(d0 - 1, 0), tuple(out))
     live = []
     for k in range(kinds_in_play):
         used = held[k] + (1 if k == indicator else 0)
@@ -433,7 +491,7 @@ def useful_draws(variant: Variant, sit: Situation, visible: Sequence[int] = (),
     jokers = len(sit.jokers)
     if not variant.policy.in_triplet and not (jokers and jokers == len(sit.hand.concealed)):
         return _panjin_useful(variant, sit, live, bound, standard)
-    if variant.policy.in_triplet and not any(m.is_taken for m in sit.hand.melds):
+    if variant.distance_shapes(sit, kinds_in_play) is not None:
         # (a hand with 拾/搶 tiles plays 十三幺 only, JC-10: the variant counts it below)
         if parent is not None:
             oracle = FreeOracle(variant, sit, kinds_in_play, parent[0], parent[1])
@@ -569,13 +627,17 @@ def efficiency(variant: Variant, sit: Situation, visible: Sequence[int] = (),
                                    if t not in sit.wildcards}),
             sit.win_by == "discard")
     parent = None
-    if variant.policy.in_triplet and not any(m.is_taken for m in sit.hand.melds):
+    tiles = sorted(set(sit.hand.concealed))
+    fast = compiled_draws(variant, sit, kinds_in_play, tuple(int(t) for t in tiles))
+    if fast is None and variant.distance_shapes(sit, kinds_in_play) is not None:
         # the free-joker variants: each discard's hand shares three units with this one
         parent = FreeOracle(variant, sit, kinds_in_play)
     ready = None
-    if parent is not None and discards is not None:
+    if (parent is not None or fast is not None) and discards is not None:
         ready = {int(d.tile): [int(w.tile) for w in d.waits] for d in discards}
-    for t in sorted(set(sit.hand.concealed)):
+    if fast is not None:
+        return _compiled_entries(variant, sit, visible, kinds_in_play, tiles, fast, ready)
+    for t in tiles:
         if not variant.can_discard(sit, t):
             continue
         u = useful_draws(variant, sit.without_tile(t), river(visible, int(t)), kinds_in_play,
@@ -589,7 +651,56 @@ def efficiency(variant: Variant, sit: Situation, visible: Sequence[int] = (),
     return [{"discard": t.code, **u.to_dict()} for t, u in entries]
 
 
-def ready_discards(entries: list[dict[Any, Any]]) -> list[Discard]:
+def _compiled_entries(variant: Variant, sit: Situation, visible: Sequence[int], kinds: int,
+                      tiles: list[Tile], fast: list, ready: dict | None) -> list[dict]:
+    """:func:`efficiency`'s entries from :func:`compiled_draws` of every discard: as
+    :func:`useful_draws` of each discard's 13 tiles gives them, written out directly. For
+    the 13 tiles left by a discard ``t`` a kind is gone when the 14 tiles and the indicator
+    hold four of it, ``t`` itself when they hold five; its copies left are the same as for
+    the 14 tiles (the discard is seen: C-9 as amended, :func:`webcalc.waits.river`)."""
+    held = sit.hand.held_counts()
+    indicator = sit.indicator
+    rows = []                     # per kind: (code, remaining, dead)
+    live = 0
+    for k in range(kinds):
+        gone = held[k] + (k == indicator)
+        left = 4 - gone - (visible[k] if visible else 0)
+        left = left if left > 0 else 0
+        rows.append((CODES[k], left, left == 0))
+        if gone < 4:
+            live |= 1 << k
+    entries = []
+    for t, (d, mask, _) in zip(tiles, fast):
+        if not variant.can_discard(sit, t):
+            continue
+        if d >= INF:
+            entries.append((INF, 0, t, {"discard": CODES[t], "shanten": None, "useful": [],
+                                        "useful_total": 0}))
+            continue
+        if d == 1 and ready is not None:
+            mask = 0
+            for k in ready.get(int(t), ()):
+                mask |= 1 << k
+        if t < kinds and held[t] + (t == indicator) < 5:
+            mask &= live | 1 << t
+        else:
+            mask &= live
+        useful = []
+        total = 0
+        while mask:
+            low = mask & -mask
+            code, left, dead = rows[low.bit_length() - 1]
+            useful.append({"tile": code, "remaining": left, "dead": dead})
+            total += left
+            mask ^= low
+        shanten = d - 1 if d > 1 else 0
+        entries.append((shanten, -total, t, {"discard": CODES[t], "shanten": shanten,
+                                             "useful": useful, "useful_total": total}))
+    entries.sort(key=lambda e: e[:3])
+    return [e[3] for e in entries]
+
+
+def ready_discards(entries: list[dict]) -> list[Discard]:
     """:func:`webcalc.waits.discard_advice` read off :func:`efficiency`'s rows: each discard
     whose row is ready (shanten 0), its useful draws as its waits (C-12: a ready hand's
     useful draws are exactly its waits, the kinds with a live copy that complete it), in

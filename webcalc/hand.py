@@ -153,10 +153,17 @@ class Hand:
 
     @classmethod
     def of(cls, concealed: Iterable[int], melds: Iterable[Meld] = ()) -> Hand:
-        return cls(tuple(sorted(Tile(t) for t in concealed)), tuple(melds))
+        tiles = tuple(concealed)
+        for t in tiles:
+            if t.__class__ is not Tile:                 # (a Tile is already its Tile(t))
+                tiles = tuple(Tile(t) for t in tiles)
+                break
+        return cls(tuple(sorted(tiles)), tuple(melds))
 
     @property
     def tile_count(self) -> int:
+        if not self.melds:
+            return len(self.concealed)
         return len(self.concealed) + sum(m.size for m in self.melds)
 
     @property
@@ -169,8 +176,13 @@ class Hand:
         return list(self.concealed) + [t for m in self.melds for t in m.tiles]
 
     def held_counts(self) -> list[int]:
-        """34-vector of the tiles held: concealed plus melds (C-9 "held")."""
-        return counts_of(self.all_tiles())
+        """34-vector of the tiles held: concealed plus melds (C-9 "held"); a new list each
+        call (counted once per hand: an analysis asks for it several times)."""
+        held = self.__dict__.get("_held")
+        if held is None:
+            held = tuple(counts_of(self.all_tiles()))
+            object.__setattr__(self, "_held", held)
+        return list(held)
 
     def __str__(self) -> str:
         return " ".join([format_tiles(self.concealed)] + [str(m) for m in self.melds])

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from .tiles import ALL_TILES, Tile
+from .tiles import ALL_TILES, CODES, Tile
 from .variants.base import Situation, Variant
 
 
@@ -30,8 +30,9 @@ class Wait(NamedTuple):
         """空听: no copy left to draw."""
         return self.remaining == 0
 
-    def to_dict(self) -> dict[Any, Any]:
-        return {"tile": self.tile.code, "remaining": self.remaining, "dead": self.dead}
+    def to_dict(self) -> dict:
+        remaining = self.remaining
+        return {"tile": CODES[self.tile], "remaining": remaining, "dead": remaining == 0}
 
 
 def live_kinds(sit: Situation, kinds_in_play: int) -> list[Tile]:
@@ -58,6 +59,24 @@ def find_waits(variant: Variant, sit: Situation, visible: Sequence[int] = (),
     held = sit.hand.held_counts()
     indicator = sit.indicator
     out = []
+    fast = None
+    if sit.hand.tile_count == 13:
+        # the free-joker variants, compiled: the kinds that complete the hand (the same as
+        # winning_kinds, tests/test_free_draws.py), found with its useful draws
+        from .efficiency import compiled_draws
+
+        fast = compiled_draws(variant, sit, kinds_in_play)
+    if fast is not None:
+        zero = fast[2] & ((1 << kinds_in_play) - 1)
+        while zero:
+            low = zero & -zero
+            k = low.bit_length() - 1
+            zero ^= low
+            out_of_play = held[k] + (k == indicator)
+            if out_of_play < 4:                             # C-9: a live copy exists
+                seen = visible[k] if visible else 0
+                out.append(Wait(ALL_TILES[k], max(0, 4 - out_of_play - seen)))
+        return out
     for t in variant.winning_kinds(sit):
         out_of_play = held[t] + (1 if t == indicator else 0)
         if out_of_play < 4 and t < kinds_in_play:          # C-9: a live copy exists
@@ -68,8 +87,14 @@ def find_waits(variant: Variant, sit: Situation, visible: Sequence[int] = (),
 
 def is_any_tile_wait(sit: Situation, waits: Sequence[Wait], kinds_in_play: int = 34) -> bool:
     """混单吊 state: every live kind completes the hand (and there is at least one)."""
-    live = live_kinds(sit, kinds_in_play)
-    return bool(live) and len(waits) == len(live)
+    held = sit.hand.held_counts()[:kinds_in_play]
+    # the kinds with no live copy: held four times, or three times beside the indicator
+    dead = sum(map((4).__le__, held))
+    indicator = sit.indicator
+    if indicator is not None and indicator < kinds_in_play and held[indicator] == 3:
+        dead += 1
+    live = len(held) - dead
+    return bool(live) and len(waits) == live
 
 
 def shanten(variant: Variant, sit: Situation, kinds_in_play: int = 34,
@@ -131,7 +156,42 @@ def discard_advice(variant: Variant, sit: Situation, visible: Sequence[int] = ()
     then tile order). Tiles the variant forbids discarding (PJ-2) are not offered.
     """
     out = []
-    for t in sorted(set(sit.hand.concealed)):
+    tiles = sorted(set(sit.hand.concealed))
+    fast = None
+    if sit.hand.tile_count == 14:
+        # the free-joker variants, compiled: every discard's completing kinds in one call
+        from .efficiency import compiled_draws
+
+        fast = compiled_draws(variant, sit, kinds_in_play, tuple(int(t) for t in tiles))
+    if fast is not None:
+        # as find_waits of the 13 tiles left, the discarded tile seen (river): a kind is
+        # gone when the 14 tiles and the indicator hold four (t itself: five); the copies
+        # left are those of the 14 tiles
+        held = sit.hand.held_counts()
+        indicator = sit.indicator
+        live = 0
+        for k in range(kinds_in_play):
+            if held[k] + (k == indicator) < 4:
+                live |= 1 << k
+        for t, (_, _, zero) in zip(tiles, fast):
+            if not zero or not variant.can_discard(sit, t):
+                continue
+            if t < kinds_in_play and held[t] + (t == indicator) < 5:
+                zero &= live | 1 << t
+            else:
+                zero &= live
+            waits = []
+            while zero:
+                low = zero & -zero
+                k = low.bit_length() - 1
+                left = 4 - held[k] - (k == indicator) - (visible[k] if visible else 0)
+                waits.append(Wait(ALL_TILES[k], left if left > 0 else 0))
+                zero ^= low
+            if waits:
+                out.append(Discard(t, tuple(waits)))
+        out.sort(key=lambda d: (-d.remaining, -len(d.waits), d.tile))
+        return out
+    for t in tiles:
         if not variant.can_discard(sit, t):
             continue
         waits = find_waits(variant, sit.without_tile(t), river(visible, t), kinds_in_play)

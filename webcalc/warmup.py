@@ -15,6 +15,7 @@ import time
 from typing import Any
 
 from .analysis import analyze
+from .compiled import pjunit
 from .errors import InputError
 from .tiles import ALL_TILES, format_tiles
 from .variants import VARIANTS
@@ -24,6 +25,10 @@ WARM_HANDS = 400
 #: the most seconds it spends: start-up stays quick on a slow or busy machine (the tables
 #: fill lazily anyway; warming only moves the first fills before the fork)
 WARM_SECONDS = 3.0
+#: the compiled unit tables filled first: suit patterns of up to this many tiles, without
+#: and with wildcards in play (42,253 and 2,011 tables)
+WARM_PLAIN_TILES = 9
+WARM_WILD_TILES = 5
 
 
 def complete_tiles(rng: random.Random, melds: int = 4) -> list[int]:
@@ -62,6 +67,12 @@ def warm_up(hands: int = WARM_HANDS, seed: int = 2026, seconds: float = WARM_SEC
     rng = random.Random(seed)
     names = sorted(VARIANTS)
     t0 = time.perf_counter()
+    if pjunit is not None:
+        # the compiled distance search's unit tables (webcalc/_pjunit.c free_draws): every
+        # suit pattern of up to 9 tiles and honors pattern, and those of up to 5 tiles with
+        # wildcards in play (about 0.4 s; a hand's units and the units a draw makes)
+        pjunit.free_warm(WARM_PLAIN_TILES, False)
+        pjunit.free_warm(WARM_WILD_TILES, True)
     done = 0
     for i in range(hands):
         if time.perf_counter() - t0 > seconds:

@@ -20,6 +20,7 @@ from typing import Any
 from .errors import InputError
 from .hand import Hand
 from .settlement import settle
+from .tiles import ALL_TILES
 from .variants.base import Judgement, Situation, Variant
 
 #: what each 番 multiplies by where it is not ×2 (PJ-10: 群鸡 ×4); every other key doubles
@@ -144,27 +145,74 @@ def _pricing_judgement(variant: Variant, sit: Situation, key: tuple[Any, ...]) -
     return judgement
 
 
-def wait_values(variant: Variant, before: Situation, waits: list[dict[Any, Any]]) -> None:
+#: prices already made, by what a price with a :func:`score_key` depends on (see
+#: :func:`_price_shared`); bounded: emptied when it holds :data:`PRICES_MAX`
+_PRICES: dict[tuple, dict | None] = {}
+PRICES_MAX = 512
+_TILE_OF = {t.code: t for t in ALL_TILES}
+_SIMPLE = (type(None), bool, int, float, str)
+
+
+def _frozen(value: Any) -> Any:
+    """``value`` (a settlement input) as a hashable key that tells apart whatever
+    :func:`webcalc.settlement.parse_table` may tell apart (each value with its type)."""
+    if type(value) in _SIMPLE:
+        return type(value), value
+    if type(value) in (list, tuple):
+        return type(value), tuple(_frozen(v) for v in value)
+    if type(value) is dict:
+        return dict, tuple(sorted((k, _frozen(v)) for k, v in value.items()))
+    raise TypeError
+
+
+def _raw_key(raw: dict) -> tuple | None:
+    """The settlement inputs as part of a :func:`_price_shared` key (``None``: not plain
+    data, not shared)."""
+    try:
+        return _frozen(raw)
+    except TypeError:
+        return None
+
+
+def _price_shared(variant: Variant, sit: Situation, raw: dict, raw_key: tuple | None,
+                  key: tuple | None) -> dict | None:
+    """:func:`_price`, made once per (variant, room options, win method, settlement inputs
+    ``raw_key``, :func:`score_key`): a hand's waits, and the hands that follow in the
+    process, share it. That is all such a price depends on: the win is judged from the key
+    alone (:func:`_pricing_judgement`), and the settlement reads of the situation only the
+    room options and the win method (parse_table; the 14 tiles and the winning tile only
+    pass its checks)."""
+    if key is None or raw_key is None:
+        return _price(variant, sit, raw, key)
+    pk = (variant.name, sit.options, sit.win_by, raw_key, key)
+    try:
+        return _PRICES[pk]
+    except KeyError:
+        pass
+    except TypeError:                     # an unhashable option value: priced afresh
+        return _price(variant, sit, raw, key)
+    value = _price(variant, sit, raw, key)
+    if len(_PRICES) >= PRICES_MAX:
+        _PRICES.clear()
+    _PRICES[pk] = value
+    return value
+
+
+def wait_values(variant: Variant, before: Situation, waits: list[dict]) -> None:
     """Add ``win`` to each wait dict of the 13-tile hand ``before``, in place:
     ``{"fan": [keys], "amount": x}`` plus ``"biao": n`` in 三门峡 — what winning on that
     tile is worth (see the module docstring for the settlement it is priced with). A wait
     that cannot be priced (a 晋城 winner without 上架, JC-3) gets no ``win``. Waits with the
-    same :func:`score_key` are priced once."""
-    from .tiles import parse_tiles
-
+    same :func:`score_key` are priced once (:func:`_price_shared`)."""
     raw = hypothetical_settlement(before.settlement, before.win_by)
-    known: dict[tuple[Any, ...], dict[Any, Any] | None] = {}
+    raw_key = _raw_key(raw)
+    concealed, melds = before.hand.concealed, before.hand.melds
     for w in waits:
-        tile = parse_tiles(w["tile"])[0]
-        hand = Hand.of(list(before.hand.concealed) + [tile], before.hand.melds)
+        tile = _TILE_OF[w["tile"]]
+        # Hand.of(concealed + [tile]): the concealed tiles are sorted Tiles already
+        hand = Hand(tuple(sorted(concealed + (tile,))), melds)
         sit = Situation(hand, before.wildcards, before.options, before.win_by, tile,
                         before.indicator, raw)
-        key = score_key(variant, sit)
-        if key is not None and key in known:
-            value = known[key]
-        else:
-            value = _price(variant, sit, raw, key)
-            if key is not None:
-                known[key] = value
+        value = _price_shared(variant, sit, raw, raw_key, score_key(variant, sit))
         if value is not None:
             w["win"] = dict(value, fan=list(value["fan"]))

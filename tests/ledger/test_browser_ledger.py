@@ -81,7 +81,7 @@ def press(page, selector: str):
         with page.expect_navigation():
             page.click(selector)
         return
-    with page.expect_response(lambda r: r.request.method == "POST", timeout=15_000) as info:
+    with page.expect_response(lambda r: r.request.method == "POST", timeout=30_000) as info:
         page.click(selector)
     resp = info.value
     if resp.status == 303:

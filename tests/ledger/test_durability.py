@@ -45,7 +45,7 @@ def _workers(master: int) -> list[int]:
     return [int(p) for p in path.read_text().split()] if path.exists() else []
 
 
-def _wait_until(check, seconds: float = 20.0):
+def _wait_until(check, seconds: float = 60.0):
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         try:

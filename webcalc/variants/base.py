@@ -30,6 +30,9 @@ from ..tiles import ALL_TILES, Tile, counts_of
 from ..wildcards import HENAN, wildcards_from_indicator
 
 WIN_METHODS = ("self_draw", "discard", "kong_replacement", "robbing_kong")
+#: shape sets of :meth:`Variant.distance_shapes` (one object each: asked per analysis)
+NO_SHAPES: frozenset[str] = frozenset()
+SEVEN_PAIRS = frozenset(("seven_pairs",))
 WIN_METHOD_LABELS = {w: Message(f"win.{w}") for w in WIN_METHODS}  # 自摸 点炮 杠上开花 抢杠
 SELF_DRAWN = frozenset({"self_draw", "kong_replacement"})   # C-14: 杠上开花 is a self-draw
 
@@ -245,6 +248,18 @@ class Variant:
             if d is not None:
                 out["seven_pairs"] = d
         return out
+
+    def distance_shapes(self, sit: Situation, kinds_in_play: int = 34) -> frozenset[str] | None:
+        """The shapes :meth:`missing_by_shape` counts for this hand, when a win is exactly
+        one of them complete and a wildcard may stand anywhere: then the distance search of
+        :mod:`webcalc.efficiency` (``FreeOracle``, compiled in webcalc/_pjunit.c) answers
+        its shanten, its useful draws and its waits at once. ``None`` where a win needs
+        more than its shape (盘锦's conditions) or another search counts the hand. Names:
+        ``seven_pairs``, ``four_wildcards``, ``knitted``, ``thirteen_orphans`` (the
+        standard shape always). Default: 七对 as themselves without melds."""
+        if not self.policy.in_triplet:
+            return None
+        return NO_SHAPES if sit.hand.melds else SEVEN_PAIRS
 
     @staticmethod
     def missing_four_wildcards(sit: Situation) -> int | None:

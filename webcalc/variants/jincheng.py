@@ -29,9 +29,10 @@ from ..hand import MELD_LABELS, Meld
 from ..messages import Message
 from ..options import opt
 from ..tiles import ALL_TILES, format_tiles
-from .base import WIN_METHODS, Judgement, Situation, Variant
+from .base import NO_SHAPES, SEVEN_PAIRS, WIN_METHODS, Judgement, Situation, Variant
 
 ORPHANS = frozenset(TERMINALS_AND_HONORS)
+_SEVEN_ORPHANS = SEVEN_PAIRS | {"thirteen_orphans"}           # distance_shapes without melds
 
 
 @dataclass(frozen=True)
@@ -126,6 +127,13 @@ class Jincheng(Variant):
         if not sit.hand.melds:
             out |= set(thirteen_orphans_waits(sit.counts))
         return out
+
+    def distance_shapes(self, sit: Situation, kinds_in_play: int = 34) -> frozenset[str] | None:
+        """As :meth:`Variant.distance_shapes`, with 十三幺 without melds; ``None`` for a hand
+        with 拾/搶 tiles (JC-10: only 十三幺, counted by :meth:`missing_by_shape`)."""
+        if sit.hand.melds:
+            return None if _taken(sit) else NO_SHAPES
+        return _SEVEN_ORPHANS
 
     def missing_by_shape(self, sit: Situation, limit: int = 99) -> dict[str, int]:
         """As :meth:`Variant.missing_by_shape`; with 拾/搶 tiles (JC-10) only 十三幺, the

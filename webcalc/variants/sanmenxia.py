@@ -14,7 +14,11 @@ from ..decompose import knitted_reading, knitted_waits, min_missing_knitted
 from ..messages import Message
 from ..options import opt
 from ..tables import can_complete
-from .base import Declarable, Judgement, Situation, Variant
+from .base import NO_SHAPES, SEVEN_PAIRS, Declarable, Judgement, Situation, Variant
+
+#: distance_shapes: (the default's, wildcards, 十三不靠) -> one object per set
+_SHAPES = {(s, w, k): s | ({"four_wildcards"} if w else set()) | ({"knitted"} if k else set())
+           for s in (NO_SHAPES, SEVEN_PAIRS) for w in (False, True) for k in (False, True)}
 
 #: SMX-5: at most this many wildcards discarded while in the any-tile wait (the other three
 #: of the four), so 表 is at most 1 + this
@@ -100,6 +104,12 @@ class Sanmenxia(Variant):
         if not sit.hand.melds and sit.options.with_honors:
             out["knitted"] = min_missing_knitted(sit.counts)
         return out
+
+    def distance_shapes(self, sit: Situation, kinds_in_play: int = 34) -> frozenset[str] | None:
+        """As :meth:`Variant.distance_shapes`, with 四混 when there are wildcards and 十三不靠
+        without melds when the honors are in play (SMX-3, C-1)."""
+        return _SHAPES[super().distance_shapes(sit, kinds_in_play), bool(sit.wildcards),
+                       not sit.hand.melds and kinds_in_play == 34]
 
     @staticmethod
     def is_wildcard_pair_reading(sit: Situation, r) -> bool:

@@ -11,7 +11,10 @@ from dataclasses import dataclass, field
 
 from ..messages import Message
 from ..options import opt
-from .base import Declarable, Judgement, Situation, Variant
+from .base import NO_SHAPES, SEVEN_PAIRS, Declarable, Judgement, Situation, Variant
+
+#: distance_shapes with 四混 added, one object per set
+_WITH_FOUR = {s: s | {"four_wildcards"} for s in (NO_SHAPES, SEVEN_PAIRS)}
 
 
 @dataclass(frozen=True)
@@ -88,6 +91,11 @@ class Zhengzhou(Variant):
         if four is not None:
             out["four_wildcards"] = four
         return out
+
+    def distance_shapes(self, sit: Situation, kinds_in_play: int = 34) -> frozenset[str] | None:
+        """As :meth:`Variant.distance_shapes`, with 四混 when there are wildcards (ZZ-3)."""
+        out = super().distance_shapes(sit, kinds_in_play)
+        return _WITH_FOUR[out] if sit.wildcards else out
 
     def declarable(self, opts) -> Declarable | None:
         """ZZ-4: 七对 with ``seven_pairs_double``, 四混 with ``four_wildcards_double`` in a

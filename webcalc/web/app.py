@@ -64,6 +64,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         errors,
         health,
         i18n,
+        learn,
         ledger_api,
         ledger_pages,
         logs,
@@ -82,6 +83,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     ledger_api.init_app(app)  # the table ledger: database, migrations, JSON API, CLI
     csrf.exempt(ledger_api.bp)
     app.register_blueprint(ledger_pages.bp)  # the ledger's HTML pages (CSRF on every POST)
+    app.register_blueprint(learn.bp)  # the daily 何切 page
     logs.init_app(app)  # ledger tokens never reach a log
     errors.init_app(app)
     security.init_app(app)  # body and query limits, security headers

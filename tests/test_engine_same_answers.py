@@ -1,0 +1,43 @@
+"""The engine's answers do not change when it is made faster: ``analyze()`` on a seeded sample
+of random requests (bench/answers.py: all four variants, random room options, wildcards,
+melds, ``visible``, winning tiles, settlements, bad input) gives exactly the answers recorded
+from the engine before its 14-tile efficiency path and wait finding were compiled
+(tests/answers_sample.txt: a digest of each request and of its answer's exact JSON), with the
+compiled part (webcalc/_pjunit.c) and without it (``WEBCALC_PURE_PYTHON=1``, in a
+subprocess). ``bench/answers.py check`` does the same for larger samples."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+
+import answers  # noqa: E402
+
+SAMPLE = ROOT / "tests" / "answers_sample.txt"
+
+
+def _expected():
+    head, *lines = SAMPLE.read_text().splitlines()
+    _, _, _, seed, _, count = head.split()
+    return answers.requests(int(seed), int(count)), lines
+
+
+def test_same_answers_as_recorded():
+    reqs, lines = _expected()
+    got = [answers.digest_line(r) for r in reqs]
+    assert [g.split()[0] for g in got] == [w.split()[0] for w in lines], \
+        "bench/answers.py's request generator changed: the sample no longer matches"
+    differ = [r for r, g, w in zip(reqs, got, lines) if g != w]
+    assert not differ, f"{len(differ)} answers changed, first: {differ[0]}"
+
+
+def test_same_answers_pure_python():
+    env = dict(os.environ, WEBCALC_PURE_PYTHON="1")
+    run = subprocess.run([sys.executable, str(ROOT / "bench" / "answers.py"), "check",
+                          str(SAMPLE)], cwd=ROOT, env=env, capture_output=True, text=True,
+                         timeout=600)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "(pure Python)" in run.stdout
