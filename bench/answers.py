@@ -231,7 +231,8 @@ def requests(seed: int, count: int) -> list[dict]:
 
 
 def _canon(value):
-    from webcalc.messages import Joined, Message, to_json
+    from webcalc.message_json import to_json
+    from webcalc.messages import Joined, Message
     from webcalc.tiles import Tile
 
     if isinstance(value, (Message, Tile, Joined)):

@@ -63,7 +63,7 @@ def find_waits(variant: Variant, sit: Situation, visible: Sequence[int] = (),
     if sit.hand.tile_count == 13:
         # the free-joker variants, compiled: the kinds that complete the hand (the same as
         # winning_kinds, tests/test_free_draws.py), found with its useful draws
-        from .efficiency import compiled_draws
+        from .draws import compiled_draws
 
         fast = compiled_draws(variant, sit, kinds_in_play)
     if fast is not None:
@@ -160,7 +160,7 @@ def discard_advice(variant: Variant, sit: Situation, visible: Sequence[int] = ()
     fast = None
     if sit.hand.tile_count == 14:
         # the free-joker variants, compiled: every discard's completing kinds in one call
-        from .efficiency import compiled_draws
+        from .draws import compiled_draws
 
         fast = compiled_draws(variant, sit, kinds_in_play, tuple(int(t) for t in tiles))
     if fast is not None:

@@ -1,0 +1,54 @@
+"""Every draw of a hand, or of each discard, in one call of the compiled part
+(webcalc/_pjunit.c ``free_draws``) for the free-joker variants: what
+:class:`webcalc.efficiency.FreeOracle` answers. Used by :mod:`webcalc.waits` and
+:mod:`webcalc.efficiency`; a module of its own so neither imports the other."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .compiled import pjunit as _pjunit
+from .variants.base import Situation, Variant
+
+_SHAPE_BITS = {"seven_pairs": 1, "four_wildcards": 2, "knitted": 4, "thirteen_orphans": 8}
+_shape_bits: dict[frozenset[str], int] = {}
+#: the last compiled answer, (situation, kinds, discards, answer): analyze() asks for a 13-tile
+#: hand's waits and useful draws, and for a 14-tile hand's discard advice and efficiency, with
+#: the same situation object; the answer is computed once (an identity check, no hashing)
+_last: tuple[Any, ...] = (None, None, None, None)
+
+
+def compiled_draws(variant: Variant, sit: Situation, kinds: int = 34,
+                   discards: tuple[int, ...] | None = None) -> Any:
+    """What :class:`FreeOracle` answers, from webcalc/_pjunit.c ``free_draws``, or ``None``
+    when the extension is not built or the variant's searches are not the free-joker ones
+    (:meth:`~webcalc.variants.base.Variant.distance_shapes` is ``None``).
+
+    For the 13-tile hand of ``sit`` (``discards`` None): ``(d, lower, zero)`` — ``d`` the
+    distance (:meth:`FreeOracle.distance`, ``INF`` when never ready), ``lower`` the bit set
+    of the kinds ``k`` whose draw lowers it (:meth:`FreeOracle.lowers`), ``zero`` those with
+    ``d(H + k) == 0`` (the hand completes: its waits, liveness aside). For a 14-tile hand
+    and ``discards`` (kinds held): a list of the same per discard, for the 13 tiles left.
+    Kinds held four times are in neither set. tests/test_free_draws.py holds it to
+    :class:`FreeOracle` and :meth:`~webcalc.variants.base.Variant.winning_kinds`."""
+    global _last
+    if _pjunit is None:
+        return None
+    last = _last
+    if last[0] is sit and last[1] == kinds and last[2] == discards:
+        return last[3]
+    shapes = variant.distance_shapes(sit, kinds)
+    if shapes is None or len(set(sit.wildcards)) != len(sit.wildcards):
+        return None
+    wild = 0
+    for w in sit.wildcards:
+        wild |= 1 << w
+    bits = _shape_bits.get(shapes)
+    if bits is None:
+        bits = _shape_bits[shapes] = sum(_SHAPE_BITS[s] for s in shapes)
+    melds = sit.hand.melds
+    out = _pjunit.free_draws(sit.counts, [t for m in melds for t in m.tiles] if melds else (),
+                             -1 if sit.indicator is None else sit.indicator, kinds, wild, bits,
+                             len(melds), discards)
+    _last = (sit, kinds, discards, out)
+    return out
