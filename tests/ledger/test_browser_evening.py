@@ -33,8 +33,6 @@ adds 记入)."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from .test_browser_ledger import NAMES, new_page, open_table, press
@@ -185,10 +183,16 @@ class Viewer:
         from playwright.sync_api import expect
 
         v = self.page
-        expect(v.locator("#hands li.hand")).to_have_count(entries, timeout=LIVE_MS)
-        for i, x in enumerate(totals):
-            expect(v.locator(f"#totals td[data-seat='{i}']")).to_have_text(str(x), timeout=500)
-        expect(v.locator("#dealer-now")).to_have_text(NAMES[dealer], timeout=500)
+        # one condition on the whole page (an undo keeps the entry listed, so the count alone
+        # says nothing): the totals, the dealer and the hand list as the change left them
+        v.wait_for_function("""([totals, dealer, entries]) => {
+          const t = [0, 1, 2, 3].map(i =>
+            document.querySelector(`#totals td[data-seat='${i}']`)?.innerText.trim());
+          return JSON.stringify(t) === JSON.stringify(totals)
+            && document.querySelector('#dealer-now')?.innerText.trim() === dealer
+            && document.querySelectorAll('#hands li.hand').length === entries;
+        }""", arg=[[str(x) for x in totals], NAMES[dealer], entries], timeout=LIVE_MS)
+        expect(v.locator("#hands li.hand")).to_have_count(entries)
         fresh = self.answers[self.seen:]
         self.seen = len(self.answers)
         assert fresh.count(200) == 1, fresh          # one poll brought the whole change
