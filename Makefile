@@ -7,7 +7,7 @@
 # make worst -> the hardest request classes' CPU p50/p99/max -> "## Worst cases"
 # make bench-review -> a 20-turn hand review's CPU p50/p99 on fresh random logs -> "## Review (issue 25)"
 # make soak -> 60 s loopback load test against gunicorn -> bench/RESULTS.md "## Soak (issue 7)"
-# make bench-ledger -> ledger record/read/200-hand page timings on SQLite and PostgreSQL -> "## Ledger (issue 12)"
+# make bench-ledger -> ledger record/read/200-hand page timings, writes at 1/50/200 entries and 304 polls vs /healthz, SQLite and PostgreSQL -> "## Ledger (issue 12)", "## Ledger writes at 1, 50 and 200 entries (issue 21)"
 # make soak-ledger -> 60 s per database of ledger reads and writes on 2 gunicorn workers -> "## Ledger soak (issue 12)"
 # make bench-limits -> the refused 2 MB import beside a record, the biggest import the caps allow, a table at the caps -> "## Ledger limits and imports (issue 20)"
 # make fuzz -> 100,000 hostile requests per database, 0 × 500 asserted -> "## Fuzz (issue 20)"
