@@ -5,7 +5,7 @@
 //
 // What it does:
 // - install: keeps the shell (CSS, JS, htmx, icons, the offline page, the empty calculator,
-//   the rules index) in the cache "webcalc-shell-<version>"; a fingerprinted file an older
+//   the rules index, 我的牌桌) in the cache "webcalc-shell-<version>"; a fingerprinted file an older
 //   worker already kept is copied over, not fetched again;
 // - pages (navigations): the network first; a page that is the same for everyone (the empty
 //   calculator, the rules pages, the offline page) is kept each time it arrives and shown
@@ -15,8 +15,8 @@
 //   so the rules can be read offline;
 // - /static/ files: from the cache, else the network (fingerprinted names never change);
 // - a table page (/t/<token>): the network first; the last copy of each table page this
-//   phone opened (with no room state in its URL) and the last answer of its one poll
-//   (/t/<token>/live) are kept in the cache "webcalc-tables" (an update keeps it; "forget this
+//   phone opened (with no room state in its URL) is kept in the cache "webcalc-tables"
+//   (ledger.js keeps the last answer of its poll, /t/<token>/live, there too) (an update keeps it; "forget this
 //   table" on 我的牌桌 drops them), and the copy is shown without a network, marked with the
 //   time it was kept (data-offline-copy on <html>: static/js/ledger.js says "offline since");
 // - 记入 without a network (a POST of the entry to /t/<edit>/hands that does not reach the
@@ -34,8 +34,9 @@ const SHELL_PREFIX = "webcalc-shell-";   // the only caches an update deletes
 const HASHED = /\.[0-9a-f]{10}\.[A-Za-z0-9]+$/;
 
 const TABLES_CACHE = "webcalc-tables";  // not SHELL_PREFIX: an update keeps it
-// /t/<token> and /t/<token>/live (the other /t/ pages are not a table's)
-const TABLE_PAGE = /^\/t\/([A-Za-z0-9_-]{16,64})(\/live)?$/;
+// /t/<token> (the other /t/ pages are not a table's); its poll's answers, /t/<token>/live,
+// are kept in the same cache by the page itself (static/js/ledger.js)
+const TABLE_PAGE = /^\/t\/([A-Za-z0-9_-]{16,64})$/;
 // a table page's URL that is "the table", with no room state: its copy is kept
 const BARE_TABLE = /^(\?((lang|done|new)=[A-Za-z0-9]*&?)*)?$/;
 
@@ -43,7 +44,8 @@ const BARE_TABLE = /^(\?((lang|done|new)=[A-Za-z0-9]*&?)*)?$/;
 const ROUTES = [
   { name: "mine", test: (url, request) => url.pathname === "/t/mine" && request.mode === "navigate",
     handler: page },
-  { name: "tables", test: (url) => TABLE_PAGE.test(url.pathname), handler: tablePage },
+  { name: "tables", test: (url, request) => TABLE_PAGE.test(url.pathname) && request.mode === "navigate",
+    handler: tablePage },
   { name: "api", test: (url) => url.pathname.startsWith("/api/"), handler: null },
   { name: "static", test: (url) => url.pathname.startsWith("/static/"), handler: staticFile },
   { name: "pages", test: (url, request) => request.mode === "navigate", handler: page },
@@ -158,26 +160,23 @@ function tableKey(url) {
   return url.origin + url.pathname + (lang === "zh" || lang === "en" ? "?lang=" + lang : "");
 }
 
-// the table page and its poll: the network first; a 200 of the page with no room state, and
-// of the poll, is kept; without a network the copy (the page marked as one)
+// the table page: the network first; a 200 with no room state in the URL is kept; without a
+// network the copy (the page marked as one)
 async function tablePage(request, url, event) {
-  const live = url.pathname.endsWith("/live");
-  const navigate = request.mode === "navigate";
-  if (!live && !navigate) return fetch(request);      // an htmx tap: the network only
   try {
     const response = await fetch(request);
-    if (response.status === 200 && response.type === "basic" && (live || BARE_TABLE.test(url.search))) {
+    if (response.status === 200 && response.type === "basic" && BARE_TABLE.test(url.search)) {
       const copy = response.clone();
-      const headers = keptHeaders(copy.headers);
-      headers.set("X-Webcalc-Kept", new Date().toISOString());
-      const body = await copy.blob();
-      event.waitUntil(caches.open(TABLES_CACHE).then((cache) =>
-        cache.put(live ? url.origin + url.pathname : tableKey(url),
-                  new Response(body, { status: 200, headers }))));
+      event.waitUntil((async () => {
+        const headers = keptHeaders(copy.headers);
+        headers.set("X-Webcalc-Kept", new Date().toISOString());
+        const body = await copy.blob();
+        const cache = await caches.open(TABLES_CACHE);
+        await cache.put(tableKey(url), new Response(body, { status: 200, headers }));
+      })());
     }
     return response;
   } catch (error) {
-    if (live) throw error;                               // the page knows it is offline
     const copy = await caches.match(tableKey(url), { ignoreVary: true }) ||
                  await caches.match(url.origin + url.pathname, { ignoreVary: true });
     if (!copy) return offlinePage(url);

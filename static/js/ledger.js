@@ -86,7 +86,7 @@
   // when the entry is sent), and the URL keeps the room's state, as the server's answers do
   document.addEventListener("submit", function (event) {
     var button = event.submitter;
-    if (navigator.onLine || !button || !button.form || button.form.id !== "calc-form") return;
+    if (navigator.onLine || !button || !button.form || !button.form.classList.contains("table-form")) return;
     if (button.name !== "add" && button.name !== "remove") return;
     event.stopPropagation();
     event.preventDefault();
@@ -174,6 +174,12 @@
         if (!resp.ok) throw new Error(String(resp.status));
         var etag = (resp.headers.get("ETag") || "").replace(/^W\//, "").replace(/"/g, "");
         return resp.text().then(function (text) {
+          if (window.caches) {          // the phone's copy, for the page kept offline (sw.js)
+            window.caches.open(TABLES_CACHE).then(function (c) {
+              return c.put(window.location.origin + live.url.split("?")[0],
+                           new Response(text, {headers: {"Content-Type": "text/html; charset=utf-8"}}));
+            }).catch(function () {});
+          }
           if (swap(text) && etag) live.etag = etag;
         });
       })
@@ -502,7 +508,11 @@
     var winner = body.get("s_winner");
     if (param(entry.url, "draw") || winner === "none") return data.draw.replace("{n}", n);
     if (winner === null || winner === "" || !names[Number(winner)]) return data.nowinner.replace("{n}", n);
-    var tiles = codes(body.get("hand")).sort(order).join(" ");
+    var tiles = codes(body.get("hand")).sort(order).reduce(function (out, c) {   // 123m 456p
+      var last = out[out.length - 1];
+      if (last && last.slice(-1) === c[1]) { out[out.length - 1] = last.slice(0, -1) + c[0] + c[1]; } else { out.push(c); }
+      return out;
+    }, []).join(" ");
     return data.win.replace("{n}", n).replace("{who}", names[Number(winner)]).replace("{tiles}", tiles || data.notiles);
   }
 

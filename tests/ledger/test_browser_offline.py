@@ -43,7 +43,7 @@ def _until(page, js: str, arg=None, seconds: float = 20) -> None:
 def _table_with_worker(page, base: str) -> str:
     """A new 郑州 table, its page controlled by the service worker and kept in its cache."""
     token = open_table(page, base)
-    page.wait_for_function(CONTROLLED)
+    page.wait_for_function(CONTROLLED, timeout=60_000)   # the install fetches the shell
     page.goto(base + f"/t/{token}")                 # this load goes through the worker: kept
     _until(page, KEPT, f"/t/{token}")
     return token
@@ -210,7 +210,7 @@ def test_big_totals(browser, server, js):
     ctx, page = new_page(browser, java_script_enabled=js)
     try:
         token = open_table(page, base)
-        ledger.record(token, {"settlement": {"winner": 2}})
+        ledger.record(token, {"win_by": "self_draw", "settlement": {"winner": 2}})
         view = page.input_value("#view-link")
         page.goto(view)
         page.click(".big-open")
@@ -235,8 +235,9 @@ def test_wake_lock_and_forget_drops_copies_and_queue(browser, server):
     base, app = server
     ctx, page = new_page(browser)
     try:
-        page.add_init_script("""window.__wake = 0; if (navigator.wakeLock) { const r = navigator.wakeLock.request.bind(navigator.wakeLock);
-          navigator.wakeLock.request = (t) => { window.__wake += 1; return r(t); }; }""")
+        # counts the page's asks for a screen wake lock (headless Chromium may refuse them)
+        page.add_init_script("""window.__wake = 0; try { const p = WakeLock.prototype, r = p.request;
+          p.request = function (t) { window.__wake += 1; return r.call(this, t); }; } catch (e) {}""")
         token = _table_with_worker(page, base)
         assert page.evaluate("() => window.__wake") >= 1
         _offline(ctx, page)
