@@ -376,6 +376,10 @@ _KEY = re.compile(r'(name="idempotency_key"[^>]*value=")[^"]+"')
 _KEY_URL = re.compile(r"(idempotency_key=)[A-Za-z0-9_%-]+")
 _SVG_QR = re.compile(r'<svg role="img" aria-label="QR".*?</svg>', re.S)
 _CLOCK = re.compile(r"\b\d\d:\d\d(:\d\d)?\b")
+#: a static file's fingerprinted name (webcalc/web/assets.py) and the service worker's version:
+#: they change with the file's bytes, which is not what this corpus is about
+_ASSET = re.compile(r"(/static/[\w/.-]+?)\.[0-9a-f]{10}\.(\w+)")
+_SW_VERSION = re.compile(r'VERSION = "[0-9a-f]+"')
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 HEADERS = ("Content-Type", "Location", "HX-Push-Url", "HX-Replace-Url", "Vary",
            "Cache-Control", "Content-Disposition", "Allow", "ETag")
@@ -387,6 +391,8 @@ def normalize(text: str, tokens: dict[str, str]) -> str:
     for value, name in sorted(tokens.items(), key=lambda kv: -len(kv[0])):
         text = text.replace(value, name)
     text = _SVG_QR.sub("<svg QR>", text)
+    text = _ASSET.sub(r"\1.<fp>.\2", text)
+    text = _SW_VERSION.sub('VERSION = "<fp>"', text)
     text = _UUID.sub("<uuid>", text)                 # pygal's chart ids
     text = _CSRF.sub(lambda m: (m.group(1) or m.group(2)) + '<csrf>"' + (m.group(3) or ""), text)
     text = _KEY.sub(r'\1<key>"', text)
