@@ -42,8 +42,10 @@ def _until(page, js: str, arg=None, seconds: float = 20) -> None:
 
 def _table_with_worker(page, base: str) -> str:
     """A new 郑州 table, its page controlled by the service worker and kept in its cache."""
+    page.goto(base + "/")                           # the worker installed and in control first
+    page.evaluate("async () => { await navigator.serviceWorker.ready; }")
+    page.wait_for_function(CONTROLLED, timeout=30_000)
     token = open_table(page, base)
-    page.wait_for_function(CONTROLLED, timeout=60_000)   # the install fetches the shell
     page.goto(base + f"/t/{token}")                 # this load goes through the worker: kept
     _until(page, KEPT, f"/t/{token}")
     return token
