@@ -5,7 +5,7 @@
 //
 // What it does:
 // - install: keeps the shell (CSS, JS, htmx, icons, the offline page, the empty calculator,
-//   the rules index) in the cache "webcalc-shell-<version>"; a fingerprinted file an older
+//   the rules index, 我的牌桌) in the cache "webcalc-shell-<version>"; a fingerprinted file an older
 //   worker already kept is copied over, not fetched again;
 // - pages (navigations): the network first; a page that is the same for everyone (the empty
 //   calculator, the rules pages, the offline page) is kept each time it arrives and shown
@@ -14,8 +14,16 @@
 // - the first rules page read online also fetches every other rules page (a few at a time),
 //   so the rules can be read offline;
 // - /static/ files: from the cache, else the network (fingerprinted names never change);
-// - everything else, and every table page (/t/…) and API call (/api/…), goes to the network
-//   untouched: this worker keeps nothing of a table.
+// - a table page (/t/<token>): the network first; the last copy of each table page this
+//   phone opened (with no room state in its URL) is kept in the cache "webcalc-tables"
+//   (ledger.js keeps the last answer of its poll, /t/<token>/live, there too) (an update keeps it; "forget this
+//   table" on 我的牌桌 drops them), and the copy is shown without a network, marked with the
+//   time it was kept (data-offline-copy on <html>: static/js/ledger.js says "offline since");
+// - 记入 without a network (a POST of the entry to /t/<edit>/hands that does not reach the
+//   server): the posted fields and the action are kept in IndexedDB ("webcalc", store
+//   "queue"), and the answer is the table page again (303), whose ledger.js sends the queue
+//   in order once the network is back (docs/decisions.md, "Offline, install and caching");
+// - every other table URL and API call (/api/…) goes to the network untouched.
 "use strict";
 
 const VERSION = "__VERSION__";
@@ -25,13 +33,19 @@ const SHELL_CACHE = "webcalc-shell-" + VERSION;
 const SHELL_PREFIX = "webcalc-shell-";   // the only caches an update deletes
 const HASHED = /\.[0-9a-f]{10}\.[A-Za-z0-9]+$/;
 
+const TABLES_CACHE = "webcalc-tables";  // not SHELL_PREFIX: an update keeps it
+// /t/<token> (the other /t/ pages are not a table's); its poll's answers, /t/<token>/live,
+// are kept in the same cache by the page itself (static/js/ledger.js)
+const TABLE_PAGE = /^\/t\/([A-Za-z0-9_-]{16,64})$/;
+// a table page's URL that is "the table", with no room state: its copy is kept
+const BARE_TABLE = /^(\?((lang|done|new)=[A-Za-z0-9]*&?)*)?$/;
+
 // Routes, first match wins; a route without a handler leaves the request to the network.
-// TABLES: the table pages' offline copy goes here, before "pages": its own cache (say
-// "webcalc-tables", not starting with SHELL_PREFIX, so an update keeps it), dropped by
-// "forget this table"; the ledger API's queued entries likewise.
 const ROUTES = [
-  { name: "tables", test: (url) => url.pathname === "/t" || url.pathname.startsWith("/t/"),
-    handler: null },
+  { name: "mine", test: (url, request) => url.pathname === "/t/mine" && request.mode === "navigate",
+    handler: page },
+  { name: "tables", test: (url, request) => TABLE_PAGE.test(url.pathname) && request.mode === "navigate",
+    handler: tablePage },
   { name: "api", test: (url) => url.pathname.startsWith("/api/"), handler: null },
   { name: "static", test: (url) => url.pathname.startsWith("/static/"), handler: staticFile },
   { name: "pages", test: (url, request) => request.mode === "navigate", handler: page },
@@ -65,9 +79,13 @@ self.addEventListener("activate", (event) => {
 
 self.addEventListener("fetch", (event) => {
   const request = event.request;
-  if (request.method !== "GET") return;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
+  if (request.method === "POST" && request.mode === "navigate" && /^\/t\/[A-Za-z0-9_-]{16,64}\/hands$/.test(url.pathname)) {
+    event.respondWith(recordOrQueue(request, url));
+    return;
+  }
+  if (request.method !== "GET") return;
   const route = ROUTES.find((r) => r.test(url, request));
   if (route && route.handler) event.respondWith(route.handler(request, url, event));
 });
@@ -80,7 +98,7 @@ async function staticFile(request) {
 // at most ?lang=zh|en
 function kept(url) {
   const bare = url.search === "" || /^\?lang=(zh|en)$/.test(url.search);
-  return bare && (url.pathname === "/" || url.pathname === "/rules" ||
+  return bare && (url.pathname === "/" || url.pathname === "/rules" || url.pathname === "/t/mine" ||
                   url.pathname === "/offline" || /^\/rules\/[^/]+$/.test(url.pathname));
 }
 
@@ -132,4 +150,90 @@ async function keepRules(lang) {
     }
   }
   await Promise.all([next(), next(), next(), next()]);
+}
+
+// -- tables ---------------------------------------------------------------------------------
+
+// the key of a table page's copy: its path and its language, nothing else of the URL
+function tableKey(url) {
+  const lang = url.searchParams.get("lang");
+  return url.origin + url.pathname + (lang === "zh" || lang === "en" ? "?lang=" + lang : "");
+}
+
+// the table page: the network first; a 200 with no room state in the URL is kept; without a
+// network the copy (the page marked as one)
+async function tablePage(request, url, event) {
+  try {
+    const response = await fetch(request);
+    if (response.status === 200 && response.type === "basic" && BARE_TABLE.test(url.search)) {
+      const copy = response.clone();
+      event.waitUntil((async () => {
+        const headers = keptHeaders(copy.headers);
+        headers.set("X-Webcalc-Kept", new Date().toISOString());
+        const body = await copy.blob();
+        const cache = await caches.open(TABLES_CACHE);
+        await cache.put(tableKey(url), new Response(body, { status: 200, headers }));
+      })());
+    }
+    return response;
+  } catch (error) {
+    const copy = await caches.match(tableKey(url), { ignoreVary: true }) ||
+                 await caches.match(url.origin + url.pathname, { ignoreVary: true });
+    if (!copy) return offlinePage(url);
+    const kept = copy.headers.get("X-Webcalc-Kept") || "";
+    const html = (await copy.text()).replace("<html ", '<html data-offline-copy="' + kept + '" ');
+    return new Response(html, { status: 200, headers: keptHeaders(copy.headers) });
+  }
+}
+
+// a kept answer's headers: its body is stored decoded, and a Vary would keep it out of the
+// cache (the copy is this phone's own, one per table and language)
+function keptHeaders(from) {
+  const headers = new Headers(from);
+  for (const name of ["Content-Encoding", "Content-Length", "Vary", "ETag"]) headers.delete(name);
+  return headers;
+}
+
+// 记入 (or the 荒庄 confirm) posted: to the network; when it does not get there, the entry is
+// queued (once per idempotency_key: a double tap or a resend is the same entry) and the
+// answer is the table page, as after a 记入 that was recorded
+async function recordOrQueue(request, url) {
+  const body = await request.clone().text();
+  try {
+    return await fetch(request);
+  } catch (error) {
+    const params = new URLSearchParams(url.search);
+    params.delete("shown");          // computed from its fields when sent (no result was shown)
+    const table = url.pathname.slice(0, -"/hands".length);
+    const entry = { table: table, url: url.pathname + "?" + params.toString(), body: body,
+                    key: params.get("idempotency_key") || "", created: Date.now() };
+    await queueAdd(entry);
+    const lang = params.get("lang");
+    return Response.redirect(url.origin + table + (lang ? "?lang=" + lang : ""), 303);
+  }
+}
+
+// the queue: IndexedDB "webcalc", store "queue" (the same in static/js/ledger.js)
+function queueDb() {
+  return new Promise((resolve, reject) => {
+    const open = indexedDB.open("webcalc", 1);
+    open.onupgradeneeded = () => open.result.createObjectStore("queue", { keyPath: "id", autoIncrement: true });
+    open.onsuccess = () => resolve(open.result);
+    open.onerror = () => reject(open.error);
+  });
+}
+
+async function queueAdd(entry) {
+  const db = await queueDb();
+  await new Promise((resolve, reject) => {
+    const tx = db.transaction("queue", "readwrite");
+    const store = tx.objectStore("queue");
+    const all = store.getAll();
+    all.onsuccess = () => {
+      if (!all.result.some((e) => e.key && e.key === entry.key)) store.add(entry);
+    };
+    tx.oncomplete = resolve;
+    tx.onerror = () => reject(tx.error);
+  });
+  db.close();
 }

@@ -147,9 +147,11 @@ def test_service_worker_at_the_root_with_the_shell_filled_in(client):
     # the worker's bytes change with any file of the shell: the browser then updates it
     version = re.search(r'const VERSION = "([0-9a-f]{10})"', body).group(1)
     assert version
-    # and it never takes a table or the API
-    assert "handler: null" in body
-    assert re.search(r'name: "tables",[^}]*handler: null', body)
+    # it never takes the API; a table page and its poll are kept in a cache of their own
+    assert re.search(r'name: "api",[^}]*handler: null', body)
+    assert re.search(r'name: "tables",[^}]*handler: tablePage', body)
+    assert 'TABLES_CACHE = "webcalc-tables"' in body and not "webcalc-tables".startswith("webcalc-shell-")
+    assert "/t/mine" in shell
 
 
 @pytest.mark.parametrize("lang,name,start", [("zh", "麻将计算器", "/"), ("en", "Mahjong", "/?lang=en")])

@@ -3,7 +3,12 @@
 // Without JavaScript every form here still works: this file only
 //   1. lets 记入 and 荒庄 post the room's form natively (htmx would send it as its GET),
 //   2. follows the table with ONE poll (totals and hand list swapped together),
-//   3. keeps this phone's list of tables (我的牌桌) in localStorage, and shows it.
+//   3. keeps this phone's list of tables (我的牌桌) in localStorage, and shows it;
+//   4. without a network: taps on the palette fill the fields here, the page kept by the
+//      service worker (static/sw.js) says since when it is offline, and the entries queued
+//      by the service worker are shown and sent in order when the network is back, a refused
+//      one shown with the server's table to re-apply or drop (docs/decisions.md, "Offline,
+//      install and caching"); the screen kept awake on a table page.
 (function () {
   "use strict";
 
@@ -24,6 +29,8 @@
     inFlight = Math.max(0, inFlight - 1);
   });
   document.addEventListener("htmx:after:swap", function () { lastSwap = Date.now(); });
+  // no answer will come (no network): the press need not wait for it
+  document.addEventListener("htmx:error", function () { lastSwap = Date.now(); });
   document.addEventListener("change", function (event) {
     var t = event.target;
     if (t.form && t.form.id === "calc-form" && !(t.closest && t.closest("[data-no-live]"))) {
@@ -60,11 +67,35 @@
       passing = null;
       return;
     }
+    if (button.id === "draw" && !navigator.onLine) {   // 荒庄 offline: the confirm asked here
+      event.preventDefault();
+      var ask = document.getElementById("queue-badge");
+      if (ask && !window.confirm(ask.dataset.drawAsk)) return;
+      button.formAction = button.formAction.replace(/\/draw\?/, "/hands?");
+      passing = button;
+      button.form.requestSubmit ? button.form.requestSubmit(button) : button.click();
+      return;
+    }
     event.preventDefault();
     if (button.id) {
       pressWhenSettled(button.id);
     }
   }, true);
+
+  // without a network a palette key fills its field here (the server computes the result
+  // when the entry is sent), and the URL keeps the room's state, as the server's answers do
+  document.addEventListener("submit", function (event) {
+    var button = event.submitter;
+    if (navigator.onLine || !button || !button.form || !button.form.classList.contains("table-form")) return;
+    if (button.name !== "add" && button.name !== "remove") return;
+    event.stopPropagation();
+    event.preventDefault();
+    offlineTap(button);
+  }, true);
+  document.addEventListener("change", function (event) {
+    var t = event.target;
+    if (!navigator.onLine && t.form && t.form.id === "calc-form") keepState(t.form);
+  });
 
   // an input that belongs to another form (the pasted table link) does not re-run the room
   document.addEventListener("change", function (event) {
@@ -86,7 +117,12 @@
     var el = document.getElementById("live-status");
     if (!el || !live) return;
     var text = live.failures ? el.dataset.offline : el.dataset.updated;
-    el.textContent = (text || "").replace("{time}", clock(live.heard));
+    var time = clock(live.heard);
+    if (live.copy && live.failures) {          // the page this phone kept, shown offline
+      text = el.dataset.copy;
+      time = time.slice(0, 5);
+    }
+    el.textContent = (text || "").replace("{time}", time);
     el.classList.toggle("offline", live.failures > 0);
     el.hidden = false;
   }
@@ -138,12 +174,21 @@
         if (!resp.ok) throw new Error(String(resp.status));
         var etag = (resp.headers.get("ETag") || "").replace(/^W\//, "").replace(/"/g, "");
         return resp.text().then(function (text) {
+          if (window.caches) {          // the phone's copy, for the page kept offline (sw.js)
+            window.caches.open(TABLES_CACHE).then(function (c) {
+              return c.put(window.location.origin + live.url.split("?")[0],
+                           new Response(text, {headers: {"Content-Type": "text/html; charset=utf-8"}}));
+            }).catch(function () {});
+          }
           if (swap(text) && etag) live.etag = etag;
         });
       })
       .then(function () {
         live.failures = 0;
         live.heard = new Date();
+        var meta = document.getElementById("table-meta");
+        if (meta) heard(meta.dataset.edit || meta.dataset.view, live.heard.getTime());
+        if (live.copy || office.pending) backOnline();   // the queue, then the page itself
       }, function () {
         live.failures += 1;
       })
@@ -248,6 +293,7 @@
       forget.addEventListener("click", function () {
         if (!window.confirm(t.edit ? d.confirmEdit : d.confirmView)) return;
         store(load().filter(function (x) { return x.view !== t.view; }));
+        forgetOffline(t);
         var status = document.getElementById("my-tables-status");
         if (status) status.textContent = d.forgot.replace("{name}", t.names || "");
         showMine();
@@ -285,11 +331,412 @@
     held.hidden = tables.length === 0;
   }
 
+
+  // -- 4. without a network ---------------------------------------------------------------
+  var SUITS = "mpsz";
+  var HEARD_KEY = "webcalc.heard.v1";       // {table path: when the server last answered}
+  var TABLES_CACHE = "webcalc-tables";      // the service worker's copies (static/sw.js)
+
+  function codes(text) {                    // "123m 5z" → ["1m", "2m", "3m", "5z"]
+    var out = [];
+    var digits = "";
+    (text || "").replace(/\s+/g, "").split("").forEach(function (c) {
+      if (/[0-9]/.test(c)) { digits += c; return; }
+      if (SUITS.indexOf(c) >= 0) {
+        digits.split("").forEach(function (d) { out.push(d + c); });
+      }
+      digits = "";
+    });
+    return out;
+  }
+
+  function order(a, b) {
+    return SUITS.indexOf(a[1]) - SUITS.indexOf(b[1]) || a.charCodeAt(0) - b.charCodeAt(0);
+  }
+
+  function field(form, name) { return form.elements[name] && form.elements[name].value !== undefined ? form.elements[name] : null; }
+
+  // the hand as tiles (the palette keys' own drawings), its count, and the state in the URL
+  function drawHand(form) {
+    var hand = field(form, "hand");
+    var row = form.querySelector(".hand-tiles");
+    if (!hand || !row) return;
+    Array.prototype.slice.call(row.children).forEach(function (c) {
+      if (!c.classList.contains("meld-chips")) c.remove();
+    });
+    var tiles = codes(hand.value).sort(order);
+    var melds = row.querySelector(".meld-chips");
+    tiles.forEach(function (code) {
+      var key = form.querySelector("button.key[value='" + code + "'] .tile");
+      if (!key) return;
+      var cell = el("span", "tile-btn tile-offline");
+      cell.appendChild(key.cloneNode(true));
+      row.insertBefore(cell, melds);
+    });
+    var count = form.querySelector("#hand-row-label .count");
+    if (count && count.dataset.count) count.textContent = count.dataset.count.replace("{n}", String(tiles.length));
+  }
+
+  function keepState(form) {
+    var params = new URLSearchParams();
+    new FormData(form).forEach(function (v, k) {
+      if (v !== "" && k !== "number" && k !== "csrf_token") params.append(k, v);
+    });
+    window.history.replaceState(null, "", window.location.pathname + "?" + params.toString());
+  }
+
+  function offlineTap(button) {
+    var form = button.form;
+    var target = form.querySelector("input[name=target]:checked");
+    var name = button.name === "remove" ? "hand" : (target ? target.value : "hand");
+    var f = field(form, name === "melds" ? "melds" : name);
+    if (!f) return;
+    if (button.name === "remove") {                      // the n-th tile of the hand, sorted
+      var tiles = codes(f.value).sort(order);
+      tiles.splice(Number(button.value), 1);
+      f.value = tiles.join("");
+    } else if (name === "hand" || name === "visible") {
+      f.value = (f.value + " " + button.value).trim();
+    } else if (name === "indicator" || name === "winning_tile") {
+      f.value = button.value;
+      var hand = field(form, "hand");               // a 13-tile hand: the 14th tile (tap.py)
+      if (name === "winning_tile" && hand && codes(hand.value).length === 13 &&
+          !(field(form, "melds") || {}).value) {
+        hand.value = (hand.value + " " + button.value).trim();
+      }
+    } else if (name === "melds") {
+      var kind = (field(form, "meld_type") || {}).value || "pong";
+      var from = (field(form, "meld_from") || {}).value || "";
+      var words = {pong: "碰", chow: "吃", kong: "明杠", added_kong: "补杠", concealed_kong: "暗杠", shi: "拾", qiang: "搶"};
+      var r = Number(button.value[0]), suit = button.value[1];
+      var meld = kind === "chow" ? (r <= 7 && suit !== "z" ? "" + r + (r + 1) + (r + 2) + suit : "")
+        : kind === "shi" || kind === "qiang" ? button.value
+        : new Array(kind === "pong" ? 4 : 5).join(String(r)) + suit;
+      if (!meld) return;
+      if (from && kind !== "concealed_kong") meld += "@" + from;
+      f.value = (f.value + " " + words[kind] + meld).trim();
+    }
+    drawHand(form);
+    keepState(form);
+  }
+
+  // a room's state in the URL put back into the form of a kept copy (an offline reload)
+  function restoreState(form) {
+    var params = new URLSearchParams(window.location.search);
+    var names = {};
+    params.forEach(function (v, k) { names[k] = true; });
+    if (!names.form_variant) return;
+    Array.prototype.forEach.call(form.elements, function (e) {
+      if (!e.name || !names[e.name] || e.type === "hidden" || e.type === "submit") return;
+      var values = params.getAll(e.name);
+      if (e.type === "checkbox" || e.type === "radio") {
+        e.checked = values.indexOf(e.value) >= 0;
+      } else {
+        e.value = values[values.length - 1];
+      }
+    });
+    drawHand(form);
+  }
+
+  function heard(path, when) {
+    var all = {};
+    try { all = JSON.parse(window.localStorage.getItem(HEARD_KEY) || "{}") || {}; } catch (e) { all = {}; }
+    if (when === undefined) return all[path] || 0;
+    all[path] = when;
+    try { window.localStorage.setItem(HEARD_KEY, JSON.stringify(all)); } catch (e) { /* a convenience */ }
+    return when;
+  }
+
+  // the queue (written by the service worker, static/sw.js: the same database)
+  function queueDb(work) {
+    return new Promise(function (resolve, reject) {
+      if (!window.indexedDB) { resolve([]); return; }
+      var open = window.indexedDB.open("webcalc", 1);
+      open.onupgradeneeded = function () { open.result.createObjectStore("queue", {keyPath: "id", autoIncrement: true}); };
+      open.onerror = function () { reject(open.error); };
+      open.onsuccess = function () {
+        var db = open.result;
+        var tx = db.transaction("queue", "readwrite");
+        var out = work(tx.objectStore("queue"));
+        tx.oncomplete = function () { db.close(); resolve(out && out.result !== undefined ? out.result : out); };
+        tx.onerror = function () { db.close(); reject(tx.error); };
+      };
+    });
+  }
+
+  function queued(table) {
+    return queueDb(function (store) { return store.getAll(); }).then(function (all) {
+      return (all || []).filter(function (e) { return e.table === table; })
+        .sort(function (a, b) { return a.id - b.id; });
+    });
+  }
+
+  function unqueue(ids) {
+    return queueDb(function (store) { ids.forEach(function (id) { store.delete(id); }); });
+  }
+
+  function requeue(entries) {
+    return queueDb(function (store) { entries.forEach(function (e) { store.put(e); }); });
+  }
+
+  function param(url, name) {
+    return new URLSearchParams(url.split("?")[1] || "").get(name);
+  }
+
+  function withParam(url, name, value) {
+    var parts = url.split("?");
+    var params = new URLSearchParams(parts[1] || "");
+    if (value === null) { params.delete(name); } else { params.set(name, value); }
+    return parts[0] + "?" + params.toString();
+  }
+
+  // the entries after a refused one follow the table as it is now: hand n, n + 1, …
+  function renumber(entries, n) {
+    entries.forEach(function (e, i) {
+      e.url = withParam(e.url, "expected_number", String(n + i));
+      var body = new URLSearchParams(e.body);
+      if (body.has("number")) body.set("number", String(n + i));
+      e.body = body.toString();
+    });
+    return entries;
+  }
+
+  function summary(entry, data) {
+    var body = new URLSearchParams(entry.body);
+    var n = param(entry.url, "expected_number") || "?";
+    var names = (data.names || "").split(" · ");
+    var winner = body.get("s_winner");
+    if (param(entry.url, "draw") || winner === "none") return data.draw.replace("{n}", n);
+    if (winner === null || winner === "" || !names[Number(winner)]) return data.nowinner.replace("{n}", n);
+    var tiles = codes(body.get("hand")).sort(order).reduce(function (out, c) {   // 123m 456p
+      var last = out[out.length - 1];
+      if (last && last.slice(-1) === c[1]) { out[out.length - 1] = last.slice(0, -1) + c[0] + c[1]; } else { out.push(c); }
+      return out;
+    }, []).join(" ");
+    return data.win.replace("{n}", n).replace("{who}", names[Number(winner)]).replace("{tiles}", tiles || data.notiles);
+  }
+
+  var office = {table: null, flushing: false, pending: 0};
+
+  function showQueue(entries) {
+    var badge = document.getElementById("queue-badge");
+    if (!badge) return;
+    var data = Object.assign({names: (document.getElementById("table-meta") || {dataset: {}}).dataset.names}, badge.dataset);
+    badge.querySelector(".queue-count").textContent = data.count.replace("{n}", String(entries.length));
+    var list = badge.querySelector(".queue-list");
+    list.textContent = "";
+    entries.forEach(function (e) { list.appendChild(el("li", "", summary(e, data))); });
+    badge.hidden = entries.length === 0;
+    office.pending = entries.length;
+  }
+
+  function csrf() {
+    var b = document.querySelector("button[name=csrf_token], input[name=csrf_token]");
+    return b ? b.value : null;
+  }
+
+  // each entry once, in order: a 303 is recorded (a resend of a recorded one too: its
+  // idempotency_key names it); no network stops and waits; any other answer is shown
+  function flush() {
+    var table = office.table;
+    if (!table || office.flushing || !navigator.onLine || document.getElementById("queue-conflict") && !document.getElementById("queue-conflict").hidden) return;
+    office.flushing = true;
+    var sent = 0;
+    var token = csrf();
+    function done() {
+      office.flushing = false;
+      if (sent) window.location.replace(table + (langTail()));
+    }
+    function step(entries) {
+      if (!entries.length) { done(); return; }
+      var entry = entries[0];
+      var body = new URLSearchParams(entry.body);
+      if (token) body.set("csrf_token", token);
+      fetch(entry.url, {method: "POST", body: body, redirect: "manual", cache: "no-store",
+                        credentials: "same-origin",
+                        headers: {"Content-Type": "application/x-www-form-urlencoded"}})
+        .then(function (resp) {
+          if (resp.type === "opaqueredirect" || (resp.status >= 300 && resp.status < 400)) {
+            sent += 1;
+            return unqueue([entry.id]).then(function () {
+              showQueue(entries.slice(1));
+              step(entries.slice(1));
+            });
+          }
+          office.flushing = false;
+          repost(entry, body);             // the server's page, natively: what it says
+        }, function (err) { if (window.console) console.warn("queue: not sent", err); done(); });
+    }
+    queued(table).then(step, function () { office.flushing = false; });
+  }
+
+  function langTail() {
+    var lang = new URLSearchParams(window.location.search).get("lang");
+    return lang ? "?lang=" + lang : "";
+  }
+
+  function repost(entry, body) {
+    var form = el("form");
+    form.method = "post";
+    form.action = entry.url;
+    form.hidden = true;
+    body.forEach(function (v, k) {
+      var input = el("input");
+      input.type = "hidden";
+      input.name = k;
+      input.value = v;
+      form.appendChild(input);
+    });
+    document.body.appendChild(form);
+    form.submit();
+  }
+
+  // the server's answer to the first queued entry (a 409: the table changed meanwhile; a
+  // 422: the entry's input): re-apply it as the next hand, or drop it
+  function showConflict(entries) {
+    var box = document.getElementById("queue-conflict");
+    var record = document.getElementById("record");
+    if (!box || !record) return;
+    var head = entries[0];
+    var next = Number(param(record.formAction, "expected_number"));
+    var badge = document.getElementById("queue-badge");
+    var data = Object.assign({names: document.getElementById("table-meta").dataset.names}, badge.dataset);
+    box.querySelector(".conflict-what").textContent = summary(head, data);
+    box.querySelector(".conflict-why").textContent = document.getElementById("conflict") ? box.dataset.changed : box.dataset.refused;
+    var again = box.querySelector("#queue-reapply");
+    again.textContent = box.dataset.reapply.replace("{n}", String(next));
+    box.hidden = false;
+    again.addEventListener("click", function () {
+      box.hidden = true;
+      head.url = withParam(head.url, "expected_number", String(next));
+      var body = new URLSearchParams(head.body);
+      if (body.has("number")) body.set("number", String(next));
+      head.body = body.toString();
+      requeue([head].concat(renumber(entries.slice(1), next + 1))).then(flush);
+    });
+    box.querySelector("#queue-drop").addEventListener("click", function () {
+      box.hidden = true;
+      var rest = renumber(entries.slice(1), next);
+      unqueue([head.id]).then(function () { return requeue(rest); }).then(function () {
+        if (rest.length) { flush(); } else { window.location.replace(office.table + langTail()); }
+      });
+    });
+  }
+
+  // the next entry follows the queued ones: its number and a key of its own
+  function followQueue(entries) {
+    var last = 0;
+    entries.forEach(function (e) { last = Math.max(last, Number(param(e.url, "expected_number")) || 0); });
+    ["record", "draw"].forEach(function (id) {
+      var b = document.getElementById(id);
+      if (!b || !b.formAction) return;
+      var n = Math.max(Number(param(b.formAction, "expected_number")) || 0, last + 1);
+      var key = Math.random().toString(36).slice(2) + Date.now().toString(36);
+      b.formAction = withParam(withParam(b.formAction, "expected_number", String(n)), "idempotency_key", key);
+      var number = b.form && b.form.elements.number;
+      if (number) number.value = String(n);
+      var title = document.getElementById("entry-title");
+      if (title && title.dataset.title) title.textContent = title.dataset.title.replace("{n}", String(n));
+    });
+  }
+
+  function startOffline() {
+    var meta = document.getElementById("table-meta");
+    if (!meta) return;
+    var path = meta.dataset.edit || meta.dataset.view;
+    var copy = document.documentElement.dataset.offlineCopy;
+    if (!copy) heard(path, Date.now());
+    var form = document.getElementById("calc-form");
+    if (copy) {
+      live.copy = new Date(Math.max(Date.parse(copy) || 0, heard(path)));
+      live.heard = live.copy;
+      live.failures = Math.max(1, live.failures);
+      var done = document.getElementById("done");
+      if (done) done.hidden = true;
+      if (form) restoreState(form);
+      if (window.caches) {
+        window.caches.open(TABLES_CACHE).then(function (c) { return c.match(window.location.origin + path + "/live"); })
+          .then(function (r) { return r ? r.text() : null; })
+          .then(function (text) {
+            var now = document.getElementById("live-top");
+            if (!text || !now) return;
+            var doc = new DOMParser().parseFromString(text, "text/html");
+            var next = doc.getElementById("live-top");
+            if (next && Number(next.dataset.version) > Number(now.dataset.version)) swap(text);
+          }).catch(function () { /* the page's own copy, then */ });
+      }
+      say();
+    }
+    if (!meta.dataset.edit) return;
+    office.table = meta.dataset.edit;
+    queued(office.table).then(function (entries) {
+      showQueue(entries);
+      var mine = entries.length && window.location.pathname === office.table + "/hands" &&
+        param(window.location.href, "idempotency_key") === entries[0].key;
+      if (mine) { showConflict(entries); return; }
+      if (copy || !navigator.onLine) followQueue(entries);
+      if (entries.length && navigator.onLine) flush();
+    }).catch(function () { /* no IndexedDB: nothing was queued */ });
+  }
+
+  // the server answered again: the queue first (its end loads the table), else a kept copy
+  // gives way to the page itself
+  function backOnline() {
+    if (office.flushing) return;
+    var refresh = function () {
+      if (live && live.copy) {
+        live.copy = null;
+        window.location.reload();
+      }
+    };
+    if (!office.table) { refresh(); return; }
+    queued(office.table).then(function (entries) {
+      if (entries.length) { flush(); } else { refresh(); }
+    }, refresh);
+  }
+
+  // the screen stays on at the table (the Wake Lock API where the browser has it)
+  var wake = null;
+  function keepAwake() {
+    if (!navigator.wakeLock || document.hidden || wake) return;
+    navigator.wakeLock.request("screen").then(function (lock) {
+      wake = lock;
+      lock.addEventListener("release", function () { wake = null; });
+    }, function () { /* refused (battery saver): the phone's own setting */ });
+  }
+
+  // "forget this table": its copies and its queued entries go too
+  function forgetOffline(t) {
+    var paths = [t.view, t.edit].filter(Boolean);
+    if (window.caches) {
+      window.caches.open(TABLES_CACHE).then(function (cache) {
+        return cache.keys().then(function (keys) {
+          return Promise.all(keys.filter(function (req) {
+            var p = new URL(req.url).pathname;
+            return paths.some(function (x) { return p === x || p.indexOf(x + "/") === 0; });
+          }).map(function (req) { return cache.delete(req); }));
+        });
+      }).catch(function () {});
+    }
+    if (t.edit) queued(t.edit).then(function (entries) {
+      return unqueue(entries.map(function (e) { return e.id; }));
+    }).catch(function () {});
+  }
+
   function ready() {
     remember();
     showMine();
     showSend();
     startLive();
+    if (!live && document.getElementById("table-meta")) {
+      live = {failures: 0, polls: 0, heard: new Date(), timer: null, busy: true};
+    }
+    startOffline();
+    if (document.getElementById("table-meta")) {
+      window.addEventListener("online", backOnline);
+      keepAwake();
+      document.addEventListener("visibilitychange", keepAwake);
+    }
   }
 
   document.addEventListener("DOMContentLoaded", ready);
