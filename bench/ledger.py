@@ -374,6 +374,24 @@ def drop_schema(base: str, schema: str) -> None:
         conn.execute(f"DROP SCHEMA {schema} CASCADE")
 
 
+def on_postgres(measure, notes: list[str]):
+    """``measure(url)`` on a fresh schema of the bench's PostgreSQL (WEBCALC_BENCH_POSTGRES_URL,
+    else the tests' WEBCALC_TEST_POSTGRES_URL, else :data:`PG_DEFAULT`), dropped afterwards:
+    ``(server version, what measure returned)``, or ``None`` with a line in ``notes`` when the
+    server cannot be reached."""
+    base = (os.environ.get("WEBCALC_BENCH_POSTGRES_URL")
+            or os.environ.get("WEBCALC_TEST_POSTGRES_URL") or PG_DEFAULT)
+    try:
+        url, schema, version = pg_schema_url(base)
+    except Exception as err:  # noqa: BLE001
+        notes.append(f"PostgreSQL not reachable ({str(err).splitlines()[0]}): not measured.")
+        return None
+    try:
+        return version, measure(url)
+    finally:
+        drop_schema(base, schema)
+
+
 def fsync_ms(folder: str, n: int = 100) -> tuple[float, float]:
     """p50/p99 of fsync after a 4 KB write in ``folder``: the floor under a durable commit."""
     path = os.path.join(folder, "fsync-probe")
@@ -421,17 +439,9 @@ def main() -> None:
     load = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:
         cost["SQLite"] = run_cost(f"sqlite:///{tmp}/cost.sqlite3", args.samples, args.seed)
-    base = (os.environ.get("WEBCALC_BENCH_POSTGRES_URL")
-            or os.environ.get("WEBCALC_TEST_POSTGRES_URL") or PG_DEFAULT)
-    try:
-        url, schema, version = pg_schema_url(base)
-    except Exception as err:  # noqa: BLE001
-        notes.append(f"PostgreSQL not reachable ({str(err).splitlines()[0]}): not measured.")
-    else:
-        try:
-            cost[f"PostgreSQL {version.split()[0]}"] = run_cost(url, args.samples, args.seed + 1)
-        finally:
-            drop_schema(base, schema)
+    pg = on_postgres(lambda url: run_cost(url, args.samples, args.seed + 1), notes)
+    if pg is not None:
+        cost[f"PostgreSQL {pg[0].split()[0]}"] = pg[1]
     text = cost_section(cost, args, (load, os.getloadavg()[0]), notes)
     print(text)
     write_section(Path(args.out), text, "## Ledger writes at 1, 50 and 200 entries (issue 21)")
@@ -445,18 +455,10 @@ def main_issue12(args) -> None:
         results["SQLite (file, WAL, synchronous=FULL)"] = run(
             f"sqlite:///{tmp}/ledger.sqlite3", args.tables, args.entries, args.reads, args.seed,
             args.pages)
-    base = (os.environ.get("WEBCALC_BENCH_POSTGRES_URL")
-            or os.environ.get("WEBCALC_TEST_POSTGRES_URL") or PG_DEFAULT)
-    try:
-        url, schema, version = pg_schema_url(base)
-    except Exception as err:  # noqa: BLE001
-        notes.append(f"PostgreSQL not reachable ({str(err).splitlines()[0]}): not measured.")
-    else:
-        try:
-            results[f"PostgreSQL {version} (local, TCP)"] = run(
-                url, args.tables, args.entries, args.reads, args.seed + 1, args.pages)
-        finally:
-            drop_schema(base, schema)
+    pg = on_postgres(lambda url: run(url, args.tables, args.entries, args.reads, args.seed + 1,
+                                     args.pages), notes)
+    if pg is not None:
+        results[f"PostgreSQL {pg[0]} (local, TCP)"] = pg[1]
     lines = ["## Ledger (issue 12)", "",
              f"`make bench-ledger` ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; "
              f"{machine()}). In-process through the Flask app (no network): "

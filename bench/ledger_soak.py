@@ -39,7 +39,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
-from ledger import PG_DEFAULT, drop_schema, pg_schema_url, random_entry  # noqa: E402
+from ledger import on_postgres, random_entry  # noqa: E402
 from soak import (  # noqa: E402
     HOST,
     children,
@@ -298,18 +298,10 @@ def main() -> None:
         results["SQLite"] = soak(f"sqlite:///{instance / 'ledger.sqlite3'}", args.seconds,
                                  args.concurrency, args.seed)
     if not args.no_postgres:
-        base = (os.environ.get("WEBCALC_BENCH_POSTGRES_URL")
-                or os.environ.get("WEBCALC_TEST_POSTGRES_URL") or PG_DEFAULT)
-        try:
-            url, schema, version = pg_schema_url(base)
-        except Exception as err:  # noqa: BLE001
-            notes.append(f"PostgreSQL not reachable ({str(err).splitlines()[0]}): not measured.")
-        else:
-            try:
-                results[f"PostgreSQL {version.split()[0]}"] = soak(url, args.seconds,
-                                                                   args.concurrency, args.seed + 1)
-            finally:
-                drop_schema(base, schema)
+        pg = on_postgres(lambda url: soak(url, args.seconds, args.concurrency, args.seed + 1),
+                         notes)
+        if pg is not None:
+            results[f"PostgreSQL {pg[0].split()[0]}"] = pg[1]
     text = report(results, args, notes)
     print(text)
     for name, r in results.items():

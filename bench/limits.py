@@ -39,7 +39,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT))
 
-from ledger import PG_DEFAULT, drop_schema, machine, pct, pg_schema_url, random_win  # noqa: E402
+from ledger import machine, on_postgres, pct, random_win  # noqa: E402
 from soak import write_section  # noqa: E402
 
 from webcalc import create_app  # noqa: E402
@@ -244,17 +244,9 @@ def main() -> None:
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:
         results["SQLite"] = run(f"sqlite:///{tmp}/ledger.sqlite3", args.seed, args.repeats)
-    base = (os.environ.get("WEBCALC_BENCH_POSTGRES_URL")
-            or os.environ.get("WEBCALC_TEST_POSTGRES_URL") or PG_DEFAULT)
-    try:
-        url, schema, version = pg_schema_url(base)
-    except Exception as err:  # noqa: BLE001
-        notes.append(f"PostgreSQL not reachable ({str(err).splitlines()[0]}): not measured.")
-    else:
-        try:
-            results[f"PostgreSQL {version.split()[0]}"] = run(url, args.seed + 1, args.repeats)
-        finally:
-            drop_schema(base, schema)
+    pg = on_postgres(lambda url: run(url, args.seed + 1, args.repeats), notes)
+    if pg is not None:
+        results[f"PostgreSQL {pg[0].split()[0]}"] = pg[1]
     lines = [HEAD, "",
              f"`make bench-limits` ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; "
              f"{machine()}; load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} "
