@@ -94,7 +94,8 @@ soak: $(VENV)/.stamp-run
 	$(BIN)/python bench/soak.py
 
 # memory over fresh analyses, where the master's memory goes, and 10,000 requests on 2 workers in
-# two mixes (analyser only; 10 % ledger requests): RSS/PSS/USS per worker (issue 13.3) -> bench/RESULTS.md
+# two mixes (analyser only; 10 % ledger requests), then 3 × 1,000 more: RSS/PSS/USS per worker
+# and USS growth per 1,000 -> bench/RESULTS.md
 memory: $(VENV)/.stamp-run
 	$(BIN)/python bench/memory.py
 

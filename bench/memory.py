@@ -18,7 +18,10 @@
    Each worker's RSS, PSS and USS (``/proc/PID/smaps_rollup``: PSS splits each shared page
    between the processes sharing it, USS = the pages only this process has) after its first
    requests and at the end, and the master's. Target (the issue's figure, on RSS): ≤ 50 MB
-   per worker; when missed, the report names what the RSS is made of.
+   per worker; when missed, the report names what the RSS is made of. Then 3 more batches
+   of 1,000 fresh requests on the same server, each worker's USS after each: a worker's USS
+   after 10,000 ≤ 40 MB and its growth ≤ 2 MB per further 1,000, with the split of its
+   private pages by kind of mapping (:func:`private_split`).
 """
 
 from __future__ import annotations
@@ -77,6 +80,26 @@ def smaps_mb(pid: int) -> dict | None:
             elif key in ("Private_Clean", "Private_Dirty"):
                 out["uss"] += int(kb) / 1024
     except (OSError, ValueError):
+        return None
+    return out
+
+
+def private_split(pid: int) -> dict | None:
+    """A process's private pages (USS) by kind of mapping, in MB (``/proc/PID/smaps``):
+    ``heap`` (the C allocator's brk heap: large strings, SQLite's page cache…), ``anon``
+    (anonymous maps: Python's small-object arenas and large malloc blocks) and ``other``
+    (files, stacks). None when the process is gone."""
+    out = {"heap": 0.0, "anon": 0.0, "other": 0.0}
+    kind = "other"
+    try:
+        for line in Path(f"/proc/{pid}/smaps").read_text().splitlines():
+            head = line.split(maxsplit=6)
+            if head and "-" in head[0] and not head[0].endswith(":"):
+                name = head[5] if len(head) > 5 else ""
+                kind = "heap" if name == "[heap]" else "anon" if not name else "other"
+            elif head and head[0] in ("Private_Clean:", "Private_Dirty:"):
+                out[kind] += int(head[1]) / 1024
+    except (OSError, ValueError, IndexError):
         return None
     return out
 
@@ -194,9 +217,21 @@ class LedgerClient:
             self.entries += 1
 
 
-def _send(port, reqs, lock, counts, seed=0, times=None):
-    """Send ``reqs`` one at a time; ``times``: a list to append ``(is_page, seconds)`` to."""
-    ledger = LedgerClient(seed)
+def _run(port, reqs, lock, counts, clients) -> None:
+    """Send ``reqs`` from one thread per client in ``clients`` (each keeps its ledger table
+    across calls) until ``reqs`` is used up."""
+    threads = [threading.Thread(target=_send, args=(port, reqs, lock, counts),
+                                kwargs={"ledger": c}) for c in clients]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+
+
+def _send(port, reqs, lock, counts, seed=0, times=None, ledger=None):
+    """Send ``reqs`` one at a time; ``times``: a list to append ``(is_page, seconds)`` to;
+    ``ledger``: the :class:`LedgerClient` to use (a new one from ``seed`` when None)."""
+    ledger = ledger or LedgerClient(seed)
     while True:
         with lock:
             item = next(reqs, None)
@@ -255,7 +290,7 @@ def request_stream(n: int, seed: int, ledger_share: float = 0.0):
 
 
 def behind_gunicorn(n: int, seed: int, ledger_share: float = 0.0, workers: int = 2,
-                    concurrency: int = 4) -> dict:
+                    concurrency: int = 4, further: int = 3, batch: int = 1000) -> dict:
     port = free_port()
     cmd = [str(Path(sys.executable).with_name("gunicorn")), "-c", str(ROOT / "gunicorn.conf.py"),
            "--bind", f"{HOST}:{port}", "--workers", str(workers), "--max-requests", "0",
@@ -275,21 +310,25 @@ def behind_gunicorn(n: int, seed: int, ledger_share: float = 0.0, workers: int =
             time.sleep(0.1)                              # every worker booted
         pids = children(proc.pid)
         master = smaps_mb(proc.pid)
-        stream = request_stream(n, seed, ledger_share)
+        stream = request_stream(n + further * batch, seed, ledger_share)
         lock = threading.Lock()
         first = list(itertools.islice(stream, 50))       # a few requests each, then measure
         times: list = []
         _send(port, iter(first), lock, counts, seed, times)
         start = {w: smaps_mb(w) for w in pids}
         t0 = time.monotonic()
-        threads = [threading.Thread(target=_send, args=(port, stream, lock, counts, seed + i + 1))
-                   for i in range(concurrency)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
+        main_part = itertools.islice(stream, n - len(first))
+        clients = [LedgerClient(seed + i + 1) for i in range(concurrency)]
+        _run(port, main_part, lock, counts, clients)
         seconds = time.monotonic() - t0
         end = {w: smaps_mb(w) for w in pids}
+        split = {w: private_split(w) for w in pids}
+        # then ``further`` batches of ``batch`` fresh requests, each worker's USS after each:
+        # the growth per 1,000 once a worker is past its first 10,000
+        steps = [end]
+        for _ in range(further):
+            _run(port, itertools.islice(stream, batch), lock, counts, clients)
+            steps.append({w: smaps_mb(w) for w in pids})
         master_end = smaps_mb(proc.pid)
         after = children(proc.pid)
     finally:
@@ -297,6 +336,7 @@ def behind_gunicorn(n: int, seed: int, ledger_share: float = 0.0, workers: int =
         tmp.cleanup()
     return {"pids": pids, "after": after, "start": start, "end": end, "counts": counts,
             "seconds": seconds, "master": master, "master_end": master_end,
+            "steps": steps, "batch": batch, "split": split,
             "tracebacks": stderr.count("Traceback"), "workers": workers,
             "concurrency": concurrency, "n": n, "ledger_share": ledger_share,
             "pages": [t for is_page, t in times if is_page],
@@ -377,6 +417,37 @@ def mix_report(b: dict, steps) -> list[str]:
     lines += ["", f"Largest worker RSS after {b['n']:,} requests: **{worst['rss']:.1f} MB** "
               f"(target ≤ 50 MB RSS: {verdict}); PSS {worst['pss']:.1f} MB, USS "
               f"{worst['uss']:.1f} MB; {ok:,} answered below 500."]
+    steps_uss = b.get("steps") or []
+    if len(steps_uss) > 1:
+        k = len(steps_uss) - 1
+        head = " | ".join(f"USS after {b['n'] + i * b['batch']:,}" for i in range(k + 1))
+        lines += ["", f"USS over {k} further batches of {b['batch']:,} fresh requests "
+                  "(the same mix, the same server):", "",
+                  f"| worker | {head} | growth per 1,000 |",
+                  "|---|" + "---:|" * (k + 2)]
+        growths = []
+        for i, w in enumerate(b["pids"], 1):
+            row = [st[w]["uss"] for st in steps_uss if st.get(w)]
+            per = (row[-1] - row[0]) / (k * b["batch"] / 1000) if len(row) == k + 1 else None
+            if per is not None:
+                growths.append(per)
+            lines.append(f"| {i} | " + " | ".join(f"{u:.1f} MB" for u in row)
+                         + (f" | {per:+.2f} MB |" if per is not None else " | |"))
+        worst_uss = max(b["end"][w]["uss"] for w in b["pids"])
+        worst_growth = max(growths) if growths else float("nan")
+        ok_uss, ok_growth = worst_uss <= 40, worst_growth <= 2
+        lines += ["", f"Target (a worker's USS after {b['n']:,} fresh requests ≤ 40 MB, "
+                  "growth ≤ 2 MB per further 1,000): largest USS "
+                  f"**{worst_uss:.1f} MB** ({'met' if ok_uss else '**missed**'}), largest "
+                  f"growth **{worst_growth:+.2f} MB per 1,000** "
+                  f"({'met' if ok_growth else '**missed**'})."]
+        worst_w = max(b["pids"], key=lambda w: b["end"][w]["uss"])
+        sp = (b.get("split") or {}).get(worst_w)
+        if sp:
+            lines += ["", f"That worker's private pages after {b['n']:,} requests, by mapping "
+                      f"(`/proc/PID/smaps`): anonymous maps (Python's object arenas, large "
+                      f"blocks) {sp['anon']:.1f} MB, the C heap {sp['heap']:.1f} MB, files "
+                      f"and stacks {sp['other']:.1f} MB."]
     pages = b["pages"]
     if len(pages) >= 3:
         rest = sorted(pages[2:])

@@ -19,3 +19,18 @@ def test_warm_pages_asks_a_trusted_host(app):
     app.config["TRUSTED_HOSTS"] = [".example.org"]
     stats = warm_pages(app)
     assert stats["answered"] == stats["requests"]
+
+
+def test_warm_pages_loads_the_chart_and_qr_libraries_before_the_fork():
+    """The master imports pygal and segno (and draws a QR code) in its warm-up, so workers
+    share those pages instead of each importing its own copy on its first table page."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from webcalc import create_app; from webcalc.web.warmup import "
+            "warm_pages; app = create_app({'TESTING': True}); "
+            "before = {'pygal', 'segno'} & set(sys.modules); warm_pages(app); "
+            "print(sorted(before), sorted({'pygal', 'segno'} & set(sys.modules)))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120, check=True).stdout.split("\n")[-2]
+    assert out == "[] ['pygal', 'segno']"

@@ -1069,6 +1069,15 @@ def _pygal():
     return pygal
 
 
+def preload() -> None:
+    """Import the chart and QR libraries (pygal, segno) and draw one QR code, outside any
+    cache. gunicorn's master calls it before it forks (webcalc.web.warmup), so every worker
+    shares those modules' pages instead of importing its own copy on its first table page."""
+    _pygal()
+    import pygal.style  # noqa: F401
+    _qr.__wrapped__("https://localhost/t/preload")
+
+
 @bp.get("/<token>/chart.svg")
 def chart(token: str):
     """Each seat's running total over the counted entries (pygal, no script). Served as an

@@ -8,8 +8,8 @@ JSON API, the new-table form of the ledger and the rules pages, in Chinese and i
 after compiling every template (the ledger's table pages need a table: they are compiled,
 not rendered). So the templates are compiled, both message catalogues read and the
 per-language tile HTML built in the master, and every worker forks with them (shared
-copy-on-write): its first page is as fast as the rest. No request touches the ledger's
-database.
+copy-on-write): its first page is as fast as the rest. The chart and QR libraries are
+imported here too. No request touches the ledger's database.
 """
 
 from __future__ import annotations
@@ -58,6 +58,9 @@ def warm_pages(app: Flask) -> dict:
         ok += resp.status_code < 400
         resp.close()
 
+    from webcalc.web.ledger_pages import preload
+
+    preload()                                     # pygal and segno, shared by every worker
     for name in app.jinja_env.list_templates():   # the ledger's table pages too, unrendered
         app.jinja_env.get_template(name)
     for lang in ("zh", "en"):
