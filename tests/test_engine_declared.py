@@ -108,9 +108,9 @@ def test_declarable_offers_exactly_what_a_self_drawn_win_may_declare(variant):
     self-draw; PJ-10: each 番 by its option, 群鸡 with 鸡胡, 穷胡 needing wildcards; SMX-5:
     表 with wildcards; 晋城 nothing)."""
     from webcalc.options import parse_options
-    from webcalc.settlement.panjin import HAND_FAN_OPTION
-    from webcalc.settlement.zhengzhou import DOUBLES
     from webcalc.variants import VARIANTS
+    from webcalc.variants.panjin import HAND_FAN_OPTION
+    from webcalc.variants.zhengzhou import DECLARED_DOUBLES as DOUBLES
 
     v = VARIANTS[variant]
     every = {"zhengzhou": ("doubles", list(DOUBLES)), "panjin": ("fan", list(HAND_FAN_OPTION)),

@@ -145,7 +145,7 @@ def analyze(request: Any, *, advice: bool = True) -> dict[Any, Any]:
         # 牌理 (API "Hand efficiency"): every discard with its shanten and useful draws;
         # the hand's own shanten is the best of them (C-12: an exchange starts with the
         # discard), −1 when it is complete
-        if not variant.policy.in_triplet:
+        if not variant.free_joker_search:
             # 盘锦: its 牌理 search finds every discard's waits as well (C-12: a ready
             # hand's useful draws are exactly its waits), so the advice is read off it
             eff = efficiency(variant, sit, vis, kinds)
@@ -174,7 +174,7 @@ def _drawn_game(settlement: Any) -> bool:
     return isinstance(settlement, dict) and settlement.get("winner") is None
 
 
-def _settle_drawn_game(variant: Variant, options, req: dict[Any, Any], kinds: int) -> dict[Any, Any]:
+def _settle_drawn_game(variant: Variant, options: Any, req: dict[Any, Any], kinds: int) -> dict[Any, Any]:
     """C-10 as amended: a drawn game needs no hand. The settlement alone (kongs, penalties)
     is reckoned; the analysis fields are empty (``tile_count`` 0)."""
     indicator = _one_tile(req, "indicator", kinds)

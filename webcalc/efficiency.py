@@ -420,7 +420,7 @@ def useful_draws(variant: Variant, sit: Situation, visible: Sequence[int] = (),
     it (:func:`webcalc.shanten.panjin_discards_drawn`: all of a hand's discards at once)."""
     held = sit.hand.held_counts()
     indicator = sit.indicator
-    fast = compiled_draws(variant, sit, kinds_in_play) if variant.policy.in_triplet else None
+    fast = compiled_draws(variant, sit, kinds_in_play) if variant.free_joker_search else None
     if fast is not None:
         # compiled: the kinds whose draw lowers the distance (a ready hand's: its waits)
         d0, mask, _ = fast
@@ -447,7 +447,7 @@ def useful_draws(variant: Variant, sit: Situation, visible: Sequence[int] = (),
             live.append((k, max(0, 4 - used - (visible[k] if visible else 0))))
     oracle = None
     jokers = len(sit.jokers)
-    if not variant.policy.in_triplet and not (jokers and jokers == len(sit.hand.concealed)):
+    if not variant.free_joker_search and not (jokers and jokers == len(sit.hand.concealed)):
         return _panjin_useful(variant, sit, live, bound, standard)
     if variant.distance_shapes(sit, kinds_in_play) is not None:
         # (a hand with 拾/搶 tiles plays 十三幺 only, JC-10: the variant counts it below)
@@ -565,7 +565,7 @@ def efficiency(variant: Variant, sit: Situation, visible: Sequence[int] = (),
     # others need one search each at d + 1, and the units they share hit the same tables
     bound = None
     jokers = len(sit.jokers)
-    if not variant.policy.in_triplet and jokers < len(sit.hand.concealed) - 1:
+    if not variant.free_joker_search and jokers < len(sit.hand.concealed) - 1:
         # 盘锦: a discard's standard distance is the 14-tile hand's d14 or d14 + 1 (the
         # same targets, less or not the discarded tile): every discard is searched once
         # at d14 + 1, and the three units it leaves alone hit the same tables. (With the

@@ -3,7 +3,9 @@
 For a ready hand, :func:`wait_values` completes the 13 tiles with each wait in turn, takes the
 variant's scoring of the 14 tiles (盘锦 番 PJ-10, 三门峡 表 SMX-4/5, 郑州 doubles ZZ-4) and lets
 the settlement engine settle that win. The scoring facts come from the variants' cheap
-predicates (:func:`score_key`); only a 盘锦 wait that could be 夹胡 is judged in full. The web
+predicates (:meth:`~webcalc.variants.base.Variant.score_key`); only a 盘锦 wait that could be
+夹胡 is judged in full. Every per-variant answer is the variant's (its score key, the
+judgement priced from it, the keys and extras of ``win``); this module names none. The web
 layer only prints the result.
 
 The hypothetical win uses the request's ``win_by`` (default 自摸) and the request's
@@ -21,10 +23,8 @@ from .errors import InputError
 from .hand import Hand
 from .settlement import settle
 from .tiles import ALL_TILES
-from .variants.base import Judgement, Situation, Variant
+from .variants.base import Situation, Variant
 
-#: what each 番 multiplies by where it is not ×2 (PJ-10: 群鸡 ×4); every other key doubles
-FAN_MULTIPLIERS = {"qunji": 4}
 #: settlement fields that do not change what a win pays the winner (kongs are paid apart)
 _NOT_FOR_THE_WIN = ("kongs",)
 
@@ -51,7 +51,7 @@ def hypothetical_settlement(raw: dict[Any, Any] | None, win_by: str) -> dict[Any
 def _price(variant: Variant, sit: Situation, raw: dict[Any, Any],
            key: tuple[Any, ...] | None = None) -> dict[Any, Any] | None:
     judgement = (variant.judge(sit) if key is None
-                 else _pricing_judgement(variant, sit, key))
+                 else variant.pricing_judgement(sit, key))
     if not judgement.complete:
         return None
     try:
@@ -63,91 +63,25 @@ def _price(variant: Variant, sit: Situation, raw: dict[Any, Any],
                  if p.item == "win" and p.payee == winner)
     if isinstance(amount, float):
         amount = round(amount, 10)
-    out: dict[str, Any] = {"fan": _fan_keys(variant, sit, judgement, result)}
-    if variant.name == "sanmenxia":
-        out["biao"] = result.biao or 0
+    out: dict[str, Any] = {"fan": variant.win_fan_keys(sit, judgement, result)}
+    out.update(variant.win_extras(result))
     out["amount"] = amount
     return out
 
 
-def _fan_keys(variant: Variant, sit: Situation, judgement, result) -> list[str]:
-    if variant.name == "panjin":
-        return [f["key"] for f in (result.fan or [])]
-    if variant.name == "zhengzhou":
-        keys = variant.hand_doubles(sit.options, judgement.readings)
-        if sit.options.kong_bloom_double and sit.win_by == "kong_replacement":
-            keys.append("kong_bloom")
-        return keys
-    return []
-
-
 def score_key(variant: Variant, sit: Situation) -> tuple[Any, ...] | None:
     """A key such that two wins of the same 13 tiles with equal keys are worth the same
-    (same 番/表 and amount), read off the variant's cheap predicates, or ``None`` when only
-    a full judgement can tell (a 盘锦 wait that could be 夹胡). It saves listing the
-    readings of up to 34 completed hands of a wildcard hand."""
-    opts = sit.options
-    if variant.name == "jincheng":
-        return ()                                       # JC-5: no 番; the hand never counts
-    if variant.name == "zhengzhou":                     # ZZ-4: 七对 and 四混 doubles
-        return (opts.seven_pairs_double and variant.is_seven_pairs_as_themselves(sit),
-                opts.four_wildcards_double and variant.has_four_wildcards(sit))
-    if variant.name == "sanmenxia":                     # SMX-4: 混单吊 or not
-        return (variant.is_wildcard_pair_wait(sit),)
-    if variant.name == "panjin":
-        if opts.jiahu and variant.jiahu_possible(sit):
-            return None                                 # at most one wait: judge it
-        return (tuple(f["key"] for f in variant.hand_fan(sit)), _panjin_reading_fan(sit))
-    return None
-
-
-def _panjin_reading_fan(sit: Situation) -> str:
-    """Without 夹胡, the reading 番 of 盘锦's best reading (PJ-10, C-6): 飘胡 when an
-    all-triplet reading exists (listed before 七对, both ×2), else 七对 when a seven-pairs
-    reading exists, else none. A wildcard never sits in a triplet (PJ-2), so an
-    all-triplet reading is: no chow, each real kind a multiple of 3 except the pair, which
-    the wildcards complete (a pair of two wildcards included)."""
-    from .decompose import is_seven_pairs
-
-    opts = sit.options
-    if opts.piaohu and not any(m.kind == "chow" for m in sit.hand.melds):
-        rests = [c % 3 for c in sit.real_counts if c]
-        jokers = len(sit.jokers)
-        if ((jokers == 0 and sorted(r for r in rests if r) == [2])
-                or (jokers == 1 and sorted(r for r in rests if r) == [1])
-                or (jokers == 2 and not any(rests))):
-            return "piaohu"
-    if opts.seven_pairs and not sit.hand.melds and is_seven_pairs(
-            sit.real_counts, len(sit.jokers)):
-        return "seven_pairs"
-    return ""
-
-
-def _pricing_judgement(variant: Variant, sit: Situation, key: tuple[Any, ...]) -> Judgement:
-    """What the settlement reads of a judgement, built from :func:`score_key` without
-    listing the readings: the win is complete (the tile is a wait, C-9), and where they
-    count, the shapes present (郑州 七对/四混, ZZ-4), 表 (SMX-4) and 番 (PJ-10: the best
-    reading's 番 first, then the hand's, as :meth:`Panjin.judge` orders them).
-    The property test in tests/test_engine_worth.py holds it to the full judgement."""
-    from .decompose import Reading
-    from .variants.panjin import fan
-
-    shapes = ["standard"]
-    if variant.name == "zhengzhou":
-        shapes += [shape for shape, on in zip(("seven_pairs", "four_wildcards"), key) if on]
-    judgement = Judgement([Reading(shape, ()) for shape in shapes])
-    if variant.name == "sanmenxia":
-        judgement.biao = 1 if key[0] else 0
-    if variant.name == "panjin":
-        hand_fan, reading_fan = key
-        judgement.fan = ([fan(reading_fan)] if reading_fan else []) + [
-            fan(k, FAN_MULTIPLIERS.get(k, 2)) for k in hand_fan]
-    return judgement
+    (same 番/表 and amount), or ``None`` when only a full judgement can tell (a 盘锦 wait
+    that could be 夹胡): :meth:`~webcalc.variants.base.Variant.score_key`. It saves listing
+    the readings of up to 34 completed hands of a wildcard hand; the property test in
+    tests/test_engine_worth.py holds the judgement priced from it
+    (:meth:`~webcalc.variants.base.Variant.pricing_judgement`) to the full one."""
+    return variant.score_key(sit)
 
 
 #: prices already made, by what a price with a :func:`score_key` depends on (see
 #: :func:`_price_shared`); bounded: emptied when it holds :data:`PRICES_MAX`
-_PRICES: dict[tuple, dict | None] = {}
+_PRICES: dict[tuple[Any, ...], dict[str, Any] | None] = {}
 PRICES_MAX = 512
 _TILE_OF = {t.code: t for t in ALL_TILES}
 _SIMPLE = (type(None), bool, int, float, str)
@@ -165,21 +99,23 @@ def _frozen(value: Any) -> Any:
     raise TypeError
 
 
-def _raw_key(raw: dict) -> tuple | None:
+def _raw_key(raw: dict[str, Any]) -> tuple[Any, ...] | None:
     """The settlement inputs as part of a :func:`_price_shared` key (``None``: not plain
     data, not shared)."""
     try:
-        return _frozen(raw)
+        key: tuple[Any, ...] = _frozen(raw)
     except TypeError:
         return None
+    return key
 
 
-def _price_shared(variant: Variant, sit: Situation, raw: dict, raw_key: tuple | None,
-                  key: tuple | None) -> dict | None:
+def _price_shared(variant: Variant, sit: Situation, raw: dict[str, Any],
+                  raw_key: tuple[Any, ...] | None,
+                  key: tuple[Any, ...] | None) -> dict[str, Any] | None:
     """:func:`_price`, made once per (variant, room options, win method, settlement inputs
     ``raw_key``, :func:`score_key`): a hand's waits, and the hands that follow in the
     process, share it. That is all such a price depends on: the win is judged from the key
-    alone (:func:`_pricing_judgement`), and the settlement reads of the situation only the
+    alone (``Variant.pricing_judgement``), and the settlement reads of the situation only the
     room options and the win method (parse_table; the 14 tiles and the winning tile only
     pass its checks)."""
     if key is None or raw_key is None:
@@ -198,7 +134,7 @@ def _price_shared(variant: Variant, sit: Situation, raw: dict, raw_key: tuple | 
     return value
 
 
-def wait_values(variant: Variant, before: Situation, waits: list[dict]) -> None:
+def wait_values(variant: Variant, before: Situation, waits: list[dict[str, Any]]) -> None:
     """Add ``win`` to each wait dict of the 13-tile hand ``before``, in place:
     ``{"fan": [keys], "amount": x}`` plus ``"biao": n`` in 三门峡 — what winning on that
     tile is worth (see the module docstring for the settlement it is priced with). A wait

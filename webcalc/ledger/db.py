@@ -30,7 +30,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from sqlalchemy import create_engine, event, text
-from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy.engine import Connection, Dialect, Engine, make_url
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 #: the PostgreSQL advisory lock key the migration holds ("webcalc" in ASCII, as an int)
@@ -77,8 +77,11 @@ def make_engine(url: str, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> Engine:
     return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5)
 
 
-def is_sqlite(engine: Engine) -> bool:
-    return engine.dialect.name == "sqlite"
+def is_sqlite(bind: Engine | Connection | Dialect) -> bool:
+    """Whether ``bind`` (an engine, a connection or their dialect) talks to SQLite."""
+    dialect = bind if isinstance(bind, Dialect) else bind.dialect
+    backend: str = dialect.name
+    return backend == "sqlite"
 
 
 def _set_wal(cur, busy_timeout_ms: int) -> None:

@@ -43,6 +43,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
+from .db import is_sqlite
+
 
 class UTCDateTime(TypeDecorator):
     """An aware UTC datetime on both databases (SQLite stores it naive)."""
@@ -53,7 +55,7 @@ class UTCDateTime(TypeDecorator):
     def process_bind_param(self, value, dialect):
         if value is not None:
             value = value.astimezone(UTC)
-            if dialect.name == "sqlite":
+            if is_sqlite(dialect):
                 value = value.replace(tzinfo=None)
         return value
 

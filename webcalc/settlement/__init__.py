@@ -1,11 +1,14 @@
 """Settlement: who pays whom, how much, and which rule made each number (RULES C-10, C-11,
-C-14, C-15 and the per-variant payment rules).
+C-14, C-15); what every rule set shares.
 
-:func:`settle` validates the request's ``settlement`` object (C-15), hands a :class:`Table`
-to the variant's module (:mod:`.sanmenxia` SMX-6/7, :mod:`.zhengzhou` ZZ-4..6,
-:mod:`.panjin` PJ-10..13, :mod:`.jincheng` JC-4..8) and returns a :class:`SettlementResult`:
-the payments, the net per seat (summing to zero, C-11) and, where a settlement changes
-them, 三门峡's 表 (SMX-5) and 盘锦's 番 list (PJ-10).
+:func:`settle` validates the request's ``settlement`` object (C-15), asking the variant which
+fields it uses, and hands a :class:`Table` to the variant's own payments
+(:meth:`webcalc.variants.base.Variant.payments`: 三门峡 SMX-6/7, 郑州 ZZ-4..6, 盘锦 PJ-10..13,
+晋城 JC-4..8, each in its variant module) and returns a :class:`SettlementResult`: the
+payments, the net per seat (summing to zero, C-11) and, where a settlement changes them,
+三门峡's 表 (SMX-5) and 盘锦's 番 list (PJ-10). Nothing here names a rule set
+(docs/decisions.md, "One home per rule set"); this package imports no variant, the variants
+import it.
 
 Amounts keep the type of the base: an int base gives ints, a float base (0.5) floats.
 Readings chosen where RULES.md is silent are written in ``docs/settlement.md``.
@@ -18,13 +21,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from ..errors import InputError
 from ..messages import Joined, Message
 from ..messages import seat as seat_name
-from ..variants.base import SELF_DRAWN, Judgement, Situation
-from ..variants.sanmenxia import MAX_BIAO_DISCARDS  # SMX-5, the variant says it
+
+if TYPE_CHECKING:
+    from ..variants.base import Judgement, Situation, Variant
 
 SEAT_NAMES = tuple(seat_name(i) for i in range(4))        # 东家 南家 西家 北家
 ITEMS = ("win", "kong", "follow_dealer", "draw_penalty")
@@ -41,6 +45,10 @@ MAX_BASE = 10 ** 9          # docs/settlement.md: a sanity cap, not a rule
 BASE_DECIMALS = 4
 MAX_DECIMAL_BASE = 10 ** 6
 MAX_KONGS = 16              # four players, at most four kongs each
+#: SMX-5: at most this many wildcards discarded while in the any-tile wait (the other three
+#: of the four), so 表 is at most 1 + this; the field's range whatever the variant
+MAX_BIAO_DISCARDS = 3
+SELF_DRAWN = frozenset({"self_draw", "kong_replacement"})   # C-14: 杠上开花 is a self-draw
 DECIMALS = 10               # float amounts are rounded to this many decimal places
 
 
@@ -73,7 +81,7 @@ class Payment:
     rule: str
     detail: Message
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         assert self.payer != self.payee and self.item in ITEMS and self.amount > 0, self
 
     def to_dict(self) -> dict[Any, Any]:
@@ -119,7 +127,7 @@ class Kong:
 class Table:
     """The validated settlement input plus what the variant modules need of the hand."""
 
-    variant: Any
+    variant: Variant
     options: Any
     base: int | float
     dealer: int
@@ -150,6 +158,7 @@ class Table:
 
     @property
     def losers(self) -> list[int]:
+        assert self.winner is not None, "asked only of a win"
         return self.others(self.winner)
 
 
@@ -179,7 +188,7 @@ class SettlementResult:
         return out
 
 
-def pay(payer: int, payee: int, amount, item: str, rule: str, text: Message,
+def pay(payer: int, payee: int, amount: int | float, item: str, rule: str, text: Message,
         cites: tuple[str, ...] | None = None) -> Payment:
     """A payment whose detail is ``text = amount（cites or rule）``. A float amount (a
     decimal base such as 0.1) is rounded to 10 decimal places, so 0.1 × 3 is 0.3, not
@@ -195,7 +204,10 @@ def pay(payer: int, payee: int, amount, item: str, rule: str, text: Message,
 def kong_payers(t: Table, k: Kong) -> list[int]:
     """Who pays for a kong where the supplier pays (SMX-7, ZZ-5): every other player for a
     暗杠, else the one who supplied the tile (明杠: the discarder; 补杠: the ponged tile)."""
-    return t.others(k.seat) if k.type == "concealed" else [k.supplier]
+    if k.type == "concealed":
+        return t.others(k.seat)
+    assert k.supplier is not None, "C-15: where the supplier pays, a kong names it"
+    return [k.supplier]
 
 
 def flat_kong_payments(t: Table, units_by_type: dict[str, int], rule: str) -> list[Payment]:
@@ -213,10 +225,10 @@ def flat_kong_payments(t: Table, units_by_type: dict[str, int], rule: str) -> li
 
 
 #: a meld type of the request (API.md) → the kong type of ``settlement.kongs``
-MELD_KONG_TYPES = {"kong": "exposed", "added_kong": "added", "concealed_kong": "concealed"}
+MELD_KONG_TYPES: dict[Any, str] = {"kong": "exposed", "added_kong": "added", "concealed_kong": "concealed"}
 
 
-def kongs_of_melds(variant, opts, melds: list[dict[Any, Any]], seat: int,
+def kongs_of_melds(variant: Variant, opts: Any, melds: list[dict[Any, Any]], seat: int,
                    indicator: str | None = None) -> list[dict[Any, Any] | None]:
     """The ``settlement.kongs`` entries for the kongs among one seat's melds (API meld
     dicts), one per meld (``None`` for a meld that is no kong): 明杠/补杠 keep the meld's
@@ -226,7 +238,7 @@ def kongs_of_melds(variant, opts, melds: list[dict[Any, Any]], seat: int,
     from ..tiles import parse_tiles
 
     wild: tuple[Any, ...] = ()
-    if "wildcard" in kong_types(variant, opts) and indicator:
+    if "wildcard" in variant.kong_types(opts) and indicator:
         try:
             tiles = parse_tiles(indicator)
             wild = variant.wildcards(opts, tiles[0]) if len(tiles) == 1 else ()
@@ -254,13 +266,13 @@ def kongs_of_melds(variant, opts, melds: list[dict[Any, Any]], seat: int,
 
 # -- validation (C-15) ---------------------------------------------------------------------
 
-def _bad(name: str, code: str, **params) -> InputError:
+def _bad(name: str, code: str, **params: Any) -> InputError:
     return InputError("bad_settlement", Message("s.field_error", field=FIELD_LABELS.get(name, name),
                                                 text=Message(code, params)),
                       f"settlement.{name}")
 
 
-def _is_int(v: Any) -> bool:
+def _is_int(v: Any) -> TypeGuard[int]:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
@@ -286,7 +298,10 @@ def amount_problem(v: Any, maximum: int | float = MAX_BASE) -> str | None:
         return "range"
     if isinstance(v, int) or v.is_integer():
         return None
-    if v > MAX_DECIMAL_BASE or -Decimal(repr(v)).as_tuple().exponent > BASE_DECIMALS:
+    if v > MAX_DECIMAL_BASE:
+        return "decimals"
+    exponent = Decimal(repr(v)).as_tuple().exponent        # an int: v is finite
+    if -int(exponent) > BASE_DECIMALS:
         return "decimals"
     return None
 
@@ -302,11 +317,12 @@ def _base(raw: dict[Any, Any]) -> int | float:
         raise _bad("base", "s.base_range", max=MAX_BASE)
     if problem == "decimals":
         raise _bad("base", "s.base_decimals", d=BASE_DECIMALS, max=MAX_DECIMAL_BASE)
-    return v
+    base: int | float = v             # a number: amount_problem said so
+    return base
 
 
 def _four(raw: dict[Any, Any], name: str, check: Callable[[Any], bool], what: str,
-          default) -> tuple[Any, ...]:
+          default: Any) -> tuple[Any, ...]:
     v = raw.get(name)
     if v is None:
         return (default,) * 4
@@ -324,7 +340,7 @@ def _flag(raw: dict[Any, Any], name: str) -> bool:
     return v
 
 
-def _pao(raw: dict[Any, Any], variant, opts) -> tuple[int, ...]:
+def _pao(raw: dict[Any, Any], variant: Variant, opts: Any) -> tuple[int, ...]:
     pao = _four(raw, "pao", lambda x: _is_int(x) and x >= 0, "s.four_ints", 0)
     limit, why = variant_pao_max(variant, opts)
     if max(pao) > limit:
@@ -334,65 +350,34 @@ def _pao(raw: dict[Any, Any], variant, opts) -> tuple[int, ...]:
     return pao
 
 
-def variant_pao_max(variant, opts) -> tuple[int, str | Message]:
+def variant_pao_max(variant: Variant, opts: Any) -> tuple[int, str | Message]:
     """The largest 跑 a seat may have, and the rule that says so (C-15, SMX-6, ZZ-4); for
-    none, the message saying why."""
-    if variant.name == "sanmenxia":
-        if not opts.pao:
-            return 0, Message("s.no_pao_option", rule="SMX-6")
-        return opts.pao_max, "SMX-6"
-    if variant.name == "zhengzhou":
-        return opts.pao_max, "ZZ-4"
-    return 0, Message("s.no_pao", {"variant": variant.label}, "C-15")
+    none, the message saying why: :meth:`~webcalc.variants.base.Variant.pao_max`."""
+    return variant.pao_max(opts)
 
 
-def settlement_fields(variant, opts) -> frozenset[str]:
+def settlement_fields(variant: Variant, opts: Any) -> frozenset[str]:
     """The ``settlement`` fields this variant uses under these room options — what a form
-    should offer. Any other field is accepted only at its neutral value (0, false, none).
-
-    ``base``, ``dealer``, ``winner``, ``discarder`` always; ``pao`` where 下跑 is on (SMX-6,
-    ZZ-4); ``kongs`` unless 盘锦's ``kong`` is off (PJ-13); ``biao_discards`` with 三门峡's
-    wildcards (SMX-5); ``jiagang`` with 盘锦 加钢 but not 死钢 (PJ-11); ``duanmen`` and
-    ``kong_discard`` with their 盘锦 options (PJ-4, PJ-10); ``ready`` and ``follow_dealer``
-    in 晋城 (JC-3, JC-7).
-    """
-    used = {"base", "dealer", "winner", "discarder"}
-    name = variant.name
-    if variant_pao_max(variant, opts)[0] > 0:
-        used.add("pao")
-    if name != "panjin" or opts.kong:
-        used.add("kongs")
-    if name == "sanmenxia" and opts.wildcard:
-        used.add("biao_discards")
-    if name == "panjin":
-        if opts.jiagang and not opts.all_jiagang:
-            used.add("jiagang")
-        if opts.duanmen:
-            used.add("duanmen")
-        if opts.kong_discard:
-            used.add("kong_discard")
-    if name == "jincheng":
-        used |= {"ready", "follow_dealer"}
-    return frozenset(used)
+    should offer: :meth:`~webcalc.variants.base.Variant.settlement_fields`. Any other field
+    is accepted only at its neutral value (0, false, none)."""
+    return variant.settlement_fields(opts)
 
 
-def kong_types(variant, opts) -> tuple[str, ...]:
-    """The kong types of :data:`KONG_TYPES` this variant allows (混杠 only in 盘锦 with
-    ``wildcard_kong``, PJ-13)."""
-    if variant.name == "panjin" and opts.wildcard_kong:
-        return KONG_TYPES
-    return KONG_TYPES[:3]
+def kong_types(variant: Variant, opts: Any) -> tuple[str, ...]:
+    """The kong types of :data:`KONG_TYPES` this variant allows:
+    :meth:`~webcalc.variants.base.Variant.kong_types`."""
+    return variant.kong_types(opts)
 
 
-def _kongs(raw: dict[Any, Any], variant, opts) -> tuple[Kong, ...]:
+def _kongs(raw: dict[Any, Any], variant: Variant, opts: Any) -> tuple[Kong, ...]:
     v = raw.get("kongs")
     if v is None:
         return ()
     if not isinstance(v, list) or len(v) > MAX_KONGS:
         raise _bad("kongs", "s.kongs_list", n=MAX_KONGS)
-    if v and variant.name == "panjin" and not opts.kong:
+    if v and "kongs" not in variant.settlement_fields(opts):
         raise _bad("kongs", "s.kongs_off")
-    supplier_needed = variant.name in ("sanmenxia", "zhengzhou")
+    supplier_rule = variant.kong_supplier_rule      # the supplier pays: named on each kong
     out = []
     for i, k in enumerate(v):
         where = i + 1
@@ -404,23 +389,22 @@ def _kongs(raw: dict[Any, Any], variant, opts) -> tuple[Kong, ...]:
         typ = k.get("type")
         if typ not in KONG_TYPES:
             raise _bad("kongs", "s.kong_type", i=where)
-        if typ not in kong_types(variant, opts):
+        if typ not in variant.kong_types(opts):
             raise _bad("kongs", "s.kong_wild", i=where)
         src = k.get("from")
         if src is not None and (not _is_int(src) or not 0 <= src <= 3 or src == seat):
             raise _bad("kongs", "s.kong_from", i=where)
         if typ in ("concealed", "wildcard") and src is not None:
             raise _bad("kongs", "s.kong_no_from", i=where, kong=KONG_LABELS[typ])
-        if typ in ("exposed", "added") and src is None and supplier_needed:
-            rule = "SMX-7" if variant.name == "sanmenxia" else "ZZ-5"
+        if typ in ("exposed", "added") and src is None and supplier_rule:
             who = Message("s.who_exposed" if typ == "exposed" else "s.who_added")
             raise _bad("kongs", "s.kong_need_from", i=where, kong=KONG_LABELS[typ], who=who,
-                       rule_id=rule)
+                       rule_id=supplier_rule)
         out.append(Kong(seat, typ, src))
     return tuple(out)
 
 
-def parse_table(variant, sit: Situation | None, raw: Any, judgement: Judgement | None, *,
+def parse_table(variant: Variant, sit: Situation | None, raw: Any, judgement: Judgement | None, *,
                 options: Any = None, win_by: str | None = None) -> Table:
     """Validate the ``settlement`` object (C-15); every error is ``bad_settlement``.
     Without tiles (``sit`` ``None``) the room ``options`` and ``win_by`` are given instead."""
@@ -431,11 +415,13 @@ def parse_table(variant, sit: Situation | None, raw: Any, judgement: Judgement |
             raise InputError("bad_settlement", Message("s.unknown_key", key=key, known=list(FIELDS)),
                              f"settlement.{key}")
     opts = sit.options if sit is not None else options
-    name = variant.name
+    fields = variant.settlement_fields(opts)
     base = _base(raw)
     dealer = _seat(raw, "dealer", True)
+    assert dealer is not None                # required: _seat raised without it
     winner = _seat(raw, "winner", False)
     win_by = sit.win_by if sit is not None else win_by
+    assert win_by is not None, "the situation's, or given beside the options"
     discarder = _seat(raw, "discarder", False)
     if winner is not None and win_by in ("discard", "robbing_kong"):
         what = Message("s.what_discard" if win_by == "discard" else "s.what_robbed")
@@ -447,30 +433,31 @@ def parse_table(variant, sit: Situation | None, raw: Any, judgement: Judgement |
         discarder = None                     # docs/settlement.md: ignored without a discard
     pao = _pao(raw, variant, opts)
     jiagang = _four(raw, "jiagang", lambda x: isinstance(x, bool), "s.four_bools", False)
-    if any(jiagang) and not (name == "panjin" and (opts.jiagang or opts.all_jiagang)):
+    everyone = variant.everyone_jiagang(opts)
+    if any(jiagang) and not ("jiagang" in fields or everyone):
         raise _bad("jiagang", "s.jiagang_off")
-    if name == "panjin" and opts.all_jiagang:
+    if everyone:
         if any(jiagang) and not all(jiagang):
             raise _bad("jiagang", "s.jiagang_partial")
         jiagang = (True,) * 4                # PJ-11: 死钢, everyone has 加钢
     ready = _four(raw, "ready", lambda x: isinstance(x, bool), "s.four_bools", True)
-    if name == "jincheng" and winner is not None and not ready[winner]:
+    if "ready" in fields and winner is not None and not ready[winner]:
         raise _bad("ready", "s.not_ready", seat=SEAT_NAMES[winner])
     kongs = _kongs(raw, variant, opts)
     bd = raw.get("biao_discards", 0)
     bd = 0 if bd is None else bd
     if not _is_int(bd) or not 0 <= bd <= MAX_BIAO_DISCARDS:
         raise _bad("biao_discards", "s.biao_range", n=MAX_BIAO_DISCARDS)
-    if bd and "biao_discards" not in settlement_fields(variant, opts):
+    if bd and "biao_discards" not in fields:
         raise _bad("biao_discards", "s.biao_off")
     follow = _flag(raw, "follow_dealer")
-    if follow and name != "jincheng":
+    if follow and "follow_dealer" not in fields:
         raise _bad("follow_dealer", "s.follow_off")
     duanmen = _flag(raw, "duanmen")
-    if duanmen and not (name == "panjin" and opts.duanmen):
+    if duanmen and "duanmen" not in fields:
         raise _bad("duanmen", "s.duanmen_off")
     kong_discard = _flag(raw, "kong_discard")
-    if kong_discard and not (name == "panjin" and opts.kong_discard):
+    if kong_discard and "kong_discard" not in fields:
         raise _bad("kong_discard", "s.kong_discard_off")
     if kong_discard and (winner is None or win_by != "discard"):
         raise _bad("kong_discard", "s.kong_discard_not_discard")
@@ -498,12 +485,12 @@ def _check_winner(sit: Situation, judgement: Judgement | None, win_by_given: boo
 
 # -- entry point ------------------------------------------------------------------------
 
-def settle(variant, sit: Situation, judgement: Judgement | None, raw_settlement: Any, *,
+def settle(variant: Variant, sit: Situation, judgement: Judgement | None, raw_settlement: Any, *,
            win_by_given: bool = True) -> SettlementResult:
     """Validate ``raw_settlement`` (C-15) and settle the hand by the variant's rules.
 
     Args:
-        variant: the variant object (``variant.name`` picks the payment module).
+        variant: the variant object (its ``payments`` and ``next_dealer`` settle).
         sit: the analysed situation (the winner's hand when a winner is given).
         judgement: the variant's judgement of a 14-tile hand, or ``None`` for 13 tiles.
         raw_settlement: the request's ``settlement`` object.
@@ -513,26 +500,24 @@ def settle(variant, sit: Situation, judgement: Judgement | None, raw_settlement:
         InputError: ``bad_settlement`` naming the field; ``not_complete`` (with reasons) or
             ``wrong_tile_count`` when a winner is given for a hand that is not a win.
     """
-    from . import jincheng, panjin, sanmenxia, zhengzhou
-    modules = {"sanmenxia": sanmenxia, "zhengzhou": zhengzhou, "panjin": panjin,
-               "jincheng": jincheng}
     table = parse_table(variant, sit, raw_settlement, judgement)
     if table.winner is not None:
         _check_winner(sit, judgement, win_by_given)
-    return _result(modules[variant.name], table)
+    return _result(table)
 
 
-def _result(module, table: Table) -> SettlementResult:
-    """The variant module's payments and next dealer for a validated table."""
-    payments, extra = module.payments(table)
-    extra["next_dealer"] = module.next_dealer(table)
+def _result(table: Table) -> SettlementResult:
+    """The variant's payments and next dealer for a validated table."""
+    variant = table.variant
+    payments, extra = variant.payments(table)
+    extra["next_dealer"] = variant.next_dealer(table)
     for p in payments:
         if isinstance(p.amount, float) and not math.isfinite(p.amount):
             raise _bad("base", "s.too_large")
     return SettlementResult(Settlement.of(payments), **extra)
 
 
-def settle_declared(variant, options, win_by: str, raw_settlement: Any,
+def settle_declared(variant: Variant, options: Any, win_by: str, raw_settlement: Any,
                     declared: Any) -> SettlementResult:
     """Settle a hand recorded without its tiles (a 荒庄, or a win whose tiles nobody typed).
 
@@ -555,16 +540,12 @@ def settle_declared(variant, options, win_by: str, raw_settlement: Any,
             variant or the room does not have, or any error :func:`settle` would raise for
             the settlement object itself.
     """
-    from . import jincheng, panjin, sanmenxia, zhengzhou
-    modules = {"sanmenxia": sanmenxia, "zhengzhou": zhengzhou, "panjin": panjin,
-               "jincheng": jincheng}
-    module = modules[variant.name]
     table = parse_table(variant, None, raw_settlement, None, options=options, win_by=win_by)
     if declared is None:
         declared = {}
     if not isinstance(declared, dict):
         raise InputError("bad_settlement", Message("d.not_object"), "declared")
-    allowed = module.DECLARED
+    allowed = variant.declared_fields
     for key in declared:
         if key not in allowed:
             what = list(allowed) if allowed else Message("d.nothing")
@@ -572,11 +553,11 @@ def settle_declared(variant, options, win_by: str, raw_settlement: Any,
                                                        allowed=what), f"declared.{key}")
     if table.winner is None and any(declared.values()):
         raise InputError("bad_settlement", Message("d.drawn"), "declared")
-    table.declared = module.parse_declared(table, declared)
-    return _result(module, table)
+    table.declared = variant.parse_declared(table, declared)
+    return _result(table)
 
 
-def declared_keys(raw: dict[Any, Any], name: str, allowed: dict[str, str]) -> list[str]:
+def declared_keys(raw: dict[Any, Any], name: str, allowed: dict[str, Message]) -> list[str]:
     """A declared list of keys (``fan``, ``doubles``): each one of ``allowed`` (key →
     name message), no repeats; ``bad_settlement`` on ``declared.<name>`` otherwise."""
     v = raw.get(name)

@@ -7,5 +7,8 @@ from .sanmenxia import VARIANT as SANMENXIA
 from .zhengzhou import VARIANT as ZHENGZHOU
 
 VARIANTS: dict[str, Variant] = {v.name: v for v in (SANMENXIA, ZHENGZHOU, PANJIN, JINCHENG)}
+#: what each 番 key multiplies by where it is not ×2 (盘锦 PJ-10: 群鸡 ×4), over every variant
+FAN_MULTIPLIERS: dict[str, int] = {k: m for v in VARIANTS.values()
+                                   for k, m in v.fan_multipliers.items()}
 
-__all__ = ["VARIANTS", "Judgement", "Situation", "Variant"]
+__all__ = ["FAN_MULTIPLIERS", "VARIANTS", "Judgement", "Situation", "Variant"]

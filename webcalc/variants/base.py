@@ -1,9 +1,13 @@
 """What every rule set provides, and the defaults they share.
 
-A variant is a plain object (one module per rule set) with an options dataclass and a few
-methods the analysis calls. The shared decomposer (:mod:`webcalc.decompose`) does the
-splitting; a variant says which shapes it knows, where wildcards may stand in, and what
-else a win needs.
+A variant is a plain object (one module per rule set) with an options dataclass and the
+methods the analysis, the settlement and the pricing of waits call. The shared decomposer
+(:mod:`webcalc.decompose`) does the splitting; a variant says which shapes it knows, where
+wildcards may stand in, and what else a win needs. The shared settlement
+(:mod:`webcalc.settlement`) validates and sums; a variant says which settlement fields it
+has, who pays its kongs, what a win without tiles declares, its payments and who deals next
+(docs/decisions.md, "One home per rule set": no code outside ``webcalc/variants/`` names a
+rule set).
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from ..decompose import (
 from ..errors import InputError
 from ..hand import MELD_KINDS, MELD_LABELS, TAKEN_KINDS, Hand, Meld
 from ..messages import Message
+from ..settlement import KONG_TYPES, Payment, SettlementResult, Table
 from ..shanten import four_wildcards_missing, free_standard, hand_caps, seven_pairs_plain
 from ..tables import jokers_needed, standard_waits
 from ..tiles import ALL_TILES, Tile, counts_of
@@ -34,7 +39,8 @@ WIN_METHODS = ("self_draw", "discard", "kong_replacement", "robbing_kong")
 NO_SHAPES: frozenset[str] = frozenset()
 SEVEN_PAIRS = frozenset(("seven_pairs",))
 WIN_METHOD_LABELS = {w: Message(f"win.{w}") for w in WIN_METHODS}  # 自摸 点炮 杠上开花 抢杠
-SELF_DRAWN = frozenset({"self_draw", "kong_replacement"})   # C-14: 杠上开花 is a self-draw
+#: the fields of ``settlement`` every rule set has (C-15)
+COMMON_FIELDS = frozenset({"base", "dealer", "winner", "discarder"})
 
 
 @dataclass(frozen=True)
@@ -62,7 +68,7 @@ class Situation:
     real_counts: tuple[int, ...] = field(init=False, compare=False, repr=False)
     jokers: tuple[Tile, ...] = field(init=False, compare=False, repr=False)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         """Derived once: ``counts`` (34-vector of the concealed tiles, wildcards as
         themselves), ``real_counts`` (without the wildcard tiles) and ``jokers``."""
         wild = set(self.wildcards)
@@ -105,7 +111,7 @@ class Judgement:
         return bool(self.readings)
 
 
-def reason(rule: str, code: str, **params) -> dict[Any, Any]:
+def reason(rule: str, code: str, **params: Any) -> dict[Any, Any]:
     """One API reason: ``{"rule", "message"}`` with the message as a
     :class:`~webcalc.messages.Message` (``code``, ``params``, ``rule``)."""
     return {"rule": rule, "message": Message(code, params, rule)}
@@ -136,9 +142,9 @@ class Variant:
     what differs."""
 
     name = ""
-    label = ""
+    label: str | Message = ""
     seed = ""
-    Options: type = object
+    Options: type[Any] = object
     cycle = HENAN
     #: win method → allowed; the rule id cited when refused (C-14)
     win_methods: frozenset[str] = frozenset({"self_draw", "kong_replacement"})
@@ -150,23 +156,40 @@ class Variant:
     #: the rules beside C-9 and C-12 that decide a hand's 牌理 here (wildcards, shapes): the
     #: rule pages a 何切 problem's answer names (:mod:`webcalc.quiz`)
     efficiency_rules: tuple[str, ...] = ()
+    #: whether the shared free-joker search counts this rule set's 牌理 (shanten, useful
+    #: draws, waits: ``FreeOracle`` and the compiled draws of :mod:`webcalc.efficiency`): a
+    #: wildcard may stand in any group and a win is its shape complete. False where a win
+    #: needs more than its shape and jokers stay out of triplets (盘锦 PJ-2, PJ-4..PJ-7):
+    #: that rule set's own search (:func:`webcalc.shanten.panjin_missing` and its kin)
+    #: counts every discard at once, its waits included.
+    free_joker_search = True
+    #: the rule by which the supplier of an exposed or added kong's tile pays for it, so a
+    #: kong of those types names its supplier (``settlement.kongs[].from``); ``""`` where
+    #: every other player pays every kong (盘锦 PJ-13, 晋城 JC-6)
+    kong_supplier_rule = ""
+    #: what a win recorded without its tiles may declare (keys of the API's ``declared``,
+    #: :func:`webcalc.settlement.settle_declared`); empty where the money needs no factor
+    #: of the tiles
+    declared_fields: tuple[str, ...] = ()
+    #: what a 番 key of ``waits[].win.fan`` multiplies by where it is not ×2
+    fan_multipliers: dict[str, int] = {}
 
     # -- configuration -------------------------------------------------------------
-    def wildcards_on(self, opts) -> bool:
+    def wildcards_on(self, opts: Any) -> bool:
         """Whether the room plays with wildcards at all."""
         return False
 
-    def wildcards(self, opts, indicator: Tile | None) -> tuple[Tile, ...]:
+    def wildcards(self, opts: Any, indicator: Tile | None) -> tuple[Tile, ...]:
         """Wildcard kinds for ``indicator`` (C-7: none without an indicator)."""
         if indicator is None or not self.wildcards_on(opts):
             return ()
         return wildcards_from_indicator(indicator, self.cycle)
 
-    def kinds_in_play(self, opts) -> int:
+    def kinds_in_play(self, opts: Any) -> int:
         """How many tile kinds are in the wall: 34, or 27 without honors."""
         return 34
 
-    def takes_history(self, opts) -> bool:
+    def takes_history(self, opts: Any) -> bool:
         """Whether a request may give the winner's ``history`` (三门峡 SMX-5: its 表 are
         counted from the turns). Default: no."""
         return False
@@ -195,12 +218,12 @@ class Variant:
         return tuple(k for k in MELD_KINDS if (k != "chow" or self.chow_allowed)
                      and (k not in TAKEN_KINDS or self.taken_allowed))
 
-    def check_melds(self, opts, melds: list[Meld], wildcards: tuple[Tile, ...]) -> None:
+    def check_melds(self, opts: Any, melds: list[Meld], wildcards: tuple[Tile, ...]) -> None:
         """Raise ``bad_meld`` for a meld, or a set of melds, this variant forbids."""
         for i, m in enumerate(melds):
             self.check_meld(opts, m, wildcards, i)
 
-    def check_meld(self, opts, meld: Meld, wildcards: tuple[Tile, ...], index: int) -> None:
+    def check_meld(self, opts: Any, meld: Meld, wildcards: tuple[Tile, ...], index: int) -> None:
         """Raise ``bad_meld`` for a meld this variant forbids (no chow in 三门峡, 郑州 and
         晋城; 拾/搶 only in 晋城, JC-10)."""
         if meld.kind == "chow" and not self.chow_allowed:
@@ -212,11 +235,77 @@ class Variant:
                                                  meld=MELD_LABELS[meld.kind], tile=meld.tiles[0],
                                                  rule="JC-10"), "melds")
 
-    def declarable(self, opts) -> Declarable | None:
+    def declarable(self, opts: Any) -> Declarable | None:
         """What a win recorded without its tiles may declare under ``opts``, or ``None``
         when nothing (the variant's money needs no factor of the tiles, or the room has
         every such factor off). The settlement's ``parse_declared`` refuses the rest."""
         return None
+
+    # -- settlement (C-10, C-11, C-15) -----------------------------------------------
+    @property
+    def kong_names_supplier(self) -> bool:
+        """Whether a form asks who supplied an exposed or added kong's tile."""
+        return bool(self.kong_supplier_rule)
+
+    def pao_max(self, opts: Any) -> tuple[int, str | Message]:
+        """The largest 跑 a seat may have, and the rule that says so (C-15); for none, the
+        message saying why. Default: no 跑 in this rule set."""
+        return 0, Message("s.no_pao", {"variant": self.label}, "C-15")
+
+    def settlement_fields(self, opts: Any) -> frozenset[str]:
+        """The ``settlement`` fields this variant uses under these room options — what a
+        form should offer. Any other field is accepted only at its neutral value (0, false,
+        none). Default: ``base``, ``dealer``, ``winner``, ``discarder``, ``kongs``, and
+        ``pao`` where :meth:`pao_max` allows some."""
+        used = COMMON_FIELDS | {"kongs"}
+        if self.pao_max(opts)[0] > 0:
+            used |= {"pao"}
+        return used
+
+    def kong_types(self, opts: Any) -> tuple[str, ...]:
+        """The kong types of ``settlement.kongs`` this variant allows; default 明杠 补杠 暗杠."""
+        return KONG_TYPES[:3]
+
+    def everyone_jiagang(self, opts: Any) -> bool:
+        """Whether every seat has 加钢 whatever ``settlement.jiagang`` says (盘锦 死钢,
+        PJ-11); default no."""
+        return False
+
+    def payments(self, t: Table) -> tuple[list[Payment], dict[str, Any]]:
+        """The payments of a validated table, and what the result adds beside them
+        (:class:`~webcalc.settlement.SettlementResult`'s ``biao``, ``fan``, ``notes``)."""
+        raise NotImplementedError
+
+    def next_dealer(self, t: Table) -> tuple[int, str]:
+        """Who deals the next hand, and the rule that says so."""
+        raise NotImplementedError
+
+    def parse_declared(self, t: Table, raw: dict[Any, Any]) -> dict[Any, Any]:
+        """The factors a win without tiles declares (``raw``, its keys among
+        :attr:`declared_fields`), checked against the room; default none."""
+        return {}
+
+    # -- what a wait is worth (:mod:`webcalc.worth`) -----------------------------------
+    def score_key(self, sit: Situation) -> tuple[Any, ...] | None:
+        """A key such that two wins of the same 13 tiles with equal keys are worth the same
+        (same 番/表 and amount), read off cheap predicates, or ``None`` when only a full
+        judgement can tell. Default: ``None``."""
+        return None
+
+    def pricing_judgement(self, sit: Situation, key: tuple[Any, ...]) -> Judgement:
+        """What the settlement reads of a judgement, built from :meth:`score_key` without
+        listing the readings: the win is complete (the tile is a wait, C-9). Default: one
+        standard reading and nothing else."""
+        return Judgement([Reading("standard", ())])
+
+    def win_fan_keys(self, sit: Situation, judgement: Judgement,
+                     result: SettlementResult) -> list[str]:
+        """The keys of what multiplies a priced win (API ``waits[].win.fan``); default none."""
+        return []
+
+    def win_extras(self, result: SettlementResult) -> dict[str, Any]:
+        """What ``waits[].win`` carries beside ``fan`` and ``amount``; default nothing."""
+        return {}
 
     # -- judging ------------------------------------------------------------------
     def is_win(self, sit: Situation) -> bool:
@@ -257,7 +346,7 @@ class Variant:
         more than its shape (盘锦's conditions) or another search counts the hand. Names:
         ``seven_pairs``, ``four_wildcards``, ``knitted``, ``thirteen_orphans`` (the
         standard shape always). Default: 七对 as themselves without melds."""
-        if not self.policy.in_triplet:
+        if not self.free_joker_search:
             return None
         return NO_SHAPES if sit.hand.melds else SEVEN_PAIRS
 

@@ -9,11 +9,22 @@ self-draw, discard, robbing an exposed kong, 杠上开花.
 ``shi``/``qiang``, one tile each, 1 toward C-3). Such a hand wins only as 十三幺, and a
 taken tile is frozen: it counts toward the thirteen kinds but is never the pair and never
 the winning tile.
+
+Payments (the settlement section of :class:`Jincheng`):
+JC-5: each of the 3 others pays ``底 × u × (2 if self-draw) × (2 if this payer discarded
+the winning tile without 上架)``, u = 2 when the winner or this payer deals. A robbed
+konger counts as the discarder (JC-4); 杠上开花 is a self-draw (C-14).
+JC-6: 明杠/补杠 each other player pays 1 底, 暗杠 2 底; paid whoever wins; not on 荒庄.
+JC-7: 前包 (``follow_dealer``) the dealer pays each other player 1 底.
+JC-8: 荒庄 the dealer pays each other player ``draw_penalty`` 底; no kong money.
+JC-9: who deals next.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..decompose import (
     TERMINALS_AND_HONORS,
@@ -26,13 +37,24 @@ from ..decompose import (
 )
 from ..errors import InputError
 from ..hand import MELD_LABELS, Meld
-from ..messages import Message
+from ..messages import Joined, Message
 from ..options import opt
-from ..tiles import ALL_TILES, format_tiles
-from .base import NO_SHAPES, SEVEN_PAIRS, WIN_METHODS, Judgement, Situation, Variant
+from ..settlement import SEAT_NAMES, Payment, Table, flat_kong_payments, fmt, pay
+from ..tiles import ALL_TILES, Tile, format_tiles
+from .base import (
+    NO_SHAPES,
+    SEVEN_PAIRS,
+    WIN_METHOD_LABELS,
+    WIN_METHODS,
+    Judgement,
+    Situation,
+    Variant,
+)
 
 ORPHANS = frozenset(TERMINALS_AND_HONORS)
 _SEVEN_ORPHANS = SEVEN_PAIRS | {"thirteen_orphans"}           # distance_shapes without melds
+#: JC-6: what each other player pays a kong, in 底
+KONG_UNITS = {"exposed": 1, "added": 1, "concealed": 2}
 
 
 @dataclass(frozen=True)
@@ -58,7 +80,8 @@ class Jincheng(Variant):
     chow_rule = "JC-2"
     taken_allowed = True
 
-    def check_meld(self, opts, meld: Meld, wildcards, index: int) -> None:
+    def check_meld(self, opts: Any, meld: Meld, wildcards: tuple[Tile, ...],
+                   index: int) -> None:
         """JC-2: no chow. JC-10: a 拾/搶 tile is a 幺 tile (1, 9 or an honor)."""
         if meld.kind == "chow":
             raise InputError("bad_meld", Message("jc.no_chow", rule="JC-2"), "melds")
@@ -68,7 +91,7 @@ class Jincheng(Variant):
             raise InputError("bad_meld", Message("jc.taken_not_orphan", meld=MELD_LABELS[meld.kind],
                                                  tile=t, rule="JC-10"), "melds")
 
-    def check_melds(self, opts, melds: list[Meld], wildcards) -> None:
+    def check_melds(self, opts: Any, melds: list[Meld], wildcards: tuple[Tile, ...]) -> None:
         """JC-10 across the melds: at most one 搶, no two taken tiles of one kind, and no
         pong or kong beside a taken tile (a hand holding one plays for 十三幺 only)."""
         super().check_melds(opts, melds, wildcards)
@@ -89,7 +112,7 @@ class Jincheng(Variant):
                 "jc.taken_with_meld", meld=MELD_LABELS[other.kind], tiles=format_tiles(other.tiles),
                 at=at, rule="JC-10"), "melds")
 
-    def wildcards(self, opts, indicator):
+    def wildcards(self, opts: Any, indicator: Tile | None) -> tuple[Tile, ...]:
         if indicator is not None:
             raise InputError("bad_option", Message("jc.no_indicator", rule="JC-1"), "indicator")
         return ()
@@ -112,7 +135,7 @@ class Jincheng(Variant):
         return Judgement(readings)
 
 
-    def winning_kinds(self, sit: Situation):
+    def winning_kinds(self, sit: Situation) -> list[Tile]:
         """With 拾/搶 tiles only 十三幺 counts: each 幺 kind whose addition to the concealed
         tiles makes it, so never a kind held only as a taken tile (JC-10)."""
         if _taken(sit):
@@ -148,13 +171,75 @@ class Jincheng(Variant):
             out["thirteen_orphans"] = min_missing_thirteen_orphans(sit.counts)
         return {shape: d for shape, d in out.items() if d <= limit}
 
+    # -- settlement: JC-5 the win, JC-6 kongs, JC-7 前包, JC-8 荒庄 后包, JC-9 -----------
+    def settlement_fields(self, opts: Any) -> frozenset[str]:
+        """``ready`` (上架, JC-3) and ``follow_dealer`` (前包, JC-7) too."""
+        return super().settlement_fields(opts) | {"ready", "follow_dealer"}
+
+    @staticmethod
+    def win_payment(t: Table, payer: int) -> Payment:
+        """JC-5 for one payer."""
+        assert t.winner is not None
+        base, factors = t.base, []
+        u = 2 if t.dealer in (t.winner, payer) else 1
+        factors.append(Message("pay.factor", m=u,
+                               name=Message("pay.dealer" if u == 2 else "pay.non_dealer")))
+        amount = base * u
+        if t.self_drawn:
+            amount *= 2
+            factors.append(Message("pay.factor", m=2, name=WIN_METHOD_LABELS["self_draw"]))
+        if payer == t.discarder and not t.ready[payer]:
+            amount *= 2
+            factors.append(Message("pay.factor", m=2, name=Message("jc.unready_discard")))
+        how = Message("jc.discard_win") if t.win_by == "discard" else WIN_METHOD_LABELS[t.win_by]
+        who = Message("pay.who", seat=SEAT_NAMES[t.winner], how=how)
+        formula = Message("jc.win", base=fmt(base), factors=Joined(factors, " ", " "))
+        return pay(payer, t.winner, amount, "win", "JC-5",
+                   Message("pay.line", who=who, formula=formula))
+
+    @staticmethod
+    def kong_payments(t: Table) -> list[Payment]:
+        """JC-6: each other player pays the konger a fixed number of 底."""
+        return flat_kong_payments(t, KONG_UNITS, "JC-6")
+
+    @staticmethod
+    def dealer_pays_each(t: Table, units: int, item: str, rule: str,
+                         what: Message) -> list[Payment]:
+        """The dealer pays each other player ``units`` 底 (JC-7, JC-8)."""
+        if units <= 0:
+            return []
+        return [pay(t.dealer, s, t.base * units, item, rule,
+                    Message("jc.dealer_pays", what=what, seat=SEAT_NAMES[t.dealer],
+                            base=fmt(t.base), n=units))
+                for s in t.others(t.dealer)]
+
+    def payments(self, t: Table) -> tuple[list[Payment], dict[str, Any]]:
+        out = []
+        if t.follow_dealer:
+            out += self.dealer_pays_each(t, 1, "follow_dealer", "JC-7",
+                                         Message("jc.follow_dealer"))
+        if t.winner is None:                       # C-10, JC-8: 后包, no kongs
+            return out + self.dealer_pays_each(t, t.options.draw_penalty, "draw_penalty",
+                                               "JC-8", Message("jc.draw_penalty")), {}
+        out += [self.win_payment(t, payer) for payer in t.losers]
+        return out + self.kong_payments(t), {}
+
+    def next_dealer(self, t: Table) -> tuple[int, str]:
+        """JC-9: the dealer wins → stays; else (荒庄 included) the next seat deals."""
+        return (t.dealer if t.winner == t.dealer else (t.dealer + 1) % 4), "JC-9"
+
+    # -- what a wait is worth --------------------------------------------------------
+    def score_key(self, sit: Situation) -> tuple[Any, ...] | None:
+        """JC-5: no 番; the hand never counts."""
+        return ()
+
 
 def _taken(sit: Situation) -> set[int]:
     """The kinds held as 拾/搶 tiles (JC-10); empty for a hand without them."""
     return {int(m.tiles[0]) for m in sit.hand.melds if m.is_taken}
 
 
-def frozen_orphans_missing(counts, taken: set[int]) -> int | None:
+def frozen_orphans_missing(counts: Sequence[int], taken: set[int]) -> int | None:
     """Tiles a hand with the 拾/搶 kinds ``taken`` and the concealed ``counts`` lacks from
     十三幺 (JC-10), or ``None`` when it can never make it.
 
@@ -191,7 +276,7 @@ def frozen_orphans_reading(sit: Situation, add: int | None = None) -> Reading | 
     if len(pairs) != 1 or any(counts[k] + (k in frozen) != (2 if k in pairs else 1)
                               for k in TERMINALS_AND_HONORS):
         return None
-    groups = []
+    groups: list[Group] = []
     for k in TERMINALS_AND_HONORS:
         t = ALL_TILES[k]
         if k in pairs:

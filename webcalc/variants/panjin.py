@@ -11,10 +11,23 @@ A win needs, besides the standard shape (or 七对 with its option):
 * PJ-6 — a pong, kong or concealed triplet of real tiles, or a real honor pair as the eyes;
 * PJ-7 — a sequence, unless ``piaohu`` (then an all-triplet hand wins as 飘胡); 手把一 (four
   melds declared) only as 飘胡. 七对 (PJ-8) is exempt from PJ-6 and PJ-7.
+
+Payments (the settlement section of :class:`Panjin`):
+PJ-10: every 番 doubles (群鸡 ×4), multiplied together; with a settlement the situational
+ones join the hand's own: 自摸 (and 杠上开花, a self-draw by C-14), 点炮, 杠上开花
+(``kong_bloom``), 杠流泪 (``kong_discard``).
+PJ-11, per loser: ×2 when the winner or this loser deals (never ×4); ×2 when the winner has
+加钢, ×2 when this loser has (``all_jiagang``: everyone).
+PJ-12: self-draw — each loser pays its share; discard — the discarder pays all three shares
+(点炮包三家), the 点炮 ×2 on its own share only, or on all three with
+``discard_doubles_all``.
+PJ-13 (option ``kong``): 明杠/补杠 each other player pays 1 底, 暗杠 2, 混杠 64; never
+multiplied; paid on 荒庄 too. PJ-14: who deals next.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,13 +42,25 @@ from ..decompose import (
 )
 from ..errors import InputError
 from ..hand import Meld
-from ..messages import Message
+from ..messages import Joined, Message
 from ..options import opt
+from ..settlement import (
+    KONG_TYPES,
+    SEAT_NAMES,
+    Payment,
+    SettlementResult,
+    Table,
+    declared_keys,
+    declared_refuse,
+    flat_kong_payments,
+    fmt,
+    pay,
+)
 from ..shanten import hand_caps, panjin_meld_flags, panjin_missing, panjin_standard_drawn
 from ..tables import standard_waits
 from ..tiles import ALL_TILES, Tile
 from ..wildcards import PANJIN, wildcards_from_indicator
-from .base import Declarable, Judgement, Situation, Variant, reason
+from .base import WIN_METHOD_LABELS, Declarable, Judgement, Situation, Variant, reason
 
 PJ_POLICY = JokerPolicy(in_triplet=False)            # PJ-2
 ONE_BAMBOO = 18                                       # 1条, 幺鸡
@@ -103,6 +128,13 @@ HAND_FAN_OPTION = {"piaohu": "piaohu", "one_suit": "one_suit", "seven_pairs": "s
                    "jihu": "jihu", "qunji": "jihu", "qionghu": "qionghu", "jiahu": "jiahu"}
 
 
+#: what each 番 multiplies by where it is not ×2 (PJ-10: 群鸡 ×4); every other key doubles
+FAN_MULTIPLIERS = {"qunji": 4}
+#: PJ-13: what each other player pays a kong, in 底
+KONG_UNITS = {"exposed": 1, "added": 1, "concealed": 2, "wildcard": 64}
+CITES = ("PJ-10", "PJ-11", "PJ-12")
+
+
 def fan(key: str, multiplier: int = 2) -> dict[Any, Any]:
     """One 番 entry: ``{"name", "key", "multiplier"}`` (PJ-10)."""
     return {"name": FAN_NAMES[key], "key": key, "multiplier": multiplier}
@@ -118,11 +150,14 @@ class Panjin(Variant):
     win_rule = "PJ-9"
     efficiency_rules = ("PJ-1", "PJ-2", "PJ-4", "PJ-5", "PJ-6", "PJ-7", "PJ-8")
     policy = PJ_POLICY
+    free_joker_search = False                   # PJ-2, PJ-4..PJ-7: its own 牌理 search
+    fan_multipliers = FAN_MULTIPLIERS
+    declared_fields = ("fan",)
 
-    def wildcards_on(self, opts) -> bool:
-        return opts.wildcard_mode != "none"
+    def wildcards_on(self, opts: Any) -> bool:
+        return bool(opts.wildcard_mode != "none")
 
-    def declarable(self, opts) -> Declarable | None:
+    def declarable(self, opts: Any) -> Declarable | None:
         """PJ-10: the hand's own 番 whose room option is on (穷胡 needs wildcards too)."""
         keys = tuple((k, FAN_NAMES[k]) for k, option in HAND_FAN_OPTION.items()
                      if getattr(opts, option)
@@ -131,12 +166,13 @@ class Panjin(Variant):
             return None
         return Declarable("fan", Message("declared.fan"), "PJ-10", keys)
 
-    def wildcards(self, opts, indicator):
+    def wildcards(self, opts: Any, indicator: Tile | None) -> tuple[Tile, ...]:
         if indicator is None or not self.wildcards_on(opts):
             return ()
         return wildcards_from_indicator(indicator, PANJIN, both=opts.wildcard_mode == "both")
 
-    def check_meld(self, opts, meld: Meld, wildcards, index: int) -> None:
+    def check_meld(self, opts: Any, meld: Meld, wildcards: tuple[Tile, ...],
+                   index: int) -> None:
         super().check_meld(opts, meld, wildcards, index)                # no 拾/搶 (JC-10)
         if meld.is_kong and not opts.kong:
             raise InputError("bad_meld", Message("pj.no_kong_option", rule="PJ-13"), "melds")
@@ -158,7 +194,7 @@ class Panjin(Variant):
             out |= wild
         return out
 
-    def check_winning_tile(self, win_by: str, winning: Tile | None, wildcards) -> None:
+    def check_winning_tile(self, win_by: str, winning: Tile | None, wildcards: tuple[Tile, ...]) -> None:
         """C-14, PJ-2: a wildcard is never discarded, so it cannot be won on a discard."""
         if win_by == "discard" and winning is not None and winning in wildcards:
             raise InputError("bad_win_by", Message("pj.discard_wild", tile=winning, rule="PJ-2"),
@@ -341,7 +377,7 @@ class Panjin(Variant):
         return meld_trip, meld_seq
 
     @staticmethod
-    def _structure_ok(opts, counts: tuple[int, ...], jokers: int, melds: int,
+    def _structure_ok(opts: Any, counts: tuple[int, ...], jokers: int, melds: int,
                       meld_trip: bool, meld_seq: bool) -> bool:
         """七对 with its option (PJ-8), or a standard split with PJ-2's joker places that
         has a 刻 (PJ-6) and a 顺 unless 飘胡, 手把一 only as 飘胡 (PJ-7)."""
@@ -469,6 +505,171 @@ class Panjin(Variant):
         kinds = [k for k in self.winning_kinds(before) if k not in sit.wildcards
                  and held[k] + (k == sit.indicator) < 4]                     # C-9
         return kinds == [sit.winning_tile]
+
+    # -- settlement: PJ-10 番, PJ-11 pair factors, PJ-12 who pays, PJ-13 kongs, PJ-14 ----
+    def settlement_fields(self, opts: Any) -> frozenset[str]:
+        """``kongs`` only with ``kong`` (PJ-13); ``jiagang`` with 加钢 but not 死钢 (PJ-11);
+        ``duanmen`` and ``kong_discard`` with their options (PJ-4, PJ-10)."""
+        used = set(super().settlement_fields(opts))
+        if not opts.kong:
+            used.discard("kongs")
+        if opts.jiagang and not opts.all_jiagang:
+            used.add("jiagang")
+        if opts.duanmen:
+            used.add("duanmen")
+        if opts.kong_discard:
+            used.add("kong_discard")
+        return frozenset(used)
+
+    def kong_types(self, opts: Any) -> tuple[str, ...]:
+        """混杠 too with ``wildcard_kong`` (PJ-13)."""
+        return KONG_TYPES if opts.wildcard_kong else super().kong_types(opts)
+
+    def everyone_jiagang(self, opts: Any) -> bool:
+        """PJ-11: 死钢 (``all_jiagang``), everyone has 加钢."""
+        return bool(opts.all_jiagang)
+
+    @staticmethod
+    def fan_list(t: Table) -> list[dict[Any, Any]]:
+        """PJ-10: the hand's 番 (judgement) plus the situational ones."""
+        if t.declared is not None:
+            out = list(t.declared["fan"])
+        else:
+            assert t.judgement is not None
+            out = list(t.judgement.fan or [])
+        if t.self_drawn:
+            out.append(fan("self_draw"))
+        if t.win_by == "discard":
+            out.append({**fan("discard"), "note": Message(
+                "pj.note_all" if t.options.discard_doubles_all else "pj.note_own", rule="PJ-12")})
+        if t.win_by == "kong_replacement" and t.options.kong_bloom:
+            out.append(fan("kong_bloom"))
+        if t.kong_discard:
+            out.append(fan("kong_discard"))
+        return out
+
+    def parse_declared(self, t: Table, raw: dict[Any, Any]) -> dict[Any, Any]:
+        """``{"fan": [keys]}``: the hand's own 番 (PJ-10), each allowed by its room option
+        (群鸡 ×4 and 鸡胡 by ``jihu``; 穷胡 needs wildcards); 鸡胡 and 群鸡, 七对 and 飘胡
+        exclude each other. The situational 番 (自摸, 点炮, 杠开, 杠流泪) come from the
+        settlement."""
+        keys = declared_keys(raw, "fan", {k: FAN_NAMES[k] for k in HAND_FAN_OPTION})
+        labels = {f.name: f.metadata["label"] for f in dataclasses.fields(PanjinOptions)}
+        for k in keys:
+            option = HAND_FAN_OPTION[k]
+            if not getattr(t.options, option):
+                raise declared_refuse("fan", Message("d.pj_off", option=labels[option],
+                                                     fan=FAN_NAMES[k]))
+        if "qionghu" in keys and t.options.wildcard_mode == "none":
+            raise declared_refuse("fan", Message("d.pj_no_wildcards"))
+        for a, b in (("jihu", "qunji"), ("seven_pairs", "piaohu")):
+            if a in keys and b in keys:
+                raise declared_refuse("fan", Message("d.pj_exclusive", a=FAN_NAMES[a],
+                                                     b=FAN_NAMES[b]))
+        return {"fan": [fan(k, FAN_MULTIPLIERS.get(k, 2)) for k in keys]}
+
+    @staticmethod
+    def share(t: Table, loser: int, fans: list[dict[Any, Any]]) -> tuple[int | float, Joined]:
+        """One loser's share of the win (PJ-10, PJ-11, PJ-12) and its arithmetic (the parts)."""
+        assert t.winner is not None
+        amount, parts = t.base, [Message("pay.base", base=fmt(t.base))]
+        for f in fans:
+            if f["key"] == "discard" and not (loser == t.discarder
+                                              or t.options.discard_doubles_all):
+                continue                           # PJ-12: 点炮 ×2 on the discarder's share
+            amount *= f["multiplier"]
+            parts.append(Message("pay.factor", m=f["multiplier"], name=f["name"]))
+        if t.dealer in (t.winner, loser):
+            amount *= 2
+            parts.append(Message("pay.factor", m=2, name=Message("pay.dealer")))
+        if t.jiagang[t.winner]:
+            amount *= 2
+            parts.append(Message("pay.factor", m=2, name=Message("pj.winner_jiagang")))
+        if t.jiagang[loser]:
+            amount *= 2
+            parts.append(Message("pay.factor", m=2, name=Message("pj.loser_jiagang")))
+        return amount, Joined(parts, " ", " ")
+
+    def win_payments(self, t: Table, fans: list[dict[Any, Any]]) -> list[Payment]:
+        """PJ-12: each loser's share, paid by the loser (self-draw) or the discarder."""
+        assert t.winner is not None
+        out = []
+        for loser in t.losers:
+            amount, text = self.share(t, loser, fans)
+            if t.self_drawn:
+                how = WIN_METHOD_LABELS["kong_replacement" if t.win_by == "kong_replacement"
+                                        else "self_draw"]
+                who = Message("pay.who", seat=SEAT_NAMES[t.winner], how=how)
+                out.append(pay(loser, t.winner, amount, "win", "PJ-12",
+                               Message("pay.line", who=who, formula=text), CITES))
+            else:
+                assert t.discarder is not None
+                whose = (Message("pj.own_share") if loser == t.discarder
+                         else Message("pj.share_of", seat=SEAT_NAMES[loser]))
+                out.append(pay(t.discarder, t.winner, amount, "win", "PJ-12",
+                               Message("pj.discard_line", whose=whose, formula=text), CITES))
+        return out
+
+    @staticmethod
+    def kong_payments(t: Table) -> list[Payment]:
+        """PJ-13: each other player pays the konger a fixed number of 底."""
+        return flat_kong_payments(t, KONG_UNITS, "PJ-13")
+
+    def payments(self, t: Table) -> tuple[list[Payment], dict[str, Any]]:
+        kongs = self.kong_payments(t) if t.options.kong else []   # PJ-13: paid on 荒庄 too
+        if t.winner is None:                                       # C-10
+            return kongs, {}
+        fans = self.fan_list(t)
+        return self.win_payments(t, fans) + kongs, {"fan": fans}
+
+    def next_dealer(self, t: Table) -> tuple[int, str]:
+        """PJ-14: the dealer wins or 荒庄 → the dealer stays; else the next seat deals.
+        ``no_dealer_repeat`` (不连庄): the deal always passes."""
+        if t.options.no_dealer_repeat or t.winner not in (None, t.dealer):
+            return (t.dealer + 1) % 4, "PJ-14"
+        return t.dealer, "PJ-14"
+
+    # -- what a wait is worth --------------------------------------------------------
+    def score_key(self, sit: Situation) -> tuple[Any, ...] | None:
+        """The hand's 番 and the best reading's (PJ-10); ``None`` for a wait that could be
+        夹胡 (at most one wait: judged in full)."""
+        if sit.options.jiahu and self.jiahu_possible(sit):
+            return None
+        return (tuple(f["key"] for f in self.hand_fan(sit)), reading_fan(sit))
+
+    def pricing_judgement(self, sit: Situation, key: tuple[Any, ...]) -> Judgement:
+        """番 (PJ-10) from the key: the best reading's 番 first, then the hand's, as
+        :meth:`judge` orders them."""
+        judgement = super().pricing_judgement(sit, key)
+        hand_fan, best_reading_fan = key
+        judgement.fan = ([fan(best_reading_fan)] if best_reading_fan else []) + [
+            fan(k, FAN_MULTIPLIERS.get(k, 2)) for k in hand_fan]
+        return judgement
+
+    def win_fan_keys(self, sit: Situation, judgement: Judgement,
+                     result: SettlementResult) -> list[str]:
+        """PJ-10: every 番 of the win, the situational ones included."""
+        return [f["key"] for f in (result.fan or [])]
+
+
+def reading_fan(sit: Situation) -> str:
+    """Without 夹胡, the reading 番 of 盘锦's best reading (PJ-10, C-6): 飘胡 when an
+    all-triplet reading exists (listed before 七对, both ×2), else 七对 when a seven-pairs
+    reading exists, else none. A wildcard never sits in a triplet (PJ-2), so an
+    all-triplet reading is: no chow, each real kind a multiple of 3 except the pair, which
+    the wildcards complete (a pair of two wildcards included)."""
+    opts = sit.options
+    if opts.piaohu and not any(m.kind == "chow" for m in sit.hand.melds):
+        rests = [c % 3 for c in sit.real_counts if c]
+        jokers = len(sit.jokers)
+        if ((jokers == 0 and sorted(r for r in rests if r) == [2])
+                or (jokers == 1 and sorted(r for r in rests if r) == [1])
+                or (jokers == 2 and not any(rests))):
+            return "piaohu"
+    if opts.seven_pairs and not sit.hand.melds and is_seven_pairs(
+            sit.real_counts, len(sit.jokers)):
+        return "seven_pairs"
+    return ""
 
 
 def _product(fans: list[dict[Any, Any]]) -> int:

@@ -4,25 +4,50 @@ Shapes (SMX-3): standard with wildcards anywhere in the concealed part (C-8); �
 wildcards only as themselves; 四混 (the four wildcard tiles held concealed); 十三不靠.
 表 (SMX-4, SMX-5): a 混单吊 win — the 13 tiles before the winning tile, less one wildcard,
 are four melds, and the winning tile pairs with that wildcard — counts 1 + ``biao_discards``.
+
+Payments (the settlement section of :class:`Sanmenxia`):
+SMX-6: each of the 3 others pays ``底 × (1 + 跑_winner + 跑_payer) × 2^表``, or with
+``pao_doubles_with_biao`` off ``底 × 2^表 + 底 × (跑_winner + 跑_payer)``. No dealer factor.
+SMX-7: 明杠 the discarder pays 1 底, 暗杠 each other player pays 1 底, 绕杠 (``added``) the
+supplier of the ponged tile pays 1 底; with ``kong_pao`` + (跑_konger + 跑_payer) 底. On 荒庄
+no kong is paid. SMX-8: the winner deals next.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
-from ..decompose import knitted_reading, knitted_waits, min_missing_knitted
+from ..decompose import Reading, knitted_reading, knitted_waits, min_missing_knitted
 from ..messages import Message
 from ..options import opt
+from ..settlement import (
+    KONG_LABELS,
+    MAX_BIAO_DISCARDS,
+    SEAT_NAMES,
+    Payment,
+    SettlementResult,
+    Table,
+    _is_int,
+    declared_refuse,
+    fmt,
+    kong_payers,
+    pay,
+)
 from ..tables import can_complete
-from .base import NO_SHAPES, SEVEN_PAIRS, Declarable, Judgement, Situation, Variant
+from .base import (
+    NO_SHAPES,
+    SEVEN_PAIRS,
+    WIN_METHOD_LABELS,
+    Declarable,
+    Judgement,
+    Situation,
+    Variant,
+)
 
 #: distance_shapes: (the default's, wildcards, 十三不靠) -> one object per set
 _SHAPES = {(s, w, k): s | ({"four_wildcards"} if w else set()) | ({"knitted"} if k else set())
            for s in (NO_SHAPES, SEVEN_PAIRS) for w in (False, True) for k in (False, True)}
-
-#: SMX-5: at most this many wildcards discarded while in the any-tile wait (the other three
-#: of the four), so 表 is at most 1 + this
-MAX_BIAO_DISCARDS = 3
 
 
 @dataclass(frozen=True)
@@ -59,18 +84,20 @@ class Sanmenxia(Variant):
     chow_allowed = False
     chow_rule = "SMX-2"
     efficiency_rules = ("SMX-1", "SMX-3")
+    kong_supplier_rule = "SMX-7"
+    declared_fields = ("biao",)
 
-    def wildcards_on(self, opts) -> bool:
-        return opts.wildcard
+    def wildcards_on(self, opts: Any) -> bool:
+        return bool(opts.wildcard)
 
-    def declarable(self, opts) -> Declarable | None:
+    def declarable(self, opts: Any) -> Declarable | None:
         """SMX-5: the 表 count of a 混单吊 win, in a room with wildcards (SMX-4)."""
         if not opts.wildcard:
             return None
         return Declarable("biao", Message("declared.biao"), "SMX-5",
                           maximum=1 + MAX_BIAO_DISCARDS)
 
-    def kinds_in_play(self, opts) -> int:
+    def kinds_in_play(self, opts: Any) -> int:
         return 34 if opts.with_honors else 27          # C-1: 108 tiles without honors
 
     def is_win(self, sit: Situation) -> bool:
@@ -108,11 +135,12 @@ class Sanmenxia(Variant):
     def distance_shapes(self, sit: Situation, kinds_in_play: int = 34) -> frozenset[str] | None:
         """As :meth:`Variant.distance_shapes`, with 四混 when there are wildcards and 十三不靠
         without melds when the honors are in play (SMX-3, C-1)."""
-        return _SHAPES[super().distance_shapes(sit, kinds_in_play), bool(sit.wildcards),
-                       not sit.hand.melds and kinds_in_play == 34]
+        shapes = super().distance_shapes(sit, kinds_in_play)
+        assert shapes is not None               # free jokers (free_joker_search)
+        return _SHAPES[shapes, bool(sit.wildcards), not sit.hand.melds and kinds_in_play == 34]
 
     @staticmethod
-    def is_wildcard_pair_reading(sit: Situation, r) -> bool:
+    def is_wildcard_pair_reading(sit: Situation, r: Reading) -> bool:
         """SMX-4's reading of a 混单吊 win: the eyes are the winning tile and a held
         wildcard — two wildcards (a ``free`` pair) when the winning tile is one, else the
         winning tile beside one wildcard standing in for it."""
@@ -144,9 +172,102 @@ class Sanmenxia(Variant):
         need = 4 - len(sit.hand.melds)
         return can_complete(sit.real_counts, len(sit.jokers) - 1, need, 0)
 
-    def takes_history(self, opts) -> bool:
+    def takes_history(self, opts: Any) -> bool:
         """SMX-5: a history of the winner's turns derives ``biao_discards`` (with wildcards)."""
-        return opts.wildcard
+        return bool(opts.wildcard)
+
+    # -- settlement: SMX-5 表, SMX-6 the win, SMX-7 kongs (荒庄荒杠), SMX-8 -------------
+    def pao_max(self, opts: Any) -> tuple[int, str | Message]:
+        """SMX-6: up to ``pao_max`` where 下跑 (``pao``) is on."""
+        if not opts.pao:
+            return 0, Message("s.no_pao_option", rule="SMX-6")
+        return opts.pao_max, "SMX-6"
+
+    def settlement_fields(self, opts: Any) -> frozenset[str]:
+        """With wildcards, ``biao_discards`` too (SMX-5)."""
+        used = super().settlement_fields(opts)
+        return used | {"biao_discards"} if opts.wildcard else used
+
+    @staticmethod
+    def biao(t: Table) -> int:
+        """SMX-5: 0 unless the win is 混单吊 (SMX-4, from the judgement); then 1 +
+        biao_discards. Declared without tiles: the count as declared."""
+        if t.declared is not None:
+            return int(t.declared["biao"])
+        assert t.judgement is not None
+        return 1 + t.biao_discards if t.judgement.biao else 0
+
+    def parse_declared(self, t: Table, raw: dict[Any, Any]) -> dict[Any, Any]:
+        """``{"biao": n}``: the 表 count of the win (SMX-5), 0 unless it was 混单吊 (SMX-4),
+        else 1 + the wildcards discarded while waiting; so ``biao_discards`` must not be
+        given beside it."""
+        n = raw.get("biao", 0)
+        n = 0 if n is None else n
+        top = 1 + MAX_BIAO_DISCARDS
+        if not _is_int(n) or not 0 <= n <= top:
+            raise declared_refuse("biao", Message("s.biao_range", n=top))
+        if n and not t.options.wildcard:
+            raise declared_refuse("biao", Message("d.smx_no_wildcards"))
+        if n and t.biao_discards:
+            raise declared_refuse("biao", Message("d.smx_biao_discards"))
+        return {"biao": n}
+
+    @staticmethod
+    def win_payment(t: Table, payer: int, b: int) -> Payment:
+        """SMX-6 for one payer."""
+        assert t.winner is not None
+        base, pw, pp = t.base, t.pao[t.winner], t.pao[payer]
+        who = Message("pay.who", seat=SEAT_NAMES[t.winner], how=WIN_METHOD_LABELS["self_draw"])
+        if t.options.pao_doubles_with_biao:
+            amount = base * (1 + pw + pp) * 2 ** b
+            formula = Message("smx.win_doubling", base=fmt(base), pw=pw, pp=pp, b=b)
+        else:
+            amount = base * 2 ** b + base * (pw + pp)
+            formula = Message("smx.win_adding", base=fmt(base), pw=pw, pp=pp, b=b)
+        return pay(payer, t.winner, amount, "win", "SMX-6",
+                   Message("pay.line", who=who, formula=formula))
+
+    @staticmethod
+    def kong_payments(t: Table) -> list[Payment]:
+        """SMX-7 (only called when there is a winner: 荒庄荒杠)."""
+        out = []
+        for k in t.kongs:
+            for payer in kong_payers(t, k):
+                who = Message("pay.who", seat=SEAT_NAMES[k.seat], how=KONG_LABELS[k.type])
+                amount, formula = t.base, Message("pay.base_times", base=fmt(t.base), n=1)
+                if t.options.kong_pao:
+                    pk, pp = t.pao[k.seat], t.pao[payer]
+                    amount = t.base * (1 + pk + pp)
+                    formula = Message("smx.kong_pao", base=fmt(t.base), pk=pk, pp=pp)
+                out.append(pay(payer, k.seat, amount, "kong", "SMX-7",
+                               Message("pay.line", who=who, formula=formula)))
+        return out
+
+    def payments(self, t: Table) -> tuple[list[Payment], dict[str, Any]]:
+        if t.winner is None:
+            return [], {}                          # C-10, SMX-7: 荒庄荒杠
+        b = self.biao(t)
+        out = [self.win_payment(t, payer, b) for payer in t.losers]
+        return out + self.kong_payments(t), {"biao": b}
+
+    def next_dealer(self, t: Table) -> tuple[int, str]:
+        """SMX-8: the winner deals next; on 荒庄 the dealer stays."""
+        return (t.dealer if t.winner is None else t.winner), "SMX-8"
+
+    # -- what a wait is worth --------------------------------------------------------
+    def score_key(self, sit: Situation) -> tuple[Any, ...] | None:
+        """SMX-4: 混单吊 or not."""
+        return (self.is_wildcard_pair_wait(sit),)
+
+    def pricing_judgement(self, sit: Situation, key: tuple[Any, ...]) -> Judgement:
+        """The 表 of SMX-4 from the key."""
+        judgement = super().pricing_judgement(sit, key)
+        judgement.biao = 1 if key[0] else 0
+        return judgement
+
+    def win_extras(self, result: SettlementResult) -> dict[str, Any]:
+        """``biao``: the 表 count of the win (SMX-5)."""
+        return {"biao": result.biao or 0}
 
 
 VARIANT = Sanmenxia()

@@ -48,7 +48,7 @@ from flask_babel import gettext as _
 from ..catalogue import localize
 from ..errors import InputError
 from ..options import option_specs, parse_options
-from ..settlement import kong_types, kongs_of_melds, settlement_fields, variant_pao_max
+from ..settlement import kongs_of_melds
 from ..variants import VARIANTS
 from ..variants.base import WIN_METHOD_LABELS, WIN_METHODS
 from .i18n import SEAT_LABELS, current_lang, list_sep
@@ -208,7 +208,7 @@ class Room:
         """The settlement inputs the chosen variant (with these options) uses — asked of
         the engine (``settlement_fields``), in the form's names."""
         variant, options = self._engine_options
-        fields = settlement_fields(variant, options)
+        fields = variant.settlement_fields(options)
         used = {"base", "dealer", "winner", "names"}
         used |= {_FORM_NAME.get(f, f) for f in fields if f != "discarder"}
         if self.win_by in ("discard", "robbing_kong"):
@@ -220,17 +220,19 @@ class Room:
     @property
     def pao_max(self) -> int:
         variant, options = self._engine_options
-        return variant_pao_max(variant, options)[0]
+        return variant.pao_max(options)[0]
 
     @property
     def kong_types(self) -> list[tuple[str, str]]:
         variant, options = self._engine_options
-        return [(t, KONG_TYPES[t]) for t in kong_types(variant, options)]
+        return [(t, KONG_TYPES[t]) for t in variant.kong_types(options)]
 
     @property
     def kong_needs_from(self) -> bool:
-        """Whether exposed/added kongs name who supplied the tile (shown as a hint only)."""
-        return self.variant in ("sanmenxia", "zhengzhou")
+        """Whether exposed/added kongs name who supplied the tile (shown as a hint only):
+        the variant says (its supplier pays, ``Variant.kong_names_supplier``)."""
+        variant = VARIANTS.get(self.variant)
+        return variant is not None and variant.kong_names_supplier
 
     @property
     def winner_kongs(self) -> list[tuple[int, dict, Kong]]:
@@ -289,8 +291,9 @@ class Room:
             return _("no winner chosen, no settlement")
         if self.winner is None:
             return _("drawn game")
-        name = (self.names[self.winner] if self.seat_renamed(self.winner)
-                else SEAT_LABELS[self.winner])
+        seat = self.winner
+        assert isinstance(seat, int), "read_room keeps a seat or \"\" or None"
+        name = self.names[seat] if self.seat_renamed(seat) else SEAT_LABELS[seat]
         return _("%(seat)s won", seat=name)
 
     # -- requests and URL ------------------------------------------------------------------
@@ -393,20 +396,21 @@ class Room:
         The hand's melds and the indicator show only as the winner's kongs
         (:attr:`winner_kongs`), so they enter the key as those: most pages, without a winner
         or kong money, share one entry whatever the hand."""
-        return tuple(_freeze(self.winner_kongs) if f.name == "melds" else
-                     _freeze(getattr(self, f.name)) for f in fields(self)
-                     if f.name != "indicator")
+        names = [f.name for f in fields(self)]
+        return tuple(_freeze(self.winner_kongs) if name == "melds" else
+                     _freeze(getattr(self, name)) for name in names if name != "indicator")
 
     def attach(self, field_name: str | None, message: str) -> bool:
         """Put an engine error (``options.x`` / ``settlement.x``) under its input."""
         top, _, rest = (field_name or "").partition(".")
         key = None
         if top == "options":
-            for o in self.options:
-                if o.name == rest.split(".")[0]:
-                    o.error = message
-                    return True
-            return False
+            by_name = {o.name: o for o in self.options}
+            option = by_name.get(rest.split(".")[0])
+            if option is None:
+                return False
+            option.error = message
+            return True
         if top == "settlement":
             name = rest.split(".")[0]
             key = {"base": "s_base", "dealer": "s_dealer", "winner": "s_winner",
@@ -635,7 +639,7 @@ def _read_kongs(args, room: Room) -> list[Kong]:
     if "k_seat" in args:
         seats, types, froms = (args.getlist(k) for k in ("k_seat", "k_type", "k_from"))
         gone = args.get("remove_kong", "").strip()
-        out = []
+        out: list[Kong] = []
         for i, s in enumerate(seats[:MAX_KONGS]):
             s = s.strip()
             if s == "" or gone == str(i):

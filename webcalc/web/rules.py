@@ -15,8 +15,7 @@ from werkzeug.datastructures import MultiDict
 
 from ..messages import Message
 from ..options import option_specs
-from ..variants import VARIANTS
-from ..worth import FAN_MULTIPLIERS
+from ..variants import FAN_MULTIPLIERS, VARIANTS
 from .i18n import current_lang, lang_param, localized
 from .rules_content import BY_ID, RULES, SECTIONS, Example, Rule
 
@@ -32,7 +31,7 @@ FAN_LABELS = {
     "jiahu": _l("夹胡 (closed wait)"), "four_wildcards": _l("four wildcards (四混)"),
 }
 SEED_LABELS = {"000": "三门峡", "001": "郑州", "002": "盘锦", "003": "晋城"}
-SEED_VARIANTS = {"000": "sanmenxia", "001": "zhengzhou", "002": "panjin", "003": "jincheng"}
+SEED_VARIANTS = {v.seed: v.name for v in VARIANTS.values()}     # "000" → "sanmenxia" …
 #: the Chinese terms the English rule texts gloss, as the English page names them (the
 #: English page shows no Chinese outside the tiles and the quoted seed text), longest first
 GLOSSES = sorted({

@@ -8,7 +8,7 @@ import os
 
 from alembic import context
 
-from webcalc.ledger.db import make_engine
+from webcalc.ledger.db import is_sqlite, make_engine
 from webcalc.ledger.models import Base
 
 config = context.config
@@ -16,7 +16,7 @@ config = context.config
 
 def _run(connection) -> None:
     context.configure(connection=connection, target_metadata=Base.metadata,
-                      render_as_batch=connection.dialect.name == "sqlite",
+                      render_as_batch=is_sqlite(connection),
                       compare_type=True)
     with context.begin_transaction():
         context.run_migrations()
