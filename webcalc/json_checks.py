@@ -10,6 +10,7 @@ quote it)."""
 from __future__ import annotations
 
 import re
+from typing import NoReturn
 
 #: How deep a JSON body may nest arrays and objects. The deepest real body (a table import:
 #: document → entries → entry → revisions → revision → request → settlement → kongs → kong)
@@ -17,6 +18,12 @@ import re
 #: nested a few hundred levels deep would otherwise exhaust the recursion limit where an error
 #: message quotes it).
 MAX_DEPTH = 32
+
+
+def reject_constant(name: str) -> NoReturn:
+    """``json.loads``'s ``parse_constant``: ``NaN``, ``Infinity`` and ``-Infinity`` are not
+    JSON (RFC 8259), so a body holding one is refused as any other invalid JSON."""
+    raise ValueError(f"not JSON: {name}")
 
 
 def _has_surrogate(text: str) -> bool:

@@ -10,7 +10,7 @@ from flask import Blueprint, jsonify, request
 from flask_babel import gettext as _
 
 from ..errors import InputError
-from ..json_checks import MAX_DEPTH, body_problem
+from ..json_checks import MAX_DEPTH, body_problem, reject_constant
 from .i18n import localized
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -22,15 +22,11 @@ def error_response(code: str, message: str, field: str | None = None, status: in
     return resp
 
 
-def _reject_constant(name: str):
-    raise ValueError(f"not JSON: {name}")
-
-
 def _json_body():
     """The request's JSON object, or the ``bad_json`` error response to answer with."""
     raw = request.get_data(cache=False)
     try:
-        body = json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
+        body = json.loads(raw.decode("utf-8"), parse_constant=reject_constant)
     except (UnicodeDecodeError, ValueError, RecursionError):
         return None, error_response("bad_json", _("The body is not valid JSON (a JSON object in "
                                                   "UTF-8 is needed)."))

@@ -8,6 +8,7 @@ from wtforms import SelectChoice, SelectField, StringField
 from wtforms.validators import Length, Optional
 
 from ..analysis import VARIANT_LABELS
+from ..errors import InputError
 from .i18n import lazy_gettext as _l
 
 #: The form fields that map one-to-one to request keys of the engine (and so to
@@ -88,3 +89,22 @@ class AnalyzeForm(FlaskForm):
                 req[name] = value
         req["win_by"] = self.win_by.data or "self_draw"
         return req
+
+
+def field_of(err: InputError) -> str | None:
+    """The form field an engine error belongs to (``"melds"`` for ``"melds.0.tiles"``)."""
+    top = (err.field or "").split(".")[0]
+    if top in ("variant", "win_by") or top in TEXT_FIELDS:
+        return top
+    return None
+
+
+def attach_error(form: AnalyzeForm, err: InputError) -> bool:
+    """Put ``err`` under its form field; False when it names none."""
+    name = field_of(err)
+    if name:
+        field = getattr(form, name)
+        field.errors = list(field.errors or []) + [err.message]
+        field.error_position = err.position
+        return True
+    return False

@@ -21,6 +21,7 @@ from flask_babel.speaklater import LazyString
 from markupsafe import Markup
 
 from ..catalogue import localize
+from ..errors import InputError
 
 try:  # the context variable behind ``g`` and ``current_app`` (Flask 2.3 and later)
     from flask.globals import _cv_app
@@ -210,3 +211,9 @@ SEAT_LABELS = (_l("East seat"), _l("South seat"), _l("West seat"), _l("North sea
 def list_sep() -> str:
     """The separator of a short list in the page's language: ``、`` or ``, ``."""
     return "、" if current_lang() == "zh" else ", "
+
+
+def localized_error(err: InputError) -> InputError:
+    """``err`` with its message and reasons rendered in this response's language."""
+    return InputError(err.code, localized(err.message), err.field, err.position,
+                      localized(err.reasons))

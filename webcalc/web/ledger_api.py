@@ -52,7 +52,7 @@ from flask.cli import with_appcontext
 from sqlalchemy.exc import OperationalError
 
 from ..errors import InputError
-from ..json_checks import MAX_DEPTH, body_problem
+from ..json_checks import MAX_DEPTH, body_problem, reject_constant
 from ..ledger import (
     Busy,
     Conflict,
@@ -69,7 +69,6 @@ from ..ledger import (
 from ..ledger.db import Unreachable
 from ..ledger.service import CACHE_HANDS, CORRECTIONS_MAX, EDITORS_MAX, HANDS_MAX, REVISIONS_MAX
 from ..messages import M
-from .api import _reject_constant
 from .i18n import current_lang, localized
 
 bp = Blueprint("ledger_api", __name__, url_prefix="/api/v1/tables")
@@ -141,7 +140,7 @@ def _decoded():
     """The request's JSON body, decoded but not yet checked, and its bytes."""
     raw = request.get_data(cache=False)
     try:
-        return json.loads(raw.decode("utf-8"), parse_constant=_reject_constant), raw
+        return json.loads(raw.decode("utf-8"), parse_constant=reject_constant), raw
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise InputError("bad_json", M("ledger.bad_json")) from None
 

@@ -60,6 +60,7 @@ from wtforms.validators import Length, Optional
 
 from ..analysis import VARIANT_LABELS
 from ..errors import InputError
+from ..json_checks import reject_constant
 from ..ledger import (
     Busy,
     Conflict,
@@ -79,10 +80,9 @@ from ..settlement import kongs_of_melds
 from ..variants import VARIANTS
 from ..variants.base import Declarable
 from . import security, tap
-from .api import _reject_constant
-from .forms import TEXT_FIELDS
+from .forms import TEXT_FIELDS, attach_error
 from .htmx import add_vary, wants_fragment
-from .i18n import current_lang, lang_param, localized
+from .i18n import current_lang, lang_param, localized, localized_error
 from .pages import Home, analyse, needs_redirect, read_room_state, render_room
 from .room import Room, read_room, win_methods
 
@@ -191,7 +191,7 @@ def import_table():
         if not raw:
             raise InputError("bad_json", _("Choose an exported JSON file or paste its text."))
         try:
-            data = json.loads(raw.decode("utf-8-sig"), parse_constant=_reject_constant)
+            data = json.loads(raw.decode("utf-8-sig"), parse_constant=reject_constant)
         except (UnicodeDecodeError, ValueError, RecursionError):
             raise InputError("bad_json", _("This is not a JSON file exported from a table.")) \
                 from None
@@ -607,17 +607,15 @@ class TableHome(Home):
     def attach_record_error(self, st, err: InputError) -> None:
         """A refusal of the ledger (or of :meth:`body`) under its input, else above the
         entry, in the page's language."""
-        from .pages import _attach, _localized_error
-
         if isinstance(err, _Unsettled):     # each input's error is shown under it already
             self.general = localized(err.message)
             return
         if self.attach(err):
             return
         field = err.field or ""
-        err = _localized_error(err)
-        if not (_attach(st.form, err) or (st.room is not None
-                                            and st.room.attach(field, localized(err.message)))):
+        err = localized_error(err)
+        if not (attach_error(st.form, err) or (st.room is not None
+                                                 and st.room.attach(field, localized(err.message)))):
             self.general = localized(err.message)
 
     # -- rendering -------------------------------------------------------------------------

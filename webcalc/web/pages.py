@@ -22,9 +22,16 @@ from werkzeug.datastructures import MultiDict
 from ..analysis import VARIANT_LABELS
 from ..errors import InputError
 from . import tap
-from .forms import TEXT_FIELDS, AnalyzeForm
+from .forms import TEXT_FIELDS, AnalyzeForm, attach_error
 from .htmx import add_vary, is_htmx, wants_fragment
-from .i18n import LANGS, current_lang, lang_param, localized, request_gettext
+from .i18n import (
+    LANGS,
+    current_lang,
+    lang_param,
+    localized,
+    localized_error,
+    request_gettext,
+)
 from .room import Room, read_page_room, win_methods
 
 bp = Blueprint("pages", __name__)
@@ -275,7 +282,7 @@ def analyse(st: RoomState) -> None:
                         st.shown = _shown_tiles(bare)
                     except InputError as bare_err:
                         failure = bare_err
-                err = _localized_error(failure)
+                err = localized_error(failure)
                 if (err.code == "wrong_tile_count" and entry.hand is not None
                         and entry.melds is not None and 0 < entry.count < 13):
                     # still tapping the hand in: a count, not an error
@@ -305,13 +312,13 @@ def _analyse_handless(st: RoomState) -> bool:
         st.status = 422
         st.result = st.req = None
         if not st.home.attach(err):
-            _place(st, _localized_error(err))
+            _place(st, localized_error(err))
     return True
 
 
 def _place(st: RoomState, err: InputError) -> None:
     """An engine error under its input: the form's, the room's, the home's, else general."""
-    if not (_attach(st.form, err)
+    if not (attach_error(st.form, err)
             or (st.room is not None and st.room.attach(err.field, err.message))
             or st.home.attach(err)):
         st.general_error = err
@@ -452,12 +459,6 @@ def _analyze(req: dict, readings: int = READINGS_MAX) -> dict:
                 and isinstance(v, list) else localized(v)) for k, v in result.items()}
 
 
-def _localized_error(err: InputError) -> InputError:
-    """``err`` with its message and reasons rendered in this response's language."""
-    return InputError(err.code, localized(err.message), err.field, err.position,
-                      localized(err.reasons))
-
-
 def _shown_tiles(req: dict) -> dict:
     """The hand (sorted) and the melds as tile codes, only for drawing them."""
     from ..tiles import parse_tiles
@@ -472,22 +473,3 @@ def _shown_tiles(req: dict) -> dict:
             for m in req.get("melds", [])
         ],
     }
-
-
-def _field_of(err: InputError) -> str | None:
-    """The form field an engine error belongs to (``"melds"`` for ``"melds.0.tiles"``)."""
-    top = (err.field or "").split(".")[0]
-    if top in ("variant", "win_by") or top in TEXT_FIELDS:
-        return top
-    return None
-
-
-def _attach(form: AnalyzeForm, err: InputError) -> bool:
-    """Put ``err`` under its form field; False when it names none."""
-    name = _field_of(err)
-    if name:
-        field = getattr(form, name)
-        field.errors = list(field.errors or []) + [err.message]
-        field.error_position = err.position
-        return True
-    return False
