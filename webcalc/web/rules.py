@@ -88,12 +88,7 @@ def rule_url(rule_id) -> str:
 def example_pairs(e: Example) -> list[tuple[str, str]]:
     """The analysis page's query parameters for an example (``webcalc.web.room``'s names)."""
     req = e.request
-    pairs = [("variant", req["variant"])]
-    for key in ("hand", "melds", "indicator", "visible", "winning_tile"):
-        if req.get(key):
-            pairs.append((key, req[key]))
-    if req.get("win_by") and req["win_by"] != "self_draw":
-        pairs.append(("win_by", req["win_by"]))
+    pairs = [("variant", req["variant"])] + _tile_pairs(req)
     for name, value in (req.get("options") or {}).items():
         text = ("1" if value else "0") if isinstance(value, bool) else str(value)
         pairs.append((f"opt_{name}", text))
@@ -103,34 +98,42 @@ def example_pairs(e: Example) -> list[tuple[str, str]]:
         pairs.append(("readings", str(READINGS_MAX)))
     s = req.get("settlement")
     if s is not None:
-        pairs.append(("s_base", str(s.get("base", 1))))
-        pairs.append(("s_dealer", str(s["dealer"])))
-        pairs.append(("s_winner", "none" if s.get("winner") is None else str(s["winner"])))
-        if s.get("discarder") is not None:
-            pairs.append(("s_discarder", str(s["discarder"])))
-            # the discarder's 上架, which the page asks where it changes the money (晋城
-            # JC-5); the canonical URL drops it where the room does not use it
-            ready = s.get("ready") or [True] * 4
-            pairs.append(("s_dready", "1" if ready[s["discarder"]] else "0"))
-        for i, v in enumerate(s.get("pao") or []):
-            if v:
-                pairs.append((f"s_pao{i}", str(v)))
-        for i, v in enumerate(s.get("jiagang") or []):
-            if v:
-                pairs.append((f"s_jiagang{i}", "1"))
-        for i, v in enumerate(s.get("ready") or []):
-            if not v:
-                pairs.append((f"s_ready{i}", "0"))
-        if s.get("kongs"):
-            pairs.append(("s_kongs", ",".join(
-                f"{k['seat']}:{k['type']}" + (f":{k['from']}" if k.get("from") is not None else "")
-                for k in s["kongs"])))
-        if s.get("biao_discards"):
-            pairs.append(("s_biao", str(s["biao_discards"])))
-        for key, name in (("follow_dealer", "s_follow"), ("duanmen", "s_duanmen"),
-                          ("kong_discard", "s_kong_discard")):
-            if s.get(key):
-                pairs.append((name, "1"))
+        pairs += _settlement_pairs(s)
+    return pairs
+
+
+def _tile_pairs(req: dict) -> list[tuple[str, str]]:
+    """The example's tile fields that it sets, and its win method unless 自摸."""
+    pairs = [(key, req[key]) for key in ("hand", "melds", "indicator", "visible", "winning_tile")
+             if req.get(key)]
+    if req.get("win_by") and req["win_by"] != "self_draw":
+        pairs.append(("win_by", req["win_by"]))
+    return pairs
+
+
+def _settlement_pairs(s: dict) -> list[tuple[str, str]]:
+    """The room's inputs for an example's settlement request."""
+    pairs = [("s_base", str(s.get("base", 1))), ("s_dealer", str(s["dealer"])),
+             ("s_winner", "none" if s.get("winner") is None else str(s["winner"]))]
+    if s.get("discarder") is not None:
+        pairs.append(("s_discarder", str(s["discarder"])))
+        # the discarder's 上架, which the page asks where it changes the money (晋城
+        # JC-5); the canonical URL drops it where the room does not use it
+        ready = s.get("ready") or [True] * 4
+        pairs.append(("s_dready", "1" if ready[s["discarder"]] else "0"))
+    pairs += [(f"s_pao{i}", str(v)) for i, v in enumerate(s.get("pao") or []) if v]
+    pairs += [(f"s_jiagang{i}", "1") for i, v in enumerate(s.get("jiagang") or []) if v]
+    pairs += [(f"s_ready{i}", "0") for i, v in enumerate(s.get("ready") or []) if not v]
+    if s.get("kongs"):
+        pairs.append(("s_kongs", ",".join(
+            f"{k['seat']}:{k['type']}" + (f":{k['from']}" if k.get("from") is not None else "")
+            for k in s["kongs"])))
+    if s.get("biao_discards"):
+        pairs.append(("s_biao", str(s["biao_discards"])))
+    for key, name in (("follow_dealer", "s_follow"), ("duanmen", "s_duanmen"),
+                      ("kong_discard", "s_kong_discard")):
+        if s.get(key):
+            pairs.append((name, "1"))
     return pairs
 
 
