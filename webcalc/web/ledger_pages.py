@@ -283,20 +283,46 @@ def _prefill_hand(table: dict, h: dict) -> tuple[dict, dict]:
     are left out of the kong list here: listed too, they would be an error (counted twice)."""
     req = h["request"]
     s = req.get("settlement") or {}
+    fields = _prefill_fields(req)
+    args = {"s_dealer": str(s.get("dealer", h["dealer"])),
+            "s_winner": "none" if s.get("winner") is None else str(s["winner"])}
+    args.update(_discarder_args(s))
+    args.update(_seat_args(s))
+    kongs = list(s.get("kongs") or [])
+    if isinstance(s.get("winner"), int) and req.get("hand") and fields["melds"]:
+        kongs = _without_winner_kongs(table, req, s["winner"], kongs)
+    if kongs:
+        args["s_kongs"] = _kongs_text(kongs)
+    args.update(_flag_args(s))
+    declared = req.get("declared") or {}
+    for key, value in declared.items():
+        if value:
+            fields[f"d_{key}"] = list(value) if isinstance(value, list) else str(value)
+    return fields, args
+
+
+def _prefill_fields(req: dict) -> dict:
+    """The analysis form's tile fields of a recorded request (melds it cannot print: none)."""
     fields = {k: req.get(k, "") for k in ("hand", "indicator", "winning_tile")}
     fields["win_by"] = req.get("win_by", "self_draw")
     try:
         fields["melds"] = melds_to_text(req.get("melds") or [])
     except InputError:
         fields["melds"] = ""
-    args = {"s_dealer": str(s.get("dealer", h["dealer"])),
-            "s_winner": "none" if s.get("winner") is None else str(s["winner"])}
-    if s.get("discarder") is not None:
-        args["s_discarder"] = str(s["discarder"])
-        if s.get("ready") is not None:           # JC-5: the discarder's 上架, asked apart
-            args["s_dready"] = "1" if s["ready"][s["discarder"]] else "0"
-        else:
-            args["s_dready"] = "1"
+    return fields
+
+
+def _discarder_args(s: dict) -> dict[str, str]:
+    """The discarder and their 上架 (JC-5: asked apart; ready unless the record says)."""
+    if s.get("discarder") is None:
+        return {}
+    ready = "1" if s.get("ready") is None or s["ready"][s["discarder"]] else "0"
+    return {"s_discarder": str(s["discarder"]), "s_dready": ready}
+
+
+def _seat_args(s: dict) -> dict[str, str]:
+    """Each seat's 跑, 加钢 and 上架 as the settlement recorded them, seat by seat."""
+    args = {}
     for i in range(4):
         if s.get("pao"):
             args[f"s_pao{i}"] = str(s["pao"][i])
@@ -304,36 +330,48 @@ def _prefill_hand(table: dict, h: dict) -> tuple[dict, dict]:
             args[f"s_jiagang{i}"] = "1"
         if s.get("ready") is not None:
             args[f"s_ready{i}"] = "1" if s["ready"][i] else "0"
-    kongs = list(s.get("kongs") or [])
-    if isinstance(s.get("winner"), int) and req.get("hand") and fields["melds"]:
-        variant = VARIANTS[table["variant"]]
-        try:
-            options = parse_options(variant.Options, table["options"])
-        except InputError:
-            options = variant.Options()
-        for k in reversed([k for k in kongs_of_melds(variant, options, req.get("melds") or [],
-                                                     s["winner"], req.get("indicator"))
-                           if k is not None]):
-            for j in range(len(kongs) - 1, -1, -1):      # the page lists them last
-                if kongs[j] == k:
-                    del kongs[j]
-                    break
-    if kongs:
-        args["s_kongs"] = ",".join(
-            f"{k['seat']}:{k['type']}" + (f":{k['from']}" if k.get("from") is not None else "")
-            for k in kongs)
-    for key, name in (("biao_discards", "s_biao"),):
-        if s.get(key):
-            args[name] = str(s[key])
-    for key, name in (("follow_dealer", "s_follow"), ("duanmen", "s_duanmen"),
-                      ("kong_discard", "s_kong_discard")):
+    return args
+
+
+def _without_winner_kongs(table: dict, req: dict, winner: int, kongs: list) -> list:
+    """``kongs`` less the winner's kongs that the melds give (the last listed of each)."""
+    variant = VARIANTS[table["variant"]]
+    try:
+        options = parse_options(variant.Options, table["options"])
+    except InputError:
+        options = variant.Options()
+    kongs = list(kongs)
+    for k in reversed([k for k in kongs_of_melds(variant, options, req.get("melds") or [],
+                                                 winner, req.get("indicator"))
+                       if k is not None]):
+        for j in range(len(kongs) - 1, -1, -1):      # the page lists them last
+            if kongs[j] == k:
+                del kongs[j]
+                break
+    return kongs
+
+
+def _kongs_text(kongs: list) -> str:
+    """The room's kong list as the ``s_kongs`` field writes it: ``seat:type[:from],…``."""
+    return ",".join(
+        f"{k['seat']}:{k['type']}" + (f":{k['from']}" if k.get("from") is not None else "")
+        for k in kongs)
+
+
+#: the settlement's yes/no inputs and the room's fields for them
+_FLAGS = (("follow_dealer", "s_follow"), ("duanmen", "s_duanmen"),
+                    ("kong_discard", "s_kong_discard"))
+
+
+def _flag_args(s: dict) -> dict[str, str]:
+    """The count of 表 discards and the yes/no inputs the settlement has set."""
+    args = {}
+    if s.get("biao_discards"):
+        args["s_biao"] = str(s["biao_discards"])
+    for key, name in _FLAGS:
         if s.get(key):
             args[name] = "1"
-    declared = req.get("declared") or {}
-    for key, value in declared.items():
-        if value:
-            fields[f"d_{key}"] = list(value) if isinstance(value, list) else str(value)
-    return fields, args
+    return args
 
 
 class _Unsettled(InputError):
@@ -418,29 +456,52 @@ class TableHome(Home):
     def bind(self, raw) -> MultiDict:
         t = self.table
         args = MultiDict(raw)
-        # the hand this entry was started for: the form keeps it through its taps, so a hand
-        # someone else records meanwhile is a conflict at 记入, not a silent renumbering
-        number = args.poplist("number")
-        if self.correcting is None and number and number[-1].isdigit():
-            self.number = min(int(number[-1]), t["next_number"])
+        self._read_number(args)
         if "variant" in args:               # a calculator's room, sent to this table
-            theirs = args.get("variant")
-            if theirs != t["variant"]:
-                self.refused = _refusal(theirs, t["variant"])
-                args = MultiDict([(k, v) for k, v in args.items(multi=True) if k == "lang"])
-            else:
-                self.notes = self._differences(args)
-                for key in _BETS:           # the calculator's default: no bet
-                    if key not in args:
-                        args[key] = "0"
+            args = self._from_calculator(args)
         for key in list(args):
             if _fixed_key(key, t["variant"], args.get(key)):
                 args.poplist(key)
         if self.correcting is not None and not any(_entry_key(k) for k in args):
-            fields, room_args = _prefill_hand(t, self.correcting)
-            for k, v in {**fields, **room_args}.items():
-                if k != "s_dealer":
-                    args.setlist(k, v if isinstance(v, list) else [v])
+            self._prefill(args, self.correcting)
+        self._apply_bets(args)
+        self.declared_values = {
+            name: [v.strip() for v in args.getlist(f"d_{name}") if v.strip()][:DECLARED_MAX]
+            for name in DECLARED_FIELDS}
+        for k, v in self._fixed().items(multi=True):
+            args.add(k, v)
+        return args
+
+    def _read_number(self, args: MultiDict) -> None:
+        """The hand this entry was started for: the form keeps it through its taps, so a hand
+        someone else records meanwhile is a conflict at 记入, not a silent renumbering."""
+        number = args.poplist("number")
+        if self.correcting is None and number and number[-1].isdigit():
+            self.number = min(int(number[-1]), self.table["next_number"])
+
+    def _from_calculator(self, args: MultiDict) -> MultiDict:
+        """A calculator's room sent here: refused (only ``lang`` kept) when it is another
+        variant's, else noted where the table differs, with no bet where it set none."""
+        theirs = args.get("variant")
+        if theirs != self.table["variant"]:
+            self.refused = _refusal(theirs, self.table["variant"])
+            return MultiDict([(k, v) for k, v in args.items(multi=True) if k == "lang"])
+        self.notes = self._differences(args)
+        for key in _BETS:                   # the calculator's default: no bet
+            if key not in args:
+                args[key] = "0"
+        return args
+
+    def _prefill(self, args: MultiDict, correcting: dict) -> None:
+        """The corrected hand's recorded inputs (the dealer is the table's to set)."""
+        fields, room_args = _prefill_hand(self.table, correcting)
+        for k, v in {**fields, **room_args}.items():
+            if k != "s_dealer":
+                args.setlist(k, v if isinstance(v, list) else [v])
+
+    def _apply_bets(self, args: MultiDict) -> None:
+        """The bets buttons (清空 / 同上局) and, at a fresh entry, the carried bets as the
+        defaults."""
         action = args.poplist("bets")
         carried = self.carried or Bets()
         if action and action[-1] in ("clear", "last"):
@@ -449,18 +510,12 @@ class TableHome(Home):
                 args.setlist(f"s_pao{i}", [str(bets.pao[i])])
                 args.setlist(f"s_jiagang{i}", ["1" if bets.jiagang[i] else "0"])
         if self.carried:                    # the carried bets are the defaults
-            from_form = args.get("form_variant") == t["variant"]
+            from_form = args.get("form_variant") == self.table["variant"]
             for i in range(4):
                 if f"s_pao{i}" not in args:
                     args[f"s_pao{i}"] = str(carried.pao[i])
                 if f"s_jiagang{i}" not in args and not from_form:
                     args[f"s_jiagang{i}"] = "1" if carried.jiagang[i] else "0"
-        self.declared_values = {
-            name: [v.strip() for v in args.getlist(f"d_{name}") if v.strip()][:DECLARED_MAX]
-            for name in DECLARED_FIELDS}
-        for k, v in self._fixed().items(multi=True):
-            args.add(k, v)
-        return args
 
     def _fixed(self) -> MultiDict:
         """The room arguments of the table: its variant, options, base, names and dealer."""
