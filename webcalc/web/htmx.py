@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from flask import Request, Response
+from typing import TypeVar
+
+from flask import Request
+from werkzeug.wrappers import Response
+
+#: a response of Flask's or of Werkzeug's (``redirect`` makes the latter), kept as it is typed
+R = TypeVar("R", bound=Response)
 
 VARY = "HX-Request, HX-Request-Type, HX-History-Restore-Request, Accept-Language"
 
@@ -22,7 +28,7 @@ def wants_fragment(request: Request) -> bool:
     )
 
 
-def add_vary(response: Response) -> Response:
+def add_vary(response: R) -> R:
     """Mark a page that answers htmx and plain requests differently."""
     response.vary.update(h.strip() for h in VARY.split(","))
     return response

@@ -36,6 +36,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 from urllib.parse import urlencode
 
 from flask import (
@@ -546,14 +547,15 @@ class TableHome(Home):
         if "s_base" not in theirs.errors and theirs.base != ours.base:
             out.append(_("Base points: %(table)s (the calculator had %(calc)s)",
                          table=_num(ours.base), calc=_num(theirs.base)))
-        if theirs.dealer is not None and theirs.dealer != ours.dealer:
+        if (theirs.dealer is not None and ours.dealer is not None
+                and theirs.dealer != ours.dealer):
             out.append(_("Dealer: %(table)s (the calculator had %(calc)s)",
                          table=ours.names[ours.dealer], calc=ours.names[theirs.dealer]))
         return out
 
     def state_pairs(self, pairs, args, room) -> list[tuple[str, str]]:
         out = [("correct", str(self.correcting["number"]))] if self.correcting else []
-        tail = []
+        tail: list[tuple[str, str]] = []
         for k, v in pairs:
             if _fixed_key(k, self.variant, v):
                 continue
@@ -1093,6 +1095,7 @@ def adjust(token: str):
             raise InputError("bad_request", _("Amount: write a positive number, such as 20.")) \
                 from None
         note = (f.get("note") or "").strip()
+        adj: dict[str, Any]
         if f.get("kind") == "fee":
             adj = {"fee": amount, "paid_by": f.get("paid_by", type=int), "note": note}
         else:
@@ -1338,8 +1341,9 @@ def confirm_draw(token: str):
         value = (request.form.get(f"s_pao{i}") or "").strip()
         if value not in ("", "0"):
             pao.append(f"{name} {value}")
+    query: dict[str, Any] = request.args.to_dict()
     html = render_template("ledger_draw.html", table=t, token=token, kept=kept, pao=pao,
-                           action=url_for(".record", token=token, **request.args.to_dict()),
+                           action=url_for(".record", token=token, **query),
                            dealer=t["names"][t["dealer"]])
     return add_vary(make_response(html))
 
@@ -1383,7 +1387,7 @@ def replace_links(token: str):
         rot = ledger().rotate(token, view=request.form.get("view") == "1")
     except LedgerError as err:
         return _page(token, t, status=STATUS.get(type(err), 400), message=_error_text(err))
-    args = {"rotated": "view" if rot.view_token else "edit"}
+    args: dict[str, Any] = {"rotated": "view" if rot.view_token else "edit"}
     return redirect(url_for(".table", token=rot.edit_token, **args) + "#share", 303)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import OrderedDict
+from collections.abc import Hashable
 from dataclasses import dataclass
 from urllib.parse import urlencode, urlsplit
 
@@ -18,6 +19,7 @@ from flask import (
 )
 from markupsafe import Markup
 from werkzeug.datastructures import MultiDict
+from werkzeug.wrappers import Response as BaseResponse
 
 from ..analysis import VARIANT_LABELS
 from ..errors import InputError
@@ -155,7 +157,7 @@ class Home:
         """More template variables."""
         return {}
 
-    def room_extra(self, st: RoomState) -> tuple | None:
+    def room_extra(self, st: RoomState) -> Hashable | None:
         """What else the home shows in the room's option and settlement sections (part of
         their cache key, so hashable): the table's carried bets."""
         return None
@@ -375,7 +377,7 @@ def render_room(st: RoomState, template: str | None = None, status: int | None =
     return add_vary(response)
 
 
-def room_page(home: Home, **extra) -> Response:
+def room_page(home: Home, **extra) -> BaseResponse:
     """A home's GET: read → the canonical URL (303 when this is not it) → analyse once →
     render."""
     st = read_room_state(home, request.args)
@@ -397,7 +399,7 @@ _room_html: OrderedDict = OrderedDict()
 
 
 def room_sections(room: Room, form: AnalyzeForm, variant_label: str,
-                  home: Home = CALCULATOR, extra: tuple | None = None) -> Markup:
+                  home: Home = CALCULATOR, extra: Hashable | None = None) -> Markup:
     """The room options and settlement inputs (``_room.html``), rendered once per room state
     (:meth:`Room.state_key`), language, ``?lang=`` (in the rule links), win method and home
     (a table shows its options and dealer fixed; ``extra``: what else the home shows there,
