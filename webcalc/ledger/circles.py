@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import secrets
+from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -478,19 +479,17 @@ class CircleMixin:
             if not isinstance(seats, list) or len(seats) != 4 or \
                     not all(_is_int(p) and p in numbers for p in seats) or len(set(seats)) != 4:
                 raise _bad(f"{where}.players", "circle.table_players")
-            try:
+            with _prefixed(f"{where}.table"):
                 variant, options, base, tnames, dealer, carry, entries = \
                     self._import_plan(item.get("table"))
-            except InputError as err:
-                raise InputError(err.code, err.message,
-                                 f"{where}.table" + (f".{err.field}" if err.field else "")) \
-                    from None
             planned.append(([numbers[p] for p in seats], variant, options, base, tnames,
                             dealer, carry, entries))
         built = []
-        for seats, variant, options, base, tnames, dealer, carry, entries in planned:
+        for i, (seats, variant, options, base, tnames, dealer, carry, entries) in \
+                enumerate(planned):
             settings = _Settings(variant, options, base)
-            rows = [_imported_entry(settings, j, e, now) for j, e in enumerate(entries)]
+            with _prefixed(f"tables[{i}].table"):
+                rows = [_imported_entry(settings, j, e, now) for j, e in enumerate(entries)]
             hands = [h for h, _ in rows]
             revisions = [r for _, olds in rows for r in olds]
             derived = _derive(dealer, hands, len(revisions))
@@ -543,6 +542,16 @@ class CircleMixin:
                     s.add(Seat(**values))
         self._run(work, write=True)
         return CircleCreated(self.circle(edit_token), edit_token, view_token)
+
+
+@contextmanager
+def _prefixed(where: str):
+    """An input error of one table of a circle import, its field prefixed with where."""
+    try:
+        yield
+    except InputError as err:
+        raise InputError(err.code, err.message,
+                         where + (f".{err.field}" if err.field else "")) from None
 
 
 def db_count():
