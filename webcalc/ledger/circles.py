@@ -28,7 +28,7 @@ import secrets
 from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -66,7 +66,7 @@ def _bad(field: str, code: str, **params: Any) -> InputError:
     return InputError("bad_request", Message(code, params), field)
 
 
-def _is_int(v: Any) -> bool:
+def _is_int(v: Any) -> TypeGuard[int]:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
@@ -167,6 +167,16 @@ class CircleMixin:
 
     players_max = PLAYERS_MAX
     circle_tables_max = TABLES_MAX
+
+    if TYPE_CHECKING:                     # what the Ledger it is mixed into provides
+        engine: Any
+        tables_per_hour: int
+
+        def _run(self, work: Any, *, write: bool) -> Any: ...
+        def _rate_limit(self, s: Session, address: str, now: Any) -> None: ...
+        def _export_by_id(self, table_id: int) -> dict: ...
+        def _import_caps(self, data: Any) -> None: ...
+        def _import_plan(self, data: Any) -> tuple: ...
 
     # -- tokens ---------------------------------------------------------------------------
     def _find_circle(self, s: Session, token: Any, *, write: bool) -> tuple[Circle, bool]:
@@ -275,7 +285,7 @@ class CircleMixin:
         for i, p in enumerate(players):
             if p not in found:
                 raise _bad(f"players[{i}]", "circle.no_player", n=p)
-        n = s.scalar(select(db_count()).select_from(Table).where(Table.circle_id == c.id))
+        n = s.scalar(select(db_count()).select_from(Table).where(Table.circle_id == c.id)) or 0
         if n >= self.circle_tables_max:
             raise TooMany(M("circle.tables_full", n=self.circle_tables_max),
                           "tables_per_circle", self.circle_tables_max, "circle")
@@ -422,11 +432,11 @@ class CircleMixin:
         every entry of every table computed again by the engine, as :meth:`import_table`
         does; standings and kept figures computed from the recomputed entries."""
         from .service import (
+            _INSERT_HAND,
+            _INSERT_REVISION,
             TOKEN_BYTES,
             _derive,
             _imported_entry,
-            _INSERT_HAND,
-            _INSERT_REVISION,
             _insertable,
             _seal,
             _Settings,
@@ -444,7 +454,7 @@ class CircleMixin:
         if len(tables) > IMPORT_TABLES_MAX:
             raise TooMany(M("circle.import_tables_full", n=IMPORT_TABLES_MAX),
                           "tables_per_import", IMPORT_TABLES_MAX, "tables")
-        for i, item in enumerate(tables):
+        for item in tables:
             self._import_caps(item.get("table") if isinstance(item, dict) else None)
         problem = body_problem(data, raw)
         if problem is not None:

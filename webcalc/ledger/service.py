@@ -154,8 +154,8 @@ from ..options import parse_options
 from ..settlement import BASE_DECIMALS, MAX_BASE, MAX_DECIMAL_BASE, SEAT_NAMES, amount_problem, fmt
 from ..variants import VARIANTS
 from . import db
-from .errors import Busy, Conflict, NotFound, NotOwner, RateLimited, ReadOnly, TooMany, Voided
 from .circles import CircleMixin, apply_seats
+from .errors import Busy, Conflict, NotFound, NotOwner, RateLimited, ReadOnly, TooMany, Voided
 from .models import Creation, Editor, Hand, Revision, SerializedJSON, Table, utcnow
 from .money import all_ints, exact, number, settle_up
 from .texts import UNDONE, hand_in, table_in
