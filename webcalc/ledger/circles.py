@@ -158,8 +158,11 @@ class _Row:
 
 
 def _sum(values: list[tuple[str, int]]) -> int | float:
-    total = sum((Fraction(x) for x, _ in values), Fraction(0))
-    return number(total, all(f == 0 for _, f in values))
+    ints = all(f == 0 for _, f in values)
+    if ints and not any("/" in x for x, _ in values):
+        return sum(int(x) for x, _ in values)
+    total = sum((_frac(x) for x, _ in values), Fraction(0))
+    return number(total, ints)
 
 
 class CircleMixin:
@@ -309,10 +312,11 @@ class CircleMixin:
 
     def _circle(self, token: str) -> tuple[dict, list[int]]:
         """C (API.md "Circles") by either token, plus ``access`` ("edit"|"view"),
-        ``view_token`` (the circle's), ``version``, ``created_at``, each table's ``number``
-        (1… in creation order), ``base``, ``options`` and ``dealer``, and each standing's
-        ``name``; and the tables' ids, in the same order."""
-        from .service import _iso, _unseal, view_token_of
+        ``view_token`` (the circle's), ``version``, ``created_at``, ``last_room`` (the last
+        evening's ``variant``, ``options`` and ``base``, or None), each table's ``number``
+        (1… in creation order), ``base`` and ``dealer``, and each standing's ``name``; and
+        the tables' ids, in the same order."""
+        from .service import _iso, view_token_of
 
         def work(s):
             c, edit = self._find_circle(s, token, write=False)
@@ -321,20 +325,27 @@ class CircleMixin:
                                 .where(CirclePlayer.circle_id == c.id)
                                 .order_by(CirclePlayer.number)).all()
             tables = s.execute(select(Table.id, Table.created_at, Table.variant, Table.names,
-                                      Table.derived, Table.circle_seal, Table.base,
-                                      Table.options, Table.first_dealer)
+                                      Table.derived, Table.circle_seal, Table.base)
                                .where(Table.circle_id == c.id)
                                .order_by(Table.created_at, Table.id)).all()
+            # the last evening's room, offered again for the next one
+            last = s.execute(select(Table.variant, Table.options, Table.base)
+                             .where(Table.circle_id == c.id)
+                             .order_by(Table.created_at.desc(), Table.id.desc())
+                             .limit(1)).first()
             seats = s.execute(select(Seat.table_id, Seat.seat, Seat.player, Seat.hands,
                                      Seat.wins, Seat.self_draws, Seat.dealt_in, Seat.net,
                                      Seat.floats, Seat.biggest_win)
                               .where(Seat.circle_id == c.id)).all()
-            return c, edit, view, players, tables, seats
+            return c, edit, view, players, tables, seats, last
 
-        c, edit, view, players, tables, seats = self._run(work, write=False)
+        c, edit, view, players, tables, seats, last = self._run(work, write=False)
         by_table: dict[int, list] = {}
+        by_player: dict[int, list] = {}
         for r in seats:
             by_table.setdefault(r.table_id, [None] * 4)[r.seat] = r
+            by_player.setdefault(r.player, []).append(r)
+        pad = _pad_of(view)                     # every table's seal uses the same pad
         out_tables = []
         for i, t in enumerate(tables):
             d = t.derived
@@ -343,15 +354,15 @@ class CircleMixin:
             seal = t.circle_seal
             out_tables.append({
                 "number": i + 1, "created_at": _iso(t.created_at), "variant": t.variant,
-                "options": t.options, "base": t.base, "names": t.names,
+                "base": t.base, "names": t.names,
                 "players": [r.player if r is not None else None for r in rows],
-                "totals": [number(Fraction(x), ints) for x in d["totals"]],
+                "totals": [_amount(x, ints) for x in d["totals"]],
                 "hands": rows[0].hands if rows[0] is not None else 0,
                 "dealer": d["dealer"],
-                "view_token": _unseal(seal, view) if seal else None})
+                "view_token": _xor(seal, pad) if seal else None})
         standings = []
         for p in players:
-            mine = [r for r in seats if r.player == p.number]
+            mine = by_player.get(p.number, [])
             biggest = [r.biggest_win for r in mine if r.biggest_win is not None]
             standings.append({
                 "player": p.number, "name": p.name, "tables": len(mine),
@@ -359,10 +370,12 @@ class CircleMixin:
                 "self_draws": sum(r.self_draws for r in mine),
                 "dealt_in": sum(r.dealt_in for r in mine),
                 "net": _sum([(r.net, r.floats) for r in mine]),
-                "biggest_win": max(biggest, key=exact) if biggest else None})
-        standings.sort(key=lambda x: (-exact(x["net"]), x["player"]))
+                "biggest_win": max(biggest) if biggest else None})    # int/float: exact
+        standings.sort(key=lambda x: (-x["net"], x["player"]))
         return ({"name": c.name, "access": "edit" if edit else "view", "view_token": view,
                  "version": c.version, "created_at": _iso(c.created_at),
+                 "last_room": None if last is None else
+                 {"variant": last.variant, "options": last.options, "base": last.base},
                  "players": [{"id": p.number, "name": p.name} for p in players],
                  "tables": out_tables, "standings": standings}, [t.id for t in tables])
 
@@ -552,6 +565,39 @@ class CircleMixin:
                     s.add(Seat(**values))
         self._run(work, write=True)
         return CircleCreated(self.circle(edit_token), edit_token, view_token)
+
+
+def _frac(x: str) -> Fraction:
+    """A kept exact sum (a fraction's text, ``"-5/2"`` or ``"3"``) without Fraction's
+    string parsing (a circle's read makes hundreds)."""
+    if "/" in x:
+        p, q = x.split("/")
+        return Fraction(int(p), int(q))
+    return Fraction(int(x))
+
+
+def _amount(x: str, ints: bool) -> int | float:
+    """A kept exact sum as an amount (:func:`webcalc.ledger.money.number`): ints for ints;
+    else int ÷ int, which Python rounds correctly, as ``float(Fraction)`` does."""
+    if "/" in x:
+        p, q = x.split("/")
+        return round(int(p) / int(q), 10) + 0.0
+    return int(x) if ints else float(int(x))
+
+
+def _pad_of(view_token: str) -> bytes:
+    from .service import _pad
+
+    return _pad(view_token)
+
+
+def _xor(seal: str, pad: bytes) -> str:
+    """:func:`webcalc.ledger.service._unseal` with the pad made once for all of a circle's
+    tables (they are all sealed with the circle's view token)."""
+    import base64
+
+    raw = base64.urlsafe_b64decode(seal.encode("ascii"))
+    return base64.urlsafe_b64encode(bytes(a ^ b for a, b in zip(raw, pad))).decode("ascii")
 
 
 @contextmanager

@@ -59,6 +59,9 @@ from .i18n import lang_param, localized
 
 bp = Blueprint("circle_pages", __name__, url_prefix="/c")
 
+#: evenings the circle's page lists unless asked for all (``?evenings=all``): the latest, as a
+#: phone shows them; the standings always count every evening (docs/decisions.md "Circles")
+EVENINGS_SHOWN = 20
 STATUS = {NotFound: 404, ReadOnly: 403, TooMany: 422, RateLimited: 429, Busy: 503}
 IMPORT_MAX = security.CIRCLE_IMPORT_MAX
 
@@ -188,15 +191,31 @@ def _circle_page(token: str, c: dict, *, status: int = 200, general: str | None 
 
     edit = c["access"] == "edit"
     view_url = url_for(".circle", token=c["view_token"], _external=True)
-    last = c["tables"][-1] if c["tables"] else None
+    last = c["last_room"]
     names = {p["id"]: p["name"] for p in c["players"]}
+    q = {"lang": lang_param()} if lang_param() else {}
+    # made once per page, not once per evening (a circle of 100 evenings: docs/LEDGER.md)
+    player_urls = {p["id"]: url_for(".player", token=token, player=p["id"], **q)
+                   for p in c["players"]}
+    table_url = url_for("ledger_pages.table", token="TOKEN", **q)
+    every = request.args.get("evenings") == "all"
+    shown = c["tables"] if every else c["tables"][-EVENINGS_SHOWN:]
+    evenings = [(t, table_url.replace("TOKEN", t["view_token"]) if t["view_token"] else None)
+                for t in reversed(shown)]
+    labels = {"evening": _("Evening %(n)s"), "hands": _("Hands: %(n)s"),
+              "see": _("See the table")}
+    variant_labels = {v: _variant_label(v) for v in VARIANT_LABELS}
     return _page("circle.html", status, circle=c, token=token, edit=edit,
+                 player_urls=player_urls, evenings=evenings, labels=labels,
+                 more=len(c["tables"]) - len(shown),
+                 all_url=url_for(".circle", token=token, evenings="all", **q) + "#evenings",
+                 variant_labels=variant_labels,
                  view_url=view_url, qr=_qr(view_url),
                  edit_url=url_for(".circle", token=token, _external=True) if edit else None,
                  general=general, player_form=player_form or PlayerForm(formdata=None),
                  seats=seats or _last_four(c), last=last, names=names,
                  variant=variant or (last["variant"] if last else "zhengzhou"),
-                 variants=[(v, _variant_label(v)) for v in VARIANT_LABELS],
+                 variants=list(variant_labels.items()),
                  variant_label=_variant_label, day=_day, num=_num, new=request.args.get("new"),
                  name_max=PLAYER_NAME_MAX)
 
@@ -255,7 +274,7 @@ def new_evening(token: str):
     if variant not in VARIANT_LABELS:
         variant = "zhengzhou"
     spec = {"variant": variant, "circle": token, "players": seats}
-    last = c["tables"][-1] if c["tables"] else None
+    last = c["last_room"]
     if last is not None and last["variant"] == variant:
         spec["options"], spec["base"] = last["options"], last["base"]
     try:
