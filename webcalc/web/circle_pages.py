@@ -27,6 +27,7 @@ import io
 import json
 import re
 from datetime import UTC, datetime
+from typing import Any
 
 from flask import (
     Blueprint,
@@ -193,7 +194,7 @@ def _circle_page(token: str, c: dict, *, status: int = 200, general: str | None 
     view_url = url_for(".circle", token=c["view_token"], _external=True)
     last = c["last_room"]
     names = {p["id"]: p["name"] for p in c["players"]}
-    q = {"lang": lang_param()} if lang_param() else {}
+    q: dict[str, Any] = {"lang": lang_param()} if lang_param() else {}
     # made once per page, not once per evening (a circle of 100 evenings: docs/LEDGER.md)
     player_urls = {p["id"]: url_for(".player", token=token, player=p["id"], **q)
                    for p in c["players"]}
