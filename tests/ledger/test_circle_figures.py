@@ -136,3 +136,43 @@ def test_kept_figures_equal_a_recomputation(ledger):
         assert s["biggest_win"] == (max(acc["biggest"]) if acc["biggest"] else None)
     nets = [exact(s["net"]) for s in circle["standings"]]
     assert nets == sorted(nets, reverse=True)
+
+
+def test_purge_keeps_a_circles_tables_and_rotate_hides_a_view_link(ledger):
+    from datetime import timedelta
+
+    from sqlalchemy import update
+
+    from webcalc.ledger.models import utcnow
+
+    made = ledger.create_circle({"name": "圈", "players": ["甲", "乙", "丙", "丁"]})
+    inside = ledger.create_table({"variant": "zhengzhou", "circle": made.edit_token,
+                                  "players": [1, 2, 3, 4]})
+    alone = ledger.create_table({"variant": "zhengzhou"})
+    with ledger.engine.begin() as conn:
+        conn.execute(update(Table).values(updated_at=utcnow() - timedelta(days=400)))
+    assert ledger.purge_idle(180) == 1
+    assert ledger.table(inside.view_token)["names"] == ["甲", "乙", "丙", "丁"]
+    assert ledger.circle(made.view_token)["tables"][0]["view_token"] == inside.view_token
+    ledger.rotate(inside.edit_token, view=True)
+    assert ledger.circle(made.view_token)["tables"][0]["view_token"] is None
+    doc = ledger.export_circle(made.view_token)            # exported all the same
+    assert doc["tables"][0]["table"]["names"] == ["甲", "乙", "丙", "丁"]
+    del alone
+
+
+def test_migration_0004_down_and_up_keeps_existing_tables(ledger):
+    from webcalc.ledger import db
+
+    t = ledger.create_table({"variant": "zhengzhou", "names": ["a", "b", "c", "d"]})
+    ledger.record(t.edit_token, {**TILES, "win_by": "self_draw", "settlement": {"winner": 2}})
+    before = ledger.table(t.view_token)
+    db.downgrade(ledger.engine, "0003")
+    db.upgrade(ledger.engine)
+    ledger.forget_cached()
+    after = ledger.table(t.view_token)
+    assert after["totals"] == before["totals"] == [-1, -1, 3, -1]
+    assert [h["settlement"] for h in after["hands"]] == \
+        [h["settlement"] for h in before["hands"]]
+    made = ledger.create_circle({"name": "圈", "players": ["甲", "乙", "丙", "丁"]})
+    assert ledger.circle(made.edit_token)["tables"] == []
