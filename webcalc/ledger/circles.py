@@ -40,6 +40,7 @@ from . import db
 from .errors import NotFound, ReadOnly, TooMany
 from .models import Circle, CirclePlayer, Seat, Table, utcnow
 from .money import all_ints, exact, number
+from .tokens import TOKEN_BYTES, TOKEN_SHAPE, _iso, _pad, _seal, token_hash, view_token_of
 
 #: Caps (docs/LEDGER.md "Circles"): past them 422 ``too_many`` with ``detail``.
 PLAYERS_MAX = 60
@@ -180,6 +181,11 @@ class CircleMixin:
         def _export_by_id(self, table_id: int) -> dict: ...
         def _import_caps(self, data: Any) -> None: ...
         def _import_plan(self, data: Any) -> tuple: ...
+        def _imported_rows(self, variant: str, options: dict, base: Any, dealer: int,
+                           entries: list, now: Any) -> tuple: ...
+        @staticmethod
+        def _insert_imported(s: Session, table_id: int, hands: list,
+                             revisions: list) -> None: ...
 
     # -- tokens ---------------------------------------------------------------------------
     def _find_circle(self, s: Session, token: Any, *, write: bool) -> tuple[Circle, bool]:
@@ -187,8 +193,7 @@ class CircleMixin:
         token: :class:`ReadOnly`; a write locks the circle's row (PostgreSQL)."""
         import hmac
 
-        from .service import TOKEN_SHAPE, token_hash
-
+        
         if not isinstance(token, str) or not TOKEN_SHAPE.fullmatch(token):
             raise NotFound(M("circle.not_found"))
         h = token_hash(token)
@@ -213,8 +218,6 @@ class CircleMixin:
         """A new circle: ``spec`` ``{"name", "players"?: [names]}`` → ``Created``-like
         ``(circle C, edit_token, view_token)``. ``address`` counts towards
         ``tables_per_hour`` as a table's creation does."""
-        from .service import TOKEN_BYTES, token_hash, view_token_of
-
         if not isinstance(spec, dict):
             raise InputError("bad_json", M("request.not_object"), None)
         for key in spec:
@@ -296,8 +299,6 @@ class CircleMixin:
 
     def _join_circle(self, s: Session, t: Table, c: Circle, players: list, view_token: str,
                      circle_token: str) -> None:
-        from .service import _seal, view_token_of
-
         t.circle_id = c.id
         t.circle_seal = _seal(view_token, view_token_of(circle_token))
         for seat, p in enumerate(players):
@@ -316,8 +317,6 @@ class CircleMixin:
         evening's ``variant``, ``options`` and ``base``, or None), each table's ``number``
         (1… in creation order), ``base`` and ``dealer``, and each standing's ``name``; and
         the tables' ids, in the same order."""
-        from .service import _iso, view_token_of
-
         def work(s):
             c, edit = self._find_circle(s, token, write=False)
             view = view_token_of(token) if edit else token
@@ -431,8 +430,6 @@ class CircleMixin:
         """``{"format": "webcalc-circle/1", "name", "players": [{"id", "name"}], "tables":
         [{"players": [4 ids], "table": the table's export (:meth:`export_table`)}],
         "standings": [S], "exported_at"}``; either token, no token inside."""
-        from .service import _iso
-
         c, ids = self._circle(token)
         tables = [{"players": t["players"], "table": self._export_by_id(i)}
                   for i, t in zip(ids, c["tables"])]
@@ -444,19 +441,6 @@ class CircleMixin:
         """A new circle (new tokens, new tables) from an :meth:`export_circle` document:
         every entry of every table computed again by the engine, as :meth:`import_table`
         does; standings and kept figures computed from the recomputed entries."""
-        from .service import (
-            _INSERT_HAND,
-            _INSERT_REVISION,
-            TOKEN_BYTES,
-            _derive,
-            _imported_entry,
-            _insertable,
-            _seal,
-            _Settings,
-            token_hash,
-            view_token_of,
-        )
-
         if address is not None and self.tables_per_hour:
             self._run(lambda s: self._rate_limit(s, address, utcnow()), write=True)
         if not isinstance(data, dict) or data.get("format") != CIRCLE_FORMAT:
@@ -510,12 +494,9 @@ class CircleMixin:
         built = []
         for i, (seats, variant, options, base, tnames, dealer, carry, entries) in \
                 enumerate(planned):
-            settings = _Settings(variant, options, base)
             with _prefixed(f"tables[{i}].table"):
-                rows = [_imported_entry(settings, j, e, now) for j, e in enumerate(entries)]
-            hands = [h for h, _ in rows]
-            revisions = [r for _, olds in rows for r in olds]
-            derived = _derive(dealer, hands, len(revisions))
+                hands, revisions, derived = self._imported_rows(variant, options, base, dealer,
+                                                                entries, now)
             seat_rows = [_Row(**_fresh_seat(0, k, p)) for k, p in enumerate(seats)]
             for h in hands:
                 if h["status"] == "recorded":
@@ -549,16 +530,7 @@ class CircleMixin:
                           circle_seal=_seal(table_view, view_token))
                 s.add(t)
                 s.flush()
-                if hands:
-                    s.execute(_INSERT_HAND, [{**_insertable(h), "table_id": t.id}
-                                             for h in hands])
-                if revisions:
-                    from .models import Hand
-                    ids = dict(s.execute(select(Hand.number, Hand.id)
-                                         .where(Hand.table_id == t.id)).all())
-                    s.execute(_INSERT_REVISION, [
-                        {**{k: v for k, v in r.items() if k != "number"},
-                         "hand_id": ids[r["number"]]} for r in revisions])
+                self._insert_imported(s, t.id, hands, revisions)
                 for row in seat_rows:
                     values = dict(row.__dict__)
                     values.update(table_id=t.id, circle_id=c.id)
@@ -586,8 +558,6 @@ def _amount(x: str, ints: bool) -> int | float:
 
 
 def _pad_of(view_token: str) -> bytes:
-    from .service import _pad
-
     return _pad(view_token)
 
 

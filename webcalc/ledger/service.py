@@ -121,7 +121,6 @@ durable (``synchronous=FULL``) before a method returns.
 
 from __future__ import annotations
 
-import base64
 import dataclasses
 import functools
 import hashlib
@@ -129,7 +128,6 @@ import hmac
 import json
 import math
 import os
-import re
 import secrets
 import threading
 import time
@@ -159,12 +157,20 @@ from .errors import Busy, Conflict, NotFound, NotOwner, RateLimited, ReadOnly, T
 from .models import Creation, Editor, Hand, Revision, SerializedJSON, Table, utcnow
 from .money import all_ints, exact, number, settle_up
 from .texts import UNDONE, hand_in, table_in
+from .tokens import (  # noqa: F401 - view_token_of, token_hash: part of this module's API
+    TOKEN_BYTES,
+    TOKEN_SHAPE,
+    _iso,
+    _pad,
+    _seal,
+    _unseal,
+    token_hash,
+    view_token_of,
+)
 
 R = TypeVar("R")
 
 DEFAULT_NAMES = tuple(str(seat(i)) for i in range(4))      # the API default: 东家 南家 西家 北家
-TOKEN_BYTES = 24                        # 192 bits; token_urlsafe gives 32 characters
-TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{22,64}")
 TABLE_FIELDS = ("variant", "options", "base", "names", "dealer", "carry_bets")
 #: what a table's creation takes besides :data:`TABLE_FIELDS`: its circle and seats' players
 CIRCLE_FIELDS = ("circle", "players")
@@ -228,27 +234,8 @@ class Recorded:
                          t.json_bytes(lang), b"}"))
 
 
-def view_token_of(edit_token: str) -> str:
-    """The view token that belongs to ``edit_token``: the first 192 bits of
-    HMAC-SHA256(key=edit token, "webcalc-ledger-view"), URL-safe (32 characters). Whoever
-    holds the edit link can show the view link (the pages do); the view token reveals
-    nothing of the edit token, and the database still holds only the hashes of both."""
-    mac = hmac.new(edit_token.encode("ascii"), b"webcalc-ledger-view", hashlib.sha256)
-    return base64.urlsafe_b64encode(mac.digest()[:TOKEN_BYTES]).decode("ascii")
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode("ascii")).hexdigest()
-
-
 def _bad(field: str, code: str, **params: Any) -> InputError:
     return InputError("bad_request", Message(code, params), field)
-
-
-def _iso(dt: datetime | None) -> str | None:
-    if dt is None:
-        return None
-    return dt.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def _text_ok(text: str) -> bool:
@@ -1005,6 +992,28 @@ class Ledger(CircleMixin):
         self._run(work, write=True)
         return Created(self.table(edit_token), edit_token, view_token)
 
+    def _imported_rows(self, variant: str, options: dict, base, dealer: int, entries: list,
+                       now: datetime) -> tuple[list, list, _Derived]:
+        """Steps 5 of :meth:`import_table` for one table (a circle's import too): its rows
+        computed by the engine, and its derived state."""
+        settings = _Settings(variant, options, base)
+        rows = [_imported_entry(settings, i, e, now) for i, e in enumerate(entries)]
+        hands = [h for h, _ in rows]
+        revisions = [r for _, olds in rows for r in olds]
+        return hands, revisions, _derive(dealer, hands, len(revisions))
+
+    @staticmethod
+    def _insert_imported(s: Session, table_id: int, hands: list, revisions: list) -> None:
+        """Step 6 of :meth:`import_table`: the rows of one imported table, in bulk."""
+        if hands:
+            s.execute(_INSERT_HAND, [{**_insertable(h), "table_id": table_id} for h in hands])
+        if revisions:
+            ids = dict(s.execute(select(Hand.number, Hand.id)
+                                 .where(Hand.table_id == table_id)).all())
+            s.execute(_INSERT_REVISION, [
+                {**{k: v for k, v in r.items() if k != "number"}, "hand_id": ids[r["number"]]}
+                for r in revisions])
+
     def _import_caps(self, data: Any) -> None:
         """Step 2 of :meth:`import_table`: :class:`TooMany` when the document holds more
         than the caps allow, read from the lengths of its lists (what is not a list here is
@@ -1169,27 +1178,6 @@ _PROBE_SQL = ("SELECT version, 0, edit_hash, id FROM ledger_table WHERE edit_has
               "UNION ALL SELECT t.version, e.number, e.edit_hash, t.id FROM ledger_editor e "
               "JOIN ledger_table t ON t.id = e.table_id "
               "WHERE e.edit_hash = ? AND e.revoked_at IS NULL")
-
-
-def _pad(edit_token: str) -> bytes:
-    mac = hmac.new(edit_token.encode("ascii"), b"webcalc-ledger-view-seal", hashlib.sha256)
-    return mac.digest()[:TOKEN_BYTES]
-
-
-def _seal(view_token: str | None, edit_token: str) -> str:
-    """The view token as an editor's row keeps it: XOR-ed with a pad only its edit token
-    gives (HMAC-SHA256 of the edit token), so the database alone reveals no view token."""
-    if view_token is None:
-        return ""
-    raw = base64.urlsafe_b64decode(view_token.encode("ascii"))
-    return base64.urlsafe_b64encode(bytes(a ^ b for a, b in zip(raw, _pad(edit_token))))\
-        .decode("ascii")
-
-
-def _unseal(seal: str, edit_token: str) -> str:
-    raw = base64.urlsafe_b64decode(seal.encode("ascii"))
-    return base64.urlsafe_b64encode(bytes(a ^ b for a, b in zip(raw, _pad(edit_token))))\
-        .decode("ascii")
 
 
 def _carry_bets(value: Any) -> str:
