@@ -268,7 +268,7 @@ class CircleMixin:
             if len(players) >= self.players_max:
                 raise TooMany(M("circle.players_full", n=self.players_max),
                               "players_per_circle", self.players_max, "name")
-            if any(p.name == name for p in players):
+            if name in {p.name for p in players}:
                 raise _bad("name", "circle.player_taken", name=name)
             s.add(CirclePlayer(circle_id=c.id, number=len(players) + 1, name=name,
                                created_at=utcnow()))
