@@ -212,6 +212,11 @@ def read_room_state(home: Home, raw) -> RoomState:
         form.set_variant(win_methods(form.variant.data),
                          stale=marker is not None and marker != form.variant.data)
         room = read_page_room(args, form.variant.data, form.win_by.data)
+    if "history" in args and not (room is not None and room.takes_history):
+        # the winner's turns only where the variant takes them (a stale URL may carry them)
+        args = _Args(args)
+        args.poplist("history")
+        form.history.data = ""
     lang = lang_param()
     pairs = _state_pairs(args, form, room, home)
     shown_readings = readings_shown(args)
@@ -455,7 +460,7 @@ def _analyze(req: dict, readings: int = READINGS_MAX) -> dict:
 def _localized_error(err: InputError) -> InputError:
     """``err`` with its message and reasons rendered in this response's language."""
     return InputError(err.code, localized(err.message), err.field, err.position,
-                      localized(err.reasons))
+                      localized(err.reasons), err.turn, err.detail)
 
 
 def _shown_tiles(req: dict) -> dict:
@@ -489,5 +494,6 @@ def _attach(form: AnalyzeForm, err: InputError) -> bool:
         field = getattr(form, name)
         field.errors = list(field.errors or []) + [err.message]
         field.error_position = err.position
+        field.error_turn = err.turn         # a history's turn (the page marks its chip)
         return True
     return False
