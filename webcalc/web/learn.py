@@ -79,7 +79,8 @@ def review():
     rv.run(st)
     template = "_review.html" if wants_fragment(request) else "review.html"
     html = render_template(template, st=st, shown=st.shown, palette=rv.PALETTE,
-                           MODE_LABELS=rv.MODE_LABELS, variants=list(VARIANTS))
+                           MODE_LABELS=rv.MODE_LABELS, variants=list(VARIANTS),
+                           turn_of=rv.review_turn)
     response = make_response(html, st.status)
     if is_htmx(request):
         response.headers["HX-Push-Url"] = st.canonical

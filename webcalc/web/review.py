@@ -150,8 +150,8 @@ def apply(args) -> tuple[MultiDict, str | None]:
             else:
                 toks.append("打" + t.code)
         elif mode in ("pong", "kong"):
-            toks.append(("碰" if mode == "pong" else "杠") + t.code * (3 if mode == "pong" else 4)
-                        + at)
+            toks.append(("碰" if mode == "pong" else "杠")
+                        + format_tiles([t] * (3 if mode == "pong" else 4)) + at)
         elif mode == "chow":
             if t.is_honor or t.rank > 7:
                 message = _("For a chow, tap its lowest tile (1 to 7 of 万, 筒 or 条).")
@@ -168,6 +168,8 @@ def apply(args) -> tuple[MultiDict, str | None]:
         if message is None:
             put("turns", " ".join(toks))
             out.poplist("mode")
+            if mode in ("pong", "chow", "kong", "win_claim"):
+                out.poplist("from")         # said of this claim only
     return out, message
 
 

@@ -20,6 +20,9 @@ Review text (``turns``), one token per turn, the player's own words:
 ``摸5m胡``              a win on the draw (``补1s胡``: on the kong's replacement)
 ``胡5m@3``              a win on seat 3's discard
 =====================  ======================================================================
+
+The English words ``draw discard pong chow kong replace win`` are read as 摸 打 碰 吃 杠 补 胡
+(``draw1mdiscard2m``); taps write the Chinese ones.
 """
 
 from __future__ import annotations
@@ -31,7 +34,10 @@ from ..tiles import Tile, format_tiles, parse_tiles
 
 _SPLIT = re.compile(r"[\s,，、;；]+")
 #: the review's words (any order of keys within a token is read as written)
-_WORD = re.compile(r"(摸|打|碰|吃|杠|补|胡)")
+_WORD = re.compile(r"(摸|打|碰|吃|杠|补|胡|draw|discard|pong|chow|kong|replace|win)", re.I)
+#: the English words the typed text also takes, as the Chinese ones
+_ENGLISH = {"draw": "摸", "discard": "打", "pong": "碰", "chow": "吃", "kong": "杠",
+            "replace": "补", "win": "胡"}
 _CLAIM = {"碰": "pong", "吃": "chow", "杠": "kong"}
 
 
@@ -129,7 +135,7 @@ def review_turn(tok: str) -> dict:
         turn["draw"] = _code(parts[0])          # a bare tile first: its draw (``5m打2m``)
         i = 1
     while i < len(parts):
-        word = parts[i]
+        word = _ENGLISH.get(parts[i].lower(), parts[i])
         arg = parts[i + 1] if i + 1 < len(parts) and not _WORD.fullmatch(parts[i + 1]) else None
         i += 2 if arg is not None else 1
         if word == "摸":
