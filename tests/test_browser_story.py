@@ -66,7 +66,7 @@ def test_biao_from_turns_tapped_on_the_calculator(browser, live_server, js):
         if js:
             page.wait_for_function("() => window.htmx !== undefined")
         target = page.locator('.targets label.target:has(input[value="history"])')
-        expect(target).to_contain_text("出牌历史")
+        expect(target).to_contain_text("摸/打")
         target.click()
         if js:
             page.wait_for_function("() => location.search.includes('target=history')")
