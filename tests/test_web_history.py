@@ -163,3 +163,13 @@ def test_only_where_the_variant_takes_a_history(client):
         assert "history" not in parse_qs(urlsplit(r.headers["Location"]).query)
         html = client.get(r.headers["Location"]).get_data(as_text=True)
         assert 'name="history"' not in html and 'value="history"' not in html
+
+
+def test_a_tap_on_the_turns_target_in_a_variant_without_history_goes_to_the_hand(client):
+    """The variant switched to 郑州 with 摸/打 still chosen: the tap lands in the hand, and the
+    target falls back to it."""
+    r = client.get("/?" + urlencode([("variant", "zhengzhou"), ("hand", "123m"),
+                                     ("target", "history"), ("history", "7z7z"),
+                                     ("add", "4m")]))
+    q = parse_qs(urlsplit(r.headers["Location"]).query)
+    assert q["hand"] == ["1234m"] and "history" not in q and "target" not in q

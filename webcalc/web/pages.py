@@ -198,7 +198,7 @@ class RoomState:
 def read_room_state(home: Home, raw) -> RoomState:
     """Read a room from ``raw`` (the query, or a posted form) as ``home`` binds it: a palette
     tap applied, the form and the room read, the canonical URL made."""
-    args = raw
+    args = _without_history(home, raw)
     tap_message = None  # why a palette tap changed nothing
     if "meld_src" in args:
         args = tap.apply_meld_sources(args)
@@ -212,11 +212,6 @@ def read_room_state(home: Home, raw) -> RoomState:
         form.set_variant(win_methods(form.variant.data),
                          stale=marker is not None and marker != form.variant.data)
         room = read_page_room(args, form.variant.data, form.win_by.data)
-    if "history" in args and not (room is not None and room.takes_history):
-        # the winner's turns only where the variant takes them (a stale URL may carry them)
-        args = _Args(args)
-        args.poplist("history")
-        form.history.data = ""
     lang = lang_param()
     pairs = _state_pairs(args, form, room, home)
     shown_readings = readings_shown(args)
@@ -229,6 +224,23 @@ def read_room_state(home: Home, raw) -> RoomState:
     if room is not None and (room.errors or not options_ok):
         st.status = 422
     return st
+
+
+def _without_history(home: Home, raw):
+    """``raw`` less the winner's turns where the variant takes none (a stale URL, a switched
+    variant): the field, and the palette's 摸/打 target, which becomes the hand's so a tap still
+    lands somewhere. Only read when the request has either (one more room read then)."""
+    if "history" not in raw and raw.get("target") != "history":
+        return raw
+    bound = _Args(home.bind(raw))
+    variant = bound.get("variant") or next(iter(VARIANT_LABELS))
+    if variant in VARIANT_LABELS and read_page_room(bound, variant).takes_history:
+        return raw
+    out = MultiDict(raw)
+    out.poplist("history")
+    if out.get("target") == "history":
+        out.setlist("target", ["hand"])
+    return out
 
 
 def needs_redirect(st: RoomState) -> bool:
