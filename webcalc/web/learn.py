@@ -75,7 +75,7 @@ def review():
     st = rv.read_state(request.args)
     here = request.full_path.rstrip("?")
     if st.canonical != here and not is_htmx(request) and st.message is None:
-        return add_vary(redirect(st.canonical, 303))
+        return add_vary(make_response(redirect(st.canonical, 303)))
     rv.run(st)
     template = "_review.html" if wants_fragment(request) else "review.html"
     html = render_template(template, st=st, shown=st.shown, palette=rv.PALETTE,

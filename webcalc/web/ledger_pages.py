@@ -81,11 +81,11 @@ from ..variants.base import Declarable
 from . import security, tap
 from .api import _reject_constant
 from .forms import TEXT_FIELDS
-from .turns import history_text
 from .htmx import add_vary, wants_fragment
 from .i18n import current_lang, lang_param, localized
 from .pages import Home, analyse, needs_redirect, read_room_state, render_room
 from .room import Room, read_room, win_methods
+from .turns import history_text
 
 bp = Blueprint("ledger_pages", __name__, url_prefix="/t")
 

@@ -29,6 +29,7 @@ out), ``win=1`` (the turn's draw or replacement wins), ``clear=start|turns``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import urlencode
 
 from flask_babel import gettext as _
@@ -39,7 +40,7 @@ from ..tiles import format_tiles, parse_tiles
 from ..variants import VARIANTS
 from .i18n import LANGS, lang_param, localized
 from .i18n import lazy_gettext as _l
-from .room import read_room
+from .room import Room, read_room
 from .tap import PALETTE  # noqa: F401  (the page's palette: the calculator's keys)
 from .turns import review_request, review_turn, tokens
 
@@ -180,7 +181,7 @@ class ReviewState:
     args: MultiDict
     variant: str
     text: dict
-    room: object
+    room: Room
     mode: str
     auto: str
     seat: str
@@ -191,6 +192,7 @@ class ReviewState:
     error_turn: int | None = None
     pending: str | None = None                        # the last turn, still open
     status: int = 200
+    request: dict[str, Any] | None = None             # what the engine was asked
 
     def pairs(self) -> list[tuple[str, str]]:
         out = [("variant", self.variant)] if "variant" in self.args else []
@@ -267,8 +269,8 @@ def read_state(raw) -> ReviewState:
     room = read_room(args, variant if known else next(iter(VARIANTS)))
     text = {k: " ".join((args.get(k) or "").split())[:MAX_TEXT[k]] for k in TEXT_KEYS}
     auto = auto_mode(text["start"], text["turns"])
-    mode = args.get("mode") if args.get("mode") in MODES else auto
-    seat = args.get("from") if args.get("from") in ("0", "1", "2", "3") else ""
+    mode = str(args.get("mode")) if args.get("mode") in MODES else auto
+    seat = str(args.get("from")) if args.get("from") in ("0", "1", "2", "3") else ""
     step_text = args.get("step", "")
     step = int(step_text) if step_text.isdigit() and len(step_text) < 3 else None
     st = ReviewState(args, variant, text, room, mode, auto, seat, step, message)

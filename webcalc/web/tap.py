@@ -9,8 +9,9 @@ here: the engine still checks every field it receives.
 =====================  ======================================================================
 ``add``                a tile code (``5m``) for the palette's target
 ``target``             where ``add`` goes: ``hand`` (default), ``melds``, ``indicator``,
-                       ``winning_tile``, ``visible``, ``history`` (the winner's last turns: a tap is the draw of a new
-                       turn, the next its discard; where the variant takes a history)
+                       ``winning_tile``, ``visible``, ``history`` (the winner's last turns: a
+                       tap is the draw of a new turn, the next its discard; only where the
+                       variant takes a history)
 ``meld_type``          with ``target=melds``: ``pong`` (default), ``chow`` (tap the lowest
                        tile), ``kong``, ``added_kong``, ``concealed_kong``, and in 晋城
                        ``shi`` 拾 / ``qiang`` 搶 (one tile, JC-10)
@@ -235,10 +236,10 @@ def apply(args) -> tuple[MultiDict, str | None]:
                 if win and len(win) == 1 and win[0] == gone and gone not in tiles:
                     put("winning_tile", "")
     elif "remove_turn" in args:
-        from .turns import tokens
+        from .turns import tokens as turn_tokens
 
         i = _index(args.get("remove_turn"))
-        toks = tokens(text("history"))
+        toks = turn_tokens(text("history"))
         if i is not None and i < len(toks):
             del toks[i]
             put("history", " ".join(toks))
