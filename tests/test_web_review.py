@@ -160,3 +160,19 @@ def test_the_page_in_english_and_linked_from_the_footer(client):
     assert "<h1 class=\"review-title\">Hand review" in html
     assert "The next tap is" in html and "下一次点的是" not in html
     assert 'href="/review"' in client.get("/").get_data(as_text=True)
+
+
+def test_the_dealers_first_turn_a_kong_by_taps(client):
+    """14 dealt tiles: the first tap is a discard, or (the mode chosen) a concealed kong of
+    four held, then its replacement and discard: the API's dealer turn without a draw."""
+    loc = "/review?variant=zhengzhou&opt_wildcard=0&start=5555m123p456p789s1z"
+    r = client.get(loc + "&mode=self_kong&add=5m")
+    assert r.status_code == 303 and state(r.headers["Location"])["turns"] == "杠5m"
+    loc = r.headers["Location"]
+    for code in ("2z", "2z"):                        # replacement 南, then 打南
+        loc = client.get(loc + "&add=" + code).headers["Location"]
+    assert state(loc)["turns"] == "杠5m补2z打2z"
+    assert review_request("杠5m补2z打2z") == [{"kong": "5m", "replacement": "2z",
+                                              "discard": "2z"}]
+    html = client.get(loc).get_data(as_text=True)
+    assert turn_shown(html)["discard"] == "2z" and "review-meld" in html

@@ -158,6 +158,8 @@ def apply(args) -> tuple[MultiDict, str | None]:
                 message = _("For a chow, tap its lowest tile (1 to 7 of 万, 筒 or 条).")
             else:
                 toks.append("吃" + format_tiles([t, t + 1, t + 2]) + at)
+        elif mode == "self_kong" and not toks and len(_tiles(text("start")) or []) == 14:
+            toks.append("杠" + t.code)         # the dealer's first turn: a kong, no draw
         elif mode in ("self_kong", "replacement"):
             if open_turn:
                 toks[-1] += ("杠" if mode == "self_kong" else "补") + t.code

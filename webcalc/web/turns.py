@@ -146,8 +146,11 @@ def review_turn(tok: str) -> dict:
             turn["replacement"] = _code(arg or "")
         elif word in _CLAIM:
             body, _sep, seat = (arg or "").partition("@")
-            if word == "杠" and "draw" in turn:
-                turn["kong"] = _code(body)      # after a draw: concealed / added kong
+            one = _tiles(body)
+            if word == "杠" and ("draw" in turn or (one is not None and len(one) == 1)):
+                # one tile named, or after a draw: the player's own kong (concealed or
+                # added); a claimed kong names its four tiles
+                turn["kong"] = _code(body)
                 continue
             turn["claim"] = _CLAIM[word]
             turn["tiles"] = body
