@@ -198,7 +198,7 @@ class RoomState:
 def read_room_state(home: Home, raw) -> RoomState:
     """Read a room from ``raw`` (the query, or a posted form) as ``home`` binds it: a palette
     tap applied, the form and the room read, the canonical URL made."""
-    args = raw
+    args = _without_history(home, raw)
     tap_message = None  # why a palette tap changed nothing
     if "meld_src" in args:
         args = tap.apply_meld_sources(args)
@@ -224,6 +224,23 @@ def read_room_state(home: Home, raw) -> RoomState:
     if room is not None and (room.errors or not options_ok):
         st.status = 422
     return st
+
+
+def _without_history(home: Home, raw):
+    """``raw`` less the winner's turns where the variant takes none (a stale URL, a switched
+    variant): the field, and the palette's 摸/打 target, which becomes the hand's so a tap still
+    lands somewhere. Only read when the request has either (one more room read then)."""
+    if "history" not in raw and raw.get("target") != "history":
+        return raw
+    bound = _Args(home.bind(raw))
+    variant = bound.get("variant") or next(iter(VARIANT_LABELS))
+    if variant in VARIANT_LABELS and read_page_room(bound, variant).takes_history:
+        return raw
+    out = MultiDict(raw)
+    out.poplist("history")
+    if out.get("target") == "history":
+        out.setlist("target", ["hand"])
+    return out
 
 
 def needs_redirect(st: RoomState) -> bool:
@@ -455,7 +472,7 @@ def _analyze(req: dict, readings: int = READINGS_MAX) -> dict:
 def _localized_error(err: InputError) -> InputError:
     """``err`` with its message and reasons rendered in this response's language."""
     return InputError(err.code, localized(err.message), err.field, err.position,
-                      localized(err.reasons))
+                      localized(err.reasons), err.turn, err.detail)
 
 
 def _shown_tiles(req: dict) -> dict:
@@ -489,5 +506,6 @@ def _attach(form: AnalyzeForm, err: InputError) -> bool:
         field = getattr(form, name)
         field.errors = list(field.errors or []) + [err.message]
         field.error_position = err.position
+        field.error_turn = err.turn         # a history's turn (the page marks its chip)
         return True
     return False
