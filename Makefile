@@ -9,6 +9,7 @@
 # make soak -> 60 s loopback load test against gunicorn -> bench/RESULTS.md "## Soak (issue 7)"
 # make bench-ledger -> ledger record/read/200-hand page timings, writes at 1/50/200 entries and 304 polls vs /healthz, SQLite and PostgreSQL -> "## Ledger (issue 12)", "## Ledger writes at 1, 50 and 200 entries (issue 21)"
 # make soak-ledger -> 60 s per database of ledger reads and writes on 2 gunicorn workers -> "## Ledger soak (issue 12)"
+# make bench-circle -> a circle of 100 tables x 16 hands on SQLite: the circle page, its JSON and a player's page after a write -> "## Circles (issue 24)"
 # make bench-limits -> the refused 2 MB import beside a record, the biggest import the caps allow, a table at the caps -> "## Ledger limits and imports (issue 20)"
 # make fuzz -> 100,000 hostile requests per database, 0 × 500 asserted -> "## Fuzz (issue 20)"
 # make test runs the ledger tests on SQLite and, when reachable, on PostgreSQL
@@ -26,7 +27,7 @@ BIN    := $(VENV)/bin
 LOCK   := constraints.txt
 PIP    := $(BIN)/python -m pip install -q -c $(LOCK)
 
-.PHONY: run test check test-fast test-pure bench worst bench-ledger bench-review bench-limits fuzz soak-ledger soak load lock memory pages clean
+.PHONY: run test check test-fast test-pure bench worst bench-ledger bench-circle bench-review bench-limits fuzz soak-ledger soak load lock memory pages clean
 
 run: $(VENV)/.stamp-run
 	$(BIN)/gunicorn -c gunicorn.conf.py 'webcalc:create_app()'
@@ -71,6 +72,11 @@ bench-review: $(VENV)/.stamp-run
 # ledger benchmark: record p50/p99, 200-entry reads and the 200-hand page, SQLite and PostgreSQL (about 2 minutes)
 bench-ledger: $(VENV)/.stamp-run
 	$(BIN)/python bench/ledger.py
+
+# circle benchmark: a circle of 100 tables x 16 hands on SQLite; the circle page, its JSON and a
+# player's page timed after each write (about a minute to build, then the samples)
+bench-circle: $(VENV)/.stamp-run
+	$(BIN)/python bench/circle.py
 
 # ledger limits: what a refused 2 MB import costs beside one record, the largest import the
 # caps allow (its write lock, records on another table meanwhile), a table at the caps; SQLite

@@ -80,9 +80,10 @@
   // A morph swap updates the `selected` and `checked` attributes, but a control the user
   // has touched keeps showing its own choice: a reset row (the "add a kong" row after the
   // kong was added) would still show the old seat and send it again. After each swap, every
-  // select and checkbox of the form shows exactly what the server rendered.
+  // select and checkbox of the form shows exactly what the server rendered (the calculator's
+  // #calc, and the review's #review, whose next-tap mode follows the turns).
   function sync() {
-    document.querySelectorAll("#calc select").forEach(function (select) {
+    document.querySelectorAll("#calc select, #review select").forEach(function (select) {
       var chosen = null;
       for (var i = 0; i < select.options.length; i++) {
         if (select.options[i].defaultSelected) { chosen = select.options[i]; }
@@ -90,7 +91,9 @@
       chosen = chosen || select.options[0];
       if (chosen && !chosen.selected) { chosen.selected = true; }
     });
-    document.querySelectorAll("#calc input[type=checkbox], #calc input[type=radio]").forEach(
+    document.querySelectorAll(
+      "#calc input[type=checkbox], #calc input[type=radio], #review input[type=checkbox], " +
+      "#review input[type=radio]").forEach(
       function (input) {
         if (input.checked !== input.defaultChecked) { input.checked = input.defaultChecked; }
       });
@@ -106,7 +109,7 @@
     themeSwitch();
     if (!navigator.onLine) { netStatus(true); }
   });
-  // htmx 4 swaps #calc in place (morph): show the button again in the new content
+  // htmx 4 swaps #calc (and #review) in place (morph): show the button again in the new content
   document.addEventListener("htmx:after:swap", swapped);
   document.addEventListener("htmx:afterSwap", swapped);
 

@@ -19,6 +19,12 @@
   at which the row last changed (a reader that holds the table at version v reads only the
   rows with ``seq`` > v).
 * :class:`Revision` — a superseded revision of a hand, kept when a correction replaces it.
+* :class:`Circle` — a circle (牌友圈): a name and the hashes of its edit and view tokens.
+* :class:`CirclePlayer` — one player of a circle, numbered from 1 in it (the API's player id).
+* :class:`Seat` — a seat of a table in a circle: which player sat there, and the kept
+  figures of that seat (hands, wins, self-draws, deal-ins, net, biggest win, and which
+  entries they count), updated by every write of the table in its transaction, so that a
+  circle's standings sum these rows and never read a hand (docs/LEDGER.md "Circles").
 * :class:`Creation` — when a table was created from which address (hashed), for the
   tables-per-address-per-hour cap; purged with idle tables.
 
@@ -110,6 +116,12 @@ class Table(Base):
     version: Mapped[int] = mapped_column(Integer, default=1)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, index=True)
+    #: the circle this table belongs to (null: none). No foreign key: SQLite adds one only by
+    #: rebuilding ``ledger_table``, which would cascade-delete every hand; circles are never
+    #: deleted while they have tables (docs/decisions.md "Circles").
+    circle_id: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
+    #: this table's view token sealed with its circle's view token ("" once replaced)
+    circle_seal: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
     hands: Mapped[list[Hand]] = relationship(
         back_populates="table", order_by="Hand.number", cascade="all, delete-orphan",
@@ -189,6 +201,59 @@ class Revision(Base):
     editor: Mapped[int] = mapped_column(Integer, server_default="0", default=0)
     recorded_at: Mapped[datetime] = mapped_column(UTCDateTime)
     replaced_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class Circle(Base):
+    __tablename__ = "ledger_circle"
+    __table_args__ = (UniqueConstraint("edit_hash", name="uq_ledger_circle_edit_hash"),
+                      UniqueConstraint("view_hash", name="uq_ledger_circle_view_hash"))
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    edit_hash: Mapped[str] = mapped_column(String(64))
+    view_hash: Mapped[str] = mapped_column(String(64))
+    version: Mapped[int] = mapped_column(Integer, default=1)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class CirclePlayer(Base):
+    __tablename__ = "ledger_circle_player"
+    __table_args__ = (UniqueConstraint("circle_id", "number", name="uq_ledger_circle_player"),
+                      UniqueConstraint("circle_id", "name", name="uq_ledger_circle_player_name"))
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    circle_id: Mapped[int] = mapped_column(ForeignKey("ledger_circle.id", ondelete="CASCADE"))
+    #: the player's id in the API: 1, 2, … within the circle
+    number: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class Seat(Base):
+    """One seat of a table in a circle, with the seat's kept figures over the table's
+    counted entries. ``net`` is exact (a fraction's text, as ``ledger_table.derived``);
+    ``floats`` counts the counted entries with a non-int amount; ``entries`` says which
+    entries the figures count: ``{"wins": {"<n>": {"net": x, "by": win_by}}, "dealt_in":
+    {"<n>": winner seat}}``; ``biggest_win`` is the largest net among ``wins`` (null: none)."""
+
+    __tablename__ = "ledger_seat"
+    __table_args__ = (UniqueConstraint("table_id", "seat", name="uq_ledger_seat"),
+                      Index("ix_ledger_seat_circle", "circle_id"))
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("ledger_table.id", ondelete="CASCADE"))
+    circle_id: Mapped[int] = mapped_column(ForeignKey("ledger_circle.id", ondelete="CASCADE"))
+    seat: Mapped[int] = mapped_column(Integer)
+    player: Mapped[int] = mapped_column(Integer)            # CirclePlayer.number
+    hands: Mapped[int] = mapped_column(Integer, default=0)
+    wins: Mapped[int] = mapped_column(Integer, default=0)
+    self_draws: Mapped[int] = mapped_column(Integer, default=0)
+    dealt_in: Mapped[int] = mapped_column(Integer, default=0)
+    net: Mapped[str] = mapped_column(String(64), default="0")
+    floats: Mapped[int] = mapped_column(Integer, default=0)
+    biggest_win: Mapped[float | None] = mapped_column(JSON, nullable=True)
+    entries: Mapped[dict] = mapped_column(JSON)
 
 
 class Creation(Base):

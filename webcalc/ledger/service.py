@@ -121,7 +121,6 @@ durable (``synchronous=FULL``) before a method returns.
 
 from __future__ import annotations
 
-import base64
 import dataclasses
 import functools
 import hashlib
@@ -129,7 +128,6 @@ import hmac
 import json
 import math
 import os
-import re
 import secrets
 import threading
 import time
@@ -154,17 +152,28 @@ from ..options import parse_options
 from ..settlement import BASE_DECIMALS, MAX_BASE, MAX_DECIMAL_BASE, SEAT_NAMES, amount_problem, fmt
 from ..variants import VARIANTS
 from . import db
+from .circles import CircleMixin, apply_seats
 from .errors import Busy, Conflict, NotFound, NotOwner, RateLimited, ReadOnly, TooMany, Voided
 from .models import Creation, Editor, Hand, Revision, SerializedJSON, Table, utcnow
 from .money import all_ints, exact, number, settle_up
 from .texts import UNDONE, hand_in, table_in
+from .tokens import (  # noqa: F401 - view_token_of, token_hash: part of this module's API
+    TOKEN_BYTES,
+    TOKEN_SHAPE,
+    _iso,
+    _pad,
+    _seal,
+    _unseal,
+    token_hash,
+    view_token_of,
+)
 
 R = TypeVar("R")
 
 DEFAULT_NAMES = tuple(str(seat(i)) for i in range(4))      # the API default: 东家 南家 西家 北家
-TOKEN_BYTES = 24                        # 192 bits; token_urlsafe gives 32 characters
-TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{22,64}")
 TABLE_FIELDS = ("variant", "options", "base", "names", "dealer", "carry_bets")
+#: what a table's creation takes besides :data:`TABLE_FIELDS`: its circle and seats' players
+CIRCLE_FIELDS = ("circle", "players")
 SETTING_FIELDS = ("carry_bets",)
 #: the carried-bets setting: the last counted hand's 跑/加钢 offered again ("keep"), or not
 CARRY_BETS = ("keep", "reset")
@@ -225,27 +234,8 @@ class Recorded:
                          t.json_bytes(lang), b"}"))
 
 
-def view_token_of(edit_token: str) -> str:
-    """The view token that belongs to ``edit_token``: the first 192 bits of
-    HMAC-SHA256(key=edit token, "webcalc-ledger-view"), URL-safe (32 characters). Whoever
-    holds the edit link can show the view link (the pages do); the view token reveals
-    nothing of the edit token, and the database still holds only the hashes of both."""
-    mac = hmac.new(edit_token.encode("ascii"), b"webcalc-ledger-view", hashlib.sha256)
-    return base64.urlsafe_b64encode(mac.digest()[:TOKEN_BYTES]).decode("ascii")
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode("ascii")).hexdigest()
-
-
 def _bad(field: str, code: str, **params: Any) -> InputError:
     return InputError("bad_request", Message(code, params), field)
-
-
-def _iso(dt: datetime | None) -> str | None:
-    if dt is None:
-        return None
-    return dt.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def _text_ok(text: str) -> bool:
@@ -258,7 +248,7 @@ def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-class Ledger:
+class Ledger(CircleMixin):
     """The ledger on one database.
 
     Args:
@@ -540,7 +530,16 @@ class Ledger:
         """Create a table. ``spec``: ``{"variant", "options"?, "base"?, "names"?,
         "dealer"?, "carry_bets"?}`` (defaults: the variant's options, base 1, 东家 南家 西家
         北家, dealer 0, ``keep``). ``address`` (the client's IP) counts towards
-        ``tables_per_hour``."""
+        ``tables_per_hour``. With ``"circle"`` (a circle's edit token) and ``"players"``
+        (four distinct player ids of that circle, seat by seat) the table is one of the
+        circle's evenings; ``names`` then default to the players' names."""
+        circle_token, players = None, None
+        if isinstance(spec, dict) and ("circle" in spec or "players" in spec):
+            if spec.get("circle") is None:
+                raise _bad("circle", "circle.players_need_circle")
+            circle_token, players = spec["circle"], spec.get("players")
+            named = spec.get("names") is not None
+            spec = {k: v for k, v in spec.items() if k not in CIRCLE_FIELDS}
         variant, options, base, names, dealer = _table_spec(spec)
         carry = _carry_bets(spec.get("carry_bets"))
         edit_token = secrets.token_urlsafe(TOKEN_BYTES)
@@ -550,13 +549,20 @@ class Ledger:
             now = utcnow()
             if address is not None and self.tables_per_hour:
                 self._rate_limit(s, address, now)
+            circle = None
+            if circle_token is not None:
+                circle, seated = self._circle_for_table(s, circle_token, players)
             t = Table(edit_hash=token_hash(edit_token), view_hash=token_hash(view_token),
-                      variant=variant, options=options, base=base, names=names,
+                      variant=variant, options=options, base=base,
+                      names=names if circle is None or named else [p.name for p in seated],
                       first_dealer=dealer, carry_bets=carry, next_number=1, version=1,
                       derived=_Derived.empty(dealer).to_json(), created_at=now,
                       updated_at=now)
             s.add(t)
             s.flush()
+            if circle is not None:
+                self._join_circle(s, t, circle, seated, view_token, circle_token)
+                s.flush()
             return self._doc(s, t, 0)
         return Created(self._run(work, write=True), edit_token, view_token)
 
@@ -621,6 +627,7 @@ class Ledger:
                      editor=editor, next_dealer=nxt,
                      dealer_flag=kind == "hand" and dealer != d.dealer, seq=version)
             s.add(h)
+            apply_seats(s, t, [(h.number, kind, request, result, +1)])
             d.count(result["settlement"]["net"], +1)
             d.last = h.number
             if kind == "hand":
@@ -700,6 +707,8 @@ class Ledger:
             d.count(h.result["settlement"]["net"], -1)
             d.count(result["settlement"]["net"], +1)
             d.corrections += 1
+            apply_seats(s, t, [(number, h.kind, h.request, h.result, -1),
+                               (number, kind, request, result, +1)])
             nxt = _next_dealer(kind, result)
             rechain = kind == "hand" and (dealer, nxt) != (h.dealer, h.next_dealer)
             h.revision += 1
@@ -754,6 +763,7 @@ class Ledger:
         now = utcnow()
         version = t.version + 1
         d.count(h.result["settlement"]["net"], -1)
+        apply_seats(s, t, [(h.number, h.kind, h.request, h.result, -1)])
         h.status, h.void_reason, h.void_code, h.voided_at = "voided", reason, code, now
         h.voided_by, h.dealer_flag, h.seq = editor, False, version
         s.flush()
@@ -852,6 +862,8 @@ class Ledger:
                 t.edit_hash = token_hash(new)
                 if view:
                     t.view_hash, t.view_seal = token_hash(new_view), None
+                    if t.circle_id is not None:
+                        t.circle_seal = ""        # the circle no longer knows the view link
                     for e in s.execute(select(Editor).where(Editor.table_id == t.id))\
                             .scalars():
                         e.view_seal = ""          # sealed with the old view token: unknown now
@@ -879,29 +891,38 @@ class Ledger:
         ``totals`` and ``settle_up`` (it computes them again)."""
         def work(s):
             t, editor = self._find(s, token, write=False)
-            table = self._doc(s, t, editor)
-            entries = []
-            for h in table["hands"]:
-                e = {"number": h["number"], "kind": h["kind"], "status": h["status"],
-                     "dealer": h["dealer"], "request": h["request"],
-                     "recorded_at": h["recorded_at"], "editor": h["editor"],
-                     "net": h["settlement"]["net"],
-                     "revisions": [{"request": r["request"], "dealer": r["dealer"],
-                                    "recorded_at": r["recorded_at"]} for r in h["revisions"]]}
-                if h.get("revised_at"):
-                    e["revised_at"] = h["revised_at"]
-                if h["status"] == "voided":
-                    e["void_reason"], e["voided_at"] = h["void_reason"], h["voided_at"]
-                    if h.get("void_code"):
-                        e["void_code"] = h["void_code"]
-                        e["void_reason"] = None
-                entries.append(e)
-            return {"format": EXPORT_FORMAT, "variant": t.variant, "options": t.options,
-                    "base": t.base, "names": t.names, "first_dealer": t.first_dealer,
-                    "carry_bets": t.carry_bets, "exported_at": _iso(utcnow()),
-                    "entries": entries, "totals": table["totals"],
-                    "settle_up": table["settle_up"]}
+            return self._export_doc(s, t, editor)
         return self._run(work, write=False)
+
+    def _export_by_id(self, table_id: int) -> dict:
+        """:meth:`export_table` of the table with this row id (a circle's export)."""
+        def work(s):
+            return self._export_doc(s, s.get(Table, table_id), None)
+        return self._run(work, write=False)
+
+    def _export_doc(self, s: Session, t: Table, editor: int | None) -> dict:
+        table = self._doc(s, t, editor)
+        entries = []
+        for h in table["hands"]:
+            e = {"number": h["number"], "kind": h["kind"], "status": h["status"],
+                 "dealer": h["dealer"], "request": h["request"],
+                 "recorded_at": h["recorded_at"], "editor": h["editor"],
+                 "net": h["settlement"]["net"],
+                 "revisions": [{"request": r["request"], "dealer": r["dealer"],
+                                "recorded_at": r["recorded_at"]} for r in h["revisions"]]}
+            if h.get("revised_at"):
+                e["revised_at"] = h["revised_at"]
+            if h["status"] == "voided":
+                e["void_reason"], e["voided_at"] = h["void_reason"], h["voided_at"]
+                if h.get("void_code"):
+                    e["void_code"] = h["void_code"]
+                    e["void_reason"] = None
+            entries.append(e)
+        return {"format": EXPORT_FORMAT, "variant": t.variant, "options": t.options,
+                "base": t.base, "names": t.names, "first_dealer": t.first_dealer,
+                "carry_bets": t.carry_bets, "exported_at": _iso(utcnow()),
+                "entries": entries, "totals": table["totals"],
+                "settle_up": table["settle_up"]}
 
     def import_table(self, data: Any, *, address: str | None = None,
                      raw: bytes | None = None) -> Created:
@@ -971,6 +992,28 @@ class Ledger:
         self._run(work, write=True)
         return Created(self.table(edit_token), edit_token, view_token)
 
+    def _imported_rows(self, variant: str, options: dict, base, dealer: int, entries: list,
+                       now: datetime) -> tuple[list, list, _Derived]:
+        """Steps 5 of :meth:`import_table` for one table (a circle's import too): its rows
+        computed by the engine, and its derived state."""
+        settings = _Settings(variant, options, base)
+        rows = [_imported_entry(settings, i, e, now) for i, e in enumerate(entries)]
+        hands = [h for h, _ in rows]
+        revisions = [r for _, olds in rows for r in olds]
+        return hands, revisions, _derive(dealer, hands, len(revisions))
+
+    @staticmethod
+    def _insert_imported(s: Session, table_id: int, hands: list, revisions: list) -> None:
+        """Step 6 of :meth:`import_table`: the rows of one imported table, in bulk."""
+        if hands:
+            s.execute(_INSERT_HAND, [{**_insertable(h), "table_id": table_id} for h in hands])
+        if revisions:
+            ids = dict(s.execute(select(Hand.number, Hand.id)
+                                 .where(Hand.table_id == table_id)).all())
+            s.execute(_INSERT_REVISION, [
+                {**{k: v for k, v in r.items() if k != "number"}, "hand_id": ids[r["number"]]}
+                for r in revisions])
+
     def _import_caps(self, data: Any) -> None:
         """Step 2 of :meth:`import_table`: :class:`TooMany` when the document holds more
         than the caps allow, read from the lengths of its lists (what is not a list here is
@@ -1017,10 +1060,11 @@ class Ledger:
         cutoff = utcnow() - timedelta(days=days)
 
         def work(s):
-            n = s.scalar(select(func.count()).select_from(Table)
-                         .where(Table.updated_at < cutoff))
+            # a circle's evenings stay as long as the circle (docs/decisions.md "Circles")
+            idle = (Table.updated_at < cutoff) & Table.circle_id.is_(None)
+            n = s.scalar(select(func.count()).select_from(Table).where(idle))
             if not dry_run:
-                s.execute(delete(Table).where(Table.updated_at < cutoff))
+                s.execute(delete(Table).where(idle))
                 if n:
                     self._changed(s, None)
                 s.execute(delete(Creation).where(
@@ -1134,27 +1178,6 @@ _PROBE_SQL = ("SELECT version, 0, edit_hash, id FROM ledger_table WHERE edit_has
               "UNION ALL SELECT t.version, e.number, e.edit_hash, t.id FROM ledger_editor e "
               "JOIN ledger_table t ON t.id = e.table_id "
               "WHERE e.edit_hash = ? AND e.revoked_at IS NULL")
-
-
-def _pad(edit_token: str) -> bytes:
-    mac = hmac.new(edit_token.encode("ascii"), b"webcalc-ledger-view-seal", hashlib.sha256)
-    return mac.digest()[:TOKEN_BYTES]
-
-
-def _seal(view_token: str | None, edit_token: str) -> str:
-    """The view token as an editor's row keeps it: XOR-ed with a pad only its edit token
-    gives (HMAC-SHA256 of the edit token), so the database alone reveals no view token."""
-    if view_token is None:
-        return ""
-    raw = base64.urlsafe_b64decode(view_token.encode("ascii"))
-    return base64.urlsafe_b64encode(bytes(a ^ b for a, b in zip(raw, _pad(edit_token))))\
-        .decode("ascii")
-
-
-def _unseal(seal: str, edit_token: str) -> str:
-    raw = base64.urlsafe_b64decode(seal.encode("ascii"))
-    return base64.urlsafe_b64encode(bytes(a ^ b for a, b in zip(raw, _pad(edit_token))))\
-        .decode("ascii")
 
 
 def _carry_bets(value: Any) -> str:

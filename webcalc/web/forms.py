@@ -13,7 +13,7 @@ from .i18n import lazy_gettext as _l
 
 #: The form fields that map one-to-one to request keys of the engine (and so to
 #: ``InputError.field``).
-TEXT_FIELDS = ("hand", "melds", "indicator", "visible", "winning_tile")
+TEXT_FIELDS = ("hand", "melds", "indicator", "visible", "winning_tile", "history")
 
 
 def _too_long(n: int) -> Length:
@@ -36,6 +36,10 @@ class AnalyzeForm(FlaskForm):
                           validators=[Optional(), _too_long(800)])
     winning_tile = StringField(_l("Winning tile (the last one in)"),
                                validators=[Optional(), _too_long(20)])
+    #: the winner's last turns as 摸/打 pairs (``7z7z 1m2m``, webcalc.web.turns), only where
+    #: the variant takes a history (三门峡 表, SMX-5); elsewhere the page drops it
+    history = StringField(_l("The winner's last turns (摸/打)"),
+                          validators=[Optional(), _too_long(400)])
     #: choices are the chosen variant's win methods (:meth:`set_variant`); a value the variant
     #: does not allow is passed on, so the engine's error cites the rule (C-14).
     win_by = SelectField(_l("Win by"), choices=[], validate_choice=False, default="self_draw")
@@ -88,6 +92,11 @@ class AnalyzeForm(FlaskForm):
             if value:
                 req[name] = value
         req["win_by"] = self.win_by.data or "self_draw"
+        history = (self.history.data or "").strip()
+        if history:
+            from .turns import history_request
+
+            req["history"] = history_request(history)
         return req
 
 
@@ -106,5 +115,6 @@ def attach_error(form: AnalyzeForm, err: InputError) -> bool:
         field = getattr(form, name)
         field.errors = list(field.errors or []) + [err.message]
         field.error_position = err.position
+        field.error_turn = err.turn         # a history's turn (the page marks its chip)
         return True
     return False

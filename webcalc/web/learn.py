@@ -7,18 +7,21 @@ of the engine's variants when absent), ``?date=YYYY-MM-DD`` a day (today, UTC, w
 JavaScript). The answer shows the pick's rank and the full 牌理 ranking with the rules it rests
 on. ``static/js/quiz.js`` keeps the learner's streak and accuracy on the phone (localStorage);
 nothing is stored on the server. docs/decisions.md "Daily 何切".
+
+``GET /review`` is the hand review (牌谱复盘): the state and its taps are
+:mod:`webcalc.web.review`'s, the review the engine's (:func:`webcalc.story.review`).
 """
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from flask import Blueprint, make_response, render_template, request
+from flask import Blueprint, make_response, redirect, render_template, request
 
 from ..errors import InputError
 from ..tiles import parse_tiles
 from ..variants import VARIANTS
-from .htmx import add_vary
+from .htmx import add_vary, is_htmx, wants_fragment
 from .i18n import localized
 
 bp = Blueprint("learn", __name__)
@@ -61,3 +64,24 @@ def quiz():
                            error=error, error_field=field, variant=variant, day=day,
                            variants=list(VARIANTS))
     return add_vary(make_response(html, status))
+
+
+@bp.get("/review")
+def review():
+    """The hand review: a tap is a one-off URL action answered by a 303 to the canonical URL
+    (under htmx: the fragment, with HX-Push-Url); the page renders the engine's review."""
+    from . import review as rv
+
+    st = rv.read_state(request.args)
+    here = request.full_path.rstrip("?")
+    if st.canonical != here and not is_htmx(request) and st.message is None:
+        return add_vary(make_response(redirect(st.canonical, 303)))
+    rv.run(st)
+    template = "_review.html" if wants_fragment(request) else "review.html"
+    html = render_template(template, st=st, shown=st.shown, palette=rv.PALETTE,
+                           MODE_LABELS=rv.MODE_LABELS, variants=list(VARIANTS),
+                           turn_of=rv.review_turn)
+    response = make_response(html, st.status)
+    if is_htmx(request):
+        response.headers["HX-Push-Url"] = st.canonical
+    return add_vary(response)

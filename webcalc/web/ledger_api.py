@@ -72,6 +72,10 @@ from ..messages import M
 from .i18n import current_lang, localized
 
 bp = Blueprint("ledger_api", __name__, url_prefix="/api/v1/tables")
+#: circles (API.md "Circles"): ``POST /api/v1/circles``, ``POST …/<edit>/players``,
+#: ``GET …/<token>``, ``GET …/<token>/players/<id>`` (added), ``GET …/<token>/export`` and
+#: ``POST /api/v1/circles/import`` (added; body up to ``CIRCLE_IMPORT_MAX``)
+circles_bp = Blueprint("circles_api", __name__, url_prefix="/api/v1/circles")
 
 STATUS = {NotFound: 404, ReadOnly: 403, NotOwner: 403, Conflict: 409, Voided: 409,
           TooMany: 422, RateLimited: 429, Busy: 503}
@@ -102,6 +106,7 @@ def init_app(app: Flask) -> None:
         ledger.dispose()                  # no pooled connection survives a fork
     app.extensions["ledger"] = ledger
     app.register_blueprint(bp)
+    app.register_blueprint(circles_bp)
     app.cli.add_command(purge_command)
     app.cli.add_command(migrate_command)
 
@@ -351,6 +356,66 @@ def rotate(token: str):
         if rot.view_token is not None:
             out["view_token"] = rot.view_token
         return _uncached(jsonify(out))
+    return _answer(run)
+
+
+# -- circles --------------------------------------------------------------------------------
+
+def _circle_writable(token: str) -> None:
+    """404 for an unknown circle token, 403 ``read_only`` for its view token: before the
+    body is read."""
+    if ledger().circle_access(token) != "edit":
+        raise ReadOnly(M("ledger.read_only"))
+
+
+def _circle_made(made, status: int = 201):
+    return _uncached(jsonify({"circle": made.circle, "edit_token": made.edit_token,
+                              "view_token": made.view_token})), status
+
+
+@circles_bp.post("")
+def create_circle():
+    def run():
+        return _circle_made(ledger().create_circle(_body(), address=request.remote_addr))
+    return _answer(run)
+
+
+@circles_bp.post("/import")
+def import_circle():
+    def run():
+        data, raw = _decoded()
+        return _circle_made(ledger().import_circle(data, address=request.remote_addr, raw=raw))
+    return _answer(run)
+
+
+@circles_bp.get("/<token>")
+def read_circle(token: str):
+    def run():
+        return _uncached(jsonify(ledger().circle(token)))
+    return _answer(run)
+
+
+@circles_bp.post("/<token>/players")
+def add_player(token: str):
+    def run():
+        _circle_writable(token)
+        return _uncached(jsonify(ledger().add_player(token, _body()))), 201
+    return _answer(run)
+
+
+@circles_bp.get("/<token>/players/<int:player>")
+def circle_player(token: str, player: int):
+    def run():
+        return _uncached(jsonify(ledger().circle_player(token, player)))
+    return _answer(run)
+
+
+@circles_bp.get("/<token>/export")
+def export_circle(token: str):
+    def run():
+        resp = jsonify(ledger().export_circle(token))
+        resp.headers["Content-Disposition"] = 'attachment; filename="webcalc-circle.json"'
+        return _uncached(resp)
     return _answer(run)
 
 

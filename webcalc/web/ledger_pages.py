@@ -86,6 +86,7 @@ from .htmx import add_vary, wants_fragment
 from .i18n import current_lang, lang_param, localized, localized_error
 from .pages import Home, analyse, needs_redirect, read_room_state, render_room
 from .room import Room, read_room, win_methods
+from .turns import history_text
 
 bp = Blueprint("ledger_pages", __name__, url_prefix="/t")
 
@@ -306,6 +307,8 @@ def _prefill_fields(req: dict) -> dict:
     """The analysis form's tile fields of a recorded request (melds it cannot print: none)."""
     fields = {k: req.get(k, "") for k in ("hand", "indicator", "winning_tile")}
     fields["win_by"] = req.get("win_by", "self_draw")
+    if req.get("history"):
+        fields["history"] = history_text(req["history"])
     try:
         fields["melds"] = melds_to_text(req.get("melds") or [])
     except InputError:

@@ -207,7 +207,7 @@ class RoomState:
 def read_room_state(home: Home, raw) -> RoomState:
     """Read a room from ``raw`` (the query, or a posted form) as ``home`` binds it: a palette
     tap applied, the form and the room read, the canonical URL made."""
-    args = raw
+    args = _without_history(home, raw)
     tap_message = None  # why a palette tap changed nothing
     if "meld_src" in args:
         args = tap.apply_meld_sources(args)
@@ -233,6 +233,23 @@ def read_room_state(home: Home, raw) -> RoomState:
     if room is not None and (room.errors or not options_ok):
         st.status = 422
     return st
+
+
+def _without_history(home: Home, raw):
+    """``raw`` less the winner's turns where the variant takes none (a stale URL, a switched
+    variant): the field, and the palette's 摸/打 target, which becomes the hand's so a tap still
+    lands somewhere. Only read when the request has either (one more room read then)."""
+    if "history" not in raw and raw.get("target") != "history":
+        return raw
+    bound = _Args(home.bind(raw))
+    variant = bound.get("variant") or next(iter(VARIANT_LABELS))
+    if variant in VARIANT_LABELS and read_page_room(bound, variant).takes_history:
+        return raw
+    out = MultiDict(raw)
+    out.poplist("history")
+    if out.get("target") == "history":
+        out.setlist("target", ["hand"])
+    return out
 
 
 def needs_redirect(st: RoomState) -> bool:

@@ -218,6 +218,13 @@ class Room:
         return frozenset(used)
 
     @property
+    def takes_history(self) -> bool:
+        """Whether the page asks for the winner's last turns (the variant says: 三门峡 with
+        wildcards, SMX-5)."""
+        variant, options = self._engine_options
+        return variant.takes_history(options)
+
+    @property
     def pao_max(self) -> int:
         variant, options = self._engine_options
         return variant.pao_max(options)[0]

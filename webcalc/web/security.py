@@ -60,8 +60,13 @@ BODY_MAX = 16 * 1024
 #: about 1.3 MB.
 IMPORT_MAX = 2 * 1024 * 1024
 
-#: Views that take a bigger body: importing a table's exported JSON.
-BODY_MAX_BY_ENDPOINT = {"ledger_pages.import_table": IMPORT_MAX, "ledger_api.import_": IMPORT_MAX}
+#: Largest circle import, in bytes: 100 evenings of 16 hands export to about 1.5 MB.
+CIRCLE_IMPORT_MAX = 4 * 1024 * 1024
+
+#: Views that take a bigger body: importing a table's or a circle's exported JSON.
+BODY_MAX_BY_ENDPOINT = {"ledger_pages.import_table": IMPORT_MAX, "ledger_api.import_": IMPORT_MAX,
+                        "circle_pages.import_circle": CIRCLE_IMPORT_MAX,
+                        "circles_api.import_circle": CIRCLE_IMPORT_MAX}
 
 #: Longest query string accepted, in bytes, percent-encoded. Every text field of the page is
 #: capped at a few hundred characters; 8000 bytes leaves room for all of them typed in
@@ -86,9 +91,10 @@ PRIVATE_HEADERS = {
     "X-Robots-Tag": "noindex, nofollow",
     "Referrer-Policy": "no-referrer",
 }
-#: The ledger's paths: the pages (``/t/<token>…``, ``/t/new``, ``/t/import``) and the JSON API
-#: (``/api/v1/tables…``): their URLs, redirects and bodies carry tokens.
-PRIVATE_PATH = re.compile(r"/(?:t|api/v1/tables)(?:/|$)")
+#: The ledger's paths: the pages (``/t/<token>…``, ``/t/new``, ``/t/import``, the circles'
+#: ``/c/…``) and the JSON API (``/api/v1/tables…``, ``/api/v1/circles…``): their URLs,
+#: redirects and bodies carry tokens.
+PRIVATE_PATH = re.compile(r"/(?:t|c|api/v1/tables|api/v1/circles)(?:/|$)")
 
 #: Seconds a 503 asks the client to wait when the view did not say (the ledger API says 1 for
 #: a write lock held too long).

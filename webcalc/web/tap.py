@@ -9,7 +9,9 @@ here: the engine still checks every field it receives.
 =====================  ======================================================================
 ``add``                a tile code (``5m``) for the palette's target
 ``target``             where ``add`` goes: ``hand`` (default), ``melds``, ``indicator``,
-                       ``winning_tile``, ``visible``
+                       ``winning_tile``, ``visible``, ``history`` (the winner's last turns: a
+                       tap is the draw of a new turn, the next its discard; only where the
+                       variant takes a history)
 ``meld_type``          with ``target=melds``: ``pong`` (default), ``chow`` (tap the lowest
                        tile), ``kong``, ``added_kong``, ``concealed_kong``, and in 晋城
                        ``shi`` 拾 / ``qiang`` 搶 (one tile, JC-10)
@@ -17,8 +19,9 @@ here: the engine still checks every field it receives.
 ``remove``             the index of a tile of the hand as drawn (sorted) to drop
 ``remove_visible``     the same for the visible tiles
 ``remove_meld``        the index of a meld to drop
+``remove_turn``        the index of a turn of the history to drop
 ``clear``              a field to empty: ``hand``, ``melds``, ``indicator``, ``winning_tile``,
-                       ``visible``
+                       ``visible``, ``history``
 =====================  ======================================================================
 """
 
@@ -31,8 +34,8 @@ from werkzeug.datastructures import MultiDict
 
 from .i18n import lazy_gettext as _l
 
-ACTIONS = ("add", "remove", "remove_visible", "remove_meld", "clear")
-TARGETS = ("hand", "melds", "indicator", "winning_tile", "visible")
+ACTIONS = ("add", "remove", "remove_visible", "remove_meld", "remove_turn", "clear")
+TARGETS = ("hand", "melds", "indicator", "winning_tile", "visible", "history")
 MELD_TYPES = ("pong", "chow", "kong", "added_kong", "concealed_kong", "shi", "qiang")
 #: the word the melds text field uses for each meld type (webcalc.notation)
 MELD_WORDS = {"pong": "碰", "chow": "吃", "kong": "明杠", "added_kong": "补杠",
@@ -45,6 +48,7 @@ TARGET_LABELS = {
     "indicator": _l("Indicator"),
     "winning_tile": _l("Winning tile"),
     "visible": _l("Seen tiles"),
+    "history": _l("Turns (摸/打)"),
 }
 MELD_TYPE_LABELS = {
     "pong": _l("Pong"),
@@ -105,6 +109,8 @@ class Entry:
     indicator: list | None = None
     winning: list | None = None
     visible: list | None = None
+    #: the history's turns as (draw, discard) codes, discard None while still to come
+    history: list | None = None
     target: str = "hand"
     meld_type: str = "pong"
     meld_from: str = ""
@@ -159,6 +165,12 @@ def read_entry(args) -> Entry:
     for m in e.melds or []:
         for t in _tiles(m.get("tiles", "")) or []:
             used[t.code] = used.get(t.code, 0) + 1
+    from .turns import history_pairs
+
+    e.history = history_pairs(args.get("history", ""))
+    for _draw, discard in e.history or []:
+        if discard:                     # a discard is a copy out of the wall (a draw is
+            used[discard] = used.get(discard, 0) + 1    # held, or thrown later)
     e.used = used
     return e
 
@@ -223,6 +235,14 @@ def apply(args) -> tuple[MultiDict, str | None]:
                 win = _tiles(text("winning_tile"))
                 if win and len(win) == 1 and win[0] == gone and gone not in tiles:
                     put("winning_tile", "")
+    elif "remove_turn" in args:
+        from .turns import tokens as turn_tokens
+
+        i = _index(args.get("remove_turn"))
+        toks = turn_tokens(text("history"))
+        if i is not None and i < len(toks):
+            del toks[i]
+            put("history", " ".join(toks))
     elif "remove_meld" in args:
         i = _index(args.get("remove_meld"))
         tokens = meld_tokens(text("melds"))
@@ -242,6 +262,10 @@ def apply(args) -> tuple[MultiDict, str | None]:
                 else (text("visible") + " " + t.code))
         elif target == "indicator":
             put("indicator", t.code)
+        elif target == "history":
+            from .turns import history_tap
+
+            put("history", history_tap(text("history"), t.code))
         elif target == "winning_tile":
             message = _win_tile(out, t)
         elif target == "melds":
