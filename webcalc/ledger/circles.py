@@ -242,13 +242,7 @@ class CircleMixin:
             now = utcnow()
             if address is not None and self.tables_per_hour:
                 self._rate_limit(s, address, now)
-            c = Circle(name=name, edit_hash=token_hash(edit_token),
-                       view_hash=token_hash(view_token), version=1, created_at=now,
-                       updated_at=now)
-            s.add(c)
-            s.flush()
-            for i, n in enumerate(names):
-                s.add(CirclePlayer(circle_id=c.id, number=i + 1, name=n, created_at=now))
+            _add_circle(s, name, names, edit_token, view_token, now)
         self._run(work, write=True)
         return CircleCreated(self.circle(edit_token), edit_token, view_token)
 
@@ -511,13 +505,7 @@ class CircleMixin:
 
         def work(s):
             at = utcnow()
-            c = Circle(name=name, edit_hash=token_hash(edit_token),
-                       view_hash=token_hash(view_token), version=1, created_at=at,
-                       updated_at=at)
-            s.add(c)
-            s.flush()
-            for k, n in enumerate(names):
-                s.add(CirclePlayer(circle_id=c.id, number=k + 1, name=n, created_at=at))
+            c = _add_circle(s, name, names, edit_token, view_token, at)
             for (variant, options, base, tnames, dealer, carry, hands, revisions, derived,
                  seat_rows) in built:
                 table_edit = secrets.token_urlsafe(TOKEN_BYTES)
@@ -583,3 +571,16 @@ def _prefixed(where: str):
 def db_count():
     from sqlalchemy import func
     return func.count()
+
+
+def _add_circle(s, name: str, names: list[str], edit_token: str, view_token: str,
+                at) -> Circle:
+    """A new circle with its players numbered 1, 2, … in ``names``' order (flushed: it has
+    its id)."""
+    c = Circle(name=name, edit_hash=token_hash(edit_token), view_hash=token_hash(view_token),
+               version=1, created_at=at, updated_at=at)
+    s.add(c)
+    s.flush()
+    for k, n in enumerate(names):
+        s.add(CirclePlayer(circle_id=c.id, number=k + 1, name=n, created_at=at))
+    return c
