@@ -191,7 +191,7 @@ def _text(rule_or_example, field: str) -> str:
 @bp.get("/rules")
 def index():
     sections = [(code, zh, en, [r for r in RULES if r.section == code])
-                for code, zh, en, _variant in SECTIONS]
+                for code, zh, en in SECTIONS]
     return render_template("rules.html", sections=sections, title_of=lambda r: _text(r, "title"))
 
 
