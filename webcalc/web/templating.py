@@ -20,9 +20,17 @@ from jinja2.runtime import Context as JinjaContext
 from jinja2.utils import internalcode
 from markupsafe import Markup, escape
 
-from .i18n import SEAT_LABELS, _gettext, _request_i18n, app_lang, current_lang, list_sep
+from .i18n import (
+    SEAT_LABELS,
+    VARIANT_NAMES,
+    _gettext,
+    _request_i18n,
+    app_lang,
+    current_lang,
+    list_sep,
+)
 from .i18n import lazy_gettext as _l
-from .room import KONG_TYPES
+from .settlement_form import KONG_TYPES
 from .tap import MELD_TYPE_LABELS, TARGET_LABELS
 
 KIND_LABELS = {
@@ -59,14 +67,6 @@ WIN_BY_LABELS = {
     "kong_replacement": _l("On a kong replacement"),
     "robbing_kong": _l("Robbing a kong"),
 }
-
-VARIANT_NAMES = {
-    "sanmenxia": _l("Sanmenxia"),
-    "zhengzhou": _l("Zhengzhou"),
-    "panjin": _l("Panjin"),
-    "jincheng": _l("Jincheng"),
-}
-
 
 SUIT_EN = {"m": "Characters", "p": "Dots", "s": "Bamboo"}
 HONOR_EN = ("East wind", "South wind", "West wind", "North wind", "White dragon", "Green dragon",
