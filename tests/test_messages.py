@@ -154,7 +154,7 @@ def _messages(out: dict) -> list[str]:
 
 def _run(req: dict, lang: str) -> dict:
     try:
-        return localize(analyze(req), lang)
+        return localize(analyze(req).to_json(), lang)
     except InputError as err:
         return {"error": localize(err.to_dict(), lang)}
 
