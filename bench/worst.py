@@ -194,7 +194,8 @@ def main(argv=None):
             results.setdefault((sub, path), []).append(ms)
         if cls == "zhengzhou-4w" and out is not None:
             readings.setdefault(("zhengzhou-500+", path), []).append(
-                (ms, out.get("decompositions_total", 0)))
+                (ms, out.readings_total if path == "engine"
+                 else out.get("decompositions_total", 0)))
     for key, lst in readings.items():
         results[key] = [ms for ms, n in lst if n >= 500]
 

@@ -70,7 +70,7 @@ def analyze():
         return error
     from ..analysis import analyze as run
 
-    return _engine_answer(run, body)
+    return _engine_answer(lambda b: run(b).to_json(), body)
 
 
 @bp.post("/review")

@@ -652,7 +652,7 @@ class TableHome(Home):
         table's) and the settlement's base. Raises InputError when there is nothing settled
         to record (the reason is under its input already, or said here)."""
         room = st.room
-        if st.status != 200 or not st.result or not st.result.get("settlement") or st.req is None:
+        if st.status != 200 or not st.result or not st.result.settlement or st.req is None:
             if room is not None and room.errors or st.status != 200:
                 raise _Unsettled("bad_settlement", _("Nothing was recorded: correct the inputs "
                                                      "marked below."), "settlement")

@@ -25,7 +25,7 @@ from markupsafe import Markup
 from werkzeug.datastructures import MultiDict
 from werkzeug.wrappers import Response as BaseResponse
 
-from ..analysis import VARIANT_LABELS
+from ..analysis import VARIANT_LABELS, Analysis, SettledWithoutTiles
 from ..errors import InputError
 from ..variants import EXAMPLE_REQUEST
 from . import tap
@@ -185,7 +185,7 @@ class RoomState:
     readings: int
     lang: str | None
     canonical: str
-    result: dict | None = None
+    result: Analysis | SettledWithoutTiles | None = None
     shown: dict | None = None
     general_error: InputError | None = None
     error_reasons: list | None = None
@@ -290,7 +290,7 @@ def analyse(st: RoomState) -> None:
                     settlement = None if room.errors else room.settlement_request()
                     if settlement is not None:
                         req["settlement"] = settlement
-                st.result = _analyze(req, st.readings)
+                st.result = _analyze(req)
                 st.shown = _shown_tiles(req)
                 st.req = req
             except InputError as first_err:
@@ -301,7 +301,7 @@ def analyse(st: RoomState) -> None:
                 if req is not None and "settlement" in req and not settle_only:
                     try:
                         bare = {k: v for k, v in req.items() if k != "settlement"}
-                        st.result = _analyze(bare, st.readings)
+                        st.result = _analyze(bare)
                         st.shown = _shown_tiles(bare)
                     except InputError as bare_err:
                         failure = bare_err
@@ -313,7 +313,7 @@ def analyse(st: RoomState) -> None:
                     st.status = 422 if room is not None and room.errors else 200
                 else:
                     _place(st, err)
-                if err.reasons and not (st.result and st.result.get("reasons")):
+                if err.reasons and not (isinstance(st.result, Analysis) and st.result.reasons):
                     st.error_reasons = err.reasons
     elif "variant" in st.args and not form.variant.validate(form):
         st.status = 422
@@ -437,12 +437,12 @@ def room_sections(room: Room, form: AnalyzeForm, variant_label: str,
     return html
 
 
-def _settle_without_tiles(req: dict) -> dict:
+def _settle_without_tiles(req: dict) -> SettledWithoutTiles:
     """A win given without its tiles, settled as the ledger settles it, drawn by the page
-    as a handless result (``tile_count`` 0)."""
+    as a handless result (``tile_count`` 0), its messages in this response's language."""
     from ..analysis import settle_without_tiles
 
-    return {**localized(settle_without_tiles(req)), "tile_count": 0}
+    return settle_without_tiles(req).localized(localized)
 
 
 def _drawn_request(form: AnalyzeForm) -> dict:
@@ -468,14 +468,12 @@ def _kinds_in_play(form: AnalyzeForm, room: Room | None) -> int:
         return 34
 
 
-def _analyze(req: dict, readings: int = READINGS_MAX) -> dict:
-    """The engine's answer with its messages in this response's language; of the readings
-    only the first ``readings`` (those the page lists) are rendered, the others only counted."""
+def _analyze(req: dict) -> Analysis:
+    """The engine's answer with its messages in this response's language (the readings
+    hold none: they are passed on as they are)."""
     from ..analysis import analyze
 
-    result = analyze(req)
-    return {k: (localized(v[:readings]) + v[readings:] if k == "decompositions"
-                and isinstance(v, list) else localized(v)) for k, v in result.items()}
+    return analyze(req).localized(localized)
 
 
 def _shown_tiles(req: dict) -> dict:
