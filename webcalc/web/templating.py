@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from types import FunctionType
+from types import FunctionType, SimpleNamespace
 
 from flask import Flask, current_app
 from flask.templating import Environment as FlaskEnvironment
@@ -297,6 +297,47 @@ def reading(d, best=False) -> Markup:
                            "</ul>")))
 
 
+def _codes(tiles) -> tuple | None:
+    return None if tiles is None else tuple(str(t.code) for t in tiles)
+
+
+def _tiles_of(codes: tuple | None) -> list | None:
+    return None if codes is None else [SimpleNamespace(code=c) for c in codes]
+
+
+@lru_cache(maxsize=GROUP_CACHE_MAX)
+def _tap_targets(app_id: int, lang: str, target, indicator, winning, visible,
+                 takes_history: bool) -> Markup:
+    entry = SimpleNamespace(target=target, indicator=_tiles_of(indicator),
+                            winning=_tiles_of(winning), visible=_tiles_of(visible))
+    return Markup(current_app.jinja_env.get_template("_tap_targets.html").render(
+        entry=entry, room=SimpleNamespace(takes_history=takes_history)))
+
+
+def tap_targets(entry, room) -> Markup:
+    """The tap area's targets (``_tap_targets.html``: a radio per target, the tiles it holds
+    now), rendered once per language, target, held tiles and whether the room takes the
+    winner's turns: the same few on most pages, and a sixth of the panel's rendering."""
+    return _tap_targets(*app_lang(), entry.target, _codes(entry.indicator),
+                        _codes(entry.winning), _codes(entry.visible),
+                        bool(room is not None and room.takes_history))
+
+
+@lru_cache(maxsize=GROUP_CACHE_MAX)
+def _meld_builder(app_id: int, lang: str, target, meld_types: tuple, meld_type,
+                  meld_from) -> Markup:
+    entry = SimpleNamespace(target=target, meld_types=meld_types, meld_type=meld_type,
+                            meld_from=meld_from)
+    return Markup(current_app.jinja_env.get_template("_meld_builder.html").render(entry=entry))
+
+
+def meld_builder(entry) -> Markup:
+    """The meld builder under the palette (``_meld_builder.html``), rendered once per
+    language, target, meld types offered and the chosen type and seat."""
+    return _meld_builder(*app_lang(), entry.target, tuple(entry.meld_types), entry.meld_type,
+                         entry.meld_from)
+
+
 def N_(string: str) -> str:
     """A msgid for ``pybabel extract`` (translated where it is shown)."""
     return string
@@ -542,6 +583,8 @@ def init_app(app: Flask) -> None:
         eff_rows=eff_rows,
         wait_items=wait_items,
         palette_row=palette_row,
+        tap_targets=tap_targets,
+        meld_builder=meld_builder,
         hand_keys=hand_keys,
         group=group,
         reading_groups=reading_groups,
