@@ -216,13 +216,33 @@ def _hand_key(app_id: int, lang: str, index: int, code: str, mark: bool,
     return Markup(_macros().hand_key_markup(index, code, mark, action))
 
 
+#: how every ``hand_key_markup`` begins, up to its index (``value="<index>"``)
+_HAND_KEY_HEAD = '<button type="submit" name="remove" value="'
+
+
+@lru_cache(maxsize=TILE_CACHE_MAX)
+def _hand_key_tail(app_id: int, lang: str, code: str, mark: bool, action: str) -> str | None:
+    """What follows the index in ``hand_key_markup(index, code, mark, action)`` (the same for
+    every index: a fresh hand's tiles miss the per-index cache, hardly ever this one), or
+    ``None`` if the macro does not begin with :data:`_HAND_KEY_HEAD` and the index."""
+    html = str(_macros().hand_key_markup(0, code, mark, action))
+    head = _HAND_KEY_HEAD + "0"
+    return html[len(head):] if html.startswith(head) else None
+
+
 def hand_keys(codes, wild=None, action="") -> Markup:
     """The tapped-in hand's tiles (``hand_key_markup``: the button that takes out the i-th
-    tile, marked when a wildcard), each rendered once per language and arguments."""
+    tile, marked when a wildcard), each rendered once per language and arguments but the
+    index, which is written in between."""
     app_id, lang, wild, action = *app_lang(), \
         wild or (), str(action)
-    return Markup("".join([_hand_key(app_id, lang, i, str(code), code in wild, action)
-                           for i, code in enumerate(codes)]))
+    parts = []
+    for i, code in enumerate(codes):
+        code, mark = str(code), code in wild
+        tail = _hand_key_tail(app_id, lang, code, mark, action)
+        parts += ((_HAND_KEY_HEAD, str(i), tail) if tail is not None
+                  else (_hand_key(app_id, lang, i, code, mark, action),))
+    return Markup("".join(parts))
 
 
 def _group_key(g) -> tuple:
