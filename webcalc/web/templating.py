@@ -16,6 +16,7 @@ from types import FunctionType, SimpleNamespace
 
 from flask import Flask, current_app
 from flask.templating import Environment as FlaskEnvironment
+from jinja2.compiler import CodeGenerator as JinjaCodeGenerator
 from jinja2.runtime import Context as JinjaContext
 from jinja2.utils import internalcode
 from markupsafe import Markup, escape
@@ -571,6 +572,27 @@ class Context(JinjaContext):
                 "value was undefined because a callable raised a StopIteration exception")
 
 
+def markup_escape(value, _markup=Markup, _escape=escape):
+    """``markupsafe.escape`` for the templates' ``{{ … }}``, returning a :class:`Markup` as it
+    is: markupsafe's copies it (``Markup(s.__html__())``), and a page outputs a couple of
+    hundred Markups (tiles, fields, messages). Anything else, a Markup subclass too, goes
+    through ``escape``: the same text either way."""
+    if value.__class__ is _markup:
+        return value
+    return _escape(value)
+
+
+class CodeGenerator(JinjaCodeGenerator):
+    """Jinja's code generator, with the compiled templates' ``escape`` (what autoescape wraps
+    around every ``{{ … }}``) bound to :func:`markup_escape` right after the runtime import
+    (``environment`` is in every compiled template's namespace)."""
+
+    def writeline(self, x, node=None, extra=0):
+        super().writeline(x, node, extra)
+        if x.startswith("from jinja2.runtime import ") and " escape," in x:
+            super().writeline("escape = environment.markup_escape")
+
+
 class Environment(FlaskEnvironment):
     """Flask's Jinja environment, with ``d.key`` on a plain dict answered by ``d[key]``
     directly. Jinja asks for the attribute first and, for a dict, catches an AttributeError
@@ -580,6 +602,8 @@ class Environment(FlaskEnvironment):
     methods are left to Jinja. Templates get the :class:`Context` above."""
 
     context_class = Context
+    code_generator_class = CodeGenerator
+    markup_escape = staticmethod(markup_escape)
 
     def getattr(self, obj, attribute):
         if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
