@@ -365,6 +365,36 @@ def main(argv=None):
               f"{after['ratio_total']:.2f}× — {verdict(ok['page'])}; `/healthz` ÷ minimal route "
               f"≤ 1.15×: {after['healthz_ratio']:.2f}× — {verdict(ok['healthz'])}; mix ÷ minimal "
               f"route ≥ 0.25×: {mix['after']:.3f}× — {verdict(ok['mix'])}.", ""]
+    lines += [
+        f"`/healthz` is met by its fast path (webcalc/web/health.py: a plain `GET /healthz` "
+        f"replays the app's first answer, same bytes). Through Flask, with every hook, the same "
+        f"answer costs {after['flask_ratio']:.2f}× the minimal route: Flask's request context "
+        "(the session opened, the URL adapter bound, routing), `jsonify`, and the hooks (limits, "
+        "CSRF, validators; page caching, security headers, compression), each list merged into "
+        "one call.", ""]
+    if not ok["page"]:
+        lines += [
+            "**Why the page misses (cProfile of 400 fresh page fragments, and the phases timed "
+            "without the profiler):** about a quarter of a page is the engine call the API makes "
+            "too (with 0.4 ms more to put its messages in the page's language); over a third is "
+            "the templates (`_panel.html`, `_result.html`: the 牌理 rows, waits and readings, "
+            "whose per-tile and per-group HTML caches still miss on fresh hands — about one "
+            "group and one tile a page — and some 70 translated strings); about a sixth is "
+            "reading the room from the query (WTForms building 8 fields, the room's options, the "
+            "tap state, the canonical URL: `webcalc/web/room.py`, `tap.py`, `forms.py`); the "
+            "rest is the rest of `render_room` (language links, the kinds in play) and Flask. "
+            "The API is the engine plus JSON, so the page costs the API plus all of that. "
+            "What would close it: the result's rows drawn by Python string building instead "
+            "of Jinja macros on a miss, the room read once per variant-and-options state "
+            "instead of per request (after the room/tap split), the form's inputs drawn without "
+            "constructing WTForms fields.", ""]
+    if not ok["mix"]:
+        lines += [
+            "**Why the mix misses:** the minimal route costs its server "
+            f"{cpu_ms['minimal']:.2f} ms of CPU a request (mostly gunicorn's own work), the mix "
+            f"{cpu_ms['after']:.2f} ms: half of it pages (half of those whole pages with the "
+            "layout), each several times an API call. The ratio follows the page's cost: it "
+            "closes with the page target above.", ""]
     rows = [f"| issue 26.3: page CPU ≤ 1.5× the API's on the same fresh hands (total) | "
             f"{after['ratio_total']:.2f}× (medians {after['ratio_median']:.2f}×) | "
             f"{verdict(ok['page'])} |",
