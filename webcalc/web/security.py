@@ -48,6 +48,7 @@ import re
 import secrets
 import time
 from pathlib import Path
+from typing import Any
 
 from flask import Flask, abort, has_request_context, request
 from flask.sessions import SecureCookieSessionInterface
@@ -137,6 +138,21 @@ class SessionInterface(SecureCookieSessionInterface):
     def get_cookie_secure(self, app: Flask) -> bool:
         return bool(app.config["SESSION_COOKIE_SECURE"]
                     or (has_request_context() and request.is_secure))
+
+    # A request without cookies (every API call from a bot) has an empty session: made
+    # without building the signing serializer and parsing the cookies, and, left empty,
+    # saved without working out the cookie's attributes. The same answers as Flask's.
+    def open_session(self, app: Flask, request: Any) -> Any:
+        if app.secret_key and not request.environ.get("HTTP_COOKIE"):
+            return self.session_class()
+        return super().open_session(app, request)
+
+    def save_session(self, app: Flask, session: Any, response: Any) -> None:
+        if not session and not session.modified:
+            if session.accessed:
+                response.vary.add("Cookie")
+            return
+        super().save_session(app, session, response)
 
 
 def init_app(app: Flask) -> None:
