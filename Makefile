@@ -106,8 +106,9 @@ soak: $(VENV)/.stamp-run
 memory: $(VENV)/.stamp-run
 	$(BIN)/python bench/memory.py
 
-# page CPU vs API CPU and the 50/50 mix on 2 workers, before and after issue 13.4, in one
-# run (issue 13.4) -> bench/RESULTS.md "## Pages (issue 13.4)"
+# issue 26.3's ratios in one run: page CPU vs API CPU on the same fresh hands, /healthz vs a
+# minimal Flask route (bench/minimal_app.py), the 2-worker 50/50 mix's req/s vs that route's
+# (about 2 minutes; --before REF adds a before tree) -> bench/RESULTS.md "## Pages (issue 26.3)"
 pages: $(VENV)/.stamp-run
 	$(BIN)/python bench/pages.py
 

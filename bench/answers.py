@@ -250,7 +250,7 @@ def answer_text(req: dict) -> str:
     from webcalc.errors import InputError
 
     try:
-        out = {"ok": _canon(analyze(req))}
+        out = {"ok": _canon(analyze(req).to_json())}
     except InputError as e:
         out = {"error": [e.code, e.field, _canon(e.message)]}
     return json.dumps(out, ensure_ascii=False)

@@ -211,14 +211,14 @@ SPECIAL_HANDS = 300                 # untimed hands per job near 七对 / 十三
 _KIND = {code: k for k, code in enumerate(CODES)}
 
 
-def ours_answer(resp):
-    """The peers' answer read off an ``analyze()`` response (see bench/peers.py)."""
-    if resp["tile_count"] == 13:
-        return (resp["shanten"], sorted(_KIND[u["tile"]] for u in resp["useful"]),
-                sorted(_KIND[w["tile"]] for w in resp["waits"]))
-    return (resp["complete"], resp["shanten"],
+def ours_answer(a):
+    """The peers' answer read off an ``analyze()`` result (see bench/peers.py)."""
+    if a.tile_count == 13:
+        return (a.shanten, sorted(_KIND[u["tile"]] for u in a.useful),
+                sorted(_KIND[w["tile"]] for w in a.waits))
+    return (a.complete, a.shanten,
             {_KIND[e["discard"]]: (e["shanten"], sorted(_KIND[u["tile"]] for u in e["useful"]))
-             for e in resp["efficiency"]})
+             for e in a.efficiency})
 
 
 def peer_answer(ans):

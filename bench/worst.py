@@ -270,11 +270,11 @@ def main(argv=None):
                 if sub is not None:
                     rep.setdefault((sub, p), []).append(v)
             if cls == "zhengzhou-4w" and out is not None:
-                if path == "api":                      # decoded after the clock stopped
-                    out = json.loads(out)
+                # the engine's Analysis, or the API's bytes decoded after the clock stopped
+                n = (out.readings_total if path == "engine"
+                     else json.loads(out).get("decompositions_total", 0))
                 for p, v in timed:
-                    readings.setdefault(("zhengzhou-500+", p), []).append(
-                        (v, out.get("decompositions_total", 0)))
+                    readings.setdefault(("zhengzhou-500+", p), []).append((v, n))
         for key, lst in readings.items():
             rep[key] = [ms for ms, n in lst if n >= 500]
         per_repeat.append(rep)

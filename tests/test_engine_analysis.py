@@ -11,7 +11,7 @@ from webcalc.errors import InputError
 
 def error_of(request):
     with pytest.raises(InputError) as err:
-        analyze(request)
+        analyze(request).to_json()
     return err.value
 
 
@@ -73,29 +73,29 @@ def test_indicator_counts_against_copies():
 
 def test_thirteen_tile_hand_waits_and_remaining():
     # 123m 456p 789s 111z + 2z single: waits on 2z only, 3 left (C-9)
-    out = analyze({**ZZ_PLAIN, "hand": "123m456p789s1112z"})
+    out = analyze({**ZZ_PLAIN, "hand": "123m456p789s1112z"}).to_json()
     assert out["complete"] is False and out["tile_count"] == 13
     assert waits_of(out) == {"2z": 3}
     # seen elsewhere: subtracted; a wait with none left stays listed as dead (空听)
-    out = analyze({**ZZ_PLAIN, "hand": "123m456p789s1112z", "visible": "222z"})
+    out = analyze({**ZZ_PLAIN, "hand": "123m456p789s1112z", "visible": "222z"}).to_json()
     assert out["waits"] == [{"tile": "2z", "remaining": 0, "dead": True,
                             "win": {"fan": [], "amount": 3}}]   # ZZ-4: 1 from each
 
 
 def test_two_sided_and_pair_waits():
     # 23m + 11z 22z pairs… 23m456p789s 111z 22z: 14 − 1 = 13 tiles waiting 1m/4m
-    out = analyze({**ZZ_PLAIN, "hand": "23m456p789s11122z"})
+    out = analyze({**ZZ_PLAIN, "hand": "23m456p789s11122z"}).to_json()
     assert waits_of(out) == {"1m": 4, "4m": 4}
 
 
 def test_kind_held_four_times_is_not_a_wait():
     # C-9: 111m 123m 456p 789s + 东: only 东 completes; all four 1万 are in the hand
-    out = analyze({**ZZ_PLAIN, "hand": "111123m456p789s1z"})
+    out = analyze({**ZZ_PLAIN, "hand": "111123m456p789s1z"}).to_json()
     assert waits_of(out) == {"1z": 3}
 
 
 def test_fourteen_tiles_minus_winning_tile_gives_waits():
-    out = analyze({**ZZ_PLAIN, "hand": "123m456p789s11122z", "winning_tile": "2z"})
+    out = analyze({**ZZ_PLAIN, "hand": "123m456p789s11122z", "winning_tile": "2z"}).to_json()
     assert out["complete"] is True
     # before the 南: 123m 456p 789s 111z + 南 → a pair wait on 南, 3 unseen
     assert waits_of(out) == {"2z": 3}
@@ -103,7 +103,8 @@ def test_fourteen_tiles_minus_winning_tile_gives_waits():
 
 def test_readings_with_exposed_melds():
     out = analyze({**ZZ_PLAIN, "hand": "123m456p11z", "melds": [
-        {"type": "pong", "tiles": "999s", "from": 1}, {"type": "concealed_kong", "tiles": "7777z"}]})
+        {"type": "pong", "tiles": "999s", "from": 1},
+        {"type": "concealed_kong", "tiles": "7777z"}]}).to_json()
     assert out["tile_count"] == 14 and out["complete"] is True
     (reading,) = out["decompositions"]
     kinds = [(g["kind"], g["exposed"]) for g in reading["groups"]]
@@ -113,7 +114,7 @@ def test_readings_with_exposed_melds():
 
 def test_wildcard_stand_in_is_marked():
     # ZZ-1: indicator 3z → 4z wildcard; 123m 456p 789s 111z + 3z 4z: 4z makes 3z a pair
-    out = analyze({"variant": "zhengzhou", "hand": "123m456p789s11134z", "indicator": "3z"})
+    out = analyze({"variant": "zhengzhou", "hand": "123m456p789s11134z", "indicator": "3z"}).to_json()
     assert out["wildcards"] == ["4z"] and out["complete"] is True
     pairs = [g for d in out["decompositions"] for g in d["groups"] if g["kind"] == "pair"]
     assert any(p["tiles"] == ["3z", "3z"] and p["wild"] == [False, True]
@@ -122,7 +123,7 @@ def test_wildcard_stand_in_is_marked():
 
 def test_free_group_listed_once():
     # C-13: three wildcards beside a complete hand → one `free` meld, not one per tile
-    out = analyze({"variant": "zhengzhou", "hand": "123m456p789s11z555m", "indicator": "4m"})
+    out = analyze({"variant": "zhengzhou", "hand": "123m456p789s11z555m", "indicator": "4m"}).to_json()
     free3 = [d for d in out["decompositions"]
              if any(g["kind"] == "free" and len(g["tiles"]) == 3 for g in d["groups"])]
     assert len(free3) == 1
@@ -134,7 +135,7 @@ def test_free_group_listed_once():
 
 def test_fifth_copy_stand_in():
     # C-8: four 5万 and a wildcard make 555万 + 5万 5万(混)
-    out = analyze({"variant": "zhengzhou", "hand": "5555m123p456p789s6z", "indicator": "7z"})
+    out = analyze({"variant": "zhengzhou", "hand": "5555m123p456p789s6z", "indicator": "7z"}).to_json()
     assert out["complete"] is True
     assert any(g["kind"] == "pair" and g["tiles"] == ["5m", "5m"] and g["wild"] == [False, True]
                for d in out["decompositions"] for g in d["groups"])
@@ -143,7 +144,7 @@ def test_fifth_copy_stand_in():
 def test_decomposition_list_is_capped_and_total_kept():
     # 盘锦 游戏混 with eight wildcards is the widest hand there is
     out = analyze({"variant": "panjin", "options": {"wildcard_mode": "both"}, "indicator": "9m",
-                   "hand": "11118888m19p19s1z"})
+                   "hand": "11118888m19p19s1z"}).to_json()
     assert out["decompositions_total"] >= len(out["decompositions"])
     assert len(out["decompositions"]) <= 200
     if out["decompositions"]:
@@ -162,7 +163,7 @@ def test_without_advice_the_judgement_and_settlement_are_the_same():
     readings, 表 and the payments are those of the full analysis."""
     req = {"variant": "zhengzhou", "hand": "123m456p789s11122z", "winning_tile": "2z",
            "win_by": "self_draw", "settlement": {"winner": 1, "dealer": 0, "pao": [1, 0, 0, 0]}}
-    full, bare = analyze(req), analyze(req, advice=False)
+    full, bare = analyze(req).to_json(), analyze(req, advice=False).to_json()
     assert full["complete"] and bare["complete"]
     assert bare["settlement"] == full["settlement"]
     assert bare["decompositions"] == full["decompositions"]

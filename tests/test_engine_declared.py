@@ -10,10 +10,10 @@ from webcalc.errors import InputError
 
 
 def _same(with_tiles: dict, declared: dict) -> None:
-    full = analyze(with_tiles)
+    full = analyze(with_tiles).to_json()
     bare = {k: with_tiles[k] for k in ("variant", "options", "win_by", "settlement")
             if k in with_tiles}
-    out = settle_without_tiles({**bare, "declared": declared})
+    out = settle_without_tiles({**bare, "declared": declared}).to_json()
     assert out["settlement"] == full["settlement"]
     for key in ("biao", "fan"):
         assert out.get(key) == full.get(key)
@@ -31,11 +31,11 @@ def test_sanmenxia_biao_declared_like_the_tiles():
     req = {"variant": "sanmenxia", "hand": "123m456p789s111z2z3z", "indicator": "1z",
            "winning_tile": "3z", "win_by": "self_draw",
            "settlement": {"dealer": 0, "winner": 0, "biao_discards": 1}}
-    full = analyze(req)
+    full = analyze(req).to_json()
     assert full["biao"] == 2
     out = settle_without_tiles({"variant": "sanmenxia", "win_by": "self_draw",
                                 "settlement": {"dealer": 0, "winner": 0},
-                                "declared": {"biao": 2}})
+                                "declared": {"biao": 2}}).to_json()
     assert out["settlement"] == full["settlement"] and out["biao"] == 2
 
 
@@ -47,7 +47,7 @@ def test_panjin_fan_declared_like_the_tiles():
 
 
 def test_jincheng_needs_no_declaration_and_a_draw_needs_no_hand():
-    out = settle_without_tiles({"variant": "jincheng", "settlement": {"dealer": 1, "winner": None}})
+    out = settle_without_tiles({"variant": "jincheng", "settlement": {"dealer": 1, "winner": None}}).to_json()
     assert out["settlement"]["net"] == [2, -6, 2, 2]          # JC-8 后包 ×2
     assert out["settlement"]["next_dealer"] == {"seat": 2, "rule": "JC-9"}
 
@@ -68,17 +68,17 @@ def test_jincheng_needs_no_declaration_and_a_draw_needs_no_hand():
 def test_a_factor_the_room_does_not_have_is_refused(req, field):
     with pytest.raises(InputError) as e:
         settle_without_tiles({"win_by": "self_draw",
-                              "settlement": {"dealer": 0, "winner": 1}, **req})
+                              "settlement": {"dealer": 0, "winner": 1}, **req}).to_json()
     assert e.value.code == "bad_settlement" and e.value.field == field
 
 
 def test_a_win_without_tiles_needs_its_method_and_a_draw_declares_nothing():
     with pytest.raises(InputError) as e:
-        settle_without_tiles({"variant": "zhengzhou", "settlement": {"dealer": 0, "winner": 1}})
+        settle_without_tiles({"variant": "zhengzhou", "settlement": {"dealer": 0, "winner": 1}}).to_json()
     assert e.value.code == "bad_win_by"
     with pytest.raises(InputError) as e:
         settle_without_tiles({"variant": "sanmenxia", "settlement": {"dealer": 0, "winner": None},
-                              "declared": {"biao": 1}})
+                              "declared": {"biao": 1}}).to_json()
     assert e.value.field == "declared"
 
 
@@ -126,7 +126,7 @@ def test_declarable_offers_exactly_what_a_self_drawn_win_may_declare(variant):
                     "settlement": {"dealer": 0, "winner": 1},
                     "declared": {every[0]: key if every[0] == "biao" else [key]}}
             try:
-                settle_without_tiles(body)
+                settle_without_tiles(body).to_json()
                 accepted = True
             except InputError as err:
                 assert err.field == f"declared.{every[0]}", err
@@ -134,4 +134,4 @@ def test_declarable_offers_exactly_what_a_self_drawn_win_may_declare(variant):
             assert accepted == (key in offered), (opts, key)
         if d is None and variant == "jincheng":
             assert settle_without_tiles({"variant": variant, "win_by": "self_draw",
-                                         "settlement": {"dealer": 0, "winner": 1}})
+                                         "settlement": {"dealer": 0, "winner": 1}}).to_json()

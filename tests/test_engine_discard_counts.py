@@ -31,7 +31,7 @@ def by_discard(rows: list[dict], field: str) -> dict[str, dict[str, int]]:
 def test_C9_the_rules_example():
     # 晋城 123m 456m 789p 555s 11z (a win already), 打1m → 摸 1m 4m 7m: 3 + 3 + 4 = 10, not
     # 11 (the 1m thrown is in the river; 4m is held once among the 14)
-    out = analyze(RULES_EXAMPLE)
+    out = analyze(RULES_EXAMPLE).to_json()
     waits = by_discard(out["discards"], "waits")
     assert waits["1m"] == {"1m": 3, "4m": 3, "7m": 4}
     row = next(d for d in out["discards"] if d["discard"] == "1m")
@@ -49,7 +49,7 @@ def test_C9_the_discarded_copy_can_leave_none():
     # 1111m 23m 456p 789s 55z, 打1m: 111m 23m waits on 1m (and 4m, and 5z with 11m as the
     # pair); the fourth 1m is in the river, so 1m is listed with 0 left, a dead wait (空听),
     # as a wait whose last copies are seen is (C-9)
-    out = analyze({"variant": "jincheng", "hand": "1111m23m456p789s55z"})
+    out = analyze({"variant": "jincheng", "hand": "1111m23m456p789s55z"}).to_json()
     row = next(d for d in out["discards"] if d["discard"] == "1m")
     assert [(w["tile"], w["remaining"], w["dead"]) for w in row["waits"]] == [
         ("1m", 0, True), ("4m", 4, False), ("5z", 2, False)]
@@ -57,7 +57,7 @@ def test_C9_the_discarded_copy_can_leave_none():
     eff = next(e for e in out["efficiency"] if e["discard"] == "1m")
     assert eff["useful"] == row["waits"] and eff["useful_total"] == 6
     # three 1m seen on the table and the one thrown: none left either
-    out = analyze({**RULES_EXAMPLE, "visible": "1m1m1m"})
+    out = analyze({**RULES_EXAMPLE, "visible": "1m1m1m"}).to_json()
     row = next(d for d in out["discards"] if d["discard"] == "1m")
     assert row["waits"][0] == {"tile": "1m", "remaining": 0, "dead": True}
 
@@ -65,11 +65,11 @@ def test_C9_the_discarded_copy_can_leave_none():
 def test_C9_waits_before_the_winning_tile_are_not_a_discard():
     # with a winning tile the waits are the 13 tiles' before it was drawn: nothing was
     # thrown, and the tile that came is counted as it was then, live (docs/decisions.md)
-    out = analyze({**RULES_EXAMPLE, "winning_tile": "1z"})
+    out = analyze({**RULES_EXAMPLE, "winning_tile": "1z"}).to_json()
     assert out["waits"] == [{"tile": "1z", "remaining": 3, "dead": False,
                              "win": out["waits"][0]["win"]}]
     # the 13 tiles themselves: unchanged by the amendment
-    out = analyze({"variant": "jincheng", "hand": "23m456m789p555s11z"})
+    out = analyze({"variant": "jincheng", "hand": "23m456m789p555s11z"}).to_json()
     assert {w["tile"]: w["remaining"] for w in out["waits"]} == {"1m": 4, "4m": 3, "7m": 4}
 
 
@@ -109,7 +109,7 @@ def test_C9_counts_after_a_discard_are_over_the_14_tiles(variant):
     rows = dead = 0
     for _ in range(30):
         req = _with_visible(rng, random_case(rng, variant, 14))
-        out = analyze(req)
+        out = analyze(req).to_json()
         out_of_reach = _counts_over_14(req)
         for field, listed in (("waits", out["discards"]), ("useful", out["efficiency"])):
             for row in listed:

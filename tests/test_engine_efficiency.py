@@ -59,7 +59,7 @@ def test_useful_draws_really_lower_the_shanten(variant):
     for _ in range(25):
         req = random_case(rng, variant, 13)
         req.pop("win_by", None)
-        out = analyze(req)
+        out = analyze(req).to_json()
         if out["shanten"] is None:
             assert out["useful"] == [] and out["useful_total"] == 0
             continue
@@ -81,7 +81,7 @@ def test_remaining_counts_visible_tiles_and_the_indicator():
     # 4万 once: 1万 has 4 − 2 = 2 left, 4万 4 − 1 (indicator) − 1 (seen) = 2
     req = {"variant": "zhengzhou", "hand": "23m456p789s11557z", "indicator": "4m",
            "visible": "1m1m4m"}
-    out = analyze(req)
+    out = analyze(req).to_json()
     rem = {u["tile"]: u["remaining"] for u in out["useful"]}
     assert out["shanten"] == 1
     assert rem["1m"] == 2 and rem["4m"] == 2 and rem["5m"] == 4     # a wildcard helps too
@@ -95,7 +95,7 @@ def test_efficiency_lists_each_discard_best_first(variant):
     for _ in range(12):
         req = random_case(rng, variant, 14)
         req.pop("win_by", None)
-        out = analyze(req)
+        out = analyze(req).to_json()
         eff = out["efficiency"]
         discards = [e["discard"] for e in eff]
         assert len(discards) == len(set(discards))
@@ -111,7 +111,7 @@ def test_efficiency_lists_each_discard_best_first(variant):
         for e in eff[:3]:
             # the row is the 13 tiles left with the discarded tile in the river, seen
             # (C-9 as amended: the copies are counted over the 14 tiles)
-            rest = analyze(_minus(req, e["discard"], seen=True))
+            rest = analyze(_minus(req, e["discard"], seen=True)).to_json()
             assert rest["shanten"] == e["shanten"]
             assert rest["useful"] == e["useful"]
         best = [e["shanten"] for e in eff if e["shanten"] is not None]
@@ -149,7 +149,7 @@ def test_useful_tiles_equal_mahjong_on_plain_zhengzhou():
                     theirs.add(ALL_TILES[k].code)
                 counts[k] -= 1
         out = analyze({"variant": "zhengzhou", "options": {"wildcard": False},
-                       "hand": format_tiles(tiles)})
+                       "hand": format_tiles(tiles)}).to_json()
         assert out["shanten"] == base
         ours = {u["tile"] for u in out["useful"] if counts[parse_tiles(u["tile"])[0]] < 3}
         assert ours == theirs, format_tiles(tiles)
@@ -175,7 +175,7 @@ def test_ready_for_a_discard_win_useful_draws_are_the_waits(variant):
         if variant != "jincheng":
             req["indicator"] = indicator.code
         try:
-            out14 = analyze(req)
+            out14 = analyze(req).to_json()
         except InputError:
             continue
         advice = {d["discard"]: {w["tile"] for w in d["waits"]} for d in out14["discards"]}
@@ -184,7 +184,7 @@ def test_ready_for_a_discard_win_useful_draws_are_the_waits(variant):
                 assert {u["tile"] for u in row["useful"]} == advice[row["discard"]], (req, row)
                 ready += 1
         code = ALL_TILES[tiles[rng.randrange(14)]].code
-        out13 = analyze(_minus(req, code))
+        out13 = analyze(_minus(req, code)).to_json()
         if out13["shanten"] == 0:
             assert {u["tile"] for u in out13["useful"]} == {w["tile"] for w in out13["waits"]}
             assert out13["useful"], req

@@ -69,7 +69,7 @@ def advice_reaches_ready(req: dict, n: int) -> bool:
     v, sit = situation_of(req)
     conc = tuple(sorted(int(t) for t in sit.hand.concealed))
     if sit.hand.tile_count == 14:
-        out = analyze(req)
+        out = analyze(req).to_json()
         row = out["efficiency"][0]
         rest = minus(req, row["discard"])
         assert _discards_of(v, sit, conc, rest), (req, row)
@@ -78,7 +78,7 @@ def advice_reaches_ready(req: dict, n: int) -> bool:
         return True
     if n == 0:
         return False
-    out = analyze(req)
+    out = analyze(req).to_json()
     if not out["useful"]:
         return False
     k = parse_tiles(out["useful"][0]["tile"])[0]
@@ -133,7 +133,7 @@ def test_JC10_a_concealed_copy_of_a_taken_kind_is_no_pair():
     # three 1p would be 15 tiles). 11 kinds held (9m 1p 9p 1s 9s 1z..6z): 1m, 7z and a pair
     # are missing, 3 tiles: 2 向听 (the engine said 1, counting 1p 1p as the pair)
     req = {"variant": JC, "hand": "9m119p19s123456z", "melds": taken("1p")}
-    out = analyze(req)
+    out = analyze(req).to_json()
     assert out["shanten"] == 2
     assert oracle_shanten(req) == 2
     useful = [u["tile"] for u in out["useful"]]
@@ -145,7 +145,7 @@ def test_JC10_a_taken_kind_drawn_again_is_not_useful():
     # 拾1m beside a concealed 1m: 12 kinds, no pair, 1 向听. Drawing 7z or a pair of a kind
     # not taken helps; a second concealed 1m is dead (the engine listed it)
     req = {"variant": JC, "hand": "1m9m19p19s123456z", "melds": taken("1m")}
-    out = analyze(req)
+    out = analyze(req).to_json()
     assert out["shanten"] == 1 == oracle_shanten(req)
     useful = {u["tile"] for u in out["useful"]}
     assert "1m" not in useful
@@ -157,7 +157,7 @@ def test_JC10_fourteen_tiles_with_a_taken_tile():
     # the first hand with 7z drawn: throwing a dead 1p leaves 12 kinds without a pair (1 向听,
     # the pair from any kind not taken); keeping both 1p is farther
     req = {"variant": JC, "hand": "9m119p19s1234567z", "melds": taken("1p")}
-    out = analyze(req)
+    out = analyze(req).to_json()
     assert out["shanten"] == 1
     rows = {e["discard"]: e for e in out["efficiency"]}
     assert rows["1p"]["shanten"] == 1 and out["efficiency"][0]["discard"] == "1p"
@@ -173,14 +173,14 @@ def test_JC10_all_thirteen_kinds_taken_can_never_be_ready():
     melds = taken(*(ALL_TILES[k].code for k in ORPHANS[:-1]), qiang=ALL_TILES[ORPHANS[-1]].code)
     for hand in ("", "5m"):
         req = {"variant": JC, "hand": hand, "melds": melds}
-        out = analyze(req)
+        out = analyze(req).to_json()
         assert out["shanten"] is None and out["waits"] == []
         assert out.get("useful", []) == [] and out["complete"] is False
         v, sit = situation_of(req)
         assert exchange_shanten(v, sit, 34, 20) == (None, True)
     # twelve taken (all but 7z): 7z alone is ready, on its pair
     req = {"variant": JC, "hand": "7z", "melds": melds[:-1]}
-    out = analyze(req)
+    out = analyze(req).to_json()
     assert out["shanten"] == 0 and [w["tile"] for w in out["waits"]] == ["7z"]
 
 
@@ -217,7 +217,7 @@ def test_JC10_C12_taken_tiles_against_the_exchange_search():
     seen13, seen14, useful_checked = [], [], 0
     for _ in range(80):
         req = random_taken_case(rng, 13)
-        out = analyze(req)
+        out = analyze(req).to_json()
         check_shanten(req, out["shanten"])
         seen13.append(out["shanten"])
         if out["shanten"] is not None and out["shanten"] <= 1:
@@ -225,7 +225,7 @@ def test_JC10_C12_taken_tiles_against_the_exchange_search():
             useful_checked += 1
     for _ in range(25):
         req = random_taken_case(rng, 14)
-        out = analyze(req)
+        out = analyze(req).to_json()
         check_shanten(req, out["shanten"], exhaustive=0)
         seen14.append(out["shanten"])
         for i, e in enumerate(out["efficiency"]):

@@ -70,13 +70,13 @@ def test_built_hand_is_complete_and_each_tile_is_a_wait(hand, indicator, data):
     every = concealed + [t for _, ts in melds for t in ts]
     assume(indicator is None or every.count(indicator) <= 3)          # C-2, C-7
     req = request_for("zhengzhou", concealed, melds, indicator)
-    out = analyze(req)
+    out = analyze(req).to_json()
     assert out["complete"] is True
     assert 0 <= sum(t.code in out["wildcards"] for t in map(ALL_TILES.__getitem__, concealed)) <= 4
     removed = data.draw(st.sampled_from(sorted(set(concealed))))
     rest = list(concealed)
     rest.remove(removed)
-    waits = {w["tile"] for w in analyze(request_for("zhengzhou", rest, melds, indicator))["waits"]}
+    waits = {w["tile"] for w in analyze(request_for("zhengzhou", rest, melds, indicator)).to_json()["waits"]}
     assert ALL_TILES[removed].code in waits
 
 
@@ -123,12 +123,12 @@ def ready_cases(draw):
 @given(ready_cases())
 def test_engine_agrees_with_reference(case):
     variant, options, concealed, melds, indicator, wild, removed = case
-    out = analyze(request_for(variant, concealed, melds, indicator, options))
+    out = analyze(request_for(variant, concealed, melds, indicator, options)).to_json()
     assert out["complete"] is ref_is_win(variant, concealed, melds, wild, options)
 
     rest = list(concealed)
     rest.remove(removed)
-    out = analyze(request_for(variant, rest, melds, indicator, options))
+    out = analyze(request_for(variant, rest, melds, indicator, options)).to_json()
     held = rest + [t for _, ts in melds for t in ts]
     expected = set()
     for k in range(34):
@@ -179,11 +179,11 @@ def test_fast_path_agrees_with_reference_up_to_eight_wildcards(case):
     """Issue 6: the table-driven complete check and waits agree with the plain joker-
     counting reference on hands with 0-8 wildcards, in every variant."""
     variant, options, concealed, indicator, wild, removed = case
-    out = analyze(request_for(variant, concealed, [], indicator, options))
+    out = analyze(request_for(variant, concealed, [], indicator, options)).to_json()
     assert out["complete"] is ref_is_win_many(variant, sorted(concealed), [], wild, options)
     rest = list(concealed)
     rest.remove(removed)
-    out = analyze(request_for(variant, rest, [], indicator, options))
+    out = analyze(request_for(variant, rest, [], indicator, options)).to_json()
     expected = {ALL_TILES[k].code for k in range(34)
                 if rest.count(k) + (k == indicator) < 4
                 and ref_is_win_many(variant, sorted(rest + [k]), [], wild, options)}
@@ -322,7 +322,7 @@ def test_engine_agrees_with_the_full_reference(case):
     (variant, options, settlement, duanmen, concealed, melds, indicator, wild, removed,
      win_by) = case
     extra = {"settlement": settlement} if settlement else {}
-    out = analyze(request_for(variant, concealed, melds, indicator, options, **extra))
+    out = analyze(request_for(variant, concealed, melds, indicator, options, **extra)).to_json()
     assert out["complete"] is ref_win(variant, concealed, melds, wild, options, duanmen)
     if variant == "panjin" and not out["complete"]:     # API reasons: only with a shape
         assert bool(out.get("reasons")) is ref_has_shape(concealed, melds, wild)
@@ -332,7 +332,7 @@ def test_engine_agrees_with_the_full_reference(case):
           f" taken={any(k in ('shi', 'qiang') for k, _ in melds)}")
     rest = list(concealed)
     rest.remove(removed)
-    out = analyze(request_for(variant, rest, melds, indicator, options, win_by=win_by, **extra))
+    out = analyze(request_for(variant, rest, melds, indicator, options, win_by=win_by, **extra)).to_json()
     expected = ref_waits(variant, rest, melds, wild, options, indicator, win_by, duanmen)
     assert {w["tile"] for w in out["waits"]} == {ALL_TILES[k].code for k in expected}
 
@@ -350,7 +350,7 @@ def test_jiahu_agrees_with_the_reference(case):
     assume(ref_win(variant, concealed, melds, wild, options, duanmen))
     extra = {"settlement": settlement} if settlement else {}
     out = analyze(request_for(variant, concealed, melds, indicator, options,
-                              winning_tile=ALL_TILES[winning].code, **extra))
+                              winning_tile=ALL_TILES[winning].code, **extra)).to_json()
     assert out["complete"] is True
     expected = ref_jiahu(concealed, melds, wild, options, winning, indicator, duanmen)
     event(f"jiahu={expected}")

@@ -43,7 +43,7 @@ def run(case: dict, settlement: dict, options: dict | None = None, **over) -> di
     req = {**case, **over, "settlement": settlement}
     if options is not None:
         req["options"] = {**case.get("options", {}), **options}
-    return analyze(req)
+    return analyze(req).to_json()
 
 
 def net(case, settlement, options=None, **over):
@@ -230,7 +230,7 @@ def test_zz6_note_once_where_the_seeds_examples_differ():
     # a drawn game has no winner: nothing of the seed's win examples applies
     out = analyze({"variant": "zhengzhou", "settlement": {
         "dealer": 0, "winner": None, "pao": [3, 2, 0, 0],
-        "kongs": [{"seat": 0, "type": "concealed"}]}})
+        "kongs": [{"seat": 0, "type": "concealed"}]}}).to_json()
     assert "notes" not in out["settlement"]
 
 
@@ -762,13 +762,13 @@ def _check(out: dict) -> None:
 @given(req=requests())
 def test_property_zero_sum_and_detail_states_amount(req):
     """C-11: nets sum to zero; every payment's detail ends with its own amount and rule."""
-    _check(analyze(req))
+    _check(analyze(req).to_json())
 
 
 def _toggle(req: dict, option: str) -> tuple[list, list]:
     on = {**req, "options": {**req["options"], option: True}}
     off = {**req, "options": {**req["options"], option: False}}
-    return (analyze(on)["settlement"]["payments"], analyze(off)["settlement"]["payments"])
+    return (analyze(on).to_json()["settlement"]["payments"], analyze(off).to_json()["settlement"]["payments"])
 
 
 def _changed(a: list, b: list) -> list[int]:
@@ -784,7 +784,7 @@ def _changed(a: list, b: list) -> list[int]:
 def test_property_smx6_pao_doubles_with_biao_changes_only_biao_pao_wins(req):
     """SMX-6: the two formulas differ only where 表 > 0 and the pair's 跑 > 0."""
     on, off = _toggle(req, "pao_doubles_with_biao")
-    out = analyze(req)
+    out = analyze(req).to_json()
     pao = req["settlement"]["pao"]
     expect = [i for i, p in enumerate(on) if p["item"] == "win" and out.get("biao")
               and pao[p["from"]] + pao[p["to"]] > 0]
@@ -841,8 +841,8 @@ def test_property_pj12_discard_doubles_all_changes_only_others_shares(req):
 @given(req=requests("jincheng"), penalty=st.integers(0, 5))
 def test_property_jc8_draw_penalty_changes_only_draw_penalty(req, penalty):
     """JC-8: 后包 changes the draw_penalty payments and nothing else."""
-    a = analyze({**req, "options": {"draw_penalty": penalty}})["settlement"]["payments"]
-    b = analyze({**req, "options": {"draw_penalty": 2}})["settlement"]["payments"]
+    a = analyze({**req, "options": {"draw_penalty": penalty}}).to_json()["settlement"]["payments"]
+    b = analyze({**req, "options": {"draw_penalty": 2}}).to_json()["settlement"]["payments"]
     strip = lambda ps: [p for p in ps if p["item"] != "draw_penalty"]   # noqa: E731
     assert strip(a) == strip(b)
     if req["settlement"]["winner"] is None:
@@ -858,7 +858,7 @@ def test_decimal_base_gives_decimal_amounts_and_nets():
     out = analyze({"variant": "zhengzhou", "options": {"wildcard": False},
                    "hand": "123m456p789s111z22z", "winning_tile": "2z", "win_by": "self_draw",
                    "settlement": {"base": 0.1, "dealer": 0, "winner": 1,
-                                  "pao": [0, 2, 0, 0]}})["settlement"]
+                                  "pao": [0, 2, 0, 0]}}).to_json()["settlement"]
     # ZZ-4: each pays 0.1 × (1 + 跑2 + 跑0) = 0.3
     assert [p["amount"] for p in out["payments"]] == [0.3, 0.3, 0.3]
     assert out["net"] == [-0.3, 0.9, -0.3, -0.3]
@@ -893,7 +893,7 @@ def test_property_any_settlement_is_settled_or_refused_with_its_field(req, junk)
     InputError naming a settlement field; never another exception."""
     req = {**req, "settlement": {**req["settlement"], **junk}}
     try:
-        out = analyze(req)
+        out = analyze(req).to_json()
     except InputError as e:
         assert e.code in ("bad_settlement", "not_complete", "wrong_tile_count")
         if e.code == "bad_settlement":
@@ -939,7 +939,7 @@ def test_settlement_fields_match_what_validation_accepts(case, field):
     req = {"variant": name, "options": opts, "hand": READY_HAND,
            "settlement": {"dealer": 0, "winner": None, field: _NON_NEUTRAL[field]}}
     try:
-        analyze(req)
+        analyze(req).to_json()
         accepted = True
     except InputError as err:
         assert err.code in ("bad_settlement", "bad_option"), err
@@ -978,4 +978,4 @@ def test_next_dealer(variant, options, winner, expected, rule):
         req.update(hand="12355m456p789s111z", winning_tile="5m", win_by="self_draw")
     else:
         req.update(hand="123m456p789s11122z", winning_tile="2z", win_by="self_draw")
-    assert analyze(req)["settlement"]["next_dealer"] == {"seat": expected, "rule": rule}
+    assert analyze(req).to_json()["settlement"]["next_dealer"] == {"seat": expected, "rule": rule}

@@ -18,7 +18,7 @@ def _unpriced(waits):
 
 
 def shanten_of(**req):
-    return analyze(req)["shanten"]
+    return analyze(req).to_json()["shanten"]
 
 
 @pytest.mark.parametrize("hand, expected", [
@@ -43,32 +43,32 @@ def test_shanten_counts_wildcards():
 
 def test_special_shapes_count():
     # JC-2 十三幺: 13 different orphans are ready on all 13 (waits everywhere)
-    out = analyze({"variant": "jincheng", "hand": "19m19p19s1234567z"})
+    out = analyze({"variant": "jincheng", "hand": "19m19p19s1234567z"}).to_json()
     assert out["shanten"] == 0 and len(out["waits"]) == 13
     # SMX-3 十三不靠 with four honors is ready on the three missing ones
-    out = analyze({"variant": "sanmenxia", "hand": "147m258p369s1234z"})
+    out = analyze({"variant": "sanmenxia", "hand": "147m258p369s1234z"}).to_json()
     assert out["shanten"] == 0 and [w["tile"] for w in out["waits"]] == ["5z", "6z", "7z"]
     # ZZ-3 四混: three wildcards are ready on the fourth (whatever else is held)
-    out = analyze({"variant": "zhengzhou", "hand": "19m19p19s1357z555m", "indicator": "4m"})
+    out = analyze({"variant": "zhengzhou", "hand": "19m19p19s1357z555m", "indicator": "4m"}).to_json()
     assert out["shanten"] == 0 and "5m" in {w["tile"] for w in out["waits"]}
 
 
 def test_all_live_copies_held_is_not_ready():
     # C-12 / C-9: 1111m 234p 567p 999s: 111m + a lone 1万 waits only on 1万 — all four
     # are held, so the hand is not ready
-    out = analyze({**ZZ_PLAIN, "hand": "1111m234p567p999s"})
+    out = analyze({**ZZ_PLAIN, "hand": "1111m234p567p999s"}).to_json()
     assert out["waits"] == [] and out["shanten"] == 1
 
 
 def test_discards_best_first_and_match_waits():
-    out = analyze({**ZZ_PLAIN, "hand": "123m456p789s11123z"})
+    out = analyze({**ZZ_PLAIN, "hand": "123m456p789s11123z"}).to_json()
     assert out["shanten"] == 0
     # 111z + 南 + 西: drop either single and wait on the other (3 unseen)
     assert [(d["discard"], d["remaining"]) for d in out["discards"]] == [("2z", 3), ("3z", 3)]
     advice = {d["discard"]: d for d in out["discards"]}
     for tile, entry in advice.items():
         rest = analyze({**ZZ_PLAIN, "hand": format_tiles(
-            [t for t in _remove("123m456p789s11123z", tile)])})
+            [t for t in _remove("123m456p789s11123z", tile)])}).to_json()
         assert entry["waits"] == _unpriced(rest["waits"])
         assert entry["remaining"] == sum(w["remaining"] for w in rest["waits"])
     totals = [d["remaining"] for d in out["discards"]]
@@ -78,7 +78,7 @@ def test_discards_best_first_and_match_waits():
 def test_panjin_never_advises_discarding_a_wildcard():
     # PJ-2: 混牌只能在手牌里不能打出去
     # indicator 1万 → 2万 wildcards; dropping 白 leaves 11z + 2万2万 ready on many tiles
-    out = analyze({"variant": "panjin", "hand": "123m22m456p789s115z", "indicator": "1m"})
+    out = analyze({"variant": "panjin", "hand": "123m22m456p789s115z", "indicator": "1m"}).to_json()
     advised = {d["discard"] for d in out["discards"]}
     assert "5z" in advised and "2m" not in advised
 
@@ -102,12 +102,12 @@ def test_discards_and_shanten_are_consistent(tiles, variant, indicator):
         req["options"] = {"seven_pairs": True, "piaohu": True}
     if indicator is not None and variant != "jincheng" and tiles.count(indicator) <= 3:
         req["indicator"] = ALL_TILES[indicator].code
-    out = analyze(req)
+    out = analyze(req).to_json()
     # discard advice = the waits of each 13-tile remainder
     for d in out["discards"]:
         rest = list(tiles)
         rest.remove(next(t for t in ALL_TILES if t.code == d["discard"]))
-        after = analyze({**req, "hand": format_tiles(rest)})
+        after = analyze({**req, "hand": format_tiles(rest)}).to_json()
         assert d["waits"] == _unpriced(after["waits"]) and after["shanten"] == 0
     # C-12: a 14-tile hand is ready (0) exactly when some discard leaves waits
     if out["complete"]:

@@ -119,7 +119,7 @@ def _depth(concealed: int) -> int:
 
 
 def check(req):
-    out = analyze(req)
+    out = analyze(req).to_json()
     v, sit = situation_of(req)
     kinds = v.kinds_in_play(sit.options)
     depth = _depth(len(sit.hand.concealed))
@@ -165,13 +165,13 @@ def test_C12_panjin_conditions_count_in_the_distance():
     # (PJ-6): a 筒 group and a 条 group hold at least 2 + 3 new tiles, so it is 4 from ready
     # (the engine used to say 1). The search confirms no 2 exchanges do.
     req = {"variant": "panjin", "options": {"wildcard_mode": "none"}, "hand": "123456789m1123m"}
-    out = analyze(req)
+    out = analyze(req).to_json()
     v, sit = situation_of(req)
     found, _ = exchange_shanten(v, sit, 34, 2)
     assert out["shanten"] == 4 and found is None
     # one suit short: 123m 456m 789p 11p + 23m → a 条 pair (2 new tiles) and a 刻 from 11p+1p
     req = {**req, "hand": "123456m789p1123p"}
-    out = analyze(req)
+    out = analyze(req).to_json()
     v, sit = situation_of(req)
     assert out["shanten"] == exchange_shanten(v, sit, 34, 2)[0]
 
@@ -183,12 +183,12 @@ def test_C12_panjin_never_ready_is_null():
                                   {"type": "pong", "tiles": "999p"},
                                   {"type": "chow", "tiles": "456s"},
                                   {"type": "pong", "tiles": "111z"}]}
-    out = analyze(req)
+    out = analyze(req).to_json()
     assert out["shanten"] is None and out["waits"] == []
     # with 飘胡 on it is still never ready: the chows are sequences (PJ-7)
-    assert analyze({**req, "options": {"wildcard_mode": "none", "piaohu": True}})[
+    assert analyze({**req, "options": {"wildcard_mode": "none", "piaohu": True}}).to_json()[
         "shanten"] is None
     # all pongs + 飘胡: ready on the single (5z), a real honor pair
     pongs = {**req, "options": {"wildcard_mode": "none", "piaohu": True},
              "melds": [{"type": "pong", "tiles": t} for t in ("111m", "999p", "444s", "111z")]}
-    assert analyze(pongs)["shanten"] == 0
+    assert analyze(pongs).to_json()["shanten"] == 0

@@ -27,21 +27,21 @@ def test_panjin_jiahu_wait_is_worth_double_the_wildcard_wait():
     # 46s waits on 5s only (纯夹); the wildcard 北 (indicator 西 + 1, PJ-1) also completes
     # the hand but is not a 夹 (PJ-10). Seat 0 wins and deals: each loser pays
     # 底1 ×2 自摸 [×2 夹胡] ×2 庄 (PJ-11).
-    w = wins(analyze(PJ_JIA))
+    w = wins(analyze(PJ_JIA).to_json())
     assert w == {"5s": {"fan": ["jiahu", "self_draw"], "amount": 24},
                  "4z": {"fan": ["self_draw"], "amount": 12}}
 
 
 def test_panjin_jiahu_off_both_waits_plain():
     req = {**PJ_JIA, "options": {}}
-    w = wins(analyze(req))
+    w = wins(analyze(req).to_json())
     assert w["5s"] == w["4z"] == {"fan": ["self_draw"], "amount": 12}
 
 
 def test_panjin_discard_prices_with_the_discarder_paying_all():
     # 点炮包三家 (PJ-12): seat 3 (the winner's 上家) discards by default; its own share has
     # the 点炮 ×2: 1×2×2(庄) = 4, the other two 1×2(庄) = 2 each → 8; with 夹胡 ×2 → 16.
-    out = analyze({**PJ_JIA, "win_by": "discard"})
+    out = analyze({**PJ_JIA, "win_by": "discard"}).to_json()
     assert wins(out)["5s"] == {"fan": ["jiahu", "discard"], "amount": 16}
 
 
@@ -52,7 +52,7 @@ def test_panjin_settlement_inputs_are_used():
            "hand": "123m789p111z456s88s", "winning_tile": "5s", "win_by": "self_draw",
            "settlement": {"base": 2, "dealer": 1, "winner": 2,
                           "jiagang": [False, False, True, False]}}
-    out = analyze(req)
+    out = analyze(req).to_json()
     assert out["complete"]
     assert wins(out)["5s"] == {"fan": ["jiahu", "self_draw"], "amount": 64}
     assert sum(p["amount"] for p in out["settlement"]["payments"]) == 64
@@ -61,7 +61,7 @@ def test_panjin_settlement_inputs_are_used():
 def test_sanmenxia_hun_dan_diao_is_one_biao():
     # SMX-4: 123m ×4 and a wildcard 中 (indicator 北): any tile wins, the wildcard makes the
     # eyes → 1 表; SMX-6: each pays 1 × 2^1 = 2.
-    out = analyze({"variant": "sanmenxia", "hand": "123m123m123m123m7z", "indicator": "4z"})
+    out = analyze({"variant": "sanmenxia", "hand": "123m123m123m123m7z", "indicator": "4z"}).to_json()
     assert out["any_tile_wait"]
     w = wins(out)
     assert w["9p"] == {"fan": [], "biao": 1, "amount": 6}
@@ -72,13 +72,13 @@ def test_sanmenxia_biao_discards_and_pao():
     # 1 + 1 wildcard discarded = 2 表; seat 0 跑1: each pays 1 × (1+1+0) × 4 = 8.
     out = analyze({"variant": "sanmenxia", "hand": "123m123m123m123m7z", "indicator": "4z",
                    "settlement": {"dealer": 0, "winner": None, "biao_discards": 1,
-                                  "pao": [1, 0, 0, 0]}})
+                                  "pao": [1, 0, 0, 0]}}).to_json()
     assert wins(out)["5m"] == {"fan": [], "biao": 2, "amount": 24}
 
 
 def test_sanmenxia_wildcard_in_a_sequence_is_no_biao():
     # SMX-4's counter-example: 123 ×4 + a single 1, won on a drawn wildcard → 0 表.
-    out = analyze({"variant": "sanmenxia", "hand": "123m123m123m123p1s", "indicator": "4z"})
+    out = analyze({"variant": "sanmenxia", "hand": "123m123m123m123p1s", "indicator": "4z"}).to_json()
     w = wins(out)
     assert w["7z"] == {"fan": [], "biao": 0, "amount": 3}
     assert w["1s"] == {"fan": [], "biao": 0, "amount": 3}
@@ -87,7 +87,7 @@ def test_sanmenxia_wildcard_in_a_sequence_is_no_biao():
 @pytest.mark.parametrize("double, fan, amount", [(False, [], 3), (True, ["seven_pairs"], 6)])
 def test_zhengzhou_seven_pairs_double(double, fan, amount):
     out = analyze({"variant": "zhengzhou", "hand": "1122m3344p5566s7z",
-                   "options": {"wildcard": False, "seven_pairs_double": double}})
+                   "options": {"wildcard": False, "seven_pairs_double": double}}).to_json()
     assert wins(out) == {"7z": {"fan": fan, "amount": amount}}
 
 
@@ -95,7 +95,7 @@ def test_zhengzhou_pao():
     # ZZ-4: seat 0 跑2, seat 1 跑1: seat 1 pays 1+2+1 = 4, the others 3 each → 10.
     out = analyze({"variant": "zhengzhou", "hand": "123m456p789s1122z",
                    "options": {"wildcard": False},
-                   "settlement": {"dealer": 0, "winner": None, "pao": [2, 1, 0, 0]}})
+                   "settlement": {"dealer": 0, "winner": None, "pao": [2, 1, 0, 0]}}).to_json()
     assert wins(out) == {"1z": {"fan": [], "amount": 10}, "2z": {"fan": [], "amount": 10}}
 
 
@@ -103,7 +103,7 @@ def test_zhengzhou_pao():
 def test_jincheng_thirteen_orphans(win_by, amount):
     # JC-5, seat 0 deals and wins: self-draw 1×2(庄)×2(自摸) = 4 each; a discard from a
     # player who had declared 上架 (the default) 2 each.
-    out = analyze({"variant": "jincheng", "hand": "19m19p19s1234567z", "win_by": win_by})
+    out = analyze({"variant": "jincheng", "hand": "19m19p19s1234567z", "win_by": win_by}).to_json()
     w = wins(out)
     assert len(w) == 13
     assert all(v == {"fan": [], "amount": amount} for v in w.values())
@@ -111,7 +111,7 @@ def test_jincheng_thirteen_orphans(win_by, amount):
 
 def test_not_ready_has_no_values():
     out = analyze({"variant": "zhengzhou", "hand": "1357m2468p1357s9s",
-                   "options": {"wildcard": False}})
+                   "options": {"wildcard": False}}).to_json()
     assert out["waits"] == []
 
 
@@ -191,7 +191,7 @@ def test_each_wait_is_worth_what_the_completed_hand_settles_to():
         tried += 1
         req = _random_ready(rng)
         try:
-            out = analyze(req)
+            out = analyze(req).to_json()
         except Exception:  # noqa: BLE001 - an impossible random hand (copies, options)
             continue
         if not out["waits"]:
@@ -202,7 +202,7 @@ def test_each_wait_is_worth_what_the_completed_hand_settles_to():
             if req["win_by"] in ("discard", "robbing_kong"):
                 settlement["discarder"] = 3          # the winner's 上家 (docs/decisions.md)
             full = analyze({**req, "hand": hand, "winning_tile": w["tile"],
-                            "settlement": settlement})
+                            "settlement": settlement}).to_json()
             assert full["complete"], (req, w)
             got = sum(p["amount"] for p in full["settlement"]["payments"]
                       if p["item"] == "win" and p["to"] == 0)
@@ -221,7 +221,7 @@ def _check_against_full_analysis(req, out):
         if req.get("win_by") in ("discard", "robbing_kong"):
             settlement["discarder"] = 3
         full = analyze({**req, "hand": req["hand"] + w["tile"], "winning_tile": w["tile"],
-                        "win_by": req.get("win_by", "self_draw"), "settlement": settlement})
+                        "win_by": req.get("win_by", "self_draw"), "settlement": settlement}).to_json()
         assert full["complete"], (req, w)
         got = sum(p["amount"] for p in full["settlement"]["payments"]
                   if p["item"] == "win" and p["to"] == 0)
@@ -270,7 +270,7 @@ def test_panjin_wait_values_with_every_fan_option():
         req["hand"] = format_tiles([ALL_TILES[t] for t in sorted(tiles)])
         req["options"] = opts
         try:
-            out = analyze(req)
+            out = analyze(req).to_json()
         except Exception:  # noqa: BLE001 - an impossible random hand
             continue
         if not out["waits"]:

@@ -184,3 +184,22 @@ def test_the_engine_never_reaches_flask():
 def test_only_the_ledger_and_the_web_layer_reach_the_database():
     outside = lambda m: m != "webcalc" and not _in(m, "webcalc.web", "webcalc.ledger")  # noqa: E731
     assert not _violations(outside, DB_ONLY)
+
+
+def _blueprints() -> set[str]:
+    """The web modules that make a Flask blueprint (``Blueprint(`` in their source)."""
+    return {m for m in MODULES if _in(m, "webcalc.web")
+            and "Blueprint(" in MODULES[m].read_text(encoding="utf-8")}
+
+
+def test_no_blueprint_imports_another():
+    """What two blueprints share lives in a module of its own (webcalc/web/room_page.py,
+    ledger_shared.py), so that a view module never reaches into another's private helpers
+    (docs/decisions.md "Thin views")."""
+    blueprints = _blueprints()
+    # the blueprints that shared helpers this way before are among those found
+    assert {"webcalc.web.pages", "webcalc.web.ledger_pages", "webcalc.web.circle_pages",
+            "webcalc.web.rules"} <= blueprints
+    assert "webcalc.web.room_page" not in blueprints
+    bad = sorted(f"{m} imports {w}" for m in blueprints for w in internal(m) & blueprints)
+    assert not bad, bad

@@ -88,7 +88,7 @@ def test_nested_messages_lists_and_joins_render_per_language():
 NOTATION = {
     ("tiles.py", "SUIT_CHINESE"), ("tiles.py", "NUMERALS"), ("tiles.py", "HONOR_CHINESE"),
     ("tiles.py", "_SUIT_MARKS"), ("tiles.py", "_HONOR_WORDS"), ("tiles.py", "_DIGITS"),
-    ("notation.py", "_MELD_WORDS"), ("hand.py", "MELD_NOTATION"),
+    ("hand.py", "_MELD_WORDS"), ("hand.py", "MELD_NOTATION"),
 }
 
 def _engine_files():
@@ -154,7 +154,7 @@ def _messages(out: dict) -> list[str]:
 
 def _run(req: dict, lang: str) -> dict:
     try:
-        return localize(analyze(req), lang)
+        return localize(analyze(req).to_json(), lang)
     except InputError as err:
         return {"error": localize(err.to_dict(), lang)}
 

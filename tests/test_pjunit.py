@@ -176,7 +176,7 @@ def test_whole_analysis_same_with_and_without_the_compiled_search(seed):
 
     def run(req):
         try:
-            return analyze(req)
+            return analyze(req).to_json()
         except InputError as e:
             return type(e).__name__
     rng = random.Random(300 + seed)
@@ -304,8 +304,8 @@ def test_a_refused_call_runs_the_python_search(monkeypatch):
              "options": {"wildcard_mode": "both"}},
             {"variant": "zhengzhou", "hand": "123m456p789s11345z", "indicator": "3z"}]
     _clear_unit_caches()
-    want = [analyze(r) for r in reqs]
+    want = [analyze(r).to_json() for r in reqs]
     _clear_unit_caches()
     monkeypatch.setattr(S, "_pjunit", Busy())
-    assert [analyze(r) for r in reqs] == want
+    assert [analyze(r).to_json() for r in reqs] == want
     _clear_unit_caches()

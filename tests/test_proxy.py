@@ -5,8 +5,10 @@ upstream address, the server name and the static path substituted — in front o
 with gunicorn.conf.py and two sync workers, both on 127.0.0.1 ephemeral ports. Then:
 
 * 50 slow clients (25 trickling their headers, 25 a POST body, a byte at a time) are held
-  open while ``/healthz`` is asked 100 times: every answer 200, p99 ≤ 200 ms. Without the
-  buffering proxy two slow bodies would hold both workers and ``/healthz`` would wait.
+  open while ``/healthz`` is asked 100 times: every answer 200, and every slow client still
+  connected. Without the buffering proxy two slow bodies would hold both sync workers and
+  ``/healthz`` would hang until gunicorn's worker timeout: the request's socket timeout (5 s)
+  catches that hang as an error. No latency is asserted here (speed lives in bench/).
 * a body over the app's 16 KB cap is refused by nginx with the app's own JSON error;
 * an unknown ``Host`` gets no answer from nginx, and none but a 400 from the app itself
   (``/static//x`` used to redirect to whatever host was sent);
@@ -176,10 +178,10 @@ def stack(tmp_path_factory):
 
 
 def _request(port: int, method: str, path: str, body: bytes | None = None,
-             headers: dict | None = None, source: str | None = None
+             headers: dict | None = None, source: str | None = None, timeout: float = 10
              ) -> tuple[int, dict, bytes]:
     """One request on a new connection; ``source``: the client's own loopback address."""
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10,
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout,
                                       source_address=(source, 0) if source else None)
     try:
         conn.request(method, path, body=body, headers=headers or {})
@@ -204,15 +206,13 @@ def test_healthz_answers_under_50_slow_clients(stack):
     slow = [_slow_client(proxy_port, "headers" if i % 2 else "body")
             for i in range(SLOW_CLIENTS)]
     try:
-        times = []
         statuses = set()
         for i in range(100):
             if i % 10 == 0:               # keep every slow client trickling
                 for s in slow:
                     s.sendall(b"a")
-            t0 = time.perf_counter()
-            status, _, body = _request(proxy_port, "GET", "/healthz")
-            times.append(time.perf_counter() - t0)
+            # a hang (a worker held by a slow client) raises TimeoutError here
+            status, _, body = _request(proxy_port, "GET", "/healthz", timeout=5)
             statuses.add(status)
             assert json.loads(body) == {"status": "ok"}
         # every slow client is still connected (nobody was dropped to make room)
@@ -221,10 +221,7 @@ def test_healthz_answers_under_50_slow_clients(stack):
     finally:
         for s in slow:
             s.close()
-    times.sort()
-    p99 = times[98]
     assert statuses == {200}
-    assert p99 <= 0.2, f"/healthz p99 {p99 * 1000:.0f} ms under {SLOW_CLIENTS} slow clients"
 
 
 def test_analysis_through_the_proxy(stack):

@@ -127,7 +127,7 @@ def test_the_waits_are_priced_with_the_derived_count(client):
 def test_the_ledger_path_counts_the_history_too():
     # analyze(advice=False) is what the table ledger records with
     out = analyze({**BASE, "hand": "112233m123p123s9m7z", "winning_tile": "9m",
-                   "history": [turn("中", "中")], "settlement": SETTLE}, advice=False)
+                   "history": [turn("中", "中")], "settlement": SETTLE}, advice=False).to_json()
     assert out["biao"] == 2 and out["settlement"]["net"] == [12, -4, -4, -4]
 
 
@@ -402,7 +402,7 @@ def test_derived_biao_discards_match_a_forward_simulation(seed):
            "winning_tile": code(win), "win_by": "self_draw", "history": turns,
            "settlement": SETTLE}
     try:
-        out = analyze(req, advice=False)
+        out = analyze(req, advice=False).to_json()
     except InputError as e:
         raise AssertionError(localize(e.to_dict(), "en")) from None
     assert [t["any_tile_wait"] for t in out["history"]] == states

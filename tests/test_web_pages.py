@@ -245,26 +245,28 @@ def test_no_500_for_any_form_input(variant, hand, melds, indicator, visible):
 
 
 def test_result_fragment_renders_every_optional_section(app):
-    """Sections the page form cannot reach yet (settlement, fan …) still render from a
-    result dict shaped as API.md describes."""
+    """Sections the page form cannot reach yet (settlement, fan …) still render from an
+    Analysis holding what API.md describes."""
     from flask import render_template
 
+    from webcalc.analysis import Analysis
     from webcalc.web.forms import AnalyzeForm
 
-    result = {
-        "wildcards": ["5s"], "tile_count": 14, "complete": True, "shanten": -1,
-        "decompositions": [{"shape": "standard", "best": True, "groups": [
+    result = Analysis(
+        variant="sanmenxia",
+        wildcards=("5s",), tile_count=14, complete=True, shanten=-1,
+        readings=({"shape": "standard", "best": True, "groups": [
             {"kind": "free", "tiles": ["5s", "5s", "5s"], "wild": [True] * 3, "exposed": False},
-            {"kind": "kong", "tiles": ["7z"] * 4, "wild": [False] * 4, "exposed": True}]}],
-        "decompositions_total": 1, "waits": [], "any_tile_wait": True,
-        "discards": [{"discard": "6z", "waits": [{"tile": "9s", "remaining": 0}]}],
-        "efficiency": [{"discard": "6z", "shanten": 0, "useful_total": 0,
-                        "useful": [{"tile": "9s", "remaining": 0, "dead": True}]}],
-        "biao": 2, "fan": [{"name": "清一色", "key": "one_suit", "multiplier": 2}],
-        "reasons": [{"rule": "PJ-5", "message": "缺幺九"}],
-        "settlement": {"payments": [{"from": 0, "to": 1, "amount": 4, "item": "win",
-                                     "detail": "自摸"}], "net": [-4, 4, 0, 0]},
-    }
+            {"kind": "kong", "tiles": ["7z"] * 4, "wild": [False] * 4, "exposed": True}]},),
+        readings_total=1, waits=(), any_tile_wait=True,
+        discards=({"discard": "6z", "waits": [{"tile": "9s", "remaining": 0}]},),
+        efficiency=({"discard": "6z", "shanten": 0, "useful_total": 0,
+                     "useful": [{"tile": "9s", "remaining": 0, "dead": True}]},),
+        biao=2, fan=[{"name": "清一色", "key": "one_suit", "multiplier": 2}],
+        reasons=({"rule": "PJ-5", "message": "缺幺九"},),
+        settlement={"payments": [{"from": 0, "to": 1, "amount": 4, "item": "win",
+                                  "detail": "自摸"}], "net": [-4, 4, 0, 0]},
+    )
     with app.test_request_context("/?hand=x"):
         html = render_template("_result.html", form=AnalyzeForm(None), result=result,
                                general_error=None, shown=None, variant_label="三门峡",

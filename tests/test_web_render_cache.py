@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from werkzeug.datastructures import MultiDict
 
-from webcalc.web import pages
-from webcalc.web.room import read_room
+from webcalc.web import room_page
+from webcalc.web.room_url import read_room
 
 HAND = "/?variant=zhengzhou&hand=123m456p789s111z22z&winning_tile=2z"
 URLS = [
@@ -45,7 +45,7 @@ def test_reused_sections_equal_a_fresh_render(client, htmx):
     urls = [canonical(client, url) for url in URLS]
     fresh = {}
     for url in urls:
-        pages._room_html.clear()
+        room_page._room_html.clear()
         resp = client.get(url, headers=headers)
         assert resp.status_code in (200, 422), url
         fresh[url] = (resp.status_code, resp.get_data(as_text=True))
@@ -56,11 +56,11 @@ def test_reused_sections_equal_a_fresh_render(client, htmx):
 
 
 def test_cache_is_bounded(client, monkeypatch):
-    monkeypatch.setattr(pages, "ROOM_HTML_MAX", 3)
-    pages._room_html.clear()
+    monkeypatch.setattr(room_page, "ROOM_HTML_MAX", 3)
+    room_page._room_html.clear()
     for url in URLS:
         assert client.get(canonical(client, url)).status_code in (200, 422)
-    assert len(pages._room_html) == 3
+    assert len(room_page._room_html) == 3
 
 
 def _room(app, query: str, **kw):

@@ -50,7 +50,7 @@ def api_answer(e) -> dict:
     if "melds" in req:
         req["melds"] = melds_from_text(req["melds"])
     try:
-        return analyze(req)
+        return analyze(req).to_json()
     except InputError as err:
         return {"error": {"code": err.code, "message": err.message}}
 

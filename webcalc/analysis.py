@@ -1,14 +1,16 @@
 """One entry point: an API request → the analysis the page and the API show.
 
 :func:`analyze` takes the body of ``POST /api/v1/analyze`` (API.md) as a dict and returns
-the response dict, or raises :class:`~webcalc.errors.InputError`. It validates input in
+an :class:`Analysis` (``to_json()``: the response body), or raises
+:class:`~webcalc.errors.InputError`. It validates input in
 the order a referee would check it — variant, options, tiles (C-1), indicator (C-7),
 copies (C-2), tile count (C-3), winning tile, win method (C-14) — then asks the variant.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .decompose import listed_dicts
@@ -17,11 +19,11 @@ from .errors import InputError
 from .hand import Hand, Meld, melds_from_api
 from .messages import Message, Plain
 from .options import parse_options
-from .settlement import settle
+from .settlement import SettlementResult, settle
 from .tiles import FIELD_LABELS, Tile, counts_of, parse_tiles
 from .variants import VARIANTS, Situation, Variant
 from .variants.base import WIN_METHODS, Judgement
-from .waits import discard_advice, find_waits, is_any_tile_wait
+from .waits import Wait, discard_advice, find_waits, is_any_tile_wait
 
 VARIANT_LABELS = {name: v.label for name, v in VARIANTS.items()}
 REQUEST_FIELDS = ("variant", "options", "hand", "melds", "indicator", "winning_tile",
@@ -30,7 +32,131 @@ MAX_LISTED = 200          # API.md: the readings list may stop at 200
 MAX_TEXT = 200            # characters in one tile field
 
 
-def analyze(request: Any, *, advice: bool = True) -> dict[Any, Any]:
+Rows = tuple[dict[str, Any], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """What :func:`analyze` found: the hand's judgement, its settlement and its advice.
+
+    The attributes are the API body's fields (docs/API.md), typed, with two renamed for what
+    they hold: ``readings`` (API ``decompositions``, ≤ 200, best first) and
+    ``readings_total`` (``decompositions_total``). A field the API leaves out is ``None``
+    here (``reasons``: empty), and :meth:`to_json` leaves it out again, so that
+    ``to_json()`` is today's body key for key, in the same order. The rows (``waits``,
+    ``discards``, ``efficiency``, ``useful``, ``history``) are tuples of the API's dicts;
+    text a reader sees (reasons, fan names, payment details, notes) is held as
+    :class:`~webcalc.messages.Message`\\ s, rendered by :meth:`localized` or by the API.
+    See docs/decisions.md "A typed analysis result".
+    """
+
+    variant: str
+    wildcards: tuple[str, ...]
+    tile_count: int
+    complete: bool = False
+    readings: Rows = ()
+    readings_total: int = 0
+    waits: Rows = ()
+    any_tile_wait: bool = False
+    reasons: Rows = ()
+    biao: int | None = None              # 三门峡 表 (SMX-4/5), the settlement's when settled
+    fan: list[dict[str, Any]] | None = None   # 盘锦 番 (PJ-10), the settlement's when settled
+    history: Rows | None = None          # 三门峡 with a history: each turn rebuilt (SMX-5)
+    settlement: dict[str, Any] | None = None  # {"payments", "net", "next_dealer"?, "notes"?}
+    discards: Rows | None = None         # 14 tiles with advice
+    efficiency: Rows | None = None       # 14 tiles with advice (牌理)
+    shanten: int | None = None           # None: never ready, or no advice asked
+    useful: Rows | None = None           # 13 tiles with advice
+    useful_total: int | None = None      # 13 tiles with advice
+
+    @property
+    def advised(self) -> bool:
+        """Whether the advice was computed (``shanten`` and 牌理 are in the answer)."""
+        return self.discards is not None or self.useful is not None
+
+    def to_json(self) -> dict[str, Any]:
+        """The API body (``POST /api/v1/analyze``), its messages not yet rendered.
+
+        >>> a = Analysis("jincheng", (), 13, waits=({"tile": "1m", "remaining": 3,
+        ...              "dead": False},), shanten=0, useful=(), useful_total=0)
+        >>> list(a.to_json())          # doctest: +NORMALIZE_WHITESPACE
+        ['variant', 'wildcards', 'tile_count', 'complete', 'decompositions',
+         'decompositions_total', 'waits', 'any_tile_wait', 'shanten', 'useful', 'useful_total']
+        """
+        out: dict[str, Any] = {
+            "variant": self.variant,
+            "wildcards": list(self.wildcards),
+            "tile_count": self.tile_count,
+            "complete": self.complete,
+            "decompositions": Plain(self.readings),
+            "decompositions_total": self.readings_total,
+            "waits": list(self.waits),
+            "any_tile_wait": self.any_tile_wait,
+        }
+        if self.reasons:
+            out["reasons"] = list(self.reasons)
+        if self.biao is not None:
+            out["biao"] = self.biao
+        if self.fan is not None:
+            out["fan"] = self.fan
+        if self.history is not None:
+            out["history"] = list(self.history)
+        if self.settlement is not None:
+            out["settlement"] = self.settlement
+        if self.discards is not None:
+            out["discards"] = list(self.discards)
+            out["efficiency"] = list(self.efficiency or ())
+            out["shanten"] = self.shanten
+        elif self.useful is not None:
+            out["shanten"] = self.shanten
+            out["useful"] = list(self.useful)
+            out["useful_total"] = self.useful_total
+        return out
+
+    def localized(self, render: Callable[[Any], Any]) -> Analysis:
+        """This analysis with every message passed through ``render`` (the page's
+        :func:`webcalc.web.i18n.localized`); the readings hold none (:class:`~webcalc.messages.Plain`)."""
+        return replace(
+            self, waits=render(self.waits), reasons=render(self.reasons),
+            fan=render(self.fan), history=render(self.history),
+            settlement=render(self.settlement), discards=render(self.discards),
+            efficiency=render(self.efficiency), useful=render(self.useful))
+
+
+@dataclass(frozen=True, slots=True)
+class SettledWithoutTiles:
+    """What :func:`settle_without_tiles` answers: a settlement with no hand behind it (a
+    drawn game, or a win whose factors were declared: 未验牌). It is not an
+    :class:`Analysis`: nothing was judged, so it has no readings, waits or advice to leave
+    empty; ``tile_count`` is 0 to say so. See docs/decisions.md "A typed analysis result".
+    """
+
+    variant: str
+    settlement: dict[str, Any]           # {"payments", "net", "next_dealer"?, "notes"?}
+    biao: int | None = None
+    fan: list[dict[str, Any]] | None = None
+
+    @property
+    def tile_count(self) -> int:
+        """No tiles were given."""
+        return 0
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"variant", "settlement", "biao"?, "fan"?}``, its messages not yet rendered."""
+        out: dict[str, Any] = {"variant": self.variant, "settlement": self.settlement}
+        if self.biao is not None:
+            out["biao"] = self.biao
+        if self.fan is not None:
+            out["fan"] = self.fan
+        return out
+
+    def localized(self, render: Callable[[Any], Any]) -> SettledWithoutTiles:
+        """This settlement with every message passed through ``render``."""
+        return replace(self, settlement=render(self.settlement), fan=render(self.fan))
+
+
+
+def analyze(request: Any, *, advice: bool = True) -> Analysis:
     """Analyse one hand.
 
     Args:
@@ -40,10 +166,11 @@ def analyze(request: Any, *, advice: bool = True) -> dict[Any, Any]:
             ``shanten`` are computed, and those keys keep their empty values.
 
     Returns:
-        the API response: ``wildcards``, ``tile_count``, ``complete``, ``decompositions``
-        (≤ 200, best first, the first marked ``best``), ``decompositions_total``, ``waits``,
-        ``any_tile_wait``, ``shanten`` (``None`` when never ready), for 13 tiles ``useful``
-        and ``useful_total``, for 14 ``discards`` and ``efficiency``, and where they apply
+        an :class:`Analysis`; its ``to_json()`` is the API response: ``wildcards``,
+        ``tile_count``, ``complete``, ``decompositions`` (≤ 200, best first, the first
+        marked ``best``), ``decompositions_total``, ``waits``, ``any_tile_wait``,
+        ``shanten`` (``None`` when never ready), for 13 tiles ``useful`` and
+        ``useful_total``, for 14 ``discards`` and ``efficiency``, and where they apply
         ``reasons``, ``biao``, ``fan``, and ``history`` (三门峡 with a ``history``: each
         turn rebuilt, SMX-5, :func:`webcalc.story.read_history`; ``biao`` and the
         settlement then count its biao discards).
@@ -93,54 +220,44 @@ def analyze(request: Any, *, advice: bool = True) -> dict[Any, Any]:
         raise InputError("bad_settlement", Message("settlement.not_object"), "settlement")
     sit = Situation(hand, wildcards, options, win_by, winning, indicator,
                     req.get("settlement"))
-    out: dict[str, Any] = {
-        "variant": variant.name,
-        "wildcards": [t.code for t in wildcards],
-        "tile_count": hand.tile_count,
-        "complete": False,
-        "decompositions": [],
-        "decompositions_total": 0,
-        "waits": [],
-        "any_tile_wait": False,
-    }
+    codes = tuple(t.code for t in wildcards)
     judgement: Judgement | None = None
+    judged: dict[str, Any] = {}
     if hand.tile_count == 14:
         judgement = variant.judge(sit)
-        out["complete"] = judgement.complete
-        out["decompositions_total"] = len(judgement.readings)
-        out["decompositions"] = Plain(listed_dicts(judgement.readings[:MAX_LISTED], sit.jokers))
-        if judgement.reasons:
-            out["reasons"] = judgement.reasons
+        judged = {"complete": judgement.complete, "readings_total": len(judgement.readings),
+                  "readings": tuple(listed_dicts(judgement.readings[:MAX_LISTED], sit.jokers)),
+                  "reasons": tuple(judgement.reasons)}
         if judgement.biao is not None and judgement.complete and winning is not None:
-            out["biao"] = judgement.biao
+            judged["biao"] = judgement.biao
         if judgement.fan is not None:
-            out["fan"] = judgement.fan
+            judged["fan"] = judgement.fan
     raw_settlement = req.get("settlement")
     if req.get("history") is not None:
         # SMX-5: biao_discards derived from the winner's turns (webcalc/story.py)
         from .history import read_history
 
         history = read_history(variant, sit, judgement, req["history"], kinds)
-        out["history"] = history.to_list()
-        if "biao" in out:
-            out["biao"] = 1 + history.biao_discards if out["biao"] else 0
+        judged["history"] = tuple(history.to_list())
+        if "biao" in judged:
+            judged["biao"] = 1 + history.biao_discards if judged["biao"] else 0
         raw_settlement = history.settlement(raw_settlement)
         # the waits (waits[].win) are priced with the derived count too
         sit = replace(sit, settlement=raw_settlement if raw_settlement is not None
                       else {"biao_discards": history.biao_discards})
     if raw_settlement is not None:                 # C-15, settlement engine
-        out.update(settle(variant, sit, judgement, raw_settlement,
-                          win_by_given="win_by" in req).fields())
+        judged.update(_settled(settle(variant, sit, judgement, raw_settlement,
+                                      win_by_given="win_by" in req)))
     if not advice:
-        return out
+        return Analysis(variant.name, codes, hand.tile_count, **judged)
     vis = counts_of(visible)
     before = sit if hand.tile_count == 13 else (
         sit.without_tile(winning) if winning is not None else None)
+    waits: list[Wait] = []
     if before is not None:
         waits = find_waits(variant, before, vis, kinds)
-        out["waits"] = [w.to_dict() for w in waits]
-        out["any_tile_wait"] = is_any_tile_wait(before, waits, kinds)
-        _add_wait_values(variant, before, out["waits"])
+        judged["any_tile_wait"] = is_any_tile_wait(before, waits, kinds)
+        judged["waits"] = _priced_waits(variant, before, waits)
     if hand.tile_count == 14:
         # 牌理 (API "Hand efficiency"): every discard with its shanten and useful draws;
         # the hand's own shanten is the best of them (C-12: an exchange starts with the
@@ -153,20 +270,22 @@ def analyze(request: Any, *, advice: bool = True) -> dict[Any, Any]:
         else:
             discards = discard_advice(variant, sit, vis, kinds)
             eff = efficiency(variant, sit, vis, kinds, discards)
-        out["discards"] = [d.to_dict() for d in discards]
-        out["efficiency"] = eff
-        if out["complete"]:
-            out["shanten"] = -1
-        else:
-            out["shanten"] = min((e["shanten"] for e in out["efficiency"]
-                                  if e["shanten"] is not None), default=None)
-    else:
-        useful = useful_draws(variant, sit, vis, kinds,
-                              waits=[int(w.tile) for w in waits])
-        out["shanten"] = useful.shanten
-        out["useful"] = [w.to_dict() for w in useful.useful]
-        out["useful_total"] = useful.total
-    return out
+        shanten = -1 if judged["complete"] else min(
+            (e["shanten"] for e in eff if e["shanten"] is not None), default=None)
+        return Analysis(variant.name, codes, hand.tile_count, **judged,
+                        discards=tuple(d.to_dict() for d in discards),
+                        efficiency=tuple(eff), shanten=shanten)
+    useful = useful_draws(variant, sit, vis, kinds, waits=[int(w.tile) for w in waits])
+    return Analysis(variant.name, codes, hand.tile_count, **judged, shanten=useful.shanten,
+                    useful=tuple(w.to_dict() for w in useful.useful),
+                    useful_total=useful.total)
+
+
+def _settled(result: SettlementResult) -> dict[str, Any]:
+    """The settlement's fields of an :class:`Analysis` (its 表 and 番 replace the hand's)."""
+    fields = result.fields()
+    return {"settlement": fields["settlement"],
+            **{k: fields[k] for k in ("biao", "fan") if k in fields}}
 
 
 def _drawn_game(settlement: Any) -> bool:
@@ -174,7 +293,8 @@ def _drawn_game(settlement: Any) -> bool:
     return isinstance(settlement, dict) and settlement.get("winner") is None
 
 
-def _settle_drawn_game(variant: Variant, options: Any, req: dict[Any, Any], kinds: int) -> dict[Any, Any]:
+def _settle_drawn_game(variant: Variant, options: Any, req: dict[Any, Any],
+                       kinds: int) -> Analysis:
     """C-10 as amended: a drawn game needs no hand. The settlement alone (kongs, penalties)
     is reckoned; the analysis fields are empty (``tile_count`` 0)."""
     indicator = _one_tile(req, "indicator", kinds)
@@ -191,21 +311,23 @@ def _settle_drawn_game(variant: Variant, options: Any, req: dict[Any, Any], kind
     wildcards = variant.wildcards(options, indicator)
     sit = Situation(Hand.of([], []), wildcards, options, win_by, None, indicator,
                     req["settlement"])
-    out: dict[str, Any] = {
-        "variant": variant.name, "wildcards": [t.code for t in wildcards], "tile_count": 0,
-        "complete": False, "decompositions": [], "decompositions_total": 0, "waits": [],
-        "any_tile_wait": False,
-    }
-    out.update(settle(variant, sit, None, req["settlement"],
-                      win_by_given="win_by" in req).fields())
-    return out
+    return Analysis(variant.name, tuple(t.code for t in wildcards), 0,
+                    **_settled(settle(variant, sit, None, req["settlement"],
+                                      win_by_given="win_by" in req)))
 
 
-def _add_wait_values(variant: Variant, before: Situation, waits: list[dict[Any, Any]]) -> None:
-    """``waits[].win`` (API.md): what winning on each wait is worth."""
+def _priced_waits(variant: Variant, before: Situation, waits: list[Wait]) -> Rows:
+    """``waits`` as the API's rows, with ``win`` (API.md ``waits[].win``): what winning on
+    each is worth, where it can be priced (:func:`webcalc.worth.wait_values`)."""
     from .worth import wait_values
 
-    wait_values(variant, before, waits)
+    rows = []
+    for w, value in zip(waits, wait_values(variant, before, waits), strict=True):
+        row = w.to_dict()
+        if value is not None:
+            row["win"] = value
+        rows.append(row)
+    return tuple(rows)
 
 
 def _check_request(request: Any) -> dict[Any, Any]:
@@ -289,7 +411,7 @@ def _check_copies(hand: Hand, visible: list[Tile], indicator: Tile | None) -> No
 NO_TILES_FIELDS = ("variant", "options", "win_by", "settlement", "declared")
 
 
-def settle_without_tiles(request: Any) -> dict[Any, Any]:
+def settle_without_tiles(request: Any) -> SettledWithoutTiles:
     """Settle a hand given without its tiles: a drawn game (荒庄, C-10), or a win whose tiles
     nobody typed, with the factors the tiles would decide stated in ``declared`` (三门峡
     ``{"biao": n}``, 郑州 ``{"doubles": [keys]}``, 盘锦 ``{"fan": [keys]}``; see
@@ -301,8 +423,9 @@ def settle_without_tiles(request: Any) -> dict[Any, Any]:
             ``None``); ``win_by`` is required with a winner (C-15).
 
     Returns:
-        ``{"variant", "settlement": {"payments", "net", "next_dealer"}}`` and, where the
-        variant reports them, ``biao`` (三门峡) and ``fan`` (盘锦: declared and situational).
+        a :class:`SettledWithoutTiles`, whose ``to_json()`` is ``{"variant", "settlement":
+        {"payments", "net", "next_dealer"}}`` and, where the variant reports them, ``biao``
+        (三门峡) and ``fan`` (盘锦: declared and situational).
 
     Raises:
         InputError: as :func:`analyze` for the fields it shares; ``bad_settlement`` for a
@@ -330,4 +453,4 @@ def settle_without_tiles(request: Any) -> dict[Any, Any]:
         raise InputError("bad_win_by", Message("win_by.bad"), "win_by")
     variant.check_win_by(win_by)
     result = settle_declared(variant, options, win_by, raw, request.get("declared"))
-    return {"variant": variant.name, **result.fields()}
+    return SettledWithoutTiles(variant.name, **_settled(result))

@@ -9,13 +9,14 @@ melds. Both print back in the notation they parse from (``str(meld) == "碰555m"
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from .errors import InputError
 from .messages import Message
-from .tiles import FIELD_LABELS, Tile, counts_of, format_tiles, parse_tiles
+from .tiles import FIELD_LABELS, Tile, counts_of, format_tiles, normalize_text, parse_tiles
 
 MELD_KINDS = ("pong", "chow", "kong", "added_kong", "concealed_kong", "shi", "qiang")
 KONG_KINDS = frozenset({"kong", "added_kong", "concealed_kong"})
@@ -25,11 +26,25 @@ MELD_LABELS = {k: Message(f"meld.{k}") for k in MELD_KINDS}   # 碰 吃 明杠 �
 MELD_NOTATION = {"pong": "碰", "chow": "吃", "kong": "明杠", "added_kong": "补杠",
                  "concealed_kong": "暗杠", "shi": "拾", "qiang": "搶"}
 SEATS = range(4)
+#: the words accepted in front of a meld (:meth:`Meld.parse`), longest first
+_MELD_WORDS = sorted([
+    ("碰", "pong"), ("吃", "chow"), ("明杠", "kong"), ("杠", "kong"), ("补杠", "added_kong"),
+    ("加杠", "added_kong"), ("绕杠", "added_kong"), ("暗杠", "concealed_kong"),
+    ("拾", "shi"), ("搶", "qiang"), ("抢", "qiang"),
+    ("pong:", "pong"), ("chow:", "chow"), ("kong:", "kong"), ("added_kong:", "added_kong"),
+    ("concealed_kong:", "concealed_kong"), ("shi:", "shi"), ("qiang:", "qiang"),
+], key=lambda w: -len(w[0]))
 
 
 @dataclass(frozen=True)
 class Meld:
-    """An exposed (or concealed-kong) meld.
+    """An exposed (or concealed-kong) meld. It prints back in the notation it parses from:
+
+    >>> m = Meld.parse("碰555m@1")
+    >>> m, str(m), m.to_dict()
+    (Meld.parse('碰555m@1'), '碰555m@1', {'type': 'pong', 'tiles': '555m', 'from': 1})
+    >>> Meld.parse("pong:5m5m5m"), Meld.parse("4444p"), Meld.parse("抢1m")
+    (Meld.parse('碰555m'), Meld.parse('明杠4444p'), Meld.parse('搶1m'))
 
     Attributes:
         kind: one of :data:`MELD_KINDS`.
@@ -77,6 +92,46 @@ class Meld:
         s = MELD_NOTATION[self.kind] + format_tiles(self.tiles)
         return s if self.source is None else f"{s}@{self.source}"
 
+    def __repr__(self) -> str:
+        return f"Meld.parse({str(self)!r})"
+
+    @classmethod
+    def parse(cls, text: str, offset: int = 0) -> Meld:
+        """One meld in the page's notation: an optional kind word (碰 吃 明杠/杠
+        补杠/加杠/绕杠 暗杠, 晋城's 拾 and 搶/抢 (JC-10), or ``pong:`` …), the tiles, and
+        optionally ``@seat``. Without a kind word, 3 identical tiles are a pong, 3 in a row
+        a chow, 4 identical a kong. ``Meld.parse(str(m)) == m`` for every meld ``m``.
+
+        Args:
+            text: the group (full-width forms read as ASCII, :func:`~webcalc.tiles.normalize_text`).
+            offset: where ``text`` starts in the field it was typed in: an error's
+                position (and its "character N") counts from there.
+
+        Raises:
+            InputError: ``bad_meld`` / ``bad_tile`` with field ``"melds"``.
+        """
+        token, start = normalize_text(text), offset
+        kind = None
+        for word, k in _MELD_WORDS:
+            if token.lower().startswith(word):
+                kind, token = k, token[len(word):]
+                start += len(word)
+                break
+        source = None
+        if "@" in token:
+            token, _, seat = token.rpartition("@")
+            if seat not in ("0", "1", "2", "3"):
+                raise InputError("bad_meld", Message("meld.bad_at", seat=seat), "melds")
+            source = int(seat)
+        try:
+            ts = sorted(parse_tiles(token))
+        except InputError as e:
+            raise _shifted(e, start).with_field("melds", FIELD_LABELS["melds"]) from None
+        if kind is None:
+            kind = "chow" if len(ts) == 3 and len(set(ts)) == 3 else (
+                "kong" if len(ts) == 4 else "pong")
+        return cls.build(kind, format_tiles(ts), source)
+
     @classmethod
     def build(cls, kind: Any, tiles: Any, source: Any = None, field: str = "melds") -> Meld:
         """Validate and build a meld from API values.
@@ -118,6 +173,19 @@ class Meld:
         return cls(kind, ts, source)
 
 
+def _shifted(err: InputError, by: int) -> InputError:
+    """``err`` from parsing one group's tiles, its position (and the "character N" of its
+    message) counted from the start of the whole field instead: the page marks that
+    character of what was typed."""
+    if err.position is None or not by:
+        return err
+    message = err.message
+    if isinstance(message, Message) and isinstance(message.params.get("n"), int):
+        message = Message(message.code, {**message.params, "n": message.params["n"] + by},
+                          message.rule)
+    return InputError(err.code, message, err.field, err.position + by, err.reasons)
+
+
 def melds_from_api(raw: Any) -> list[Meld]:
     """Build melds from the API ``melds`` array of ``{"type", "tiles", "from"?}``.
 
@@ -142,7 +210,13 @@ def melds_from_api(raw: Any) -> list[Meld]:
 
 @dataclass(frozen=True)
 class Hand:
-    """Concealed tiles (sorted) plus melds.
+    """Concealed tiles (sorted) plus melds. It prints back in the notation it parses from:
+
+    >>> h = Hand.parse("123m456p11z 碰555m@1 暗杠7777z")
+    >>> h, h.tile_count
+    (Hand.parse('123m456p11z 碰555m@1 暗杠7777z'), 14)
+    >>> str(Hand.parse("11z 456p 123m 暗杠7777z 碰555m@1"))
+    '123m456p11z 暗杠7777z 碰555m@1'
 
     ``tile_count`` counts a kong as 3 and a 拾/搶 tile as 1 (RULES C-3, JC-10): 13 for a
     waiting hand, 14 for a hand that has just drawn or claimed.
@@ -186,3 +260,31 @@ class Hand:
 
     def __str__(self) -> str:
         return " ".join([format_tiles(self.concealed)] + [str(m) for m in self.melds])
+
+    def __repr__(self) -> str:
+        return f"Hand.parse({str(self)!r})"
+
+    @classmethod
+    def parse(cls, text: str) -> Hand:
+        """A hand in the notation :meth:`__str__` prints: groups separated by spaces; a
+        group led by a kind word (碰 吃 明杠 补杠 暗杠 拾 搶, ``pong:`` …) is a meld
+        (:meth:`Meld.parse`), in the order given; the other groups are the concealed tiles.
+        ``Hand.parse(str(h)) == h`` for every hand ``h``.
+
+        Raises:
+            InputError: ``bad_tile`` (field ``"hand"``) or, for a meld, as :meth:`Meld.parse`.
+        """
+        concealed: list[Tile] = []
+        melds: list[Meld] = []
+        text = normalize_text(text)
+        for group in re.finditer(r"\S+", text):
+            token = group.group()
+            if any(token.lower().startswith(word) for word, _ in _MELD_WORDS):
+                melds.append(Meld.parse(token, group.start()))
+                continue
+            try:
+                concealed += parse_tiles(token)
+            except InputError as e:
+                raise _shifted(e, group.start()).with_field("hand", FIELD_LABELS["hand"]) \
+                    from None
+        return cls.of(concealed, melds)

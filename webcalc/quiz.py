@@ -127,18 +127,18 @@ def _problem(name: str, iso: str) -> dict[Any, Any]:
         if indicator is not None:
             req["indicator"] = ALL_TILES[indicator].code
         out = analyze(req)
-        rows = out["efficiency"]
+        rows = list(out.efficiency or ())
         close = close_discards(rows)
         ranked = _ranked(rows)
         answer = [r["discard"] for r in ranked if r["rank"] == 1]
         found = (req, out, close, ranked, answer)
-        if out["complete"] or out["shanten"] not in SHANTEN:
+        if out.complete or out.shanten not in SHANTEN:
             if fallback is None:
                 fallback = found                # (only if no hand at all were at 1-2)
             continue
         if len(close) >= MIN_CLOSE and len(answer) < len(close):
             break
-        if fallback is None or fallback[1]["shanten"] not in SHANTEN \
+        if fallback is None or fallback[1].shanten not in SHANTEN \
                 or len(close) > len(fallback[2]):
             fallback = found                    # the closest yet, should none fit
     else:
@@ -149,8 +149,8 @@ def _problem(name: str, iso: str) -> dict[Any, Any]:
         "date": iso,
         "hand": req["hand"],
         "indicator": req.get("indicator"),
-        "wildcards": out["wildcards"],
-        "shanten": out["shanten"],
+        "wildcards": list(out.wildcards),
+        "shanten": out.shanten,
         "answer": answer,
         "close": [r["discard"] for r in close],
         "ranking": ranked,

@@ -17,7 +17,7 @@ Both replay turns and ask the engine; neither decides a rule of its own.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import InputError
 from .hand import Hand, Meld
@@ -37,6 +37,9 @@ from .history import (  # noqa: F401
 from .messages import Message
 from .tiles import FIELD_LABELS, Tile, counts_of, format_tiles, tiles_of
 from .variants.base import Situation, Variant
+
+if TYPE_CHECKING:
+    from .analysis import Analysis
 
 #: most turns a review may hold (as for MAX_HISTORY in webcalc/history.py: about 21 draws in a
 #: whole hand; the API's 16 KB body cap applies too)
@@ -403,13 +406,13 @@ def review(request: Any) -> dict[Any, Any]:
             out = analyze(replay.request())
         except InputError as e:          # the replay's own checks should leave none
             raise _about_turn(e, "turns", i, replay.PREFIX) from None
-        rows = out["efficiency"]
+        rows = list(out.efficiency or ())
         ranked = rank_discard(rows, discard.code)
         reviewed.append({
             "number": i, "hand": replay.tiles(),
             "melds": [m.to_dict() for m in replay.melds],
-            "shanten": out["shanten"], "best": rows[:3], **ranked,
-            "note": _note(out["complete"], ranked, rows[0]),
+            "shanten": out.shanten, "best": rows[:3], **ranked,
+            "note": _note(out.complete, ranked, rows[0]),
         })
         replay.discard(discard)
     if final is None:
@@ -428,11 +431,11 @@ def review(request: Any) -> dict[Any, Any]:
             "tiles_lost": sum(r["loss"] for r in reviewed),
             "shanten_lost": sum(r["shanten_loss"] or 0 for r in reviewed),
         },
-        "final": final,
+        "final": final.to_json(),
     }
 
 
-def _final(analyze, replay: _Replay, i: int, winning: Tile | None, win_by: str) -> dict[Any, Any]:
+def _final(analyze, replay: _Replay, i: int, winning: Tile | None, win_by: str) -> Analysis:
     """The analysis of the winning hand of turn ``i``: ``not_complete`` when it is no win."""
     extra: dict[Any, Any] = {"win_by": win_by}
     if winning is not None:
@@ -441,7 +444,8 @@ def _final(analyze, replay: _Replay, i: int, winning: Tile | None, win_by: str) 
         out = analyze(replay.request(**extra))
     except InputError as e:
         raise _about_turn(e, "turns", i, replay.PREFIX) from None
-    if not out["complete"]:
+    if not out.complete:
         raise InputError("not_complete", Message(replay.PREFIX, n=i + 1, text=Message(
-            "review.not_a_win", rule="C-15")), "turns", reasons=out.get("reasons"), turn=i)
+            "review.not_a_win", rule="C-15")), "turns", reasons=list(out.reasons) or None,
+            turn=i)
     return out

@@ -17,13 +17,14 @@ before the winner (上家) discarded. Both choices are in docs/decisions.md.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from .errors import InputError
 from .hand import Hand
 from .settlement import settle
-from .tiles import ALL_TILES
 from .variants.base import Situation, Variant
+from .waits import Wait
 
 #: settlement fields that do not change what a win pays the winner (kongs are paid apart)
 _NOT_FOR_THE_WIN = ("kongs",)
@@ -83,7 +84,6 @@ def score_key(variant: Variant, sit: Situation) -> tuple[Any, ...] | None:
 #: :func:`_price_shared`); bounded: emptied when it holds :data:`PRICES_MAX`
 _PRICES: dict[tuple[Any, ...], dict[str, Any] | None] = {}
 PRICES_MAX = 512
-_TILE_OF = {t.code: t for t in ALL_TILES}
 _SIMPLE = (type(None), bool, int, float, str)
 
 
@@ -134,21 +134,23 @@ def _price_shared(variant: Variant, sit: Situation, raw: dict[str, Any],
     return value
 
 
-def wait_values(variant: Variant, before: Situation, waits: list[dict[str, Any]]) -> None:
-    """Add ``win`` to each wait dict of the 13-tile hand ``before``, in place:
-    ``{"fan": [keys], "amount": x}`` plus ``"biao": n`` in 三门峡 — what winning on that
-    tile is worth (see the module docstring for the settlement it is priced with). A wait
-    that cannot be priced (a 晋城 winner without 上架, JC-3) gets no ``win``. Waits with the
-    same :func:`score_key` are priced once (:func:`_price_shared`)."""
+def wait_values(variant: Variant, before: Situation,
+                waits: Sequence[Wait]) -> list[dict[str, Any] | None]:
+    """What winning on each wait of the 13-tile hand ``before`` is worth, in the order of
+    ``waits`` (API.md ``waits[].win``): ``{"fan": [keys], "amount": x}`` plus ``"biao": n``
+    in 三门峡 (see the module docstring for the settlement it is priced with). A wait that
+    cannot be priced (a 晋城 winner without 上架, JC-3) is ``None``. Waits with the same
+    :func:`score_key` are priced once (:func:`_price_shared`)."""
     raw = hypothetical_settlement(before.settlement, before.win_by)
     raw_key = _raw_key(raw)
     concealed, melds = before.hand.concealed, before.hand.melds
+    out: list[dict[str, Any] | None] = []
     for w in waits:
-        tile = _TILE_OF[w["tile"]]
+        tile = w.tile
         # Hand.of(concealed + [tile]): the concealed tiles are sorted Tiles already
         hand = Hand(tuple(sorted(concealed + (tile,))), melds)
         sit = Situation(hand, before.wildcards, before.options, before.win_by, tile,
                         before.indicator, raw)
         value = _price_shared(variant, sit, raw, raw_key, score_key(variant, sit))
-        if value is not None:
-            w["win"] = dict(value, fan=list(value["fan"]))
+        out.append(None if value is None else dict(value, fan=list(value["fan"])))
+    return out

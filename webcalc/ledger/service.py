@@ -1779,11 +1779,16 @@ def _compute(t: Table | _Settings, body: dict, default_dealer: int):
                 bare[k] = request[k]
         out = settle_without_tiles(bare)
         verified = settlement["winner"] is None        # a 荒庄 has no tiles to check
-    out = _stored(out)
-    result = {"settlement": out["settlement"]}
+    settled: dict = {"settlement": out.settlement}
+    if out.biao is not None:
+        settled["biao"] = out.biao
+    if out.fan is not None:
+        settled["fan"] = out.fan
+    stored = _stored(settled)
+    result = {"settlement": stored["settlement"]}
     for key in ("biao", "fan", "messages"):
-        if key in out:
-            result[key] = out[key]
+        if key in stored:
+            result[key] = stored[key]
     return "hand", request, result, settlement["dealer"], verified
 
 

@@ -144,6 +144,9 @@ class Variant:
     name = ""
     label: str | Message = ""
     seed = ""
+    #: a hand of this rule set (API request fields besides ``variant``) the server analyses
+    #: once before it takes traffic (webcalc.web.warmup): 13 tiles waiting, or 14 won
+    sample_hand: dict[str, str] = {}
     Options: type[Any] = object
     cycle = HENAN
     #: win method → allowed; the rule id cited when refused (C-14)

@@ -70,6 +70,8 @@ class JinchengOptions:
 class Jincheng(Variant):
     name = "jincheng"
     label = Message("variant.jincheng")
+    sample_hand = {"hand": "234m345p456s77z888s", "winning_tile": "8s",
+                   "win_by": "discard"}
     seed = "003"
     Options = JinchengOptions
     win_methods = frozenset(WIN_METHODS)

@@ -143,6 +143,7 @@ def fan(key: str, multiplier: int = 2) -> dict[Any, Any]:
 class Panjin(Variant):
     name = "panjin"
     label = Message("variant.panjin")
+    sample_hand = {"hand": "123m456p789s1112z", "indicator": "5m"}
     seed = "002"
     Options = PanjinOptions
     cycle = PANJIN

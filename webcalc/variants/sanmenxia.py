@@ -77,6 +77,7 @@ class SanmenxiaOptions:
 class Sanmenxia(Variant):
     name = "sanmenxia"
     label = Message("variant.sanmenxia")
+    sample_hand = {"hand": "123m456p789s1112z"}
     seed = "000"
     Options = SanmenxiaOptions
     win_methods = frozenset({"self_draw", "kong_replacement"})

@@ -95,6 +95,8 @@ DECLARED_DOUBLES = {"seven_pairs": (Message("fan.seven_pairs"), "seven_pairs_dou
 class Zhengzhou(Variant):
     name = "zhengzhou"
     label = Message("variant.zhengzhou")
+    sample_hand = {"hand": "123m456p789s11122z", "winning_tile": "2z",
+                   "win_by": "self_draw"}
     seed = "001"
     Options = ZhengzhouOptions
     win_methods = frozenset({"self_draw", "kong_replacement"})

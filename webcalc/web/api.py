@@ -11,9 +11,13 @@ from flask_babel import gettext as _
 
 from ..errors import InputError
 from ..json_checks import MAX_DEPTH, body_problem, reject_constant
+from ..variants import EXAMPLE_REQUEST
 from .i18n import localized
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
+#: the request an error about the body's shape shows as an example
+_EXAMPLE_BODY = json.dumps({k: EXAMPLE_REQUEST[k] for k in ("variant", "hand")},
+                           ensure_ascii=False)
 
 
 def error_response(code: str, message: str, field: str | None = None, status: int = 400):
@@ -44,8 +48,7 @@ def _json_body():
                                                   where=where), where)
     if not isinstance(body, dict):
         return None, error_response("bad_json", _("The body must be a JSON object, such as "
-                                                  "%(example)s.", example='{"variant": '
-                                                  '"zhengzhou", "hand": "123m456p789s1134z"}'))
+                                                  "%(example)s.", example=_EXAMPLE_BODY))
     return body, None
 
 
@@ -56,7 +59,7 @@ def _engine_answer(run, *args):
         result = run(*args)
     except InputError as err:
         return jsonify({"error": err.to_dict()}), 422 if err.code == "too_many" else 400
-    return jsonify(result)          # app.json renders the messages (i18n.MessageJSONProvider)
+    return jsonify(result)          # app.json renders the messages (json_provider.MessageJSONProvider)
 
 
 @bp.post("/analyze")
@@ -66,7 +69,7 @@ def analyze():
         return error
     from ..analysis import analyze as run
 
-    return _engine_answer(run, body)
+    return _engine_answer(lambda b: run(b).to_json(), body)
 
 
 @bp.post("/review")

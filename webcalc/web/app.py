@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Flask
+from flask import Flask, current_app, request
 from flask_wtf.csrf import CSRFProtect
 
 from . import security
@@ -93,9 +93,51 @@ def create_app(test_config: dict | None = None) -> Flask:
     logs.init_app(app)  # ledger tokens never reach a log
     errors.init_app(app)
     security.init_app(app)  # body and query limits, security headers
+    health.init_app(app)  # /healthz answered without the per-request hooks (the same bytes)
     _behind_proxies(app)
     assets.init_app(app)  # last: fingerprinted static files, /sw.js, page caching, compression
+    _merge_hooks(app)
     return app
+
+
+def _csrf_protect() -> None:
+    """Flask-WTF's before-request check, with the request method looked at first: a GET (a
+    page, the API's reads) returns at once instead of after the endpoint and exemption
+    look-ups. The same answers: every other return of the check is a ``None`` too."""
+    app = current_app
+    if request.method not in app.config["WTF_CSRF_METHODS"]:
+        return
+    if not app.config["WTF_CSRF_ENABLED"] or not app.config["WTF_CSRF_CHECK_DEFAULT"]:
+        return
+    csrf.protect(apply_exemptions=True)
+
+
+def _merge_hooks(app: Flask) -> None:
+    """The app-wide before- and after-request hooks, each list run by one function in Flask's
+    order (before: as registered, stopping at the first answer; after: last registered
+    first): Flask looks each hook up and checks it for a coroutine on every request. Hooks
+    registered later (the tests' own) still run, before ours as Flask orders them."""
+    before = [(_csrf_protect if getattr(f, "__qualname__", "").startswith(
+        "CSRFProtect.init_app.") and f.__name__ == "csrf_protect" else f)
+        for f in app.before_request_funcs.get(None, [])]
+    after = list(reversed(app.after_request_funcs.get(None, [])))
+
+    def before_request():
+        for func in before:
+            rv = func()
+            if rv is not None:
+                return rv
+        return None
+
+    def after_request(response):
+        for func in after:
+            response = func(response)
+        return response
+
+    if before:
+        app.before_request_funcs[None] = [before_request]
+    if after:
+        app.after_request_funcs[None] = [after_request]
 
 
 def _behind_proxies(app: Flask) -> None:

@@ -36,6 +36,7 @@ import gzip
 import hashlib
 import json
 import re
+import stat
 from pathlib import Path
 
 from flask import Blueprint, Flask, Response, current_app, render_template, request, url_for
@@ -75,20 +76,41 @@ COMPRESSIBLE = {"text/html", "text/css", "text/javascript", "text/plain", "text/
                 "application/xml", "image/svg+xml"}
 
 _hashes: dict[str, tuple[tuple[int, int], str | None]] = {}
+#: (folder, filename) → the file's path when it lies inside the folder, else None: resolving
+#: a path (a system call per component) cost more than the rest of ``url_for`` together
+_inside: dict[tuple[str, str], Path | None] = {}
+
+
+def _static_path(root: Path, filename: str) -> Path | None:
+    key = (str(root), filename)
+    try:
+        return _inside[key]
+    except KeyError:
+        pass
+    path = root / filename
+    try:
+        ok = path.resolve().is_relative_to(root.resolve())
+    except (OSError, ValueError):
+        ok = False
+    if len(_inside) > 4096:
+        _inside.clear()
+    _inside[key] = found = path if ok else None
+    return found
 
 
 def fingerprint(filename: str, folder: str | None = None) -> str | None:
     """The first :data:`HASH_LEN` hex digits of the SHA-256 of ``static/<filename>``, or
-    ``None`` when there is no such file. Kept per file while its size and mtime stay."""
+    ``None`` when there is no such file. Kept per file while its size and mtime stay (one
+    ``stat`` a call; whether the name stays inside the folder is worked out once)."""
     root = Path(folder or current_app.static_folder)
-    path = root / filename
+    path = _static_path(root, filename)
+    if path is None:
+        return None
     try:
-        if not path.resolve().is_relative_to(root.resolve()):
-            return None
         st = path.stat()
     except (OSError, ValueError):
         return None
-    if not path.is_file():
+    if not stat.S_ISREG(st.st_mode):
         return None
     key = str(path)
     stamp = (st.st_mtime_ns, st.st_size)

@@ -53,10 +53,12 @@ from ..errors import InputError
 from ..json_checks import reject_constant
 from ..ledger import Busy, LedgerError, NotFound, RateLimited, ReadOnly, TooMany
 from ..ledger.circles import CIRCLE_NAME_MAX, PLAYER_NAME_MAX
+from ..variants import DEFAULT_VARIANT
 from ..variants.base import WIN_METHODS
 from . import security
 from .htmx import add_vary
 from .i18n import lang_param, localized
+from .ledger_shared import COLORS, csv_text, load_pygal, qr_svg
 
 bp = Blueprint("circle_pages", __name__, url_prefix="/c")
 
@@ -188,7 +190,6 @@ def _last_four(c: dict) -> list[int]:
 
 def _circle_page(token: str, c: dict, *, status: int = 200, general: str | None = None,
                  player_form=None, seats=None, variant=None):
-    from .ledger_pages import _qr
 
     edit = c["access"] == "edit"
     view_url = url_for(".circle", token=c["view_token"], _external=True)
@@ -211,11 +212,11 @@ def _circle_page(token: str, c: dict, *, status: int = 200, general: str | None 
                  more=len(c["tables"]) - len(shown),
                  all_url=url_for(".circle", token=token, evenings="all", **q) + "#evenings",
                  variant_labels=variant_labels,
-                 view_url=view_url, qr=_qr(view_url),
+                 view_url=view_url, qr=qr_svg(view_url),
                  edit_url=url_for(".circle", token=token, _external=True) if edit else None,
                  general=general, player_form=player_form or PlayerForm(formdata=None),
                  seats=seats or _last_four(c), last=last, names=names,
-                 variant=variant or (last["variant"] if last else "zhengzhou"),
+                 variant=variant or (last["variant"] if last else DEFAULT_VARIANT),
                  variants=list(variant_labels.items()),
                  variant_label=_variant_label, day=_day, num=_num, new=request.args.get("new"),
                  name_max=PLAYER_NAME_MAX)
@@ -273,7 +274,7 @@ def new_evening(token: str):
         seats.append(int(raw) if raw.isdigit() and len(raw) < 6 else raw)
     variant = request.form.get("variant", "")
     if variant not in VARIANT_LABELS:
-        variant = "zhengzhou"
+        variant = DEFAULT_VARIANT
     spec = {"variant": variant, "circle": token, "players": seats}
     last = c["last_room"]
     if last is not None and last["variant"] == variant:
@@ -320,9 +321,8 @@ def player_chart(token: str, player: int):
     """The player's net over their evenings, after each one (pygal, no script)."""
     from pygal.style import Style
 
-    from .ledger_pages import COLORS, _pygal
 
-    pygal = _pygal()
+    pygal = load_pygal()
     p = _player(token, player)
     style = Style(background="#ffffff", plot_background="#ffffff", colors=COLORS,
                   font_family='"Noto Sans CJK SC","Noto Sans SC",sans-serif',
@@ -356,9 +356,8 @@ def export_json(token: str):
 @bp.get("/<token>/export.csv")
 def export_csv(token: str):
     """The standings as a spreadsheet (UTF-8 with a BOM), in the request's language; text
-    cells never start a formula (:func:`webcalc.web.ledger_pages.csv_text`)."""
+    cells never start a formula (:func:`webcalc.web.ledger_shared.csv_text`)."""
     from ..settlement import fmt
-    from .ledger_pages import csv_text
 
     c = _load(token)
     out = io.StringIO()

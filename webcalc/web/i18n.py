@@ -11,6 +11,7 @@ renders them in this response's language through :mod:`webcalc.catalogue` (the s
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from markupsafe import Markup
 
 from ..catalogue import localize
 from ..errors import InputError
+from ..variants import VARIANTS
 
 try:  # the context variable behind ``g`` and ``current_app`` (Flask 2.3 and later)
     from flask.globals import _cv_app
@@ -181,6 +183,23 @@ def localized(value):
     """``value`` (a message, or dicts and lists holding messages) in this response's
     language."""
     return localize(value, current_lang())
+
+
+class _VariantNames(Mapping[str, str]):
+    """Each rule set's name in this response's language, as the variant gives it (its
+    ``label``, from the engine's catalogue): the pages name a variant by asking it."""
+
+    def __getitem__(self, name: str) -> str:
+        return localized(VARIANTS[name].label)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(VARIANTS)
+
+    def __len__(self) -> int:
+        return len(VARIANTS)
+
+
+VARIANT_NAMES = _VariantNames()
 
 
 def html_lang() -> str:

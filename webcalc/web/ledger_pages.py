@@ -78,14 +78,16 @@ from ..messages import Message, seat
 from ..notation import melds_to_text
 from ..options import option_specs, parse_options
 from ..settlement import kongs_of_melds
-from ..variants import VARIANTS
+from ..variants import DEFAULT_VARIANT, VARIANTS
 from ..variants.base import Declarable
 from . import security, tap
 from .forms import TEXT_FIELDS, attach_error
 from .htmx import add_vary, wants_fragment
 from .i18n import current_lang, lang_param, localized, localized_error
-from .pages import Home, analyse, needs_redirect, read_room_state, render_room
-from .room import Room, read_room, win_methods
+from .ledger_shared import COLORS, csv_text, load_pygal, qr_svg
+from .room import Room, win_methods
+from .room_page import Home, analyse, needs_redirect, read_room_state, render_room
+from .room_url import read_room
 from .turns import history_text
 
 bp = Blueprint("ledger_pages", __name__, url_prefix="/t")
@@ -119,7 +121,7 @@ class NewTableForm(FlaskForm):
         self.variant.choices = [SelectChoice(n, VARIANT_NAMES.get(n, label))
                                 for n, label in VARIANT_LABELS.items()]
         if self.variant.data not in VARIANT_LABELS:
-            self.variant.data = "zhengzhou"
+            self.variant.data = DEFAULT_VARIANT
         self.dealer.choices = [SelectChoice(str(i), SEAT_LABELS[i]) for i in range(4)]
 
 
@@ -650,7 +652,7 @@ class TableHome(Home):
         table's) and the settlement's base. Raises InputError when there is nothing settled
         to record (the reason is under its input already, or said here)."""
         room = st.room
-        if st.status != 200 or not st.result or not st.result.get("settlement") or st.req is None:
+        if st.status != 200 or not st.result or not st.result.settlement or st.req is None:
             if room is not None and room.errors or st.status != 200:
                 raise _Unsettled("bad_settlement", _("Nothing was recorded: correct the inputs "
                                                      "marked below."), "settlement")
@@ -764,7 +766,7 @@ def _table_page(token: str, t: dict, *, st=None, status: int | None = None,
         edit_url=url_for(".table", token=token, _external=True) if edit else None,
         view_path=url_for(".table", token=view_token) if view_token else "",
         edit_path=url_for(".table", token=token) if edit else None,
-        qr=_qr(view_url) if view_url else None, links=_links(token) if edit else None,
+        qr=qr_svg(view_url) if view_url else None, links=_links(token) if edit else None,
         etag=_etag(t), conflict=conflict, conflict_hand=conflict_hand, message=message,
         new=bool(request.args.get("new")), rotated=request.args.get("rotated"), done=_done(t),
         live_rest=None if conflict_hand is not None else _live_rest(t, token, edit),
@@ -877,17 +879,6 @@ def _num(x) -> str:
     from ..settlement import fmt
 
     return fmt(x)
-
-
-@functools.lru_cache(maxsize=256)
-def _qr(url: str) -> Markup:
-    """The view link as an inline SVG QR code (the same link always gives the same code, so
-    a table's page draws it once per worker)."""
-    import segno
-
-    svg = segno.make(url, error="m").svg_inline(scale=4, border=2, dark="#000", light="#fff",
-                                               omitsize=True)
-    return Markup(svg.replace("<svg ", '<svg role="img" aria-label="QR" ', 1))
 
 
 @bp.get("/mine")
@@ -1113,35 +1104,20 @@ def adjust(token: str):
 
 # -- chart and exports ------------------------------------------------------------------------
 
-COLORS = ("#c0392b", "#1f6fb2", "#2e8b57", "#8e44ad")
-
-
-def _pygal():
-    """pygal, without the import hook it adds for its map plugins: that ``sys.meta_path``
-    finder has only the legacy ``find_module``, so every later import in the process warns
-    (ImportWarning). We draw no maps."""
-    import sys
-
-    import pygal
-
-    sys.meta_path[:] = [f for f in sys.meta_path if type(f).__name__ != "PluginImportFixer"]
-    return pygal
-
-
 def preload() -> None:
     """Import the chart and QR libraries (pygal, segno) and draw one QR code, outside any
     cache. gunicorn's master calls it before it forks (webcalc.web.warmup), so every worker
     shares those modules' pages instead of importing its own copy on its first table page."""
-    _pygal()
+    load_pygal()
     import pygal.style  # noqa: F401
-    _qr.__wrapped__("https://localhost/t/preload")
+    qr_svg.__wrapped__("https://localhost/t/preload")
 
 
 @bp.get("/<token>/chart.svg")
 def chart(token: str):
     """Each seat's running total over the counted entries (pygal, no script). Served as an
     image with its own CSP: an SVG image runs no script, and its ``<style>`` is its own."""
-    pygal = _pygal()
+    pygal = load_pygal()
     from pygal.style import Style
 
     t = _load(token)
@@ -1211,20 +1187,6 @@ def _csv_status(h: dict) -> str:
     if h.get("void_code") == "undone":
         return pgettext("csv status", "Undone")
     return pgettext("csv status", "Voided")
-
-
-#: what a spreadsheet (Excel, LibreOffice, Google Sheets) reads as the start of a formula
-#: (``=``, ``+``, ``-``, ``@``) or strips before looking again (tab, CR, LF)
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")
-
-
-def csv_text(value: str) -> str:
-    """A text cell of the CSV export: one that a spreadsheet would run as a formula
-    (``=HYPERLINK(…)``, ``+cmd|…``, ``@SUM(A1)``) gets a leading ``'``, so the cell shows the
-    text as typed. Only text cells pass here (names, kinds, items, details, rules); the
-    amounts and hand numbers are written as they are, so they stay numbers to sum
-    (docs/decisions.md, "CSV export")."""
-    return "'" + value if value.startswith(FORMULA_START) else value
 
 
 @bp.get("/<token>/export.csv")
@@ -1363,7 +1325,7 @@ def add_editor(token: str):
         return _page(token, t, status=STATUS.get(type(err), 400), message=_error_text(err))
     link = url_for(".table", token=edit, _external=True)
     html = render_template("ledger_link.html", table=t, token=token, number=number, link=link,
-                           qr=_qr(link))
+                           qr=qr_svg(link))
     return add_vary(make_response(html, 201))
 
 

@@ -40,7 +40,8 @@ from ..tiles import format_tiles, parse_tiles
 from ..variants import VARIANTS
 from .i18n import LANGS, lang_param, localized
 from .i18n import lazy_gettext as _l
-from .room import Room, read_room
+from .room import Room
+from .room_url import read_room
 from .tap import PALETTE  # noqa: F401  (the page's palette: the calculator's keys)
 from .turns import review_request, review_turn, tokens
 
@@ -98,82 +99,148 @@ def auto_mode(start: str, turns: str) -> str:
 def apply(args) -> tuple[MultiDict, str | None]:
     """``args`` with its one-off action applied (and removed), and a message when the tap
     could not be applied (the state then unchanged). The mode chosen for the tap is dropped:
-    the next one follows from the turns."""
+    the next one follows from the turns. One action a request: the first of :data:`_TAPS`
+    the arguments carry."""
     out = MultiDict(args)
     for k in ACTIONS:
         out.poplist(k)
-    message = None
+    tap = _Tap(args, out, tokens((out.get("turns") or "").strip()))
+    for key, action in _TAPS:
+        if key in args:
+            return out, action(tap)
+    return out, None
 
-    def text(name: str) -> str:
-        return (out.get(name) or "").strip()
 
-    def put(name: str, value: str) -> None:
-        out.setlist(name, [value] if value else [])
+@dataclass
+class _Tap:
+    """One tap being applied: the request's arguments, the arguments made (``out``) and the
+    turns as tokens."""
 
-    toks = tokens(text("turns"))
-    open_turn = bool(toks) and not _complete(toks[-1])
-    if "clear" in args:
-        if args.get("clear") in ("start", "turns"):
-            put(args["clear"], "")
-    elif "undo" in args:
-        put("turns", " ".join(toks[:-1]))
-    elif "remove_start" in args:
-        i = args.get("remove_start", "")
-        tiles = _tiles(text("start"))
-        if tiles is not None and i.isdigit() and int(i) < len(tiles):
-            tiles = sorted(tiles)
-            del tiles[int(i)]
-            put("start", format_tiles(tiles))
-    elif "win" in args:
-        if open_turn:
-            toks[-1] += "胡"
-            put("turns", " ".join(toks))
-        else:
-            message = _("A win on your own draw: tap the tile drawn first (摸), then 胡.")
-    elif "add" in args:
-        tiles = _tiles(args.get("add", ""))
-        if not tiles or len(tiles) != 1:
-            return out, _("Not a tile: %(code)s", code=(args.get("add") or "")[:8])
-        t = tiles[0]
-        mode = args.get("mode") if args.get("mode") in MODES else auto_mode(
-            text("start"), text("turns"))
-        seat = args.get("from") if args.get("from") in ("0", "1", "2", "3") else ""
-        at = "@" + seat if seat else ""
-        if mode == "start":
-            have = _tiles(text("start"))
-            put("start", format_tiles(have + [t]) if have is not None
-                else text("start") + " " + t.code)
-        elif mode == "draw":
-            toks.append("摸" + t.code)
-        elif mode == "discard":
-            if open_turn:
-                toks[-1] += "打" + t.code
-            else:
-                toks.append("打" + t.code)
-        elif mode in ("pong", "kong"):
-            toks.append(("碰" if mode == "pong" else "杠")
-                        + format_tiles([t] * (3 if mode == "pong" else 4)) + at)
-        elif mode == "chow":
-            if t.is_honor or t.rank > 7:
-                message = _("For a chow, tap its lowest tile (1 to 7 of 万, 筒 or 条).")
-            else:
-                toks.append("吃" + format_tiles([t, t + 1, t + 2]) + at)
-        elif mode == "self_kong" and not toks and len(_tiles(text("start")) or []) == 14:
-            toks.append("杠" + t.code)         # the dealer's first turn: a kong, no draw
-        elif mode in ("self_kong", "replacement"):
-            if open_turn:
-                toks[-1] += ("杠" if mode == "self_kong" else "补") + t.code
-            else:
-                message = _("Tap the tile drawn first (摸): a kong of your own and its "
-                            "replacement come after a draw.")
-        elif mode == "win_claim":
-            toks.append("胡" + t.code + at)
-        if message is None:
-            put("turns", " ".join(toks))
-            out.poplist("mode")
-            if mode in ("pong", "chow", "kong", "win_claim"):
-                out.poplist("from")         # said of this claim only
-    return out, message
+    args: MultiDict
+    out: MultiDict
+    toks: list[str]
+
+    @property
+    def open_turn(self) -> bool:
+        """The last turn is not finished (no discard, no win yet)."""
+        return bool(self.toks) and not _complete(self.toks[-1])
+
+    def text(self, name: str) -> str:
+        return (self.out.get(name) or "").strip()
+
+    def put(self, name: str, value: str) -> None:
+        self.out.setlist(name, [value] if value else [])
+
+
+def _tap_clear(tap: _Tap) -> str | None:
+    if tap.args.get("clear") in ("start", "turns"):
+        tap.put(tap.args["clear"], "")
+    return None
+
+
+def _tap_undo(tap: _Tap) -> str | None:
+    tap.put("turns", " ".join(tap.toks[:-1]))
+    return None
+
+
+def _tap_remove_start(tap: _Tap) -> str | None:
+    i = tap.args.get("remove_start", "")
+    tiles = _tiles(tap.text("start"))
+    if tiles is not None and i.isdigit() and int(i) < len(tiles):
+        tiles = sorted(tiles)
+        del tiles[int(i)]
+        tap.put("start", format_tiles(tiles))
+    return None
+
+
+def _tap_win(tap: _Tap) -> str | None:
+    if not tap.open_turn:
+        return _("A win on your own draw: tap the tile drawn first (摸), then 胡.")
+    tap.toks[-1] += "胡"
+    tap.put("turns", " ".join(tap.toks))
+    return None
+
+
+def _tap_add(tap: _Tap) -> str | None:
+    """``add=<tile>``: the tile in the chosen mode (else the one that follows from the
+    turns, :func:`auto_mode`), by :data:`_ADD`."""
+    args = tap.args
+    tiles = _tiles(args.get("add", ""))
+    if not tiles or len(tiles) != 1:
+        return _("Not a tile: %(code)s", code=(args.get("add") or "")[:8])
+    chosen = args.get("mode")
+    mode = chosen if isinstance(chosen, str) and chosen in MODES else auto_mode(
+        tap.text("start"), tap.text("turns"))
+    seat = args.get("from") if args.get("from") in ("0", "1", "2", "3") else ""
+    message = _ADD[mode](tap, tiles[0], "@" + seat if seat else "", mode)
+    if message is None:
+        tap.put("turns", " ".join(tap.toks))
+        tap.out.poplist("mode")
+        if mode in ("pong", "chow", "kong", "win_claim"):
+            tap.out.poplist("from")         # said of this claim only
+    return message
+
+
+def _add_start(tap: _Tap, t, at: str, mode: str) -> str | None:
+    have = _tiles(tap.text("start"))
+    tap.put("start", format_tiles(have + [t]) if have is not None
+            else tap.text("start") + " " + t.code)
+    return None
+
+
+def _add_draw(tap: _Tap, t, at: str, mode: str) -> str | None:
+    tap.toks.append("摸" + t.code)
+    return None
+
+
+def _add_discard(tap: _Tap, t, at: str, mode: str) -> str | None:
+    if tap.open_turn:
+        tap.toks[-1] += "打" + t.code
+    else:
+        tap.toks.append("打" + t.code)
+    return None
+
+
+def _add_claim(tap: _Tap, t, at: str, mode: str) -> str | None:
+    """碰 or a claimed 杠 of the tapped tile."""
+    tap.toks.append(("碰" if mode == "pong" else "杠")
+                    + format_tiles([t] * (3 if mode == "pong" else 4)) + at)
+    return None
+
+
+def _add_chow(tap: _Tap, t, at: str, mode: str) -> str | None:
+    if t.is_honor or t.rank > 7:
+        return _("For a chow, tap its lowest tile (1 to 7 of 万, 筒 or 条).")
+    tap.toks.append("吃" + format_tiles([t, t + 1, t + 2]) + at)
+    return None
+
+
+def _add_own(tap: _Tap, t, at: str, mode: str) -> str | None:
+    """A kong of one's own (暗杠/补杠) or its replacement, after a draw; the dealer's first
+    turn may be a kong with no draw."""
+    if mode == "self_kong" and not tap.toks and len(_tiles(tap.text("start")) or []) == 14:
+        tap.toks.append("杠" + t.code)
+        return None
+    if not tap.open_turn:
+        return _("Tap the tile drawn first (摸): a kong of your own and its "
+                 "replacement come after a draw.")
+    tap.toks[-1] += ("杠" if mode == "self_kong" else "补") + t.code
+    return None
+
+
+def _add_win_claim(tap: _Tap, t, at: str, mode: str) -> str | None:
+    tap.toks.append("胡" + t.code + at)
+    return None
+
+
+#: a tapped tile, by the tap's mode (every one of MODES)
+_ADD = {"start": _add_start, "draw": _add_draw, "discard": _add_discard,
+        "pong": _add_claim, "kong": _add_claim, "chow": _add_chow,
+        "self_kong": _add_own, "replacement": _add_own, "win_claim": _add_win_claim}
+
+#: the one-off actions in the order they are looked for (a request carries one)
+_TAPS = (("clear", _tap_clear), ("undo", _tap_undo), ("remove_start", _tap_remove_start),
+         ("win", _tap_win), ("add", _tap_add))
 
 
 @dataclass

@@ -31,7 +31,7 @@ FAN_LABELS = {
     "jiahu": _l("夹胡 (closed wait)"), "four_wildcards": _l("four wildcards (四混)"),
 }
 SEED_LABELS = {"000": "三门峡", "001": "郑州", "002": "盘锦", "003": "晋城"}
-SEED_VARIANTS = {v.seed: v.name for v in VARIANTS.values()}     # "000" → "sanmenxia" …
+SEED_VARIANTS = {v.seed: v.name for v in VARIANTS.values()}     # seed number → the variant
 #: the Chinese terms the English rule texts gloss, as the English page names them (the
 #: English page shows no Chinese outside the tiles and the quoted seed text), longest first
 GLOSSES = sorted({
@@ -94,7 +94,7 @@ def example_pairs(e: Example) -> list[tuple[str, str]]:
         pairs.append((f"opt_{name}", text))
     if {"group", "shape", "readings"} & set(e.expect):
         # a fact about the readings list: list them all, not the page's first 20
-        from .pages import READINGS_MAX
+        from .room_page import READINGS_MAX
         pairs.append(("readings", str(READINGS_MAX)))
     s = req.get("settlement")
     if s is not None:
@@ -141,8 +141,9 @@ def example_url(e: Example, lang: str | None = None) -> str:
     """The analysis page showing the example: its canonical URL, as the page itself would
     redirect to (so a click costs no redirect)."""
     from .forms import AnalyzeForm
-    from .pages import canonical_url
-    from .room import read_room, win_methods
+    from .room import win_methods
+    from .room_page import canonical_url
+    from .room_url import read_room
 
     args = MultiDict(example_pairs(e))
     try:
@@ -190,7 +191,7 @@ def _text(rule_or_example, field: str) -> str:
 @bp.get("/rules")
 def index():
     sections = [(code, zh, en, [r for r in RULES if r.section == code])
-                for code, zh, en, _variant in SECTIONS]
+                for code, zh, en in SECTIONS]
     return render_template("rules.html", sections=sections, title_of=lambda r: _text(r, "title"))
 
 

@@ -28,11 +28,12 @@ from typing import Any
 
 SEED_FILES = {"000": "000_a740f7263225a892.txt", "001": "001_9c43cc798fd891e0.txt",
               "002": "002_f24ad363ce912322.txt", "003": "003_ef71ddeaa0fd2338.txt"}
-SECTIONS = (("C", "通用规则", "Common to all variants", None),
-            ("SMX", "三门峡", "Sanmenxia", "sanmenxia"),
-            ("ZZ", "郑州", "Zhengzhou", "zhengzhou"),
-            ("PJ", "盘锦", "Panjin", "panjin"),
-            ("JC", "晋城", "Jincheng", "jincheng"))
+#: the rules page's sections: rule id prefix, title in Chinese, in English
+SECTIONS = (("C", "通用规则", "Common to all variants"),
+            ("SMX", "三门峡", "Sanmenxia"),
+            ("ZZ", "郑州", "Zhengzhou"),
+            ("PJ", "盘锦", "Panjin"),
+            ("JC", "晋城", "Jincheng"))
 
 
 @dataclass(frozen=True)

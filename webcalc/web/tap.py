@@ -206,73 +206,123 @@ def has_action(args) -> bool:
 
 def apply(args) -> tuple[MultiDict, str | None]:
     """The request's arguments with the tap action applied (and removed); a message when the
-    tap could not be applied (the fields are then unchanged)."""
+    tap could not be applied (the fields are then unchanged). One action a request: the first
+    of :data:`_TAPS` the arguments carry."""
     out = MultiDict(args)
     for k in ACTIONS:
         out.poplist(k)
+    for key, action in _TAPS:
+        if key in args:
+            return out, action(args, out)
+    return out, None
+
+
+def _text(out: MultiDict, name: str) -> str:
+    return (out.get(name) or "").strip()
+
+
+def _put(out: MultiDict, name: str, value: str) -> None:
+    out.setlist(name, [value] if value else [])
+
+
+def _tap_clear(args, out: MultiDict) -> str | None:
+    name = args.get("clear")
+    if name in TARGETS:
+        _put(out, name, "")
+    return None
+
+
+def _tap_remove(args, out: MultiDict) -> str | None:
+    """``remove=i`` (the hand's tile i, sorted) or ``remove_visible=i``; a hand that no
+    longer holds its winning tile loses it."""
+    name = "hand" if "remove" in args else "visible"
+    i = _index(args.get("remove" if name == "hand" else "remove_visible"))
+    tiles = _tiles(_text(out, name))
+    if tiles is None or i is None or i >= len(tiles):
+        return None
+    tiles = sorted(tiles)
+    gone = tiles.pop(i)
+    _put(out, name, _fmt(tiles))
+    if name == "hand":
+        win = _tiles(_text(out, "winning_tile"))
+        if win and len(win) == 1 and win[0] == gone and gone not in tiles:
+            _put(out, "winning_tile", "")
+    return None
+
+
+def _tap_remove_turn(args, out: MultiDict) -> str | None:
+    from .turns import tokens as turn_tokens
+
+    i = _index(args.get("remove_turn"))
+    toks = turn_tokens(_text(out, "history"))
+    if i is not None and i < len(toks):
+        del toks[i]
+        _put(out, "history", " ".join(toks))
+    return None
+
+
+def _tap_remove_meld(args, out: MultiDict) -> str | None:
+    i = _index(args.get("remove_meld"))
+    tokens = meld_tokens(_text(out, "melds"))
+    if i is not None and i < len(tokens):
+        del tokens[i]
+        _put(out, "melds", " ".join(tokens))
+    return None
+
+
+def _tap_add(args, out: MultiDict) -> str | None:
+    """``add=<tile>``: the tile goes to the palette's target (:data:`_ADD`)."""
+    t = _one(args.get("add"))
+    if t is None:
+        return _("Not a tile: %(code)s", code=(args.get("add") or "")[:8])
     target = args.get("target") if args.get("target") in TARGETS else "hand"
+    return _ADD[target](args, out, t)
 
-    def text(name: str) -> str:
-        return (out.get(name) or "").strip()
 
-    def put(name: str, value: str) -> None:
-        out.setlist(name, [value] if value else [])
+def _add_to_tiles(name: str):
+    """Add a tile to the tiles field ``name`` (sorted; a field that cannot be read gets the
+    code appended, for its error to show)."""
+    def add(args, out: MultiDict, t) -> str | None:
+        tiles = _tiles(_text(out, name))
+        _put(out, name, _fmt(tiles + [t]) if tiles is not None
+             else (_text(out, name) + " " + t.code))
+        return None
+    return add
 
-    message = None
-    if "clear" in args:
-        name = args.get("clear")
-        if name in TARGETS:
-            put(name, "")
-    elif "remove" in args or "remove_visible" in args:
-        name = "hand" if "remove" in args else "visible"
-        i = _index(args.get("remove" if name == "hand" else "remove_visible"))
-        tiles = _tiles(text(name))
-        if tiles is not None and i is not None and i < len(tiles):
-            tiles = sorted(tiles)
-            gone = tiles.pop(i)
-            put(name, _fmt(tiles))
-            if name == "hand":
-                win = _tiles(text("winning_tile"))
-                if win and len(win) == 1 and win[0] == gone and gone not in tiles:
-                    put("winning_tile", "")
-    elif "remove_turn" in args:
-        from .turns import tokens as turn_tokens
 
-        i = _index(args.get("remove_turn"))
-        toks = turn_tokens(text("history"))
-        if i is not None and i < len(toks):
-            del toks[i]
-            put("history", " ".join(toks))
-    elif "remove_meld" in args:
-        i = _index(args.get("remove_meld"))
-        tokens = meld_tokens(text("melds"))
-        if i is not None and i < len(tokens):
-            del tokens[i]
-            put("melds", " ".join(tokens))
-    elif "add" in args:
-        t = _one(args.get("add"))
-        if t is None:
-            message = _("Not a tile: %(code)s", code=(args.get("add") or "")[:8])
-        elif target == "hand":
-            tiles = _tiles(text("hand"))
-            put("hand", _fmt(tiles + [t]) if tiles is not None else (text("hand") + " " + t.code))
-        elif target == "visible":
-            tiles = _tiles(text("visible"))
-            put("visible", _fmt(tiles + [t]) if tiles is not None
-                else (text("visible") + " " + t.code))
-        elif target == "indicator":
-            put("indicator", t.code)
-        elif target == "history":
-            from .turns import history_tap
+def _add_indicator(args, out: MultiDict, t) -> str | None:
+    _put(out, "indicator", t.code)
+    return None
 
-            put("history", history_tap(text("history"), t.code))
-        elif target == "winning_tile":
-            message = _win_tile(out, t)
-        elif target == "melds":
-            meld, message = _meld(args, t)
-            if meld:
-                put("melds", (text("melds") + " " + meld).strip())
-    return out, message
+
+def _add_history(args, out: MultiDict, t) -> str | None:
+    from .turns import history_tap
+
+    _put(out, "history", history_tap(_text(out, "history"), t.code))
+    return None
+
+
+def _add_meld(args, out: MultiDict, t) -> str | None:
+    meld, message = _meld(args, t)
+    if meld:
+        _put(out, "melds", (_text(out, "melds") + " " + meld).strip())
+    return message
+
+
+def _add_winning_tile(args, out: MultiDict, t) -> str | None:
+    return _win_tile(out, t)
+
+
+#: a tapped tile, by the palette's target (every one of TARGETS)
+_ADD = {"hand": _add_to_tiles("hand"), "visible": _add_to_tiles("visible"),
+        "indicator": _add_indicator, "history": _add_history,
+        "winning_tile": _add_winning_tile, "melds": _add_meld}
+
+#: the tap actions in the order they are looked for (a request carries one; ``remove`` before
+#: ``remove_visible``, as the hand's is the one the palette shows first)
+_TAPS = (("clear", _tap_clear), ("remove", _tap_remove), ("remove_visible", _tap_remove),
+         ("remove_turn", _tap_remove_turn), ("remove_meld", _tap_remove_meld),
+         ("add", _tap_add))
 
 
 def _win_tile(out: MultiDict, t) -> str | None:

@@ -12,17 +12,26 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from types import FunctionType
+from types import FunctionType, SimpleNamespace
 
 from flask import Flask, current_app
 from flask.templating import Environment as FlaskEnvironment
+from jinja2.compiler import CodeGenerator as JinjaCodeGenerator
 from jinja2.runtime import Context as JinjaContext
 from jinja2.utils import internalcode
 from markupsafe import Markup, escape
 
-from .i18n import SEAT_LABELS, _gettext, _request_i18n, app_lang, current_lang, list_sep
+from .i18n import (
+    SEAT_LABELS,
+    VARIANT_NAMES,
+    _gettext,
+    _request_i18n,
+    app_lang,
+    current_lang,
+    list_sep,
+)
 from .i18n import lazy_gettext as _l
-from .room import KONG_TYPES
+from .settlement_form import KONG_TYPES
 from .tap import MELD_TYPE_LABELS, TARGET_LABELS
 
 KIND_LABELS = {
@@ -59,14 +68,6 @@ WIN_BY_LABELS = {
     "kong_replacement": _l("On a kong replacement"),
     "robbing_kong": _l("Robbing a kong"),
 }
-
-VARIANT_NAMES = {
-    "sanmenxia": _l("Sanmenxia"),
-    "zhengzhou": _l("Zhengzhou"),
-    "panjin": _l("Panjin"),
-    "jincheng": _l("Jincheng"),
-}
-
 
 SUIT_EN = {"m": "Characters", "p": "Dots", "s": "Bamboo"}
 HONOR_EN = ("East wind", "South wind", "West wind", "North wind", "White dragon", "Green dragon",
@@ -216,13 +217,33 @@ def _hand_key(app_id: int, lang: str, index: int, code: str, mark: bool,
     return Markup(_macros().hand_key_markup(index, code, mark, action))
 
 
+#: how every ``hand_key_markup`` begins, up to its index (``value="<index>"``)
+_HAND_KEY_HEAD = '<button type="submit" name="remove" value="'
+
+
+@lru_cache(maxsize=TILE_CACHE_MAX)
+def _hand_key_tail(app_id: int, lang: str, code: str, mark: bool, action: str) -> str | None:
+    """What follows the index in ``hand_key_markup(index, code, mark, action)`` (the same for
+    every index: a fresh hand's tiles miss the per-index cache, hardly ever this one), or
+    ``None`` if the macro does not begin with :data:`_HAND_KEY_HEAD` and the index."""
+    html = str(_macros().hand_key_markup(0, code, mark, action))
+    head = _HAND_KEY_HEAD + "0"
+    return html[len(head):] if html.startswith(head) else None
+
+
 def hand_keys(codes, wild=None, action="") -> Markup:
     """The tapped-in hand's tiles (``hand_key_markup``: the button that takes out the i-th
-    tile, marked when a wildcard), each rendered once per language and arguments."""
+    tile, marked when a wildcard), each rendered once per language and arguments but the
+    index, which is written in between."""
     app_id, lang, wild, action = *app_lang(), \
         wild or (), str(action)
-    return Markup("".join([_hand_key(app_id, lang, i, str(code), code in wild, action)
-                           for i, code in enumerate(codes)]))
+    parts = []
+    for i, code in enumerate(codes):
+        code, mark = str(code), code in wild
+        tail = _hand_key_tail(app_id, lang, code, mark, action)
+        parts += ((_HAND_KEY_HEAD, str(i), tail) if tail is not None
+                  else (_hand_key(app_id, lang, i, code, mark, action),))
+    return Markup("".join(parts))
 
 
 def _group_key(g) -> tuple:
@@ -295,6 +316,47 @@ def reading(d, best=False) -> Markup:
     return Markup("".join((_reading_head(app_id, lang, d.get("shape"), bool(best)),
                            '\n<ul class="groups">\n', reading_groups(d.get("groups") or ()),
                            "</ul>")))
+
+
+def _codes(tiles) -> tuple | None:
+    return None if tiles is None else tuple(str(t.code) for t in tiles)
+
+
+def _tiles_of(codes: tuple | None) -> list | None:
+    return None if codes is None else [SimpleNamespace(code=c) for c in codes]
+
+
+@lru_cache(maxsize=GROUP_CACHE_MAX)
+def _tap_targets(app_id: int, lang: str, target, indicator, winning, visible,
+                 takes_history: bool) -> Markup:
+    entry = SimpleNamespace(target=target, indicator=_tiles_of(indicator),
+                            winning=_tiles_of(winning), visible=_tiles_of(visible))
+    return Markup(current_app.jinja_env.get_template("_tap_targets.html").render(
+        entry=entry, room=SimpleNamespace(takes_history=takes_history)))
+
+
+def tap_targets(entry, room) -> Markup:
+    """The tap area's targets (``_tap_targets.html``: a radio per target, the tiles it holds
+    now), rendered once per language, target, held tiles and whether the room takes the
+    winner's turns: the same few on most pages, and a sixth of the panel's rendering."""
+    return _tap_targets(*app_lang(), entry.target, _codes(entry.indicator),
+                        _codes(entry.winning), _codes(entry.visible),
+                        bool(room is not None and room.takes_history))
+
+
+@lru_cache(maxsize=GROUP_CACHE_MAX)
+def _meld_builder(app_id: int, lang: str, target, meld_types: tuple, meld_type,
+                  meld_from) -> Markup:
+    entry = SimpleNamespace(target=target, meld_types=meld_types, meld_type=meld_type,
+                            meld_from=meld_from)
+    return Markup(current_app.jinja_env.get_template("_meld_builder.html").render(entry=entry))
+
+
+def meld_builder(entry) -> Markup:
+    """The meld builder under the palette (``_meld_builder.html``), rendered once per
+    language, target, meld types offered and the chosen type and seat."""
+    return _meld_builder(*app_lang(), entry.target, tuple(entry.meld_types), entry.meld_type,
+                         entry.meld_from)
 
 
 def N_(string: str) -> str:
@@ -510,6 +572,27 @@ class Context(JinjaContext):
                 "value was undefined because a callable raised a StopIteration exception")
 
 
+def markup_escape(value, _markup=Markup, _escape=escape):
+    """``markupsafe.escape`` for the templates' ``{{ … }}``, returning a :class:`Markup` as it
+    is: markupsafe's copies it (``Markup(s.__html__())``), and a page outputs a couple of
+    hundred Markups (tiles, fields, messages). Anything else, a Markup subclass too, goes
+    through ``escape``: the same text either way."""
+    if value.__class__ is _markup:
+        return value
+    return _escape(value)
+
+
+class CodeGenerator(JinjaCodeGenerator):
+    """Jinja's code generator, with the compiled templates' ``escape`` (what autoescape wraps
+    around every ``{{ … }}``) bound to :func:`markup_escape` right after the runtime import
+    (``environment`` is in every compiled template's namespace)."""
+
+    def writeline(self, x, node=None, extra=0):
+        super().writeline(x, node, extra)
+        if x.startswith("from jinja2.runtime import ") and " escape," in x:
+            super().writeline("escape = environment.markup_escape")
+
+
 class Environment(FlaskEnvironment):
     """Flask's Jinja environment, with ``d.key`` on a plain dict answered by ``d[key]``
     directly. Jinja asks for the attribute first and, for a dict, catches an AttributeError
@@ -519,6 +602,8 @@ class Environment(FlaskEnvironment):
     methods are left to Jinja. Templates get the :class:`Context` above."""
 
     context_class = Context
+    code_generator_class = CodeGenerator
+    markup_escape = staticmethod(markup_escape)
 
     def getattr(self, obj, attribute):
         if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
@@ -542,6 +627,8 @@ def init_app(app: Flask) -> None:
         eff_rows=eff_rows,
         wait_items=wait_items,
         palette_row=palette_row,
+        tap_targets=tap_targets,
+        meld_builder=meld_builder,
         hand_keys=hand_keys,
         group=group,
         reading_groups=reading_groups,

@@ -18,15 +18,11 @@ import time
 
 from flask import Flask
 
-#: hands of each rule set (13 tiles waiting; 14 tiles won, some with a wildcard indicator)
-HANDS = (
-    {"variant": "sanmenxia", "hand": "123m456p789s1112z"},
-    {"variant": "zhengzhou", "hand": "123m456p789s11122z", "winning_tile": "2z",
-     "win_by": "self_draw"},
-    {"variant": "panjin", "hand": "123m456p789s1112z", "indicator": "5m"},
-    {"variant": "jincheng", "hand": "234m345p456s77z888s", "winning_tile": "8s",
-     "win_by": "discard"},
-)
+from ..variants import VARIANTS
+
+#: a hand of each rule set, as the variant gives it (``Variant.sample_hand``: 13 tiles
+#: waiting; 14 tiles won, some with a wildcard indicator)
+HANDS = tuple({"variant": v.name, **v.sample_hand} for v in VARIANTS.values())
 #: pages that need no hand
 PLAIN = ("/", "/t/new", "/rules")
 

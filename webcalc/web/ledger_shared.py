@@ -1,0 +1,49 @@
+"""What the ledger's page blueprints (:mod:`webcalc.web.ledger_pages`, the tables, and
+:mod:`webcalc.web.circle_pages`, the circles) both draw: the QR code of a link, the chart's
+colours and pygal, and the CSV export's text cells. Neither blueprint imports the other."""
+
+from __future__ import annotations
+
+import functools
+
+from markupsafe import Markup
+
+
+@functools.lru_cache(maxsize=256)
+def qr_svg(url: str) -> Markup:
+    """The view link as an inline SVG QR code (the same link always gives the same code, so
+    a table's page draws it once per worker)."""
+    import segno
+
+    svg = segno.make(url, error="m").svg_inline(scale=4, border=2, dark="#000", light="#fff",
+                                               omitsize=True)
+    return Markup(svg.replace("<svg ", '<svg role="img" aria-label="QR" ', 1))
+
+
+COLORS = ("#c0392b", "#1f6fb2", "#2e8b57", "#8e44ad")
+
+
+def load_pygal():
+    """pygal, without the import hook it adds for its map plugins: that ``sys.meta_path``
+    finder has only the legacy ``find_module``, so every later import in the process warns
+    (ImportWarning). We draw no maps."""
+    import sys
+
+    import pygal
+
+    sys.meta_path[:] = [f for f in sys.meta_path if type(f).__name__ != "PluginImportFixer"]
+    return pygal
+
+
+#: what a spreadsheet (Excel, LibreOffice, Google Sheets) reads as the start of a formula
+#: (``=``, ``+``, ``-``, ``@``) or strips before looking again (tab, CR, LF)
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")
+
+
+def csv_text(value: str) -> str:
+    """A text cell of the CSV export: one that a spreadsheet would run as a formula
+    (``=HYPERLINK(…)``, ``+cmd|…``, ``@SUM(A1)``) gets a leading ``'``, so the cell shows the
+    text as typed. Only text cells pass here (names, kinds, items, details, rules); the
+    amounts and hand numbers are written as they are, so they stay numbers to sum
+    (docs/decisions.md, "CSV export")."""
+    return "'" + value if value.startswith(FORMULA_START) else value
