@@ -59,8 +59,9 @@ bench: $(VENV)/.stamp-bench
 	$(BIN)/python bench/worst.py --hands 100
 
 # the hardest requests on fresh hands (盘锦 游戏混 4-8 wildcards, 郑州 500+ readings, 14 tiles
-# with ≤ 4 wildcards and efficiency) through analyze(), the API and the page: p50/p99/max CPU
-# against issue 13.5's 20 ms p99 and issue 7's old 100 ms cap → "## Worst cases" in RESULTS.md
+# with ≤ 4 wildcards and efficiency) through analyze(), the API and the page, 3 repeats on fresh
+# hands: API p99 ÷ engine p99 per class (issue 26.2: ≤ 1.3×), then p50/p99/max CPU against
+# issue 13.5's 20 ms p99 and issue 7's old 100 ms cap → "## Worst cases" in RESULTS.md
 worst: $(VENV)/.stamp-run
 	$(BIN)/python bench/worst.py
 

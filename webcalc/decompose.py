@@ -113,15 +113,25 @@ class Reading(NamedTuple):
 def listed_dicts(readings: Sequence[Reading], jokers: Sequence[Tile]) -> list[dict[Any, Any]]:
     """The API form of ``readings``, the first marked ``best``: for each reading
     ``{**r.with_faces(jokers).to_dict(), "best": i == 0}``, built straight from the groups
-    (no intermediate :class:`Group` values: a 500-reading hand lists 200 of them)."""
+    (no intermediate :class:`Group` values: a 500-reading hand lists 200 of them).
+
+    A group dict is shared by every listed reading that holds the same group with the same
+    faces (a 郑州 hand's 1 000 listed groups are some 40 distinct ones): one dict built, and
+    the API encodes it once (:mod:`webcalc.web.json_provider`). Read them, never change
+    them."""
     out = []
     codes = CODES
+    shared: dict[Any, dict[Any, Any]] = {}      # group (and its faces) → its dict
     for i, r in enumerate(readings):
         groups = r.groups
         if not jokers or all(g.faces or True not in g.wild for g in groups):
-            d = r.to_dict()
-            d["best"] = i == 0
-            out.append(d)
+            dicts = []
+            for g in groups:
+                d = shared.get(g)
+                if d is None:
+                    d = shared[g] = g.to_dict()
+                dicts.append(d)
+            out.append({"shape": r.shape, "groups": dicts, "best": i == 0})
             continue
         # as with_faces: the concealed groups with a wildcard place take faces from the
         # pool in order (first a wildcard whose face is what it counts as, then the rest
@@ -152,16 +162,30 @@ def listed_dicts(readings: Sequence[Reading], jokers: Sequence[Tile]) -> list[di
                 for idx, f in enumerate(faces):
                     if f is None:
                         faces[idx] = pool.pop(0)
-                face_codes = [codes[f] for f in faces]
-                dicts.append({"kind": g.kind,
-                              "tiles": list(face_codes) if g.kind == "free"
-                              else [codes[t] for t in g.tiles],
-                              "wild": list(g.wild), "exposed": False, "faces": face_codes})
+                key: Any = (g.kind, g.tiles, g.wild, tuple(faces))
+                d = shared.get(key)
+                if d is None:
+                    face_codes = [codes[f] for f in faces]
+                    d = shared[key] = {
+                        "kind": g.kind,
+                        "tiles": list(face_codes) if g.kind == "free"
+                        else [codes[t] for t in g.tiles],
+                        "wild": list(g.wild), "exposed": False, "faces": face_codes}
             else:
-                tile_codes = [codes[t] for t in g.tiles]
-                dicts.append({"kind": g.kind, "tiles": tile_codes, "wild": list(g.wild),
-                              "exposed": False, "faces": list(tile_codes)})
-        dicts += [g.to_dict() for g in groups if g.exposed]
+                key = ("shown", g.kind, g.tiles, g.wild)
+                d = shared.get(key)
+                if d is None:
+                    tile_codes = [codes[t] for t in g.tiles]
+                    d = shared[key] = {"kind": g.kind, "tiles": tile_codes,
+                                       "wild": list(g.wild), "exposed": False,
+                                       "faces": list(tile_codes)}
+            dicts.append(d)
+        for g in groups:
+            if g.exposed:
+                d = shared.get(g)
+                if d is None:
+                    d = shared[g] = g.to_dict()
+                dicts.append(d)
         out.append({"shape": r.shape, "groups": dicts, "best": i == 0})
     return out
 

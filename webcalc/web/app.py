@@ -53,6 +53,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.session_interface = security.SessionInterface()
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = security.secret_key(app)
+    from .json_provider import MessageJSONProvider
+
+    app.json = MessageJSONProvider(app)     # a Message renders in the response's language
     app.json.ensure_ascii = False
     app.json.sort_keys = False
 
