@@ -1306,7 +1306,7 @@ class _Snapshot:
 NOTIFY_CHANNEL = "webcalc_ledger"
 #: tokens :class:`_Versions` keeps, and how long it trusts one without asking the database
 VERSIONS_KEPT = 20000
-VERSIONS_MAX_AGE = 30.0
+VERSIONS_MAX_AGE = 300.0
 #: seconds :meth:`_Versions._barrier` waits for PostgreSQL's answer before it takes the
 #: listening connection for dead (and the probe asks the database)
 BARRIER_TIMEOUT = 2.0
