@@ -1422,6 +1422,8 @@ class _Versions:
             self.conn, self.pid = None, os.getpid()
             self._forget()
         if self.conn is None:
+            if not _has_pipeline():                 # libpq < 14: no Sync barrier, keep nothing
+                return False
             try:
                 conn = self.ledger._probe_connection()
                 conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
@@ -1489,6 +1491,16 @@ class _Versions:
                 _close(self.conn)
             self.conn = None
             self._forget()
+
+
+@functools.cache
+def _has_pipeline() -> bool:
+    """libpq ≥ 14 (pipeline mode, which :meth:`_Versions._barrier` needs)."""
+    try:
+        from psycopg import pq
+    except ImportError:
+        return False
+    return pq.version() >= 140000
 
 
 def _wait(sock: int, deadline: float, write: bool = False) -> bool:
