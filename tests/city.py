@@ -266,6 +266,7 @@ class Result:
     #: polls started after the warm-up (drive's ``warm``), their latencies, 304s among them
     measured: int = 0
     measured_latencies: list = field(default_factory=list)
+    quiet_latencies: list = field(default_factory=list)
     #: what ``on_mark`` returned at the end of the warm-up and at the end of the run
     marks: list = field(default_factory=list)
 
@@ -350,7 +351,8 @@ def _version_of(status: int, headers: dict, data: bytes, sent: str | None) -> in
 
 
 async def _viewer(city: City, table: int, target: str, port: int, interval: float,
-                  start: float, end: float, res: Result, measure_from: float) -> None:
+                  start: float, end: float, res: Result, measure_from: float,
+                  quiet_until: float) -> None:
     conn = _Conn(port)
     path = f"/api/v1/tables/{city.tokens[table][1]}"
     etag: str | None = None
@@ -380,6 +382,8 @@ async def _viewer(city: City, table: int, target: str, port: int, interval: floa
             if t0 >= measure_from:
                 res.measured += 1
                 res.measured_latencies.append(t1 - t0)
+                if t0 < quiet_until:
+                    res.quiet_latencies.append(t1 - t0)
             if status == 304:
                 res.not_modified += 1
             else:
@@ -418,15 +422,16 @@ def targets(city: City) -> dict[str, int]:
 
 
 def drive(city: City, seconds: float, interval: float, writes: bool = True,
-          seed: int = 26, warm: float = 0.0, on_mark=None, tables: int | None = None
-          ) -> Result:
+          seed: int = 26, warm: float = 0.0, on_mark=None, tables: int | None = None,
+          quiet: float = 0.0) -> Result:
     """Poll every table from every target every ``interval`` s for ``seconds``; with
     ``writes``, one hand on each table at a random moment between 10 % and 60 % of the run
     (so each write is followed by polls of each target: :meth:`Result.stale` checks the
     first). With ``warm``: the first ``warm`` seconds poll only (each viewer's first answer
     is a 200, a full read), the run's ``seconds`` come after them, writes in them, and
     ``on_mark()`` is called at their start and end (``Result.marks``). ``tables``: the
-    first so many tables only."""
+    first so many tables only. ``quiet``: the first so many seconds of the run have no
+    write (and one more mark at their end; ``Result.quiet_latencies``)."""
     import resource
 
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -444,16 +449,18 @@ def drive(city: City, seconds: float, interval: float, writes: bool = True,
     async def main():
         start = time.monotonic() + 0.2
         measure_from = start + warm
+        quiet_until = measure_from + quiet
         end = measure_from + seconds
         tasks = [asyncio.create_task(_viewer(city, t, name, port, interval, start, end, res,
-                                             measure_from))
+                                             measure_from, quiet_until))
                  for t in range(tables or city.n_tables)
                  for name, port in targets(city).items()]
         if writes:
             tasks += [asyncio.create_task(_writer(
-                city, t, measure_from + seconds * (0.1 + 0.5 * random.random()), res,
+                city, t, quiet_until + (seconds - quiet) * (0.1 + 0.5 * random.random()), res,
                 city.proxy_port)) for t in range(tables or city.n_tables)]
-        tasks += [asyncio.create_task(mark(measure_from)), asyncio.create_task(mark(end))]
+        tasks += [asyncio.create_task(mark(at)) for at in
+                  ((measure_from, quiet_until, end) if quiet else (measure_from, end))]
         await asyncio.gather(*tasks)
 
     asyncio.run(main())
