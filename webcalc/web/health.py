@@ -10,7 +10,7 @@
 A plain ``GET /healthz`` (no query, no body, a trusted host) is answered by :func:`init_app`'s
 WSGI wrapper with the bytes the app answered the first such request: the same status, headers
 (the security headers, ``Cache-Control``) and body, without Flask's request context and hooks,
-which cost more than the answer (issue 26.3: ``/healthz`` within 1.15× a minimal Flask route).
+which cost more than the answer (docs/decisions.md, "`/healthz` answered below Flask").
 Anything else (``HEAD``, a query string, an untrusted host, a body) goes through Flask.
 """
 
