@@ -1,12 +1,16 @@
 """Debian's Chromium for the browser tests (Playwright drives it; never `playwright install`,
-which downloads a browser). The ``browser`` fixture is in tests/conftest.py."""
+which downloads a browser), and the helpers every browser test module shares. The fixtures
+(``browser``, ``live_server``) are in tests/conftest.py."""
 
 from __future__ import annotations
 
 import os
+from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
+SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
 CHROMIUM = "/usr/bin/chromium"
 LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                "--disable-component-update", "--disable-sync", "--no-first-run",
@@ -18,3 +22,23 @@ def need_chromium():
         if os.environ.get("CI") == "true":
             pytest.fail(f"{CHROMIUM} is missing in CI: .ci/run must install the chromium package")
         pytest.skip(f"{CHROMIUM} not installed (apt-get install chromium fonts-noto-cjk)")
+
+
+def _page(browser, live_server, locale="zh-CN", **context_args):
+    context = browser.new_context(locale=locale, **context_args)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    foreign: list[str] = []
+    page.on("request", lambda r: foreign.append(r.url)
+            if urlsplit(r.url).hostname not in ("127.0.0.1", None) else None)
+    page.foreign_requests = foreign
+    # wait_for_function polls on requestAnimationFrame by default, and headless Chromium on
+    # a loaded machine can go seconds without a frame: seen here, a wait for
+    # "window.scrollY > 0" timed out after 15 s while scrollY was 531. Poll on a timer.
+    wait_for_function = page.wait_for_function
+
+    def wait_polling(expression, *, polling=100, **kw):
+        return wait_for_function(expression, polling=polling, **kw)
+
+    page.wait_for_function = wait_polling
+    return context, page

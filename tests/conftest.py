@@ -3,6 +3,8 @@ calculator's in tests/ and the ledger's in tests/ledger/)."""
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 
 from webcalc import create_app
@@ -32,3 +34,20 @@ def browser():
             yield b
         finally:
             b.close()
+
+
+@pytest.fixture(scope="module")
+def live_server():
+    """The app (TESTING) served by werkzeug in a thread on 127.0.0.1; yields its base URL."""
+    from werkzeug.serving import make_server
+
+    from webcalc import create_app
+
+    server = make_server("127.0.0.1", 0, create_app({"TESTING": True}), threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join(timeout=5)

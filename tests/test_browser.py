@@ -3,55 +3,13 @@ served by werkzeug in a thread. Never `playwright install`: it downloads a brows
 
 from __future__ import annotations
 
-import threading
-from pathlib import Path
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote
 
 import pytest
 
-from .browsers import CHROMIUM, LAUNCH_ARGS  # noqa: F401  (imported from here by others)
-from .browsers import need_chromium as _need_chromium  # noqa: F401
+from .browsers import SCREENSHOTS, _page  # noqa: F401  (the fixtures: conftest.py)
 
 pytestmark = pytest.mark.browser
-
-SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
-
-
-@pytest.fixture(scope="module")
-def live_server():
-    from werkzeug.serving import make_server
-
-    from webcalc import create_app
-
-    server = make_server("127.0.0.1", 0, create_app({"TESTING": True}), threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join(timeout=5)
-
-
-def _page(browser, live_server, locale="zh-CN", **context_args):
-    context = browser.new_context(locale=locale, **context_args)
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    foreign: list[str] = []
-    page.on("request", lambda r: foreign.append(r.url)
-            if urlsplit(r.url).hostname not in ("127.0.0.1", None) else None)
-    page.foreign_requests = foreign
-    # wait_for_function polls on requestAnimationFrame by default, and headless Chromium on
-    # a loaded machine can go seconds without a frame: seen here, a wait for
-    # "window.scrollY > 0" timed out after 15 s while scrollY was 531. Poll on a timer.
-    wait_for_function = page.wait_for_function
-
-    def wait_polling(expression, *, polling=100, **kw):
-        return wait_for_function(expression, polling=polling, **kw)
-
-    page.wait_for_function = wait_polling
-    return context, page
-
 
 def _wait_tiles(page) -> dict[str, str]:
     items = page.locator("#result .wait-list li.wait")

@@ -12,7 +12,7 @@ import urllib.request
 
 import pytest
 
-from .test_browser import SCREENSHOTS, _page  # noqa: F401  (the browser fixture: conftest.py)
+from .browsers import SCREENSHOTS, _page  # noqa: F401
 
 pytestmark = pytest.mark.browser
 

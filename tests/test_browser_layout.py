@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pytest
 
-from .test_browser import SCREENSHOTS, _page, live_server  # noqa: F401  (fixtures)
+from .browsers import SCREENSHOTS, _page  # noqa: F401
 
 pytestmark = pytest.mark.browser
 

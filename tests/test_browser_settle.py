@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from .test_browser import _page, live_server  # noqa: F401  (fixtures)
+from .browsers import _page  # noqa: F401
 
 pytestmark = pytest.mark.browser
 

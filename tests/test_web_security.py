@@ -525,54 +525,33 @@ def test_fuzz_page_unknown_params(query):
 
 # --- the browser: CSP holds and htmx still swaps ------------------------------------------
 
-CHROMIUM = "/usr/bin/chromium"
-LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-               "--disable-component-update", "--disable-sync", "--no-first-run",
-               "--disable-dev-shm-usage"]
-
-
 @pytest.mark.browser
-def test_browser_no_csp_violation_and_htmx_swaps():
-    if not os.access(CHROMIUM, os.X_OK):
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"{CHROMIUM} is missing in CI")
-        pytest.skip(f"{CHROMIUM} not installed")
-    from playwright.sync_api import sync_playwright
-    from werkzeug.serving import make_server
-
-    server = make_server("127.0.0.1", 0, create_app({"TESTING": True}), threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
+def test_browser_no_csp_violation_and_htmx_swaps(browser, live_server):
+    """The fixtures (tests/conftest.py): Debian's Chromium and the app served in a thread."""
+    page = browser.new_page()
     try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
-            try:
-                page = browser.new_page()
-                page.set_default_timeout(10_000)
-                console: list[str] = []
-                page.on("console", lambda m: console.append(m.text) if m.type == "error" else None)
-                page.add_init_script(
-                    "window.__csp = []; document.addEventListener('securitypolicyviolation',"
-                    " e => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));")
-                page.goto(f"http://127.0.0.1:{server.server_port}/")
-                page.wait_for_function("() => window.htmx !== undefined")
-                page.evaluate("window.__sameDocument = true")
-                page.select_option("#variant", "zhengzhou")
-                page.fill("#hand", "123m456p789s1112z")
-                page.click("button.primary")
-                page.wait_for_selector("#result .wait-list li.wait")
-                assert page.evaluate("window.__sameDocument") is True   # swapped, not reloaded
-                assert "hand=123m456p789s1112z" in page.url              # pushed URL
-                assert page.evaluate("window.__csp") == []
-                assert not [c for c in console if "Content Security Policy" in c], console
-                # the listener does see a violation (control)
-                page.evaluate("document.body.setAttribute('style', 'color: red')")
-                page.wait_for_function("() => window.__csp.length > 0")
-            finally:
-                browser.close()
+        page.set_default_timeout(10_000)
+        console: list[str] = []
+        page.on("console", lambda m: console.append(m.text) if m.type == "error" else None)
+        page.add_init_script(
+            "window.__csp = []; document.addEventListener('securitypolicyviolation',"
+            " e => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));")
+        page.goto(f"{live_server}/")
+        page.wait_for_function("() => window.htmx !== undefined")
+        page.evaluate("window.__sameDocument = true")
+        page.select_option("#variant", "zhengzhou")
+        page.fill("#hand", "123m456p789s1112z")
+        page.click("button.primary")
+        page.wait_for_selector("#result .wait-list li.wait")
+        assert page.evaluate("window.__sameDocument") is True   # swapped, not reloaded
+        assert "hand=123m456p789s1112z" in page.url              # pushed URL
+        assert page.evaluate("window.__csp") == []
+        assert not [c for c in console if "Content Security Policy" in c], console
+        # the listener does see a violation (control)
+        page.evaluate("document.body.setAttribute('style', 'color: red')")
+        page.wait_for_function("() => window.__csp.length > 0")
     finally:
-        server.shutdown()
-        thread.join(timeout=5)
+        page.close()
 
 
 @pytest.mark.parametrize("lang, back, html_lang", [

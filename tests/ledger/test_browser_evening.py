@@ -224,7 +224,7 @@ def record_by_taps(page, js: bool, hand: Hand, shot=None) -> Taps:
 def test_an_evening_by_taps(browser, server, capsys, record_property, js):
     from playwright.sync_api import expect
 
-    from tests.test_browser import SCREENSHOTS
+    from tests.browsers import SCREENSHOTS
 
     base, app = server
     ledger = app.extensions["ledger"]

@@ -325,7 +325,7 @@ def test_english_ledger_page(browser, server, js):
 
     from playwright.sync_api import expect
 
-    from tests.test_browser import SCREENSHOTS
+    from tests.browsers import SCREENSHOTS
 
     base, app = server
     ctx = browser.new_context(locale="en-US", viewport={"width": 390, "height": 844},

@@ -311,7 +311,7 @@ def test_my_tables_lists_the_tables_this_phone_visited(browser, server):
         page.goto(base + f"/t/{_view(token)}")
         page.goto(base + "/t/mine")
         assert page.locator("a.my-table-edit").get_attribute("href") == f"/t/{token}"
-        from tests.test_browser import SCREENSHOTS
+        from tests.browsers import SCREENSHOTS
 
         SCREENSHOTS.mkdir(exist_ok=True)
         page.goto(base + f"/t/{_view(followed)}")
@@ -392,7 +392,7 @@ def test_one_poll_brings_totals_and_hands_together(browser, server):
 def test_screenshot_of_the_table_entry_with_the_palette(browser, server, capsys):
     """The entry at 390×844: the table's fixed room, the palette, then (scrolled) the
     settlement with the carried bets, and 记入 above the result."""
-    from tests.test_browser import SCREENSHOTS
+    from tests.browsers import SCREENSHOTS
 
     base, app = server
     token = new_table(app)
