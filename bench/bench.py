@@ -537,6 +537,8 @@ def main(argv=None):
               f"| the same: p99 ≤ 20 ms | {api_p99 / 1000:.1f} ms | {verdict(api_p99 <= 20000)} |",
               "| gunicorn, 2 workers: ≥ 300 req/s, zero errors; RSS ≤ 80 MB per worker | "
               "see \"Load (issue 6)\" below (`make load`) | |"]
+    own = {line.split(" | ")[0] for line in lines if line.startswith("| ")}
+    lines += kept_targets(args.out, own)
     lines += ["", "## Tables and memory", "",
               f"- Per-suit tables (`tables.unit_needs`): filled lazily, one entry per distinct "
               f"unit pattern met ({entries:,} patterns, {sub_entries:,} sub-patterns solved) after "
@@ -554,6 +556,38 @@ def main(argv=None):
               if h in old]
     keep = old[min(starts):] if starts else ""          # the other scripts' sections stay
     out.write_text(text + keep, encoding="utf-8")
+
+
+TARGETS_HEADING = "## Targets (issues 6, 13 and 26)"
+
+
+def kept_targets(path: str, own: set[str]) -> list[str]:
+    """What the other scripts and the hand-written notes put in the Targets section of the
+    results file at ``path`` (``make worst``'s, ``make pages``' and ``make bench-city``'s rows,
+    the memory rows, the paragraphs under the table): the rows whose first cell is not one of
+    ``own`` (the rows this script writes), then every line after the table, so that a new
+    ``make bench`` replaces only its own figures."""
+    try:
+        old = Path(path).read_text(encoding="utf-8")
+    except OSError:
+        return []
+    at = old.find("\n" + TARGETS_HEADING + "\n")
+    if at < 0:
+        return []
+    end = old.find("\n## ", at + 1)
+    section = old[at + 1:end if end >= 0 else len(old)].split("\n")[1:]
+    rows, after, in_table = [], [], False
+    for line in section:
+        if line.startswith("|") and not after:
+            in_table = True
+            if line.startswith("| ") and line.split(" | ")[0] not in own \
+                    and not line.startswith("| target |"):
+                rows.append(line)
+        elif in_table or after:
+            after.append(line)
+    while after and not after[-1].strip():
+        after.pop()
+    return rows + after
 
 
 if __name__ == "__main__":
