@@ -57,7 +57,8 @@ def readings_shown(args) -> int:
     """How many readings the page lists: ``?readings=`` (a multiple of 20, at most 200;
     anything else is the default 20, and the canonical URL drops it)."""
     raw = args.get("readings", "")
-    if raw.isdigit() and int(raw) % READINGS_STEP == 0:
+    # isdecimal, not isdigit: "²" is a digit int() cannot read; 4 300 digits int() refuses
+    if raw.isdecimal() and len(raw) <= 6 and int(raw) % READINGS_STEP == 0:
         return max(READINGS_STEP, min(int(raw), READINGS_MAX))
     return READINGS_STEP
 

@@ -1,0 +1,66 @@
+"""A number in the query that is not plain digits never makes a 500.
+
+``str.isdigit()`` is true for superscripts and circled numbers (``²``, ``①``) that ``int()``
+cannot read, and ``int()`` refuses more than 4 300 digits: each such value, where the pages
+read a count or an index (``readings``, the tap's ``remove…``, the table entry's ``number``,
+the review's ``step`` and ``remove_start``), is read as any other unreadable text is (here
+``x``): the same status and the same redirect."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+import pytest
+
+ODD = ["²", "①", "²⁰", "9" * 4400]
+HAND = {"variant": "zhengzhou", "hand": "123m456p789s111z22z"}
+REVIEW = {"variant": "zhengzhou", "start": "123m456p789s111z2"}
+
+CASES = [
+    ("/", HAND, "readings"),
+    ("/", HAND, "remove"),
+    ("/", HAND, "remove_visible"),
+    ("/", HAND, "remove_meld"),
+    ("/", HAND, "remove_turn"),
+    ("/review", REVIEW, "step"),
+    ("/review", REVIEW, "remove_start"),
+]
+
+
+def answer(client, path: str, query: dict) -> tuple:
+    resp = client.get(path + "?" + urlencode(query))
+    return resp.status_code, resp.headers.get("Location")
+
+
+@pytest.mark.parametrize("odd", ODD, ids=["sup2", "circled1", "sup20", "4400digits"])
+@pytest.mark.parametrize(("path", "base", "key"), CASES,
+                         ids=[f"{p}-{k}" for p, _b, k in CASES])
+def test_odd_digits_read_as_any_unreadable_text(client, path, base, key, odd):
+    assert answer(client, path, {**base, key: odd}) == answer(client, path, {**base, key: "x"})
+
+
+def test_wide_digits_still_count_as_digits(client):
+    """Full-width and other decimal digits ``int()`` reads stay numbers: ``readings=４０``
+    lists 40 readings, written back in ASCII."""
+    status, location = answer(client, "/", {**HAND, "readings": "４０"})
+    assert (status, location) == (303, "/?" + urlencode(HAND) + "&readings=40")
+
+
+@pytest.mark.parametrize("odd", ODD, ids=["sup2", "circled1", "sup20", "4400digits"])
+def test_table_entry_number(make_table_client, odd):
+    client, token = make_table_client
+    assert (answer(client, f"/t/{token}", {**HAND, "number": odd})
+            == answer(client, f"/t/{token}", {**HAND, "number": "x"}))
+
+
+@pytest.fixture()
+def make_table_client(tmp_path):
+    from webcalc import create_app
+
+    app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{tmp_path}/l.sqlite3"})
+    client = app.test_client()
+    r = client.post("/api/v1/tables", json={"variant": "zhengzhou", "options": {},
+                                            "names": ["老王", "小李", "阿梅", "张师傅"]})
+    assert r.status_code == 201, r.json
+    yield client, r.json["edit_token"]
+    app.extensions["ledger"].dispose()
