@@ -1,4 +1,5 @@
-"""A number in the query that is not plain digits never makes a 500.
+"""A number in the query that is not plain digits, or an htmx header no URL parser reads,
+never makes a 500.
 
 ``str.isdigit()`` is true for superscripts and circled numbers (``²``, ``①``) that ``int()``
 cannot read, and ``int()`` refuses more than 4 300 digits: each such value, where the pages
@@ -64,3 +65,20 @@ def make_table_client(tmp_path):
     assert r.status_code == 201, r.json
     yield client, r.json["edit_token"]
     app.extensions["ledger"].dispose()
+
+
+# -- htmx's HX-Current-URL header, as a client may send it ------------------------------------
+
+@pytest.mark.parametrize("current", ["http://[::1", "http://[x]/", "//["])
+def test_unreadable_hx_current_url_is_a_page_not_shown(client, current):
+    """``HX-Current-URL`` names the page the browser shows; one ``urlsplit`` cannot read
+    (a broken IPv6 host) names no page, so the panel pushes its canonical URL as for any
+    other page than this one."""
+    url = "/?" + urlencode(HAND)
+    headers = {"HX-Request": "true"}
+    resp = client.get(url, headers={**headers, "HX-Current-URL": current})
+    assert resp.status_code == 200
+    assert resp.headers["HX-Push-Url"] == url
+    assert "HX-Replace-Url" not in resp.headers
+    elsewhere = client.get(url, headers={**headers, "HX-Current-URL": "http://localhost/x"})
+    assert resp.get_data() == elsewhere.get_data()

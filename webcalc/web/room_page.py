@@ -393,8 +393,11 @@ def render_room(st: RoomState, template: str | None = None, status: int | None =
     if is_htmx(request) and request.method == "GET":
         # The form pushes its raw URL; name the canonical one instead, and replace rather
         # than push when the page already shows it (a submit right after a change).
-        current = urlsplit(request.headers.get("HX-Current-URL", ""))
-        shown = current.path + ("?" + current.query if current.query else "")
+        try:
+            current = urlsplit(request.headers.get("HX-Current-URL", ""))
+            shown = current.path + ("?" + current.query if current.query else "")
+        except ValueError:              # "http://[::1": no page the browser could show
+            shown = None
         header = "HX-Replace-Url" if shown == st.canonical else "HX-Push-Url"
         response.headers[header] = st.canonical
     return add_vary(response)
