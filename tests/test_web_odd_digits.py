@@ -82,3 +82,25 @@ def test_unreadable_hx_current_url_is_a_page_not_shown(client, current):
     assert "HX-Replace-Url" not in resp.headers
     elsewhere = client.get(url, headers={**headers, "HX-Current-URL": "http://localhost/x"})
     assert resp.get_data() == elsewhere.get_data()
+
+
+@pytest.mark.parametrize("odd", ["²", "①"], ids=["sup2", "circled1"])
+def test_circle_evening_seat(make_table_client, odd):
+    """The circle's new-evening form (``p0``..``p3``, player ids): a seat ``²`` is refused as
+    the text ``x`` is, never a 500."""
+    import re
+
+    client, _token = make_table_client
+    made = client.post("/api/v1/circles", json={"name": "周五局",
+                                                "players": ["老王", "小李", "阿梅", "张师傅"]})
+    assert made.status_code == 201, made.json
+    edit = made.json["edit_token"]
+    html = client.get(f"/c/{edit}").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
+
+    def post(p0: str) -> int:
+        return client.post(f"/c/{edit}/tables", data={
+            "csrf_token": token, "p0": p0, "p1": "2", "p2": "3", "p3": "4",
+            "variant": "zhengzhou"}).status_code
+
+    assert post(odd) == post("x") == 422
