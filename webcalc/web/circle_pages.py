@@ -271,7 +271,7 @@ def new_evening(token: str):
     seats = []
     for i in range(4):
         raw = request.form.get(f"p{i}", "")
-        seats.append(int(raw) if raw.isdigit() and len(raw) < 6 else raw)
+        seats.append(int(raw) if raw.isdecimal() and len(raw) < 6 else raw)
     variant = request.form.get("variant", "")
     if variant not in VARIANT_LABELS:
         variant = DEFAULT_VARIANT

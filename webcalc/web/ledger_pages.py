@@ -482,7 +482,8 @@ class TableHome(Home):
         """The hand this entry was started for: the form keeps it through its taps, so a hand
         someone else records meanwhile is a conflict at 记入, not a silent renumbering."""
         number = args.poplist("number")
-        if self.correcting is None and number and number[-1].isdigit():
+        if (self.correcting is None and number and number[-1].isdecimal()   # not isdigit: ²
+                and len(number[-1]) <= 9):
             self.number = min(int(number[-1]), self.table["next_number"])
 
     def _from_calculator(self, args: MultiDict) -> MultiDict:

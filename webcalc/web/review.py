@@ -146,7 +146,7 @@ def _tap_undo(tap: _Tap) -> str | None:
 def _tap_remove_start(tap: _Tap) -> str | None:
     i = tap.args.get("remove_start", "")
     tiles = _tiles(tap.text("start"))
-    if tiles is not None and i.isdigit() and int(i) < len(tiles):
+    if tiles is not None and i.isdecimal() and len(i) < 4 and int(i) < len(tiles):
         tiles = sorted(tiles)
         del tiles[int(i)]
         tap.put("start", format_tiles(tiles))
@@ -341,7 +341,7 @@ def read_state(raw) -> ReviewState:
     mode = str(args.get("mode")) if args.get("mode") in MODES else auto
     seat = str(args.get("from")) if args.get("from") in ("0", "1", "2", "3") else ""
     step_text = args.get("step", "")
-    step = int(step_text) if step_text.isdigit() and len(step_text) < 3 else None
+    step = int(step_text) if step_text.isdecimal() and len(step_text) < 3 else None
     st = ReviewState(args, variant, text, room, mode, auto, seat, step, message)
     if message:
         st.status = 422

@@ -57,7 +57,8 @@ def readings_shown(args) -> int:
     """How many readings the page lists: ``?readings=`` (a multiple of 20, at most 200;
     anything else is the default 20, and the canonical URL drops it)."""
     raw = args.get("readings", "")
-    if raw.isdigit() and int(raw) % READINGS_STEP == 0:
+    # isdecimal, not isdigit: "²" is a digit int() cannot read; 4 300 digits int() refuses
+    if raw.isdecimal() and len(raw) <= 6 and int(raw) % READINGS_STEP == 0:
         return max(READINGS_STEP, min(int(raw), READINGS_MAX))
     return READINGS_STEP
 
@@ -392,8 +393,11 @@ def render_room(st: RoomState, template: str | None = None, status: int | None =
     if is_htmx(request) and request.method == "GET":
         # The form pushes its raw URL; name the canonical one instead, and replace rather
         # than push when the page already shows it (a submit right after a change).
-        current = urlsplit(request.headers.get("HX-Current-URL", ""))
-        shown = current.path + ("?" + current.query if current.query else "")
+        try:
+            current = urlsplit(request.headers.get("HX-Current-URL", ""))
+            shown = current.path + ("?" + current.query if current.query else "")
+        except ValueError:              # "http://[::1": no page the browser could show
+            shown = None
         header = "HX-Replace-Url" if shown == st.canonical else "HX-Push-Url"
         response.headers[header] = st.canonical
     return add_vary(response)

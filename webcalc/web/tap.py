@@ -97,7 +97,7 @@ def _one(code: str):
 
 def _index(text: str) -> int | None:
     text = (text or "").strip()
-    return int(text) if text.isdigit() and len(text) < 4 else None
+    return int(text) if text.isdecimal() and len(text) < 4 else None  # not isdigit: ²
 
 
 @dataclass
