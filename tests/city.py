@@ -1,4 +1,5 @@
-"""A city on one machine (issue 26.4): the harness tests/test_city.py and bench/city.py share.
+"""A city on one machine: the harness tests/test_city.py and bench/city.py share
+(docs/SERVING.md, "A city on one PostgreSQL").
 
 :class:`City` starts, on a fresh schema of the test PostgreSQL (``WEBCALC_TEST_POSTGRES_URL``),
 ``servers`` gunicorn instances (gunicorn.conf.py, ``workers`` sync workers each, one

@@ -1,4 +1,4 @@
-"""A city on one machine, for real (issue 26.4): three app servers behind one nginx, one
+"""A city on one machine, for real (docs/SERVING.md): three app servers behind one nginx, one
 PostgreSQL, 200 tables, and every write seen by every server's next poll.
 
 tests/city.py starts, on a fresh schema of the test PostgreSQL (``WEBCALC_TEST_POSTGRES_URL``),
