@@ -39,6 +39,8 @@ from typing import NamedTuple
 
 import pytest
 
+pytestmark = [pytest.mark.serial, pytest.mark.server]
+
 ROOT = Path(__file__).resolve().parent.parent
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx") else None)
 SLOW_CLIENTS = 50

@@ -11,6 +11,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 
+from tests.scale import scaled
 from webcalc.web.turns import review_request, review_text
 
 from .test_story_review import simulate
@@ -51,7 +52,7 @@ def summary_shown(html: str) -> tuple:
 def test_the_turns_text_round_trips_random_logs():
     """Every turn form of the simulated 郑州 logs (draws, a pong, the three kongs with their
     replacements) written as the page's text reads back as the same API turns."""
-    for seed in range(100):
+    for seed in range(scaled(100)):
         req, *_rest = simulate(random.Random(seed))
         assert review_request(review_text(req["turns"])) == req["turns"], seed
     wins = [{"draw": "5m", "win": True}, {"claim": "win", "tile": "5m", "from": 3},

@@ -33,8 +33,10 @@ from fractions import Fraction
 from typing import Any
 
 from webcalc.errors import CODES
+from webcalc.variants import VARIANTS as REGISTERED
 
-VARIANTS = ("sanmenxia", "zhengzhou", "panjin", "jincheng")
+#: every registered rule set (webcalc.variants.VARIANTS), in its order
+VARIANTS = tuple(REGISTERED)
 CHINESE = re.compile(r"[\u4e00-\u9fff]")
 #: every error code an answer under /api/ may carry (API.md, docs/LEDGER.md)
 API_CODES = set(CODES) | {"bad_json", "bad_request", "not_found", "read_only", "conflict",

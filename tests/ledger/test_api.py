@@ -14,6 +14,8 @@ from sqlalchemy import text
 
 from webcalc.variants.zhengzhou import ZhengzhouOptions
 
+pytestmark = pytest.mark.both_dbs
+
 WIN = {"hand": "123m456p789s11122z", "winning_tile": "2z", "win_by": "self_draw"}
 WIN2 = {"hand": "111m234p567s789s55z", "winning_tile": "5z", "win_by": "self_draw"}
 

@@ -205,7 +205,9 @@ def test_a_queued_hand_against_a_changed_table_shows_the_conflict(browser, serve
         other_ctx.close()
 
 
-@pytest.mark.parametrize("js", [True, False], ids=["js", "nojs"])
+# JavaScript off: the same forms are posted without a browser in test_pages*.py, and
+# the no-JS journey in a browser is test_browser_evening.py's evening (docs/TESTING.md)
+@pytest.mark.parametrize("js", [True], ids=["js"])
 def test_big_totals(browser, server, js):
     base, app = server
     ledger = app.extensions["ledger"]

@@ -12,6 +12,8 @@ import json
 
 import pytest
 
+pytestmark = pytest.mark.both_dbs
+
 T = "123m456p789s11122z"
 PLAYERS = ["甲", "乙", "丙", "丁", "戊"]
 

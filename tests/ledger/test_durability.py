@@ -18,6 +18,8 @@ import pytest
 
 from webcalc.ledger import Ledger
 
+pytestmark = [pytest.mark.both_dbs, pytest.mark.empty_db, pytest.mark.serial, pytest.mark.server]
+
 ROOT = Path(__file__).resolve().parents[2]
 WIN = {"hand": "123m456p789s11122z", "winning_tile": "2z", "win_by": "self_draw",
        "settlement": {"winner": 1}}

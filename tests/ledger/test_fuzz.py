@@ -10,9 +10,13 @@ import random
 
 import pytest
 
+from tests.scale import scaled
+
 from .fuzzing import Fuzzer, encode, hostile, mutate
 
-REQUESTS = 1500
+pytestmark = pytest.mark.both_dbs
+
+REQUESTS = scaled(1500, floor=300)
 
 
 @pytest.fixture()

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import pytest
 
+pytestmark = pytest.mark.both_dbs
+
 WIN = {"hand": "123m456p789s11122z", "winning_tile": "2z", "win_by": "self_draw"}
 EN = {"Accept-Language": "en"}
 

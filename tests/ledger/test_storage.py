@@ -15,6 +15,8 @@ from sqlalchemy import inspect
 from webcalc.ledger import Busy, Ledger, db
 from webcalc.ledger.models import Base
 
+pytestmark = [pytest.mark.both_dbs, pytest.mark.empty_db]
+
 LEDGER_TABLES = {"ledger_table", "ledger_hand", "ledger_revision", "ledger_creation"}
 
 WIN = {"hand": "123m456p789s11122z", "winning_tile": "2z", "win_by": "self_draw",
@@ -117,6 +119,7 @@ def _hold_write_lock(path, seconds: float, started: threading.Event):
     conn.close()
 
 
+@pytest.mark.serial
 def test_sqlite_lock_held_too_long_is_busy_not_a_crash(sqlite_file):
     ledger = Ledger(f"sqlite:///{sqlite_file}", migrate_lazily=True, busy_timeout_ms=50)
     try:
@@ -134,6 +137,7 @@ def test_sqlite_lock_held_too_long_is_busy_not_a_crash(sqlite_file):
         ledger.dispose()
 
 
+@pytest.mark.serial
 def test_sqlite_lock_held_briefly_just_waits(sqlite_file):
     ledger = Ledger(f"sqlite:///{sqlite_file}", migrate_lazily=True)
     try:
@@ -148,6 +152,7 @@ def test_sqlite_lock_held_briefly_just_waits(sqlite_file):
         ledger.dispose()
 
 
+@pytest.mark.serial
 def test_api_answers_503_busy_with_retry_after(tmp_path):
     from webcalc import create_app
 
