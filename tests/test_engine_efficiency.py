@@ -190,4 +190,4 @@ def test_ready_for_a_discard_win_useful_draws_are_the_waits(variant):
         if out13["shanten"] == 0:
             assert {u["tile"] for u in out13["useful"]} == {w["tile"] for w in out13["waits"]}
             assert out13["useful"], req
-    assert ready > 20
+    assert ready > scaled(20, floor=2)

@@ -128,8 +128,8 @@ def main() -> int:
         previous, _ = load()
     corpus, records = run()
     data = {"requests": len(corpus), "records": records}
-    with gzip.open(RECORDED, "wt", encoding="utf-8") as f:
-        json.dump(data, f, separators=(",", ":"))
+    with open(RECORDED, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as f:
+        f.write(json.dumps(data, separators=(",", ":")).encode("utf-8"))
     RECORDED_BODIES.write_bytes(lzma.compress(
         json.dumps(dict(sorted(BODIES.items())), ensure_ascii=False,
                    separators=(",", ":")).encode("utf-8"), preset=6))

@@ -65,7 +65,9 @@ def need_postgres() -> None:
 
 
 def pytest_terminal_summary(terminalreporter):
-    if pg_problem() is None:
+    if test_dbs(True) == ["sqlite"]:
+        terminalreporter.write_line("ledger tests: SQLite only (WEBCALC_TEST_DBS=sqlite)")
+    elif pg_problem() is None:
         terminalreporter.write_line(
             f"ledger tests: SQLite and PostgreSQL ({_shown(pg_url())})", green=True)
     else:
