@@ -70,9 +70,13 @@ test-pure: $(VENV)/.stamp-test
 	WEBCALC_PURE_PYTHON=1 $(PYTEST) -q -n $(WORKERS) -m "not slow and not serial and not refactor" \
 		$(ENGINE_TESTS)
 
-# re-record the golden corpus (tests/golden/) and say what changed, request by request
+# re-record the golden corpus (tests/golden/) and the message snapshots (tests/messages_zh.json,
+# tests/ledger/messages_zh.json) and say what changed
 golden: $(VENV)/.stamp-test
 	$(BIN)/python -m tests.golden.record
+	WEBCALC_WRITE_SNAPSHOTS=1 WEBCALC_TEST_DBS=sqlite $(PYTEST) -q -s -p no:xdist \
+		"tests/test_messages.py::test_chinese_is_what_it_was_before_the_refactor" \
+		"tests/ledger/test_ledger_messages.py::test_chinese_is_what_it_was"
 
 # micro-benchmark on fresh hands; analyze() against the PyPI peers (mahjong, riichienv) doing
 # the same job — shanten, waits, useful tiles per discard (bench/peers.py) — interleaved, CPU

@@ -48,3 +48,11 @@ def test_the_check_finds_a_literal_list(tmp_path):
     fine.write_text("from webcalc.variants import VARIANTS\nNAMES = list(VARIANTS)\n"
                     f"SOME = {list(VARIANTS)[:2]!r}\n", encoding="utf-8")
     assert _literal_lists_of_every_variant(fine) == []
+
+
+def test_a_changed_message_is_explained_with_the_request_and_a_diff():
+    from tests.snapshots import explain
+
+    text = explain([({"hand": "12x"}, ["不是牌：x", "第 3 张"], ["不是牌：“x”", "第 3 张"])])
+    assert text.splitlines() == ["1 answers changed", 'request: {"hand": "12x"}',
+                                 '  - "不是牌：x"', '  + "不是牌：“x”"', '    "第 3 张"']

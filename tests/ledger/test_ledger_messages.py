@@ -12,11 +12,12 @@ API and the pages say it in the reader's language.
 from __future__ import annotations
 
 import json
-import os
 import re
 from pathlib import Path
 
 import pytest
+
+from tests import snapshots
 
 GOLDEN = Path(__file__).resolve().parent / "messages_zh.json"
 CJK = re.compile(r"[\u3400-\u9fff]")
@@ -193,13 +194,18 @@ def run(api, tables, case, lang=None):
 def test_chinese_is_what_it_was(api, tables, request):
     """The ledger's Chinese, case by case, as it was before its texts became codes."""
     got = {c[0]: run(api, tables, c) for c in CASES}
-    if os.environ.get("WEBCALC_WRITE_LEDGER_GOLDEN") and "sqlite" in request.node.name:
+    if snapshots.writing():
+        was = json.loads(GOLDEN.read_text(encoding="utf-8"))
         GOLDEN.write_text(json.dumps(got, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        print(snapshots.summary("tests/ledger/messages_zh.json", was,
+                                json.loads(json.dumps(got))))
+        return
     want = json.loads(GOLDEN.read_text(encoding="utf-8"))
     assert set(want) == set(got)
-    changed = {k: (want[k], list(v)) for k, v in got.items() if [want[k][0], want[k][1]]
-               != [v[0], v[1]]}
-    assert not changed, changed
+    requests = {c[0]: c[1:] for c in CASES}
+    changed = [((k, *requests[k]), want[k], list(v)) for k, v in got.items()
+               if [want[k][0], want[k][1]] != [v[0], v[1]]]
+    assert not changed, snapshots.explain(changed)
 
 
 #: what the user typed and the API quotes back ("x", "foo") is theirs, not the message's
