@@ -13,7 +13,12 @@ The draws are the self-draws of C-12 (``win_by`` left at its default): a hand re
 discard win takes its last tile from a discard, so its useful draws are its waits
 (tests/test_engine_panjin_useful.py covers that rule).
 
-Hands: the two 盘锦 hands of the report (a real 刻 drawn beside two pongs, two kongs).
+Hands: every variant of :data:`webcalc.variants.VARIANTS` with its room options drawn from
+its own option specs (each at its default half the time), the meld types it has
+(:attr:`Variant.meld_kinds`), an indicator and wildcard tiles where it has wildcards, and
+concealed parts built near a complete hand (groups and a pair, pairs and two-tile parts of
+sequences, pairs, 幺 tiles) with a few tiles exchanged, a third of them of the simples only
+(no 幺 tile, so that 盘锦's PJ-5 weighs on every target).
 """
 
 from __future__ import annotations
@@ -22,11 +27,22 @@ import json
 from functools import lru_cache
 
 import pytest
+from hypothesis import HealthCheck, given, reject, settings
+from hypothesis import strategies as st
 
+from tests.scale import examples
 from webcalc.analysis import analyze
-from webcalc.options import parse_options
+from webcalc.decompose import TERMINALS_AND_HONORS
+from webcalc.errors import InputError
+from webcalc.hand import KONG_KINDS, TAKEN_KINDS
+from webcalc.options import option_specs, parse_options
 from webcalc.tiles import ALL_TILES, format_tiles, parse_tiles
 from webcalc.variants import VARIANTS
+
+NAMES = tuple(VARIANTS)
+SUITED_STARTS = tuple(s * 9 + r for s in range(3) for r in range(7))
+SLOW = [HealthCheck.too_slow, HealthCheck.filter_too_much]
+
 
 # -- the reference: the product's own shanten, draw by draw ------------------------------------
 
@@ -122,3 +138,136 @@ def test_panjin_useful_holds_the_draw_that_makes_a_real_triplet(req):
 def test_panjin_pongs_useful_total_is_37():
     out = analyze(PONGS).to_json()
     assert out["useful_total"] == 37
+
+
+# -- the property, over random hands of every variant ------------------------------------------
+
+def _option_values(spec: dict) -> st.SearchStrategy:
+    """A room option's values: its default as often as any other (a room mostly plays the
+    defaults), else any value it may take."""
+    if spec["type"] == "bool":
+        values = st.booleans()
+    elif spec["type"] == "choice":
+        values = st.sampled_from([c[0] for c in spec["choices"]])
+    else:
+        lo = spec["minimum"] if spec["minimum"] is not None else spec["default"]
+        hi = spec["maximum"] if spec["maximum"] is not None else spec["default"]
+        values = st.integers(lo, max(lo, hi))
+    return st.one_of(st.just(spec["default"]), values)
+
+
+@st.composite
+def _melds(draw, v, kinds: list[int], in_play: int,
+           taken: bool) -> list[tuple[str, list[int]]]:
+    """Declared melds of types the variant has: sets (pong, chow, kongs) of ``kinds``, or
+    拾/搶 tiles (幺 tiles of the ``in_play`` kinds, JC-10)."""
+    if taken:
+        types = [k for k in v.meld_kinds if k in TAKEN_KINDS]
+        n = draw(st.integers(1, 3))
+        tiles = draw(st.lists(st.sampled_from([k for k in TERMINALS_AND_HONORS
+                                               if k < in_play]),
+                              min_size=n, max_size=n, unique=True))
+        return [(draw(st.sampled_from(types)), [t]) for t in tiles]
+    types = [k for k in v.meld_kinds if k not in TAKEN_KINDS]
+    starts = _starts(kinds)
+    out = []
+    for _ in range(draw(st.integers(0, 4))):
+        kind = draw(st.sampled_from(types))
+        if kind == "chow" and starts:
+            a = draw(st.sampled_from(starts))
+            out.append((kind, [a, a + 1, a + 2]))
+        elif kind != "chow":
+            k = draw(st.sampled_from(kinds))
+            out.append((kind, [k] * (4 if kind in KONG_KINDS else 3)))
+    return out
+
+
+def _starts(kinds: list[int]) -> list[int]:
+    """The sequences (by their lowest kind) made of ``kinds`` only."""
+    have = set(kinds)
+    return [a for a in SUITED_STARTS if {a, a + 1, a + 2} <= have]
+
+
+@st.composite
+def _concealed(draw, kinds: list[int], size: int) -> list[int]:
+    """``size`` tiles of ``kinds`` near a complete hand: groups and a pair, pairs and
+    two-tile parts of sequences, pairs (七对), 幺 tiles (十三幺), or any tiles; then up to
+    three exchanged for a new kind or a copy of a kind held."""
+    style = draw(st.sampled_from(["groups", "groups", "partial", "partial", "pairs", "orphans",
+                                  "any"]))
+    tile = st.sampled_from(kinds)
+    orphans = [k for k in TERMINALS_AND_HONORS if k in kinds]
+    if style == "orphans" and not orphans:
+        style = "pairs"
+    if style == "any":
+        return draw(st.lists(tile, min_size=size, max_size=size))
+    starts = _starts(kinds)
+    pool: list[int] = []
+    while len(pool) < size + 2:
+        if style == "pairs":
+            pool += [draw(tile)] * 2
+        elif style == "orphans":
+            pool.append(draw(st.sampled_from(orphans)))
+        elif style == "partial" and starts and draw(st.booleans()):
+            a = draw(st.sampled_from(starts))                 # two of a sequence
+            pool += draw(st.sampled_from([[a, a + 1], [a, a + 2], [a + 1, a + 2]]))
+        elif style == "partial":
+            pool += [draw(tile)] * 2
+        elif starts and draw(st.booleans()):
+            a = draw(st.sampled_from(starts))
+            pool += [a, a + 1, a + 2]
+        else:
+            pool += [draw(tile)] * draw(st.sampled_from([2, 3]))
+    out = draw(st.permutations(pool))[:size]
+    for _ in range(draw(st.integers(0, 3))):
+        out[draw(st.integers(0, size - 1))] = draw(st.one_of(tile, st.sampled_from(out)))
+    return out
+
+
+@st.composite
+def requests(draw, name: str, tiles: int) -> dict:
+    """A valid analyse request of variant ``name`` with ``tiles`` tiles (13 or 14): its
+    tiles from every kind in play, or from the simples only (no 幺 tile: 盘锦's PJ-5 then
+    weighs on every target), the wildcards (where the room has them) over any kind."""
+    v = VARIANTS[name]
+    options = {s["name"]: draw(_option_values(s)) for s in option_specs(v.Options)}
+    opts = parse_options(v.Options, options)
+    in_play = list(range(v.kinds_in_play(opts)))
+    kinds = in_play
+    if draw(st.integers(0, 2)) == 0:
+        kinds = [k for k in in_play if k < 27 and k not in TERMINALS_AND_HONORS]
+    taken = v.taken_allowed and draw(st.integers(0, 4)) == 0
+    melds = draw(_melds(v, kinds, len(in_play), taken))
+    size = tiles - sum(len(ts) if kind in TAKEN_KINDS else 3 for kind, ts in melds)
+    concealed = draw(_concealed(kinds, size))
+    req: dict = {"variant": name, "options": options, "hand": ""}
+    if v.wildcards_on(opts) and draw(st.integers(0, 4)):
+        indicator = draw(st.sampled_from(in_play))
+        req["indicator"] = ALL_TILES[indicator].code
+        wild = [int(w) for w in v.wildcards(opts, ALL_TILES[indicator])]
+        for _ in range(draw(st.sampled_from([0, 1, 1, 2, 2, 3, 4]))):
+            concealed[draw(st.integers(0, size - 1))] = draw(st.sampled_from(wild))
+    if "duanmen" in v.settlement_fields(opts) and draw(st.booleans()):
+        req["settlement"] = {"dealer": 0, "winner": None, "duanmen": True}
+    req["hand"] = format_tiles(sorted(concealed))
+    if melds:
+        req["melds"] = [{"type": kind, "tiles": format_tiles(ts)} for kind, ts in melds]
+    try:
+        analyze(req, advice=False)
+    except InputError:
+        reject()                    # too many copies, a meld the variant forbids, …
+    return req
+
+
+@pytest.mark.parametrize("name", NAMES)
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=SLOW)
+@given(data=st.data())
+def test_useful_is_every_draw_that_lowers_the_shanten(name, data):
+    check_useful(data.draw(requests(name, 13)))
+
+
+@pytest.mark.parametrize("name", NAMES)
+@settings(max_examples=examples(8), deadline=None, suppress_health_check=SLOW)
+@given(data=st.data())
+def test_each_efficiency_row_is_every_draw_that_lowers_its_shanten(name, data):
+    check_efficiency(data.draw(requests(name, 14)))
