@@ -208,6 +208,21 @@ def test_turn_errors(client, turns, code, turn):
     assert f"第 {turn + 1} 手" in err["message"]
 
 
+@pytest.mark.parametrize("variant, rule", [("zhengzhou", "ZZ-2"), ("sanmenxia", "SMX-2"),
+                                           ("jincheng", "JC-2")])
+def test_a_chow_turn_where_the_variant_has_none(client, variant, rule):
+    """A claimed chow in a rule set without chow: ``bad_meld`` naming the turn and the rule,
+    the variant's own check (the same as a ``chow`` meld given to analyze)."""
+    assert not VARIANTS[variant].chow_allowed
+    turns = [{"draw": "6m", "discard": "9m"},
+             {"claim": "chow", "tiles": "456m", "from": 3, "discard": "1m"}]
+    for lang, words in (("en", "has no chow"), ("zh", "不能吃牌")):
+        status, err = review_error(client, {"variant": variant, "start": START, "turns": turns},
+                                   lang)
+        assert (status, err["code"], err["turn"], err["field"]) == (400, "bad_meld", 1, "turns")
+        assert words in err["message"] and rule in err["message"], err
+
+
 def test_a_turn_after_the_win(client):
     status, err = review_error(client, {**PLAIN, "start": "123456m456p789s1z", "turns": [
         {"draw": "1z", "win": True}, {"draw": "2z", "discard": "2z"}]})
