@@ -38,7 +38,7 @@ from ..json_checks import MAX_DEPTH, body_problem
 from ..messages import M, Message
 from . import db
 from .errors import NotFound, ReadOnly, TooMany
-from .models import Circle, CirclePlayer, Seat, Table, utcnow
+from .models import INT_MAX, Circle, CirclePlayer, Seat, Table, utcnow
 from .money import all_ints, exact, number
 from .tokens import TOKEN_BYTES, TOKEN_SHAPE, _iso, _pad, _seal, token_hash, view_token_of
 
@@ -280,8 +280,10 @@ class CircleMixin:
             raise _bad("players", "circle.table_players")
         if len(set(players)) != 4:
             raise _bad("players", "circle.players_distinct")
+        # an id no column holds is no player of the circle, and not asked for
+        wanted = [p for p in players if 0 < p <= INT_MAX]
         found = {p.number: p for p in s.scalars(select(CirclePlayer).where(
-            CirclePlayer.circle_id == c.id, CirclePlayer.number.in_(players)))}
+            CirclePlayer.circle_id == c.id, CirclePlayer.number.in_(wanted)))}
         for i, p in enumerate(players):
             if p not in found:
                 raise _bad(f"players[{i}]", "circle.no_player", n=p)
