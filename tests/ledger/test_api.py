@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import re
 import threading
 from datetime import datetime
 
@@ -108,6 +109,84 @@ def test_read_answers_304_while_nothing_changed(api):
     assert again.status_code == 200 and again.headers["ETag"] != etag
     assert len(again.json["hands"]) == 1
 
+
+# -- ETags: what every answer depends on (the shared API.md, fourth round) ----------------------
+
+#: the table's answers that carry an ETag: the JSON read, the table page's live poll, its chart
+ETAGGED = ("/api/v1/tables/{}", "/t/{}/live", "/t/{}/chart.svg")
+
+
+def _etag(api, url, lang):
+    r = api.get(url, headers={"Accept-Language": lang})
+    assert r.status_code == 200 and r.headers["ETag"], (url, r.status_code)
+    assert "Accept-Language" in r.headers["Vary"]
+    return r
+
+
+@pytest.mark.parametrize("path", ETAGGED)
+def test_an_etag_belongs_to_one_language(api, path):
+    """An ETag taken in English does not revalidate a Chinese reader's copy: the bodies
+    differ (payment details, messages), so the ETags do too."""
+    edit, view, _ = create(api)
+    record(api, edit, win(1))
+    url = path.format(view)
+    en = _etag(api, url, "en")
+    zh = _etag(api, url, "zh-CN")
+    assert en.get_data() != zh.get_data() and en.headers["ETag"] != zh.headers["ETag"]
+    r = api.get(url, headers={"Accept-Language": "zh-CN", "If-None-Match": en.headers["ETag"]})
+    assert r.status_code == 200 and r.headers["ETag"] == zh.headers["ETag"]
+    if not url.endswith(".svg"):                # pygal gives each drawing ids of its own
+        assert r.get_data() == zh.get_data()
+    for lang, first in (("en", en), ("zh-CN", zh)):
+        r = api.get(url, headers={"Accept-Language": lang, "If-None-Match": first.headers["ETag"]})
+        assert r.status_code == 304 and "Accept-Language" in r.headers["Vary"]
+        assert r.headers["ETag"] == first.headers["ETag"]
+    # ?lang= picks the language as the header does
+    r = api.get(url + "?lang=zh", headers={"Accept-Language": "en",
+                                             "If-None-Match": en.headers["ETag"]})
+    assert r.status_code == 200
+
+
+@pytest.mark.parametrize("path", ETAGGED)
+def test_an_etag_belongs_to_one_kind_of_link(api, path):
+    """The edit link's answer (access "edit", the edit forms) is not the view link's: an
+    ETag of one never revalidates the other, nor a co-scorer's."""
+    edit, view, _ = create(api)
+    co = api.post(f"/api/v1/tables/{edit}/editors").json["edit_token"]
+    tags = {}
+    for token in (edit, view, co):
+        tags[token] = _etag(api, path.format(token), "zh-CN").headers["ETag"]
+    assert len(set(tags.values())) == 3
+    for token in (edit, view, co):
+        for other, tag in tags.items():
+            r = api.get(path.format(token), headers={"If-None-Match": tag})
+            assert r.status_code == (304 if other == token else 200), (token, other)
+        if path.endswith("/live"):           # the page's first poll revalidates what it shows
+            page = api.get(f"/t/{token}").get_data(as_text=True)
+            shown = re.search(r'data-etag="([^"]+)"', page).group(1)
+            assert f'"{shown}"' == tags[token]
+
+
+@pytest.mark.parametrize("path", ETAGGED)
+def test_a_revoked_or_rotated_link_never_gets_a_304(make_app, path):
+    """Links revoked or replaced by another server process (on PostgreSQL: while this one
+    keeps the versions it read, until the write's notice) answer 404 to a poll that sends
+    their last ETag; the table's version did not change."""
+    writer, poller = make_app().test_client(), make_app().test_client()
+    edit, view, _ = create(writer)
+    co = writer.post(f"/api/v1/tables/{edit}/editors").json["edit_token"]
+    tags = {t: _etag(poller, path.format(t), "zh-CN").headers["ETag"] for t in (edit, view, co)}
+    for token, tag in tags.items():                     # kept and revalidated, as a poll does
+        assert poller.get(path.format(token), headers={"If-None-Match": tag}).status_code == 304
+    assert writer.delete(f"/api/v1/tables/{edit}/editors/1").status_code == 200
+    r = poller.get(path.format(co), headers={"If-None-Match": tags[co]})
+    assert r.status_code == 404
+    new = writer.post(f"/api/v1/tables/{edit}/rotate", json={"view": True}).json
+    for token in (edit, view):
+        r = poller.get(path.format(token), headers={"If-None-Match": tags[token]})
+        assert r.status_code == 404, token
+    for token in (new["edit_token"], new["view_token"]):
+        assert poller.get(path.format(token)).status_code == 200
 
 # -- record ------------------------------------------------------------------------------------
 

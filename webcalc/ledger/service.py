@@ -25,6 +25,7 @@ Methods (all take a token as the user gave it; all return plain JSON-ready dicts
   view_token)``: spec ``{"variant", "options"?, "base"?, "names"?, "dealer"?}``.
 * :meth:`Ledger.table` ``(token) -> T``; :meth:`Ledger.hand` ``(token, number) -> H``;
   :meth:`Ledger.version` ``(token) -> int`` (bumped by every write: an ETag for polling);
+  :meth:`Ledger.probe` ``(token) -> (version, editor)`` (the same query: what an ETag holds);
   :meth:`Ledger.access` ``(token) -> "edit" | "view"``.
 * :meth:`Ledger.record` ``(edit_token, body) -> Recorded(hand, table, created)``: a hand or an
   adjustment (body as API.md "Table ledger"; ``expected_number``, ``idempotency_key``).
@@ -93,8 +94,9 @@ For the pages (the HTML on top of this service):
 * correct: open ``H["request"]`` in the form, send it to :meth:`Ledger.correct`; show
   ``H["revisions"]``; greyed hands: ``status == "voided"`` with ``void_reason``; the flag:
   ``dealer_flag``;
-* the view page's polling: compare :meth:`Ledger.version` with the ``ETag`` the client sent,
-  answer 304 when equal; never put a token of the other kind in a page (``T["access"]``);
+* the view page's polling: make the ``ETag`` of :meth:`Ledger.probe` (version and editor)
+  and the reader's language, answer 304 when the client sent it (docs/LEDGER.md "ETags");
+  never put a token of the other kind in a page (``T["access"]``);
 * the chart: running totals are the cumulative sum of ``H["settlement"]["net"]`` over the
   counted entries; the settle-up is ``T["settle_up"]``.
 
@@ -483,6 +485,12 @@ class Ledger(CircleMixin):
     def version(self, token: str) -> int:
         """The table's version, bumped by every write (one indexed query: ETags, polling)."""
         return self._probe(token)[0]
+
+    def probe(self, token: str) -> tuple[int, int | None]:
+        """``(version, editor)`` in the one query of :meth:`version`: what the table's answers
+        to this token depend on besides the reader's language, so what their ETags are made
+        of (docs/LEDGER.md "ETags"). A revoked or replaced link is :class:`NotFound`."""
+        return self._probe(token)
 
     def hand(self, token: str, number: int) -> dict:
         """Entry ``number`` (H, with its revisions and its ``dealer_flag``)."""

@@ -3,7 +3,8 @@
 Routes (``<token>``: the edit or the view token; writes need the edit token):
 
 * ``POST /api/v1/tables`` → 201 ``{"table", "edit_token", "view_token"}``
-* ``GET /api/v1/tables/<token>`` → 200 T, with an ``ETag`` (``If-None-Match`` → 304)
+* ``GET /api/v1/tables/<token>`` → 200 T, with an ``ETag`` of the version, the link's rights
+  and the language (``If-None-Match`` → 304; :func:`~webcalc.web.ledger_shared.table_etag`)
 * ``POST /api/v1/tables/<token>/hands`` → 201 ``{"hand", "table"}`` (200 for an idempotent
   repeat)
 * ``PUT /api/v1/tables/<token>/hands/<n>`` → 200 ``{"hand", "table"}``
@@ -70,6 +71,7 @@ from ..ledger.db import Unreachable
 from ..ledger.service import CACHE_HANDS, CORRECTIONS_MAX, EDITORS_MAX, HANDS_MAX, REVISIONS_MAX
 from ..messages import M
 from .i18n import current_lang, localized
+from .ledger_shared import table_etag
 
 bp = Blueprint("ledger_api", __name__, url_prefix="/api/v1/tables")
 #: circles (API.md "Circles"): ``POST /api/v1/circles``, ``POST …/<edit>/players``,
@@ -246,13 +248,14 @@ def import_():
 @bp.get("/<token>")
 def read(token: str):
     def run():
-        etag = str(ledger().version(token))
+        version, editor = ledger().probe(token)      # a revoked or replaced link: 404
+        etag = table_etag(version, editor, current_lang())
         if request.if_none_match.contains(etag):
             resp = _uncached(current_app.response_class(status=304))
         else:
             table = ledger().table(token)
             resp = _json(_doc(table))
-            etag = str(table["version"])
+            etag = table_etag(table["version"], editor, current_lang())
         resp.set_etag(etag)
         return resp
     return _answer(run)

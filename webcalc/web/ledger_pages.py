@@ -84,7 +84,7 @@ from . import security, tap
 from .forms import TEXT_FIELDS, attach_error
 from .htmx import add_vary, wants_fragment
 from .i18n import current_lang, lang_param, localized, localized_error
-from .ledger_shared import COLORS, csv_text, load_pygal, qr_svg
+from .ledger_shared import COLORS, csv_text, load_pygal, qr_svg, table_etag
 from .room import Room, win_methods
 from .room_page import Home, analyse, needs_redirect, read_room_state, render_room
 from .room_url import read_room
@@ -226,14 +226,20 @@ _tables_lock = threading.Lock()
 
 def _load(token: str) -> dict:
     """The table in the page's language (read only: it may be shared with other requests)."""
+    return _load_probed(token)[0]
+
+
+def _load_probed(token: str) -> tuple[dict, int | None]:
+    """:func:`_load`'s table and the editor the token is (None: the view link), which its
+    version's query gives too."""
     try:
-        version = ledger().version(token)
+        version, editor = ledger().probe(token)
         key = (token, version, current_lang())
         with _tables_lock:
             t = _tables.get(key)
             if t is not None:
                 _tables.move_to_end(key)
-                return t
+                return t, editor
         t = table_in(ledger().table(token), current_lang())
     except NotFound:
         abort(404)
@@ -243,14 +249,14 @@ def _load(token: str) -> dict:
         _tables[(token, t["version"], current_lang())] = t
         while len(_tables) > TABLE_CACHE_MAX:
             _tables.popitem(last=False)
-    return t
+    return t, editor
 
 
-def _etag(table: dict | int) -> str:
-    """The ETag of a table page part: the table's version and the page's language (an ETag
-    belongs to one URL, so the token need not be in it)."""
+def _etag(table: dict | int, editor: int | None) -> str:
+    """The ETag of a table page part: the table's version, the link's rights and the page's
+    language (:func:`~webcalc.web.ledger_shared.table_etag`)."""
     version = table if isinstance(table, int) else table["version"]
-    return f"{version}-{current_lang()}"
+    return table_etag(version, editor, current_lang())
 
 
 @dataclass(frozen=True)
@@ -762,13 +768,15 @@ def _table_page(token: str, t: dict, *, st=None, status: int | None = None,
     edit = t["access"] == "edit"
     view_token = _view_token(token) if edit else token
     view_url = url_for(".table", token=view_token, _external=True) if view_token else None
+    links = _links(token) if edit else None
     context = dict(
         table=t, token=token, edit=edit, view_url=view_url,
         edit_url=url_for(".table", token=token, _external=True) if edit else None,
         view_path=url_for(".table", token=view_token) if view_token else "",
         edit_path=url_for(".table", token=token) if edit else None,
-        qr=qr_svg(view_url) if view_url else None, links=_links(token) if edit else None,
-        etag=_etag(t), conflict=conflict, conflict_hand=conflict_hand, message=message,
+        qr=qr_svg(view_url) if view_url else None, links=links,
+        etag=_etag(t, links["editor"] if links else None), conflict=conflict,
+        conflict_hand=conflict_hand, message=message,
         new=bool(request.args.get("new")), rotated=request.args.get("rotated"), done=_done(t),
         live_rest=None if conflict_hand is not None else _live_rest(t, token, edit),
         **_view_helpers(t))
@@ -865,7 +873,7 @@ def _live_rest(table: dict, token: str, edit: bool) -> Markup:
             cache.move_to_end(key)
     if html is None:
         html = render_template("_ledger_live.html", table=table, token=token, edit=edit,
-                               etag=_etag(table), conflict_hand=None, part="rest",
+                               conflict_hand=None, part="rest",
                                csrf_token=lambda: _CSRF_SLOT, **_view_helpers(table))
         with _live_lock:
             cache[key] = html
@@ -950,17 +958,18 @@ def live(token: str):
     version is the one the client has. ``?part=top``/``rest`` answers one part (pages loaded
     before the one-poll page asked so)."""
     try:
-        etag = _etag(ledger().version(token))        # one cheap query for the common 304
+        version, editor = ledger().probe(token)       # one cheap query for the common 304
     except NotFound:
         abort(404)
     except Busy:
         abort(503)
+    etag = _etag(version, editor)
     part = request.args.get("part")
     if request.if_none_match.contains(etag):
         resp = current_app.response_class(status=304)
     else:
         t = _load(token)
-        etag = _etag(t)
+        etag = _etag(t, editor)
         edit = t["access"] == "edit"
         html = Markup("")
         if part != "rest":
@@ -1121,7 +1130,7 @@ def chart(token: str):
     pygal = load_pygal()
     from pygal.style import Style
 
-    t = _load(token)
+    t, editor = _load_probed(token)
     counted = [h for h in t["hands"] if h["status"] == "recorded"]
     style = Style(background="#ffffff", plot_background="#ffffff", colors=COLORS,
                   font_family='"Noto Sans CJK SC","Noto Sans SC",sans-serif',
@@ -1144,7 +1153,8 @@ def chart(token: str):
     svg = re.sub(r"<script\b.*?</script>", "", svg, flags=re.S)
     resp = Response(svg, mimetype="image/svg+xml")
     resp.headers["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'"
-    resp.set_etag(_etag(t))
+    resp.set_etag(_etag(t, editor))
+    resp.vary.add("Accept-Language")                 # its labels are in the reader's language
     return resp.make_conditional(request)
 
 
