@@ -41,8 +41,8 @@ VARIANTS = tuple(REGISTERED)
 CHINESE = re.compile(r"[\u4e00-\u9fff]")
 #: every error code an answer under /api/ may carry (API.md, docs/LEDGER.md)
 API_CODES = set(CODES) | {"bad_json", "bad_request", "not_found", "read_only", "conflict",
-                          "voided", "too_many", "rate_limited", "busy", "too_large",
-                          "method_not_allowed", "unsupported_media_type"}
+                          "idempotency_conflict", "voided", "too_many", "rate_limited", "busy",
+                          "too_large", "method_not_allowed", "unsupported_media_type"}
 #: the statuses API.md and docs/LEDGER.md document (304: an unchanged table under its ETag)
 STATUSES = {200, 201, 303, 304, 400, 403, 404, 405, 409, 413, 414, 422, 429}
 

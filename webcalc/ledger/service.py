@@ -70,14 +70,16 @@ in H (payment ``detail``, fan ``name``/``note``) are Chinese with English beside
 (``detail_en`` …); :func:`webcalc.ledger.texts.table_in` gives the reader's language.
 Counted = status ``recorded``; only counted hands move the dealer, adjustments never do.
 
-Errors (their ``message`` a :class:`~webcalc.messages.Message`, rendered by the web layer in
-the reader's language): :class:`~webcalc.errors.InputError` (400: the analyze codes, plus
-``bad_request`` for a ledger field) and the :mod:`webcalc.ledger.errors` classes — ``NotFound`` (unknown token
-or hand number), ``ReadOnly`` (a write with the view token), ``Conflict`` (stale
-``expected_number``/``expected_revision``; carries ``table``), ``Voided`` (correcting a voided
-hand), ``TooMany`` (caps: entries, revisions per entry, corrections per table; ``detail``;
-also ``TableFull``), ``RateLimited`` (tables per address per hour; ``retry_after``),
-``Busy`` (the database stayed locked: nothing written, try again).
+Errors (their ``message`` a :class:`~webcalc.messages.Message`, rendered by the web layer in the
+reader's language): :class:`~webcalc.errors.InputError` (400: the analyze codes, plus
+``bad_request`` for a ledger field) and the :mod:`webcalc.ledger.errors` classes — ``NotFound``
+(unknown token or hand number), ``ReadOnly`` (a write with the view token), ``Conflict`` (stale
+``expected_number``/``expected_revision``; carries ``table``), ``IdempotencyConflict`` (an
+``idempotency_key`` the table used with another body; ``detail``), ``BadKey`` (a key not 1-64 of
+``[A-Za-z0-9_-]``), ``Voided`` (correcting a voided hand), ``TooMany`` (caps: entries, revisions
+per entry, corrections per table; ``detail``; also ``TableFull``), ``RateLimited`` (tables per
+address per hour; ``retry_after``), ``Busy`` (the database stayed locked: nothing written, try
+again).
 
 For the pages (the HTML on top of this service):
 
@@ -130,6 +132,7 @@ import hmac
 import json
 import math
 import os
+import re
 import secrets
 import threading
 import time
@@ -156,7 +159,18 @@ from ..settlement import BASE_DECIMALS, MAX_BASE, MAX_DECIMAL_BASE, SEAT_NAMES, 
 from ..variants import VARIANTS
 from . import db
 from .circles import CircleMixin, apply_seats
-from .errors import Busy, Conflict, NotFound, NotOwner, RateLimited, ReadOnly, TooMany, Voided
+from .errors import (
+    BadKey,
+    Busy,
+    Conflict,
+    IdempotencyConflict,
+    NotFound,
+    NotOwner,
+    RateLimited,
+    ReadOnly,
+    TooMany,
+    Voided,
+)
 from .models import Creation, Editor, Hand, Revision, SerializedJSON, Table, utcnow
 from .money import all_ints, exact, number, settle_up
 from .texts import UNDONE, hand_in, table_in
@@ -187,7 +201,9 @@ CONTROL_FIELDS = ("expected_number", "idempotency_key", "expected_revision")
 NAME_MAX = 16
 NOTE_MAX = 200
 REASON_MAX = 200
-KEY_MAX = 128
+#: an ``idempotency_key``: 1 to KEY_MAX characters of ``[A-Za-z0-9_-]`` (else :class:`BadKey`)
+KEY_MAX = 64
+KEY_SHAPE = re.compile(rf"[A-Za-z0-9_-]{{1,{KEY_MAX}}}")
 ADJUSTMENT_PAYMENTS_MAX = 12
 ATTEMPTS = 3
 EXPORT_FORMAT = "webcalc-ledger/1"
@@ -596,7 +612,10 @@ class Ledger(CircleMixin):
         ``winner`` must be given: a seat, or null for 荒庄); ``hand`` may be absent for a
         荒庄 or for a win recorded without tiles, whose factors go in ``declared``. Or
         ``{"adjustment": {...}}``. Optional ``expected_number`` (else :class:`Conflict`) and
-        ``idempotency_key`` (a repeat returns the first entry with ``created`` False).
+        ``idempotency_key`` (1-64 characters of ``[A-Za-z0-9_-]``, else :class:`BadKey`): a
+        repeat of the same body returns the first entry with ``created`` False; another body
+        under a key the table has used is :class:`IdempotencyConflict` and writes nothing
+        (:meth:`_same_entry` says what "the same" is).
 
         Reads no other entry: who deals and the totals are the table row's ``derived``,
         updated here in the same transaction.
@@ -604,9 +623,8 @@ class Ledger(CircleMixin):
         if not isinstance(body, dict):
             raise InputError("bad_json", M("request.not_object"), None)
         key = body.get("idempotency_key")
-        if key is not None and (not isinstance(key, str) or not 0 < len(key) <= KEY_MAX
-                                or not _text_ok(key)):
-            raise _bad("idempotency_key", "ledger.key_bad", n=KEY_MAX)
+        if key is not None and (not isinstance(key, str) or not KEY_SHAPE.fullmatch(key)):
+            raise BadKey(M("ledger.key_bad", n=KEY_MAX), "idempotency_key")
         expected = body.get("expected_number")
         if expected is not None and not _is_int(expected):
             raise _bad("expected_number", "ledger.expected_number_bad")
@@ -615,10 +633,15 @@ class Ledger(CircleMixin):
         def work(s):
             t, editor = self._find(s, token, write=True)
             if key is not None:
-                found = s.scalars(select(Hand.number).where(Hand.table_id == t.id,
-                                                            Hand.idempotency_key == key)).first()
+                found = s.execute(select(Hand.id, Hand.number, Hand.revision, Hand.request,
+                                         Hand.dealer)
+                                  .where(Hand.table_id == t.id, Hand.idempotency_key == key)
+                                  ).first()
                 if found is not None:
-                    return found, False
+                    if not self._same_entry(s, t, found, body):
+                        raise IdempotencyConflict(M("ledger.key_used", n=found.number),
+                                                  found.number)
+                    return found.number, False
             if expected is not None and expected != t.next_number:
                 raise Conflict(M("ledger.conflict", n=expected, next=t.next_number),
                                self._doc(s, t, editor), "expected_number")
@@ -648,6 +671,26 @@ class Ledger(CircleMixin):
             return h.number, True
         number, created = self._run(work, write=True)
         return self._answer(token, number, created)
+
+    @staticmethod
+    def _same_entry(s: Session, t: Table, found, body: dict) -> bool:
+        """Whether ``body`` is a repeat of the body that recorded entry ``found`` under its
+        idempotency key: it would record the same request as the entry's first revision did
+        (the key, ``expected_number`` and ``expected_revision`` aside), a ``settlement``
+        without ``dealer`` read as the dealer that revision was recorded with (the default it
+        had then). So a resend matches after the entry was corrected, voided or undone, or
+        the dealer moved on; a body the ledger would refuse matches nothing. Found without
+        the engine (docs/LEDGER.md "Idempotency keys")."""
+        request, dealer = found.request, found.dealer
+        if found.revision > 1:
+            first = s.execute(select(Revision.request, Revision.dealer).where(
+                Revision.hand_id == found.id, Revision.revision == 1)).first()
+            if first is not None:
+                request, dealer = first.request, first.dealer
+        try:
+            return _entry_request(t, body, dealer) == request
+        except InputError:
+            return False
 
     def _answer(self, token: str, number: int, created: bool) -> Recorded:
         """The entry and the table as read right after the write committed, outside the
@@ -1866,20 +1909,42 @@ def _check_body(body: dict) -> None:
         raise InputError("bad_settlement", M("ledger.winner_required"), "settlement.winner")
 
 
+def _hand_request(body: dict, default_dealer: int) -> dict:
+    """A hand's body as it is recorded (``request``), before the engine sees it: the hand's
+    fields that are given, ``settlement.dealer`` filled in, no tile field without ``hand``."""
+    settlement = dict(body["settlement"])
+    if settlement.get("dealer") is None:
+        settlement["dealer"] = default_dealer
+    request = {k: body[k] for k in HAND_FIELDS if body.get(k) is not None}
+    request["settlement"] = settlement
+    if request.get("hand") in (None, ""):
+        request.pop("hand", None)
+        for k in TILE_ONLY:
+            if request.get(k):
+                raise _bad(k, "ledger.tiles_without_hand", key=k)
+            request.pop(k, None)
+    return request
+
+
+def _entry_request(t: Table | _Settings, body: dict, default_dealer: int) -> dict:
+    """The request :func:`_compute` records for ``body``, without the engine (an adjustment
+    is read as it would be, which needs none)."""
+    _check_body(body)
+    if "adjustment" in body:
+        return _adjustment(t, body["adjustment"], default_dealer)[1]
+    return _hand_request(body, default_dealer)
+
+
 def _compute(t: Table | _Settings, body: dict, default_dealer: int):
     """Validate an entry's body and compute it with the engine.
     Returns ``(kind, request as recorded, result, dealer, verified)``."""
     _check_body(body)
     if "adjustment" in body:
         return _adjustment(t, body["adjustment"], default_dealer)
-    raw = body["settlement"]
-    settlement = dict(raw)
-    if settlement.get("dealer") is None:
-        settlement["dealer"] = default_dealer
-    request = {k: body[k] for k in HAND_FIELDS if body.get(k) is not None}
-    request["settlement"] = settlement
+    request = _hand_request(body, default_dealer)
+    settlement = request["settlement"]
     engine_settlement = {**settlement, "base": t.base}
-    if request.get("hand") not in (None, ""):
+    if "hand" in request:
         if "declared" in request:
             raise _bad("declared", "ledger.declared_with_hand")
         out = analyze({"variant": t.variant, "options": t.options,
@@ -1887,11 +1952,6 @@ def _compute(t: Table | _Settings, body: dict, default_dealer: int):
                        "settlement": engine_settlement}, advice=False)
         verified = True
     else:
-        request.pop("hand", None)
-        for k in TILE_ONLY:
-            if request.get(k):
-                raise _bad(k, "ledger.tiles_without_hand", key=k)
-            request.pop(k, None)
         bare = {"variant": t.variant, "options": t.options, "settlement": engine_settlement}
         for k in ("win_by", "declared"):
             if k in request:

@@ -27,7 +27,8 @@ write changed, however long the table.
 The token is checked before the body is read: an unknown token is a 404 and a write with the
 view token a 403 ``read_only``, whatever the body. Errors are ``{"error": {"code", "message",
 "field"}}`` with :data:`STATUS`; a 409 ``conflict`` adds ``"table"`` (T as it is now), a 422
-``too_many`` adds ``"detail": {"limit", "max"}`` to the error, a 429 and a 503 carry
+``too_many`` adds ``"detail": {"limit", "max"}`` to the error, a 409 ``idempotency_conflict``
+``"detail": n`` (the entry the key recorded), a 429 and a 503 carry
 ``Retry-After``. The import takes a body up to ``IMPORT_MAX`` (2 MB; 413 ``too_large``
 beyond, as every other body beyond 16 KB).
 
@@ -55,8 +56,10 @@ from sqlalchemy.exc import OperationalError
 from ..errors import InputError
 from ..json_checks import MAX_DEPTH, body_problem, reject_constant
 from ..ledger import (
+    BadKey,
     Busy,
     Conflict,
+    IdempotencyConflict,
     Ledger,
     LedgerError,
     NotFound,
@@ -80,7 +83,7 @@ bp = Blueprint("ledger_api", __name__, url_prefix="/api/v1/tables")
 circles_bp = Blueprint("circles_api", __name__, url_prefix="/api/v1/circles")
 
 STATUS = {NotFound: 404, ReadOnly: 403, NotOwner: 403, Conflict: 409, Voided: 409,
-          TooMany: 422, RateLimited: 429, Busy: 503}
+          IdempotencyConflict: 409, TooMany: 422, BadKey: 422, RateLimited: 429, Busy: 503}
 
 
 def init_app(app: Flask) -> None:

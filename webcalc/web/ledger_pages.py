@@ -63,8 +63,10 @@ from ..analysis import VARIANT_LABELS
 from ..errors import InputError
 from ..json_checks import reject_constant
 from ..ledger import (
+    BadKey,
     Busy,
     Conflict,
+    IdempotencyConflict,
     LedgerError,
     NotFound,
     NotOwner,
@@ -93,7 +95,7 @@ from .turns import history_text
 bp = Blueprint("ledger_pages", __name__, url_prefix="/t")
 
 STATUS = {NotFound: 404, ReadOnly: 403, NotOwner: 403, Conflict: 409, Voided: 409,
-          TableFull: 422, RateLimited: 429, Busy: 503}
+          IdempotencyConflict: 409, TableFull: 422, BadKey: 422, RateLimited: 429, Busy: 503}
 IMPORT_MAX = security.IMPORT_MAX
 
 
@@ -447,13 +449,15 @@ class TableHome(Home):
     flags = ("new", "done", "rotated")
 
     def __init__(self, table: dict, token: str, correcting: dict | None = None,
-                 key: str | None = None):
+                 key: str | None = None, dealer: int | None = None):
         self.table = table
         self.token = token
         self.correcting = correcting
         self.path = url_for(".table", token=token)
         self.variant = table["variant"]
-        self.dealer = correcting["dealer"] if correcting is not None else table["dealer"]
+        if dealer is None:
+            dealer = correcting["dealer"] if correcting is not None else table["dealer"]
+        self.dealer = dealer
         self.carried = None if correcting is not None else carried_bets(table)
         self.key = key or secrets.token_urlsafe(12)
         self.number = table["next_number"]  # the hand this entry records
@@ -1004,10 +1008,13 @@ def _write(token: str, work):
     return redirect(url_for(".table", token=token, lang=lang_param()) + f"#{anchor}", 303)
 
 
-def _posted_room(t: dict, token: str, correcting: dict | None, renumber: bool = False):
+def _posted_room(t: dict, token: str, correcting: dict | None, renumber: bool = False,
+                 fresh_key: bool = False, dealer: int | None = None):
     """The entry's room from the posted form, as the GET of the same fields reads it (the
     record's own fields taken out; 荒庄 in one tap: no tiles, nobody won). ``renumber``: the
-    entry is for the next hand now (after a conflict was shown, 记入 records it as that)."""
+    entry is for the next hand now (after a conflict was shown, 记入 records it as that).
+    ``fresh_key``: under a new idempotency key, not the one posted. ``dealer``: this one,
+    not the table's."""
     data = MultiDict(request.form)
     for k in _CONTROL + (("number",) if renumber else ()):
         data.poplist(k)
@@ -1017,7 +1024,8 @@ def _posted_room(t: dict, token: str, correcting: dict | None, renumber: bool = 
         for k in _TILE_KEYS + tuple(f"d_{n}" for n in DECLARED_FIELDS):
             data.poplist(k)
         data.setlist("s_winner", ["none"])
-    home = TableHome(t, token, correcting, key=request.values.get("idempotency_key"))
+    key = None if fresh_key else request.values.get("idempotency_key")
+    home = TableHome(t, token, correcting, key=key, dealer=dealer)
     st = read_room_state(home, data)
     analyse(st)
     return st
@@ -1046,9 +1054,7 @@ def _save(token: str, number: int | None):
     try:
         body = home.body(st)
         if number is None:
-            body["idempotency_key"] = home.key
-            body["expected_number"] = request.values.get("expected_number", type=int)
-            rec = ledger().record(token, body)
+            rec = _record(token, home, body)
         else:
             body["expected_revision"] = request.values.get("expected_revision", type=int)
             rec = ledger().correct(token, number, body)
@@ -1063,11 +1069,46 @@ def _save(token: str, number: int | None):
         hand = request.values.get("expected_number", type=int)
         return _table_page(token, fresh, st=st, status=409, conflict=_error_text(err),
                            conflict_hand=hand)
+    except (IdempotencyConflict, BadKey) as err:
+        # the key recorded another entry (a page kept from before it) or is unusable: this
+        # entry is offered again, as the next one, under a key of its own (docs/LEDGER.md
+        # "Idempotency keys")
+        fresh = _load(token)
+        st = _posted_room(fresh, token, correcting, renumber=True, fresh_key=True)
+        return _table_page(token, fresh, st=st, status=STATUS[type(err)],
+                           message=_error_text(err))
     except LedgerError as err:
         return _table_page(token, _load(token), st=st, status=STATUS.get(type(err), 400),
                            message=_error_text(err))
     done = rec.hand["number"]
     return redirect(url_for(".table", token=token, lang=lang_param(), done=done) + "#entry", 303)
+
+
+def _record(token: str, home: TableHome, body: dict):
+    """记入 of ``body`` under the entry's idempotency key. A page posted twice (a double tap,
+    a resend) is read the second time against the table the first one recorded on: when the
+    key recorded entry n and the table's dealer has moved on since, the posted form is read
+    again with entry n's dealer, so the same form is the same entry and answers as before;
+    any other body under the key stays :class:`IdempotencyConflict` (docs/LEDGER.md
+    "Idempotency keys")."""
+    expected = request.values.get("expected_number", type=int)
+    try:
+        return ledger().record(token, {**body, "idempotency_key": home.key,
+                                       "expected_number": expected})
+    except IdempotencyConflict as err:
+        t = _load(token)
+        entry = t["hands"][err.detail - 1] if 0 < err.detail <= len(t["hands"]) else None
+        then = None if entry is None else \
+            (entry["revisions"][0] if entry["revisions"] else entry)["dealer"]
+        if then is None or then == home.dealer:
+            raise
+        st = _posted_room(t, token, None, dealer=then)
+        try:
+            again = st.home.body(st)
+        except InputError:
+            raise err from None
+        return ledger().record(token, {**again, "idempotency_key": home.key,
+                                       "expected_number": expected})
 
 
 @bp.post("/<token>/hands")
