@@ -118,8 +118,9 @@ Cost: a write reads its own entry, updates the table's kept sums (``ledger_table
 and answers from what this process keeps of the table (:class:`_Cache`), reading only the
 rows changed since (``seq``): the same at entry 200 as at entry 1. :meth:`version` is one
 indexed query (PostgreSQL: none while no write has been notified, :class:`_Versions`).
-SQLite writes take the write lock up front (``BEGIN IMMEDIATE``) and wait on a busy timeout;
-a lock held past it is retried, then reported as ``Busy``, never as a crash. Commits are
+SQLite writes take the write lock up front (``BEGIN IMMEDIATE``) and wait on a busy timeout
+that bounds all of a write's waiting, its retries included; a lock held past it is reported as
+``Busy``, never as a crash. Commits are
 durable (``synchronous=FULL``) before a method returns.
 """
 
@@ -280,7 +281,8 @@ class Ledger(CircleMixin):
         editors_max: edit links per table, the creator's and the revoked ones included.
         tables_per_hour: tables one address may create per hour (0: no cap).
         migrate_lazily: upgrade the schema on first use (tests); else call :meth:`migrate`.
-        busy_timeout_ms: how long a SQLite writer waits for the lock before a retry.
+        busy_timeout_ms: how long a SQLite write waits for the lock in all, its retries
+            included (:meth:`_run`), before it is :class:`Busy`.
         migrate_in_subprocess: :meth:`migrate` runs Alembic in a child process
             (:func:`webcalc.ledger.db.upgrade_in_subprocess`), so it never loads in this one
             (the app's server processes).
@@ -347,22 +349,46 @@ class Ledger(CircleMixin):
                 if not self._migrated:
                     self.migrate()
 
-    def _run(self, work: Callable[[Session], R], *, write: bool) -> R:
+    def _lock_wait(self) -> _LockWait:
+        """A new allowance of ``busy_timeout_ms`` to wait for SQLite's write lock."""
+        return _LockWait(self.busy_timeout_ms)
+
+    def _run(self, work: Callable[[Session], R], *, write: bool,
+             wait: _LockWait | None = None) -> R:
         """Run ``work`` in one transaction (a write one when ``write``), retrying a locked or
         dropped database a few times before giving up with :class:`Busy`. A read on
         PostgreSQL is one snapshot (REPEATABLE READ), as a SQLite read transaction is: the
-        table row and the entries it reads belong to the same version."""
+        table row and the entries it reads belong to the same version.
+
+        A SQLite write waits for the lock (``BEGIN IMMEDIATE``) at most ``busy_timeout_ms``
+        in all, its retries and the pauses between them included: each attempt may wait only
+        what is left of ``wait`` (by default a new allowance; an import's two writes share
+        one), and none is made once it is spent, so a database locked throughout is
+        :class:`Busy` after that long, not after each attempt's full timeout
+        (docs/LEDGER.md "Storage")."""
         try:
             self._ready()
         except (OperationalError, db.Unreachable) as err:   # the database is down: no crash
             raise Busy(M("ledger.db_down")) from err
+        sqlite = db.is_sqlite(self.engine)
+        lock = (wait or self._lock_wait()) if write and sqlite else None
         delay = 0.05
         for attempt in range(ATTEMPTS):
             session = Session(self.engine, expire_on_commit=False, autoflush=True)
             try:
-                if write:
+                if lock is not None:
+                    left = lock.left_ms()
+                    if left <= 0:
+                        raise Busy(M("ledger.db_busy"))
+                    began = time.monotonic()
+                    try:
+                        session.connection(execution_options={db.WRITE: True,
+                                                              db.LOCK_WAIT_MS: left})
+                    finally:
+                        lock.spend(time.monotonic() - began)
+                elif write:
                     session.connection(execution_options={db.WRITE: True})
-                elif not db.is_sqlite(self.engine):
+                elif not sqlite:
                     session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
                 out = work(session)
                 if write:
@@ -373,11 +399,15 @@ class Ledger(CircleMixin):
                 return out
             except (OperationalError, IntegrityError) as err:
                 session.rollback()
-                if attempt == ATTEMPTS - 1:
+                spent = lock is not None and lock.left_ms() <= 0
+                if attempt == ATTEMPTS - 1 or (spent and not isinstance(err, IntegrityError)):
                     if isinstance(err, IntegrityError):
                         raise
                     raise Busy(M("ledger.db_busy")) from err
-                time.sleep(delay)
+                pause = delay if lock is None else min(delay, lock.left_ms() / 1000)
+                time.sleep(max(pause, 0))
+                if lock is not None:
+                    lock.spend(pause)
                 delay *= 4
             finally:
                 session.close()
@@ -1006,8 +1036,9 @@ class Ledger(CircleMixin):
             TooMany: the document holds more than the caps allow (nothing is computed).
             RateLimited: too many tables from ``address`` within the hour.
         """
+        wait = self._lock_wait()                 # one wait for the lock, both writes together
         if address is not None and self.tables_per_hour:
-            self._run(lambda s: self._rate_limit(s, address, utcnow()), write=True)
+            self._run(lambda s: self._rate_limit(s, address, utcnow()), write=True, wait=wait)
         self._import_caps(data)
         problem = body_problem(data, raw)
         if problem is not None:
@@ -1041,7 +1072,7 @@ class Ledger(CircleMixin):
                 s.execute(_INSERT_REVISION, [
                     {**{k: v for k, v in r.items() if k != "number"}, "hand_id": ids[r["number"]]}
                     for r in revisions])
-        self._run(work, write=True)
+        self._run(work, write=True, wait=wait)
         return Created(self.table(edit_token), edit_token, view_token)
 
     def _imported_rows(self, variant: str, options: dict, base, dealer: int, entries: list,
@@ -1193,6 +1224,23 @@ class Ledger(CircleMixin):
     def _doc_full(self, s: Session, t: Table, editor: int | None) -> TableDoc:
         self._cache.drop((t.id, t.created_at))
         return self._doc(s, t, editor)
+
+
+class _LockWait:
+    """How long a write may still wait for SQLite's write lock (:meth:`Ledger._run`): the
+    ledger's ``busy_timeout_ms``, less what its attempts waited in ``BEGIN IMMEDIATE`` and
+    slept between them (the time a write's own work takes is not waiting)."""
+
+    __slots__ = ("left",)
+
+    def __init__(self, ms: int):
+        self.left = ms / 1000
+
+    def left_ms(self) -> int:
+        return int(self.left * 1000)
+
+    def spend(self, seconds: float) -> None:
+        self.left -= seconds
 
 
 @dataclass(frozen=True)

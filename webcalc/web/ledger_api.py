@@ -70,7 +70,7 @@ from ..ledger import (
     Voided,
     table_in,
 )
-from ..ledger.db import Unreachable
+from ..ledger.db import BUSY_TIMEOUT_MS, Unreachable
 from ..ledger.service import CACHE_HANDS, CORRECTIONS_MAX, EDITORS_MAX, HANDS_MAX, REVISIONS_MAX
 from ..messages import M
 from .i18n import current_lang, localized
@@ -99,7 +99,8 @@ def init_app(app: Flask) -> None:
                     editors_max=int(_setting(app, "LEDGER_EDITORS_MAX", EDITORS_MAX)),
                     cache_hands=int(_setting(app, "LEDGER_CACHE_HANDS", CACHE_HANDS)),
                     tables_per_hour=int(_setting(app, "LEDGER_TABLES_PER_HOUR", 30)),
-                    busy_timeout_ms=int(_setting(app, "LEDGER_BUSY_TIMEOUT_MS", 5000)),
+                    busy_timeout_ms=int(_setting(app, "LEDGER_BUSY_TIMEOUT_MS",
+                                                 BUSY_TIMEOUT_MS)),
                     migrate_lazily=lazily, migrate_in_subprocess=not app.testing)
     if not lazily:
         try:
