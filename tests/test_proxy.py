@@ -484,6 +484,28 @@ def test_loopback_hosts_answered_by_default(client, host):
     assert resp.headers["Location"] == f"http://{host}/static/x"
 
 
+@pytest.mark.parametrize("host", ["LOCALHOST", "LocalHost:5000", "127.0.0.1:8000"])
+def test_host_names_compare_without_case(client, host):
+    """Host names are case-insensitive (RFC 3986, 3.2.2): ``Host: LOCALHOST`` is localhost
+    (it was a 400), and what the app builds from it is in lower case."""
+    resp = client.get("/static//x", headers={"Host": host})
+    assert resp.status_code == 308
+    assert resp.headers["Location"] == f"http://{host.lower()}/static/x"
+    assert client.get("/healthz", headers={"Host": host}).status_code == 200
+    assert client.get("/", headers={"Host": host}).status_code == 200
+
+
+def test_trusted_hosts_from_the_environment_compare_without_case(monkeypatch):
+    assert trusted_hosts({"WEBCALC_TRUSTED_HOSTS": "Calc.Example.COM, .Example.org"}) == [
+        "calc.example.com", ".example.org"]
+    monkeypatch.setenv("WEBCALC_TRUSTED_HOSTS", "Calc.Example.COM,.example.org")
+    client = create_app({"TESTING": True}).test_client()
+    for host in ("calc.example.com", "CALC.example.com:443", "M.Example.ORG"):
+        assert client.get("/healthz", headers={"Host": host}).status_code == 200, host
+        assert client.get("/", headers={"Host": host}).status_code == 200, host
+    assert client.get("/", headers={"Host": "EVIL.example"}).status_code == 400
+
+
 def test_trusted_hosts_from_the_environment(monkeypatch):
     assert trusted_hosts({}) == list(LOCAL_HOSTS)
     assert trusted_hosts({"WEBCALC_TRUSTED_HOSTS": " calc.example.com, .example.org "}) == [

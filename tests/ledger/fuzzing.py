@@ -9,6 +9,7 @@ item replaced by a hostile one (lone surrogates and NUL in strings, control char
 text, integers past 2^31, 2^63 and 2^64, floats such as 1e-300, 5e-324 and 1.8e308, the wrong
 type), keys added (named with surrogates or NUL too) or removed, values nested up to 400 deep;
 the URL's hand number and token are mutated too (0, 2^31, 2^63, 10^30; a view token, garbage),
+a circle's evening names its players by id (0, 6 of 5, 2^31, 2^63, 10^30),
 and a few bodies are sent broken (cut short, NaN, invalid UTF-8, not an object). Pages' forms
 (new table, record, correct, void, adjust, import) get the same hostile text (NUL, control
 characters; a form cannot carry a surrogate).
@@ -40,8 +41,8 @@ VARIANTS = tuple(REGISTERED)
 CHINESE = re.compile(r"[\u4e00-\u9fff]")
 #: every error code an answer under /api/ may carry (API.md, docs/LEDGER.md)
 API_CODES = set(CODES) | {"bad_json", "bad_request", "not_found", "read_only", "conflict",
-                          "voided", "too_many", "rate_limited", "busy", "too_large",
-                          "method_not_allowed", "unsupported_media_type"}
+                          "idempotency_conflict", "voided", "too_many", "rate_limited", "busy",
+                          "too_large", "method_not_allowed", "unsupported_media_type"}
 #: the statuses API.md and docs/LEDGER.md document (304: an unchanged table under its ETag)
 STATUSES = {200, 201, 303, 304, 400, 403, 404, 405, 409, 413, 414, 422, 429}
 
@@ -185,6 +186,7 @@ class Fuzzer:
     failures: list = field(default_factory=list)
     tables: list = field(default_factory=list)
     requests: int = 0
+    circle: str | None = None                  # a circle's edit token, made on first use
 
     # -- requests -------------------------------------------------------------------------
     def send(self, method: str, path: str, raw: bytes | None = None, *, form: dict | None = None,
@@ -265,6 +267,14 @@ class Fuzzer:
             return live.view
         return self.rng.choice(["x", "A" * 32, "%00", "..", "A" * 70, "\u4e00" * 32])
 
+    def circle_token(self) -> str:
+        if self.circle is None:
+            r = self.client.post("/api/v1/circles", json={"name": "牌友",
+                                                          "players": list("甲乙丙丁戊")})
+            assert r.status_code == 201, r.get_data(as_text=True)
+            self.circle = r.json["edit_token"]
+        return self.circle
+
     # -- one request ----------------------------------------------------------------------
     def step(self) -> None:
         rng = self.rng
@@ -274,7 +284,15 @@ class Fuzzer:
             body = {"variant": rng.choice(VARIANTS), "options": {},
                     "base": rng.choice([1, 0.5, 100]), "names": ["甲", "乙", "丙", "丁"],
                     "dealer": rng.randrange(4)}
-            self.send("post", "/api/v1/tables", encode(rng, mutate(rng, body)))
+            raw = None
+            if rng.random() < 0.5:                   # an evening of a circle: its players' ids
+                body = {"variant": body["variant"], "circle": self.circle_token(),
+                        "players": rng.sample(range(1, 6), 4)}
+                if rng.random() < 0.5:               # one no player has, sent as it is
+                    body["players"][rng.randrange(4)] = rng.choice(
+                        [0, 6, -1, 2 ** 31, -(2 ** 31) - 1, 2 ** 63, 2 ** 64, 10 ** 30])
+                    raw = encode(rng, body)
+            self.send("post", "/api/v1/tables", raw or encode(rng, mutate(rng, body)))
         elif r < 0.40:
             resp = self.send("post", f"/api/v1/tables/{self.token(live)}/hands",
                              encode(rng, mutate(rng, self.entry())))

@@ -200,6 +200,37 @@ def test_seats_need_four_players_of_the_circle(api, players, field):
     assert api.get(f"/api/v1/circles/{made['edit_token']}").json["tables"] == []
 
 
+#: integers past what a database column holds: PostgreSQL's integer (int4) from 2^31, SQLite's
+#: and PostgreSQL's bigint from 2^63, and far beyond
+HUGE = [2 ** 31, -(2 ** 31) - 1, 2 ** 63, -(2 ** 63) - 1, 2 ** 64, 10 ** 30]
+
+
+@pytest.mark.parametrize("big", HUGE)
+def test_player_ids_past_any_column_are_no_such_player(api, big):
+    """An id no column can hold is a player the circle does not have (400 naming the seat, as
+    player 9 of five), never a 500 from the database refusing the query."""
+    made = post(api, "/api/v1/circles", {"name": "x", "players": PLAYERS}, 201)
+    edit = made["edit_token"]
+    for players, field in (([1, 2, 3, big], "players[3]"), ([big, 1, 2, 3], "players[0]")):
+        r = api.post("/api/v1/tables", json={"variant": "zhengzhou", "circle": edit,
+                                            "players": players})
+        assert (r.status_code, r.json["error"]["code"], r.json["error"]["field"]) == \
+            (400, "bad_request", field), r.get_data(as_text=True)[:300]
+        assert str(big) in r.json["error"]["message"]
+    assert api.get(f"/api/v1/circles/{edit}").json["tables"] == []
+    # the player's path and an import's ids: the same id is no such player, or a bad seat
+    r = api.get(f"/api/v1/circles/{edit}/players/{abs(big)}")
+    assert (r.status_code, r.json["error"]["field"]) == (404, "player")
+    post(api, "/api/v1/tables", {"variant": "zhengzhou", "circle": edit,
+                                 "players": [1, 2, 3, 4]}, 201)
+    doc = api.get(f"/api/v1/circles/{edit}/export").json
+    doc["players"][4]["id"] = big                    # an id the file gives itself: any int
+    assert api.post("/api/v1/circles/import", json=doc).status_code == 201
+    doc["tables"][0]["players"][3] = big + 1         # a seat naming no player of the file
+    r = api.post("/api/v1/circles/import", json=doc)
+    assert (r.status_code, r.json["error"]["field"]) == (400, "tables[0].players")
+
+
 def test_a_full_circle_and_unknown_links(api, make_app):
     app = make_app()
     app.extensions["ledger"].players_max = 2

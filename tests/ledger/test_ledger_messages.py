@@ -26,7 +26,8 @@ WIN = {"hand": "123m456p789s11122z", "winning_tile": "2z", "win_by": "self_draw"
 PJ_WIN = {"hand": "123m456p789s11222z", "winning_tile": "2z", "win_by": "discard"}
 
 #: (name, method, path, body); {edit}/{view}: the tokens of a 郑州 table with one hand
-#: recorded (hand 1) and one voided adjustment (hand 2); {pj}: a 盘锦 table (加钢, 杠)
+#: recorded (hand 1, idempotency key k-1) and one voided adjustment (hand 2); {pj}: a 盘锦
+#: table (加钢, 杠)
 CASES = [
     ("unknown token", "GET", "/api/v1/tables/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", None),
     ("short token", "GET", "/api/v1/tables/abc", None),
@@ -45,6 +46,8 @@ CASES = [
     ("create option", "POST", "/api/v1/tables", {"variant": "zhengzhou", "options": {"x": 1}}),
     ("idempotency key", "POST", "/api/v1/tables/{edit}/hands",
      {"idempotency_key": 5, "settlement": {"winner": None}}),
+    ("idempotency conflict", "POST", "/api/v1/tables/{edit}/hands",
+     {"idempotency_key": "k-1", "settlement": {"winner": None}}),
     ("expected number type", "POST", "/api/v1/tables/{edit}/hands",
      {"expected_number": "1", "settlement": {"winner": None}}),
     ("conflict", "POST", "/api/v1/tables/{edit}/hands",
@@ -167,7 +170,8 @@ def _texts(out) -> list:
 @pytest.fixture()
 def tables(api):
     edit = api.post("/api/v1/tables", json={"variant": "zhengzhou"}).json["edit_token"]
-    api.post(f"/api/v1/tables/{edit}/hands", json={**WIN, "settlement": {"winner": 1}})
+    api.post(f"/api/v1/tables/{edit}/hands", json={**WIN, "settlement": {"winner": 1},
+                                                   "idempotency_key": "k-1"})
     api.post(f"/api/v1/tables/{edit}/hands", json={"adjustment": {"fee": 4, "paid_by": 0}})
     api.post(f"/api/v1/tables/{edit}/hands/2/void", json={"reason": "x"})
     view = api.get(f"/api/v1/tables/{edit}").json and _view(edit)

@@ -38,7 +38,7 @@ from ..json_checks import MAX_DEPTH, body_problem
 from ..messages import M, Message
 from . import db
 from .errors import NotFound, ReadOnly, TooMany
-from .models import Circle, CirclePlayer, Seat, Table, utcnow
+from .models import INT_MAX, Circle, CirclePlayer, Seat, Table, utcnow
 from .money import all_ints, exact, number
 from .tokens import TOKEN_BYTES, TOKEN_SHAPE, _iso, _pad, _seal, token_hash, view_token_of
 
@@ -176,7 +176,8 @@ class CircleMixin:
         engine: Any
         tables_per_hour: int
 
-        def _run(self, work: Any, *, write: bool) -> Any: ...
+        def _run(self, work: Any, *, write: bool, wait: Any = None) -> Any: ...
+        def _lock_wait(self) -> Any: ...
         def _rate_limit(self, s: Session, address: str, now: Any) -> None: ...
         def _export_by_id(self, table_id: int) -> dict: ...
         def _import_caps(self, data: Any) -> None: ...
@@ -280,8 +281,10 @@ class CircleMixin:
             raise _bad("players", "circle.table_players")
         if len(set(players)) != 4:
             raise _bad("players", "circle.players_distinct")
+        # an id no column holds is no player of the circle, and not asked for
+        wanted = [p for p in players if 0 < p <= INT_MAX]
         found = {p.number: p for p in s.scalars(select(CirclePlayer).where(
-            CirclePlayer.circle_id == c.id, CirclePlayer.number.in_(players)))}
+            CirclePlayer.circle_id == c.id, CirclePlayer.number.in_(wanted)))}
         for i, p in enumerate(players):
             if p not in found:
                 raise _bad(f"players[{i}]", "circle.no_player", n=p)
@@ -435,8 +438,9 @@ class CircleMixin:
         """A new circle (new tokens, new tables) from an :meth:`export_circle` document:
         every entry of every table computed again by the engine, as :meth:`import_table`
         does; standings and kept figures computed from the recomputed entries."""
+        wait = self._lock_wait()                 # one wait for the lock, both writes together
         if address is not None and self.tables_per_hour:
-            self._run(lambda s: self._rate_limit(s, address, utcnow()), write=True)
+            self._run(lambda s: self._rate_limit(s, address, utcnow()), write=True, wait=wait)
         if not isinstance(data, dict) or data.get("format") != CIRCLE_FORMAT:
             raise _bad("format", "circle.not_export", format=CIRCLE_FORMAT)
         tables = data.get("tables")
@@ -523,7 +527,7 @@ class CircleMixin:
                     values = dict(row.__dict__)
                     values.update(table_id=t.id, circle_id=c.id)
                     s.add(Seat(**values))
-        self._run(work, write=True)
+        self._run(work, write=True, wait=wait)
         return CircleCreated(self.circle(edit_token), edit_token, view_token)
 
 

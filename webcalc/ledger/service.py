@@ -25,6 +25,7 @@ Methods (all take a token as the user gave it; all return plain JSON-ready dicts
   view_token)``: spec ``{"variant", "options"?, "base"?, "names"?, "dealer"?}``.
 * :meth:`Ledger.table` ``(token) -> T``; :meth:`Ledger.hand` ``(token, number) -> H``;
   :meth:`Ledger.version` ``(token) -> int`` (bumped by every write: an ETag for polling);
+  :meth:`Ledger.probe` ``(token) -> (version, editor)`` (the same query: what an ETag holds);
   :meth:`Ledger.access` ``(token) -> "edit" | "view"``.
 * :meth:`Ledger.record` ``(edit_token, body) -> Recorded(hand, table, created)``: a hand or an
   adjustment (body as API.md "Table ledger"; ``expected_number``, ``idempotency_key``).
@@ -69,14 +70,16 @@ in H (payment ``detail``, fan ``name``/``note``) are Chinese with English beside
 (``detail_en`` …); :func:`webcalc.ledger.texts.table_in` gives the reader's language.
 Counted = status ``recorded``; only counted hands move the dealer, adjustments never do.
 
-Errors (their ``message`` a :class:`~webcalc.messages.Message`, rendered by the web layer in
-the reader's language): :class:`~webcalc.errors.InputError` (400: the analyze codes, plus
-``bad_request`` for a ledger field) and the :mod:`webcalc.ledger.errors` classes — ``NotFound`` (unknown token
-or hand number), ``ReadOnly`` (a write with the view token), ``Conflict`` (stale
-``expected_number``/``expected_revision``; carries ``table``), ``Voided`` (correcting a voided
-hand), ``TooMany`` (caps: entries, revisions per entry, corrections per table; ``detail``;
-also ``TableFull``), ``RateLimited`` (tables per address per hour; ``retry_after``),
-``Busy`` (the database stayed locked: nothing written, try again).
+Errors (their ``message`` a :class:`~webcalc.messages.Message`, rendered by the web layer in the
+reader's language): :class:`~webcalc.errors.InputError` (400: the analyze codes, plus
+``bad_request`` for a ledger field) and the :mod:`webcalc.ledger.errors` classes — ``NotFound``
+(unknown token or hand number), ``ReadOnly`` (a write with the view token), ``Conflict`` (stale
+``expected_number``/``expected_revision``; carries ``table``), ``IdempotencyConflict`` (an
+``idempotency_key`` the table used with another body; ``detail``), ``BadKey`` (a key not 1-64 of
+``[A-Za-z0-9_-]``), ``Voided`` (correcting a voided hand), ``TooMany`` (caps: entries, revisions
+per entry, corrections per table; ``detail``; also ``TableFull``), ``RateLimited`` (tables per
+address per hour; ``retry_after``), ``Busy`` (the database stayed locked: nothing written, try
+again).
 
 For the pages (the HTML on top of this service):
 
@@ -93,8 +96,9 @@ For the pages (the HTML on top of this service):
 * correct: open ``H["request"]`` in the form, send it to :meth:`Ledger.correct`; show
   ``H["revisions"]``; greyed hands: ``status == "voided"`` with ``void_reason``; the flag:
   ``dealer_flag``;
-* the view page's polling: compare :meth:`Ledger.version` with the ``ETag`` the client sent,
-  answer 304 when equal; never put a token of the other kind in a page (``T["access"]``);
+* the view page's polling: make the ``ETag`` of :meth:`Ledger.probe` (version and editor)
+  and the reader's language, answer 304 when the client sent it (docs/LEDGER.md "ETags");
+  never put a token of the other kind in a page (``T["access"]``);
 * the chart: running totals are the cumulative sum of ``H["settlement"]["net"]`` over the
   counted entries; the settle-up is ``T["settle_up"]``.
 
@@ -114,8 +118,9 @@ Cost: a write reads its own entry, updates the table's kept sums (``ledger_table
 and answers from what this process keeps of the table (:class:`_Cache`), reading only the
 rows changed since (``seq``): the same at entry 200 as at entry 1. :meth:`version` is one
 indexed query (PostgreSQL: none while no write has been notified, :class:`_Versions`).
-SQLite writes take the write lock up front (``BEGIN IMMEDIATE``) and wait on a busy timeout;
-a lock held past it is retried, then reported as ``Busy``, never as a crash. Commits are
+SQLite writes take the write lock up front (``BEGIN IMMEDIATE``) and wait on a busy timeout
+that bounds all of a write's waiting, its retries included; a lock held past it is reported as
+``Busy``, never as a crash. Commits are
 durable (``synchronous=FULL``) before a method returns.
 """
 
@@ -128,6 +133,7 @@ import hmac
 import json
 import math
 import os
+import re
 import secrets
 import threading
 import time
@@ -154,7 +160,18 @@ from ..settlement import BASE_DECIMALS, MAX_BASE, MAX_DECIMAL_BASE, SEAT_NAMES, 
 from ..variants import VARIANTS
 from . import db
 from .circles import CircleMixin, apply_seats
-from .errors import Busy, Conflict, NotFound, NotOwner, RateLimited, ReadOnly, TooMany, Voided
+from .errors import (
+    BadKey,
+    Busy,
+    Conflict,
+    IdempotencyConflict,
+    NotFound,
+    NotOwner,
+    RateLimited,
+    ReadOnly,
+    TooMany,
+    Voided,
+)
 from .models import Creation, Editor, Hand, Revision, SerializedJSON, Table, utcnow
 from .money import all_ints, exact, number, settle_up
 from .texts import UNDONE, hand_in, table_in
@@ -185,7 +202,9 @@ CONTROL_FIELDS = ("expected_number", "idempotency_key", "expected_revision")
 NAME_MAX = 16
 NOTE_MAX = 200
 REASON_MAX = 200
-KEY_MAX = 128
+#: an ``idempotency_key``: 1 to KEY_MAX characters of ``[A-Za-z0-9_-]`` (else :class:`BadKey`)
+KEY_MAX = 64
+KEY_SHAPE = re.compile(rf"[A-Za-z0-9_-]{{1,{KEY_MAX}}}")
 ADJUSTMENT_PAYMENTS_MAX = 12
 ATTEMPTS = 3
 EXPORT_FORMAT = "webcalc-ledger/1"
@@ -262,7 +281,8 @@ class Ledger(CircleMixin):
         editors_max: edit links per table, the creator's and the revoked ones included.
         tables_per_hour: tables one address may create per hour (0: no cap).
         migrate_lazily: upgrade the schema on first use (tests); else call :meth:`migrate`.
-        busy_timeout_ms: how long a SQLite writer waits for the lock before a retry.
+        busy_timeout_ms: how long a SQLite write waits for the lock in all, its retries
+            included (:meth:`_run`), before it is :class:`Busy`.
         migrate_in_subprocess: :meth:`migrate` runs Alembic in a child process
             (:func:`webcalc.ledger.db.upgrade_in_subprocess`), so it never loads in this one
             (the app's server processes).
@@ -329,22 +349,46 @@ class Ledger(CircleMixin):
                 if not self._migrated:
                     self.migrate()
 
-    def _run(self, work: Callable[[Session], R], *, write: bool) -> R:
+    def _lock_wait(self) -> _LockWait:
+        """A new allowance of ``busy_timeout_ms`` to wait for SQLite's write lock."""
+        return _LockWait(self.busy_timeout_ms)
+
+    def _run(self, work: Callable[[Session], R], *, write: bool,
+             wait: _LockWait | None = None) -> R:
         """Run ``work`` in one transaction (a write one when ``write``), retrying a locked or
         dropped database a few times before giving up with :class:`Busy`. A read on
         PostgreSQL is one snapshot (REPEATABLE READ), as a SQLite read transaction is: the
-        table row and the entries it reads belong to the same version."""
+        table row and the entries it reads belong to the same version.
+
+        A SQLite write waits for the lock (``BEGIN IMMEDIATE``) at most ``busy_timeout_ms``
+        in all, its retries and the pauses between them included: each attempt may wait only
+        what is left of ``wait`` (by default a new allowance; an import's two writes share
+        one), and none is made once it is spent, so a database locked throughout is
+        :class:`Busy` after that long, not after each attempt's full timeout
+        (docs/LEDGER.md "Storage")."""
         try:
             self._ready()
         except (OperationalError, db.Unreachable) as err:   # the database is down: no crash
             raise Busy(M("ledger.db_down")) from err
+        sqlite = db.is_sqlite(self.engine)
+        lock = (wait or self._lock_wait()) if write and sqlite else None
         delay = 0.05
         for attempt in range(ATTEMPTS):
             session = Session(self.engine, expire_on_commit=False, autoflush=True)
             try:
-                if write:
+                if lock is not None:
+                    left = lock.left_ms()
+                    if left <= 0:
+                        raise Busy(M("ledger.db_busy"))
+                    began = time.monotonic()
+                    try:
+                        session.connection(execution_options={db.WRITE: True,
+                                                              db.LOCK_WAIT_MS: left})
+                    finally:
+                        lock.spend(time.monotonic() - began)
+                elif write:
                     session.connection(execution_options={db.WRITE: True})
-                elif not db.is_sqlite(self.engine):
+                elif not sqlite:
                     session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
                 out = work(session)
                 if write:
@@ -355,11 +399,15 @@ class Ledger(CircleMixin):
                 return out
             except (OperationalError, IntegrityError) as err:
                 session.rollback()
-                if attempt == ATTEMPTS - 1:
+                spent = lock is not None and lock.left_ms() <= 0
+                if attempt == ATTEMPTS - 1 or (spent and not isinstance(err, IntegrityError)):
                     if isinstance(err, IntegrityError):
                         raise
                     raise Busy(M("ledger.db_busy")) from err
-                time.sleep(delay)
+                pause = delay if lock is None else min(delay, lock.left_ms() / 1000)
+                time.sleep(max(pause, 0))
+                if lock is not None:
+                    lock.spend(pause)
                 delay *= 4
             finally:
                 session.close()
@@ -484,6 +532,12 @@ class Ledger(CircleMixin):
         """The table's version, bumped by every write (one indexed query: ETags, polling)."""
         return self._probe(token)[0]
 
+    def probe(self, token: str) -> tuple[int, int | None]:
+        """``(version, editor)`` in the one query of :meth:`version`: what the table's answers
+        to this token depend on besides the reader's language, so what their ETags are made
+        of (docs/LEDGER.md "ETags"). A revoked or replaced link is :class:`NotFound`."""
+        return self._probe(token)
+
     def hand(self, token: str, number: int) -> dict:
         """Entry ``number`` (H, with its revisions and its ``dealer_flag``)."""
         table = self.table(token)
@@ -588,7 +642,10 @@ class Ledger(CircleMixin):
         ``winner`` must be given: a seat, or null for 荒庄); ``hand`` may be absent for a
         荒庄 or for a win recorded without tiles, whose factors go in ``declared``. Or
         ``{"adjustment": {...}}``. Optional ``expected_number`` (else :class:`Conflict`) and
-        ``idempotency_key`` (a repeat returns the first entry with ``created`` False).
+        ``idempotency_key`` (1-64 characters of ``[A-Za-z0-9_-]``, else :class:`BadKey`): a
+        repeat of the same body returns the first entry with ``created`` False; another body
+        under a key the table has used is :class:`IdempotencyConflict` and writes nothing
+        (:meth:`_same_entry` says what "the same" is).
 
         Reads no other entry: who deals and the totals are the table row's ``derived``,
         updated here in the same transaction.
@@ -596,9 +653,8 @@ class Ledger(CircleMixin):
         if not isinstance(body, dict):
             raise InputError("bad_json", M("request.not_object"), None)
         key = body.get("idempotency_key")
-        if key is not None and (not isinstance(key, str) or not 0 < len(key) <= KEY_MAX
-                                or not _text_ok(key)):
-            raise _bad("idempotency_key", "ledger.key_bad", n=KEY_MAX)
+        if key is not None and (not isinstance(key, str) or not KEY_SHAPE.fullmatch(key)):
+            raise BadKey(M("ledger.key_bad", n=KEY_MAX), "idempotency_key")
         expected = body.get("expected_number")
         if expected is not None and not _is_int(expected):
             raise _bad("expected_number", "ledger.expected_number_bad")
@@ -607,10 +663,15 @@ class Ledger(CircleMixin):
         def work(s):
             t, editor = self._find(s, token, write=True)
             if key is not None:
-                found = s.scalars(select(Hand.number).where(Hand.table_id == t.id,
-                                                            Hand.idempotency_key == key)).first()
+                found = s.execute(select(Hand.id, Hand.number, Hand.revision, Hand.request,
+                                         Hand.dealer)
+                                  .where(Hand.table_id == t.id, Hand.idempotency_key == key)
+                                  ).first()
                 if found is not None:
-                    return found, False
+                    if not self._same_entry(s, t, found, body):
+                        raise IdempotencyConflict(M("ledger.key_used", n=found.number),
+                                                  found.number)
+                    return found.number, False
             if expected is not None and expected != t.next_number:
                 raise Conflict(M("ledger.conflict", n=expected, next=t.next_number),
                                self._doc(s, t, editor), "expected_number")
@@ -640,6 +701,26 @@ class Ledger(CircleMixin):
             return h.number, True
         number, created = self._run(work, write=True)
         return self._answer(token, number, created)
+
+    @staticmethod
+    def _same_entry(s: Session, t: Table, found, body: dict) -> bool:
+        """Whether ``body`` is a repeat of the body that recorded entry ``found`` under its
+        idempotency key: it would record the same request as the entry's first revision did
+        (the key, ``expected_number`` and ``expected_revision`` aside), a ``settlement``
+        without ``dealer`` read as the dealer that revision was recorded with (the default it
+        had then). So a resend matches after the entry was corrected, voided or undone, or
+        the dealer moved on; a body the ledger would refuse matches nothing. Found without
+        the engine (docs/LEDGER.md "Idempotency keys")."""
+        request, dealer = found.request, found.dealer
+        if found.revision > 1:
+            first = s.execute(select(Revision.request, Revision.dealer).where(
+                Revision.hand_id == found.id, Revision.revision == 1)).first()
+            if first is not None:
+                request, dealer = first.request, first.dealer
+        try:
+            return _entry_request(t, body, dealer) == request
+        except InputError:
+            return False
 
     def _answer(self, token: str, number: int, created: bool) -> Recorded:
         """The entry and the table as read right after the write committed, outside the
@@ -955,8 +1036,9 @@ class Ledger(CircleMixin):
             TooMany: the document holds more than the caps allow (nothing is computed).
             RateLimited: too many tables from ``address`` within the hour.
         """
+        wait = self._lock_wait()                 # one wait for the lock, both writes together
         if address is not None and self.tables_per_hour:
-            self._run(lambda s: self._rate_limit(s, address, utcnow()), write=True)
+            self._run(lambda s: self._rate_limit(s, address, utcnow()), write=True, wait=wait)
         self._import_caps(data)
         problem = body_problem(data, raw)
         if problem is not None:
@@ -990,7 +1072,7 @@ class Ledger(CircleMixin):
                 s.execute(_INSERT_REVISION, [
                     {**{k: v for k, v in r.items() if k != "number"}, "hand_id": ids[r["number"]]}
                     for r in revisions])
-        self._run(work, write=True)
+        self._run(work, write=True, wait=wait)
         return Created(self.table(edit_token), edit_token, view_token)
 
     def _imported_rows(self, variant: str, options: dict, base, dealer: int, entries: list,
@@ -1142,6 +1224,23 @@ class Ledger(CircleMixin):
     def _doc_full(self, s: Session, t: Table, editor: int | None) -> TableDoc:
         self._cache.drop((t.id, t.created_at))
         return self._doc(s, t, editor)
+
+
+class _LockWait:
+    """How long a write may still wait for SQLite's write lock (:meth:`Ledger._run`): the
+    ledger's ``busy_timeout_ms``, less what its attempts waited in ``BEGIN IMMEDIATE`` and
+    slept between them (the time a write's own work takes is not waiting)."""
+
+    __slots__ = ("left",)
+
+    def __init__(self, ms: int):
+        self.left = ms / 1000
+
+    def left_ms(self) -> int:
+        return int(self.left * 1000)
+
+    def spend(self, seconds: float) -> None:
+        self.left -= seconds
 
 
 @dataclass(frozen=True)
@@ -1858,20 +1957,42 @@ def _check_body(body: dict) -> None:
         raise InputError("bad_settlement", M("ledger.winner_required"), "settlement.winner")
 
 
+def _hand_request(body: dict, default_dealer: int) -> dict:
+    """A hand's body as it is recorded (``request``), before the engine sees it: the hand's
+    fields that are given, ``settlement.dealer`` filled in, no tile field without ``hand``."""
+    settlement = dict(body["settlement"])
+    if settlement.get("dealer") is None:
+        settlement["dealer"] = default_dealer
+    request = {k: body[k] for k in HAND_FIELDS if body.get(k) is not None}
+    request["settlement"] = settlement
+    if request.get("hand") in (None, ""):
+        request.pop("hand", None)
+        for k in TILE_ONLY:
+            if request.get(k):
+                raise _bad(k, "ledger.tiles_without_hand", key=k)
+            request.pop(k, None)
+    return request
+
+
+def _entry_request(t: Table | _Settings, body: dict, default_dealer: int) -> dict:
+    """The request :func:`_compute` records for ``body``, without the engine (an adjustment
+    is read as it would be, which needs none)."""
+    _check_body(body)
+    if "adjustment" in body:
+        return _adjustment(t, body["adjustment"], default_dealer)[1]
+    return _hand_request(body, default_dealer)
+
+
 def _compute(t: Table | _Settings, body: dict, default_dealer: int):
     """Validate an entry's body and compute it with the engine.
     Returns ``(kind, request as recorded, result, dealer, verified)``."""
     _check_body(body)
     if "adjustment" in body:
         return _adjustment(t, body["adjustment"], default_dealer)
-    raw = body["settlement"]
-    settlement = dict(raw)
-    if settlement.get("dealer") is None:
-        settlement["dealer"] = default_dealer
-    request = {k: body[k] for k in HAND_FIELDS if body.get(k) is not None}
-    request["settlement"] = settlement
+    request = _hand_request(body, default_dealer)
+    settlement = request["settlement"]
     engine_settlement = {**settlement, "base": t.base}
-    if request.get("hand") not in (None, ""):
+    if "hand" in request:
         if "declared" in request:
             raise _bad("declared", "ledger.declared_with_hand")
         out = analyze({"variant": t.variant, "options": t.options,
@@ -1879,11 +2000,6 @@ def _compute(t: Table | _Settings, body: dict, default_dealer: int):
                        "settlement": engine_settlement}, advice=False)
         verified = True
     else:
-        request.pop("hand", None)
-        for k in TILE_ONLY:
-            if request.get(k):
-                raise _bad(k, "ledger.tiles_without_hand", key=k)
-            request.pop(k, None)
         bare = {"variant": t.variant, "options": t.options, "settlement": engine_settlement}
         for k in ("win_by", "declared"):
             if k in request:
