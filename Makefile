@@ -47,7 +47,7 @@ ENGINE_TESTS := tests/test_engine_*.py tests/test_cases.py tests/test_free_draws
 	tests/test_story_*.py tests/test_quiz.py tests/test_doctests.py
 
 test: $(VENV)/.stamp-test
-	$(PYTEST) -q -n $(WORKERS) -m "not slow and not serial and not refactor"
+	$(PYTEST) -q -n $(WORKERS) --dist worksteal -m "not slow and not serial and not refactor"
 	$(PYTEST) -q -p no:xdist -m "serial and not slow and not refactor"
 	$(MAKE) --no-print-directory test-pure
 
@@ -61,13 +61,13 @@ check: $(VENV)/.stamp-test
 
 test-fast: $(VENV)/.stamp-test
 	WEBCALC_TEST_DBS=sqlite WEBCALC_TEST_SCALE=0.2 HYPOTHESIS_PROFILE=dev \
-	$(PYTEST) -q -n $(WORKERS) -m "not browser and not slow and not serial and not server and not refactor"
+	$(PYTEST) -q -n $(WORKERS) --dist worksteal -m "not browser and not slow and not serial and not server and not refactor"
 
 # The engine with WEBCALC_PURE_PYTHON=1 runs the Python twins of webcalc/_pjunit.c
 # (webcalc/compiled.py sets pjunit to None), on the engine's own test files: the web, ledger
 # and browser tests reach the same engine and would only repeat them.
 test-pure: $(VENV)/.stamp-test
-	WEBCALC_PURE_PYTHON=1 $(PYTEST) -q -n $(WORKERS) -m "not slow and not serial and not refactor" \
+	WEBCALC_PURE_PYTHON=1 $(PYTEST) -q -n $(WORKERS) --dist worksteal -m "not slow and not serial and not refactor" \
 		$(ENGINE_TESTS)
 
 # re-record the golden corpus (tests/golden/) and the message snapshots (tests/messages_zh.json,

@@ -14,6 +14,7 @@ import difflib
 import gzip
 import json
 import lzma
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -114,8 +115,8 @@ def summary(corpus: list[dict], old: list[dict], new: list[dict]) -> list[str]:
            else f"{len(new)} requests; {len(changed)} answers changed"]
     by_kind: dict[str, int] = {}
     for i in changed:
-        first = corpus[i]["path"].split("?")[0].split("/")[1:3]
-        kind = "/" + "/".join(first)
+        path = re.sub(r"\{(edit|view)\d+\}", r"{\1}", corpus[i]["path"].split("?")[0])
+        kind = f"{corpus[i]['method']} {path}"
         by_kind[kind] = by_kind.get(kind, 0) + 1
     out += [f"  {n:5d} × {kind}" for kind, n in sorted(by_kind.items(), key=lambda kv: -kv[1])]
     out += ["  changed: " + describe(corpus[i]) for i in changed[:10]]
