@@ -153,7 +153,7 @@ from ..options import parse_options
 from ..settlement import BASE_DECIMALS, MAX_BASE, MAX_DECIMAL_BASE, SEAT_NAMES, amount_problem, fmt
 from ..variants import VARIANTS
 from . import db
-from .circles import CircleMixin, apply_seats
+from .circles import IMPORT_COMPUTATIONS_MAX, CircleMixin, apply_seats
 from .errors import Busy, Conflict, NotFound, NotOwner, RateLimited, ReadOnly, TooMany, Voided
 from .models import Creation, Editor, Hand, Revision, SerializedJSON, Table, utcnow
 from .money import all_ints, exact, number, settle_up
@@ -260,6 +260,8 @@ class Ledger(CircleMixin):
         corrections_max: superseded revisions (corrections) kept per table, all its entries
             together: what every read of the table carries besides its entries.
         editors_max: edit links per table, the creator's and the revoked ones included.
+        import_computations_max: engine computations one import may ask for (entries plus
+            their older revisions, all the tables of a circle's import together).
         tables_per_hour: tables one address may create per hour (0: no cap).
         migrate_lazily: upgrade the schema on first use (tests); else call :meth:`migrate`.
         busy_timeout_ms: how long a SQLite writer waits for the lock before a retry.
@@ -272,6 +274,7 @@ class Ledger(CircleMixin):
 
     def __init__(self, url: str, *, hands_max: int = HANDS_MAX, revisions_max: int = REVISIONS_MAX,
                  corrections_max: int = CORRECTIONS_MAX, editors_max: int = EDITORS_MAX,
+                 import_computations_max: int = IMPORT_COMPUTATIONS_MAX,
                  tables_per_hour: int = 30, migrate_lazily: bool = False,
                  busy_timeout_ms: int = db.BUSY_TIMEOUT_MS,
                  migrate_in_subprocess: bool = False, cache_hands: int = CACHE_HANDS):
@@ -282,6 +285,7 @@ class Ledger(CircleMixin):
         self.revisions_max = revisions_max
         self.corrections_max = corrections_max
         self.editors_max = editors_max
+        self.import_computations_max = import_computations_max
         self.tables_per_hour = tables_per_hour
         self._migrated = not migrate_lazily
         self._migrate_lock = threading.Lock()
@@ -1015,13 +1019,14 @@ class Ledger(CircleMixin):
                 {**{k: v for k, v in r.items() if k != "number"}, "hand_id": ids[r["number"]]}
                 for r in revisions])
 
-    def _import_caps(self, data: Any) -> None:
+    def _import_caps(self, data: Any) -> int:
         """Step 2 of :meth:`import_table`: :class:`TooMany` when the document holds more
         than the caps allow, read from the lengths of its lists (what is not a list here is
-        reported by :meth:`_import_plan`)."""
+        reported by :meth:`_import_plan`). Returns the engine computations the table asks
+        for: its entries plus their older revisions (:attr:`import_computations_max`)."""
         entries = data.get("entries") if isinstance(data, dict) else None
         if not isinstance(entries, list):
-            return
+            return 0
         if len(entries) > self.hands_max:
             raise self._too_many_entries("entries")
         corrections = 0
@@ -1034,6 +1039,16 @@ class Ledger(CircleMixin):
             corrections += len(olds)
             if corrections > self.corrections_max:
                 raise self._too_many_corrections(f"entries[{i}].revisions")
+        if len(entries) + corrections > self.import_computations_max:
+            raise self._too_many_computations("entries")
+        return len(entries) + corrections
+
+    def _too_many_computations(self, field: str, circle: bool = False) -> TooMany:
+        """An import asking the engine for more than :attr:`import_computations_max`
+        computations (docs/LEDGER.md "Limits")."""
+        code = "circle.import_computations_full" if circle else "ledger.import_computations_full"
+        return TooMany(M(code, n=self.import_computations_max),
+                       "computations_per_import", self.import_computations_max, field)
 
     def _import_plan(self, data: Any) -> tuple:
         """Step 4 of :meth:`import_table`: the table's settings and the entries, checked
