@@ -527,6 +527,54 @@ def test_nginx_access_log_holds_no_token(stack):
     assert all(line.startswith("127.0.0.") for line in lines)   # still says who asked
 
 
+def _leaks(log: str, tokens) -> list[str]:
+    """The tokens the log shows, as sent (whole or a character percent-encoded) or decoded."""
+    from urllib.parse import unquote
+
+    texts = (log, unquote(log), unquote(unquote(log)))
+    return [t for t in tokens if any(t in x for x in texts) or
+            "".join(f"%{ord(c):02x}" for c in t) in log.lower()]
+
+
+@pytest.mark.parametrize("which", ["stack", "city_stack"])
+def test_nginx_access_log_hides_encoded_repeated_and_referer_tokens(which, request):
+    """A token percent-encoded (``%55`` for ``U``) opens the table and was logged as sent;
+    nginx also kept the first of two ``table=`` values, a ``tab%6Ce=`` value, a token after
+    ``%2F`` and the tokens in a Referer's query. Both shipped configs."""
+    s = request.getfixturevalue(which)
+    port = s.proxy_port
+    before = len(_log_lines(s.access_log, 0))
+    status, _, data = _create_table(port, "127.0.0.7")
+    assert status == 201, data
+    made = json.loads(data)
+    edit, view = made["edit_token"], made["view_token"]
+    one = edit[:5] + f"%{ord(edit[5]):02X}" + edit[6:]
+    every = "".join(f"%{ord(c):02x}" for c in view)
+    link = f"http%3A%2F%2F127.0.0.1%2Ft%2F{edit}"
+    opened = [f"/t/{one}", f"/t/{every}", f"/api/v1/tables/{one}", f"/t%2F{view}",
+              f"/t/{one}/live?part=top"]
+    for path in opened:                             # (a loaded machine: a first page is slow)
+        status, _, _ = _request(port, "GET", path, timeout=30)
+        assert status == 200, path                  # each of these opens the table
+    sent = [f"/t/send?table={view}&table={link}", f"/t/send?hand=1m&tab%6Ce={link}&%74able={one}",
+            f"/t/{edit}/{view}/{edit}/x"]
+    for path in sent:
+        _request(port, "GET", path, timeout=30)
+    referers = [f"http://127.0.0.1:{port}/t/send?hand=1m&table={link}&table={view}",
+                f"http://127.0.0.1:{port}/?next=%2Ft%2F{one}",
+                f"http://127.0.0.1:{port}/a/{edit}/{view}/{one}/{edit}?x=1"]
+    for ref in referers:
+        status, _, _ = _request(port, "GET", "/healthz", headers={"Referer": ref}, timeout=30)
+        assert status == 200
+    lines = _log_lines(s.access_log, before + 1 + len(opened) + len(sent) + len(referers))
+    log = "\n".join(lines[before:])
+    assert log.count("\n") + 1 == 1 + len(opened) + len(sent) + len(referers), log
+    assert _leaks(log, [edit, view, one]) == [], log
+    assert '"GET /t/[redacted] HTTP/1.1" 200' in log
+    assert '"GET /t/[redacted]/live?part=top HTTP/1.1" 200' in log
+    assert all(line.startswith("127.0.0.") for line in lines[before:])
+
+
 def test_session_cookie_through_nginx(stack):
     """SameSite=Lax; not Secure over plain http, even when the client claims https: nginx
     replaces X-Forwarded-Proto with its own scheme."""
