@@ -827,10 +827,20 @@ class Ledger(CircleMixin):
             return n + 1
         return self._run(work, write=True), new
 
-    def revoke_editor(self, token: str, number: Any) -> dict:
+    def revoke_editor(self, token: str, number: Any, *, view: bool = False) -> dict:
         """Revoke co-scorer ``number``'s link (creator only): from then on it answers
         :class:`NotFound`. Revoking a revoked link changes nothing. Returns
-        ``{"editor", "revoked_at"}``."""
+        ``{"editor", "revoked_at"}``.
+
+        The view link the co-scorer's page showed still reads the table; with ``view`` it is
+        replaced in the same transaction (docs/LEDGER.md "Tokens"): the creator's edit link
+        stays, the old view link answers :class:`NotFound`, the other co-scorers' pages no
+        longer know the view link (as after :meth:`rotate` with ``view``); the answer then
+        has ``"view_token"``, the new one."""
+        if not isinstance(view, bool):
+            raise _bad("view", "ledger.rotate_view")
+        new_view = secrets.token_urlsafe(TOKEN_BYTES) if view else None
+
         def work(s):
             t, editor = self._find(s, token, write=True)
             self._owner(editor)
@@ -842,11 +852,28 @@ class Ledger(CircleMixin):
                                                    Editor.number == number)).first()
             if e is None:
                 raise NotFound(M("ledger.no_editor", n=number), "editor")
-            if e.revoked_at is None:
+            changed = e.revoked_at is None
+            if changed:
                 e.revoked_at = utcnow()
+            out = {"editor": e.number, "revoked_at": _iso(e.revoked_at)}
+            if new_view is not None:
+                self._new_view(s, t, new_view, _seal(new_view, token))
+                out["view_token"] = new_view
+            if changed or new_view is not None:
                 self._changed(s, t.id)
-            return {"editor": e.number, "revoked_at": _iso(e.revoked_at)}
+            return out
         return self._run(work, write=True)
+
+    @staticmethod
+    def _new_view(s: Session, t: Table, view: str, seal: str | None) -> None:
+        """The table's view link is now ``view`` (the old one answers :class:`NotFound`),
+        the creator's link knowing it by ``seal`` (None: the view token its edit token
+        derives); the co-scorers' links and the circle no longer know it."""
+        t.view_hash, t.view_seal = token_hash(view), seal
+        if t.circle_id is not None:
+            t.circle_seal = ""                    # the circle no longer knows the view link
+        for e in s.execute(select(Editor).where(Editor.table_id == t.id)).scalars():
+            e.view_seal = ""                      # sealed with the old view token: unknown now
 
     def rotate(self, token: str, *, view: bool = False) -> Rotated:
         """Replace this edit link (any editor: their own), and with ``view`` the table's view
@@ -865,13 +892,8 @@ class Ledger(CircleMixin):
             new_view = view_token_of(new) if view else None
             if editor == 0:
                 t.edit_hash = token_hash(new)
-                if view:
-                    t.view_hash, t.view_seal = token_hash(new_view), None
-                    if t.circle_id is not None:
-                        t.circle_seal = ""        # the circle no longer knows the view link
-                    for e in s.execute(select(Editor).where(Editor.table_id == t.id))\
-                            .scalars():
-                        e.view_seal = ""          # sealed with the old view token: unknown now
+                if new_view is not None:
+                    self._new_view(s, t, new_view, None)
                 else:
                     t.view_seal = _seal(current, new)
             else:
