@@ -20,6 +20,7 @@
 # make bench-city -> 3 gunicorn servers x 2 workers behind nginx on one PostgreSQL, 1000 tables x 4 polling viewers plus writes: poll p50/p99, server CPU per poll, tables per core -> "## City (issue 26.4)"
 # make bench-circle -> a circle of 100 tables x 16 hands on SQLite: the circle page, its JSON and a player's page after a write -> "## Circles (issue 24)"
 # make bench-limits -> the refused 2 MB import beside a record, the biggest import the caps allow, a table at the caps -> "## Ledger limits and imports (issue 20)"
+# make bench-circle-import -> a circle import at the cap on its engine work (fresh hands, and the hardest), a real 100-evening circle, the issue's 30,000-hand import refused -> "## Circle imports"
 # make fuzz -> 100,000 hostile requests per database, 0 × 500 asserted -> "## Fuzz (issue 20)"
 # make lock -> regenerate constraints.txt (the pinned versions every install uses)
 # The virtualenv is reinstalled only when pyproject.toml, setup.py, the C part of the engine
@@ -33,7 +34,7 @@ BIN    := $(VENV)/bin
 LOCK   := constraints.txt
 PIP    := $(BIN)/python -m pip install -q -c $(LOCK)
 
-.PHONY: run test test-extras check test-fast test-pure golden bench worst bench-ledger bench-city bench-circle bench-review bench-limits fuzz soak-ledger soak load lock memory pages clean
+.PHONY: run test test-extras check test-fast test-pure golden bench worst bench-ledger bench-city bench-circle bench-circle-import bench-review bench-limits fuzz soak-ledger soak load lock memory pages clean
 
 run: $(VENV)/.stamp-run
 	$(BIN)/gunicorn -c gunicorn.conf.py 'webcalc:create_app()'
@@ -119,6 +120,10 @@ bench-circle: $(VENV)/.stamp-run
 # and PostgreSQL (a few minutes)
 bench-limits: $(VENV)/.stamp-run
 	$(BIN)/python bench/limits.py
+
+# circle imports: the CPU of one import at the cap on its engine work (docs/LEDGER.md "Limits")
+bench-circle-import: $(VENV)/.stamp-run
+	$(BIN)/python bench/circle_import.py
 
 # fuzz runner: 100,000 seeded hostile requests per database (SQLite, then PostgreSQL) through
 # the whole app; fails on any 500 or rule break (tens of minutes on 2 cores; FUZZ_REQUESTS=n)

@@ -388,6 +388,8 @@ TEXTS: dict[str, str] = dict([
     M_("ledger.revisions_full", "A hand can be corrected at most {n} times."),
     M_("ledger.corrections_full",
        "A table keeps at most {n} corrections in all; void the hand and record it again instead."),
+    M_("ledger.import_computations_full",
+       "An import may hold at most {n} entries and corrections in all (each is computed again)."),
     M_("ledger.reason_required", "Voiding needs a reason (reason)."),
     M_("ledger.reason_unprintable",
        "The reason (reason) holds characters that cannot be stored (control characters or unpaired surrogates)."),
@@ -483,6 +485,9 @@ TEXTS: dict[str, str] = dict([
     M_("circle.not_export", "Not a circle export file (format should be \"{format}\")."),
     M_("circle.tables_list", "tables should be a list of the circle's tables."),
     M_("circle.import_tables_full", "A circle import holds at most {n} tables."),
+    M_("circle.import_computations_full",
+       "A circle import may hold at most {n} entries and corrections in all its tables together "
+       "(each is computed again)."),
     M_("circle.player_shape", "Each player should have an id (a number, all different) and a name."),
     M_("circle.table_shape", "Each table should have players (4 ids) and table (a table export)."),
     # a hand's story (webcalc/story.py, webcalc/quiz.py): history, review, quiz

@@ -9,6 +9,7 @@ summed by hand from them, in the comments.
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -310,3 +311,105 @@ def test_import_checks(api, evenings, make_app):
     r = api.post("/api/v1/circles/import", json=many)
     assert (r.status_code, r.json["error"]["detail"]) == \
         (422, {"limit": "tables_per_import", "max": 200})
+
+
+# -- the cap on an import's engine work (docs/LEDGER.md "Limits") ------------------------------
+
+WIN = {"hand": T, "winning_tile": "2z", "win_by": "self_draw", "settlement": {"winner": 1}}
+
+
+def _circle_doc(tables: int, entries: int, revisions: int = 0) -> dict:
+    """A circle export of ``tables`` 郑州 evenings of ``entries`` wins each, the first
+    ``revisions`` of them with one correction."""
+    rows = [{"number": n + 1, "kind": "hand", "request": WIN,
+             **({"revisions": [{"request": WIN}]} if n < revisions else {})}
+            for n in range(entries)]
+    return {"format": "webcalc-circle/1", "name": "周五牌友",
+            "players": [{"id": i + 1, "name": p} for i, p in enumerate(PLAYERS)],
+            "tables": [{"players": [1, 2, 3, 4], "table": {
+                "format": "webcalc-ledger/1", "variant": "zhengzhou", "entries": rows}}
+                for _ in range(tables)]}
+
+
+@pytest.fixture()
+def no_engine(monkeypatch):
+    """The engine may not be called: an import refused by its caps computes nothing."""
+    from webcalc.ledger import service
+
+    def refuse(*_a, **_k):
+        raise AssertionError("the engine was called")
+    monkeypatch.setattr(service, "analyze", refuse)
+    monkeypatch.setattr(service, "settle_without_tiles", refuse)
+
+
+def test_the_issues_import_is_refused_before_any_engine_call(make_app, no_engine):
+    """60 tables × 500 hands (30,000 computations, past gunicorn's 30 s worker timeout) in
+    under 4 MB: 422 at once, naming the cap, in the reader's language; nothing stored."""
+    from webcalc.ledger.circles import IMPORT_COMPUTATIONS_MAX
+
+    client = make_app().test_client()
+    raw = json.dumps(_circle_doc(60, 500), separators=(",", ":")).encode()
+    assert len(raw) < 4 * 1024 * 1024
+    r = client.post("/api/v1/circles/import", data=raw, content_type="application/json")
+    assert r.status_code == 422, r.json
+    err = r.json["error"]
+    assert err["code"] == "too_many"
+    assert err["detail"] == {"limit": "computations_per_import", "max": IMPORT_COMPUTATIONS_MAX}
+    # the table whose entries pass the cap: the first whose entries and corrections, with
+    # the tables before it, make more than the cap
+    assert err["field"] == f"tables[{IMPORT_COMPUTATIONS_MAX // 500}].table.entries"
+    assert f"{IMPORT_COMPUTATIONS_MAX:,}" in err["message"] or \
+        str(IMPORT_COMPUTATIONS_MAX) in err["message"]
+    assert "牌友圈" in err["message"]
+    r = client.post("/api/v1/circles/import", data=raw, content_type="application/json",
+                    headers={"Accept-Language": "en"})
+    assert r.status_code == 422 and "circle import" in r.json["error"]["message"]
+    assert str(IMPORT_COMPUTATIONS_MAX) in r.json["error"]["message"].replace(",", "")
+
+
+def test_corrections_count_towards_the_cap(make_app, no_engine):
+    app = make_app(LEDGER_IMPORT_COMPUTATIONS_MAX=50)
+    client = app.test_client()
+    # 2 tables × (20 entries + 5 corrections) = 50: at the cap, not past it; one more passes
+    assert app.extensions["ledger"].import_computations_max == 50
+    r = client.post("/api/v1/circles/import", json=_circle_doc(3, 20, 5))
+    assert (r.status_code, r.json["error"]["field"], r.json["error"]["detail"]) == \
+        (422, "tables[2].table.entries", {"limit": "computations_per_import", "max": 50})
+    doc = _circle_doc(2, 20, 5)
+    doc["tables"][1]["table"]["entries"][10]["revisions"] = [{"request": WIN}]
+    r = client.post("/api/v1/circles/import", json=doc)
+    assert (r.status_code, r.json["error"]["field"]) == (422, "tables[1].table.entries")
+    # the page's import says so too, in the reader's language
+    page = client.get("/c/new?lang=en").data.decode()
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    r = client.post("/c/import?lang=en", data={"csrf_token": token, "text": json.dumps(doc)})
+    assert r.status_code == 422
+    assert "at most 50 entries and corrections in all its tables" in r.data.decode()
+
+
+def test_an_import_at_the_cap_is_computed(make_app):
+    client = make_app(LEDGER_IMPORT_COMPUTATIONS_MAX=50).test_client()
+    r = client.post("/api/v1/circles/import", json=_circle_doc(2, 20, 5))
+    assert r.status_code == 201, r.json
+    assert [t["hands"] for t in r.json["circle"]["tables"]] == [20, 20]
+
+
+def test_every_import_counts_towards_the_address_cap_before_its_work(make_app, monkeypatch):
+    """Counted in its own transaction before any check or engine call: an import refused by
+    the cap counts, and so does one killed in the middle of its engine work (a worker
+    timeout), so a client cannot try again and again for free."""
+    from webcalc.ledger import service
+
+    app = make_app(LEDGER_TABLES_PER_HOUR=2, LEDGER_IMPORT_COMPUTATIONS_MAX=50)
+    client = app.test_client()
+    r = client.post("/api/v1/circles/import", json=_circle_doc(3, 20))
+    assert r.status_code == 422, r.json
+
+    def killed(*_a, **_k):
+        raise SystemExit("worker timeout")
+    monkeypatch.setattr(service, "analyze", killed)
+    with pytest.raises(SystemExit):
+        client.post("/api/v1/circles/import", json=_circle_doc(1, 20))
+    monkeypatch.undo()
+    r = client.post("/api/v1/circles", json={"name": "x"})
+    assert (r.status_code, r.json["error"]["code"]) == (429, "rate_limited")

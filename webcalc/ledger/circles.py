@@ -47,6 +47,11 @@ PLAYERS_MAX = 60
 TABLES_MAX = 1000
 #: tables one circle import may hold (each of its hands is computed again by the engine)
 IMPORT_TABLES_MAX = 200
+#: Engine computations one import may ask for: its entries plus their older revisions, all
+#: its tables together (docs/LEDGER.md "Limits"). Each is computed again, so this bounds an
+#: import's CPU: under 2 s at the cap on fresh hands (bench/RESULTS.md "Circle imports"); a
+#: circle of 100 evenings of 16 hands (1,600) fits with room for corrections.
+IMPORT_COMPUTATIONS_MAX = 2500
 CIRCLE_NAME_MAX = 40
 PLAYER_NAME_MAX = 16
 CIRCLE_FORMAT = "webcalc-circle/1"
@@ -171,6 +176,7 @@ class CircleMixin:
 
     players_max = PLAYERS_MAX
     circle_tables_max = TABLES_MAX
+    import_computations_max = IMPORT_COMPUTATIONS_MAX
 
     if TYPE_CHECKING:                     # what the Ledger it is mixed into provides
         engine: Any
@@ -180,7 +186,8 @@ class CircleMixin:
         def _lock_wait(self) -> Any: ...
         def _rate_limit(self, s: Session, address: str, now: Any) -> None: ...
         def _export_by_id(self, table_id: int) -> dict: ...
-        def _import_caps(self, data: Any) -> None: ...
+        def _import_caps(self, data: Any) -> int: ...
+        def _too_many_computations(self, field: str, circle: bool = False) -> TooMany: ...
         def _import_plan(self, data: Any) -> tuple: ...
         def _imported_rows(self, variant: str, options: dict, base: Any, dealer: int,
                            entries: list, now: Any) -> tuple: ...
@@ -437,7 +444,13 @@ class CircleMixin:
                       raw: bytes | None = None):
         """A new circle (new tokens, new tables) from an :meth:`export_circle` document:
         every entry of every table computed again by the engine, as :meth:`import_table`
-        does; standings and kept figures computed from the recomputed entries."""
+        does; standings and kept figures computed from the recomputed entries.
+
+        In :meth:`import_table`'s order: ``address`` counted first (its own transaction, so
+        an import refused or killed later counts too); then the caps from the lengths of the
+        document's lists — tables per import, each table's caps, and the engine work of
+        the whole import (:attr:`import_computations_max`: entries plus revisions, all its
+        tables) — before anything is computed."""
         wait = self._lock_wait()                 # one wait for the lock, both writes together
         if address is not None and self.tables_per_hour:
             self._run(lambda s: self._rate_limit(s, address, utcnow()), write=True, wait=wait)
@@ -449,8 +462,12 @@ class CircleMixin:
         if len(tables) > IMPORT_TABLES_MAX:
             raise TooMany(M("circle.import_tables_full", n=IMPORT_TABLES_MAX),
                           "tables_per_import", IMPORT_TABLES_MAX, "tables")
-        for item in tables:
-            self._import_caps(item.get("table") if isinstance(item, dict) else None)
+        computations = 0
+        for i, item in enumerate(tables):
+            computations += self._import_caps(item.get("table") if isinstance(item, dict)
+                                              else None)
+            if computations > self.import_computations_max:
+                raise self._too_many_computations(f"tables[{i}].table.entries", True)
         problem = body_problem(data, raw)
         if problem is not None:
             kind, where = problem

@@ -159,7 +159,7 @@ from ..options import parse_options
 from ..settlement import BASE_DECIMALS, MAX_BASE, MAX_DECIMAL_BASE, SEAT_NAMES, amount_problem, fmt
 from ..variants import VARIANTS
 from . import db
-from .circles import CircleMixin, apply_seats
+from .circles import IMPORT_COMPUTATIONS_MAX, CircleMixin, apply_seats
 from .errors import (
     BadKey,
     Busy,
@@ -279,6 +279,8 @@ class Ledger(CircleMixin):
         corrections_max: superseded revisions (corrections) kept per table, all its entries
             together: what every read of the table carries besides its entries.
         editors_max: edit links per table, the creator's and the revoked ones included.
+        import_computations_max: engine computations one import may ask for (entries plus
+            their older revisions, all the tables of a circle's import together).
         tables_per_hour: tables one address may create per hour (0: no cap).
         migrate_lazily: upgrade the schema on first use (tests); else call :meth:`migrate`.
         busy_timeout_ms: how long a SQLite write waits for the lock in all, its retries
@@ -292,6 +294,7 @@ class Ledger(CircleMixin):
 
     def __init__(self, url: str, *, hands_max: int = HANDS_MAX, revisions_max: int = REVISIONS_MAX,
                  corrections_max: int = CORRECTIONS_MAX, editors_max: int = EDITORS_MAX,
+                 import_computations_max: int = IMPORT_COMPUTATIONS_MAX,
                  tables_per_hour: int = 30, migrate_lazily: bool = False,
                  busy_timeout_ms: int = db.BUSY_TIMEOUT_MS,
                  migrate_in_subprocess: bool = False, cache_hands: int = CACHE_HANDS):
@@ -302,6 +305,7 @@ class Ledger(CircleMixin):
         self.revisions_max = revisions_max
         self.corrections_max = corrections_max
         self.editors_max = editors_max
+        self.import_computations_max = import_computations_max
         self.tables_per_hour = tables_per_hour
         self._migrated = not migrate_lazily
         self._migrate_lock = threading.Lock()
@@ -904,10 +908,20 @@ class Ledger(CircleMixin):
             return n + 1
         return self._run(work, write=True), new
 
-    def revoke_editor(self, token: str, number: Any) -> dict:
+    def revoke_editor(self, token: str, number: Any, *, view: bool = False) -> dict:
         """Revoke co-scorer ``number``'s link (creator only): from then on it answers
         :class:`NotFound`. Revoking a revoked link changes nothing. Returns
-        ``{"editor", "revoked_at"}``."""
+        ``{"editor", "revoked_at"}``.
+
+        The view link the co-scorer's page showed still reads the table; with ``view`` it is
+        replaced in the same transaction (docs/LEDGER.md "Tokens"): the creator's edit link
+        stays, the old view link answers :class:`NotFound`, the other co-scorers' pages no
+        longer know the view link (as after :meth:`rotate` with ``view``); the answer then
+        has ``"view_token"``, the new one."""
+        if not isinstance(view, bool):
+            raise _bad("view", "ledger.rotate_view")
+        new_view = secrets.token_urlsafe(TOKEN_BYTES) if view else None
+
         def work(s):
             t, editor = self._find(s, token, write=True)
             self._owner(editor)
@@ -919,11 +933,28 @@ class Ledger(CircleMixin):
                                                    Editor.number == number)).first()
             if e is None:
                 raise NotFound(M("ledger.no_editor", n=number), "editor")
-            if e.revoked_at is None:
+            changed = e.revoked_at is None
+            if changed:
                 e.revoked_at = utcnow()
+            out = {"editor": e.number, "revoked_at": _iso(e.revoked_at)}
+            if new_view is not None:
+                self._new_view(s, t, new_view, _seal(new_view, token))
+                out["view_token"] = new_view
+            if changed or new_view is not None:
                 self._changed(s, t.id)
-            return {"editor": e.number, "revoked_at": _iso(e.revoked_at)}
+            return out
         return self._run(work, write=True)
+
+    @staticmethod
+    def _new_view(s: Session, t: Table, view: str, seal: str | None) -> None:
+        """The table's view link is now ``view`` (the old one answers :class:`NotFound`),
+        the creator's link knowing it by ``seal`` (None: the view token its edit token
+        derives); the co-scorers' links and the circle no longer know it."""
+        t.view_hash, t.view_seal = token_hash(view), seal
+        if t.circle_id is not None:
+            t.circle_seal = ""                    # the circle no longer knows the view link
+        for e in s.execute(select(Editor).where(Editor.table_id == t.id)).scalars():
+            e.view_seal = ""                      # sealed with the old view token: unknown now
 
     def rotate(self, token: str, *, view: bool = False) -> Rotated:
         """Replace this edit link (any editor: their own), and with ``view`` the table's view
@@ -942,13 +973,8 @@ class Ledger(CircleMixin):
             new_view = view_token_of(new) if view else None
             if editor == 0:
                 t.edit_hash = token_hash(new)
-                if view:
-                    t.view_hash, t.view_seal = token_hash(new_view), None
-                    if t.circle_id is not None:
-                        t.circle_seal = ""        # the circle no longer knows the view link
-                    for e in s.execute(select(Editor).where(Editor.table_id == t.id))\
-                            .scalars():
-                        e.view_seal = ""          # sealed with the old view token: unknown now
+                if new_view is not None:
+                    self._new_view(s, t, new_view, None)
                 else:
                     t.view_seal = _seal(current, new)
             else:
@@ -1097,13 +1123,14 @@ class Ledger(CircleMixin):
                 {**{k: v for k, v in r.items() if k != "number"}, "hand_id": ids[r["number"]]}
                 for r in revisions])
 
-    def _import_caps(self, data: Any) -> None:
+    def _import_caps(self, data: Any) -> int:
         """Step 2 of :meth:`import_table`: :class:`TooMany` when the document holds more
         than the caps allow, read from the lengths of its lists (what is not a list here is
-        reported by :meth:`_import_plan`)."""
+        reported by :meth:`_import_plan`). Returns the engine computations the table asks
+        for: its entries plus their older revisions (:attr:`import_computations_max`)."""
         entries = data.get("entries") if isinstance(data, dict) else None
         if not isinstance(entries, list):
-            return
+            return 0
         if len(entries) > self.hands_max:
             raise self._too_many_entries("entries")
         corrections = 0
@@ -1116,6 +1143,16 @@ class Ledger(CircleMixin):
             corrections += len(olds)
             if corrections > self.corrections_max:
                 raise self._too_many_corrections(f"entries[{i}].revisions")
+        if len(entries) + corrections > self.import_computations_max:
+            raise self._too_many_computations("entries")
+        return len(entries) + corrections
+
+    def _too_many_computations(self, field: str, circle: bool = False) -> TooMany:
+        """An import asking the engine for more than :attr:`import_computations_max`
+        computations (docs/LEDGER.md "Limits")."""
+        code = "circle.import_computations_full" if circle else "ledger.import_computations_full"
+        return TooMany(M(code, n=self.import_computations_max),
+                       "computations_per_import", self.import_computations_max, field)
 
     def _import_plan(self, data: Any) -> tuple:
         """Step 4 of :meth:`import_table`: the table's settings and the entries, checked

@@ -35,12 +35,13 @@ beyond, as every other body beyond 16 KB).
 Configuration (``app.config``, else the environment): ``DATABASE_URL`` (default: SQLite at
 ``instance/ledger.sqlite3``), ``LEDGER_HANDS_MAX`` (500 entries per table),
 ``LEDGER_REVISIONS_MAX`` (20 revisions per entry), ``LEDGER_CORRECTIONS_MAX`` (200 per
-table), ``LEDGER_EDITORS_MAX`` (20 edit links per table), ``LEDGER_TABLES_PER_HOUR`` (30 per
-address); past a cap: 422 ``too_many``. ``LEDGER_CACHE_HANDS`` (1500): entries each process
-keeps of the tables it read last. The schema is migrated when the app starts (in
-tests: on first use), in a child process outside tests, so Alembic never loads in the
-server's processes. CLI: ``flask --app webcalc ledger-purge --idle-days N [--dry-run]`` and
-``flask --app webcalc ledger-migrate``.
+table), ``LEDGER_EDITORS_MAX`` (20 edit links per table), ``LEDGER_IMPORT_COMPUTATIONS_MAX``
+(2500 engine computations per import: entries plus revisions, all its tables),
+``LEDGER_TABLES_PER_HOUR`` (30 per address); past a cap: 422 ``too_many``.
+``LEDGER_CACHE_HANDS`` (1500): entries each process keeps of the tables it read last. The
+schema is migrated when the app starts (in tests: on first use), in a child process outside
+tests, so Alembic never loads in the server's processes. CLI: ``flask --app webcalc
+ledger-purge --idle-days N [--dry-run]`` and ``flask --app webcalc ledger-migrate``.
 """
 
 from __future__ import annotations
@@ -70,6 +71,7 @@ from ..ledger import (
     Voided,
     table_in,
 )
+from ..ledger.circles import IMPORT_COMPUTATIONS_MAX
 from ..ledger.db import BUSY_TIMEOUT_MS, Unreachable
 from ..ledger.service import CACHE_HANDS, CORRECTIONS_MAX, EDITORS_MAX, HANDS_MAX, REVISIONS_MAX
 from ..messages import M
@@ -97,6 +99,8 @@ def init_app(app: Flask) -> None:
                     corrections_max=int(_setting(app, "LEDGER_CORRECTIONS_MAX",
                                                  CORRECTIONS_MAX)),
                     editors_max=int(_setting(app, "LEDGER_EDITORS_MAX", EDITORS_MAX)),
+                    import_computations_max=int(_setting(app, "LEDGER_IMPORT_COMPUTATIONS_MAX",
+                                                         IMPORT_COMPUTATIONS_MAX)),
                     cache_hands=int(_setting(app, "LEDGER_CACHE_HANDS", CACHE_HANDS)),
                     tables_per_hour=int(_setting(app, "LEDGER_TABLES_PER_HOUR", 30)),
                     busy_timeout_ms=int(_setting(app, "LEDGER_BUSY_TIMEOUT_MS",

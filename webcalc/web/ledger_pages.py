@@ -446,7 +446,7 @@ class TableHome(Home):
 
     page = "ledger_table.html"
     is_table = True
-    flags = ("new", "done", "rotated")
+    flags = ("new", "done", "rotated", "revoked", "new_view")
 
     def __init__(self, table: dict, token: str, correcting: dict | None = None,
                  key: str | None = None, dealer: int | None = None):
@@ -784,6 +784,7 @@ def _table_page(token: str, t: dict, *, st=None, status: int | None = None,
         new=bool(request.args.get("new")), rotated=request.args.get("rotated"), done=_done(t),
         live_rest=None if conflict_hand is not None else _live_rest(t, token, edit),
         **_view_helpers(t))
+    context.update(_revoked(context["links"]))
     if not edit:
         return add_vary(make_response(render_template("ledger_table.html", **context),
                                       status or 200))
@@ -802,6 +803,16 @@ def _table_page(token: str, t: dict, *, st=None, status: int | None = None,
     if status is None and home.refused is not None:
         status = 409
     return render_room(st, template="ledger_table.html", status=status, **context)
+
+
+def _revoked(links: dict | None) -> dict:
+    """``?revoked=n`` (``&new_view=1``) after a co-scorer's link was revoked (and the view
+    link replaced), for the line that says what they can still read: n only when the
+    creator's page lists it revoked."""
+    n = request.args.get("revoked", type=int)
+    if not links or not any(e["editor"] == n and e.get("revoked_at") for e in links["editors"]):
+        return {"revoked": None, "new_view": False}
+    return {"revoked": n, "new_view": request.args.get("new_view") == "1"}
 
 
 def _done(t: dict) -> dict | None:
@@ -1383,10 +1394,22 @@ def add_editor(token: str):
 
 @bp.post("/<token>/editors/<int:number>/revoke")
 def revoke_editor(token: str, number: int):
+    """收回 a co-scorer's link (the creator's page). The view link their page showed still
+    reads the table: with ``view=1`` (the form's checkbox, or the button the page shows after
+    a revoke) it is replaced in the same step, the creator's own link kept (docs/LEDGER.md
+    "Tokens"). 303 to the links, which say what the co-scorer can still read."""
+    replace = request.form.get("view") == "1"
+
     def work(t, *_):
-        ledger().revoke_editor(token, number)
+        ledger().revoke_editor(token, number, view=replace)
         return "links"
-    return _write(token, work)
+    resp = _write(token, work)
+    if resp.status_code != 303:
+        return resp
+    args: dict[str, Any] = {"lang": lang_param(), "revoked": number}     # canonical order
+    if replace:
+        args["new_view"] = "1"
+    return redirect(url_for(".table", token=token, **args) + "#links", 303)
 
 
 @bp.route("/<token>/links", methods=["GET", "POST"])
