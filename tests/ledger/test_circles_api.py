@@ -394,6 +394,43 @@ def test_an_import_at_the_cap_is_computed(make_app):
     assert [t["hands"] for t in r.json["circle"]["tables"]] == [20, 20]
 
 
+def test_an_import_past_its_cpu_budget_is_refused_and_stores_nothing(make_app, monkeypatch):
+    """The computations cap bounds an import of ordinary hands; the CPU budget
+    (``LEDGER_IMPORT_CPU_MAX``, 1.8 s by default) bounds one of the hardest: once this thread
+    has spent the budget computing entries, the import is refused as too much engine work,
+    naming the table where it ran out, and nothing is stored (circle or table import)."""
+    from webcalc.ledger import service
+
+    app = make_app()
+    assert app.extensions["ledger"].import_cpu_max == service.IMPORT_CPU_MAX == 1.8
+    client = app.test_client()
+    clock = iter(range(0, 10_000, 1))            # each look "costs" one second of CPU
+    monkeypatch.setattr(service.time, "thread_time", lambda: float(next(clock)))
+    # the budget is taken at the import's first check (clock 0: until 1.8); the first
+    # table's one entry is computed at 1, the second table's is refused at 2
+    r = client.post("/api/v1/circles/import", json=_circle_doc(3, 1))
+    assert r.status_code == 422, r.json
+    assert (r.json["error"]["field"], r.json["error"]["detail"]) == (
+        "tables[1].table.entries", {"limit": "computations_per_import",
+                                    "max": service.IMPORT_COMPUTATIONS_MAX})
+    edit = client.post("/api/v1/tables", json={"variant": "zhengzhou"}).json["edit_token"]
+    for _ in range(3):
+        client.post(f"/api/v1/tables/{edit}/hands", json=WIN)
+    export = client.get(f"/api/v1/tables/{edit}/export").json
+    r = client.post("/api/v1/tables/import", json=export)
+    assert (r.status_code, r.json["error"]["field"]) == (422, "entries"), r.json
+    monkeypatch.undo()
+    ledger = app.extensions["ledger"]
+    from sqlalchemy import func, select
+
+    from webcalc.ledger.models import Circle, Table
+    with ledger.engine.connect() as conn:          # the table made above, no import
+        assert conn.execute(select(func.count()).select_from(Table)).scalar() == 1
+        assert conn.execute(select(func.count()).select_from(Circle)).scalar() == 0
+    r = client.post("/api/v1/tables/import", json=export)
+    assert r.status_code == 201, r.json
+
+
 def test_every_import_counts_towards_the_address_cap_before_its_work(make_app, monkeypatch):
     """Counted in its own transaction before any check or engine call: an import refused by
     the cap counts, and so does one killed in the middle of its engine work (a worker

@@ -190,7 +190,9 @@ class CircleMixin:
         def _too_many_computations(self, field: str, circle: bool = False) -> TooMany: ...
         def _import_plan(self, data: Any) -> tuple: ...
         def _imported_rows(self, variant: str, options: dict, base: Any, dealer: int,
-                           entries: list, now: Any) -> tuple: ...
+                           entries: list, now: Any, deadline: float | None = None,
+                           field: str = "entries") -> tuple: ...
+        def _import_deadline(self) -> float | None: ...
         @staticmethod
         def _insert_imported(s: Session, table_id: int, hands: list,
                              revisions: list) -> None: ...
@@ -450,7 +452,9 @@ class CircleMixin:
         an import refused or killed later counts too); then the caps from the lengths of the
         document's lists — tables per import, each table's caps, and the engine work of
         the whole import (:attr:`import_computations_max`: entries plus revisions, all its
-        tables) — before anything is computed."""
+        tables) — before anything is computed; and the CPU budget of the whole import
+        (:attr:`import_cpu_max`) while its entries are computed."""
+        deadline = self._import_deadline()      # one CPU budget for all the tables
         wait = self._lock_wait()                 # one wait for the lock, both writes together
         if address is not None and self.tables_per_hour:
             self._run(lambda s: self._rate_limit(s, address, utcnow()), write=True, wait=wait)
@@ -510,8 +514,9 @@ class CircleMixin:
         for i, (seats, variant, options, base, tnames, dealer, carry, entries) in \
                 enumerate(planned):
             with _prefixed(f"tables[{i}].table"):
-                hands, revisions, derived = self._imported_rows(variant, options, base, dealer,
-                                                                entries, now)
+                hands, revisions, derived = self._imported_rows(
+                    variant, options, base, dealer, entries, now, deadline,
+                    f"tables[{i}].table.entries")
             seat_rows = [_Row(**_fresh_seat(0, k, p)) for k, p in enumerate(seats)]
             for h in hands:
                 if h["status"] == "recorded":

@@ -217,6 +217,11 @@ CORRECTIONS_MAX = 200
 #: edit links per table: the creator's and 19 co-scorers' (revoked ones included: numbers
 #: are never given again)
 EDITORS_MAX = 20
+#: seconds of CPU one import may spend from its checks to its last computed entry (a
+#: table's, or a circle's with all its tables): the computations cap keeps fresh hands under
+#: 2 s in all, this keeps the hardest hands there too, decoding the body included
+#: (bench/RESULTS.md "Circle imports", docs/LEDGER.md "Limits")
+IMPORT_CPU_MAX = 1.8
 #: entries a process keeps of the tables it read last (:class:`_Cache`): about 6 KB each
 CACHE_HANDS = 1500
 #: Times an import may carry (``recorded_at``, ``revised_at``, ``voided_at``): from this …
@@ -281,6 +286,10 @@ class Ledger(CircleMixin):
         editors_max: edit links per table, the creator's and the revoked ones included.
         import_computations_max: engine computations one import may ask for (entries plus
             their older revisions, all the tables of a circle's import together).
+        import_cpu_max: seconds of this thread's CPU one import may spend from its start to
+            its last computed entry; past it the import is refused (:class:`TooMany`,
+            nothing stored), so an import of the hardest hands at the computations cap still
+            ends in time.
         tables_per_hour: tables one address may create per hour (0: no cap).
         migrate_lazily: upgrade the schema on first use (tests); else call :meth:`migrate`.
         busy_timeout_ms: how long a SQLite write waits for the lock in all, its retries
@@ -295,6 +304,7 @@ class Ledger(CircleMixin):
     def __init__(self, url: str, *, hands_max: int = HANDS_MAX, revisions_max: int = REVISIONS_MAX,
                  corrections_max: int = CORRECTIONS_MAX, editors_max: int = EDITORS_MAX,
                  import_computations_max: int = IMPORT_COMPUTATIONS_MAX,
+                 import_cpu_max: float = IMPORT_CPU_MAX,
                  tables_per_hour: int = 30, migrate_lazily: bool = False,
                  busy_timeout_ms: int = db.BUSY_TIMEOUT_MS,
                  migrate_in_subprocess: bool = False, cache_hands: int = CACHE_HANDS):
@@ -306,6 +316,7 @@ class Ledger(CircleMixin):
         self.corrections_max = corrections_max
         self.editors_max = editors_max
         self.import_computations_max = import_computations_max
+        self.import_cpu_max = import_cpu_max
         self.tables_per_hour = tables_per_hour
         self._migrated = not migrate_lazily
         self._migrate_lock = threading.Lock()
@@ -1059,9 +1070,11 @@ class Ledger(CircleMixin):
         Raises:
             InputError: ``bad_request`` for a document that is not an export (``format``),
                 or any error of an entry's request, its field prefixed ``entries[i].``.
-            TooMany: the document holds more than the caps allow (nothing is computed).
+            TooMany: the document holds more than the caps allow (nothing is computed), or
+                its entries took more than :attr:`import_cpu_max` of CPU (nothing stored).
             RateLimited: too many tables from ``address`` within the hour.
         """
+        deadline = self._import_deadline()
         wait = self._lock_wait()                 # one wait for the lock, both writes together
         if address is not None and self.tables_per_hour:
             self._run(lambda s: self._rate_limit(s, address, utcnow()), write=True, wait=wait)
@@ -1073,12 +1086,10 @@ class Ledger(CircleMixin):
                        else M("ledger.surrogate", where=where))
             raise InputError("bad_json", message, where)
         variant, options, base, names, dealer, carry, entries = self._import_plan(data)
-        settings = _Settings(variant, options, base)
         now = utcnow()
-        rows = [_imported_entry(settings, i, e, now) for i, e in enumerate(entries)]
-        hands = [h for h, _ in rows]
-        revisions = [r for _, olds in rows for r in olds]
-        derived = _derive(dealer, hands, len(revisions))
+        hands, revisions, derived = self._imported_rows(
+            variant, options, base, dealer, entries, now, deadline, "entries")
+        rows = hands
         edit_token = secrets.token_urlsafe(TOKEN_BYTES)
         view_token = view_token_of(edit_token)
 
@@ -1102,14 +1113,32 @@ class Ledger(CircleMixin):
         return Created(self.table(edit_token), edit_token, view_token)
 
     def _imported_rows(self, variant: str, options: dict, base, dealer: int, entries: list,
-                       now: datetime) -> tuple[list, list, _Derived]:
+                       now: datetime, deadline: float | None = None,
+                       field: str = "entries") -> tuple[list, list, _Derived]:
         """Steps 5 of :meth:`import_table` for one table (a circle's import too): its rows
-        computed by the engine, and its derived state."""
+        computed by the engine, and its derived state. ``deadline``: this thread's CPU time
+        (:func:`time.thread_time`) past which the import is refused with :class:`TooMany`
+        naming ``field`` (:meth:`_import_deadline`)."""
         settings = _Settings(variant, options, base)
-        rows = [_imported_entry(settings, i, e, now) for i, e in enumerate(entries)]
+        rows = []
+        for i, e in enumerate(entries):
+            if deadline is not None and time.thread_time() > deadline:
+                raise self._too_costly(field)
+            rows.append(_imported_entry(settings, i, e, now))
         hands = [h for h, _ in rows]
         revisions = [r for _, olds in rows for r in olds]
         return hands, revisions, _derive(dealer, hands, len(revisions))
+
+    def _import_deadline(self) -> float | None:
+        """The CPU time (:func:`time.thread_time`) an import starting now must have computed
+        its entries by (:attr:`import_cpu_max`; ``None``: no limit)."""
+        return time.thread_time() + self.import_cpu_max if self.import_cpu_max > 0 else None
+
+    def _too_costly(self, field: str) -> TooMany:
+        """An import whose entries took more than :attr:`import_cpu_max` of CPU: refused as
+        asking the engine for too much (docs/LEDGER.md "Limits"), with the same ``detail``
+        as the computations cap."""
+        return self._too_many_computations(field, circle=field.startswith("tables["))
 
     @staticmethod
     def _insert_imported(s: Session, table_id: int, hands: list, revisions: list) -> None:

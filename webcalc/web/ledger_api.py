@@ -73,7 +73,14 @@ from ..ledger import (
 )
 from ..ledger.circles import IMPORT_COMPUTATIONS_MAX
 from ..ledger.db import BUSY_TIMEOUT_MS, Unreachable
-from ..ledger.service import CACHE_HANDS, CORRECTIONS_MAX, EDITORS_MAX, HANDS_MAX, REVISIONS_MAX
+from ..ledger.service import (
+    CACHE_HANDS,
+    CORRECTIONS_MAX,
+    EDITORS_MAX,
+    HANDS_MAX,
+    IMPORT_CPU_MAX,
+    REVISIONS_MAX,
+)
 from ..messages import M
 from .i18n import current_lang, localized
 from .ledger_shared import table_etag
@@ -101,6 +108,7 @@ def init_app(app: Flask) -> None:
                     editors_max=int(_setting(app, "LEDGER_EDITORS_MAX", EDITORS_MAX)),
                     import_computations_max=int(_setting(app, "LEDGER_IMPORT_COMPUTATIONS_MAX",
                                                          IMPORT_COMPUTATIONS_MAX)),
+                    import_cpu_max=float(_setting(app, "LEDGER_IMPORT_CPU_MAX", IMPORT_CPU_MAX)),
                     cache_hands=int(_setting(app, "LEDGER_CACHE_HANDS", CACHE_HANDS)),
                     tables_per_hour=int(_setting(app, "LEDGER_TABLES_PER_HOUR", 30)),
                     busy_timeout_ms=int(_setting(app, "LEDGER_BUSY_TIMEOUT_MS",
