@@ -280,8 +280,11 @@ class CircleMixin:
             raise _bad("players", "circle.table_players")
         if len(set(players)) != 4:
             raise _bad("players", "circle.players_distinct")
+        # a number no player can have is not looked up: past 2^31 (PostgreSQL's integer) or
+        # 2^63 (SQLite's) the database itself would refuse the query (a 500)
+        numbers = [p for p in players if 0 < p < 2 ** 31]
         found = {p.number: p for p in s.scalars(select(CirclePlayer).where(
-            CirclePlayer.circle_id == c.id, CirclePlayer.number.in_(players)))}
+            CirclePlayer.circle_id == c.id, CirclePlayer.number.in_(numbers)))}
         for i, p in enumerate(players):
             if p not in found:
                 raise _bad(f"players[{i}]", "circle.no_player", n=p)
