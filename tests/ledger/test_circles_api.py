@@ -191,7 +191,13 @@ def test_bad_input_is_a_4xx_with_a_code(api, url, body, status, code, field):
 
 @pytest.mark.parametrize("players,field", [([1, 2, 3], "players"), ([1, 1, 2, 3], "players"),
                                            ([1, 2, 3, 9], "players[3]"),
-                                           (["1", 2, 3, 4], "players"), (None, "players")])
+                                           (["1", 2, 3, 4], "players"), (None, "players"),
+                                           # past the databases' integers (PostgreSQL 2^31,
+                                           # SQLite 2^63): no such player, never a 500
+                                           ([1, 2, 3, 2 ** 31], "players[3]"),
+                                           ([1, 2 ** 63, 2, 3], "players[1]"),
+                                           ([10 ** 30, 1, 2, 3], "players[0]"),
+                                           ([1, 2, -(2 ** 63) - 1, 3], "players[2]")])
 def test_seats_need_four_players_of_the_circle(api, players, field):
     made = post(api, "/api/v1/circles", {"name": "x", "players": PLAYERS}, 201)
     r = api.post("/api/v1/tables", json={"variant": "zhengzhou", "circle": made["edit_token"],
