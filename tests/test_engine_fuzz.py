@@ -19,7 +19,8 @@ from webcalc.tiles import Tile, format_tiles, parse_tiles
 from webcalc.variants import VARIANTS
 
 CHINESE = re.compile(r"[\u4e00-\u9fff]")
-TILE_CHARS = "0123456789mpsz 东南西北中发白红万筒饼条索一二三四五六七八九风财板, 、@:碰吃杠暗补"
+TILE_CHARS = ("0123456789mpsz 东南西北中发白红万筒饼条索一二三四五六七八九风财板, 、@:碰吃杠暗补"
+              "幺鸡两个张对刻到至和还有加。")   # and the spoken words (API.md)
 KINDS = [f"{r}{s}" for s in "mps" for r in range(1, 10)] + [f"{r}z" for r in range(1, 8)]
 
 # st.text() never makes a lone surrogate (JSON's "\ud800"): mix them in, and full-width forms

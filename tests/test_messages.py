@@ -86,10 +86,13 @@ def test_nested_messages_lists_and_joins_render_per_language():
 # -- no Chinese sentences in the engine ----------------------------------------------------
 
 #: Chinese that is data, not a sentence: the tile notation the input fields accept
-#: (一万, 5筒, 东风, 碰555m …) and the tile faces. (file, name assigned) pairs.
+#: (一万, 5筒, 东风, 碰555m, the spoken 幺鸡, 三个, 一到九 …) and the tile faces. (file, name
+#: assigned) pairs.
 NOTATION = {
     ("tiles.py", "SUIT_CHINESE"), ("tiles.py", "NUMERALS"), ("tiles.py", "HONOR_CHINESE"),
-    ("tiles.py", "_SUIT_MARKS"), ("tiles.py", "_HONOR_WORDS"), ("tiles.py", "_DIGITS"),
+    ("tiles.py", "_SUIT_MARKS"), ("tiles.py", "_TILE_WORDS"), ("tiles.py", "_DIGITS"),
+    ("tiles.py", "_JOINING_WORDS"), ("tiles.py", "_RANK_ONLY"), ("tiles.py", "_COUNT_MARKS"),
+    ("tiles.py", "_RUN_MARKS"),
     ("hand.py", "_MELD_WORDS"), ("hand.py", "MELD_NOTATION"),
 }
 
