@@ -9,6 +9,7 @@ from urllib.parse import urlencode
 
 import pytest
 
+from webcalc.tiles import parse_tiles
 from webcalc.variants import VARIANTS
 from webcalc.web import card_draw
 
@@ -185,3 +186,36 @@ def test_the_share_words_are_the_glossarys(client):
     en = client.get("/?" + query + "&lang=en", follow_redirects=True).get_data(as_text=True)
     assert "分享图片" in zh and "长按图片" in zh
     assert "Share picture" in en and "分享图片" not in en
+
+
+#: a long but valid query: every suited tile seen twice, spelled in Chinese with full-width
+#: spaces, and four names of twelve emoji
+_TILES = [n + s for s in "万筒条" for n in "一二三四五六七八九"]
+LONG = {f"n{i}": "🀄" * 12 for i in range(4)}
+
+
+def test_a_long_url_gets_a_denser_qr_code_that_still_reads(client):
+    query = settled_query(next(iter(VARIANTS)), **LONG)
+    held = [t.code for t in parse_tiles(query["hand"])]
+    codes = [f"{r}{s}" for s in "mps" for r in range(1, 10)]
+    query["visible"] = "\u3000".join(t for t, c in zip(_TILES, codes) if held.count(c) < 4)
+    resp = card(client, query)
+    check_png(resp)
+    assert qr_texts(resp.data) == [page_url(resp)]
+
+
+def test_a_url_too_long_for_any_qr_code_is_said_not_a_500(client):
+    query = {"variant": next(iter(VARIANTS)), "hand": "东东东南南西西西北北北白白", **LONG,
+             "visible": "\u3000".join(t * 3 for t in _TILES) + "\u3000" * 100}
+    resp = card(client, query)
+    check_png(resp)
+    assert len(page_url(resp)) > 2953            # more than a version 40 code holds
+    assert qr_texts(resp.data) == []
+
+
+def test_the_palette_keeps_the_cards_own_colours(client):
+    # thin strokes (a 万's red) vanish from the shrunk picture the other colours come from
+    img = picture(card(client, settled_query(next(iter(VARIANTS)))).data).convert("RGB")
+    colours = {rgb for _n, rgb in img.getcolors(1 << 16)}
+    for ink in card_draw.INK.values():
+        assert tuple(int(ink[i:i + 2], 16) for i in (1, 3, 5)) in colours

@@ -49,6 +49,8 @@ FONT_PATHS: dict[str, tuple[str, ...]] = {
 CJK_FACE = "SC"
 #: the QR codes' mask pattern (any of 0-7 is valid; segno's choice of the best is slow)
 QR_MASK = 4
+#: the smallest QR module, in px
+QR_MODULE = 4
 #: the one size a colour bitmap emoji font has (Noto Color Emoji: 109 px, 128 px a line)
 EMOJI_STRIKE = 109
 
@@ -307,28 +309,12 @@ class Pen:
               bold: bool = False) -> None:
         self.text(x_right - self.width(text, size, bold), baseline, text, size, fill, bold)
 
-    def wrap(self, text: str, size: int, max_width: float, bold: bool = False) -> list[str]:
+    @staticmethod
+    def wrap(text: str, size: int, max_width: float, bold: bool = False) -> list[str]:
         """``text`` in lines no wider than ``max_width``: broken after spaces and between
         Chinese characters, a word wider than a line broken anywhere (widths summed token by
-        token, each measured once)."""
-        lines: list[str] = []
-        line, used = "", 0.0
-        for token in _tokens(text):
-            w = _width(token, size, bold)
-            bare = w - (_width(" ", size, bold) if token.endswith(" ") else 0)
-            if line and used + bare > max_width:
-                lines.append(line.rstrip())
-                token = token.lstrip()
-                line, used = "", 0.0
-                w = _width(token, size, bold)
-            if w > max_width and not line:
-                *head, token = self._hard_wrap(token, size, max_width, bold)
-                lines += head
-                w = _width(token, size, bold)
-            line, used = line + token, used + w
-        if line.strip() or not lines:
-            lines.append(line.rstrip())
-        return lines
+        token, each measured once; the lines kept for the drawing pass and the next card)."""
+        return list(_wrapped(text, size, max_width, bold))
 
     @staticmethod
     def _hard_wrap(word: str, size: int, max_width: float, bold: bool) -> list[str]:
@@ -353,23 +339,73 @@ class Pen:
         return max(size, smallest)
 
 
-def _tokens(text: str) -> Iterable[str]:
-    """Where a line may break: after a space, around a wide (CJK) character or an emoji."""
+@lru_cache(maxsize=4096)
+def _wrapped(text: str, size: int, max_width: float, bold: bool) -> tuple[str, ...]:
+    """:meth:`Pen.wrap`'s lines."""
+    lines: list[str] = []
+    line, used = "", 0.0
+    for token in _tokens(text):
+        w = _width(token, size, bold)
+        bare = w - (_width(" ", size, bold) if token.endswith(" ") else 0)
+        if line and used + bare > max_width:
+            lines.append(line.rstrip())
+            token = token.lstrip()
+            line, used = "", 0.0
+            w = _width(token, size, bold)
+        if w > max_width and not line:
+            *head, token = Pen._hard_wrap(token, size, max_width, bold)
+            lines += head
+            w = _width(token, size, bold)
+        line, used = line + token, used + w
+    if line.strip() or not lines:
+        lines.append(line.rstrip())
+    return tuple(lines)
+
+
+#: what never starts a line (closing brackets and punctuation, Chinese and Latin), and what
+#: never ends one (opening brackets)
+NO_LINE_START = frozenset("）)】」』》〉〕］｝]}，,。.、：:；;！!？?…%％")
+NO_LINE_END = frozenset("（(【「『《〈〔［｛[{")
+
+
+def _tokens(text: str) -> list[str]:
+    """Where a line may break: after a space, around a wide (CJK) character or an emoji,
+    never before closing punctuation nor after an opening bracket (:data:`NO_LINE_START`,
+    :data:`NO_LINE_END`)."""
+    out: list[str] = []
     word = ""
+    held = ""                                   # opening brackets, kept for what follows
     for c in clusters(text):
+        if c in NO_LINE_END:
+            if word:
+                out.append(word)
+                word = ""
+            held += c
+            continue
         wide = unicodedata.east_asian_width(c[0]) in ("W", "F") or len(c) > 1
-        if c == " ":
-            yield word + c
+        closing = c in NO_LINE_START
+        c, held = held + c, ""
+        if closing and (word or out):
+            if word:
+                word += c
+                if wide:                        # a break may follow 。 or ）
+                    out.append(word)
+                    word = ""
+            else:
+                out[-1] += c
+        elif c == " ":
+            out.append(word + c)
             word = ""
         elif wide:
             if word:
-                yield word
+                out.append(word)
                 word = ""
-            yield c
+            out.append(c)
         else:
             word += c
-    if word:
-        yield word
+    if word or held:
+        out.append(word + held)
+    return out
 
 
 # -- tiles ---------------------------------------------------------------------------------------
@@ -440,13 +476,16 @@ def _tile_image(code: str, w: int, h: int, wild: bool, mark: bool, dim: bool) ->
 # -- QR codes and the PNG -------------------------------------------------------------------------
 
 def draw_qr(img, x: int, y: int, url: str, size: int, dry: bool = False) -> int:
-    """The QR code of ``url`` (error level M) with its quiet zone, at most ``size`` px
-    square, its modules whole pixels (sharp after any scaling); returns its side in px
-    (``dry``: only that)."""
+    """The QR code of ``url`` with its quiet zone, about ``size`` px square but never less than
+    :data:`QR_MODULE` px a module (a picture forwarded is often recompressed), each module
+    whole pixels; returns its side in px (``dry``: only that), 0 when ``url`` is too long for
+    any QR code (a calculator URL can be several KB)."""
     from PIL import Image
 
     mx = _qr_matrix(url)
-    scale = max(1, size // mx.width)
+    if mx is None:
+        return 0
+    scale = max(QR_MODULE, size // mx.width)
     side = mx.width * scale
     if not dry:
         img.paste(mx.resize((side, side), Image.Resampling.NEAREST).convert(img.mode), (x, y))
@@ -456,28 +495,43 @@ def draw_qr(img, x: int, y: int, url: str, size: int, dry: bool = False) -> int:
 @lru_cache(maxsize=8)
 def _qr_matrix(url: str) -> Any:
     """The QR code of ``url`` as an "L" image, one pixel a module, with its 4-module quiet
-    zone (segno; kept for the drawing pass after the measuring one)."""
+    zone (segno; kept for the drawing pass after the measuring one): error level M, else L
+    for a long URL, else None."""
     import segno
     from PIL import Image, ImageOps
 
-    # the mask is fixed: choosing the best one costs segno 12 ms, and any mask scans
-    qr = segno.make(url, error="m", boost_error=False, mask=QR_MASK)
+    for level in ("m", "l"):
+        try:
+            # the mask is fixed: choosing the best one costs segno 12 ms, and any mask scans
+            qr = segno.make(url, error=level, boost_error=False, mask=QR_MASK)
+            break
+        except segno.DataOverflowError:
+            continue
+    else:
+        return None
     n = len(qr.matrix)
     modules = Image.frombytes("L", (n, n), b"".join(bytes(row) for row in qr.matrix))
     return ImageOps.expand(modules.point(lambda v: 0 if v else 255), border=4, fill=255)
 
 
-def png(img) -> bytes:
+def png(img, colours: Iterable[str] = ()) -> bytes:
     """The picture as a PNG of 256 colours (a card's flat grounds, text and a few emoji lose
     nothing a phone shows): a third of the bytes of RGB and of the time to compress them.
-    The palette is chosen on the picture shrunk 4 × 4 (a sixteenth of the pixels, the same
-    colours), then every pixel takes its nearest: a third of the time of Pillow's quantizing
-    the whole."""
-    from PIL import Image
+    The palette is the card's own ``colours`` (exact: thin strokes of a colour vanish from
+    a shrunk picture) and colours chosen on the picture shrunk 4 × 4 (a sixteenth of the
+    pixels: the grounds, blends and emoji); every pixel takes its nearest. A third of the
+    time of Pillow's quantizing the whole."""
+    from PIL import Image, ImageColor
 
-    palette = img.reduce(4).quantize(256, method=Image.Quantize.FASTOCTREE)
+    exact = list(dict.fromkeys(ImageColor.getrgb(c)[:3] for c in (*colours, *INK.values(),
+                                                                   TILE_FACE, TILE_EDGE,
+                                                                   TILE_BACK, WILD, WILD_FACE)))
+    chosen = img.reduce(4).quantize(256 - len(exact), method=Image.Quantize.FASTOCTREE)
+    flat = [v for rgb in exact for v in rgb] + chosen.getpalette()[:3 * (256 - len(exact))]
+    palette = Image.new("P", (1, 1))
+    palette.putpalette(flat + [0] * (768 - len(flat)))
     buf = io.BytesIO()
-    img.quantize(palette=palette, dither=Image.Dither.NONE).save(buf, "PNG", compress_level=3)
+    img.quantize(palette=palette, dither=Image.Dither.NONE).save(buf, "PNG", compress_level=1)
     return buf.getvalue()
 
 
@@ -491,5 +545,5 @@ def forget_fonts() -> None:
     """Look for the fonts again, drawing every text and tile afresh (the tests change
     :data:`FONT_PATHS`)."""
     for cached in (font_file, font, _has, _missing, _emoji_bitmap, _emoji_scaled, runs, _width,
-                   _glyph, _tile_image, _qr_matrix, clusters):
+                   _glyph, _tile_image, _qr_matrix, clusters, _wrapped):
         cached.cache_clear()

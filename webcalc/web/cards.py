@@ -25,23 +25,32 @@ from pathlib import Path
 from typing import Any
 
 from flask import Response, current_app, jsonify, request, url_for
-from flask_babel import gettext as _
 from werkzeug.wrappers import Response as BaseResponse
 
 from .card_draw import Pen, canvas, draw_qr, draw_tile, fonts_found, png
 from .htmx import add_vary
-from .i18n import SEAT_LABELS, VARIANT_NAMES, current_lang, list_sep, localized
+from .i18n import SEAT_LABELS, VARIANT_NAMES, _request_i18n, current_lang, list_sep, localized
 
 WIDTH = 1080                      # px: 3 × a 360 px phone screen, so crisp at 3× density
 MARGIN = 56
 BG, PANEL, INK, MUTED, LINE = "#f6f3ec", "#fffdf8", "#1f2328", "#5f6670", "#d9d3c5"
 ACCENT, ON_ACCENT, GAIN, LOSS, EXPOSED = "#0b6e4f", "#ffffff", "#0b6e4f", "#b42318", "#eef1f4"
+KICKER = "#cfe8dd"
+#: every colour a card draws with (exact in its palette, card_draw.png)
+COLOURS = (BG, PANEL, INK, MUTED, LINE, ACCENT, ON_ACCENT, LOSS, EXPOSED, KICKER, "#000000")
 #: the hand card's Cache-Control: the calculator page's (a picture of a URL changes only
 #: with the code; webcalc/web/assets.py PAGE_CACHE), revalidated by its ETag after that
 HAND_CACHE = "public, max-age=600"
 #: the evening card's: like every answer under /t/ (a secret link, webcalc/web/security.py),
 #: no cache keeps it; its ETag (the table's version …) still answers a revalidation with 304
 EVENING_CACHE = "no-store"
+
+
+def _(string: str, **variables: Any) -> str:
+    """A message of the catalogue in the reader's language, as plain text (a picture escapes
+    nothing), with the request's catalogue looked up once (webcalc/web/i18n.py)."""
+    text = _request_i18n()[0].ugettext(string)
+    return text % variables if variables else text
 
 
 # -- what a picture depends on -----------------------------------------------------------------
@@ -160,8 +169,10 @@ def _hand(sheet: Sheet, st, page_url: str) -> None:
             shown.get("win_by") or "self_draw", ""))))
     if shown.get("indicator"):
         facts.append((_("Indicator"), shown["indicator"], ""))
-    facts.append((_("Wildcards"), list(r.wildcards), "" if r.wildcards else _("none")))
-    sheet.facts(facts, wild)
+    if r.wildcards or r.tile_count:
+        facts.append((_("Wildcards"), list(r.wildcards), "" if r.wildcards else _("none")))
+    if facts:
+        sheet.facts(facts, wild)
     readings = getattr(r, "readings", ())
     if readings:
         best = next((d for d in readings if d.get("best")), readings[0])
@@ -370,6 +381,13 @@ class Group:
         self.items, self.exposed = items, exposed
 
 
+class _NoDraw:
+    """The measuring pass's drawing: nothing."""
+
+    def __getattr__(self, name: str) -> Callable[..., None]:
+        return lambda *args, **kwargs: None
+
+
 class Sheet:
     """A card drawn top to bottom. Drawn twice (:func:`render`): once without a canvas to
     find its height, then on a canvas of that height (a tall canvas cut down after cost more
@@ -379,17 +397,22 @@ class Sheet:
         self.dry = height is None
         self.img = canvas(WIDTH, height, BG) if height else canvas(1, 1, BG)
         self.pen = Pen(self.img, dry=self.dry)
+        self.draw: Any = _NoDraw() if self.dry else self.pen.draw
         self.y: float = 0
         self.inner = WIDTH - 2 * MARGIN
+
+    def _tile(self, x: float, y: float, w: int, h: int, code: str, **flags: bool) -> None:
+        if not self.dry:
+            draw_tile(self.img, x, y, w, h, code, **flags)
 
     def header(self, kicker: str, title: str, sub: str | None) -> None:
         pen = self.pen
         title_size = pen.fit(title, 60, self.inner, 36, bold=True)
         sub_lines = pen.wrap(sub, 36, self.inner) if sub else []
         height = 60 + 40 + title_size + 26 + len(sub_lines) * 50 + 24
-        pen.draw.rectangle((0, 0, WIDTH, height), fill=ACCENT)
+        self.draw.rectangle((0, 0, WIDTH, height), fill=ACCENT)
         y = 60
-        pen.text(MARGIN, y, kicker, 28, "#cfe8dd")
+        pen.text(MARGIN, y, kicker, 28, KICKER)
         y += 24 + title_size
         pen.text(MARGIN, y, title, title_size, ON_ACCENT, bold=True)
         y += 22
@@ -426,7 +449,7 @@ class Sheet:
             pen.text(x, top + h * 0.7, label, size, MUTED)
             x += pen.width(label, size) + 12
             for c in codes:
-                draw_tile(self.img, x, top, w, h, c, mark=c in wild)
+                self._tile(x, top, w, h, c, mark=c in wild)
                 x += w + 4
             if words:
                 pen.text(x + 4, top + h * 0.7, words, size, INK)
@@ -456,11 +479,11 @@ class Sheet:
     def _group(self, g: Group, x: float, top: float, w: int, h: int) -> None:
         pen = self.pen
         if g.exposed:
-            pen.draw.rounded_rectangle((x - 6, top - 6, x + len(g.items) * (w + 4) + 2,
+            self.draw.rounded_rectangle((x - 6, top - 6, x + len(g.items) * (w + 4) + 2,
                                         top + h + 6), 8, fill=EXPOSED)
         for it in g.items:
             y = top - (round(h * 0.12) if it.lift else 0)
-            draw_tile(self.img, x, y, w, h, it.code, wild=it.wild, mark=it.mark, dim=it.dim)
+            self._tile(x, y, w, h, it.code, wild=it.wild, mark=it.mark, dim=it.dim)
             if it.plays:
                 mw = round(w * 0.52)
                 word = _("as")
@@ -468,7 +491,7 @@ class Sheet:
                 ww = pen.width(word, ws)
                 left = x + (w - (ww + 3 + mw)) / 2
                 pen.text(left, top + h + mw * 1.0, word, ws, MUTED)
-                draw_tile(self.img, left + ww + 3, top + h + 6, mw, round(mw * 1.375),
+                self._tile(left + ww + 3, top + h + 6, mw, round(mw * 1.375),
                           it.plays)
             elif it.count is not None:
                 text = str(it.count)
@@ -493,12 +516,12 @@ class Sheet:
         top = self.y + 8
         height = 10 + sum(len(w) * 48 + len(d) * 38 + 16 for w, _a, d in laid) + 14
         if not self.dry:
-            pen.draw.rounded_rectangle((MARGIN, top, WIDTH - MARGIN, top + height), 14,
+            self.draw.rounded_rectangle((MARGIN, top, WIDTH - MARGIN, top + height), 14,
                                        fill=PANEL, outline=LINE, width=2)
         y = top + 10
         for i, (who_lines, amount, what_lines) in enumerate(laid):
             if i and not self.dry:
-                pen.draw.line((MARGIN + pad, y, WIDTH - MARGIN - pad, y), fill=LINE, width=1)
+                self.draw.line((MARGIN + pad, y, WIDTH - MARGIN - pad, y), fill=LINE, width=1)
             y += 4
             pen.right(WIDTH - MARGIN - pad, y + 42, amount, size, INK, bold=True)
             for ln in who_lines:
@@ -525,7 +548,7 @@ class Sheet:
         bh = 30 + rows * 36 + 70
         for i, (_name, n) in enumerate(nets):
             x = MARGIN + i * (bw + gap)
-            pen.draw.rounded_rectangle((x, top, x + bw, top + bh), 14, fill=PANEL, outline=LINE,
+            self.draw.rounded_rectangle((x, top, x + bw, top + bh), 14, fill=PANEL, outline=LINE,
                                        width=2)
             y = top + 10
             for ln in name_lines[i]:
@@ -557,7 +580,7 @@ class Sheet:
             drawn.append((y, seat, lines, size, text, total, height))
             y += height + 12
         for y0, seat, lines, size, text, total, height in drawn:
-            pen.draw.rounded_rectangle((MARGIN, y0, WIDTH - MARGIN, y0 + height), 14,
+            self.draw.rounded_rectangle((MARGIN, y0, WIDTH - MARGIN, y0 + height), 14,
                                        fill=PANEL, outline=LINE, width=2)
             pen.text(MARGIN + 24, y0 + 34, seat, 24, MUTED)
             yy = y0 + 34
@@ -569,22 +592,28 @@ class Sheet:
         self.y = y
 
     def footer(self, url: str, caption: str) -> None:
-        """The QR code of ``url`` with its caption and the site's host beside it."""
+        """The QR code of ``url`` with its caption and the site's host beside it (under it
+        when the code is wide), or, for a URL too long for any QR code, a line saying so."""
         from urllib.parse import urlsplit
 
         pen = self.pen
         self.y += 30
-        pen.draw.line((MARGIN, self.y, WIDTH - MARGIN, self.y), fill=LINE, width=2)
+        self.draw.line((MARGIN, self.y, WIDTH - MARGIN, self.y), fill=LINE, width=2)
         top = self.y + 30
         side = draw_qr(self.img, MARGIN, round(top), url, 300, dry=self.dry)
-        x = MARGIN + side + 36
+        if not side:
+            self.y = top
+            self.line(_("This page's address is too long for a QR code: copy it from the "
+                        "browser instead."), 28, MUTED)
+            return
+        beside = side <= 440
+        x = MARGIN + side + 36 if beside else MARGIN
         width = WIDTH - MARGIN - x
-        y = top + 40
+        y = top + 40 if beside else top + side
         for ln in pen.wrap(caption, 34, width, bold=True):
             y += 48
             pen.text(x, y, ln, 34, INK, bold=True)
-        host = urlsplit(url).netloc
-        for ln in pen.wrap(host, 28, width):
+        for ln in pen.wrap(urlsplit(url).netloc, 28, width):
             y += 44
             pen.text(x, y, ln, 28, MUTED)
         self.y = max(top + side, y) + 20
@@ -600,4 +629,4 @@ def render(build) -> bytes:
     build(dry)
     sheet = Sheet(dry.height)
     build(sheet)
-    return png(sheet.img)
+    return png(sheet.img, COLOURS)
