@@ -8,12 +8,15 @@ from __future__ import annotations
 from urllib.parse import urlencode
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from webcalc.tiles import parse_tiles
 from webcalc.variants import VARIANTS
 from webcalc.web import card_draw
 
 from .cards import BYTES_MAX, WIDTH_MAX, WIDTH_MIN, picture, qr_texts, settled_hand
+from .scale import examples
 
 #: a 郑州-style room with a wildcard indicator, 跑 and renamed seats is any variant's room
 #: where the variant has them; the hand is found per variant by the engine (tests/cards.py)
@@ -219,3 +222,44 @@ def test_the_palette_keeps_the_cards_own_colours(client):
     colours = {rgb for _n, rgb in img.getcolors(1 << 16)}
     for ink in card_draw.INK.values():
         assert tuple(int(ink[i:i + 2], 16) for i in (1, 3, 5)) in colours
+
+
+# -- no input gives a 500 -------------------------------------------------------------------------
+
+_PARAMS = ("melds", "indicator", "visible", "winning_tile", "win_by", "history", "s_base",
+           "s_dealer", "s_winner", "s_discarder", "s_pao0", "s_jiagang1", "s_ready2", "s_dready",
+           "s_kongs", "s_biao", "s_follow", "s_duanmen", "s_kong_discard", "n0", "n1", "n2",
+           "n3", "opt_wildcard", "opt_piaohu", "opt_wildcard_mode", "target", "add", "remove",
+           "readings", "lang")
+_text = st.one_of(
+    st.sampled_from(["", "0", "1", "2", "3", "none", "discard", "self_draw", "2z", "5m",
+                     "123m456p789s11122z", "碰555p", "东家", "1:concealed", "en", "zh", "40"]),
+    st.text(st.characters(exclude_categories=["Cs"]), max_size=30))
+_queries = st.fixed_dictionaries(
+    {"variant": st.sampled_from(sorted(VARIANTS)) | _text,
+     "hand": st.sampled_from(["123m456p789s11122z", "1112345678999m", "东东东南南西西西北北北白白"])
+     | _text},
+    optional={name: _text for name in _PARAMS})
+
+
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(query=_queries)
+def test_fuzz_the_hand_card_answers_a_picture_or_the_pages_error(query):
+    from webcalc import create_app
+
+    client = _FUZZ_APP.setdefault("app", create_app({"TESTING": True})).test_client()
+    resp = client.get("/card.png", query_string=query, follow_redirects=True)
+    page = client.get("/", query_string=query, follow_redirects=True)
+    if resp.status_code == 200:
+        assert resp.mimetype == "image/png" and page.status_code == 200
+        return
+    err = resp.get_json()["error"]
+    assert err["code"] and err["message"], query
+    if err["code"] == "no_result":                  # the page shows no result either
+        assert resp.status_code == 422 and page.status_code == 200
+        assert 'id="result-title" class="visually-hidden"' in page.get_data(as_text=True)
+    else:
+        assert resp.status_code == page.status_code, (query, resp.status_code, page.status_code)
+
+
+_FUZZ_APP: dict = {}
