@@ -1174,11 +1174,11 @@ def card(token: str):
 
     try:
         version, editor = ledger().probe(token)      # one cheap query for the common 304
+        view = token if editor is None else _view_token(token)
     except NotFound:
         abort(404)
     except Busy:
         abort(503)
-    view = token if editor is None else _view_token(token)
     view_url = url_for(".table", token=view, _external=True) if view else None
     return evening_card(version, editor, view_url, lambda: _load(token))
 
