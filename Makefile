@@ -14,6 +14,7 @@
 # make bench -> bench/RESULTS.md (bench/bench.py, then bench/worst.py)
 # make worst -> the hardest request classes' CPU p50/p99/max -> "## Worst cases"
 # make bench-review -> a 20-turn hand review's CPU p50/p99 on fresh random logs -> "## Review (issue 25)"
+# make bench-cards -> the share pictures' CPU p50/p99 and PNG size on fresh hands and tables -> "## Share cards (issue 35)"
 # make soak -> 60 s loopback load test against gunicorn -> bench/RESULTS.md "## Soak (issue 7)"
 # make bench-ledger -> ledger record/read/200-hand page timings, writes at 1/50/200 entries and 304 polls vs /healthz, SQLite and PostgreSQL -> "## Ledger (issue 12)", "## Ledger writes at 1, 50 and 200 entries (issue 21)"
 # make soak-ledger -> 60 s per database of ledger reads and writes on 2 gunicorn workers -> "## Ledger soak (issue 12)"
@@ -34,7 +35,7 @@ BIN    := $(VENV)/bin
 LOCK   := constraints.txt
 PIP    := $(BIN)/python -m pip install -q -c $(LOCK)
 
-.PHONY: run test test-extras check test-fast test-pure golden bench worst bench-ledger bench-city bench-circle bench-circle-import bench-review bench-limits fuzz soak-ledger soak load lock memory pages clean
+.PHONY: run test test-extras check test-fast test-pure golden bench worst bench-ledger bench-city bench-circle bench-circle-import bench-review bench-cards bench-limits fuzz soak-ledger soak load lock memory pages clean
 
 run: $(VENV)/.stamp-run
 	$(BIN)/gunicorn -c gunicorn.conf.py 'webcalc:create_app()'
@@ -98,6 +99,12 @@ worst: $(VENV)/.stamp-run
 # rooms, through the engine and the API, against issue 25's p99 ≤ 150 ms (about a minute)
 bench-review: $(VENV)/.stamp-run
 	$(BIN)/python bench/review.py
+
+# the share pictures (GET /card.png, /t/<view>/card.png): CPU per card on fresh settled hands
+# and fresh tables of every variant, zh and en, against issue 35's p99 ≤ 50 ms and 200 KB
+# (about a minute)
+bench-cards: $(VENV)/.stamp-run
+	$(BIN)/python bench/cards.py
 
 # ledger benchmark: record p50/p99, 200-entry reads and the 200-hand page, SQLite and PostgreSQL (about 2 minutes)
 bench-ledger: $(VENV)/.stamp-run

@@ -779,6 +779,8 @@ def _table_page(token: str, t: dict, *, st=None, status: int | None = None,
         view_path=url_for(".table", token=view_token) if view_token else "",
         edit_path=url_for(".table", token=token) if edit else None,
         qr=qr_svg(view_url) if view_url else None, links=links,
+        # the picture by the view link where known: its address never shows the edit token
+        card_url=url_for(".card", token=view_token or token), card_file=_filename(t, "png"),
         etag=_etag(t, links["editor"] if links else None), conflict=conflict,
         conflict_hand=conflict_hand, message=message,
         new=bool(request.args.get("new")), rotated=request.args.get("rotated"), done=_done(t),
@@ -1173,6 +1175,23 @@ def preload() -> None:
     load_pygal()
     import pygal.style  # noqa: F401
     qr_svg.__wrapped__("https://localhost/t/preload")
+
+
+@bp.get("/<token>/card.png")
+def card(token: str):
+    """The evening card (分享图片, :mod:`webcalc.web.cards`): the same picture for every link
+    of the table, its QR code the view link; 304 while ``If-None-Match`` holds its ETag."""
+    from .cards import evening_card
+
+    try:
+        version, editor = ledger().probe(token)      # one cheap query for the common 304
+        view = token if editor is None else _view_token(token)
+    except NotFound:
+        abort(404)
+    except Busy:
+        abort(503)
+    view_url = url_for(".table", token=view, _external=True) if view else None
+    return evening_card(version, editor, view_url, lambda: _load(token))
 
 
 @bp.get("/<token>/chart.svg")
