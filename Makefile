@@ -48,9 +48,12 @@ ENGINE_TESTS := tests/test_engine_*.py tests/test_cases.py tests/test_free_draws
 	tests/test_pjunit.py tests/test_pjunit_adversarial.py tests/test_pure_python.py \
 	tests/test_story_*.py tests/test_quiz.py tests/test_doctests.py
 
+# the files that hold serial tests (collecting only them spares the serial step ~10 s)
+SERIAL_TESTS = $(shell grep -l "mark\.serial" tests/*.py tests/ledger/*.py)
+
 test: $(VENV)/.stamp-test
 	$(PYTEST) -q -n $(WORKERS) --dist worksteal -m "not slow and not serial and not refactor"
-	$(PYTEST) -q -p no:xdist -m "serial and not slow and not refactor"
+	$(PYTEST) -q -p no:xdist -m "serial and not slow and not refactor" $(SERIAL_TESTS)
 	$(MAKE) --no-print-directory test-pure
 
 # the CI extras, with no time pressure: the golden corpus and the city test

@@ -485,9 +485,21 @@ def _log_lines(path: Path, at_least: int) -> list[str]:
         time.sleep(0.05)
 
 
+def _settled_length(path: Path) -> int:
+    """How many lines the access log has once the earlier tests' last lines are written
+    (nginx writes a line a moment after the client read the answer): unchanged for 0.3 s."""
+    count, still = len(_log_lines(path, 0)), time.monotonic()
+    while time.monotonic() - still < 0.3:
+        time.sleep(0.05)
+        now = len(_log_lines(path, 0))
+        if now != count:
+            count, still = now, time.monotonic()
+    return count
+
+
 def test_nginx_access_log_holds_no_token(stack):
     port = stack.proxy_port
-    before = len(_log_lines(stack.access_log, 0))
+    before = _settled_length(stack.access_log)
     status, _, data = _create_table(port, "127.0.0.4")
     assert status == 201, data
     made = json.loads(data)
@@ -543,7 +555,7 @@ def test_nginx_access_log_hides_encoded_repeated_and_referer_tokens(which, reque
     ``%2F`` and the tokens in a Referer's query. Both shipped configs."""
     s = request.getfixturevalue(which)
     port = s.proxy_port
-    before = len(_log_lines(s.access_log, 0))
+    before = _settled_length(s.access_log)
     status, _, data = _create_table(port, "127.0.0.7")
     assert status == 201, data
     made = json.loads(data)

@@ -50,7 +50,7 @@ def own_totals(page, base: str, view_token: str) -> list[int]:
 
 
 # JavaScript off: the same forms are posted without a browser in test_pages*.py, and
-# the no-JS journey in a browser is test_browser_evening.py's evening (docs/TESTING.md)
+# the no-JS ledger journey in a browser is test_browser_room.py's palette taps (docs/TESTING.md)
 @pytest.mark.parametrize("js", [True], ids=["js"])
 def test_a_circle_of_two_evenings(browser, server, js):
     from playwright.sync_api import expect

@@ -317,7 +317,7 @@ SHOWN_TEXT = """() => {
 
 
 # JavaScript off: the same forms are posted without a browser in test_pages*.py, and
-# the no-JS journey in a browser is test_browser_evening.py's evening (docs/TESTING.md)
+# the no-JS ledger journey in a browser is test_browser_room.py's palette taps (docs/TESTING.md)
 @pytest.mark.parametrize("js", [True], ids=["js"])
 def test_english_ledger_page(browser, server, js):
     """The English table page, JavaScript on and off: a win with 跑 and a kong, a
@@ -389,7 +389,7 @@ def test_english_ledger_page(browser, server, js):
 
 
 # JavaScript off: the same forms are posted without a browser in test_pages*.py, and
-# the no-JS journey in a browser is test_browser_evening.py's evening (docs/TESTING.md)
+# the no-JS ledger journey in a browser is test_browser_room.py's palette taps (docs/TESTING.md)
 @pytest.mark.parametrize("js", [True], ids=["js"])
 def test_the_winners_kong_in_the_melds_is_counted(browser, server, js):
     """The kong repro of tests/ledger/test_entry_room.py typed into the table page, JavaScript

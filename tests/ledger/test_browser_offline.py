@@ -206,7 +206,7 @@ def test_a_queued_hand_against_a_changed_table_shows_the_conflict(browser, serve
 
 
 # JavaScript off: the same forms are posted without a browser in test_pages*.py, and
-# the no-JS journey in a browser is test_browser_evening.py's evening (docs/TESTING.md)
+# the no-JS ledger journey in a browser is test_browser_room.py's palette taps (docs/TESTING.md)
 @pytest.mark.parametrize("js", [True], ids=["js"])
 def test_big_totals(browser, server, js):
     base, app = server

@@ -241,7 +241,7 @@ def test_send_to_a_table_this_phone_holds(browser, server):
 
 
 # JavaScript off: the same forms are posted without a browser in test_pages*.py, and
-# the no-JS journey in a browser is test_browser_evening.py's evening (docs/TESTING.md)
+# the no-JS ledger journey in a browser is test_browser_room.py's palette taps (docs/TESTING.md)
 @pytest.mark.parametrize("js", [True], ids=["js"])
 def test_carried_bets_are_shown_and_cleared(browser, server, js):
     """After a hand with 跑, the next entry shows them as 同上一手 (kept) with one tap to

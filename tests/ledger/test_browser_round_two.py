@@ -24,7 +24,7 @@ SHOTS = Path(os.environ.get("WEBCALC_SHOTS", "/tmp/webcalc-shots"))
 
 
 # JavaScript off: the same forms are posted without a browser in test_pages*.py, and
-# the no-JS journey in a browser is test_browser_evening.py's evening (docs/TESTING.md)
+# the no-JS ledger journey in a browser is test_browser_room.py's palette taps (docs/TESTING.md)
 @pytest.mark.parametrize("js", [True], ids=["js"])
 def test_undo_draw_confirm_co_scorer_and_new_links(browser, server, js):
     from playwright.sync_api import expect
