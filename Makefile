@@ -1,21 +1,28 @@
-# make run  -> serve on http://127.0.0.1:8000
-# make test -> the whole test suite
+# make run   -> serve on http://127.0.0.1:8000 (SQLite ledger in instance/, nothing to set up)
+# make test-fast -> the edit loop (about 2-3 min): no browser, SQLite only, no servers started,
+#                   the Hypothesis "dev" profile and WEBCALC_TEST_SCALE=0.2, on every core
+# make test  -> before a push, and what .ci/run runs (about 10 min on 2 cores): every check at
+#               full scale, in parallel (pytest-xdist), PostgreSQL for the tests marked both_dbs,
+#               the browser tier on SQLite; then the serial tests alone; then the engine's own
+#               tests again without its C part (WEBCALC_PURE_PYTHON=1)
+# make test-extras -> the golden corpus (-m refactor) and the city (-m slow); .ci/run runs it
 # make check -> ruff and mypy ([tool.ruff], [tool.mypy] in pyproject.toml); must be clean
-# make test-fast -> the suite without the browser tests and the slow-marked ones
-# make test-pure -> the suite with WEBCALC_PURE_PYTHON=1 (the engine without its C part)
+# make golden -> re-record tests/golden/ after a change meant to alter answers, with a summary
+# make test-pure -> the engine's own tests with WEBCALC_PURE_PYTHON=1 (part of make test)
+# The markers (browser, slow, serial, server, refactor, both_dbs, empty_db) are declared in
+# pyproject.toml; tests/conftest.py the Hypothesis profiles; tests/scale.py the scale knob.
 # make bench -> bench/RESULTS.md (bench/bench.py, then bench/worst.py)
 # make worst -> the hardest request classes' CPU p50/p99/max -> "## Worst cases"
 # make bench-review -> a 20-turn hand review's CPU p50/p99 on fresh random logs -> "## Review (issue 25)"
+# make bench-cards -> the share pictures' CPU p50/p99 and PNG size on fresh hands and tables -> "## Share cards (issue 35)"
 # make soak -> 60 s loopback load test against gunicorn -> bench/RESULTS.md "## Soak (issue 7)"
 # make bench-ledger -> ledger record/read/200-hand page timings, writes at 1/50/200 entries and 304 polls vs /healthz, SQLite and PostgreSQL -> "## Ledger (issue 12)", "## Ledger writes at 1, 50 and 200 entries (issue 21)"
 # make soak-ledger -> 60 s per database of ledger reads and writes on 2 gunicorn workers -> "## Ledger soak (issue 12)"
 # make bench-city -> 3 gunicorn servers x 2 workers behind nginx on one PostgreSQL, 1000 tables x 4 polling viewers plus writes: poll p50/p99, server CPU per poll, tables per core -> "## City (issue 26.4)"
 # make bench-circle -> a circle of 100 tables x 16 hands on SQLite: the circle page, its JSON and a player's page after a write -> "## Circles (issue 24)"
 # make bench-limits -> the refused 2 MB import beside a record, the biggest import the caps allow, a table at the caps -> "## Ledger limits and imports (issue 20)"
+# make bench-circle-import -> a circle import at the cap on its engine work (fresh hands, and the hardest), a real 100-evening circle, the issue's 30,000-hand import refused -> "## Circle imports"
 # make fuzz -> 100,000 hostile requests per database, 0 × 500 asserted -> "## Fuzz (issue 20)"
-# make test runs the ledger tests on SQLite and, when reachable, on PostgreSQL
-# (WEBCALC_TEST_POSTGRES_URL, else postgresql://webcalc:webcalc@127.0.0.1:5432/webcalc_test);
-# its last lines say plainly when that was SQLite only.
 # make lock -> regenerate constraints.txt (the pinned versions every install uses)
 # The virtualenv is reinstalled only when pyproject.toml, setup.py, the C part of the engine
 # (webcalc/_pjunit.c, compiled in place by the editable install) or constraints.txt changes
@@ -28,28 +35,53 @@ BIN    := $(VENV)/bin
 LOCK   := constraints.txt
 PIP    := $(BIN)/python -m pip install -q -c $(LOCK)
 
-.PHONY: run test check test-fast test-pure bench worst bench-ledger bench-city bench-circle bench-review bench-limits fuzz soak-ledger soak load lock memory pages clean
+.PHONY: run test test-extras check test-fast test-pure golden bench worst bench-ledger bench-city bench-circle bench-circle-import bench-review bench-cards bench-limits fuzz soak-ledger soak load lock memory pages clean
 
 run: $(VENV)/.stamp-run
 	$(BIN)/gunicorn -c gunicorn.conf.py 'webcalc:create_app()'
 
+PYTEST := $(BIN)/python -m pytest
+# xdist workers: one per core (WEBCALC_TEST_WORKERS=n to choose)
+WORKERS ?= $(or $(WEBCALC_TEST_WORKERS),auto)
+# the engine's own tests, run again by test-pure without the C part
+ENGINE_TESTS := tests/test_engine_*.py tests/test_cases.py tests/test_free_draws.py \
+	tests/test_pjunit.py tests/test_pjunit_adversarial.py tests/test_pure_python.py \
+	tests/test_story_*.py tests/test_quiz.py tests/test_doctests.py
+
+# the files that hold serial tests (collecting only them spares the serial step ~10 s)
+SERIAL_TESTS = $(shell grep -l "mark\.serial" tests/*.py tests/ledger/*.py)
+
 test: $(VENV)/.stamp-test
-	$(BIN)/python -m pytest -q
+	$(PYTEST) -q -n $(WORKERS) --dist worksteal -m "not slow and not serial and not refactor"
+	$(PYTEST) -q -p no:xdist -m "serial and not slow and not refactor" $(SERIAL_TESTS)
+	$(MAKE) --no-print-directory test-pure
+
+# the CI extras, with no time pressure: the golden corpus and the city test
+test-extras: $(VENV)/.stamp-test
+	$(PYTEST) -q -p no:xdist -m "refactor or slow"
 
 check: $(VENV)/.stamp-test
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
-# the markers are declared in pyproject.toml ([tool.pytest.ini_options])
 test-fast: $(VENV)/.stamp-test
-	$(BIN)/python -m pytest -q -m "not browser and not slow"
+	WEBCALC_TEST_DBS=sqlite WEBCALC_TEST_SCALE=0.2 HYPOTHESIS_PROFILE=dev \
+	$(PYTEST) -q -n $(WORKERS) --dist worksteal -m "not browser and not slow and not serial and not server and not refactor"
 
 # The engine with WEBCALC_PURE_PYTHON=1 runs the Python twins of webcalc/_pjunit.c
-# (webcalc/compiled.py sets pjunit to None). The browser tests are left out: they drive the
-# same pages through Chromium, and the engine answers them no differently from the page and
-# API tests that do run here.
+# (webcalc/compiled.py sets pjunit to None), on the engine's own test files: the web, ledger
+# and browser tests reach the same engine and would only repeat them.
 test-pure: $(VENV)/.stamp-test
-	WEBCALC_PURE_PYTHON=1 $(BIN)/python -m pytest -q -m "not browser"
+	WEBCALC_PURE_PYTHON=1 $(PYTEST) -q -n $(WORKERS) --dist worksteal -m "not slow and not serial and not refactor" \
+		$(ENGINE_TESTS)
+
+# re-record the golden corpus (tests/golden/) and the message snapshots (tests/messages_zh.json,
+# tests/ledger/messages_zh.json) and say what changed
+golden: $(VENV)/.stamp-test
+	$(BIN)/python -m tests.golden.record
+	WEBCALC_WRITE_SNAPSHOTS=1 WEBCALC_TEST_DBS=sqlite $(PYTEST) -q -s -p no:xdist \
+		"tests/test_messages.py::test_chinese_is_what_it_was_before_the_refactor" \
+		"tests/ledger/test_ledger_messages.py::test_chinese_is_what_it_was"
 
 # micro-benchmark on fresh hands; analyze() against the PyPI peers (mahjong, riichienv) doing
 # the same job — shanten, waits, useful tiles per discard (bench/peers.py) — interleaved, CPU
@@ -70,6 +102,12 @@ worst: $(VENV)/.stamp-run
 # rooms, through the engine and the API, against issue 25's p99 ≤ 150 ms (about a minute)
 bench-review: $(VENV)/.stamp-run
 	$(BIN)/python bench/review.py
+
+# the share pictures (GET /card.png, /t/<view>/card.png): CPU per card on fresh settled hands
+# and fresh tables of every variant, zh and en, against issue 35's p99 ≤ 50 ms and 200 KB
+# (about a minute)
+bench-cards: $(VENV)/.stamp-run
+	$(BIN)/python bench/cards.py
 
 # ledger benchmark: record p50/p99, 200-entry reads and the 200-hand page, SQLite and PostgreSQL (about 2 minutes)
 bench-ledger: $(VENV)/.stamp-run
@@ -92,6 +130,10 @@ bench-circle: $(VENV)/.stamp-run
 # and PostgreSQL (a few minutes)
 bench-limits: $(VENV)/.stamp-run
 	$(BIN)/python bench/limits.py
+
+# circle imports: the CPU of one import at the cap on its engine work (docs/LEDGER.md "Limits")
+bench-circle-import: $(VENV)/.stamp-run
+	$(BIN)/python bench/circle_import.py
 
 # fuzz runner: 100,000 seeded hostile requests per database (SQLite, then PostgreSQL) through
 # the whole app; fails on any 500 or rule break (tens of minutes on 2 cores; FUZZ_REQUESTS=n)

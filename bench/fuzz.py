@@ -3,12 +3,18 @@
 Sends ``--requests`` (default 100,000) seeded hostile requests per database through the whole
 Flask app (the test client: every request is parsed, routed, validated, computed, stored and
 answered as under gunicorn, without the sockets) with the fuzzer of tests/ledger/fuzzing.py,
-which the test suite runs a few thousand times: the ledger's JSON API (create, record,
-correct, void, adjust, import, read), its forms, and ``/api/v1/analyze``, every body mutated
-with lone surrogates, NUL, control characters, huge integers, extreme floats, deep nesting
-and wrong types, and every few dozen requests a read, export and re-import of each live
-table. Counts the statuses and fails (exit status 1) on any 500 or any answer that breaks
-the rules (tests/ledger/fuzzing.py ``check``).
+which the test suite runs a few thousand times. The mix (requests, the invariants' reads
+included): about 70 % the ledger (its JSON API: create, record, correct, void, adjust,
+import, read; its forms; ``/api/v1/analyze``) and 30 % the rest: circles (牌友圈: the JSON
+API, tables in a circle, re-imports of real exports, the ``/c/`` pages and forms), the hand
+review (``POST /api/v1/review`` with legal logs of every rule set, the ``/review`` page and
+its taps), the daily 何切 (``GET /api/v1/quiz``, ``/quiz``) and the 三门峡 history (表:
+analysed, recorded and corrected at a table, the entry form, the calculator page). Valid
+bodies are sent as they are or mutated with lone surrogates, NUL, control characters, huge
+integers, extreme floats, deep nesting and wrong types; every 40 steps each live table is
+read, exported and imported again, and one live circle read, its export imported again with
+the same standings. Counts the statuses and each area's requests, and fails (exit status 1)
+on any 500 or any answer that breaks the rules (tests/ledger/fuzzing.py ``check``).
 
 SQLite is a fresh file; PostgreSQL is ``WEBCALC_BENCH_POSTGRES_URL``, else
 ``WEBCALC_TEST_POSTGRES_URL``, else the tests' local default, in a fresh schema dropped after.
@@ -33,7 +39,7 @@ sys.path.insert(0, str(ROOT))
 from ledger import PG_DEFAULT, drop_schema, machine, pg_schema_url  # noqa: E402
 from soak import write_section  # noqa: E402
 
-from tests.ledger.fuzzing import Fuzzer  # noqa: E402
+from tests.ledger.fuzzing import MIX, Fuzzer  # noqa: E402
 from webcalc import create_app  # noqa: E402
 
 HEAD = "## Fuzz (issue 20)"
@@ -58,6 +64,7 @@ def run(url: str, requests: int, seed: int, label: str) -> dict:
     finally:
         app.extensions["ledger"].dispose()
     return {"requests": fuzzer.requests, "statuses": dict(sorted(fuzzer.statuses.items())),
+            "areas": dict(fuzzer.areas),
             "seconds": time.perf_counter() - t0, "cpu": time.process_time() - c0,
             "failures": fuzzer.failures, "seed": seed}
 
@@ -96,10 +103,13 @@ def main() -> None:
              f"load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after): "
              f"{args.requests:,} seeded requests per database through the whole app "
              "(bench/fuzz.py with the fuzzer of tests/ledger/fuzzing.py: the ledger's API "
-             "and forms and /api/v1/analyze, bodies mutated with lone surrogates, NUL, control "
+             "and forms and /api/v1/analyze, circles (API and pages), the hand review (API "
+             "and page), the daily quiz (API and page) and the 三门峡 history (analyze, ledger, "
+             "forms), bodies valid or mutated with lone surrogates, NUL, control "
              "characters, integers past 2^63, 1e-300, 5e-324, 1.8e308, nesting to 400 levels and "
              "wrong types; each live table read, exported and imported again every 40 "
-             "requests). Requests counted include those reads.", "",
+             "steps, and a live circle read and imported again). Requests counted include "
+             "those reads.", "",
              "| database | seed | requests | " + " | ".join(str(c) for c in codes)
              + " | 500s | rule breaks | time | requests/s |",
              "|---|---|---|" + "---|" * len(codes) + "---|---|---|---|"]
@@ -108,6 +118,11 @@ def main() -> None:
                      + " | ".join(f"{r['statuses'].get(c, 0):,}" for c in codes)
                      + f" | **{r['statuses'].get(500, 0)}** | {len(r['failures'])} | "
                      f"{r['seconds'] / 60:.1f} min | {r['requests'] / r['seconds']:.0f} |")
+    if results:                     # each area's share of the requests (tests/ledger/fuzzing.py)
+        lines += ["", "Requests by area: " + "; ".join(
+            f"{name}: " + ", ".join(f"{a} {r['areas'].get(a, 0) / r['requests']:.0%}"
+                                    for a, _share in MIX)
+            for name, r in results.items()) + "."]
     lines += notes
     section = "\n".join(lines) + "\n"
     print(section)

@@ -19,6 +19,9 @@
 //   (ledger.js keeps the last answer of its poll, /t/<token>/live, there too) (an update keeps it; "forget this
 //   table" on 我的牌桌 drops them), and the copy is shown without a network, marked with the
 //   time it was kept (data-offline-copy on <html>: static/js/ledger.js says "offline since");
+//   when the network answers 404 or 410 for the page or its poll (a revoked or replaced
+//   link), every copy of that table page (each language, its poll's) is dropped at once: the
+//   edit link inside a copy must not outlive the link itself (docs/LEDGER.md "Tokens");
 // - 记入 without a network (a POST of the entry to /t/<edit>/hands that does not reach the
 //   server): the posted fields and the action are kept in IndexedDB ("webcalc", store
 //   "queue"), and the answer is the table page again (303), whose ledger.js sends the queue
@@ -37,6 +40,9 @@ const TABLES_CACHE = "webcalc-tables";  // not SHELL_PREFIX: an update keeps it
 // /t/<token> (the other /t/ pages are not a table's); its poll's answers, /t/<token>/live,
 // are kept in the same cache by the page itself (static/js/ledger.js)
 const TABLE_PAGE = /^\/t\/([A-Za-z0-9_-]{16,64})$/;
+const TABLE_POLL = /^\/t\/([A-Za-z0-9_-]{16,64})\/live$/;
+// the answers that say a link no longer opens its table
+const GONE = [404, 410];
 // a table page's URL that is "the table", with no room state: its copy is kept
 const BARE_TABLE = /^(\?((lang|done|new)=[A-Za-z0-9]*&?)*)?$/;
 
@@ -46,6 +52,7 @@ const ROUTES = [
     handler: page },
   { name: "tables", test: (url, request) => TABLE_PAGE.test(url.pathname) && request.mode === "navigate",
     handler: tablePage },
+  { name: "poll", test: (url) => TABLE_POLL.test(url.pathname), handler: tablePoll },
   { name: "api", test: (url) => url.pathname.startsWith("/api/"), handler: null },
   { name: "static", test: (url) => url.pathname.startsWith("/static/"), handler: staticFile },
   { name: "pages", test: (url, request) => request.mode === "navigate", handler: page },
@@ -165,6 +172,7 @@ function tableKey(url) {
 async function tablePage(request, url, event) {
   try {
     const response = await fetch(request);
+    if (GONE.includes(response.status)) event.waitUntil(forgetTable(url.pathname));
     if (response.status === 200 && response.type === "basic" && BARE_TABLE.test(url.search)) {
       const copy = response.clone();
       event.waitUntil((async () => {
@@ -183,6 +191,25 @@ async function tablePage(request, url, event) {
     const kept = copy.headers.get("X-Webcalc-Kept") || "";
     const html = (await copy.text()).replace("<html ", '<html data-offline-copy="' + kept + '" ');
     return new Response(html, { status: 200, headers: keptHeaders(copy.headers) });
+  }
+}
+
+// the table page's poll: to the network, as ever; an answer that says the link is gone drops
+// the table's copies (the page keeps the poll's own answers itself, static/js/ledger.js)
+async function tablePoll(request, url, event) {
+  const response = await fetch(request);
+  if (GONE.includes(response.status)) {
+    event.waitUntil(forgetTable(url.pathname.slice(0, -"/live".length)));
+  }
+  return response;
+}
+
+// every copy of the table page at ``path`` (/t/<token>): each language, and its poll's
+async function forgetTable(path) {
+  const cache = await caches.open(TABLES_CACHE);
+  for (const key of await cache.keys()) {
+    const p = new URL(key.url).pathname;
+    if (p === path || p.startsWith(path + "/")) await cache.delete(key);
   }
 }
 

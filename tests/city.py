@@ -340,12 +340,12 @@ def _version_of(status: int, headers: dict, data: bytes, sent: str | None) -> in
     if status == 304:
         if data or sent is None or etag not in ("", sent):
             raise ValueError(f"304 with body {data[:50]!r} or ETag {etag!r} for {sent!r}")
-        return int(sent.strip('"W/'))
+        return int(sent.strip('"W/').split("-")[0])       # "<version>-<rights>-<lang>"
     if status != 200:
         raise ValueError(f"status {status}: {data[:200]!r}")
     doc = json.loads(data)
     version = doc["version"]
-    if not isinstance(version, int) or etag != f'"{version}"' or \
+    if not isinstance(version, int) or not etag.startswith(f'"{version}-') or \
             not isinstance(doc.get("hands"), list):
         raise ValueError(f"200 with version {version!r}, ETag {etag!r}")
     return version

@@ -1,13 +1,34 @@
 """Shared fixtures: the Flask app and its test client; Chromium for the browser tests (the
-calculator's in tests/ and the ledger's in tests/ledger/)."""
+calculator's in tests/ and the ledger's in tests/ledger/); the Hypothesis profiles.
+
+Hypothesis profiles (``HYPOTHESIS_PROFILE``): ``full`` (the default, ``make test`` and CI)
+tries each property's written number of examples; ``dev`` (``make test-fast``, with
+``WEBCALC_TEST_SCALE=0.2``, tests/scale.py) tries a fifth of them and prints the blob that
+reproduces a failure. Every property sets ``max_examples=examples(n)``, so the scale knob is
+the one place that decides how much random work a run does.
+"""
 
 from __future__ import annotations
 
+import os
+import tempfile
 import threading
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from webcalc import create_app
+
+# Each test process (an xdist worker) keeps the ledger of the apps made without a DATABASE_URL
+# in its own SQLite file, not in the shared instance/ledger.sqlite3 of `make run`.
+if not os.environ.get("DATABASE_URL"):
+    os.environ["DATABASE_URL"] = (
+        f"sqlite:///{tempfile.mkdtemp(prefix='webcalc-tests-')}/ledger.sqlite3")
+
+settings.register_profile("full", deadline=None)
+settings.register_profile("dev", deadline=None, print_blob=True,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or "full")
 
 
 @pytest.fixture()

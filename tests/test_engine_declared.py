@@ -7,6 +7,7 @@ import pytest
 
 from webcalc.analysis import analyze, settle_without_tiles
 from webcalc.errors import InputError
+from webcalc.variants import VARIANTS
 
 
 def _same(with_tiles: dict, declared: dict) -> None:
@@ -99,7 +100,7 @@ def _option_rooms(variant):
             yield opts
 
 
-@pytest.mark.parametrize("variant", ["sanmenxia", "zhengzhou", "panjin", "jincheng"])
+@pytest.mark.parametrize("variant", list(VARIANTS))
 def test_declarable_offers_exactly_what_a_self_drawn_win_may_declare(variant):
     """``Variant.declarable`` (what the quick entry offers) against the settlement's own
     check: in every room over the governing options, each offered factor settles alone, and

@@ -17,10 +17,11 @@ import pytest
 
 from webcalc.analysis import analyze
 from webcalc.tiles import format_tiles, parse_tiles
+from webcalc.variants import VARIANTS
 
 from .test_engine_shanten_exact import random_case
 
-VARIANT_NAMES = ("sanmenxia", "zhengzhou", "panjin", "jincheng")
+VARIANT_NAMES = tuple(VARIANTS)
 RULES_EXAMPLE = {"variant": "jincheng", "hand": "123m456m789p555s11z"}
 
 

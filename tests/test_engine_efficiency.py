@@ -14,14 +14,16 @@ import random
 
 import pytest
 
+from tests.scale import scaled
 from webcalc.analysis import analyze
 from webcalc.errors import InputError
 from webcalc.tiles import ALL_TILES, format_tiles, parse_tiles
+from webcalc.variants import VARIANTS
 from webcalc.waits import shanten
 
 from .test_engine_shanten_exact import random_case, situation_of
 
-VARIANT_NAMES = ("sanmenxia", "zhengzhou", "panjin", "jincheng")
+VARIANT_NAMES = tuple(VARIANTS)
 
 
 def _plus(req, code):
@@ -165,7 +167,7 @@ def test_ready_for_a_discard_win_useful_draws_are_the_waits(variant):
     from webcalc.warmup import complete_tiles
     rng = random.Random(f"ready-discard-{variant}")
     ready = 0
-    for _ in range(60):
+    for _ in range(scaled(60)):
         tiles = complete_tiles(rng)
         tiles[rng.randrange(14)] = rng.randrange(34)   # one tile off: ready discards
         indicator = ALL_TILES[rng.randrange(34)]
@@ -188,4 +190,4 @@ def test_ready_for_a_discard_win_useful_draws_are_the_waits(variant):
         if out13["shanten"] == 0:
             assert {u["tile"] for u in out13["useful"]} == {w["tile"] for w in out13["waits"]}
             assert out13["useful"], req
-    assert ready > 20
+    assert ready > scaled(20, floor=2)

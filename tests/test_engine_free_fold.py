@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 
+from tests.scale import scaled
 from webcalc.analysis import analyze
 from webcalc.shanten import (
     _finish_free,
@@ -66,7 +67,7 @@ def _whole(seeds, unit, caps, honors, any_jokers, groups, jokers, room):
 def test_bounded_fold_equals_the_whole_table_within_the_limit():
     rng = random.Random("free-fold")
     within = beyond = 0
-    for _ in range(700):
+    for _ in range(scaled(700)):
         seeds, unit, caps, honors, any_jokers, groups, jokers, room = _case(rng)
         exact = _whole(seeds, unit, caps, honors, any_jokers, groups, jokers, room)
         for limit in range(0, 6):
@@ -79,13 +80,13 @@ def test_bounded_fold_equals_the_whole_table_within_the_limit():
             else:
                 assert got is None or got > limit, (unit, caps, limit, exact, got)
                 beyond += 1
-    assert within > 500 and beyond > 500
+    assert within > scaled(500, floor=50) and beyond > scaled(500, floor=50)
 
 
 def test_one_fold_finds_every_draw_within_the_limit():
     rng = random.Random("free-draws")
     found = missed = 0
-    for _ in range(400):
+    for _ in range(scaled(400)):
         seeds, unit, caps, honors, any_jokers, groups, jokers, room = _case(rng)
         draws = [i for i in range(len(unit)) if unit[i] < 4 and rng.random() < 0.9]
         for limit in range(0, 5):
@@ -148,4 +149,4 @@ def test_each_discard_of_a_one_suit_four_wildcard_hand_lists_exactly_the_lowerin
                 lowers = after is not None and e["shanten"] is not None and after < e["shanten"]
                 assert lowers == (ALL_TILES[k].code in useful), (req, e["discard"], k)
                 checked += 1
-    assert checked > 500
+    assert checked > scaled(500, floor=50)

@@ -10,14 +10,17 @@ import re
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from tests.scale import examples
 from webcalc.analysis import analyze
 from webcalc.errors import CODES, InputError
 from webcalc.hand import melds_from_api
 from webcalc.notation import melds_from_text
 from webcalc.tiles import Tile, format_tiles, parse_tiles
+from webcalc.variants import VARIANTS
 
 CHINESE = re.compile(r"[\u4e00-\u9fff]")
-TILE_CHARS = "0123456789mpsz 东南西北中发白红万筒饼条索一二三四五六七八九风财板, 、@:碰吃杠暗补"
+TILE_CHARS = ("0123456789mpsz 东南西北中发白红万筒饼条索一二三四五六七八九风财板, 、@:碰吃杠暗补"
+              "幺鸡两个张对刻到至和还有加。")   # and the spoken words (API.md)
 KINDS = [f"{r}{s}" for s in "mps" for r in range(1, 10)] + [f"{r}z" for r in range(1, 8)]
 
 # st.text() never makes a lone surrogate (JSON's "\ud800"): mix them in, and full-width forms
@@ -41,7 +44,7 @@ def assert_input_error(err: InputError) -> None:
         assert err.position >= 0
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(text=tile_text)
 def test_parse_tiles_any_text(text):
     try:
@@ -54,7 +57,7 @@ def test_parse_tiles_any_text(text):
     assert parse_tiles(format_tiles(tiles)) == sorted(tiles)        # canonical round trip
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(text=tile_text)
 def test_tile_parse_any_code(text):
     try:
@@ -65,7 +68,7 @@ def test_tile_parse_any_code(text):
         assert Tile.parse(t.code) == t
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(text=tile_text)
 def test_melds_from_text_any_text(text):
     try:
@@ -80,7 +83,7 @@ def test_melds_from_text_any_text(text):
         assert_input_error(err)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(raw=json_values)
 def test_melds_from_api_any_value(raw):
     try:
@@ -90,7 +93,7 @@ def test_melds_from_api_any_value(raw):
 
 
 request_like = st.fixed_dictionaries(
-    {"variant": st.sampled_from(["sanmenxia", "zhengzhou", "panjin", "jincheng"]) | json_values,
+    {"variant": st.sampled_from(list(VARIANTS)) | json_values,
      "hand": st.text(alphabet=TILE_CHARS, max_size=30) | json_values},
     optional={key: json_values | st.text(alphabet=TILE_CHARS, max_size=12)
               for key in ("options", "melds", "indicator", "winning_tile", "win_by", "visible",
@@ -98,7 +101,7 @@ request_like = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(req=json_values | request_like)
 def test_analyze_any_value_raises_only_input_error(req):
     try:
@@ -116,7 +119,7 @@ random_hand = st.builds(
         **({"indicator": KINDS[indicator]} if indicator is not None else {}),
         **({"winning_tile": KINDS[sorted(picks)[0]]} if winning and n == 14 else {}),
     },
-    st.sampled_from(["sanmenxia", "zhengzhou", "panjin", "jincheng"]),
+    st.sampled_from(list(VARIANTS)),
     st.lists(st.integers(0, 33), min_size=14, max_size=14).filter(
         lambda p: max(p.count(i) for i in p) <= 3),
     st.sampled_from([13, 14]),
@@ -152,7 +155,7 @@ def assert_well_formed(req: dict, out: dict) -> None:
                               default=None)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                   HealthCheck.filter_too_much])
 @given(req=random_hand)
 def test_random_hands_get_a_well_formed_analysis(req):
@@ -190,7 +193,7 @@ def wild_hand(draw):
             "hand": "".join(KINDS[k] for k in sorted(tiles))}
 
 
-@settings(max_examples=150, deadline=None,
+@settings(max_examples=examples(150), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
                                  HealthCheck.filter_too_much])
 @given(req=wild_hand())

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.scale import scaled
 from webcalc.hand import MELD_KINDS, Hand, Meld
 from webcalc.tiles import Tile
 
@@ -58,7 +59,7 @@ def test_hands_print_back_as_they_parse():
 
     rng = random.Random(22)
     melds = list(_every_meld())
-    for _ in range(2000):
+    for _ in range(scaled(2000)):
         ms = rng.sample(melds, rng.randrange(5))
         concealed = [Tile(rng.randrange(34)) for _ in range(13 - 3 * len(ms) + rng.randrange(2))]
         h = Hand.of(concealed, ms)

@@ -14,8 +14,10 @@ from __future__ import annotations
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
+from tests.scale import examples
 from webcalc.analysis import analyze
 from webcalc.tiles import ALL_TILES, format_tiles
+from webcalc.variants import VARIANTS
 from webcalc.wildcards import HENAN, PANJIN, step, wildcards_from_indicator
 
 from .reference import (
@@ -63,7 +65,7 @@ def request_for(variant, concealed, melds, indicator=None, options=None, **extra
     return req
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(groups(chow_ok=False), st.one_of(st.none(), st.integers(0, 33)), st.data())
 def test_built_hand_is_complete_and_each_tile_is_a_wait(hand, indicator, data):
     concealed, melds = hand
@@ -87,7 +89,7 @@ PANJIN_OPTIONS = st.fixed_dictionaries({
 
 @st.composite
 def ready_cases(draw):
-    variant = draw(st.sampled_from(["sanmenxia", "zhengzhou", "panjin", "jincheng"]))
+    variant = draw(st.sampled_from(list(VARIANTS)))
     options = draw(PANJIN_OPTIONS) if variant == "panjin" else {}
     concealed, melds = draw(groups(chow_ok=variant == "panjin"))
     if variant == "jincheng" or options.get("wildcard_mode") == "none":
@@ -118,7 +120,7 @@ def ready_cases(draw):
     return variant, options, concealed, melds, indicator, wild, removed
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.filter_too_much,
+@settings(max_examples=examples(120), deadline=None, suppress_health_check=[HealthCheck.filter_too_much,
                                                                   HealthCheck.too_slow])
 @given(ready_cases())
 def test_engine_agrees_with_reference(case):
@@ -142,7 +144,7 @@ def test_engine_agrees_with_reference(case):
 @st.composite
 def many_wildcard_cases(draw):
     """Random 13-tile hands (built or random) with 0-8 wildcards, every variant."""
-    variant = draw(st.sampled_from(["sanmenxia", "zhengzhou", "panjin", "jincheng"]))
+    variant = draw(st.sampled_from(list(VARIANTS)))
     options = draw(PANJIN_OPTIONS) if variant == "panjin" else {}
     if variant == "panjin" and draw(st.booleans()):
         options["wildcard_mode"] = "both"
@@ -172,7 +174,7 @@ def many_wildcard_cases(draw):
     return variant, options, concealed, indicator, wild, removed
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.filter_too_much,
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.filter_too_much,
                                                                   HealthCheck.too_slow])
 @given(many_wildcard_cases())
 def test_fast_path_agrees_with_reference_up_to_eight_wildcards(case):
@@ -190,7 +192,7 @@ def test_fast_path_agrees_with_reference_up_to_eight_wildcards(case):
     assert {w["tile"] for w in out["waits"]} == expected
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.filter_too_much,
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.filter_too_much,
                                                                   HealthCheck.too_slow])
 @given(many_wildcard_cases())
 def test_cheap_win_test_agrees_with_the_listing(case):
@@ -241,7 +243,7 @@ def taken_hands(draw):
 def full_cases(draw):
     """A 14-tile hand of four groups and a pair, some groups declared as melds of any type
     the variant has, 0-4 tiles swapped for wildcards; or a 晋城 hand with 拾/搶 tiles."""
-    variant = draw(st.sampled_from(["sanmenxia", "zhengzhou", "panjin", "panjin", "jincheng"]))
+    variant = draw(st.sampled_from([*VARIANTS, "panjin"]))
     options = draw(PANJIN_ALL_OPTIONS) if variant == "panjin" else {}
     settlement = None
     duanmen = False
@@ -313,7 +315,7 @@ def full_cases(draw):
     return variant, options, settlement, duanmen, concealed, melds, indicator, wild, removed, win_by
 
 
-@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.filter_too_much,
+@settings(max_examples=examples(600), deadline=None, suppress_health_check=[HealthCheck.filter_too_much,
                                                                   HealthCheck.too_slow])
 @given(full_cases())
 def test_engine_agrees_with_the_full_reference(case):
@@ -337,7 +339,7 @@ def test_engine_agrees_with_the_full_reference(case):
     assert {w["tile"] for w in out["waits"]} == {ALL_TILES[k].code for k in expected}
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.filter_too_much,
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.filter_too_much,
                                                                   HealthCheck.too_slow])
 @given(full_cases())
 def test_jiahu_agrees_with_the_reference(case):

@@ -3,11 +3,9 @@ of random requests (bench/answers.py: all four variants, random room options, wi
 melds, ``visible``, winning tiles, settlements, bad input) gives exactly the answers recorded
 from the engine before its 14-tile efficiency path and wait finding were compiled
 (tests/answers_sample.txt: a digest of each request and of its answer's exact JSON), with the
-compiled part (webcalc/_pjunit.c) and without it (``WEBCALC_PURE_PYTHON=1``, in a
-subprocess). ``bench/answers.py check`` does the same for larger samples."""
+compiled part (webcalc/_pjunit.c) and, when ``make test-pure`` runs this file with
+``WEBCALC_PURE_PYTHON=1``, without it. ``bench/answers.py check`` does the same for larger samples."""
 
-import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -34,10 +32,6 @@ def test_same_answers_as_recorded():
     assert not differ, f"{len(differ)} answers changed, first: {differ[0]}"
 
 
-def test_same_answers_pure_python():
-    env = dict(os.environ, WEBCALC_PURE_PYTHON="1")
-    run = subprocess.run([sys.executable, str(ROOT / "bench" / "answers.py"), "check",
-                          str(SAMPLE)], cwd=ROOT, env=env, capture_output=True, text=True,
-                         timeout=600)
-    assert run.returncode == 0, run.stdout + run.stderr
-    assert "(pure Python)" in run.stdout
+# The same recorded answers without the C part: make test runs this file again with
+# WEBCALC_PURE_PYTHON=1 (make test-pure), where test_same_answers_as_recorded checks the
+# Python twins (docs/TESTING.md).

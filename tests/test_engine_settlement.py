@@ -15,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.scale import examples
 from webcalc.analysis import analyze
 from webcalc.errors import InputError
 from webcalc.options import option_specs, parse_options
@@ -758,7 +759,7 @@ def _check(out: dict) -> None:
         assert sum(st_["net"]) == 0
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(req=requests())
 def test_property_zero_sum_and_detail_states_amount(req):
     """C-11: nets sum to zero; every payment's detail ends with its own amount and rule."""
@@ -779,7 +780,7 @@ def _changed(a: list, b: list) -> list[int]:
             if not math.isclose(x["amount"], y["amount"], rel_tol=1e-12)]
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(req=requests("sanmenxia"))
 def test_property_smx6_pao_doubles_with_biao_changes_only_biao_pao_wins(req):
     """SMX-6: the two formulas differ only where 表 > 0 and the pair's 跑 > 0."""
@@ -791,7 +792,7 @@ def test_property_smx6_pao_doubles_with_biao_changes_only_biao_pao_wins(req):
     assert _changed(on, off) == expect
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(req=requests("sanmenxia") | requests("zhengzhou"))
 def test_property_kong_pao_changes_only_kongs_with_pao(req):
     """SMX-7, ZZ-5: 杠跑 adds 跑 to kong payments only, where the pair has 跑."""
@@ -802,7 +803,7 @@ def test_property_kong_pao_changes_only_kongs_with_pao(req):
     assert _changed(on, off) == expect
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(req=requests("zhengzhou"))
 def test_property_zz_dealer_plus_base_changes_only_dealer_payments(req):
     """ZZ-4, ZZ-5: +1 底 unit exactly where the dealer pays or is paid."""
@@ -812,7 +813,7 @@ def test_property_zz_dealer_plus_base_changes_only_dealer_payments(req):
     assert _changed(on, off) == expect
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(req=requests("zhengzhou"))
 def test_property_zz_draw_settles_kongs_only_on_draw(req):
     """ZZ-5: the option matters only on 荒庄, and then only for kong payments."""
@@ -823,7 +824,7 @@ def test_property_zz_draw_settles_kongs_only_on_draw(req):
         assert on == off
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(req=requests("panjin"))
 def test_property_pj12_discard_doubles_all_changes_only_others_shares(req):
     """PJ-12: the house option doubles the two shares the discarder pays for others."""
@@ -837,7 +838,7 @@ def test_property_pj12_discard_doubles_all_changes_only_others_shares(req):
         assert on[i]["amount"] == 2 * off[i]["amount"]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(req=requests("jincheng"), penalty=st.integers(0, 5))
 def test_property_jc8_draw_penalty_changes_only_draw_penalty(req, penalty):
     """JC-8: 后包 changes the draw_penalty payments and nothing else."""
@@ -885,7 +886,7 @@ FIELD_NAMES = ["base", "dealer", "winner", "discarder", "pao", "jiagang", "ready
                "biao_discards", "follow_dealer", "duanmen", "kong_discard"]
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(req=requests(), junk=st.dictionaries(st.sampled_from(FIELD_NAMES), json_values,
                                             max_size=3))
 def test_property_any_settlement_is_settled_or_refused_with_its_field(req, junk):
@@ -928,7 +929,7 @@ def _variant_and_options(draw):
     return name, opts
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(_variant_and_options(), st.sampled_from(sorted(_NON_NEUTRAL)))
 def test_settlement_fields_match_what_validation_accepts(case, field):
     """A field outside settlement_fields() is refused at a non-neutral value; a field

@@ -6,8 +6,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.scale import examples
 from webcalc.analysis import analyze
 from webcalc.tiles import ALL_TILES, format_tiles
+from webcalc.variants import VARIANTS
 
 ZZ_PLAIN = {"variant": "zhengzhou", "options": {"wildcard": False}}
 
@@ -90,11 +92,11 @@ def _remove(hand, tile):
     return tiles
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                  HealthCheck.filter_too_much])
 @given(st.lists(st.integers(0, 33), min_size=14, max_size=14).filter(
     lambda ts: all(ts.count(k) <= 4 for k in ts)),
-    st.sampled_from(["sanmenxia", "zhengzhou", "panjin", "jincheng"]),
+    st.sampled_from(list(VARIANTS)),
     st.one_of(st.none(), st.integers(0, 33)))
 def test_discards_and_shanten_are_consistent(tiles, variant, indicator):
     req = {"variant": variant, "hand": format_tiles(tiles)}

@@ -14,6 +14,7 @@ import random
 import pytest
 
 import webcalc.shanten as S
+from tests.scale import scaled
 
 COMPILED = S._pjunit
 if COMPILED is None:
@@ -71,7 +72,7 @@ def _canon(rows):
 @pytest.mark.parametrize("seed", range(4))
 def test_unit_panjin_same_tables(seed):
     rng = random.Random(seed)
-    for _ in range(60):
+    for _ in range(scaled(60)):
         c = _case(rng)
         track_rd = rng.random() < 0.5
         if rng.random() < 0.3:                                   # unbounded
@@ -86,7 +87,7 @@ def test_unit_panjin_same_tables(seed):
 @pytest.mark.parametrize("seed", range(4))
 def test_unit_panjin_drawn_same_tables(seed):
     rng = random.Random(100 + seed)
-    for _ in range(60):
+    for _ in range(scaled(60)):
         c = _case(rng)
         args = (c["unit"], c["caps"], c["start"], c["honors"], c["max_x"], c["limit"],
                 c["jokers"], c["groups"], c["others"], c["rest"])
@@ -97,7 +98,7 @@ def test_unit_panjin_drawn_same_tables(seed):
 @pytest.mark.parametrize("seed", range(4))
 def test_unit_panjin_drawn_drops_same_tables(seed):
     rng = random.Random(200 + seed)
-    for _ in range(60):
+    for _ in range(scaled(60)):
         c = _case(rng)
         which = (tuple(i for i, k in enumerate(c["unit"]) if k and rng.random() < 0.7)
                  if rng.random() < 0.7 else None)
@@ -197,7 +198,7 @@ def test_unit_free_same_tables(seed):
     """unit_free with jokers (the free-joker variants' table, and 盘锦's looser bounds) and
     without (_plain_rows): the compiled tables have the same rows as the Python reference."""
     rng = random.Random(400 + seed)
-    for _ in range(300):
+    for _ in range(scaled(300)):
         a, b, honors = S.UNITS[rng.randrange(4)]
         unit = _unit(rng, b - a)
         caps = tuple(max(rng.choice((4, 4, 4, 3, 2, 1, 0)), c) for c in unit)
@@ -229,7 +230,7 @@ def _rest_places_reference(real, caps, skip, any_jokers):
 
 def test_rest_places_same_as_the_row_by_row_merge():
     rng = random.Random(500)
-    for _ in range(400):
+    for _ in range(scaled(400)):
         real = [0] * 34
         for _ in range(rng.randint(0, 14)):
             k = rng.randrange(34)
@@ -246,7 +247,7 @@ def test_free_folds_same_results(seed):
     """free_unit_states and free_unit_draws (the free-joker variants' bounded folds): the
     compiled folds give the same states and the same draws as the Python reference."""
     rng = random.Random(600 + seed)
-    for _ in range(400):
+    for _ in range(scaled(400)):
         a, b, honors = S.UNITS[rng.randrange(4)]
         n = b - a
         unit = list(_unit(rng, n))

@@ -10,6 +10,9 @@ with gunicorn.conf.py and two sync workers, both on 127.0.0.1 ephemeral ports. T
   ``/healthz`` would hang until gunicorn's worker timeout: the request's socket timeout (5 s)
   catches that hang as an error. No latency is asserted here (speed lives in bench/).
 * a body over the app's 16 KB cap is refused by nginx with the app's own JSON error;
+* the imports pass nginx up to the app's own caps (a real 100-evening circle export: 201),
+  and past them nginx answers exactly the app's JSON 413, in the reader's language; the same
+  through deploy/nginx-city.conf (its three upstream servers all one gunicorn here);
 * an unknown ``Host`` gets no answer from nginx, and none but a 400 from the app itself
   (``/static//x`` used to redirect to whatever host was sent);
 * nginx's access log (the shipped ``log_format``) holds no edit or view token;
@@ -25,6 +28,8 @@ Skipped when nginx is not installed, except under CI=true, where that is a failu
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import http.client
 import json
 import os
@@ -38,6 +43,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 import pytest
+
+pytestmark = [pytest.mark.serial, pytest.mark.server]
 
 ROOT = Path(__file__).resolve().parent.parent
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx") else None)
@@ -140,11 +147,29 @@ http {{
 def stack(tmp_path_factory):
     """:class:`Stack`: nginx and gunicorn running until the module's tests are done; the app
     on its own SQLite file, behind one trusted proxy, with a creation cap of :data:`CAP`."""
+    with _running(tmp_path_factory.mktemp("proxy"), nginx_conf) as made:
+        yield made
+
+
+@pytest.fixture(scope="module")
+def city_stack(tmp_path_factory):
+    """As :func:`stack`, with deploy/nginx-city.conf in front (its three upstream servers all
+    the one gunicorn: what is tested here is nginx's side of each request)."""
+    from tests.city import nginx_city_conf
+
+    with _running(tmp_path_factory.mktemp("city-proxy"),
+                  lambda tmp, listen, app: nginx_city_conf(tmp, listen, [app] * 3)) as made:
+        yield made
+
+
+@contextlib.contextmanager
+def _running(tmp: Path, conf_of):
+    """gunicorn, then nginx with the config ``conf_of(tmp, listen port, app port)`` writes:
+    the :class:`Stack` while the block runs, both stopped after."""
     if NGINX is None:
         if os.environ.get("CI") == "true":
             pytest.fail("nginx is not installed: .ci/run installs Debian's nginx for this test")
         pytest.skip("nginx is not installed (apt-get install nginx); CI installs it and runs this")
-    tmp = tmp_path_factory.mktemp("proxy")
     app_port, proxy_port = _free_port(), _free_port()
     env = dict(os.environ, BIND=f"127.0.0.1:{app_port}", WEB_CONCURRENCY="2",
                LOG_LEVEL="warning", WEBCALC_SECRET_KEY="proxy-test",
@@ -161,7 +186,7 @@ def stack(tmp_path_factory):
     nginx = None
     try:
         _wait_http(app_port, gunicorn, app_log)
-        conf = nginx_conf(tmp, proxy_port, app_port)
+        conf = conf_of(tmp, proxy_port, app_port)
         check = subprocess.run([NGINX, "-t", "-p", str(tmp), "-c", str(conf)],
                                capture_output=True, text=True)
         assert check.returncode == 0, check.stderr
@@ -286,6 +311,132 @@ def test_an_import_over_16_kb_passes_nginx_up_to_2_mb(stack, tmp_path):
     assert status == 400 and b"2048 KB" not in data
 
 
+CIRCLE_IMPORT_MAX = 4 * 1024 * 1024          # webcalc.web.security.CIRCLE_IMPORT_MAX
+WIN = {"hand": "123m456p789s11122z", "winning_tile": "2z", "win_by": "self_draw"}
+
+
+@pytest.fixture(scope="module")
+def circle_export(tmp_path_factory) -> bytes:
+    """A real circle's export (``GET /api/v1/circles/<token>/export``): 100 evenings of 16
+    entries each — wins with tiles, 跑, a 荒庄, a win without tiles, a fee, a correction —
+    made and exported by the ledger itself."""
+    from webcalc.ledger import Ledger
+
+    evening = []
+    for n in range(16):
+        if n == 5:
+            req: dict = {"settlement": {"winner": None}}
+        elif n == 9:
+            req = {"win_by": "self_draw", "settlement": {"winner": 2}, "declared": {}}
+        elif n == 15:
+            req = {"adjustment": {"fee": 20, "paid_by": n % 4, "note": "台费"}}
+        else:
+            req = {**WIN, "settlement": {"winner": n % 4, "pao": [n % 3, 0, 1, n % 2]}}
+        e = {"number": n + 1, "kind": "adjustment" if "adjustment" in req else "hand",
+             "request": req}
+        if n == 3:
+            e["revisions"] = [{"request": {**WIN, "settlement": {"winner": 1}}}]
+        evening.append(e)
+    doc = {"format": "webcalc-circle/1", "name": "周五牌友",
+           "players": [{"id": i + 1, "name": f"牌友{i + 1}"} for i in range(6)],
+           "tables": [{"players": [1 + k % 6, 1 + (k + 1) % 6, 1 + (k + 2) % 6,
+                                   1 + (k + 3) % 6],
+                       "table": {"format": "webcalc-ledger/1", "variant": "zhengzhou",
+                                 "entries": evening}} for k in range(100)]}
+    tmp = tmp_path_factory.mktemp("circle")
+    ledger = Ledger(f"sqlite:///{tmp}/circle.sqlite3", migrate_lazily=True, tables_per_hour=0)
+    try:
+        made = ledger.import_circle(doc)
+        return json.dumps(ledger.export_circle(made.view_token)).encode()
+    finally:
+        ledger.dispose()
+
+
+@functools.cache
+def _app_client():
+    return create_app({"TESTING": True}).test_client()
+
+
+def _the_apps_413(path: str, body: bytes, headers: dict) -> dict:
+    """What the app itself answers to this too-large request (in-process)."""
+    resp = _app_client().post(path, data=body, headers=headers)
+    assert resp.status_code == 413
+    return resp.get_json()
+
+
+def _imports_pass_and_too_large_gets_the_apps_json(s: Stack, export: bytes, source: str):
+    """A real 100-evening circle export imports through nginx (201); a body past the app's
+    cap gets the app's own JSON 413 under /api/ (not nginx's HTML page), in the reader's
+    language, and the page's import form reaches the app."""
+    assert 16 * 1024 < len(export) < CIRCLE_IMPORT_MAX
+    port = s.proxy_port
+    json_type = {"Content-Type": "application/json"}
+    status, _, data = _request(port, "POST", "/api/v1/circles/import", export, json_type,
+                               source=source, timeout=60)
+    assert status == 201, data[:300]
+    assert len(json.loads(data)["circle"]["tables"]) == 100
+    big = b'{"pad": "' + b"x" * CIRCLE_IMPORT_MAX + b'"}'
+    small_big = b"x" * 20000
+    for path, body, limit in (("/api/v1/circles/import", big, CIRCLE_IMPORT_MAX),
+                              ("/api/v1/tables/import", big, 2 * 1024 * 1024),
+                              ("/api/v1/analyze", small_big, 16 * 1024),
+                              ("/api/v1/circles", small_big, 16 * 1024)):
+        for lang in ({}, {"Accept-Language": "en-GB,en;q=0.9"}, {"Accept-Language": "zh-CN"}):
+            headers = {**json_type, **lang}
+            status, got, data = _request(port, "POST", path, body, headers, source=source)
+            assert status == 413, (path, status, data[:200])
+            assert got["Content-Type"].startswith("application/json"), (path, got)
+            answer = json.loads(data)
+            assert answer == _the_apps_413(path, body, headers), (path, lang)
+            assert answer["error"]["detail"] == {"limit": "body_bytes", "max": limit}
+    # the page's import (multipart) passes nginx: without its CSRF token the app answers 400
+    boundary = "wcboundary"
+    form = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; "
+            f"filename=\"c.json\"\r\nContent-Type: application/json\r\n\r\n").encode() \
+        + export + f"\r\n--{boundary}--\r\n".encode()
+    page_type = {"Content-Type": f"multipart/form-data; boundary={boundary}"}
+    status, _, data = _request(port, "POST", "/c/import", form, page_type, source=source)
+    assert status == 400 and b"4096 KB" not in data
+    status, got, data = _request(port, "POST", "/c/import", big, page_type, source=source)
+    assert status == 413 and got["Content-Type"].startswith("text/html")
+    assert "4096 KB" in data.decode()
+
+
+def test_a_circle_import_passes_nginx_up_to_4_mb(stack, circle_export):
+    """deploy/nginx.conf had no location for the circle imports: its 16 KB cap refused any
+    real circle's export (five evenings are 21.5 KB) with a 413."""
+    _imports_pass_and_too_large_gets_the_apps_json(stack, circle_export, "127.0.0.6")
+
+
+def test_the_city_config_takes_the_imports_and_answers_413_in_json(city_stack, circle_export):
+    """deploy/nginx-city.conf refused every import over 16 KB, and answered it with nginx's
+    own HTML 413 under /api/."""
+    _imports_pass_and_too_large_gets_the_apps_json(city_stack, circle_export, "127.0.0.6")
+
+
+def test_both_configs_answer_a_too_large_body_alike():
+    """deploy/nginx-city.conf carries deploy/nginx.conf's 413 answers line for line: the
+    language maps, the named locations, and the import locations' sizes."""
+    def block(text: str, start: str, end: str) -> str:
+        at = text.index(start)
+        return text[at:text.index(end, at) + len(end)]
+
+    shipped = (ROOT / "deploy" / "nginx.conf").read_text("utf-8")
+    city = (ROOT / "deploy" / "nginx-city.conf").read_text("utf-8")
+    maps = ("# A body nginx refuses", '最多 4096 KB。";\n}\n')
+    named = ("    # The 413s nginx answers itself", '"max":4194304}}}\';\n    }\n')
+    assert block(city, *maps) == block(shipped, *maps)
+    assert block(city, *named) == block(shipped, *named)
+    for text in (shipped, city):
+        for path, size, to in (("/api/v1/tables/import", "2m", "@too_large_2m_api"),
+                               ("/t/import", "2m", "@too_large_2m_page"),
+                               ("/api/v1/circles/import", "4m", "@too_large_4m_api"),
+                               ("/c/import", "4m", "@too_large_4m_page")):
+            at = text.index(f"location = {path} {{")
+            body = text[at:text.index("}", at)]
+            assert f"client_max_body_size {size};" in body and f"error_page 413 {to};" in body
+
+
 def test_unknown_host_gets_no_answer(stack):
     proxy_port, app_port = stack.proxy_port, stack.app_port
     # nginx: the default server closes the connection (444) without a response
@@ -334,9 +485,21 @@ def _log_lines(path: Path, at_least: int) -> list[str]:
         time.sleep(0.05)
 
 
+def _settled_length(path: Path) -> int:
+    """How many lines the access log has once the earlier tests' last lines are written
+    (nginx writes a line a moment after the client read the answer): unchanged for 0.3 s."""
+    count, still = len(_log_lines(path, 0)), time.monotonic()
+    while time.monotonic() - still < 0.3:
+        time.sleep(0.05)
+        now = len(_log_lines(path, 0))
+        if now != count:
+            count, still = now, time.monotonic()
+    return count
+
+
 def test_nginx_access_log_holds_no_token(stack):
     port = stack.proxy_port
-    before = len(_log_lines(stack.access_log, 0))
+    before = _settled_length(stack.access_log)
     status, _, data = _create_table(port, "127.0.0.4")
     assert status == 201, data
     made = json.loads(data)
@@ -374,6 +537,54 @@ def test_nginx_access_log_holds_no_token(stack):
     assert '"GET /t/send?hand=1m&table=[redacted] HTTP/1.1" 303' in log
     assert log.count(f'"http://127.0.0.1:{port}/t/[redacted]"') == len(paths)   # Referer
     assert all(line.startswith("127.0.0.") for line in lines)   # still says who asked
+
+
+def _leaks(log: str, tokens) -> list[str]:
+    """The tokens the log shows, as sent (whole or a character percent-encoded) or decoded."""
+    from urllib.parse import unquote
+
+    texts = (log, unquote(log), unquote(unquote(log)))
+    return [t for t in tokens if any(t in x for x in texts) or
+            "".join(f"%{ord(c):02x}" for c in t) in log.lower()]
+
+
+@pytest.mark.parametrize("which", ["stack", "city_stack"])
+def test_nginx_access_log_hides_encoded_repeated_and_referer_tokens(which, request):
+    """A token percent-encoded (``%55`` for ``U``) opens the table and was logged as sent;
+    nginx also kept the first of two ``table=`` values, a ``tab%6Ce=`` value, a token after
+    ``%2F`` and the tokens in a Referer's query. Both shipped configs."""
+    s = request.getfixturevalue(which)
+    port = s.proxy_port
+    before = _settled_length(s.access_log)
+    status, _, data = _create_table(port, "127.0.0.7")
+    assert status == 201, data
+    made = json.loads(data)
+    edit, view = made["edit_token"], made["view_token"]
+    one = edit[:5] + f"%{ord(edit[5]):02X}" + edit[6:]
+    every = "".join(f"%{ord(c):02x}" for c in view)
+    link = f"http%3A%2F%2F127.0.0.1%2Ft%2F{edit}"
+    opened = [f"/t/{one}", f"/t/{every}", f"/api/v1/tables/{one}", f"/t%2F{view}",
+              f"/t/{one}/live?part=top"]
+    for path in opened:                             # (a loaded machine: a first page is slow)
+        status, _, _ = _request(port, "GET", path, timeout=30)
+        assert status == 200, path                  # each of these opens the table
+    sent = [f"/t/send?table={view}&table={link}", f"/t/send?hand=1m&tab%6Ce={link}&%74able={one}",
+            f"/t/{edit}/{view}/{edit}/x"]
+    for path in sent:
+        _request(port, "GET", path, timeout=30)
+    referers = [f"http://127.0.0.1:{port}/t/send?hand=1m&table={link}&table={view}",
+                f"http://127.0.0.1:{port}/?next=%2Ft%2F{one}",
+                f"http://127.0.0.1:{port}/a/{edit}/{view}/{one}/{edit}?x=1"]
+    for ref in referers:
+        status, _, _ = _request(port, "GET", "/healthz", headers={"Referer": ref}, timeout=30)
+        assert status == 200
+    lines = _log_lines(s.access_log, before + 1 + len(opened) + len(sent) + len(referers))
+    log = "\n".join(lines[before:])
+    assert log.count("\n") + 1 == 1 + len(opened) + len(sent) + len(referers), log
+    assert _leaks(log, [edit, view, one]) == [], log
+    assert '"GET /t/[redacted] HTTP/1.1" 200' in log
+    assert '"GET /t/[redacted]/live?part=top HTTP/1.1" 200' in log
+    assert all(line.startswith("127.0.0.") for line in lines[before:])
 
 
 def test_session_cookie_through_nginx(stack):
@@ -480,6 +691,28 @@ def test_loopback_hosts_answered_by_default(client, host):
     resp = client.get("/static//x", headers={"Host": host})
     assert resp.status_code == 308
     assert resp.headers["Location"] == f"http://{host}/static/x"
+
+
+@pytest.mark.parametrize("host", ["LOCALHOST", "LocalHost:5000", "127.0.0.1:8000"])
+def test_host_names_compare_without_case(client, host):
+    """Host names are case-insensitive (RFC 3986, 3.2.2): ``Host: LOCALHOST`` is localhost
+    (it was a 400), and what the app builds from it is in lower case."""
+    resp = client.get("/static//x", headers={"Host": host})
+    assert resp.status_code == 308
+    assert resp.headers["Location"] == f"http://{host.lower()}/static/x"
+    assert client.get("/healthz", headers={"Host": host}).status_code == 200
+    assert client.get("/", headers={"Host": host}).status_code == 200
+
+
+def test_trusted_hosts_from_the_environment_compare_without_case(monkeypatch):
+    assert trusted_hosts({"WEBCALC_TRUSTED_HOSTS": "Calc.Example.COM, .Example.org"}) == [
+        "calc.example.com", ".example.org"]
+    monkeypatch.setenv("WEBCALC_TRUSTED_HOSTS", "Calc.Example.COM,.example.org")
+    client = create_app({"TESTING": True}).test_client()
+    for host in ("calc.example.com", "CALC.example.com:443", "M.Example.ORG"):
+        assert client.get("/healthz", headers={"Host": host}).status_code == 200, host
+        assert client.get("/", headers={"Host": host}).status_code == 200, host
+    assert client.get("/", headers={"Host": "EVIL.example"}).status_code == 400
 
 
 def test_trusted_hosts_from_the_environment(monkeypatch):

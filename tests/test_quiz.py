@@ -19,8 +19,8 @@ import pytest
 
 from webcalc.analysis import analyze
 from webcalc.quiz import CLOSE_MARGIN, MIN_CLOSE, _problem, daily_problem
+from webcalc.variants import VARIANTS
 
-VARIANTS = ("sanmenxia", "zhengzhou", "panjin", "jincheng")
 ROOT = Path(__file__).resolve().parent.parent
 DAYS = [date(2026, 1, 1) + timedelta(days=7 * i) for i in range(12)]
 

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.scale import examples, scaled
 from webcalc.analysis import analyze
 from webcalc.catalogue import localize
 from webcalc.errors import InputError
@@ -391,7 +392,7 @@ def simulate(rng: random.Random):
     return indicator, final, win, turns, count, expected, states, biao
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 2 ** 32 - 1))
 def test_derived_biao_discards_match_a_forward_simulation(seed):
     sim = simulate(random.Random(seed))
@@ -416,7 +417,7 @@ def test_derived_biao_discards_match_a_forward_simulation(seed):
 def test_the_simulation_reaches_every_case():
     """The random histories above are not all alike: runs, breaks and 0 表 wins occur."""
     seen = set()
-    for seed in range(400):
+    for seed in range(scaled(400)):
         sim = simulate(random.Random(seed))
         if sim is None:
             continue

@@ -17,10 +17,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.scale import examples
 from webcalc.analysis import analyze
 from webcalc.catalogue import localize
 from webcalc.errors import InputError
 from webcalc.story import MAX_TURNS, review
+from webcalc.variants import VARIANTS
 
 URL = "/api/v1/review"
 CHINESE = re.compile(r"[\u4e00-\u9fff]")
@@ -204,6 +206,21 @@ def test_turn_errors(client, turns, code, turn):
     assert (status, err["code"], err["turn"]) == (400, code, turn)
     assert CHINESE.search(err["message"])
     assert f"第 {turn + 1} 手" in err["message"]
+
+
+@pytest.mark.parametrize("variant, rule", [("zhengzhou", "ZZ-2"), ("sanmenxia", "SMX-2"),
+                                           ("jincheng", "JC-2")])
+def test_a_chow_turn_where_the_variant_has_none(client, variant, rule):
+    """A claimed chow in a rule set without chow: ``bad_meld`` naming the turn and the rule,
+    the variant's own check (the same as a ``chow`` meld given to analyze)."""
+    assert not VARIANTS[variant].chow_allowed
+    turns = [{"draw": "6m", "discard": "9m"},
+             {"claim": "chow", "tiles": "456m", "from": 3, "discard": "1m"}]
+    for lang, words in (("en", "has no chow"), ("zh", "不能吃牌")):
+        status, err = review_error(client, {"variant": variant, "start": START, "turns": turns},
+                                   lang)
+        assert (status, err["code"], err["turn"], err["field"]) == (400, "bad_meld", 1, "turns")
+        assert words in err["message"] and rule in err["message"], err
 
 
 def test_a_turn_after_the_win(client):
@@ -421,14 +438,14 @@ _turn = st.dictionaries(
                                        True]),
     max_size=5) | _value
 _body = st.fixed_dictionaries(
-    {"variant": st.sampled_from(["sanmenxia", "zhengzhou", "panjin", "jincheng", "x"]),
+    {"variant": st.sampled_from([*VARIANTS, "x"]),
      "start": st.sampled_from(["12359m456p789s11z", "123456m456p789s12z", "555m123p456p789s1z",
                                "55m123456789p1z3s", "123m"]) | _value},
     optional={"turns": st.lists(_turn, max_size=6) | _value, "indicator": _tile | _value,
               "visible": _tile | _value, "options": _value, "hand": _value})
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(body=_body)
 def test_no_500_for_any_review_body(body):
     resp = _client().post(URL, data=json.dumps(body), content_type="application/json")
@@ -441,7 +458,7 @@ def test_no_500_for_any_review_body(body):
 _history = st.lists(_turn, max_size=4) | _value
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(history=_history, hand=st.sampled_from(["112233m123p123s9m7z", "112233m123p123s7z",
                                                 "123m456p789s11122z"]),
        winning=st.sampled_from(["9m", "7z", None, "2z"]),
@@ -455,7 +472,7 @@ def test_no_500_for_any_history(history, hand, winning, variant):
     assert resp.status_code in (200, 400, 422), (body, resp.status_code)
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10 ** 6), at=st.integers(0, 11),
        key=st.sampled_from(["draw", "discard", "claim", "tiles", "tile", "from", "kong",
                             "replacement", "win"]), value=_value | _tile, drop=st.booleans())

@@ -9,7 +9,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.scale import examples
 from webcalc import create_app
+from webcalc.variants import VARIANTS
 
 URL = "/api/v1/analyze"
 CHINESE = re.compile(r"[\u4e00-\u9fff]")
@@ -148,7 +150,7 @@ json_values = st.recursive(
 tile_text = (st.text(alphabet="0123456789mpsz 东南西北中发白万筒条一二三", max_size=20)
              | st.text(alphabet=st.sampled_from("12mz\ud800\udfff"), max_size=8))
 request_like = st.fixed_dictionaries(
-    {"variant": st.sampled_from(["sanmenxia", "zhengzhou", "panjin", "jincheng", "x"]),
+    {"variant": st.sampled_from([*VARIANTS, "x"]),
      "hand": tile_text | json_values},
     optional={"indicator": tile_text | json_values, "visible": tile_text | json_values,
               "melds": json_values, "options": json_values, "winning_tile": tile_text,
@@ -158,7 +160,7 @@ request_like = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(body=json_values | request_like)
 def test_no_500_for_any_json_body(body):
     resp = _app.test_client().post(URL, data=json.dumps(body), content_type="application/json")
@@ -167,7 +169,7 @@ def test_no_500_for_any_json_body(body):
         assert resp.get_json()["error"]["code"]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(data=st.binary(max_size=60))
 def test_no_500_for_any_bytes(data):
     resp = _app.test_client().post(URL, data=data, content_type="application/json")

@@ -11,6 +11,8 @@ import re
 
 import pytest
 
+from webcalc.variants import VARIANTS
+
 DAY = "2026-12-02"
 
 
@@ -20,7 +22,7 @@ def _api(client, variant):
     return r.get_json()
 
 
-@pytest.mark.parametrize("variant", ["sanmenxia", "zhengzhou", "panjin", "jincheng"])
+@pytest.mark.parametrize("variant", list(VARIANTS))
 def test_the_page_shows_the_engines_problem_and_ranks_every_pick(client, variant):
     problem = _api(client, variant)
     html = client.get(f"/quiz?variant={variant}&date={DAY}").get_data(as_text=True)

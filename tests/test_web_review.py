@@ -11,6 +11,8 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 
+from tests.scale import scaled
+from webcalc.variants import VARIANTS
 from webcalc.web.turns import review_request, review_text
 
 from .test_story_review import simulate
@@ -51,7 +53,7 @@ def summary_shown(html: str) -> tuple:
 def test_the_turns_text_round_trips_random_logs():
     """Every turn form of the simulated 郑州 logs (draws, a pong, the three kongs with their
     replacements) written as the page's text reads back as the same API turns."""
-    for seed in range(100):
+    for seed in range(scaled(100)):
         req, *_rest = simulate(random.Random(seed))
         assert review_request(review_text(req["turns"])) == req["turns"], seed
     wins = [{"draw": "5m", "win": True}, {"claim": "win", "tile": "5m", "from": 3},
@@ -149,10 +151,46 @@ def test_a_turn_that_cannot_be_played_is_shown_under_the_turns(client, lang, wor
 
 
 def test_a_tap_that_cannot_apply_says_why_and_changes_nothing(client):
-    r = get(client, [("variant", "zhengzhou"), ("start", "123559m456p789s1z"),
+    # 盘锦 has chow (PJ-3): a chow is tapped by its lowest tile, 1 to 7
+    r = get(client, [("variant", "panjin"), ("start", "123559m456p789s1z"),
                      ("mode", "chow"), ("add", "9m")])
     assert r.status_code == 422
     assert "吃要点最小的那张" in r.get_data(as_text=True) or "最小" in r.get_data(as_text=True)
+
+
+def modes_offered(html: str) -> list[str]:
+    return re.findall(r'<input type="radio" name="mode" value="(\w+)"', html)
+
+
+@pytest.mark.parametrize("variant, chow", [("zhengzhou", False), ("sanmenxia", False),
+                                           ("jincheng", False), ("panjin", True)])
+def test_the_chow_mode_is_offered_where_the_variant_has_chow(client, variant, chow):
+    """No chow in 郑州 (ZZ-2), 三门峡 (SMX-2) and 晋城 (JC-2); 盘锦 has it (PJ-3): the page
+    offers 吃 as the variant's meld types say, in either language, the other modes always."""
+    assert ("chow" in VARIANTS[variant].meld_kinds) is chow
+    for lang, label in ((None, "吃（最小张）"), ("en", "Chow (lowest)")):
+        html = get(client, [("variant", variant), ("start", "123559m456p789s1z")],
+                   lang).get_data(as_text=True)
+        modes = modes_offered(html)
+        assert ("chow" in modes) is chow and (label in html) is chow, (variant, lang)
+        assert {"draw", "discard", "pong", "kong", "win_claim"} <= set(modes)
+
+
+@pytest.mark.parametrize("variant, words", [("zhengzhou", "郑州麻将不能吃牌（ZZ-2）"),
+                                            ("sanmenxia", "三门峡麻将不能吃牌（SMX-2）"),
+                                            ("jincheng", "晋城麻将不能吃牌")],
+                         ids=["zhengzhou", "sanmenxia", "jincheng"])
+def test_a_chow_tap_where_the_variant_has_none_is_refused(client, variant, words):
+    """A URL that still asks for a chow tap (a bookmark, the variant switched): the variant
+    refuses it in its own words and the turns stay as they were; the mode alone is dropped."""
+    pairs = [("variant", variant), ("start", "123559m456p789s1z"), ("turns", "摸1z打9m")]
+    r = get(client, pairs + [("mode", "chow"), ("from", "3"), ("add", "3m")])
+    html = r.get_data(as_text=True)
+    assert r.status_code == 422 and words in html
+    assert "吃345m" not in html and 'value="摸1z打9m"' in html
+    assert "chow" not in modes_offered(html)
+    r = get(client, pairs + [("mode", "chow")], follow_redirects=False)
+    assert r.status_code == 303 and "mode" not in state(r.headers["Location"])
 
 
 def test_the_page_in_english_and_linked_from_the_footer(client):

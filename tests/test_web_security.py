@@ -18,13 +18,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from markupsafe import escape
 
+from tests.scale import examples
 from webcalc import create_app
 from webcalc.errors import CODES
+from webcalc.variants import VARIANTS
 from webcalc.web import security
 
 API = "/api/v1/analyze"
 CHINESE = re.compile(r"[\u4e00-\u9fff]")
-VARIANTS = ("sanmenxia", "zhengzhou", "panjin", "jincheng")
 READY = {"variant": "zhengzhou", "hand": "123m456p789s1112z"}
 
 
@@ -383,7 +384,7 @@ meld = st.fixed_dictionaries(
     {"type": st.sampled_from(["pong", "chow", "kong", "added_kong", "concealed_kong", "x"])
      | json_values, "tiles": tile_text | json_values}, optional={"from": seat}) | json_values
 api_body = st.fixed_dictionaries(
-    {"variant": st.sampled_from(VARIANTS) | json_values, "hand": hands | json_values},
+    {"variant": st.sampled_from(tuple(VARIANTS)) | json_values, "hand": hands | json_values},
     optional={"indicator": tile_text | json_values, "visible": tile_text | json_values,
               "melds": st.lists(meld, max_size=4) | json_values, "options": options,
               "winning_tile": st.sampled_from(["1m", "2z", "7z", "9s"]) | tile_text | json_values,
@@ -415,21 +416,21 @@ def check_api_answer(body, resp) -> None:
     assert any(n in err["message"] for n in names), err
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(body=api_body)
 def test_fuzz_api_every_field(body):
     resp = _app.test_client().post(API, data=json.dumps(body), content_type="application/json")
     check_api_answer(body, resp)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(body=json_values)
 def test_fuzz_api_any_json_value(body):
     resp = _app.test_client().post(API, data=json.dumps(body), content_type="application/json")
     check_api_answer(body, resp)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(data=st.binary(max_size=200) | st.text(max_size=100).map(lambda s: s.encode("utf-8",
                                                                                    "surrogatepass")))
 def test_fuzz_api_any_bytes(data):
@@ -467,7 +468,7 @@ KEPT = ("hand", "melds", "indicator", "visible", "winning_tile")
 any_text = st.text(st.characters(exclude_categories=["Cs"]), max_size=40)
 page_text = st.one_of(tile_text, any_text, st.sampled_from(["", " ", "1", "0", "x", "-1", "东家"]))
 page_query = st.fixed_dictionaries(
-    {"variant": st.sampled_from(VARIANTS) | page_text,
+    {"variant": st.sampled_from(tuple(VARIANTS)) | page_text,
      "hand": st.sampled_from(HANDS) | page_text | st.text(max_size=250)},
     optional={name: page_text for name in PAGE_PARAMS if name not in ("variant", "hand")},
 )
@@ -502,21 +503,21 @@ def check_page_answer(query: dict, resp, kept: bool) -> None:
                 assert _input_value(html, name) == str(escape(query[name])), (name, query)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(query=page_query)
 def test_fuzz_page_fragment(query):
     resp = _app.test_client().get("/", query_string=query, headers={"HX-Request": "true"})
     check_page_answer(query, resp, kept=True)
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(query=page_query)
 def test_fuzz_page_full_with_redirect(query):
     resp = _app.test_client().get("/", query_string=query, follow_redirects=True)
     check_page_answer(query, resp, kept=True)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(query=st.dictionaries(any_text, any_text, max_size=6))
 def test_fuzz_page_unknown_params(query):
     resp = _app.test_client().get("/", query_string=query, follow_redirects=True)

@@ -10,7 +10,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.scale import examples
 from webcalc import create_app
+from webcalc.variants import VARIANTS
 
 from .test_web_pages import HX, Elements, text_of
 from .test_web_settlement import nets_in, payments_in
@@ -108,8 +110,8 @@ _VALUES = st.one_of(
     st.text(alphabet=" ab东　", min_size=10, max_size=20))
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(variant=st.sampled_from(["sanmenxia", "zhengzhou", "panjin", "jincheng"]),
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(variant=st.sampled_from(list(VARIANTS)),
        hand=st.sampled_from(["", "123m456p789s111z22z", "123m456p789s1112z", "12m"]),
        params=st.lists(st.tuples(st.sampled_from(_KEYS), _VALUES), max_size=8))
 def test_canonical_url_is_a_fixed_point(variant, hand, params):

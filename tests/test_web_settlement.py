@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from webcalc.variants import VARIANTS
+
 from .test_web_pages import HX, Elements, text_of
 
 CASES = json.loads((Path(__file__).parent / "cases.json").read_text(encoding="utf-8"))
@@ -301,6 +303,7 @@ def test_no_500_for_any_settlement_or_option_input():
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
+    from tests.scale import examples
     from webcalc import create_app
 
     app = create_app({"TESTING": True})
@@ -309,8 +312,8 @@ def test_no_500_for_any_settlement_or_option_input():
                                        "panjin", "2z", "东"]),
                       st.text(max_size=12))
 
-    @settings(max_examples=150, deadline=None)
-    @given(variant=st.sampled_from(["sanmenxia", "zhengzhou", "panjin", "jincheng"]),
+    @settings(max_examples=examples(150), deadline=None)
+    @given(variant=st.sampled_from(list(VARIANTS)),
            hand=st.sampled_from(["", "123m456p789s111z22z", "12355m456p789s111z",
                                  "1111222233339m7z"]),
            params=st.dictionaries(st.sampled_from(_KEYS), value, max_size=8))

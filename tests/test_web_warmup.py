@@ -7,8 +7,9 @@ from webcalc.web.warmup import HANDS, PLAIN, warm_pages
 
 def test_warm_pages_answers_every_page_and_compiles_the_templates(app):
     stats = warm_pages(app)
-    # per language: the plain pages, then per hand the page, its htmx fragment and the API
-    assert stats["requests"] == 2 * (len(PLAIN) + 3 * len(HANDS)) == 30
+    # per language: the plain pages, then per hand the page, its htmx fragment, the API and
+    # the share picture
+    assert stats["requests"] == 2 * (len(PLAIN) + 4 * len(HANDS)) == 38
     assert stats["answered"] == stats["requests"]
     compiled = {name for _, name in app.jinja_env.cache.keys()}
     assert {"index.html", "_result.html", "ledger_new.html", "rules.html"} <= compiled

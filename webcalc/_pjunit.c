@@ -190,6 +190,13 @@ static int read_caps(PyObject *seq, int *caps) {
     return n;
 }
 
+/* shanten.py _joker_room: the most jokers a kind's places take, ``beside`` those its held
+ * real tiles leave open, and more (each displacing a held tile, thrown away) only up to the
+ * held jokers not yet placed (PJ-2: a held wildcard is never discarded) */
+static inline int joker_room(int beside, int held_left) {
+    return beside >= held_left ? beside : held_left;
+}
+
 static PyObject *search_impl(PyObject *self, PyObject *args) {
     PyObject *unit_o, *caps_o, *yj_o, *bound_o, *drops_o;
     int start, honors, max_x, limit, jokers, need_x, groups, track_rd, track_mask;
@@ -345,7 +352,8 @@ static PyObject *search_impl(PyObject *self, PyObject *args) {
                         int held = c_low < places ? c_low : places;
                         int hi = free_;
                         if (room < hi) hi = room;
-                        if (places - held < hi) hi = places - held;
+                        int beside = joker_room(places - held, jokers - x);
+                        if (beside < hi) hi = beside;
                         int lb = 0;
                         int still = 3 * (groups - g2) + 2 * (1 - p - pr) + b + 2 * s;
                         if (bounded) {
@@ -381,7 +389,9 @@ static PyObject *search_impl(PyObject *self, PyObject *args) {
                                 if (r == NOVAL)
                                     continue;
                                 int c = ce_c[e];
-                                if (s > ce_s[e] || y > places - (c < places ? c : places))
+                                if (s > ce_s[e]
+                                    || y > joker_room(places - (c < places ? c : places),
+                                                      jokers - x))
                                     continue;
                                 int d = real > c ? real - c : 0;
                                 int r2 = r + d;

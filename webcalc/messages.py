@@ -114,6 +114,7 @@ def _translations(lang: str) -> NullTranslations | None:
 def reload() -> None:
     """Forget the loaded ``.mo`` (tests that recompile it)."""
     _translations.cache_clear()
+    _pieces.cache_clear()
 
 
 class _Formatter(string.Formatter):
@@ -145,12 +146,46 @@ def template(code: str, lang: str) -> str:
     return str(tr.pgettext(code, text))
 
 
+@cache
+def _pieces(code: str, lang: str) -> tuple[tuple[str, str | None, tuple[str, ...]], ...] | None:
+    """The template of ``code`` in ``lang`` parsed once: ``(literal, name, attributes)`` per
+    field (``{tile.code}``: ``("…", "tile", ("code",))``), or None for a template that needs
+    more of :class:`string.Formatter` (a format spec, a conversion, an index; none does)."""
+    out: list[tuple[str, str | None, tuple[str, ...]]] = []
+    for literal, field, spec, conversion in string.Formatter().parse(template(code, lang)):
+        if field is None:
+            out.append((literal, None, ()))
+            continue
+        if spec or conversion or "[" in field or not field or field[0].isdigit():
+            return None
+        name, *attrs = field.split(".")
+        out.append((literal, name, tuple(attrs)))
+    return tuple(out)
+
+
 def render(value: Any, lang: str = "zh") -> Any:
     """A :class:`Message` → its text in ``lang`` (``"zh"`` or ``"en"``); anything else is
-    returned as it is."""
+    returned as it is.
+
+    The same text as :class:`string.Formatter` with :func:`_param` on each field, from the
+    template parsed once (:func:`_pieces`): every stored ledger entry renders its messages in
+    both languages, and this is most of an import's CPU after the engine (docs/LEDGER.md
+    "Limits")."""
     if not isinstance(value, Message):
         return value
-    return _Formatter(lang).vformat(template(value.code, lang), (), value.params)
+    pieces = _pieces(value.code, lang)
+    if pieces is None:
+        return _Formatter(lang).vformat(template(value.code, lang), (), value.params)
+    params = value.params
+    out = []
+    for literal, name, attrs in pieces:
+        out.append(literal)
+        if name is not None:
+            field = params[name]
+            for attr in attrs:
+                field = getattr(field, attr)
+            out.append(str(format(_param(field, lang), "")))
+    return "".join(out)
 
 
 # values returned as they are, not looked into (exact classes: a subclass may be a Message;

@@ -405,6 +405,22 @@ def free_unit_draws(states: dict[Any, Any], unit: Sequence[int], caps: Sequence[
 
 # -- 盘锦: jokers only in sequences and the pair, with the whole-hand flags --------------
 
+def _joker_room(beside: int, held_left: int) -> int:
+    """The most jokers a kind's places may take in the 盘锦 searches: ``beside`` those the
+    held real tiles of the kind leave open, and more — each displacing a held real tile of
+    the kind, thrown away — only up to ``held_left``, the held jokers not yet placed.
+
+    A joker in place of a held tile of its own kind is needed under PJ-2 (docs/RULES.md:
+    a held wildcard is never discarded and sits only in a sequence or the pair): with
+    78m 33p 2s 44s + two pongs and 2s the wildcard, the nearest targets after a 3p draw
+    are 789m 333p and the pair 2s 4s, one 4s thrown (C-12: one exchange from ready). It
+    is never needed for a drawn joker: a target that places more jokers than the hand
+    holds and displaces a held tile is one tile farther than the same target keeping
+    that tile (C-12's distance), so no nearest target does — which keeps the searches of
+    hands without wildcards as small as before."""
+    return beside if beside >= held_left else held_left
+
+
 @lru_cache(maxsize=CACHE // 8)
 def unit_panjin(unit: tuple[int, ...], caps: tuple[int, ...], start: int, honors: bool,
                 max_x: int, track_rd: bool, limit: int = INF, jokers: int = INF,
@@ -463,10 +479,10 @@ def unit_panjin(unit: tuple[int, ...], caps: tuple[int, ...], start: int, honors
                         free = open_ + s + 2 * pr          # places a joker may take
                         places = free + 3 * t
                         lo = places - cap if places > cap else 0
-                        # a joker never displaces a held real tile of its own kind:
-                        # that tile could only be thrown away for nothing
+                        # a joker displaces a held real tile of its own kind only
+                        # while every joker placed is a held one (_joker_room)
                         held = c if c < places else places
-                        hi = min(free, room, places - held)
+                        hi = min(free, room, _joker_room(places - held, jokers - x))
                         pend = 3 * (groups - g2) + 2 * (1 - p - pr) + b + 2 * s - k_i
                         if bound is not None:
                             pend = bound[groups - g2][1 - p - pr][b + 2 * s - h_i + 14] - jokers
@@ -951,7 +967,7 @@ def unit_panjin_drawn(unit: tuple[int, ...], caps: tuple[int, ...], start: int, 
                         places = free + 3 * t
                         lo = places - cap if places > cap else 0
                         held = c if c < places else places
-                        hi = min(free, room, places - held)
+                        hi = min(free, room, _joker_room(places - held, jokers - x))
                         pend = 3 * (groups - g2) + 2 * (1 - p - pr) + b + 2 * s - k_i
                         if bound is not None:
                             pend = bound[groups - g2][1 - p - pr][b + 2 * s - h_i + 14] - jokers
@@ -1161,7 +1177,7 @@ def unit_panjin_drawn_drops(unit: tuple[int, ...], caps: tuple[int, ...], start:
                         places = free + 3 * t
                         lo = places - cap if places > cap else 0
                         held = c_low if c_low < places else places
-                        hi = min(free, room, places - held)
+                        hi = min(free, room, _joker_room(places - held, jokers - x))
                         # unfilled places still to come, at least (_suffix_bound)
                         lb = bound[groups - g2][1 - p - pr][b + 2 * s - h_i + 14] - jokers
                         # every held joker must find a place (PJ-2): the places still to
@@ -1183,7 +1199,8 @@ def unit_panjin_drawn_drops(unit: tuple[int, ...], caps: tuple[int, ...], start:
                             key = (b, s, g2, p + pr, x2, f)
                             out = None
                             for e, r, mask, c, s_max in items:
-                                if s > s_max or y > places - (c if c < places else places):
+                                if s > s_max or y > _joker_room(
+                                        places - (c if c < places else places), jokers - x):
                                     continue
                                 d = real - c if real > c else 0
                                 r2 = r + d

@@ -1,7 +1,7 @@
 // webcalc: the little the page needs beyond htmx. No inline script (CSP script-src 'self').
 // "Copy link": the URL bar already holds the whole state; this copies it. The colours switch
 // (static/js/theme.js applies the choice before the first paint), the service worker
-// (static/sw.js, served at /sw.js) and the "no network" line.
+// (static/sw.js, served at /sw.js), the "no network" line and the share picture's button.
 (function () {
   "use strict";
 
@@ -13,6 +13,56 @@
 
   function ready() {
     document.querySelectorAll("[data-copy-link]").forEach(show);
+    if (canShareFiles()) document.querySelectorAll("[data-share-card]").forEach(show);
+  }
+
+  // --- 分享图片 (templates/_share_card.html): the phone's share sheet, where the browser can
+  // share files (the Web Share API, feature-detected); elsewhere (WeChat) the picture is
+  // long-pressed. The picture is fetched when its fold opens, so that a tap shares at once
+  // (a share must follow the tap without waiting on the network).
+  function canShareFiles() {
+    try {
+      return !!(navigator.share && navigator.canShare && window.File &&
+        navigator.canShare({ files: [new File([""], "x.png", { type: "image/png" })] }));
+    } catch (e) { return false; }
+  }
+
+  function cardFile(button) {
+    if (!button.cardFile) {
+      button.cardFile = fetch(button.dataset.shareCard, { credentials: "same-origin" })
+        .then(function (r) {
+          if (!r.ok) throw new Error(String(r.status));
+          return r.blob();
+        })
+        .then(function (blob) {
+          var file = new File([blob], button.dataset.file || "webcalc.png", { type: "image/png" });
+          button.cardReady = file;
+          return file;
+        });
+      button.cardFile.catch(function () { button.cardFile = null; });
+    }
+    return button.cardFile;
+  }
+
+  document.addEventListener("toggle", function (event) {
+    var fold = event.target;
+    if (!fold.open || !fold.classList || !fold.classList.contains("share-card")) return;
+    var button = fold.querySelector("[data-share-card]");
+    if (button && !button.hidden) cardFile(button);
+  }, true);
+
+  function share(button) {
+    var status = button.parentNode.querySelector(".share-status");
+    function failed(err) {
+      if (err && err.name === "AbortError") return;      // the sheet was closed: fine
+      if (status) status.textContent = button.dataset.failed;
+    }
+    if (status) status.textContent = "";
+    var send = function (file) { return navigator.share({ files: [file] }); };
+    try {
+      if (button.cardReady) { send(button.cardReady).catch(failed); return; }
+      cardFile(button).then(send).catch(failed);
+    } catch (err) { failed(err); }
   }
 
   // --- colours: "auto" (the system's), "light" or "dark", kept in this phone's storage ---
@@ -114,6 +164,8 @@
   document.addEventListener("htmx:afterSwap", swapped);
 
   document.addEventListener("click", function (event) {
+    var sharing = event.target.closest && event.target.closest("[data-share-card]");
+    if (sharing) { share(sharing); return; }
     var button = event.target.closest && event.target.closest("[data-copy-link]");
     if (!button) return;
     var status = button.parentNode.querySelector(".copy-status");

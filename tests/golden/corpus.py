@@ -26,7 +26,10 @@ import re
 from typing import Any
 from urllib.parse import urlencode
 
-VARIANTS = ("sanmenxia", "zhengzhou", "panjin", "jincheng")
+from webcalc.variants import VARIANTS as REGISTERED
+
+#: every registered rule set (webcalc.variants.VARIANTS), in its order
+VARIANTS = tuple(REGISTERED)
 WIN_BY = {"sanmenxia": ["self_draw", "self_draw", "kong_replacement"],
           "zhengzhou": ["self_draw", "self_draw", "kong_replacement"],
           "panjin": ["self_draw", "discard", "discard", "kong_replacement"],
@@ -288,7 +291,7 @@ def _ledger_body(rng: random.Random, variant: str) -> dict:
 
 
 def _evening(rng: random.Random, t: int) -> list[dict]:
-    variant = VARIANTS[t % 4]
+    variant = VARIANTS[t % len(VARIANTS)]
     E, V = f"{{edit{t}}}", f"{{view{t}}}"
     create = {"variant": variant, "names": rng.choice([["甲", "乙", "丙", "丁"],
                                                       ["East", "老王", "=cmd", "丁"]])}
@@ -408,6 +411,7 @@ def replay(client, corpus: list[dict]) -> list[dict]:
     saved: dict[int, tuple[str, str]] = {}
     tokens: dict[str, str] = {}
     out = []
+    BODIES.clear()
     for req in corpus:
         path = req["path"]
         for n, (edit, view) in saved.items():
@@ -461,11 +465,17 @@ def _press_record(client, page, tokens: dict[str, str], headers: dict) -> dict |
     return out
 
 
+#: the normalized bodies the last :func:`replay` answered, by their SHA-256 (what a failing
+#: comparison diffs against the recorded ones, tests/golden/record.py)
+BODIES: dict[str, str] = {}
+
+
 def _record(resp, tokens: dict[str, str]) -> dict:
     body = normalize(resp.get_data(as_text=True), tokens)
     headers = {h: normalize(resp.headers[h], tokens) for h in HEADERS if h in resp.headers}
-    return {"status": resp.status_code, "headers": headers,
-            "sha256": hashlib.sha256(body.encode("utf-8")).hexdigest(), "length": len(body)}
+    sha = hashlib.sha256(body.encode("utf-8")).hexdigest()
+    BODIES[sha] = body
+    return {"status": resp.status_code, "headers": headers, "sha256": sha, "length": len(body)}
 
 
 def describe(req: dict) -> str:

@@ -1,10 +1,20 @@
-"""Ledger fixtures: every ledger test runs on SQLite and on a real PostgreSQL.
+"""Ledger fixtures: a fresh database per test, on SQLite and, for the tests marked
+``both_dbs``, on a real PostgreSQL too.
 
 PostgreSQL is ``WEBCALC_TEST_POSTGRES_URL``, else the local default :data:`PG_DEFAULT` (the
-role and database ``.ci/run`` creates). Each test gets a fresh schema there (dropped after),
-and a fresh SQLite file in its ``tmp_path``. When PostgreSQL cannot be reached the
-PostgreSQL half is skipped and the run ends with a plain line saying the ledger tests ran on
-SQLite only; under ``CI=true`` an unreachable PostgreSQL fails those tests instead.
+role and database ``.ci/run`` creates). Which tests run there: those whose code touches the
+database (the service through the API, storage, limits, versions, durability, migrations,
+circles) carry ``pytestmark = pytest.mark.both_dbs``; the pages and the browser run on SQLite
+only, since they reach the database through the same service. ``WEBCALC_TEST_DBS=sqlite``
+(``make test-fast``) runs even the ``both_dbs`` tests on SQLite alone.
+
+The schema is made once per test process, not per test: a SQLite file migrated by the real
+Alembic migrations is copied for each test, and a PostgreSQL test gets a new schema made from
+the models' metadata (which tests/ledger/test_storage.py holds equal to the migrations on both
+databases) and stamped at head. Tests marked ``empty_db`` (the migrations themselves) get an
+empty database instead. When PostgreSQL cannot be reached the PostgreSQL half is skipped and
+the run ends with a plain line saying the ledger tests ran on SQLite only; under ``CI=true``
+an unreachable PostgreSQL fails those tests instead.
 """
 
 from __future__ import annotations
@@ -12,6 +22,8 @@ from __future__ import annotations
 import functools
 import os
 import secrets
+import shutil
+import tempfile
 
 import pytest
 from sqlalchemy.engine import make_url
@@ -53,7 +65,9 @@ def need_postgres() -> None:
 
 
 def pytest_terminal_summary(terminalreporter):
-    if pg_problem() is None:
+    if test_dbs(True) == ["sqlite"]:
+        terminalreporter.write_line("ledger tests: SQLite only (WEBCALC_TEST_DBS=sqlite)")
+    elif pg_problem() is None:
         terminalreporter.write_line(
             f"ledger tests: SQLite and PostgreSQL ({_shown(pg_url())})", green=True)
     else:
@@ -63,11 +77,65 @@ def pytest_terminal_summary(terminalreporter):
             yellow=True, bold=True)
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+def test_dbs(marked_both: bool) -> list[str]:
+    """The databases a test runs on: PostgreSQL too when it is marked ``both_dbs`` and
+    ``WEBCALC_TEST_DBS`` does not say ``sqlite``."""
+    if not marked_both or os.environ.get("WEBCALC_TEST_DBS", "").strip() == "sqlite":
+        return ["sqlite"]
+    return ["sqlite", "postgresql"]
+
+
+def pytest_generate_tests(metafunc):
+    if "db_url" in metafunc.fixturenames:
+        marked = metafunc.definition.get_closest_marker("both_dbs") is not None
+        metafunc.parametrize("db_url", test_dbs(marked), indirect=True)
+
+
+@functools.cache
+def _sqlite_template() -> str:
+    """A SQLite file migrated to head by the real migrations, once per test process."""
+    from webcalc.ledger import db
+
+    folder = tempfile.mkdtemp(prefix="webcalc-template-")
+    path = f"{folder}/ledger.sqlite3"
+    engine = db.make_engine(f"sqlite:///{path}")
+    try:
+        db.upgrade(engine)
+    finally:
+        engine.dispose()
+    return path
+
+
+def _pg_schema_at_head(url: str) -> None:
+    """The ledger's tables in the (empty) schema ``url`` points at, from the models' metadata,
+    stamped at the migrations' head."""
+    from sqlalchemy import text
+
+    from webcalc.ledger import db
+    from webcalc.ledger.models import Base
+
+    engine = db.make_engine(url)
+    try:
+        with engine.begin() as conn:
+            Base.metadata.create_all(conn)
+            conn.execute(text("CREATE TABLE alembic_version (version_num VARCHAR(32) NOT NULL, "
+                              "CONSTRAINT alembic_version_pkc PRIMARY KEY (version_num))"))
+            conn.execute(text("INSERT INTO alembic_version VALUES (:v)"),
+                         {"v": db.head_revision()})
+    finally:
+        engine.dispose()
+
+
+@pytest.fixture()
 def db_url(request, tmp_path):
-    """A fresh, empty database URL: a SQLite file, or a new PostgreSQL schema."""
+    """A fresh database URL, its schema at head (empty for tests marked ``empty_db``): a SQLite
+    file, or a new PostgreSQL schema (dropped after)."""
+    empty = request.node.get_closest_marker("empty_db") is not None
     if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path}/ledger.sqlite3"
+        path = tmp_path / "ledger.sqlite3"
+        if not empty:
+            shutil.copyfile(_sqlite_template(), path)
+        yield f"sqlite:///{path}"
         return
     need_postgres()
     import psycopg
@@ -76,7 +144,10 @@ def db_url(request, tmp_path):
     with psycopg.connect(pg_url(), autocommit=True) as conn:
         conn.execute(f"CREATE SCHEMA {schema}")
     url = make_url(pg_url()).update_query_dict({"options": f"-csearch_path={schema}"})
-    yield url.render_as_string(hide_password=False)
+    shown = url.render_as_string(hide_password=False)
+    if not empty:
+        _pg_schema_at_head(shown)
+    yield shown
     with psycopg.connect(pg_url(), autocommit=True) as conn:
         conn.execute(f"DROP SCHEMA {schema} CASCADE")
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import re
 import threading
 from datetime import datetime
 
@@ -13,6 +14,8 @@ import pytest
 from sqlalchemy import text
 
 from webcalc.variants.zhengzhou import ZhengzhouOptions
+
+pytestmark = pytest.mark.both_dbs
 
 WIN = {"hand": "123m456p789s11122z", "winning_tile": "2z", "win_by": "self_draw"}
 WIN2 = {"hand": "111m234p567s789s55z", "winning_tile": "5z", "win_by": "self_draw"}
@@ -107,6 +110,84 @@ def test_read_answers_304_while_nothing_changed(api):
     assert len(again.json["hands"]) == 1
 
 
+# -- ETags: what every answer depends on (the shared API.md, fourth round) ----------------------
+
+#: the table's answers that carry an ETag: the JSON read, the table page's live poll, its chart
+ETAGGED = ("/api/v1/tables/{}", "/t/{}/live", "/t/{}/chart.svg")
+
+
+def _etag(api, url, lang):
+    r = api.get(url, headers={"Accept-Language": lang})
+    assert r.status_code == 200 and r.headers["ETag"], (url, r.status_code)
+    assert "Accept-Language" in r.headers["Vary"]
+    return r
+
+
+@pytest.mark.parametrize("path", ETAGGED)
+def test_an_etag_belongs_to_one_language(api, path):
+    """An ETag taken in English does not revalidate a Chinese reader's copy: the bodies
+    differ (payment details, messages), so the ETags do too."""
+    edit, view, _ = create(api)
+    record(api, edit, win(1))
+    url = path.format(view)
+    en = _etag(api, url, "en")
+    zh = _etag(api, url, "zh-CN")
+    assert en.get_data() != zh.get_data() and en.headers["ETag"] != zh.headers["ETag"]
+    r = api.get(url, headers={"Accept-Language": "zh-CN", "If-None-Match": en.headers["ETag"]})
+    assert r.status_code == 200 and r.headers["ETag"] == zh.headers["ETag"]
+    if not url.endswith(".svg"):                # pygal gives each drawing ids of its own
+        assert r.get_data() == zh.get_data()
+    for lang, first in (("en", en), ("zh-CN", zh)):
+        r = api.get(url, headers={"Accept-Language": lang, "If-None-Match": first.headers["ETag"]})
+        assert r.status_code == 304 and "Accept-Language" in r.headers["Vary"]
+        assert r.headers["ETag"] == first.headers["ETag"]
+    # ?lang= picks the language as the header does
+    r = api.get(url + "?lang=zh", headers={"Accept-Language": "en",
+                                             "If-None-Match": en.headers["ETag"]})
+    assert r.status_code == 200
+
+
+@pytest.mark.parametrize("path", ETAGGED)
+def test_an_etag_belongs_to_one_kind_of_link(api, path):
+    """The edit link's answer (access "edit", the edit forms) is not the view link's: an
+    ETag of one never revalidates the other, nor a co-scorer's."""
+    edit, view, _ = create(api)
+    co = api.post(f"/api/v1/tables/{edit}/editors").json["edit_token"]
+    tags = {}
+    for token in (edit, view, co):
+        tags[token] = _etag(api, path.format(token), "zh-CN").headers["ETag"]
+    assert len(set(tags.values())) == 3
+    for token in (edit, view, co):
+        for other, tag in tags.items():
+            r = api.get(path.format(token), headers={"If-None-Match": tag})
+            assert r.status_code == (304 if other == token else 200), (token, other)
+        if path.endswith("/live"):           # the page's first poll revalidates what it shows
+            page = api.get(f"/t/{token}").get_data(as_text=True)
+            shown = re.search(r'data-etag="([^"]+)"', page).group(1)
+            assert f'"{shown}"' == tags[token]
+
+
+@pytest.mark.parametrize("path", ETAGGED)
+def test_a_revoked_or_rotated_link_never_gets_a_304(make_app, path):
+    """Links revoked or replaced by another server process (on PostgreSQL: while this one
+    keeps the versions it read, until the write's notice) answer 404 to a poll that sends
+    their last ETag; the table's version did not change."""
+    writer, poller = make_app().test_client(), make_app().test_client()
+    edit, view, _ = create(writer)
+    co = writer.post(f"/api/v1/tables/{edit}/editors").json["edit_token"]
+    tags = {t: _etag(poller, path.format(t), "zh-CN").headers["ETag"] for t in (edit, view, co)}
+    for token, tag in tags.items():                     # kept and revalidated, as a poll does
+        assert poller.get(path.format(token), headers={"If-None-Match": tag}).status_code == 304
+    assert writer.delete(f"/api/v1/tables/{edit}/editors/1").status_code == 200
+    r = poller.get(path.format(co), headers={"If-None-Match": tags[co]})
+    assert r.status_code == 404
+    new = writer.post(f"/api/v1/tables/{edit}/rotate", json={"view": True}).json
+    for token in (edit, view):
+        r = poller.get(path.format(token), headers={"If-None-Match": tags[token]})
+        assert r.status_code == 404, token
+    for token in (new["edit_token"], new["view_token"]):
+        assert poller.get(path.format(token)).status_code == 200
+
 # -- record ------------------------------------------------------------------------------------
 
 def test_record_a_win(api):
@@ -147,7 +228,6 @@ def test_the_dealer_defaults_to_the_tables_and_can_be_given(api):
     ({**win(1), "declared": {"doubles": []}}, "bad_request", "declared"),
     ({"settlement": {"winner": None}, "indicator": "1z"}, "bad_request", "indicator"),
     ({**win(1), "expected_number": "1"}, "bad_request", "expected_number"),
-    ({**win(1), "idempotency_key": ""}, "bad_request", "idempotency_key"),
     ({**win(1), "surprise": True}, "bad_request", "surprise"),
 ])
 def test_bad_input_is_400_with_the_analyze_codes_and_nothing_recorded(api, body, code, field):
@@ -174,10 +254,85 @@ def test_idempotency_key_repeats_answer_200_with_the_first_result(api):
     first = record(api, edit, body, 201)
     again = record(api, edit, body, 200)                  # a double tap: stale expected_number
     assert again["hand"] == first["hand"]
-    other = record(api, edit, {**win(2, WIN2), "idempotency_key": "tap-1"}, 200)
-    assert other["hand"]["request"]["settlement"]["winner"] == 1    # the first result, unchanged
     t = api.get(f"/api/v1/tables/{view}").json
     assert len(t["hands"]) == 1 and t["totals"] == [-1, 3, -1, -1]
+
+
+def _key_conflict(r, number: int) -> None:
+    assert r.status_code == 409, r.json
+    err = r.json["error"]
+    assert (err["code"], err["field"], err["detail"]) == \
+        ("idempotency_conflict", "idempotency_key", number)
+    assert "table" not in r.json
+
+
+def test_the_same_key_with_another_body_is_409_and_records_nothing(api):
+    """A fee sent with the key a 荒庄 used is not the 荒庄 again: 409 naming the entry the key
+    recorded, nothing recorded (it was silently answered with the 荒庄)."""
+    edit, view, _ = create(api)
+    record(api, edit, win(1))
+    drawn = {"settlement": {"winner": None}, "idempotency_key": "k-7"}
+    assert record(api, edit, drawn)["hand"]["number"] == 2
+    before = api.get(f"/api/v1/tables/{view}").json
+    fee = {"adjustment": {"fee": 20, "paid_by": 0}, "idempotency_key": "k-7"}
+    for body in (fee, {**fee, "expected_number": 3}, {**win(2, WIN2), "idempotency_key": "k-7"},
+                 {"settlement": {"winner": None, "dealer": 3}, "idempotency_key": "k-7"},
+                 {"settlement": {"winner": None, "pao": [1, 0, 0, 0]},
+                  "idempotency_key": "k-7"},
+                 {"settlement": {"winner": None}, "hand": "123m", "idempotency_key": "k-7"}):
+        _key_conflict(api.post(f"/api/v1/tables/{edit}/hands", json=body), 2)
+    r = api.post(f"/api/v1/tables/{edit}/hands", json=fee, headers={"Accept-Language": "en"})
+    _key_conflict(r, 2)
+    assert "idempotency_key" in r.json["error"]["message"] and "2" in r.json["error"]["message"]
+    r = api.post(f"/api/v1/tables/{edit}/hands", json=fee)
+    assert "第 2 手" in r.json["error"]["message"]
+    assert api.get(f"/api/v1/tables/{view}").json == before        # not even the version moved
+    # the same body again is the first result, 200, as before
+    again = record(api, edit, drawn, 200)
+    assert again["hand"]["number"] == 2 and len(again["table"]["hands"]) == 2
+    assert record(api, edit, {**fee, "idempotency_key": "k-8"})["hand"]["number"] == 3
+
+
+def test_a_repeat_is_the_same_body_as_recorded_first(api):
+    """What counts as the same body: the entry it would record (key, expected_number and
+    expected_revision aside), compared with the entry's first revision, with no dealer
+    given read as the dealer it was recorded with: so a resend still matches after the
+    entry was corrected, voided or undone, and after the dealer moved on."""
+    edit, view, _ = create(api)
+    first = {**win(1), "idempotency_key": "a1", "expected_number": 1}
+    fee = {"adjustment": {"fee": 8, "paid_by": 2, "note": " 台费 "}, "idempotency_key": "a2"}
+    record(api, edit, first)
+    record(api, edit, fee)
+    record(api, edit, win(2))                                    # 西家 deals on (ZZ-7)
+    assert api.get(f"/api/v1/tables/{view}").json["dealer"] != 0
+    r = api.put(f"/api/v1/tables/{edit}/hands/1", json=win(3))
+    assert r.status_code == 200
+    api.post(f"/api/v1/tables/{edit}/hands/2/void", json={"reason": "记错"})
+    for body, number in ((first, 1), ({**first, "expected_number": 9}, 1), (fee, 2),
+                         ({**first, "settlement": {"winner": 1, "dealer": 0}}, 1)):
+        r = api.post(f"/api/v1/tables/{edit}/hands", json=body)
+        assert r.status_code == 200 and r.json["hand"]["number"] == number, r.json
+    _key_conflict(api.post(f"/api/v1/tables/{edit}/hands", json={
+        **first, "settlement": {"winner": 1, "dealer": 2}}), 1)
+    _key_conflict(api.post(f"/api/v1/tables/{edit}/hands", json={**win(3), "idempotency_key":
+                                                                  "a1"}), 1)   # its correction
+    _key_conflict(api.post(f"/api/v1/tables/{edit}/hands", json={
+        **fee, "adjustment": {"fee": 8, "paid_by": 1}}), 2)
+    assert len(api.get(f"/api/v1/tables/{view}").json["hands"]) == 3
+
+
+@pytest.mark.parametrize("key", ["", "x" * 65, "a b", "键", "a\n", "a/b", "a.b", 5, True, [],
+                                 {"k": 1}, 1.5])
+def test_an_idempotency_key_is_1_to_64_of_letters_digits_dash_underscore(api, key):
+    edit, view, _ = create(api)
+    r = api.post(f"/api/v1/tables/{edit}/hands", json={**win(1), "idempotency_key": key})
+    assert r.status_code == 422, r.json
+    assert (r.json["error"]["code"], r.json["error"]["field"]) == \
+        ("bad_request", "idempotency_key")
+    assert "64" in r.json["error"]["message"]
+    assert api.get(f"/api/v1/tables/{view}").json["hands"] == []
+    for fine in ("x" * 64, "A-z_09", "-"):
+        record(api, edit, {"settlement": {"winner": None}, "idempotency_key": fine})
 
 
 def test_concurrent_records_with_the_same_expected_number_one_wins(make_app):

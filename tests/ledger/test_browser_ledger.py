@@ -316,7 +316,9 @@ SHOWN_TEXT = """() => {
 }"""
 
 
-@pytest.mark.parametrize("js", [True, False], ids=["js", "nojs"])
+# JavaScript off: the same forms are posted without a browser in test_pages*.py, and
+# the no-JS ledger journey in a browser is test_browser_room.py's palette taps (docs/TESTING.md)
+@pytest.mark.parametrize("js", [True], ids=["js"])
 def test_english_ledger_page(browser, server, js):
     """The English table page, JavaScript on and off: a win with 跑 and a kong, a
     fee, a bad tile; the details, the error and every label read in English, with no Chinese
@@ -386,7 +388,9 @@ def test_english_ledger_page(browser, server, js):
         ctx.close()
 
 
-@pytest.mark.parametrize("js", [True, False], ids=["js", "nojs"])
+# JavaScript off: the same forms are posted without a browser in test_pages*.py, and
+# the no-JS ledger journey in a browser is test_browser_room.py's palette taps (docs/TESTING.md)
+@pytest.mark.parametrize("js", [True], ids=["js"])
 def test_the_winners_kong_in_the_melds_is_counted(browser, server, js):
     """The kong repro of tests/ledger/test_entry_room.py typed into the table page, JavaScript
     on and off: 南家 self-draws 123m456p789s22z with 暗杠1111z in 副露, 跑 1/2/0/3, 西家 has a

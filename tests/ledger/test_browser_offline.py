@@ -205,7 +205,9 @@ def test_a_queued_hand_against_a_changed_table_shows_the_conflict(browser, serve
         other_ctx.close()
 
 
-@pytest.mark.parametrize("js", [True, False], ids=["js", "nojs"])
+# JavaScript off: the same forms are posted without a browser in test_pages*.py, and
+# the no-JS ledger journey in a browser is test_browser_room.py's palette taps (docs/TESTING.md)
+@pytest.mark.parametrize("js", [True], ids=["js"])
 def test_big_totals(browser, server, js):
     base, app = server
     ledger = app.extensions["ledger"]
@@ -253,5 +255,58 @@ def test_wake_lock_and_forget_drops_copies_and_queue(browser, server):
         _until(page, f"async () => !(await caches.open('webcalc-tables').then(c => c.keys())).some("
                      f"r => r.url.includes('{token}'))")
         _until(page, "async () => (await (" + QUEUE + ")()).length === 0")
+    finally:
+        ctx.close()
+
+
+ANY_KEPT = """async (token) => (await (await caches.open('webcalc-tables')).keys())
+  .some((r) => r.url.includes(token))"""
+
+
+def test_a_revoked_link_leaves_no_copy_behind(browser, server):
+    """A co-scorer's phone keeps the last copy of its table page (the edit link inside). Once
+    the creator revokes that link the server answers 404 for it, and the worker drops every
+    copy of that page at that answer: offline, the page is gone, not the old table with its
+    edit form."""
+    base, app = server
+    ledger = app.extensions["ledger"]
+    ctx, page = new_page(browser)
+    try:
+        owner = _table_with_worker(page, base)
+        _, co = ledger.add_editor(owner)
+        page.goto(base + f"/t/{co}")                    # the co-scorer's page, through the worker
+        _until(page, KEPT, f"/t/{co}")
+        page.goto(base + f"/t/{co}?lang=en")            # its English copy too
+        _until(page, KEPT, f"/t/{co}?lang=en")
+        page.evaluate("""async (path) => { const c = await caches.open('webcalc-tables');
+          await c.put(location.origin + path + '/live', new Response('<p>kept poll</p>')); }""",
+                      f"/t/{co}")                       # what ledger.js keeps of its poll
+        ledger.revoke_editor(owner, 1)
+        response = page.goto(base + f"/t/{co}")         # online: the server's 404
+        assert response.status == 404
+        _until(page, f"async () => !(await ({ANY_KEPT})('{co}'))")
+        _offline(ctx, page)
+        page.goto(base + f"/t/{co}")                    # offline: no copy to show
+        assert co not in page.content() and "#record" not in page.content()
+        assert page.locator("#record").count() == 0 and page.locator("#totals").count() == 0
+        # the creator's own copy is untouched
+        assert page.evaluate(KEPT, f"/t/{owner}")
+    finally:
+        ctx.close()
+
+
+def test_a_poll_answered_404_drops_the_copies(browser, server):
+    """The poll (``/t/<token>/live``) answered 404 for a replaced link drops the copies as the
+    page itself does (410 likewise: the app answers none)."""
+    base, app = server
+    ledger = app.extensions["ledger"]
+    ctx, page = new_page(browser)
+    try:
+        token = _table_with_worker(page, base)
+        assert page.evaluate(f"async () => (await fetch('/t/{token}/live')).status") == 200
+        ledger.rotate(token)                            # the old edit link answers 404 now
+        status = page.evaluate(f"async () => (await fetch('/t/{token}/live')).status")
+        assert status == 404
+        _until(page, f"async () => !(await ({ANY_KEPT})('{token}'))")
     finally:
         ctx.close()

@@ -9,8 +9,11 @@ summed by hand from them, in the comments.
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
+
+pytestmark = pytest.mark.both_dbs
 
 T = "123m456p789s11122z"
 PLAYERS = ["甲", "乙", "丙", "丁", "戊"]
@@ -188,7 +191,13 @@ def test_bad_input_is_a_4xx_with_a_code(api, url, body, status, code, field):
 
 @pytest.mark.parametrize("players,field", [([1, 2, 3], "players"), ([1, 1, 2, 3], "players"),
                                            ([1, 2, 3, 9], "players[3]"),
-                                           (["1", 2, 3, 4], "players"), (None, "players")])
+                                           (["1", 2, 3, 4], "players"), (None, "players"),
+                                           # past the databases' integers (PostgreSQL 2^31,
+                                           # SQLite 2^63): no such player, never a 500
+                                           ([1, 2, 3, 2 ** 31], "players[3]"),
+                                           ([1, 2 ** 63, 2, 3], "players[1]"),
+                                           ([10 ** 30, 1, 2, 3], "players[0]"),
+                                           ([1, 2, -(2 ** 63) - 1, 3], "players[2]")])
 def test_seats_need_four_players_of_the_circle(api, players, field):
     made = post(api, "/api/v1/circles", {"name": "x", "players": PLAYERS}, 201)
     r = api.post("/api/v1/tables", json={"variant": "zhengzhou", "circle": made["edit_token"],
@@ -196,6 +205,37 @@ def test_seats_need_four_players_of_the_circle(api, players, field):
     assert (r.status_code, r.json["error"]["code"], r.json["error"]["field"]) == \
         (400, "bad_request", field)
     assert api.get(f"/api/v1/circles/{made['edit_token']}").json["tables"] == []
+
+
+#: integers past what a database column holds: PostgreSQL's integer (int4) from 2^31, SQLite's
+#: and PostgreSQL's bigint from 2^63, and far beyond
+HUGE = [2 ** 31, -(2 ** 31) - 1, 2 ** 63, -(2 ** 63) - 1, 2 ** 64, 10 ** 30]
+
+
+@pytest.mark.parametrize("big", HUGE)
+def test_player_ids_past_any_column_are_no_such_player(api, big):
+    """An id no column can hold is a player the circle does not have (400 naming the seat, as
+    player 9 of five), never a 500 from the database refusing the query."""
+    made = post(api, "/api/v1/circles", {"name": "x", "players": PLAYERS}, 201)
+    edit = made["edit_token"]
+    for players, field in (([1, 2, 3, big], "players[3]"), ([big, 1, 2, 3], "players[0]")):
+        r = api.post("/api/v1/tables", json={"variant": "zhengzhou", "circle": edit,
+                                            "players": players})
+        assert (r.status_code, r.json["error"]["code"], r.json["error"]["field"]) == \
+            (400, "bad_request", field), r.get_data(as_text=True)[:300]
+        assert str(big) in r.json["error"]["message"]
+    assert api.get(f"/api/v1/circles/{edit}").json["tables"] == []
+    # the player's path and an import's ids: the same id is no such player, or a bad seat
+    r = api.get(f"/api/v1/circles/{edit}/players/{abs(big)}")
+    assert (r.status_code, r.json["error"]["field"]) == (404, "player")
+    post(api, "/api/v1/tables", {"variant": "zhengzhou", "circle": edit,
+                                 "players": [1, 2, 3, 4]}, 201)
+    doc = api.get(f"/api/v1/circles/{edit}/export").json
+    doc["players"][4]["id"] = big                    # an id the file gives itself: any int
+    assert api.post("/api/v1/circles/import", json=doc).status_code == 201
+    doc["tables"][0]["players"][3] = big + 1         # a seat naming no player of the file
+    r = api.post("/api/v1/circles/import", json=doc)
+    assert (r.status_code, r.json["error"]["field"]) == (400, "tables[0].players")
 
 
 def test_a_full_circle_and_unknown_links(api, make_app):
@@ -277,3 +317,142 @@ def test_import_checks(api, evenings, make_app):
     r = api.post("/api/v1/circles/import", json=many)
     assert (r.status_code, r.json["error"]["detail"]) == \
         (422, {"limit": "tables_per_import", "max": 200})
+
+
+# -- the cap on an import's engine work (docs/LEDGER.md "Limits") ------------------------------
+
+WIN = {"hand": T, "winning_tile": "2z", "win_by": "self_draw", "settlement": {"winner": 1}}
+
+
+def _circle_doc(tables: int, entries: int, revisions: int = 0) -> dict:
+    """A circle export of ``tables`` 郑州 evenings of ``entries`` wins each, the first
+    ``revisions`` of them with one correction."""
+    rows = [{"number": n + 1, "kind": "hand", "request": WIN,
+             **({"revisions": [{"request": WIN}]} if n < revisions else {})}
+            for n in range(entries)]
+    return {"format": "webcalc-circle/1", "name": "周五牌友",
+            "players": [{"id": i + 1, "name": p} for i, p in enumerate(PLAYERS)],
+            "tables": [{"players": [1, 2, 3, 4], "table": {
+                "format": "webcalc-ledger/1", "variant": "zhengzhou", "entries": rows}}
+                for _ in range(tables)]}
+
+
+@pytest.fixture()
+def no_engine(monkeypatch):
+    """The engine may not be called: an import refused by its caps computes nothing."""
+    from webcalc.ledger import service
+
+    def refuse(*_a, **_k):
+        raise AssertionError("the engine was called")
+    monkeypatch.setattr(service, "analyze", refuse)
+    monkeypatch.setattr(service, "settle_without_tiles", refuse)
+
+
+def test_the_issues_import_is_refused_before_any_engine_call(make_app, no_engine):
+    """60 tables × 500 hands (30,000 computations, past gunicorn's 30 s worker timeout) in
+    under 4 MB: 422 at once, naming the cap, in the reader's language; nothing stored."""
+    from webcalc.ledger.circles import IMPORT_COMPUTATIONS_MAX
+
+    client = make_app().test_client()
+    raw = json.dumps(_circle_doc(60, 500), separators=(",", ":")).encode()
+    assert len(raw) < 4 * 1024 * 1024
+    r = client.post("/api/v1/circles/import", data=raw, content_type="application/json")
+    assert r.status_code == 422, r.json
+    err = r.json["error"]
+    assert err["code"] == "too_many"
+    assert err["detail"] == {"limit": "computations_per_import", "max": IMPORT_COMPUTATIONS_MAX}
+    # the table whose entries pass the cap: the first whose entries and corrections, with
+    # the tables before it, make more than the cap
+    assert err["field"] == f"tables[{IMPORT_COMPUTATIONS_MAX // 500}].table.entries"
+    assert f"{IMPORT_COMPUTATIONS_MAX:,}" in err["message"] or \
+        str(IMPORT_COMPUTATIONS_MAX) in err["message"]
+    assert "牌友圈" in err["message"]
+    r = client.post("/api/v1/circles/import", data=raw, content_type="application/json",
+                    headers={"Accept-Language": "en"})
+    assert r.status_code == 422 and "circle import" in r.json["error"]["message"]
+    assert str(IMPORT_COMPUTATIONS_MAX) in r.json["error"]["message"].replace(",", "")
+
+
+def test_corrections_count_towards_the_cap(make_app, no_engine):
+    app = make_app(LEDGER_IMPORT_COMPUTATIONS_MAX=50)
+    client = app.test_client()
+    # 2 tables × (20 entries + 5 corrections) = 50: at the cap, not past it; one more passes
+    assert app.extensions["ledger"].import_computations_max == 50
+    r = client.post("/api/v1/circles/import", json=_circle_doc(3, 20, 5))
+    assert (r.status_code, r.json["error"]["field"], r.json["error"]["detail"]) == \
+        (422, "tables[2].table.entries", {"limit": "computations_per_import", "max": 50})
+    doc = _circle_doc(2, 20, 5)
+    doc["tables"][1]["table"]["entries"][10]["revisions"] = [{"request": WIN}]
+    r = client.post("/api/v1/circles/import", json=doc)
+    assert (r.status_code, r.json["error"]["field"]) == (422, "tables[1].table.entries")
+    # the page's import says so too, in the reader's language
+    page = client.get("/c/new?lang=en").data.decode()
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    r = client.post("/c/import?lang=en", data={"csrf_token": token, "text": json.dumps(doc)})
+    assert r.status_code == 422
+    assert "at most 50 entries and corrections in all its tables" in r.data.decode()
+
+
+def test_an_import_at_the_cap_is_computed(make_app):
+    client = make_app(LEDGER_IMPORT_COMPUTATIONS_MAX=50).test_client()
+    r = client.post("/api/v1/circles/import", json=_circle_doc(2, 20, 5))
+    assert r.status_code == 201, r.json
+    assert [t["hands"] for t in r.json["circle"]["tables"]] == [20, 20]
+
+
+def test_an_import_past_its_cpu_budget_is_refused_and_stores_nothing(make_app, monkeypatch):
+    """The computations cap bounds an import of ordinary hands; the CPU budget
+    (``LEDGER_IMPORT_CPU_MAX``, 1.8 s by default) bounds one of the hardest: once this thread
+    has spent the budget computing entries, the import is refused as too much engine work,
+    naming the table where it ran out, and nothing is stored (circle or table import)."""
+    from webcalc.ledger import service
+
+    app = make_app()
+    assert app.extensions["ledger"].import_cpu_max == service.IMPORT_CPU_MAX == 1.8
+    client = app.test_client()
+    clock = iter(range(0, 10_000, 1))            # each look "costs" one second of CPU
+    monkeypatch.setattr(service.time, "thread_time", lambda: float(next(clock)))
+    # the budget is taken at the import's first check (clock 0: until 1.8); the first
+    # table's one entry is computed at 1, the second table's is refused at 2
+    r = client.post("/api/v1/circles/import", json=_circle_doc(3, 1))
+    assert r.status_code == 422, r.json
+    assert (r.json["error"]["field"], r.json["error"]["detail"]) == (
+        "tables[1].table.entries", {"limit": "computations_per_import",
+                                    "max": service.IMPORT_COMPUTATIONS_MAX})
+    edit = client.post("/api/v1/tables", json={"variant": "zhengzhou"}).json["edit_token"]
+    for _ in range(3):
+        client.post(f"/api/v1/tables/{edit}/hands", json=WIN)
+    export = client.get(f"/api/v1/tables/{edit}/export").json
+    r = client.post("/api/v1/tables/import", json=export)
+    assert (r.status_code, r.json["error"]["field"]) == (422, "entries"), r.json
+    monkeypatch.undo()
+    ledger = app.extensions["ledger"]
+    from sqlalchemy import func, select
+
+    from webcalc.ledger.models import Circle, Table
+    with ledger.engine.connect() as conn:          # the table made above, no import
+        assert conn.execute(select(func.count()).select_from(Table)).scalar() == 1
+        assert conn.execute(select(func.count()).select_from(Circle)).scalar() == 0
+    r = client.post("/api/v1/tables/import", json=export)
+    assert r.status_code == 201, r.json
+
+
+def test_every_import_counts_towards_the_address_cap_before_its_work(make_app, monkeypatch):
+    """Counted in its own transaction before any check or engine call: an import refused by
+    the cap counts, and so does one killed in the middle of its engine work (a worker
+    timeout), so a client cannot try again and again for free."""
+    from webcalc.ledger import service
+
+    app = make_app(LEDGER_TABLES_PER_HOUR=2, LEDGER_IMPORT_COMPUTATIONS_MAX=50)
+    client = app.test_client()
+    r = client.post("/api/v1/circles/import", json=_circle_doc(3, 20))
+    assert r.status_code == 422, r.json
+
+    def killed(*_a, **_k):
+        raise SystemExit("worker timeout")
+    monkeypatch.setattr(service, "analyze", killed)
+    with pytest.raises(SystemExit):
+        client.post("/api/v1/circles/import", json=_circle_doc(1, 20))
+    monkeypatch.undo()
+    r = client.post("/api/v1/circles", json={"name": "x"})
+    assert (r.status_code, r.json["error"]["code"]) == (429, "rate_limited")

@@ -18,7 +18,7 @@ import pytest
 from webcalc.ledger import Conflict, Ledger, TooMany
 from webcalc.ledger.money import number, settle_up, totals
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+pytestmark = [pytest.mark.both_dbs, pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 
 SUITS = "mps"
 

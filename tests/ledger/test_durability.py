@@ -18,6 +18,8 @@ import pytest
 
 from webcalc.ledger import Ledger
 
+pytestmark = [pytest.mark.both_dbs, pytest.mark.empty_db, pytest.mark.serial, pytest.mark.server]
+
 ROOT = Path(__file__).resolve().parents[2]
 WIN = {"hand": "123m456p789s11122z", "winning_tile": "2z", "win_by": "self_draw",
        "settlement": {"winner": 1}}
@@ -116,3 +118,34 @@ def test_an_acknowledged_hand_survives_kill_9(server, db_url):
     access = log.read().decode("utf-8", "replace")
     assert '"GET /api/v1/tables/[redacted] HTTP/1.1" 200' in access
     assert edit not in access and view not in access
+
+
+def test_the_access_log_hides_encoded_and_repeated_tokens(server):
+    """A token percent-encoded in the path (``%55`` for ``U``) opens the table, and was
+    logged as sent; so were ``/t%2F<token>``, a repeated ``table=`` and ``tab%6Ce=``."""
+    from urllib.parse import unquote
+
+    proc, base, log = server
+    status, made = _call(base, "POST", "/api/v1/tables", {"variant": "zhengzhou"})
+    assert status == 201
+    edit, view = made["edit_token"], made["view_token"]
+    one = edit[:5] + f"%{ord(edit[5]):02X}" + edit[6:]
+    every = "".join(f"%{ord(c):02x}" for c in view)
+    for path in (f"/api/v1/tables/{one}", f"/api/v1/tables/{every}", f"/t/{one}",
+                 f"/t%2F{view}"):
+        with urllib.request.urlopen(base + path, timeout=10) as r:
+            assert r.status == 200, path
+    link = f"http%3A%2F%2F127.0.0.1%2Ft%2F{edit}"
+    for query in (f"table={view}&table={link}", f"hand=1m&tab%6Ce={link}&%74able={one}"):
+        req = urllib.request.Request(base + "/t/send?" + query)
+        try:
+            urllib.request.urlopen(req, timeout=10).close()
+        except urllib.error.HTTPError:
+            pass                                  # the redirect or the page: either is logged
+    time.sleep(0.5)                               # the access log is written after the answer
+    log.seek(0)
+    access = log.read().decode("utf-8", "replace")
+    assert access.count("[redacted]") >= 8, access
+    for text in (access, unquote(access), unquote(unquote(access))):
+        assert edit not in text and view not in text
+    assert one not in access and every not in access.lower()

@@ -24,6 +24,7 @@ import re
 
 import pytest
 
+from tests.scale import scaled
 from webcalc.options import option_specs, parse_options
 from webcalc.settlement import kong_types, settlement_fields, variant_pao_max
 from webcalc.tiles import parse_tiles
@@ -31,7 +32,7 @@ from webcalc.variants import VARIANTS
 
 from .entry_form import form_names
 
-ROOMS = 520              # on SQLite: 130 per variant
+ROOMS = scaled(520, floor=80)  # 130 per variant at full scale (tests/scale.py)
 ROOMS_PG = 80            # on PostgreSQL
 PER_TABLE = 10           # rooms per table (each table has its own random options)
 SEED = 20_2020
@@ -322,7 +323,7 @@ def test_the_ledger_records_what_the_calculator_computes(app, db_url):
     n_rooms = ROOMS if db_url.startswith("sqlite") else ROOMS_PG
     rng = random.Random(SEED)
     client = app.test_client()
-    variants = ["sanmenxia", "zhengzhou", "panjin", "jincheng"]
+    variants = list(VARIANTS)
     done = {v: 0 for v in variants}
     seen = {"winner_concealed": 0, "winner_exposed": 0, "winner_added": 0, "meld_src": 0,
             "discard": 0, "drawn": 0, "others_kongs": 0, "pao": 0, "jiagang": 0,

@@ -1,5 +1,6 @@
-"""The ledger under hostile input, on SQLite and PostgreSQL: seeded requests through the whole
-app (tests/ledger/fuzzing.py says what they send and what every answer must be). Quick here;
+"""The ledger, circles, the hand review, the daily quiz and the 三门峡 history under hostile
+input, on SQLite and PostgreSQL: seeded requests through the whole app
+(tests/ledger/fuzzing.py says what they send and what every answer must be). Quick here;
 ``make fuzz`` (bench/fuzz.py) sends 100,000 per database with the same fuzzer."""
 
 from __future__ import annotations
@@ -10,9 +11,26 @@ import random
 
 import pytest
 
-from .fuzzing import Fuzzer, encode, hostile, mutate
+from tests.scale import scaled
+from webcalc.analysis import analyze
+from webcalc.errors import InputError
+from webcalc.story import review
 
-REQUESTS = 1500
+from .fuzzing import (
+    HISTORY_VARIANTS,
+    MIX,
+    VARIANTS,
+    Fuzzer,
+    encode,
+    history_hand,
+    hostile,
+    mutate,
+    review_log,
+)
+
+pytestmark = pytest.mark.both_dbs
+
+REQUESTS = scaled(1500, floor=300)
 
 
 @pytest.fixture()
@@ -30,7 +48,35 @@ def test_fuzz_the_ledger(fuzz_app, seed):
     assert not fuzzer.failures, json.dumps(fuzzer.failures[:5], ensure_ascii=False, indent=1)
     assert fuzzer.statuses[500] == 0
     # the requests reached past the edge: writes succeeded and were refused for many reasons
-    assert fuzzer.statuses[201] > 50 and fuzzer.statuses[400] > 200
+    assert fuzzer.statuses[201] > scaled(50, floor=10) and fuzzer.statuses[400] > scaled(200, floor=40)
+    # every area of the mix had its share: circles, the review, the quiz and the history
+    # together a quarter or more of the requests (the ledger's the rest, its reads included)
+    assert set(fuzzer.areas) == {area for area, _ in MIX}
+    others = sum(n for area, n in fuzzer.areas.items() if area != "ledger")
+    assert 0.22 <= others / fuzzer.requests <= 0.4, fuzzer.areas
+
+
+def test_the_valid_bodies_are_valid():
+    """The bodies the fuzzer mutates are accepted as they are: a review log of every rule set
+    (a last turn that wins may be no win), a hand with a history where the rule set takes
+    one, refused with ``bad_history`` elsewhere."""
+    rng = random.Random(5)
+    for name in VARIANTS:
+        for _ in range(6):
+            req = review_log(rng, name)
+            try:
+                review(req)
+            except InputError as err:
+                last = (req.get("turns") or [{}])[-1]
+                assert err.code in ("not_complete", "bad_win_by") and (
+                    last.get("win") or last.get("claim") == "win"), (req, err.to_dict())
+        body = history_hand(rng, name)
+        if name in HISTORY_VARIANTS:
+            assert analyze(body).to_json()["history"] is not None
+        else:
+            with pytest.raises(InputError) as err:
+                analyze(body)
+            assert err.value.code == "bad_history"
 
 
 def test_the_fuzzer_makes_what_it_says():

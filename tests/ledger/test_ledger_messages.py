@@ -12,11 +12,12 @@ API and the pages say it in the reader's language.
 from __future__ import annotations
 
 import json
-import os
 import re
 from pathlib import Path
 
 import pytest
+
+from tests import snapshots
 
 GOLDEN = Path(__file__).resolve().parent / "messages_zh.json"
 CJK = re.compile(r"[\u3400-\u9fff]")
@@ -25,7 +26,8 @@ WIN = {"hand": "123m456p789s11122z", "winning_tile": "2z", "win_by": "self_draw"
 PJ_WIN = {"hand": "123m456p789s11222z", "winning_tile": "2z", "win_by": "discard"}
 
 #: (name, method, path, body); {edit}/{view}: the tokens of a 郑州 table with one hand
-#: recorded (hand 1) and one voided adjustment (hand 2); {pj}: a 盘锦 table (加钢, 杠)
+#: recorded (hand 1, idempotency key k-1) and one voided adjustment (hand 2); {pj}: a 盘锦
+#: table (加钢, 杠)
 CASES = [
     ("unknown token", "GET", "/api/v1/tables/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", None),
     ("short token", "GET", "/api/v1/tables/abc", None),
@@ -44,6 +46,8 @@ CASES = [
     ("create option", "POST", "/api/v1/tables", {"variant": "zhengzhou", "options": {"x": 1}}),
     ("idempotency key", "POST", "/api/v1/tables/{edit}/hands",
      {"idempotency_key": 5, "settlement": {"winner": None}}),
+    ("idempotency conflict", "POST", "/api/v1/tables/{edit}/hands",
+     {"idempotency_key": "k-1", "settlement": {"winner": None}}),
     ("expected number type", "POST", "/api/v1/tables/{edit}/hands",
      {"expected_number": "1", "settlement": {"winner": None}}),
     ("conflict", "POST", "/api/v1/tables/{edit}/hands",
@@ -166,7 +170,8 @@ def _texts(out) -> list:
 @pytest.fixture()
 def tables(api):
     edit = api.post("/api/v1/tables", json={"variant": "zhengzhou"}).json["edit_token"]
-    api.post(f"/api/v1/tables/{edit}/hands", json={**WIN, "settlement": {"winner": 1}})
+    api.post(f"/api/v1/tables/{edit}/hands", json={**WIN, "settlement": {"winner": 1},
+                                                   "idempotency_key": "k-1"})
     api.post(f"/api/v1/tables/{edit}/hands", json={"adjustment": {"fee": 4, "paid_by": 0}})
     api.post(f"/api/v1/tables/{edit}/hands/2/void", json={"reason": "x"})
     view = api.get(f"/api/v1/tables/{edit}").json and _view(edit)
@@ -193,13 +198,18 @@ def run(api, tables, case, lang=None):
 def test_chinese_is_what_it_was(api, tables, request):
     """The ledger's Chinese, case by case, as it was before its texts became codes."""
     got = {c[0]: run(api, tables, c) for c in CASES}
-    if os.environ.get("WEBCALC_WRITE_LEDGER_GOLDEN") and "sqlite" in request.node.name:
+    if snapshots.writing():
+        was = json.loads(GOLDEN.read_text(encoding="utf-8"))
         GOLDEN.write_text(json.dumps(got, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        print(snapshots.summary("tests/ledger/messages_zh.json", was,
+                                json.loads(json.dumps(got))))
+        return
     want = json.loads(GOLDEN.read_text(encoding="utf-8"))
     assert set(want) == set(got)
-    changed = {k: (want[k], list(v)) for k, v in got.items() if [want[k][0], want[k][1]]
-               != [v[0], v[1]]}
-    assert not changed, changed
+    requests = {c[0]: c[1:] for c in CASES}
+    changed = [((k, *requests[k]), want[k], list(v)) for k, v in got.items()
+               if [want[k][0], want[k][1]] != [v[0], v[1]]]
+    assert not changed, snapshots.explain(changed)
 
 
 #: what the user typed and the API quotes back ("x", "foo") is theirs, not the message's

@@ -13,8 +13,11 @@ from fractions import Fraction
 
 import pytest
 
+from tests.scale import scaled
 from webcalc.ledger import Busy, Ledger
 from webcalc.ledger import service as ledger_service
+
+pytestmark = pytest.mark.both_dbs
 
 WIN = {"hand": "123m456p789s11122z", "winning_tile": "2z", "win_by": "self_draw"}
 WIN2 = {"hand": "111m234p567s789s55z", "winning_tile": "5z", "win_by": "self_draw"}
@@ -235,7 +238,7 @@ def test_bases_inside_the_range_record_wins(api, base):
 def test_a_body_nested_too_deeply_is_400(api):
     edit, _ = create(api)
     deep = "123m"
-    for _ in range(400):
+    for _ in range(scaled(400)):
         deep = [deep]
     err = error(post(api, f"/api/v1/tables/{edit}/hands", {**win(1), "hand": deep}), 400)
     assert err["code"] == "bad_json" and err["field"].startswith("hand[0][0]")

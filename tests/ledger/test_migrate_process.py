@@ -14,6 +14,8 @@ import pytest
 
 from webcalc.ledger import db
 
+pytestmark = [pytest.mark.both_dbs, pytest.mark.empty_db]
+
 ROOT = Path(__file__).resolve().parents[2]
 
 PROBE = """

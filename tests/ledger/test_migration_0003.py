@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from sqlalchemy import inspect, text
 
 from webcalc.ledger import Ledger, db
 
 from .test_derived import derived, from_scratch, random_entry, random_win
+
+pytestmark = [pytest.mark.both_dbs, pytest.mark.empty_db]
 
 WIN = {"hand": "123m456p789s11122z", "winning_tile": "2z", "win_by": "self_draw"}
 

@@ -8,6 +8,7 @@ from itertools import permutations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.scale import examples
 from webcalc.ledger.money import number, settle_up, totals
 
 
@@ -25,7 +26,7 @@ def _fewest(balances: list[Fraction]) -> int:
     return len(seats) - best
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.integers(-50, 50), min_size=3, max_size=3))
 def test_settle_up_squares_the_table_with_the_fewest_transfers(three):
     balances = [Fraction(x) for x in three] + [Fraction(-sum(three))]

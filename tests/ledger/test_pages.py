@@ -110,6 +110,43 @@ def test_double_tap_records_once(client):
     assert [h["number"] for h in table(client, token)["hands"]] == [1]
 
 
+def test_a_used_key_with_another_entry_is_409_and_the_entry_gets_a_key_of_its_own(client):
+    """A page kept from before a 荒庄 was recorded with its key (the back button) posts a win
+    with that key: 409, nothing recorded, the win kept in the entry under a fresh key, so
+    the next 记入 records it. The same for an adjustment's form."""
+    token = open_table(client)
+    _html, base = entry_form(client, token)
+    assert client.post(f"/t/{token}/hands", data={**base, "draw": "1",
+                                                  "s_dealer": "0"}).status_code == 303
+    r = client.post(f"/t/{token}/hands", data={**base, "hand": WIN, "winning_tile": "2z",
+                                              "s_dealer": "0", "s_winner": "1"})
+    html = r.get_data(as_text=True)
+    assert r.status_code == 409
+    assert "已经记过第 1 手" in html and f'value="{WIN}"' in html
+    assert [h["number"] for h in table(client, token)["hands"]] == [1]
+    fields = record_fields(html)
+    assert fields["idempotency_key"] != base["idempotency_key"]
+    assert fields["expected_number"] == "2"
+    r = client.post(f"/t/{token}/hands", data={**fields, "hand": WIN, "winning_tile": "2z",
+                                              "s_dealer": "0", "s_winner": "1"})
+    assert r.status_code == 303
+    assert table(client, token)["hands"][1]["request"]["settlement"]["winner"] == 1
+    page = client.get(f"/t/{token}").get_data(as_text=True)
+    fee = {"csrf_token": csrf(page), "kind": "fee", "amount": "20", "paid_by": "0",
+           "idempotency_key": hidden(page, "idempotency_key")}
+    assert client.post(f"/t/{token}/adjust", data=fee).status_code == 303
+    assert client.post(f"/t/{token}/adjust", data=fee).status_code == 303      # a double tap
+    r = client.post(f"/t/{token}/adjust", data={**fee, "amount": "30"})
+    assert r.status_code == 409 and "已经记过第 3 手" in r.get_data(as_text=True)
+    assert len(table(client, token)["hands"]) == 3
+    r = client.post(f"/t/{token}/hands", data={**base, "draw": "1", "s_dealer": "0",
+                                              "idempotency_key": "键"})
+    html = r.get_data(as_text=True)
+    assert r.status_code == 422 and "只能是字母" in html
+    assert record_fields(html)["idempotency_key"] != "键"
+    assert len(table(client, token)["hands"]) == 3
+
+
 def test_conflict_says_so_and_shows_the_recorded_hand(client):
     token = open_table(client)
     _html, stale = entry_form(client, token)

@@ -141,6 +141,87 @@ def test_the_creator_adds_a_co_scorer_who_records_and_is_revoked(client):
     assert r.status_code == 403 and "只有开桌的人" in r.get_data(as_text=True)
 
 
+def _co_scorer(client, token: str) -> str:
+    """A co-scorer's edit link, added through the creator's page; its page shows the view
+    link (what the revoked co-scorer keeps)."""
+    html = client.get(f"/t/{token}").get_data(as_text=True)
+    r = client.post(f"/t/{token}/editors", data={"csrf_token": csrf(form_of(html, 'id="add-co-scorer"'))})
+    co = re.search(r'id="new-edit-link" readonly value="[^"]+/t/([^"]+)"',
+                   r.get_data(as_text=True)).group(1)
+    assert ledger(client).view_token(token) in client.get(f"/t/{co}").get_data(as_text=True)
+    return co
+
+
+def test_the_revoke_form_says_the_view_link_still_reads_and_offers_to_replace_it(client):
+    """Revoking stops a co-scorer's edit link, not the view link their page showed: the form
+    says so, in the reader's language, and offers to replace the view link in the same step
+    (one form, a checkbox, CSRF; no script)."""
+    token = open_table(client)
+    co = _co_scorer(client, token)
+    view = ledger(client).view_token(token)
+    html = client.get(f"/t/{token}").get_data(as_text=True)
+    form = form_of(html, 'id="revoke-1"')
+    assert 'name="csrf_token"' in form and 'type="checkbox" name="view" value="1"' in form
+    assert 'id="revoke-view-1"' in form
+    note = html[html.index('id="revoke-note"'):]
+    note = note[:note.index("</p>")]
+    assert "观看链接" in note and "仍能" in note              # they can still read with it
+    en = client.get(f"/t/{token}?lang=en").get_data(as_text=True)
+    assert "can still follow the table" in en and "Also replace the view link" in en
+    # without the box: the edit link is revoked, the view link still opens the table, and
+    # the page says so
+    r = client.post(f"/t/{token}/editors/1/revoke", data={"csrf_token": csrf(form)})
+    assert r.status_code == 303 and "revoked=1" in r.headers["Location"]
+    assert client.get(f"/t/{co}").status_code == 404
+    assert client.get(f"/t/{view}").status_code == 200
+    page = client.get(r.headers["Location"]).get_data(as_text=True)
+    said = page[page.index('id="revoked"'):]
+    said = said[:said.index("</p>")]
+    assert "协同记分人 1" in said and "观看链接" in said and view in page
+    assert ledger(client).view_token(token) == view
+    # and offers to replace it now, one more form (CSRF, no script)
+    again = form_of(page, 'id="replace-view-now"')
+    assert 'name="view" value="1"' in again
+    r = client.post(f"/t/{token}/editors/1/revoke", data={"csrf_token": csrf(again), "view": "1"})
+    assert r.status_code == 303 and "new_view=1" in r.headers["Location"]
+    assert client.get(f"/t/{view}").status_code == 404
+    assert client.get(f"/t/{ledger(client).view_token(token)}").status_code == 200
+    # a made-up ?revoked= says nothing
+    assert 'id="revoked"' not in client.get(f"/t/{token}?revoked=7").get_data(as_text=True)
+
+
+def test_revoke_and_replace_the_view_link_in_one_step(client):
+    token = open_table(client)
+    win(client, token)
+    co = _co_scorer(client, token)
+    other = _co_scorer(client, token)
+    view = ledger(client).view_token(token)
+    html = client.get(f"/t/{token}").get_data(as_text=True)
+    form = form_of(html, 'id="revoke-1"')
+    # a stale form (no CSRF token) changes nothing
+    r = client.post(f"/t/{token}/editors/1/revoke", data={"view": "1"})
+    assert r.status_code == 400 and client.get(f"/t/{view}").status_code == 200
+    r = client.post(f"/t/{token}/editors/1/revoke", data={"csrf_token": csrf(form), "view": "1"})
+    assert r.status_code == 303 and "revoked=1" in r.headers["Location"]
+    assert r.headers["Location"].split("/t/")[1].startswith(token)   # the creator's link stays
+    assert client.get(f"/t/{co}").status_code == 404
+    assert client.get(f"/t/{view}").status_code == 404               # the old view link too
+    new_view = ledger(client).view_token(token)
+    assert new_view and new_view != view
+    assert client.get(f"/t/{new_view}").status_code == 200
+    assert len(table(client, new_view)["hands"]) == 1
+    page = client.get(r.headers["Location"]).get_data(as_text=True)
+    said = page[page.index('id="revoked"'):]
+    assert "新的观看链接" in said[:said.index("</p>")] and new_view in page
+    # the other co-scorer still records; their page no longer knows the view link
+    assert client.get(f"/t/{other}").status_code == 200
+    assert ledger(client).view_token(other) is None
+    en = client.post(f"/t/{token}/editors/2/revoke?lang=en",
+                     data={"csrf_token": csrf(form), "view": "1"})
+    text = client.get(en.headers["Location"]).get_data(as_text=True)
+    assert "Co-scorer 2" in text and "new view link" in text
+
+
 # -- replace the links -------------------------------------------------------------------------
 
 def test_replace_the_edit_link_then_both(client):

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import pytest
 
+pytestmark = pytest.mark.both_dbs
+
 WIN = {"hand": "123m456p789s11122z", "winning_tile": "2z", "win_by": "self_draw"}
 EN = {"Accept-Language": "en"}
 
@@ -167,6 +169,35 @@ def test_a_revoked_link_answers_404_everywhere(api):
     listed = api.get(f"/api/v1/tables/{edit}/editors").json["editors"]
     assert listed[1]["revoked_at"] == r.json["revoked_at"]
     assert api.post(f"/api/v1/tables/{edit}/editors").json["editor"] == 2     # never reused
+
+
+def test_revoke_and_replace_the_view_link_in_one_step(api, make_app):
+    """What the revoked co-scorer's page showed, the view link, is replaced in the revoke's
+    own transaction; the creator keeps its edit link; another process (another worker,
+    PostgreSQL's notifications) answers 404 for the old view link at once too."""
+    edit, view = create(api)
+    other = make_app().test_client()                     # a second worker
+    assert other.get(f"/api/v1/tables/{view}").status_code == 200
+    co = api.post(f"/api/v1/tables/{edit}/editors").json["edit_token"]
+    co2 = api.post(f"/api/v1/tables/{edit}/editors").json["edit_token"]
+    ledger = api.application.extensions["ledger"]
+    assert ledger.view_token(co) == view
+    out = ledger.revoke_editor(edit, 1, view=True)
+    assert set(out) == {"editor", "revoked_at", "view_token"} and out["view_token"] != view
+    for client in (api, other):
+        assert client.get(f"/api/v1/tables/{view}").status_code == 404
+        assert client.get(f"/api/v1/tables/{co}").status_code == 404
+        assert client.get(f"/api/v1/tables/{out['view_token']}").json["access"] == "view"
+    assert ledger.view_token(edit) == out["view_token"]             # the creator's page knows it
+    assert ledger.view_token(co2) is None                           # the other co-scorer's not
+    assert record(api, co2, win(1))["hand"]["editor"] == 2
+    record(api, edit, win(2))
+    again = ledger.revoke_editor(edit, 1)                           # revoked once: unchanged
+    assert again == {"editor": 1, "revoked_at": out["revoked_at"]}
+    assert ledger.view_token(edit) == out["view_token"]
+    # the creator's link replaced later keeps the new view link
+    new_edit = api.post(f"/api/v1/tables/{edit}/rotate").json["edit_token"]
+    assert ledger.view_token(new_edit) == out["view_token"]
 
 
 def test_editor_links_are_capped(make_app):

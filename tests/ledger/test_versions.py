@@ -14,6 +14,8 @@ import pytest
 
 from webcalc.ledger import Ledger, NotFound
 
+pytestmark = pytest.mark.both_dbs
+
 WIN = {"hand": "123m456p789s11122z", "winning_tile": "2z", "win_by": "self_draw",
        "settlement": {"winner": 1}}
 

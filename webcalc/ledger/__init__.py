@@ -2,8 +2,10 @@
 and migrated with Alembic. Never imports Flask. The interface is :mod:`.service`."""
 
 from .errors import (
+                     BadKey,
                      Busy,
                      Conflict,
+                     IdempotencyConflict,
                      LedgerError,
                      NotFound,
                      NotOwner,
@@ -17,5 +19,6 @@ from .service import Created, Ledger, Recorded, Rotated, TableDoc, view_token_of
 from .texts import hand_in, table_in
 
 __all__ = ["Ledger", "Created", "Recorded", "Rotated", "TableDoc", "LedgerError", "NotFound",
-           "NotOwner", "ReadOnly", "Conflict", "Voided", "TableFull", "TooMany", "RateLimited",
-           "Busy", "view_token_of", "table_in", "hand_in"]
+           "NotOwner", "ReadOnly", "Conflict", "IdempotencyConflict", "BadKey", "Voided",
+           "TableFull", "TooMany", "RateLimited", "Busy", "view_token_of", "table_in",
+           "hand_in"]

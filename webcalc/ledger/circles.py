@@ -38,7 +38,7 @@ from ..json_checks import MAX_DEPTH, body_problem
 from ..messages import M, Message
 from . import db
 from .errors import NotFound, ReadOnly, TooMany
-from .models import Circle, CirclePlayer, Seat, Table, utcnow
+from .models import INT_MAX, Circle, CirclePlayer, Seat, Table, utcnow
 from .money import all_ints, exact, number
 from .tokens import TOKEN_BYTES, TOKEN_SHAPE, _iso, _pad, _seal, token_hash, view_token_of
 
@@ -47,6 +47,11 @@ PLAYERS_MAX = 60
 TABLES_MAX = 1000
 #: tables one circle import may hold (each of its hands is computed again by the engine)
 IMPORT_TABLES_MAX = 200
+#: Engine computations one import may ask for: its entries plus their older revisions, all
+#: its tables together (docs/LEDGER.md "Limits"). Each is computed again, so this bounds an
+#: import's CPU: under 2 s at the cap on fresh hands (bench/RESULTS.md "Circle imports"); a
+#: circle of 100 evenings of 16 hands (1,600) fits with room for corrections.
+IMPORT_COMPUTATIONS_MAX = 2500
 CIRCLE_NAME_MAX = 40
 PLAYER_NAME_MAX = 16
 CIRCLE_FORMAT = "webcalc-circle/1"
@@ -171,18 +176,23 @@ class CircleMixin:
 
     players_max = PLAYERS_MAX
     circle_tables_max = TABLES_MAX
+    import_computations_max = IMPORT_COMPUTATIONS_MAX
 
     if TYPE_CHECKING:                     # what the Ledger it is mixed into provides
         engine: Any
         tables_per_hour: int
 
-        def _run(self, work: Any, *, write: bool) -> Any: ...
+        def _run(self, work: Any, *, write: bool, wait: Any = None) -> Any: ...
+        def _lock_wait(self) -> Any: ...
         def _rate_limit(self, s: Session, address: str, now: Any) -> None: ...
         def _export_by_id(self, table_id: int) -> dict: ...
-        def _import_caps(self, data: Any) -> None: ...
+        def _import_caps(self, data: Any) -> int: ...
+        def _too_many_computations(self, field: str, circle: bool = False) -> TooMany: ...
         def _import_plan(self, data: Any) -> tuple: ...
         def _imported_rows(self, variant: str, options: dict, base: Any, dealer: int,
-                           entries: list, now: Any) -> tuple: ...
+                           entries: list, now: Any, deadline: float | None = None,
+                           field: str = "entries") -> tuple: ...
+        def _import_deadline(self) -> float | None: ...
         @staticmethod
         def _insert_imported(s: Session, table_id: int, hands: list,
                              revisions: list) -> None: ...
@@ -280,8 +290,10 @@ class CircleMixin:
             raise _bad("players", "circle.table_players")
         if len(set(players)) != 4:
             raise _bad("players", "circle.players_distinct")
+        # an id no column holds is no player of the circle, and not asked for
+        wanted = [p for p in players if 0 < p <= INT_MAX]
         found = {p.number: p for p in s.scalars(select(CirclePlayer).where(
-            CirclePlayer.circle_id == c.id, CirclePlayer.number.in_(players)))}
+            CirclePlayer.circle_id == c.id, CirclePlayer.number.in_(wanted)))}
         for i, p in enumerate(players):
             if p not in found:
                 raise _bad(f"players[{i}]", "circle.no_player", n=p)
@@ -434,9 +446,18 @@ class CircleMixin:
                       raw: bytes | None = None):
         """A new circle (new tokens, new tables) from an :meth:`export_circle` document:
         every entry of every table computed again by the engine, as :meth:`import_table`
-        does; standings and kept figures computed from the recomputed entries."""
+        does; standings and kept figures computed from the recomputed entries.
+
+        In :meth:`import_table`'s order: ``address`` counted first (its own transaction, so
+        an import refused or killed later counts too); then the caps from the lengths of the
+        document's lists — tables per import, each table's caps, and the engine work of
+        the whole import (:attr:`import_computations_max`: entries plus revisions, all its
+        tables) — before anything is computed; and the CPU budget of the whole import
+        (:attr:`import_cpu_max`) while its entries are computed."""
+        deadline = self._import_deadline()      # one CPU budget for all the tables
+        wait = self._lock_wait()                 # one wait for the lock, both writes together
         if address is not None and self.tables_per_hour:
-            self._run(lambda s: self._rate_limit(s, address, utcnow()), write=True)
+            self._run(lambda s: self._rate_limit(s, address, utcnow()), write=True, wait=wait)
         if not isinstance(data, dict) or data.get("format") != CIRCLE_FORMAT:
             raise _bad("format", "circle.not_export", format=CIRCLE_FORMAT)
         tables = data.get("tables")
@@ -445,8 +466,12 @@ class CircleMixin:
         if len(tables) > IMPORT_TABLES_MAX:
             raise TooMany(M("circle.import_tables_full", n=IMPORT_TABLES_MAX),
                           "tables_per_import", IMPORT_TABLES_MAX, "tables")
-        for item in tables:
-            self._import_caps(item.get("table") if isinstance(item, dict) else None)
+        computations = 0
+        for i, item in enumerate(tables):
+            computations += self._import_caps(item.get("table") if isinstance(item, dict)
+                                              else None)
+            if computations > self.import_computations_max:
+                raise self._too_many_computations(f"tables[{i}].table.entries", True)
         problem = body_problem(data, raw)
         if problem is not None:
             kind, where = problem
@@ -489,8 +514,9 @@ class CircleMixin:
         for i, (seats, variant, options, base, tnames, dealer, carry, entries) in \
                 enumerate(planned):
             with _prefixed(f"tables[{i}].table"):
-                hands, revisions, derived = self._imported_rows(variant, options, base, dealer,
-                                                                entries, now)
+                hands, revisions, derived = self._imported_rows(
+                    variant, options, base, dealer, entries, now, deadline,
+                    f"tables[{i}].table.entries")
             seat_rows = [_Row(**_fresh_seat(0, k, p)) for k, p in enumerate(seats)]
             for h in hands:
                 if h["status"] == "recorded":
@@ -523,7 +549,7 @@ class CircleMixin:
                     values = dict(row.__dict__)
                     values.update(table_id=t.id, circle_id=c.id)
                     s.add(Seat(**values))
-        self._run(work, write=True)
+        self._run(work, write=True, wait=wait)
         return CircleCreated(self.circle(edit_token), edit_token, view_token)
 
 

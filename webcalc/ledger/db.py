@@ -35,10 +35,15 @@ from sqlalchemy.engine import Connection, Dialect, Engine, make_url
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 #: the PostgreSQL advisory lock key the migration holds ("webcalc" in ASCII, as an int)
 ADVISORY_KEY = 0x77656263616C63
-#: how long a SQLite writer waits for the write lock before giving up (milliseconds)
-BUSY_TIMEOUT_MS = 5000
+#: how long a SQLite write waits for the write lock before giving up, in milliseconds: all of
+#: it, every attempt and the pauses between them together, so that a locked database answers
+#: 503 within 5 s (docs/LEDGER.md "Storage")
+BUSY_TIMEOUT_MS = 4000
 #: the execution option that makes a transaction a write (``BEGIN IMMEDIATE`` on SQLite)
 WRITE = "webcalc_write"
+#: the execution option that says how long (ms) this write's ``BEGIN IMMEDIATE`` may wait for
+#: SQLite's lock: what is left of the write's :data:`BUSY_TIMEOUT_MS`
+LOCK_WAIT_MS = "webcalc_lock_wait_ms"
 #: the exit status of ``python -m webcalc.ledger.migrate`` when the database cannot be reached
 UNREACHABLE = 3
 #: the longest a migration subprocess may take (seconds)
@@ -117,8 +122,21 @@ def _sqlite_events(engine: Engine, busy_timeout_ms: int) -> None:
 
     @event.listens_for(engine, "begin")
     def _on_begin(conn: Connection):
-        write = conn.get_execution_options().get(WRITE, False)
-        conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+        options = conn.get_execution_options()
+        if not options.get(WRITE, False):
+            conn.exec_driver_sql("BEGIN")
+            return
+        wait = options.get(LOCK_WAIT_MS)
+        if wait is None:
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+            return
+        # this attempt waits only what is left of the write's time (the connection's own
+        # busy timeout is put back after, for the next use of the pooled connection)
+        conn.exec_driver_sql(f"PRAGMA busy_timeout={max(int(wait), 0)}")
+        try:
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+        finally:
+            conn.exec_driver_sql(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
 
 
 # -- migrations -----------------------------------------------------------------------------

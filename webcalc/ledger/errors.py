@@ -57,6 +57,29 @@ class Conflict(LedgerError):
         self.table = table
 
 
+class IdempotencyConflict(LedgerError):
+    """An ``idempotency_key`` already used on the table with another body (another entry than
+    the one it recorded): nothing was written. ``detail`` is the number of the entry that key
+    recorded (docs/LEDGER.md "Idempotency keys")."""
+
+    code = "idempotency_conflict"
+
+    def __init__(self, message: Message, number: int, field: str | None = "idempotency_key"):
+        super().__init__(message, field)
+        self.detail = number
+
+    def to_dict(self) -> dict:
+        return {**super().to_dict(), "detail": self.detail}
+
+
+class BadKey(LedgerError):
+    """An ``idempotency_key`` that is not 1-64 characters of ``[A-Za-z0-9_-]``: a value the
+    request may carry but the ledger cannot take (422, code ``bad_request``, the field named).
+    Nothing was written."""
+
+    code = "bad_request"
+
+
 class Voided(LedgerError):
     """A correction of a voided hand (void it, then record the hand again)."""
 

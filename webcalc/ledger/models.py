@@ -51,6 +51,11 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 from .db import is_sqlite
 
+#: the largest value every INTEGER column holds on both databases (PostgreSQL's ``integer`` is
+#: 32 bits, SQLite's 64): a number from a request past it names no row and is never put in a
+#: query, which the database would refuse (docs/API.md "Limits and edges of the input")
+INT_MAX = 2 ** 31 - 1
+
 
 class UTCDateTime(TypeDecorator):
     """An aware UTC datetime on both databases (SQLite stores it naive)."""

@@ -25,6 +25,7 @@ Methods (all take a token as the user gave it; all return plain JSON-ready dicts
   view_token)``: spec ``{"variant", "options"?, "base"?, "names"?, "dealer"?}``.
 * :meth:`Ledger.table` ``(token) -> T``; :meth:`Ledger.hand` ``(token, number) -> H``;
   :meth:`Ledger.version` ``(token) -> int`` (bumped by every write: an ETag for polling);
+  :meth:`Ledger.probe` ``(token) -> (version, editor)`` (the same query: what an ETag holds);
   :meth:`Ledger.access` ``(token) -> "edit" | "view"``.
 * :meth:`Ledger.record` ``(edit_token, body) -> Recorded(hand, table, created)``: a hand or an
   adjustment (body as API.md "Table ledger"; ``expected_number``, ``idempotency_key``).
@@ -69,14 +70,16 @@ in H (payment ``detail``, fan ``name``/``note``) are Chinese with English beside
 (``detail_en`` …); :func:`webcalc.ledger.texts.table_in` gives the reader's language.
 Counted = status ``recorded``; only counted hands move the dealer, adjustments never do.
 
-Errors (their ``message`` a :class:`~webcalc.messages.Message`, rendered by the web layer in
-the reader's language): :class:`~webcalc.errors.InputError` (400: the analyze codes, plus
-``bad_request`` for a ledger field) and the :mod:`webcalc.ledger.errors` classes — ``NotFound`` (unknown token
-or hand number), ``ReadOnly`` (a write with the view token), ``Conflict`` (stale
-``expected_number``/``expected_revision``; carries ``table``), ``Voided`` (correcting a voided
-hand), ``TooMany`` (caps: entries, revisions per entry, corrections per table; ``detail``;
-also ``TableFull``), ``RateLimited`` (tables per address per hour; ``retry_after``),
-``Busy`` (the database stayed locked: nothing written, try again).
+Errors (their ``message`` a :class:`~webcalc.messages.Message`, rendered by the web layer in the
+reader's language): :class:`~webcalc.errors.InputError` (400: the analyze codes, plus
+``bad_request`` for a ledger field) and the :mod:`webcalc.ledger.errors` classes — ``NotFound``
+(unknown token or hand number), ``ReadOnly`` (a write with the view token), ``Conflict`` (stale
+``expected_number``/``expected_revision``; carries ``table``), ``IdempotencyConflict`` (an
+``idempotency_key`` the table used with another body; ``detail``), ``BadKey`` (a key not 1-64 of
+``[A-Za-z0-9_-]``), ``Voided`` (correcting a voided hand), ``TooMany`` (caps: entries, revisions
+per entry, corrections per table; ``detail``; also ``TableFull``), ``RateLimited`` (tables per
+address per hour; ``retry_after``), ``Busy`` (the database stayed locked: nothing written, try
+again).
 
 For the pages (the HTML on top of this service):
 
@@ -93,8 +96,9 @@ For the pages (the HTML on top of this service):
 * correct: open ``H["request"]`` in the form, send it to :meth:`Ledger.correct`; show
   ``H["revisions"]``; greyed hands: ``status == "voided"`` with ``void_reason``; the flag:
   ``dealer_flag``;
-* the view page's polling: compare :meth:`Ledger.version` with the ``ETag`` the client sent,
-  answer 304 when equal; never put a token of the other kind in a page (``T["access"]``);
+* the view page's polling: make the ``ETag`` of :meth:`Ledger.probe` (version and editor)
+  and the reader's language, answer 304 when the client sent it (docs/LEDGER.md "ETags");
+  never put a token of the other kind in a page (``T["access"]``);
 * the chart: running totals are the cumulative sum of ``H["settlement"]["net"]`` over the
   counted entries; the settle-up is ``T["settle_up"]``.
 
@@ -114,8 +118,9 @@ Cost: a write reads its own entry, updates the table's kept sums (``ledger_table
 and answers from what this process keeps of the table (:class:`_Cache`), reading only the
 rows changed since (``seq``): the same at entry 200 as at entry 1. :meth:`version` is one
 indexed query (PostgreSQL: none while no write has been notified, :class:`_Versions`).
-SQLite writes take the write lock up front (``BEGIN IMMEDIATE``) and wait on a busy timeout;
-a lock held past it is retried, then reported as ``Busy``, never as a crash. Commits are
+SQLite writes take the write lock up front (``BEGIN IMMEDIATE``) and wait on a busy timeout
+that bounds all of a write's waiting, its retries included; a lock held past it is reported as
+``Busy``, never as a crash. Commits are
 durable (``synchronous=FULL``) before a method returns.
 """
 
@@ -128,6 +133,7 @@ import hmac
 import json
 import math
 import os
+import re
 import secrets
 import threading
 import time
@@ -153,8 +159,19 @@ from ..options import parse_options
 from ..settlement import BASE_DECIMALS, MAX_BASE, MAX_DECIMAL_BASE, SEAT_NAMES, amount_problem, fmt
 from ..variants import VARIANTS
 from . import db
-from .circles import CircleMixin, apply_seats
-from .errors import Busy, Conflict, NotFound, NotOwner, RateLimited, ReadOnly, TooMany, Voided
+from .circles import IMPORT_COMPUTATIONS_MAX, CircleMixin, apply_seats
+from .errors import (
+    BadKey,
+    Busy,
+    Conflict,
+    IdempotencyConflict,
+    NotFound,
+    NotOwner,
+    RateLimited,
+    ReadOnly,
+    TooMany,
+    Voided,
+)
 from .models import Creation, Editor, Hand, Revision, SerializedJSON, Table, utcnow
 from .money import all_ints, exact, number, settle_up
 from .texts import UNDONE, hand_in, table_in
@@ -185,7 +202,9 @@ CONTROL_FIELDS = ("expected_number", "idempotency_key", "expected_revision")
 NAME_MAX = 16
 NOTE_MAX = 200
 REASON_MAX = 200
-KEY_MAX = 128
+#: an ``idempotency_key``: 1 to KEY_MAX characters of ``[A-Za-z0-9_-]`` (else :class:`BadKey`)
+KEY_MAX = 64
+KEY_SHAPE = re.compile(rf"[A-Za-z0-9_-]{{1,{KEY_MAX}}}")
 ADJUSTMENT_PAYMENTS_MAX = 12
 ATTEMPTS = 3
 EXPORT_FORMAT = "webcalc-ledger/1"
@@ -198,6 +217,11 @@ CORRECTIONS_MAX = 200
 #: edit links per table: the creator's and 19 co-scorers' (revoked ones included: numbers
 #: are never given again)
 EDITORS_MAX = 20
+#: seconds of CPU one import may spend from its checks to its last computed entry (a
+#: table's, or a circle's with all its tables): the computations cap keeps fresh hands under
+#: 2 s in all, this keeps the hardest hands there too, decoding the body included
+#: (bench/RESULTS.md "Circle imports", docs/LEDGER.md "Limits")
+IMPORT_CPU_MAX = 1.8
 #: entries a process keeps of the tables it read last (:class:`_Cache`): about 6 KB each
 CACHE_HANDS = 1500
 #: Times an import may carry (``recorded_at``, ``revised_at``, ``voided_at``): from this …
@@ -260,9 +284,16 @@ class Ledger(CircleMixin):
         corrections_max: superseded revisions (corrections) kept per table, all its entries
             together: what every read of the table carries besides its entries.
         editors_max: edit links per table, the creator's and the revoked ones included.
+        import_computations_max: engine computations one import may ask for (entries plus
+            their older revisions, all the tables of a circle's import together).
+        import_cpu_max: seconds of this thread's CPU one import may spend from its start to
+            its last computed entry; past it the import is refused (:class:`TooMany`,
+            nothing stored), so an import of the hardest hands at the computations cap still
+            ends in time.
         tables_per_hour: tables one address may create per hour (0: no cap).
         migrate_lazily: upgrade the schema on first use (tests); else call :meth:`migrate`.
-        busy_timeout_ms: how long a SQLite writer waits for the lock before a retry.
+        busy_timeout_ms: how long a SQLite write waits for the lock in all, its retries
+            included (:meth:`_run`), before it is :class:`Busy`.
         migrate_in_subprocess: :meth:`migrate` runs Alembic in a child process
             (:func:`webcalc.ledger.db.upgrade_in_subprocess`), so it never loads in this one
             (the app's server processes).
@@ -272,6 +303,8 @@ class Ledger(CircleMixin):
 
     def __init__(self, url: str, *, hands_max: int = HANDS_MAX, revisions_max: int = REVISIONS_MAX,
                  corrections_max: int = CORRECTIONS_MAX, editors_max: int = EDITORS_MAX,
+                 import_computations_max: int = IMPORT_COMPUTATIONS_MAX,
+                 import_cpu_max: float = IMPORT_CPU_MAX,
                  tables_per_hour: int = 30, migrate_lazily: bool = False,
                  busy_timeout_ms: int = db.BUSY_TIMEOUT_MS,
                  migrate_in_subprocess: bool = False, cache_hands: int = CACHE_HANDS):
@@ -282,6 +315,8 @@ class Ledger(CircleMixin):
         self.revisions_max = revisions_max
         self.corrections_max = corrections_max
         self.editors_max = editors_max
+        self.import_computations_max = import_computations_max
+        self.import_cpu_max = import_cpu_max
         self.tables_per_hour = tables_per_hour
         self._migrated = not migrate_lazily
         self._migrate_lock = threading.Lock()
@@ -329,22 +364,46 @@ class Ledger(CircleMixin):
                 if not self._migrated:
                     self.migrate()
 
-    def _run(self, work: Callable[[Session], R], *, write: bool) -> R:
+    def _lock_wait(self) -> _LockWait:
+        """A new allowance of ``busy_timeout_ms`` to wait for SQLite's write lock."""
+        return _LockWait(self.busy_timeout_ms)
+
+    def _run(self, work: Callable[[Session], R], *, write: bool,
+             wait: _LockWait | None = None) -> R:
         """Run ``work`` in one transaction (a write one when ``write``), retrying a locked or
         dropped database a few times before giving up with :class:`Busy`. A read on
         PostgreSQL is one snapshot (REPEATABLE READ), as a SQLite read transaction is: the
-        table row and the entries it reads belong to the same version."""
+        table row and the entries it reads belong to the same version.
+
+        A SQLite write waits for the lock (``BEGIN IMMEDIATE``) at most ``busy_timeout_ms``
+        in all, its retries and the pauses between them included: each attempt may wait only
+        what is left of ``wait`` (by default a new allowance; an import's two writes share
+        one), and none is made once it is spent, so a database locked throughout is
+        :class:`Busy` after that long, not after each attempt's full timeout
+        (docs/LEDGER.md "Storage")."""
         try:
             self._ready()
         except (OperationalError, db.Unreachable) as err:   # the database is down: no crash
             raise Busy(M("ledger.db_down")) from err
+        sqlite = db.is_sqlite(self.engine)
+        lock = (wait or self._lock_wait()) if write and sqlite else None
         delay = 0.05
         for attempt in range(ATTEMPTS):
             session = Session(self.engine, expire_on_commit=False, autoflush=True)
             try:
-                if write:
+                if lock is not None:
+                    left = lock.left_ms()
+                    if left <= 0:
+                        raise Busy(M("ledger.db_busy"))
+                    began = time.monotonic()
+                    try:
+                        session.connection(execution_options={db.WRITE: True,
+                                                              db.LOCK_WAIT_MS: left})
+                    finally:
+                        lock.spend(time.monotonic() - began)
+                elif write:
                     session.connection(execution_options={db.WRITE: True})
-                elif not db.is_sqlite(self.engine):
+                elif not sqlite:
                     session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
                 out = work(session)
                 if write:
@@ -355,11 +414,15 @@ class Ledger(CircleMixin):
                 return out
             except (OperationalError, IntegrityError) as err:
                 session.rollback()
-                if attempt == ATTEMPTS - 1:
+                spent = lock is not None and lock.left_ms() <= 0
+                if attempt == ATTEMPTS - 1 or (spent and not isinstance(err, IntegrityError)):
                     if isinstance(err, IntegrityError):
                         raise
                     raise Busy(M("ledger.db_busy")) from err
-                time.sleep(delay)
+                pause = delay if lock is None else min(delay, lock.left_ms() / 1000)
+                time.sleep(max(pause, 0))
+                if lock is not None:
+                    lock.spend(pause)
                 delay *= 4
             finally:
                 session.close()
@@ -484,6 +547,12 @@ class Ledger(CircleMixin):
         """The table's version, bumped by every write (one indexed query: ETags, polling)."""
         return self._probe(token)[0]
 
+    def probe(self, token: str) -> tuple[int, int | None]:
+        """``(version, editor)`` in the one query of :meth:`version`: what the table's answers
+        to this token depend on besides the reader's language, so what their ETags are made
+        of (docs/LEDGER.md "ETags"). A revoked or replaced link is :class:`NotFound`."""
+        return self._probe(token)
+
     def hand(self, token: str, number: int) -> dict:
         """Entry ``number`` (H, with its revisions and its ``dealer_flag``)."""
         table = self.table(token)
@@ -588,7 +657,10 @@ class Ledger(CircleMixin):
         ``winner`` must be given: a seat, or null for 荒庄); ``hand`` may be absent for a
         荒庄 or for a win recorded without tiles, whose factors go in ``declared``. Or
         ``{"adjustment": {...}}``. Optional ``expected_number`` (else :class:`Conflict`) and
-        ``idempotency_key`` (a repeat returns the first entry with ``created`` False).
+        ``idempotency_key`` (1-64 characters of ``[A-Za-z0-9_-]``, else :class:`BadKey`): a
+        repeat of the same body returns the first entry with ``created`` False; another body
+        under a key the table has used is :class:`IdempotencyConflict` and writes nothing
+        (:meth:`_same_entry` says what "the same" is).
 
         Reads no other entry: who deals and the totals are the table row's ``derived``,
         updated here in the same transaction.
@@ -596,9 +668,8 @@ class Ledger(CircleMixin):
         if not isinstance(body, dict):
             raise InputError("bad_json", M("request.not_object"), None)
         key = body.get("idempotency_key")
-        if key is not None and (not isinstance(key, str) or not 0 < len(key) <= KEY_MAX
-                                or not _text_ok(key)):
-            raise _bad("idempotency_key", "ledger.key_bad", n=KEY_MAX)
+        if key is not None and (not isinstance(key, str) or not KEY_SHAPE.fullmatch(key)):
+            raise BadKey(M("ledger.key_bad", n=KEY_MAX), "idempotency_key")
         expected = body.get("expected_number")
         if expected is not None and not _is_int(expected):
             raise _bad("expected_number", "ledger.expected_number_bad")
@@ -607,10 +678,15 @@ class Ledger(CircleMixin):
         def work(s):
             t, editor = self._find(s, token, write=True)
             if key is not None:
-                found = s.scalars(select(Hand.number).where(Hand.table_id == t.id,
-                                                            Hand.idempotency_key == key)).first()
+                found = s.execute(select(Hand.id, Hand.number, Hand.revision, Hand.request,
+                                         Hand.dealer)
+                                  .where(Hand.table_id == t.id, Hand.idempotency_key == key)
+                                  ).first()
                 if found is not None:
-                    return found, False
+                    if not self._same_entry(s, t, found, body):
+                        raise IdempotencyConflict(M("ledger.key_used", n=found.number),
+                                                  found.number)
+                    return found.number, False
             if expected is not None and expected != t.next_number:
                 raise Conflict(M("ledger.conflict", n=expected, next=t.next_number),
                                self._doc(s, t, editor), "expected_number")
@@ -640,6 +716,26 @@ class Ledger(CircleMixin):
             return h.number, True
         number, created = self._run(work, write=True)
         return self._answer(token, number, created)
+
+    @staticmethod
+    def _same_entry(s: Session, t: Table, found, body: dict) -> bool:
+        """Whether ``body`` is a repeat of the body that recorded entry ``found`` under its
+        idempotency key: it would record the same request as the entry's first revision did
+        (the key, ``expected_number`` and ``expected_revision`` aside), a ``settlement``
+        without ``dealer`` read as the dealer that revision was recorded with (the default it
+        had then). So a resend matches after the entry was corrected, voided or undone, or
+        the dealer moved on; a body the ledger would refuse matches nothing. Found without
+        the engine (docs/LEDGER.md "Idempotency keys")."""
+        request, dealer = found.request, found.dealer
+        if found.revision > 1:
+            first = s.execute(select(Revision.request, Revision.dealer).where(
+                Revision.hand_id == found.id, Revision.revision == 1)).first()
+            if first is not None:
+                request, dealer = first.request, first.dealer
+        try:
+            return _entry_request(t, body, dealer) == request
+        except InputError:
+            return False
 
     def _answer(self, token: str, number: int, created: bool) -> Recorded:
         """The entry and the table as read right after the write committed, outside the
@@ -823,10 +919,20 @@ class Ledger(CircleMixin):
             return n + 1
         return self._run(work, write=True), new
 
-    def revoke_editor(self, token: str, number: Any) -> dict:
+    def revoke_editor(self, token: str, number: Any, *, view: bool = False) -> dict:
         """Revoke co-scorer ``number``'s link (creator only): from then on it answers
         :class:`NotFound`. Revoking a revoked link changes nothing. Returns
-        ``{"editor", "revoked_at"}``."""
+        ``{"editor", "revoked_at"}``.
+
+        The view link the co-scorer's page showed still reads the table; with ``view`` it is
+        replaced in the same transaction (docs/LEDGER.md "Tokens"): the creator's edit link
+        stays, the old view link answers :class:`NotFound`, the other co-scorers' pages no
+        longer know the view link (as after :meth:`rotate` with ``view``); the answer then
+        has ``"view_token"``, the new one."""
+        if not isinstance(view, bool):
+            raise _bad("view", "ledger.rotate_view")
+        new_view = secrets.token_urlsafe(TOKEN_BYTES) if view else None
+
         def work(s):
             t, editor = self._find(s, token, write=True)
             self._owner(editor)
@@ -838,11 +944,28 @@ class Ledger(CircleMixin):
                                                    Editor.number == number)).first()
             if e is None:
                 raise NotFound(M("ledger.no_editor", n=number), "editor")
-            if e.revoked_at is None:
+            changed = e.revoked_at is None
+            if changed:
                 e.revoked_at = utcnow()
+            out = {"editor": e.number, "revoked_at": _iso(e.revoked_at)}
+            if new_view is not None:
+                self._new_view(s, t, new_view, _seal(new_view, token))
+                out["view_token"] = new_view
+            if changed or new_view is not None:
                 self._changed(s, t.id)
-            return {"editor": e.number, "revoked_at": _iso(e.revoked_at)}
+            return out
         return self._run(work, write=True)
+
+    @staticmethod
+    def _new_view(s: Session, t: Table, view: str, seal: str | None) -> None:
+        """The table's view link is now ``view`` (the old one answers :class:`NotFound`),
+        the creator's link knowing it by ``seal`` (None: the view token its edit token
+        derives); the co-scorers' links and the circle no longer know it."""
+        t.view_hash, t.view_seal = token_hash(view), seal
+        if t.circle_id is not None:
+            t.circle_seal = ""                    # the circle no longer knows the view link
+        for e in s.execute(select(Editor).where(Editor.table_id == t.id)).scalars():
+            e.view_seal = ""                      # sealed with the old view token: unknown now
 
     def rotate(self, token: str, *, view: bool = False) -> Rotated:
         """Replace this edit link (any editor: their own), and with ``view`` the table's view
@@ -861,13 +984,8 @@ class Ledger(CircleMixin):
             new_view = view_token_of(new) if view else None
             if editor == 0:
                 t.edit_hash = token_hash(new)
-                if view:
-                    t.view_hash, t.view_seal = token_hash(new_view), None
-                    if t.circle_id is not None:
-                        t.circle_seal = ""        # the circle no longer knows the view link
-                    for e in s.execute(select(Editor).where(Editor.table_id == t.id))\
-                            .scalars():
-                        e.view_seal = ""          # sealed with the old view token: unknown now
+                if new_view is not None:
+                    self._new_view(s, t, new_view, None)
                 else:
                     t.view_seal = _seal(current, new)
             else:
@@ -952,11 +1070,14 @@ class Ledger(CircleMixin):
         Raises:
             InputError: ``bad_request`` for a document that is not an export (``format``),
                 or any error of an entry's request, its field prefixed ``entries[i].``.
-            TooMany: the document holds more than the caps allow (nothing is computed).
+            TooMany: the document holds more than the caps allow (nothing is computed), or
+                its entries took more than :attr:`import_cpu_max` of CPU (nothing stored).
             RateLimited: too many tables from ``address`` within the hour.
         """
+        deadline = self._import_deadline()
+        wait = self._lock_wait()                 # one wait for the lock, both writes together
         if address is not None and self.tables_per_hour:
-            self._run(lambda s: self._rate_limit(s, address, utcnow()), write=True)
+            self._run(lambda s: self._rate_limit(s, address, utcnow()), write=True, wait=wait)
         self._import_caps(data)
         problem = body_problem(data, raw)
         if problem is not None:
@@ -965,12 +1086,10 @@ class Ledger(CircleMixin):
                        else M("ledger.surrogate", where=where))
             raise InputError("bad_json", message, where)
         variant, options, base, names, dealer, carry, entries = self._import_plan(data)
-        settings = _Settings(variant, options, base)
         now = utcnow()
-        rows = [_imported_entry(settings, i, e, now) for i, e in enumerate(entries)]
-        hands = [h for h, _ in rows]
-        revisions = [r for _, olds in rows for r in olds]
-        derived = _derive(dealer, hands, len(revisions))
+        hands, revisions, derived = self._imported_rows(
+            variant, options, base, dealer, entries, now, deadline, "entries")
+        rows = hands
         edit_token = secrets.token_urlsafe(TOKEN_BYTES)
         view_token = view_token_of(edit_token)
 
@@ -990,18 +1109,36 @@ class Ledger(CircleMixin):
                 s.execute(_INSERT_REVISION, [
                     {**{k: v for k, v in r.items() if k != "number"}, "hand_id": ids[r["number"]]}
                     for r in revisions])
-        self._run(work, write=True)
+        self._run(work, write=True, wait=wait)
         return Created(self.table(edit_token), edit_token, view_token)
 
     def _imported_rows(self, variant: str, options: dict, base, dealer: int, entries: list,
-                       now: datetime) -> tuple[list, list, _Derived]:
+                       now: datetime, deadline: float | None = None,
+                       field: str = "entries") -> tuple[list, list, _Derived]:
         """Steps 5 of :meth:`import_table` for one table (a circle's import too): its rows
-        computed by the engine, and its derived state."""
+        computed by the engine, and its derived state. ``deadline``: this thread's CPU time
+        (:func:`time.thread_time`) past which the import is refused with :class:`TooMany`
+        naming ``field`` (:meth:`_import_deadline`)."""
         settings = _Settings(variant, options, base)
-        rows = [_imported_entry(settings, i, e, now) for i, e in enumerate(entries)]
+        rows = []
+        for i, e in enumerate(entries):
+            if deadline is not None and time.thread_time() > deadline:
+                raise self._too_costly(field)
+            rows.append(_imported_entry(settings, i, e, now))
         hands = [h for h, _ in rows]
         revisions = [r for _, olds in rows for r in olds]
         return hands, revisions, _derive(dealer, hands, len(revisions))
+
+    def _import_deadline(self) -> float | None:
+        """The CPU time (:func:`time.thread_time`) an import starting now must have computed
+        its entries by (:attr:`import_cpu_max`; ``None``: no limit)."""
+        return time.thread_time() + self.import_cpu_max if self.import_cpu_max > 0 else None
+
+    def _too_costly(self, field: str) -> TooMany:
+        """An import whose entries took more than :attr:`import_cpu_max` of CPU: refused as
+        asking the engine for too much (docs/LEDGER.md "Limits"), with the same ``detail``
+        as the computations cap."""
+        return self._too_many_computations(field, circle=field.startswith("tables["))
 
     @staticmethod
     def _insert_imported(s: Session, table_id: int, hands: list, revisions: list) -> None:
@@ -1015,13 +1152,14 @@ class Ledger(CircleMixin):
                 {**{k: v for k, v in r.items() if k != "number"}, "hand_id": ids[r["number"]]}
                 for r in revisions])
 
-    def _import_caps(self, data: Any) -> None:
+    def _import_caps(self, data: Any) -> int:
         """Step 2 of :meth:`import_table`: :class:`TooMany` when the document holds more
         than the caps allow, read from the lengths of its lists (what is not a list here is
-        reported by :meth:`_import_plan`)."""
+        reported by :meth:`_import_plan`). Returns the engine computations the table asks
+        for: its entries plus their older revisions (:attr:`import_computations_max`)."""
         entries = data.get("entries") if isinstance(data, dict) else None
         if not isinstance(entries, list):
-            return
+            return 0
         if len(entries) > self.hands_max:
             raise self._too_many_entries("entries")
         corrections = 0
@@ -1034,6 +1172,16 @@ class Ledger(CircleMixin):
             corrections += len(olds)
             if corrections > self.corrections_max:
                 raise self._too_many_corrections(f"entries[{i}].revisions")
+        if len(entries) + corrections > self.import_computations_max:
+            raise self._too_many_computations("entries")
+        return len(entries) + corrections
+
+    def _too_many_computations(self, field: str, circle: bool = False) -> TooMany:
+        """An import asking the engine for more than :attr:`import_computations_max`
+        computations (docs/LEDGER.md "Limits")."""
+        code = "circle.import_computations_full" if circle else "ledger.import_computations_full"
+        return TooMany(M(code, n=self.import_computations_max),
+                       "computations_per_import", self.import_computations_max, field)
 
     def _import_plan(self, data: Any) -> tuple:
         """Step 4 of :meth:`import_table`: the table's settings and the entries, checked
@@ -1142,6 +1290,23 @@ class Ledger(CircleMixin):
     def _doc_full(self, s: Session, t: Table, editor: int | None) -> TableDoc:
         self._cache.drop((t.id, t.created_at))
         return self._doc(s, t, editor)
+
+
+class _LockWait:
+    """How long a write may still wait for SQLite's write lock (:meth:`Ledger._run`): the
+    ledger's ``busy_timeout_ms``, less what its attempts waited in ``BEGIN IMMEDIATE`` and
+    slept between them (the time a write's own work takes is not waiting)."""
+
+    __slots__ = ("left",)
+
+    def __init__(self, ms: int):
+        self.left = ms / 1000
+
+    def left_ms(self) -> int:
+        return int(self.left * 1000)
+
+    def spend(self, seconds: float) -> None:
+        self.left -= seconds
 
 
 @dataclass(frozen=True)
@@ -1858,20 +2023,42 @@ def _check_body(body: dict) -> None:
         raise InputError("bad_settlement", M("ledger.winner_required"), "settlement.winner")
 
 
+def _hand_request(body: dict, default_dealer: int) -> dict:
+    """A hand's body as it is recorded (``request``), before the engine sees it: the hand's
+    fields that are given, ``settlement.dealer`` filled in, no tile field without ``hand``."""
+    settlement = dict(body["settlement"])
+    if settlement.get("dealer") is None:
+        settlement["dealer"] = default_dealer
+    request = {k: body[k] for k in HAND_FIELDS if body.get(k) is not None}
+    request["settlement"] = settlement
+    if request.get("hand") in (None, ""):
+        request.pop("hand", None)
+        for k in TILE_ONLY:
+            if request.get(k):
+                raise _bad(k, "ledger.tiles_without_hand", key=k)
+            request.pop(k, None)
+    return request
+
+
+def _entry_request(t: Table | _Settings, body: dict, default_dealer: int) -> dict:
+    """The request :func:`_compute` records for ``body``, without the engine (an adjustment
+    is read as it would be, which needs none)."""
+    _check_body(body)
+    if "adjustment" in body:
+        return _adjustment(t, body["adjustment"], default_dealer)[1]
+    return _hand_request(body, default_dealer)
+
+
 def _compute(t: Table | _Settings, body: dict, default_dealer: int):
     """Validate an entry's body and compute it with the engine.
     Returns ``(kind, request as recorded, result, dealer, verified)``."""
     _check_body(body)
     if "adjustment" in body:
         return _adjustment(t, body["adjustment"], default_dealer)
-    raw = body["settlement"]
-    settlement = dict(raw)
-    if settlement.get("dealer") is None:
-        settlement["dealer"] = default_dealer
-    request = {k: body[k] for k in HAND_FIELDS if body.get(k) is not None}
-    request["settlement"] = settlement
+    request = _hand_request(body, default_dealer)
+    settlement = request["settlement"]
     engine_settlement = {**settlement, "base": t.base}
-    if request.get("hand") not in (None, ""):
+    if "hand" in request:
         if "declared" in request:
             raise _bad("declared", "ledger.declared_with_hand")
         out = analyze({"variant": t.variant, "options": t.options,
@@ -1879,11 +2066,6 @@ def _compute(t: Table | _Settings, body: dict, default_dealer: int):
                        "settlement": engine_settlement}, advice=False)
         verified = True
     else:
-        request.pop("hand", None)
-        for k in TILE_ONLY:
-            if request.get(k):
-                raise _bad(k, "ledger.tiles_without_hand", key=k)
-            request.pop(k, None)
         bare = {"variant": t.variant, "options": t.options, "settlement": engine_settlement}
         for k in ("win_by", "declared"):
             if k in request:

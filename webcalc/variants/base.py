@@ -226,13 +226,19 @@ class Variant:
         for i, m in enumerate(melds):
             self.check_meld(opts, m, wildcards, i)
 
-    def check_meld(self, opts: Any, meld: Meld, wildcards: tuple[Tile, ...], index: int) -> None:
-        """Raise ``bad_meld`` for a meld this variant forbids (no chow in 三门峡, 郑州 and
-        晋城; 拾/搶 only in 晋城, JC-10)."""
-        if meld.kind == "chow" and not self.chow_allowed:
+    def check_chow(self) -> None:
+        """Raise ``bad_meld`` when this rule set has no chow at all (SMX-2, ZZ-2, JC-2): a
+        ``chow`` meld, a chow claimed in a review's turn, a chow tapped on the review page."""
+        if not self.chow_allowed:
             raise InputError("bad_meld", Message("meld.no_chow", variant=self.label,
                                                  rule_id=self.chow_rule, rule=self.chow_rule),
                              "melds")
+
+    def check_meld(self, opts: Any, meld: Meld, wildcards: tuple[Tile, ...], index: int) -> None:
+        """Raise ``bad_meld`` for a meld this variant forbids (no chow in 三门峡, 郑州 and
+        晋城, :meth:`check_chow`; 拾/搶 only in 晋城, JC-10)."""
+        if meld.kind == "chow":
+            self.check_chow()
         if meld.is_taken and not self.taken_allowed:
             raise InputError("bad_meld", Message("meld.no_taken", variant=self.label,
                                                  meld=MELD_LABELS[meld.kind], tile=meld.tiles[0],

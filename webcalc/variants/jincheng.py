@@ -82,11 +82,14 @@ class Jincheng(Variant):
     chow_rule = "JC-2"
     taken_allowed = True
 
+    def check_chow(self) -> None:
+        """JC-2: no chow (a discard is taken only as 拾, JC-10)."""
+        raise InputError("bad_meld", Message("jc.no_chow", rule="JC-2"), "melds")
+
     def check_meld(self, opts: Any, meld: Meld, wildcards: tuple[Tile, ...],
                    index: int) -> None:
-        """JC-2: no chow. JC-10: a 拾/搶 tile is a 幺 tile (1, 9 or an honor)."""
-        if meld.kind == "chow":
-            raise InputError("bad_meld", Message("jc.no_chow", rule="JC-2"), "melds")
+        """JC-2: no chow (:meth:`check_chow`). JC-10: a 拾/搶 tile is a 幺 tile (1, 9 or an
+        honor)."""
         super().check_meld(opts, meld, wildcards, index)
         if meld.is_taken and int(meld.tiles[0]) not in ORPHANS:
             t = meld.tiles[0]

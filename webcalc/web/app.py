@@ -95,6 +95,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     security.init_app(app)  # body and query limits, security headers
     health.init_app(app)  # /healthz answered without the per-request hooks (the same bytes)
     _behind_proxies(app)
+    security.lower_host(app)  # host names without case: around every other WSGI layer
     assets.init_app(app)  # last: fingerprinted static files, /sw.js, page caching, compression
     _merge_hooks(app)
     return app

@@ -337,6 +337,7 @@ def player_chart(token: str, player: int):
     svg = re.sub(r"<script\b.*?</script>", "", svg, flags=re.S)
     resp = Response(svg, mimetype="image/svg+xml")
     resp.headers["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'"
+    resp.vary.add("Accept-Language")                 # its labels are in the reader's language
     return resp
 
 

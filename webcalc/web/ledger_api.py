@@ -3,7 +3,8 @@
 Routes (``<token>``: the edit or the view token; writes need the edit token):
 
 * ``POST /api/v1/tables`` → 201 ``{"table", "edit_token", "view_token"}``
-* ``GET /api/v1/tables/<token>`` → 200 T, with an ``ETag`` (``If-None-Match`` → 304)
+* ``GET /api/v1/tables/<token>`` → 200 T, with an ``ETag`` of the version, the link's rights
+  and the language (``If-None-Match`` → 304; :func:`~webcalc.web.ledger_shared.table_etag`)
 * ``POST /api/v1/tables/<token>/hands`` → 201 ``{"hand", "table"}`` (200 for an idempotent
   repeat)
 * ``PUT /api/v1/tables/<token>/hands/<n>`` → 200 ``{"hand", "table"}``
@@ -26,19 +27,21 @@ write changed, however long the table.
 The token is checked before the body is read: an unknown token is a 404 and a write with the
 view token a 403 ``read_only``, whatever the body. Errors are ``{"error": {"code", "message",
 "field"}}`` with :data:`STATUS`; a 409 ``conflict`` adds ``"table"`` (T as it is now), a 422
-``too_many`` adds ``"detail": {"limit", "max"}`` to the error, a 429 and a 503 carry
+``too_many`` adds ``"detail": {"limit", "max"}`` to the error, a 409 ``idempotency_conflict``
+``"detail": n`` (the entry the key recorded), a 429 and a 503 carry
 ``Retry-After``. The import takes a body up to ``IMPORT_MAX`` (2 MB; 413 ``too_large``
 beyond, as every other body beyond 16 KB).
 
 Configuration (``app.config``, else the environment): ``DATABASE_URL`` (default: SQLite at
 ``instance/ledger.sqlite3``), ``LEDGER_HANDS_MAX`` (500 entries per table),
 ``LEDGER_REVISIONS_MAX`` (20 revisions per entry), ``LEDGER_CORRECTIONS_MAX`` (200 per
-table), ``LEDGER_EDITORS_MAX`` (20 edit links per table), ``LEDGER_TABLES_PER_HOUR`` (30 per
-address); past a cap: 422 ``too_many``. ``LEDGER_CACHE_HANDS`` (1500): entries each process
-keeps of the tables it read last. The schema is migrated when the app starts (in
-tests: on first use), in a child process outside tests, so Alembic never loads in the
-server's processes. CLI: ``flask --app webcalc ledger-purge --idle-days N [--dry-run]`` and
-``flask --app webcalc ledger-migrate``.
+table), ``LEDGER_EDITORS_MAX`` (20 edit links per table), ``LEDGER_IMPORT_COMPUTATIONS_MAX``
+(2500 engine computations per import: entries plus revisions, all its tables),
+``LEDGER_TABLES_PER_HOUR`` (30 per address); past a cap: 422 ``too_many``.
+``LEDGER_CACHE_HANDS`` (1500): entries each process keeps of the tables it read last. The
+schema is migrated when the app starts (in tests: on first use), in a child process outside
+tests, so Alembic never loads in the server's processes. CLI: ``flask --app webcalc
+ledger-purge --idle-days N [--dry-run]`` and ``flask --app webcalc ledger-migrate``.
 """
 
 from __future__ import annotations
@@ -54,8 +57,10 @@ from sqlalchemy.exc import OperationalError
 from ..errors import InputError
 from ..json_checks import MAX_DEPTH, body_problem, reject_constant
 from ..ledger import (
+    BadKey,
     Busy,
     Conflict,
+    IdempotencyConflict,
     Ledger,
     LedgerError,
     NotFound,
@@ -66,10 +71,19 @@ from ..ledger import (
     Voided,
     table_in,
 )
-from ..ledger.db import Unreachable
-from ..ledger.service import CACHE_HANDS, CORRECTIONS_MAX, EDITORS_MAX, HANDS_MAX, REVISIONS_MAX
+from ..ledger.circles import IMPORT_COMPUTATIONS_MAX
+from ..ledger.db import BUSY_TIMEOUT_MS, Unreachable
+from ..ledger.service import (
+    CACHE_HANDS,
+    CORRECTIONS_MAX,
+    EDITORS_MAX,
+    HANDS_MAX,
+    IMPORT_CPU_MAX,
+    REVISIONS_MAX,
+)
 from ..messages import M
 from .i18n import current_lang, localized
+from .ledger_shared import table_etag
 
 bp = Blueprint("ledger_api", __name__, url_prefix="/api/v1/tables")
 #: circles (API.md "Circles"): ``POST /api/v1/circles``, ``POST …/<edit>/players``,
@@ -78,7 +92,7 @@ bp = Blueprint("ledger_api", __name__, url_prefix="/api/v1/tables")
 circles_bp = Blueprint("circles_api", __name__, url_prefix="/api/v1/circles")
 
 STATUS = {NotFound: 404, ReadOnly: 403, NotOwner: 403, Conflict: 409, Voided: 409,
-          TooMany: 422, RateLimited: 429, Busy: 503}
+          IdempotencyConflict: 409, TooMany: 422, BadKey: 422, RateLimited: 429, Busy: 503}
 
 
 def init_app(app: Flask) -> None:
@@ -92,9 +106,13 @@ def init_app(app: Flask) -> None:
                     corrections_max=int(_setting(app, "LEDGER_CORRECTIONS_MAX",
                                                  CORRECTIONS_MAX)),
                     editors_max=int(_setting(app, "LEDGER_EDITORS_MAX", EDITORS_MAX)),
+                    import_computations_max=int(_setting(app, "LEDGER_IMPORT_COMPUTATIONS_MAX",
+                                                         IMPORT_COMPUTATIONS_MAX)),
+                    import_cpu_max=float(_setting(app, "LEDGER_IMPORT_CPU_MAX", IMPORT_CPU_MAX)),
                     cache_hands=int(_setting(app, "LEDGER_CACHE_HANDS", CACHE_HANDS)),
                     tables_per_hour=int(_setting(app, "LEDGER_TABLES_PER_HOUR", 30)),
-                    busy_timeout_ms=int(_setting(app, "LEDGER_BUSY_TIMEOUT_MS", 5000)),
+                    busy_timeout_ms=int(_setting(app, "LEDGER_BUSY_TIMEOUT_MS",
+                                                 BUSY_TIMEOUT_MS)),
                     migrate_lazily=lazily, migrate_in_subprocess=not app.testing)
     if not lazily:
         try:
@@ -246,13 +264,14 @@ def import_():
 @bp.get("/<token>")
 def read(token: str):
     def run():
-        etag = str(ledger().version(token))
+        version, editor = ledger().probe(token)      # a revoked or replaced link: 404
+        etag = table_etag(version, editor, current_lang())
         if request.if_none_match.contains(etag):
             resp = _uncached(current_app.response_class(status=304))
         else:
             table = ledger().table(token)
             resp = _json(_doc(table))
-            etag = str(table["version"])
+            etag = table_etag(table["version"], editor, current_lang())
         resp.set_etag(etag)
         return resp
     return _answer(run)

@@ -63,8 +63,10 @@ from ..analysis import VARIANT_LABELS
 from ..errors import InputError
 from ..json_checks import reject_constant
 from ..ledger import (
+    BadKey,
     Busy,
     Conflict,
+    IdempotencyConflict,
     LedgerError,
     NotFound,
     NotOwner,
@@ -84,7 +86,7 @@ from . import security, tap
 from .forms import TEXT_FIELDS, attach_error
 from .htmx import add_vary, wants_fragment
 from .i18n import current_lang, lang_param, localized, localized_error
-from .ledger_shared import COLORS, csv_text, load_pygal, qr_svg
+from .ledger_shared import COLORS, csv_text, load_pygal, qr_svg, table_etag
 from .room import Room, win_methods
 from .room_page import Home, analyse, needs_redirect, read_room_state, render_room
 from .room_url import read_room
@@ -93,7 +95,7 @@ from .turns import history_text
 bp = Blueprint("ledger_pages", __name__, url_prefix="/t")
 
 STATUS = {NotFound: 404, ReadOnly: 403, NotOwner: 403, Conflict: 409, Voided: 409,
-          TableFull: 422, RateLimited: 429, Busy: 503}
+          IdempotencyConflict: 409, TableFull: 422, BadKey: 422, RateLimited: 429, Busy: 503}
 IMPORT_MAX = security.IMPORT_MAX
 
 
@@ -226,14 +228,20 @@ _tables_lock = threading.Lock()
 
 def _load(token: str) -> dict:
     """The table in the page's language (read only: it may be shared with other requests)."""
+    return _load_probed(token)[0]
+
+
+def _load_probed(token: str) -> tuple[dict, int | None]:
+    """:func:`_load`'s table and the editor the token is (None: the view link), which its
+    version's query gives too."""
     try:
-        version = ledger().version(token)
+        version, editor = ledger().probe(token)
         key = (token, version, current_lang())
         with _tables_lock:
             t = _tables.get(key)
             if t is not None:
                 _tables.move_to_end(key)
-                return t
+                return t, editor
         t = table_in(ledger().table(token), current_lang())
     except NotFound:
         abort(404)
@@ -243,14 +251,14 @@ def _load(token: str) -> dict:
         _tables[(token, t["version"], current_lang())] = t
         while len(_tables) > TABLE_CACHE_MAX:
             _tables.popitem(last=False)
-    return t
+    return t, editor
 
 
-def _etag(table: dict | int) -> str:
-    """The ETag of a table page part: the table's version and the page's language (an ETag
-    belongs to one URL, so the token need not be in it)."""
+def _etag(table: dict | int, editor: int | None) -> str:
+    """The ETag of a table page part: the table's version, the link's rights and the page's
+    language (:func:`~webcalc.web.ledger_shared.table_etag`)."""
     version = table if isinstance(table, int) else table["version"]
-    return f"{version}-{current_lang()}"
+    return table_etag(version, editor, current_lang())
 
 
 @dataclass(frozen=True)
@@ -438,16 +446,18 @@ class TableHome(Home):
 
     page = "ledger_table.html"
     is_table = True
-    flags = ("new", "done", "rotated")
+    flags = ("new", "done", "rotated", "revoked", "new_view")
 
     def __init__(self, table: dict, token: str, correcting: dict | None = None,
-                 key: str | None = None):
+                 key: str | None = None, dealer: int | None = None):
         self.table = table
         self.token = token
         self.correcting = correcting
         self.path = url_for(".table", token=token)
         self.variant = table["variant"]
-        self.dealer = correcting["dealer"] if correcting is not None else table["dealer"]
+        if dealer is None:
+            dealer = correcting["dealer"] if correcting is not None else table["dealer"]
+        self.dealer = dealer
         self.carried = None if correcting is not None else carried_bets(table)
         self.key = key or secrets.token_urlsafe(12)
         self.number = table["next_number"]  # the hand this entry records
@@ -762,16 +772,21 @@ def _table_page(token: str, t: dict, *, st=None, status: int | None = None,
     edit = t["access"] == "edit"
     view_token = _view_token(token) if edit else token
     view_url = url_for(".table", token=view_token, _external=True) if view_token else None
+    links = _links(token) if edit else None
     context = dict(
         table=t, token=token, edit=edit, view_url=view_url,
         edit_url=url_for(".table", token=token, _external=True) if edit else None,
         view_path=url_for(".table", token=view_token) if view_token else "",
         edit_path=url_for(".table", token=token) if edit else None,
-        qr=qr_svg(view_url) if view_url else None, links=_links(token) if edit else None,
-        etag=_etag(t), conflict=conflict, conflict_hand=conflict_hand, message=message,
+        qr=qr_svg(view_url) if view_url else None, links=links,
+        # the picture by the view link where known: its address never shows the edit token
+        card_url=url_for(".card", token=view_token or token), card_file=_filename(t, "png"),
+        etag=_etag(t, links["editor"] if links else None), conflict=conflict,
+        conflict_hand=conflict_hand, message=message,
         new=bool(request.args.get("new")), rotated=request.args.get("rotated"), done=_done(t),
         live_rest=None if conflict_hand is not None else _live_rest(t, token, edit),
         **_view_helpers(t))
+    context.update(_revoked(context["links"]))
     if not edit:
         return add_vary(make_response(render_template("ledger_table.html", **context),
                                       status or 200))
@@ -790,6 +805,16 @@ def _table_page(token: str, t: dict, *, st=None, status: int | None = None,
     if status is None and home.refused is not None:
         status = 409
     return render_room(st, template="ledger_table.html", status=status, **context)
+
+
+def _revoked(links: dict | None) -> dict:
+    """``?revoked=n`` (``&new_view=1``) after a co-scorer's link was revoked (and the view
+    link replaced), for the line that says what they can still read: n only when the
+    creator's page lists it revoked."""
+    n = request.args.get("revoked", type=int)
+    if not links or not any(e["editor"] == n and e.get("revoked_at") for e in links["editors"]):
+        return {"revoked": None, "new_view": False}
+    return {"revoked": n, "new_view": request.args.get("new_view") == "1"}
 
 
 def _done(t: dict) -> dict | None:
@@ -865,7 +890,7 @@ def _live_rest(table: dict, token: str, edit: bool) -> Markup:
             cache.move_to_end(key)
     if html is None:
         html = render_template("_ledger_live.html", table=table, token=token, edit=edit,
-                               etag=_etag(table), conflict_hand=None, part="rest",
+                               conflict_hand=None, part="rest",
                                csrf_token=lambda: _CSRF_SLOT, **_view_helpers(table))
         with _live_lock:
             cache[key] = html
@@ -950,17 +975,18 @@ def live(token: str):
     version is the one the client has. ``?part=top``/``rest`` answers one part (pages loaded
     before the one-poll page asked so)."""
     try:
-        etag = _etag(ledger().version(token))        # one cheap query for the common 304
+        version, editor = ledger().probe(token)       # one cheap query for the common 304
     except NotFound:
         abort(404)
     except Busy:
         abort(503)
+    etag = _etag(version, editor)
     part = request.args.get("part")
     if request.if_none_match.contains(etag):
         resp = current_app.response_class(status=304)
     else:
         t = _load(token)
-        etag = _etag(t)
+        etag = _etag(t, editor)
         edit = t["access"] == "edit"
         html = Markup("")
         if part != "rest":
@@ -995,10 +1021,13 @@ def _write(token: str, work):
     return redirect(url_for(".table", token=token, lang=lang_param()) + f"#{anchor}", 303)
 
 
-def _posted_room(t: dict, token: str, correcting: dict | None, renumber: bool = False):
+def _posted_room(t: dict, token: str, correcting: dict | None, renumber: bool = False,
+                 fresh_key: bool = False, dealer: int | None = None):
     """The entry's room from the posted form, as the GET of the same fields reads it (the
     record's own fields taken out; 荒庄 in one tap: no tiles, nobody won). ``renumber``: the
-    entry is for the next hand now (after a conflict was shown, 记入 records it as that)."""
+    entry is for the next hand now (after a conflict was shown, 记入 records it as that).
+    ``fresh_key``: under a new idempotency key, not the one posted. ``dealer``: this one,
+    not the table's."""
     data = MultiDict(request.form)
     for k in _CONTROL + (("number",) if renumber else ()):
         data.poplist(k)
@@ -1008,7 +1037,8 @@ def _posted_room(t: dict, token: str, correcting: dict | None, renumber: bool = 
         for k in _TILE_KEYS + tuple(f"d_{n}" for n in DECLARED_FIELDS):
             data.poplist(k)
         data.setlist("s_winner", ["none"])
-    home = TableHome(t, token, correcting, key=request.values.get("idempotency_key"))
+    key = None if fresh_key else request.values.get("idempotency_key")
+    home = TableHome(t, token, correcting, key=key, dealer=dealer)
     st = read_room_state(home, data)
     analyse(st)
     return st
@@ -1037,9 +1067,7 @@ def _save(token: str, number: int | None):
     try:
         body = home.body(st)
         if number is None:
-            body["idempotency_key"] = home.key
-            body["expected_number"] = request.values.get("expected_number", type=int)
-            rec = ledger().record(token, body)
+            rec = _record(token, home, body)
         else:
             body["expected_revision"] = request.values.get("expected_revision", type=int)
             rec = ledger().correct(token, number, body)
@@ -1054,11 +1082,46 @@ def _save(token: str, number: int | None):
         hand = request.values.get("expected_number", type=int)
         return _table_page(token, fresh, st=st, status=409, conflict=_error_text(err),
                            conflict_hand=hand)
+    except (IdempotencyConflict, BadKey) as err:
+        # the key recorded another entry (a page kept from before it) or is unusable: this
+        # entry is offered again, as the next one, under a key of its own (docs/LEDGER.md
+        # "Idempotency keys")
+        fresh = _load(token)
+        st = _posted_room(fresh, token, correcting, renumber=True, fresh_key=True)
+        return _table_page(token, fresh, st=st, status=STATUS[type(err)],
+                           message=_error_text(err))
     except LedgerError as err:
         return _table_page(token, _load(token), st=st, status=STATUS.get(type(err), 400),
                            message=_error_text(err))
     done = rec.hand["number"]
     return redirect(url_for(".table", token=token, lang=lang_param(), done=done) + "#entry", 303)
+
+
+def _record(token: str, home: TableHome, body: dict):
+    """记入 of ``body`` under the entry's idempotency key. A page posted twice (a double tap,
+    a resend) is read the second time against the table the first one recorded on: when the
+    key recorded entry n and the table's dealer has moved on since, the posted form is read
+    again with entry n's dealer, so the same form is the same entry and answers as before;
+    any other body under the key stays :class:`IdempotencyConflict` (docs/LEDGER.md
+    "Idempotency keys")."""
+    expected = request.values.get("expected_number", type=int)
+    try:
+        return ledger().record(token, {**body, "idempotency_key": home.key,
+                                       "expected_number": expected})
+    except IdempotencyConflict as err:
+        t = _load(token)
+        entry = t["hands"][err.detail - 1] if 0 < err.detail <= len(t["hands"]) else None
+        then = None if entry is None else \
+            (entry["revisions"][0] if entry["revisions"] else entry)["dealer"]
+        if then is None or then == home.dealer:
+            raise
+        st = _posted_room(t, token, None, dealer=then)
+        try:
+            again = st.home.body(st)
+        except InputError:
+            raise err from None
+        return ledger().record(token, {**again, "idempotency_key": home.key,
+                                       "expected_number": expected})
 
 
 @bp.post("/<token>/hands")
@@ -1114,6 +1177,23 @@ def preload() -> None:
     qr_svg.__wrapped__("https://localhost/t/preload")
 
 
+@bp.get("/<token>/card.png")
+def card(token: str):
+    """The evening card (分享图片, :mod:`webcalc.web.cards`): the same picture for every link
+    of the table, its QR code the view link; 304 while ``If-None-Match`` holds its ETag."""
+    from .cards import evening_card
+
+    try:
+        version, editor = ledger().probe(token)      # one cheap query for the common 304
+        view = token if editor is None else _view_token(token)
+    except NotFound:
+        abort(404)
+    except Busy:
+        abort(503)
+    view_url = url_for(".table", token=view, _external=True) if view else None
+    return evening_card(version, editor, view_url, lambda: _load(token))
+
+
 @bp.get("/<token>/chart.svg")
 def chart(token: str):
     """Each seat's running total over the counted entries (pygal, no script). Served as an
@@ -1121,7 +1201,7 @@ def chart(token: str):
     pygal = load_pygal()
     from pygal.style import Style
 
-    t = _load(token)
+    t, editor = _load_probed(token)
     counted = [h for h in t["hands"] if h["status"] == "recorded"]
     style = Style(background="#ffffff", plot_background="#ffffff", colors=COLORS,
                   font_family='"Noto Sans CJK SC","Noto Sans SC",sans-serif',
@@ -1144,7 +1224,8 @@ def chart(token: str):
     svg = re.sub(r"<script\b.*?</script>", "", svg, flags=re.S)
     resp = Response(svg, mimetype="image/svg+xml")
     resp.headers["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'"
-    resp.set_etag(_etag(t))
+    resp.set_etag(_etag(t, editor))
+    resp.vary.add("Accept-Language")                 # its labels are in the reader's language
     return resp.make_conditional(request)
 
 
@@ -1332,10 +1413,22 @@ def add_editor(token: str):
 
 @bp.post("/<token>/editors/<int:number>/revoke")
 def revoke_editor(token: str, number: int):
+    """收回 a co-scorer's link (the creator's page). The view link their page showed still
+    reads the table: with ``view=1`` (the form's checkbox, or the button the page shows after
+    a revoke) it is replaced in the same step, the creator's own link kept (docs/LEDGER.md
+    "Tokens"). 303 to the links, which say what the co-scorer can still read."""
+    replace = request.form.get("view") == "1"
+
     def work(t, *_):
-        ledger().revoke_editor(token, number)
+        ledger().revoke_editor(token, number, view=replace)
         return "links"
-    return _write(token, work)
+    resp = _write(token, work)
+    if resp.status_code != 303:
+        return resp
+    args: dict[str, Any] = {"lang": lang_param(), "revoked": number}     # canonical order
+    if replace:
+        args["new_view"] = "1"
+    return redirect(url_for(".table", token=token, **args) + "#links", 303)
 
 
 @bp.route("/<token>/links", methods=["GET", "POST"])

@@ -1,6 +1,8 @@
 """What the ledger's page blueprints (:mod:`webcalc.web.ledger_pages`, the tables, and
 :mod:`webcalc.web.circle_pages`, the circles) both draw: the QR code of a link, the chart's
-colours and pygal, and the CSV export's text cells. Neither blueprint imports the other."""
+colours and pygal, and the CSV export's text cells; and the ETag of a table's answers, which
+the JSON API (:mod:`webcalc.web.ledger_api`) gives too. Neither blueprint imports the
+other."""
 
 from __future__ import annotations
 
@@ -18,6 +20,15 @@ def qr_svg(url: str) -> Markup:
     svg = segno.make(url, error="m").svg_inline(scale=4, border=2, dark="#000", light="#fff",
                                                omitsize=True)
     return Markup(svg.replace("<svg ", '<svg role="img" aria-label="QR" ', 1))
+
+
+def table_etag(version: int, editor: int | None, lang: str) -> str:
+    """The ETag of a table's answer (its JSON read, the page's live region, its chart): what
+    the body depends on, the table's version, the link's rights (the view link, the creator's
+    edit link 0, a co-scorer's n) and the reader's language, so an ETag taken with one of
+    them never revalidates another (docs/LEDGER.md "ETags")."""
+    rights = "view" if editor is None else f"edit{editor}"
+    return f"{version}-{rights}-{lang}"
 
 
 COLORS = ("#c0392b", "#1f6fb2", "#2e8b57", "#8e44ad")

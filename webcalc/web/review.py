@@ -14,8 +14,9 @@ URL state (the canonical URL keeps what is not empty or default):
 ``turns``              the turns as text (:mod:`webcalc.web.turns`: ``摸1m打2m 碰555m@2打3m``)
 ``mode``               what the next palette tap is, when the learner chose other than what
                        follows from the turns so far: ``start`` ``draw`` ``discard`` ``pong``
-                       ``chow`` ``kong`` (claimed) ``self_kong`` (concealed / added, after a
-                       draw) ``replacement`` ``win_claim`` (a win on a discard)
+                       ``chow`` (where the variant has chow: :func:`modes_of`) ``kong``
+                       (claimed) ``self_kong`` (concealed / added, after a draw)
+                       ``replacement`` ``win_claim`` (a win on a discard)
 ``from``               the seat a claim is from (0-3)
 ``step``               the reviewed turn shown (0-based among the turns that end in a discard;
                        the last when absent)
@@ -37,7 +38,7 @@ from werkzeug.datastructures import MultiDict
 
 from ..errors import InputError
 from ..tiles import format_tiles, parse_tiles
-from ..variants import VARIANTS
+from ..variants import VARIANTS, Variant
 from .i18n import LANGS, lang_param, localized
 from .i18n import lazy_gettext as _l
 from .room import Room
@@ -45,6 +46,7 @@ from .room_url import read_room
 from .tap import PALETTE  # noqa: F401  (the page's palette: the calculator's keys)
 from .turns import review_request, review_turn, tokens
 
+#: every tap mode; a rule set offers those of its meld types (:func:`modes_of`)
 MODES = ("start", "draw", "discard", "pong", "chow", "kong", "self_kong", "replacement",
          "win_claim")
 MODE_LABELS = {
@@ -61,6 +63,19 @@ MODE_LABELS = {
 TEXT_KEYS = ("start", "turns", "indicator", "visible")
 MAX_TEXT = {"start": 80, "turns": 800, "indicator": 20, "visible": 400}
 ACTIONS = ("add", "remove_start", "undo", "win", "clear")
+
+
+def _variant(name: str | None) -> Variant:
+    """The rule set of a state's ``variant`` (the engine's first when absent or unknown, as
+    the room's options are read)."""
+    return VARIANTS.get(name or "") or next(iter(VARIANTS.values()))
+
+
+def modes_of(variant: Variant) -> tuple[str, ...]:
+    """The tap modes the page offers for ``variant``: a chow only where the rule set has one
+    (its meld types, :attr:`~webcalc.variants.base.Variant.meld_kinds`; docs/RULES.md, the
+    no-chow rules of 三门峡, 郑州 and 晋城)."""
+    return tuple(m for m in MODES if m != "chow" or "chow" in variant.meld_kinds)
 
 
 def _tiles(text: str):
@@ -209,6 +224,10 @@ def _add_claim(tap: _Tap, t, at: str, mode: str) -> str | None:
 
 
 def _add_chow(tap: _Tap, t, at: str, mode: str) -> str | None:
+    try:
+        _variant(tap.args.get("variant")).check_chow()     # a rule set without chow says so
+    except InputError as err:
+        return str(localized(err.message))
     if t.is_honor or t.rank > 7:
         return _("For a chow, tap its lowest tile (1 to 7 of 万, 筒 or 条).")
     tap.toks.append("吃" + format_tiles([t, t + 1, t + 2]) + at)
@@ -255,6 +274,7 @@ class ReviewState:
     auto: str
     seat: str
     step: int | None
+    modes: tuple[str, ...] = MODES                    # the tap modes the variant has
     message: str | None = None
     result: dict | None = None
     errors: dict = field(default_factory=dict)        # input → messages
@@ -338,11 +358,12 @@ def read_state(raw) -> ReviewState:
     room = read_room(args, variant if known else next(iter(VARIANTS)))
     text = {k: " ".join((args.get(k) or "").split())[:MAX_TEXT[k]] for k in TEXT_KEYS}
     auto = auto_mode(text["start"], text["turns"])
-    mode = str(args.get("mode")) if args.get("mode") in MODES else auto
+    modes = modes_of(_variant(variant))
+    mode = str(args.get("mode")) if args.get("mode") in modes else auto
     seat = str(args.get("from")) if args.get("from") in ("0", "1", "2", "3") else ""
     step_text = args.get("step", "")
     step = int(step_text) if step_text.isdecimal() and len(step_text) < 3 else None
-    st = ReviewState(args, variant, text, room, mode, auto, seat, step, message)
+    st = ReviewState(args, variant, text, room, mode, auto, seat, step, modes, message)
     if message:
         st.status = 422
     return st

@@ -194,6 +194,7 @@ class RoomState:
     status: int = 200
     req: dict | None = None             # the request the result was computed from
     without_tiles: bool = False         # settled by settle_without_tiles (a quick entry)
+    error: InputError | None = None     # the engine's error placed on the page (the first)
 
     @property
     def state(self) -> str:
@@ -335,13 +336,17 @@ def _analyse_handless(st: RoomState) -> bool:
     except InputError as err:           # the home's own input (a declared factor) first
         st.status = 422
         st.result = st.req = None
+        st.error = st.error or localized_error(err)
         if not st.home.attach(err):
             _place(st, localized_error(err))
     return True
 
 
 def _place(st: RoomState, err: InputError) -> None:
-    """An engine error under its input: the form's, the room's, the home's, else general."""
+    """An engine error under its input: the form's, the room's, the home's, else general
+    (and kept as ``st.error``: the share picture answers with it, webcalc/web/cards.py)."""
+    if st.error is None:
+        st.error = err
     if not (attach_error(st.form, err)
             or (st.room is not None and st.room.attach(err.field, err.message))
             or st.home.attach(err)):

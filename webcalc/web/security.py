@@ -30,7 +30,9 @@
   ``Host`` header is a 400 before routing, so nothing the app builds (the redirect of
   ``/static//x`` to ``/static/x``, absolute URLs) echoes a forged host. Default: loopback
   names only (``make run``, the tests); set ``WEBCALC_TRUSTED_HOSTS`` in production
-  (:func:`trusted_hosts`).
+  (:func:`trusted_hosts`). Host names compare without case: the list is kept in lower case
+  and the ``Host`` header is put in lower case before anything reads it (:func:`lower_host`),
+  so ``Host: LOCALHOST`` is localhost and every URL the app builds is in lower case.
 * **CSRF.** :class:`flask_wtf.csrf.CSRFProtect` (set up in the app factory) guards every
   POST, PUT, PATCH and DELETE view. The page form is a GET form (nothing changes on the
   server) and the JSON API is exempt: it sets no cookie and reads no session, so a
@@ -115,7 +117,26 @@ def trusted_hosts(environ=os.environ) -> list[str] | None:
         return list(LOCAL_HOSTS)
     if raw == "*":
         return None
-    return [h.strip() for h in raw.split(",") if h.strip()]
+    return [h.strip().lower() for h in raw.split(",") if h.strip()]
+
+
+def lower_host(app: Flask) -> None:
+    """Host names compare without case (RFC 3986, 3.2.2), which Werkzeug's trusted-host check
+    does not do: the app's ``TRUSTED_HOSTS`` are put in lower case, and so is each request's
+    ``Host`` header before anything reads it (Flask's check, /healthz's, the URLs the app
+    builds). Installed last, so it wraps every other WSGI layer."""
+    hosts = app.config.get("TRUSTED_HOSTS")
+    if hosts:
+        app.config["TRUSTED_HOSTS"] = [h.lower() for h in hosts]
+    inner = app.wsgi_app
+
+    def wsgi_app(environ, start_response):
+        host = environ.get("HTTP_HOST")
+        if host and host.isascii():
+            environ["HTTP_HOST"] = host.lower()
+        return inner(environ, start_response)
+
+    app.wsgi_app = wsgi_app  # type: ignore[method-assign]
 
 
 def trusted_proxies(environ=os.environ) -> int:

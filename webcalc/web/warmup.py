@@ -4,7 +4,8 @@ gunicorn's master calls :func:`warm_pages` (``on_starting`` in gunicorn.conf.py,
 ``preload_app`` has built the app and :func:`webcalc.warmup.warm_up` has filled the engine's
 tables). Through Werkzeug's test client, without a socket, it asks for the analyser page
 (empty, and with a hand of each rule set, as a whole page and as the htmx fragment), the
-JSON API, the new-table form of the ledger and the rules pages, in Chinese and in English,
+JSON API, the hand's share picture (Pillow, the fonts, the tiles and the common characters
+drawn once), the new-table form of the ledger and the rules pages, in Chinese and in English,
 after compiling every template (the ledger's table pages need a table: they are compiled,
 not rendered). So the templates are compiled, both message catalogues read and the
 per-language tile HTML built in the master, and every worker forks with them (shared
@@ -67,4 +68,5 @@ def warm_pages(app: Flask) -> dict:
             ask("GET", f"/?{query}")
             ask("GET", f"/?{query}", headers={"HX-Request": "true"})
             ask("POST", f"/api/v1/analyze?lang={lang}", json=req)
+            ask("GET", f"/card.png?{query}")
     return {"requests": n, "answered": ok, "seconds": time.perf_counter() - t0}

@@ -1,0 +1,118 @@
+"""The evening card (分享图片): ``GET /t/<token>/card.png`` (docs/API.md "Pictures (share
+cards)"): the same picture for the view, edit and co-scorer links, its QR code the view link
+only; ETag (version, rights, language, the view link) and 304; no-store like every answer
+under /t/; any seat name drawn; the share block on the table page."""
+
+from __future__ import annotations
+
+import pytest
+
+from webcalc.variants import VARIANTS
+
+from ..cards import BYTES_MAX, WIDTH_MAX, WIDTH_MIN, picture, qr_texts, settled_hand
+
+NAMES = ["小王😀🀄🎉", "Alice", "李四", "🐉龍" * 8]
+
+
+@pytest.fixture()
+def client(make_app):
+    return make_app().test_client()
+
+
+def open_table(client, variant: str, names=NAMES, hands: int = 2) -> tuple[str, str]:
+    """A table of ``variant`` with ``hands`` wins of seat 0, a 荒庄 and a penalty."""
+    r = client.post("/api/v1/tables", json={"variant": variant, "names": names})
+    assert r.status_code == 201, r.get_json()
+    edit, view = r.json["edit_token"], r.json["view_token"]
+    win = {**settled_hand(variant), "win_by": "self_draw", "settlement": {"winner": 0}}
+    bodies = [win] * hands + [
+        {"settlement": {"winner": None}},
+        {"adjustment": {"payments": [{"from": 1, "to": 2, "amount": 3}], "note": "罚"}}]
+    for body in bodies:
+        r = client.post(f"/api/v1/tables/{edit}/hands", json=body)
+        assert r.status_code == 201, r.get_json()
+    return edit, view
+
+
+def check_png(resp) -> None:
+    assert resp.status_code == 200, resp.get_data(as_text=True)[:500]
+    assert resp.mimetype == "image/png"
+    assert len(resp.data) <= BYTES_MAX
+    img = picture(resp.data)
+    assert WIDTH_MIN <= img.width <= WIDTH_MAX and 600 <= img.height <= 4000
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_each_variant_draws_its_evening_card(client, variant, lang):
+    edit, view = open_table(client, variant)
+    resp = client.get(f"/t/{view}/card.png?lang={lang}")
+    check_png(resp)
+    assert qr_texts(resp.data) == [f"http://localhost/t/{view}"]
+    assert resp.headers["Cache-Control"] == "no-store"
+    assert "Accept-Language" in resp.headers["Vary"]
+
+
+def test_every_link_answers_the_same_picture_whose_qr_is_the_view_link(client):
+    edit, view = open_table(client, next(iter(VARIANTS)))
+    co = client.post(f"/api/v1/tables/{edit}/editors").json["edit_token"]
+    pictures = {}
+    for token in (edit, view, co):
+        resp = client.get(f"/t/{token}/card.png")
+        check_png(resp)
+        assert qr_texts(resp.data) == [f"http://localhost/t/{view}"]
+        pictures[token] = resp.data
+    assert len(set(pictures.values())) == 1          # the edit link is never in it
+    assert client.get("/t/" + "x" * 22 + "/card.png").status_code == 404
+
+
+def test_etag_304_a_write_and_the_language(client):
+    edit, view = open_table(client, next(iter(VARIANTS)), hands=1)
+    first = client.get(f"/t/{edit}/card.png")
+    etag = first.headers["ETag"]
+    again = client.get(f"/t/{edit}/card.png", headers={"If-None-Match": etag})
+    assert again.status_code == 304 and not again.data and again.headers["ETag"] == etag
+    assert again.headers["Cache-Control"] == "no-store"
+    # another language, another link's rights: not this picture's ETag
+    assert client.get(f"/t/{edit}/card.png?lang=en",
+                      headers={"If-None-Match": etag}).status_code == 200
+    assert client.get(f"/t/{view}/card.png", headers={"If-None-Match": etag}).status_code == 200
+    # a write changes the picture
+    assert client.post(f"/api/v1/tables/{edit}/undo", json={"number": 3}).status_code == 200
+    after = client.get(f"/t/{edit}/card.png", headers={"If-None-Match": etag})
+    assert after.status_code == 200 and after.headers["ETag"] != etag
+
+
+def test_a_rotated_view_link_changes_the_qr_and_old_links_never_get_a_304(client):
+    edit, view = open_table(client, next(iter(VARIANTS)), hands=1)
+    tags = {t: client.get(f"/t/{t}/card.png").headers["ETag"] for t in (edit, view)}
+    new = client.post(f"/api/v1/tables/{edit}/rotate", json={"view": True}).json
+    for token, tag in tags.items():
+        assert client.get(f"/t/{token}/card.png",
+                          headers={"If-None-Match": tag}).status_code == 404
+    resp = client.get(f"/t/{new['edit_token']}/card.png", headers={"If-None-Match": tags[edit]})
+    check_png(resp)
+    assert qr_texts(resp.data) == [f"http://localhost/t/{new['view_token']}"]
+
+
+def test_long_names_in_any_script_are_drawn(client):
+    names = ["👨‍👩‍👧‍👦" * 4, "\U00013000" * 16, "مرحبا بالعالم", "W" * 16]
+    # the ledger keeps printable names only: the ZWJ sequence is refused there, so the
+    # first is given as separate people
+    names[0] = "👨👩👧👦" * 4
+    edit, view = open_table(client, next(iter(VARIANTS)), names=names, hands=1)
+    check_png(client.get(f"/t/{view}/card.png"))
+
+
+def test_the_table_page_offers_the_picture_by_the_view_link(client):
+    edit, view = open_table(client, next(iter(VARIANTS)), hands=1)
+    html = client.get(f"/t/{edit}").get_data(as_text=True)
+    assert 'id="share-card"' in html
+    assert f'<img src="/t/{view}/card.png"' in html
+    assert f"/t/{edit}/card.png" not in html
+    assert f'<img src="/t/{view}/card.png"' in client.get(f"/t/{view}").get_data(as_text=True)
+    # the entry's result (a hand not yet recorded) offers no picture of its own
+    entry = client.get(f"/t/{edit}?" + "&".join(
+        f"{k}={v}" for k, v in {**settled_hand(next(iter(VARIANTS))), "s_winner": "0"}.items()),
+        follow_redirects=True).get_data(as_text=True)
+    assert entry.count('id="share-card"') == 1
