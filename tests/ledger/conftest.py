@@ -108,8 +108,9 @@ def _sqlite_template() -> str:
 
 def _pg_schema_at_head(url: str) -> None:
     """The ledger's tables in the (empty) schema ``url`` points at, from the models' metadata,
-    stamped at the migrations' head."""
-    from sqlalchemy import text
+    stamped at the migrations' head by Alembic (as :func:`webcalc.ledger.db.upgrade` would
+    leave it)."""
+    from alembic import command
 
     from webcalc.ledger import db
     from webcalc.ledger.models import Base
@@ -118,10 +119,7 @@ def _pg_schema_at_head(url: str) -> None:
     try:
         with engine.begin() as conn:
             Base.metadata.create_all(conn)
-            conn.execute(text("CREATE TABLE alembic_version (version_num VARCHAR(32) NOT NULL, "
-                              "CONSTRAINT alembic_version_pkc PRIMARY KEY (version_num))"))
-            conn.execute(text("INSERT INTO alembic_version VALUES (:v)"),
-                         {"v": db.head_revision()})
+            command.stamp(db.alembic_config(conn), "head")
     finally:
         engine.dispose()
 

@@ -1089,7 +1089,6 @@ class Ledger(CircleMixin):
         now = utcnow()
         hands, revisions, derived = self._imported_rows(
             variant, options, base, dealer, entries, now, deadline, "entries")
-        rows = hands
         edit_token = secrets.token_urlsafe(TOKEN_BYTES)
         view_token = view_token_of(edit_token)
 
@@ -1097,7 +1096,7 @@ class Ledger(CircleMixin):
             at = utcnow()
             t = Table(edit_hash=token_hash(edit_token), view_hash=token_hash(view_token),
                       variant=variant, options=options, base=base, names=names,
-                      first_dealer=dealer, carry_bets=carry, next_number=len(rows) + 1,
+                      first_dealer=dealer, carry_bets=carry, next_number=len(hands) + 1,
                       version=1, derived=derived.to_json(), created_at=at, updated_at=at)
             s.add(t)
             s.flush()
