@@ -40,8 +40,9 @@ def _minus(req, code, seen=False):
     return out
 
 
-def _live(req, out):
-    """Kinds with a live copy (C-9) in play, for the hand of ``req``."""
+def held_counts(req: dict) -> list[int]:
+    """How many of each of the 34 kinds the request holds or shows: its hand, its melds and
+    the indicator (what C-9 takes out of the live count)."""
     held = [0] * 34
     for t in parse_tiles(req["hand"]):
         held[t] += 1
@@ -50,6 +51,12 @@ def _live(req, out):
             held[t] += 1
     if req.get("indicator"):
         held[parse_tiles(req["indicator"])[0]] += 1
+    return held
+
+
+def _live(req, out):
+    """Kinds with a live copy (C-9) in play, for the hand of ``req``."""
+    held = held_counts(req)
     kinds = 27 if req.get("options", {}).get("with_honors") is False else 34
     return [ALL_TILES[k].code for k in range(kinds) if held[k] < 4]
 

@@ -39,6 +39,8 @@ from webcalc.options import option_specs, parse_options
 from webcalc.tiles import ALL_TILES, format_tiles, parse_tiles
 from webcalc.variants import VARIANTS
 
+from .test_engine_efficiency import held_counts
+
 NAMES = tuple(VARIANTS)
 SUITED_STARTS = tuple(s * 9 + r for s in range(3) for r in range(7))
 SLOW = [HealthCheck.too_slow, HealthCheck.filter_too_much]
@@ -67,14 +69,7 @@ def live_kinds(req: dict) -> list[int]:
     melds) fewer than four times, the indicator counted, in the variant's kinds in play."""
     v = VARIANTS[req["variant"]]
     kinds = v.kinds_in_play(parse_options(v.Options, req.get("options")))
-    held = [0] * 34
-    for t in parse_tiles(req["hand"]):
-        held[t] += 1
-    for m in req.get("melds", []):
-        for t in parse_tiles(m["tiles"]):
-            held[t] += 1
-    if req.get("indicator"):
-        held[parse_tiles(req["indicator"])[0]] += 1
+    held = held_counts(req)
     return [k for k in range(kinds) if held[k] < 4]
 
 

@@ -497,13 +497,18 @@ def _settled_length(path: Path) -> int:
     return count
 
 
+def _new_table(port: int, address: str) -> tuple[str, str]:
+    """A table made through the proxy from ``address``: its edit and view tokens."""
+    status, _, data = _create_table(port, address)
+    assert status == 201, data
+    made = json.loads(data)
+    return made["edit_token"], made["view_token"]
+
+
 def test_nginx_access_log_holds_no_token(stack):
     port = stack.proxy_port
     before = _settled_length(stack.access_log)
-    status, _, data = _create_table(port, "127.0.0.4")
-    assert status == 201, data
-    made = json.loads(data)
-    edit, view = made["edit_token"], made["view_token"]
+    edit, view = _new_table(port, "127.0.0.4")
     page = f"http://127.0.0.1:{port}/t/{edit}"
     status, _, data = _request(port, "POST", f"/api/v1/tables/{edit}/hands",
                                json.dumps({"settlement": {"winner": None}}).encode(),
@@ -556,10 +561,7 @@ def test_nginx_access_log_hides_encoded_repeated_and_referer_tokens(which, reque
     s = request.getfixturevalue(which)
     port = s.proxy_port
     before = _settled_length(s.access_log)
-    status, _, data = _create_table(port, "127.0.0.7")
-    assert status == 201, data
-    made = json.loads(data)
-    edit, view = made["edit_token"], made["view_token"]
+    edit, view = _new_table(port, "127.0.0.7")
     one = edit[:5] + f"%{ord(edit[5]):02X}" + edit[6:]
     every = "".join(f"%{ord(c):02x}" for c in view)
     link = f"http%3A%2F%2F127.0.0.1%2Ft%2F{edit}"
