@@ -69,11 +69,6 @@ class Analysis:
     useful: Rows | None = None           # 13 tiles with advice
     useful_total: int | None = None      # 13 tiles with advice
 
-    @property
-    def advised(self) -> bool:
-        """Whether the advice was computed (``shanten`` and 牌理 are in the answer)."""
-        return self.discards is not None or self.useful is not None
-
     def to_json(self) -> dict[str, Any]:
         """The API body (``POST /api/v1/analyze``), its messages not yet rendered.
 

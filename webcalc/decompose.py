@@ -82,25 +82,6 @@ class Reading(NamedTuple):
     def to_dict(self) -> dict[Any, Any]:
         return {"shape": self.shape, "groups": [g.to_dict() for g in self.groups]}
 
-    def with_faces(self, jokers: Sequence[Tile]) -> Reading:
-        """This reading with each wildcard place given a physical wildcard tile from
-        ``jokers`` (the hand's wildcard tiles): first one whose face equals what it counts
-        as, then the rest in order. Readings listed by :func:`standard_readings` leave
-        this to the caller, for the readings it shows."""
-        if not jokers or all(g.faces or not any(g.wild) for g in self.groups):
-            return self
-        concealed = [g for g in self.groups if not g.exposed]
-        # only the groups with a wildcard place take faces from the pool, in this order;
-        # the others show their own tiles
-        wild = [g for g in concealed if True in g.wild]
-        abstract = [(_ORDER[g.kind], tuple((-1 if g.kind == "free" else int(t), w)
-                                           for t, w in zip(g.tiles, g.wild)))
-                    for g in wild]
-        faced = iter(_materialise(abstract, jokers))
-        groups = tuple(next(faced) if True in g.wild else _shown(g) for g in concealed)
-        exposed = tuple(g for g in self.groups if g.exposed)
-        return Reading(self.shape, groups + exposed)
-
     @property
     def pair(self) -> Group | None:
         """The eyes of a standard reading (a ``pair`` or a 2-joker ``free`` group)."""
@@ -112,8 +93,10 @@ class Reading(NamedTuple):
 
 def listed_dicts(readings: Sequence[Reading], jokers: Sequence[Tile]) -> list[dict[Any, Any]]:
     """The API form of ``readings``, the first marked ``best``: for each reading
-    ``{**r.with_faces(jokers).to_dict(), "best": i == 0}``, built straight from the groups
-    (no intermediate :class:`Group` values: a 500-reading hand lists 200 of them).
+    ``{"shape": …, "groups": […], "best": i == 0}``, each wildcard place given a physical
+    wildcard tile from ``jokers`` (the hand's wildcard tiles: first one whose face equals
+    what it counts as, then the rest in order), built straight from the groups (no
+    intermediate :class:`Group` values: a 500-reading hand lists 200 of them).
 
     A group dict is shared by every listed reading that holds the same group with the same
     faces (a 郑州 hand's 1 000 listed groups are some 40 distinct ones): one dict built, and
@@ -133,7 +116,7 @@ def listed_dicts(readings: Sequence[Reading], jokers: Sequence[Tile]) -> list[di
                 dicts.append(d)
             out.append({"shape": r.shape, "groups": dicts, "best": i == 0})
             continue
-        # as with_faces: the concealed groups with a wildcard place take faces from the
+        # the concealed groups with a wildcard place take faces from the
         # pool in order (first a wildcard whose face is what it counts as, then the rest
         # in order); the other concealed groups show their own tiles; the melds last
         pool = sorted(jokers)
@@ -339,12 +322,6 @@ def _splits(counts: tuple[int, ...], jokers: int, melds: int, pair: int, in_trip
     return out
 
 
-def _shown(g: Group) -> Group:
-    """A concealed group without wildcard places as :func:`_materialise` gives it."""
-    tiles = tuple(ALL_TILES[t] for t in g.tiles)
-    return Group(g.kind, tiles, tuple(g.wild), False, tiles)
-
-
 _ORDER = {"pair": 0, "sequence": 1, "triplet": 2, "free": 3}
 _KINDS = ("pair", "sequence", "triplet", "free")
 
@@ -406,7 +383,7 @@ def standard_readings(counts: Sequence[int], jokers: Sequence[Tile], melds: Sequ
     seen = {tuple(sorted([rank[g] for g in groups])) for groups in splits}
     meld_groups = tuple(meld_group(m) for m in melds)
     # Groups are shared between readings; which physical wildcard sits where (faces) is
-    # settled only for the readings shown (Reading.with_faces).
+    # settled only for the readings shown (listed_dicts).
     placeholder = ALL_TILES[min(jokers)] if jokers else None
 
     def bare(g: tuple[int, tuple[Any, ...]]) -> Group:

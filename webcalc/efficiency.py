@@ -385,8 +385,9 @@ class FreeOracle:
 
 
 def _finish_last(acc: dict[Any, Any], table, groups: int, jokers: int, room: int) -> int:
-    """:func:`webcalc.shanten.combine_free` of ``acc`` (the other units merged) and one more
-    unit ``table``, without building the last merge: the fewest tiles to add, or INF."""
+    """What :func:`webcalc.shanten.free_standard` finishes with (``_finish_free``) for ``acc``
+    (the other units merged) and one more unit ``table``, without building the last merge:
+    the fewest tiles to add, or INF."""
     best = INF
     for (g, p, q), d in acc.items():
         for g2, p2, q2, d2 in table:

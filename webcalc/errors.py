@@ -56,11 +56,6 @@ class InputError(ValueError):
         self.turn = turn
         self.detail = detail
 
-    def at_turn(self, turn: int) -> InputError:
-        """This error, about turn ``turn`` (0-based) of a history or a review."""
-        return InputError(self.code, self.message, self.field, self.position, self.reasons,
-                          turn, self.detail)
-
     def with_field(self, field: str, label: Message | None = None) -> InputError:
         """Return a copy of this error attributed to ``field``; ``label`` (the field's
         name, a message) is put in front of the message (code ``field_error``)."""

@@ -773,21 +773,6 @@ def free_standard(real: Sequence[int], caps: Sequence[int], jokers: int, joker_r
     return _finish_free(acc, groups, jokers, joker_room)
 
 
-def free_tables(real: Sequence[int], caps: Sequence[int], any_jokers: bool,
-                kinds: int = 34) -> list[tuple[Any, ...]]:
-    """The four unit tables of a hand (free jokers), for callers that vary one unit."""
-    return [unit_free(tuple(real[a:b]), tuple(caps[a:b]), honors, any_jokers)
-            if a < kinds else ((0, 0, 0, 0),) for a, b, honors in UNITS]
-
-
-def combine_free(tables: Sequence[tuple[Any, ...]], groups: int, jokers: int,
-                 joker_room: int) -> int | None:
-    acc: dict[tuple[int, int, int], int] = {(0, 0, 0): 0}
-    for t in tables:
-        acc = _merge_free(acc, t, groups)
-    return _finish_free(acc, groups, jokers, joker_room)
-
-
 # -- what a hand may still hold ---------------------------------------------------------
 
 def hand_caps(sit, kinds_in_play: int = 34) -> tuple[list[int], list[int], int]:
@@ -1258,9 +1243,6 @@ def _min_plus(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
             if ai + bj < out[k]:
                 out[k] = ai + bj
     return tuple(out)
-
-
-_ZERO = (0,) + (INF,) * 9
 
 
 @lru_cache(maxsize=256)

@@ -35,17 +35,6 @@ class Wait(NamedTuple):
         return {"tile": CODES[self.tile], "remaining": remaining, "dead": remaining == 0}
 
 
-def live_kinds(sit: Situation, kinds_in_play: int) -> list[Tile]:
-    """Kinds with at least one copy not in the hand or the indicator (C-9)."""
-    held = sit.hand.held_counts()
-    out = []
-    for t in ALL_TILES[:kinds_in_play]:
-        out_of_play = held[t] + (1 if sit.indicator == t else 0)
-        if out_of_play < 4:
-            out.append(t)
-    return out
-
-
 def find_waits(variant: Variant, sit: Situation, visible: Sequence[int] = (),
                kinds_in_play: int = 34) -> list[Wait]:
     """The waits of the 13-tile hand of ``sit`` (C-9), in tile order.

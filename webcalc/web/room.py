@@ -124,9 +124,6 @@ class Room(SettlementForm):
 
     # -- state for the template ----------------------------------------------------------
 
-    def has_error(self, *names: str) -> bool:
-        return any(self.errors.get(n) for n in names)
-
     @property
     def options_open(self) -> bool:
         return any(o.changed or o.error for o in self.options)

@@ -30,7 +30,6 @@ FAN_LABELS = {
     "kong_bloom": _l("kong replacement (杠上开花)"), "kong_discard": _l("杠流泪"),
     "jiahu": _l("夹胡 (closed wait)"), "four_wildcards": _l("four wildcards (四混)"),
 }
-SEED_LABELS = {"000": "三门峡", "001": "郑州", "002": "盘锦", "003": "晋城"}
 SEED_VARIANTS = {v.seed: v.name for v in VARIANTS.values()}     # seed number → the variant
 #: the Chinese terms the English rule texts gloss, as the English page names them (the
 #: English page shows no Chinese outside the tiles and the quoted seed text), longest first
