@@ -2,7 +2,7 @@
 ``GET /rules/<id>`` explains one (content: :mod:`.rules_content`), with the room options
 that change it (from the engine's option specs) and worked examples that open the analysis
 page. Also the template helpers that turn a printed rule id into a link (``rule_url``) and
-name the 番 of a wait's value (``FAN_LABELS``).
+name the 番 of a wait's value (``fan_label``).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from flask import Blueprint, Flask, render_template, url_for
 from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 
+from ..catalogue import TEXTS
 from ..messages import Message
 from ..options import option_specs
 from ..variants import FAN_MULTIPLIERS, VARIANTS
@@ -21,15 +22,26 @@ from .rules_content import BY_ID, RULES, SECTIONS, Example, Rule
 
 bp = Blueprint("rules", __name__)
 
-#: the keys of ``fan`` / ``waits[].win.fan`` (盘锦 PJ-10, 郑州's doubles ZZ-4) in the page's language
-FAN_LABELS = {
-    "self_draw": _l("self-draw"), "discard": _l("discard (点炮)"),
-    "qionghu": _l("穷胡 (no wildcard)"), "jihu": _l("鸡胡 (1 Bamboo)"),
-    "qunji": _l("群鸡 (four 1 Bamboo)"), "piaohu": _l("飘胡 (all triplets)"),
-    "one_suit": _l("one suit (清一色)"), "seven_pairs": _l("seven pairs"),
-    "kong_bloom": _l("kong replacement (杠上开花)"), "kong_discard": _l("杠流泪"),
-    "jiahu": _l("夹胡 (closed wait)"), "four_wildcards": _l("four wildcards (四混)"),
+#: the English of a 番 tag on a wait's value where the page words it otherwise than the
+#: engine's name of that 番 (``fan.<key>`` in :mod:`webcalc.catalogue_texts`, the one
+#: definition of the 番 labels; the Chinese is always the catalogue's): kept so the English
+#: page reads as before
+FAN_TAGS_EN = {
+    "discard": "discard", "qionghu": "Qionghu (no wildcard)", "jihu": "Jihu (1 Bamboo)",
+    "qunji": "Qunji (four 1 Bamboo)", "piaohu": "Piaohu (all triplets)",
+    "kong_bloom": "kong replacement", "kong_discard": "Gangliulei",
+    "jiahu": "Jiahu (closed wait)",
 }
+
+
+def fan_label(key: str) -> str:
+    """The tag of the 番 ``key`` of ``fan`` / ``waits[].win.fan`` (盘锦 PJ-10, 郑州's doubles
+    ZZ-4) in this response's language: the catalogue's ``fan.<key>``; an unknown key as is."""
+    if current_lang() == "en" and key in FAN_TAGS_EN:
+        return FAN_TAGS_EN[key]
+    return localized(Message(f"fan.{key}")) if f"fan.{key}" in TEXTS else key
+
+
 SEED_VARIANTS = {v.seed: v.name for v in VARIANTS.values()}     # seed number → the variant
 #: the Chinese terms the English rule texts gloss, as the English page names them (the
 #: English page shows no Chinese outside the tiles and the quoted seed text), longest first
@@ -217,5 +229,5 @@ def rule(rule_id: str):
 
 def init_app(app: Flask) -> None:
     app.register_blueprint(bp)
-    app.jinja_env.globals.update(rule_url=rule_url, FAN_LABELS=FAN_LABELS, melds_shown=melds_shown,
+    app.jinja_env.globals.update(rule_url=rule_url, fan_label=fan_label, melds_shown=melds_shown,
                                  FAN_MULTIPLIERS=FAN_MULTIPLIERS)
