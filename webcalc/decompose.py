@@ -240,7 +240,8 @@ def _choices(counts: Sequence[int], i: int, jokers: int, melds: int, pair: int,
                         yield ("sequence", places), need
 
 
-def _apply(counts: tuple[int, ...], grp: _AGroup, jokers: int, melds: int, pair: int):
+def _apply(counts: tuple[int, ...], grp: _AGroup, jokers: int, melds: int,
+           pair: int) -> tuple[tuple[int, ...], int, int, int]:
     nc = list(counts)
     nj = jokers
     for k, w in grp[1]:
@@ -292,7 +293,7 @@ def _splits(counts: tuple[int, ...], jokers: int, melds: int, pair: int, in_trip
     choices of groups leave the same tiles, jokers and floor (about 15 times fewer states
     than paths for a one-suit hand with 4 wildcards)."""
     key = (counts, jokers, melds, pair, floor)
-    out = memo.get(key)
+    out: list[tuple[tuple[int, tuple[Any, ...]], ...]] | None = memo.get(key)
     if out is not None:
         return out
     i = next((k for k in range(NUM_KINDS) if counts[k]), -1)
@@ -384,7 +385,8 @@ def standard_readings(counts: Sequence[int], jokers: Sequence[Tile], melds: Sequ
     meld_groups = tuple(meld_group(m) for m in melds)
     # Groups are shared between readings; which physical wildcard sits where (faces) is
     # settled only for the readings shown (listed_dicts).
-    placeholder = ALL_TILES[min(jokers)] if jokers else None
+    # (a Tile whenever it is used: only a hand with jokers has ``free`` groups)
+    placeholder: Any = ALL_TILES[min(jokers)] if jokers else None
 
     def bare(g: tuple[int, tuple[Any, ...]]) -> Group:
         order, places = g
@@ -449,7 +451,7 @@ def thirteen_orphans_reading(counts: Sequence[int]) -> Reading | None:
         return None
     if sum(counts[k] for k in TERMINALS_AND_HONORS) != 14:
         return None
-    groups = []
+    groups: list[Group] = []
     for k in TERMINALS_AND_HONORS:
         t = ALL_TILES[k]
         if counts[k] == 2:

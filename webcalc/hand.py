@@ -227,7 +227,7 @@ class Hand:
 
     @classmethod
     def of(cls, concealed: Iterable[int], melds: Iterable[Meld] = ()) -> Hand:
-        tiles = tuple(concealed)
+        tiles: tuple[Any, ...] = tuple(concealed)     # Tiles once the loop has checked them
         for t in tiles:
             if t.__class__ is not Tile:                 # (a Tile is already its Tile(t))
                 tiles = tuple(Tile(t) for t in tiles)

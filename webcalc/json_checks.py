@@ -10,7 +10,7 @@ quote it)."""
 from __future__ import annotations
 
 import re
-from typing import NoReturn
+from typing import Any, NoReturn
 
 #: How deep a JSON body may nest arrays and objects. The deepest real body (a table import:
 #: document → entries → entry → revisions → revision → request → settlement → kongs → kong)
@@ -39,7 +39,7 @@ def _has_surrogate(text: str) -> bool:
 _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
 
 
-def body_problem(value, raw: bytes | None = None) -> tuple[str, str] | None:
+def body_problem(value: Any, raw: bytes | None = None) -> tuple[str, str] | None:
     """What makes a decoded JSON body unusable, if anything: ``("deep", path)`` for arrays or
     objects nested more than :data:`MAX_DEPTH` levels, ``("surrogate", path)`` for a string,
     key or value, holding a lone surrogate (``"\ud800"`` is valid JSON but no Unicode text).
@@ -53,7 +53,8 @@ def body_problem(value, raw: bytes | None = None) -> tuple[str, str] | None:
         return ("surrogate", "(body)") if strings and _has_surrogate(value) else None
     if not isinstance(value, (dict, list)):
         return None
-    stack = [(value, None, 0)]           # (container, its crumbs: (key, parent crumbs), depth)
+    # (container, its crumbs: (key, parent crumbs), depth)
+    stack: list[tuple[dict[Any, Any] | list[Any], Any, int]] = [(value, None, 0)]
     while stack:
         v, crumbs, depth = stack.pop()
         if depth >= MAX_DEPTH:
@@ -68,8 +69,8 @@ def body_problem(value, raw: bytes | None = None) -> tuple[str, str] | None:
     return None
 
 
-def _path(crumbs) -> str:
-    parts = []
+def _path(crumbs: Any) -> str:
+    parts: list[Any] = []
     while crumbs is not None:
         key, crumbs = crumbs
         parts.append(key)

@@ -21,12 +21,15 @@ import re
 from collections import Counter
 from datetime import date
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import InputError
 from .messages import Message
 from .options import parse_options
 from .tiles import ALL_TILES, format_tiles
+
+if TYPE_CHECKING:
+    from .analysis import Analysis
 
 SHANTEN = (1, 2)        # the shanten a problem's hand is at
 CLOSE_MARGIN = 4        # a close discard: at most this many useful copies fewer than the best
@@ -35,7 +38,7 @@ ATTEMPTS = 400          # hands dealt at most (about a quarter fit; 400 misses ~
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
-def parse_day(text) -> date:
+def parse_day(text: object) -> date:
     """``YYYY-MM-DD`` (ASCII digits) → a date; ``bad_request`` on ``date`` otherwise."""
     if isinstance(text, str) and _DATE.fullmatch(text):
         try:
@@ -88,7 +91,7 @@ def _ranked(rows: list[dict[Any, Any]]) -> list[dict[Any, Any]]:
     return [dict(r, rank=1 + sum(1 for k in keys if k < key)) for r, key in zip(rows, keys)]
 
 
-def daily_problem(variant_name, day) -> dict[Any, Any]:
+def daily_problem(variant_name: str, day: date | str) -> dict[Any, Any]:
     """The 何切 problem of ``day`` (a date or ``YYYY-MM-DD``) for a variant.
 
     Returns:
@@ -120,7 +123,8 @@ def _problem(name: str, iso: str) -> dict[Any, Any]:
     kinds = variant.kinds_in_play(options)
     rng = random.Random(f"webcalc quiz {name} {iso}")
     indicator = rng.randrange(kinds) if variant.wildcards_on(options) else None
-    fallback = None
+    fallback: tuple[dict[str, str], Analysis, list[dict[Any, Any]], list[dict[Any, Any]],
+                    list[Any]] | None = None
     for _ in range(ATTEMPTS):
         tiles = _deal(rng, kinds, indicator)
         req = {"variant": name, "hand": format_tiles(tiles)}
@@ -142,6 +146,7 @@ def _problem(name: str, iso: str) -> dict[Any, Any]:
                 or len(close) > len(fallback[2]):
             fallback = found                    # the closest yet, should none fit
     else:
+        assert fallback is not None         # set by the first attempt that did not fit
         found = fallback
     req, out, close, ranked, answer = found
     return {

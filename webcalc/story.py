@@ -17,6 +17,7 @@ Both replay turns and ask the engine; neither decides a rule of its own.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .errors import InputError
@@ -78,6 +79,7 @@ def rank_discard(rows: list[dict[Any, Any]], discard: str) -> dict[Any, Any]:
     best = rows[0]
     key = _rank_key(row)
     rank = 1 + sum(1 for r in rows if _rank_key(r) < key)
+    shanten_loss: int | None
     if row["shanten"] == best["shanten"]:
         shanten_loss, loss = 0, best["useful_total"] - row["useful_total"]
     else:
@@ -117,7 +119,7 @@ class _Replay:
 
     PREFIX = "review.turn"
 
-    def __init__(self, variant: Variant, request: dict[Any, Any], options, kinds: int,
+    def __init__(self, variant: Variant, request: dict[Any, Any], options: Any, kinds: int,
                  wildcards: tuple[Tile, ...], indicator: Tile | None, visible: list[Tile],
                  start: list[Tile]):
         self.variant, self.options, self.kinds = variant, options, kinds
@@ -159,7 +161,7 @@ class _Replay:
             c[t] += 1
         return format_tiles(tiles_of(c))
 
-    def request(self, **extra) -> dict[Any, Any]:
+    def request(self, **extra: Any) -> dict[Any, Any]:
         """The analyze request of the present state."""
         req = dict(self.base, hand=self.tiles(), visible=self.seen(), **extra)
         if self.melds:
@@ -435,7 +437,8 @@ def review(request: Any) -> dict[Any, Any]:
     }
 
 
-def _final(analyze, replay: _Replay, i: int, winning: Tile | None, win_by: str) -> Analysis:
+def _final(analyze: Callable[[dict[Any, Any]], Analysis], replay: _Replay, i: int,
+           winning: Tile | None, win_by: str) -> Analysis:
     """The analysis of the winning hand of turn ``i``: ``not_complete`` when it is no win."""
     extra: dict[Any, Any] = {"win_by": win_by}
     if winning is not None:

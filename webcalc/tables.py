@@ -45,7 +45,8 @@ def unit_needs(unit: tuple[int, ...], honors: bool, in_triplet: bool) -> tuple[i
     (``INF`` when impossible)."""
     unit = _canonical(unit, honors)
     if _pjunit is not None:
-        return _pjunit.needs(unit, honors, in_triplet)
+        needs: tuple[int, int] = _pjunit.needs(unit, honors, in_triplet)
+        return needs
     return _need(unit, 0, honors, in_triplet), _need(unit, 1, honors, in_triplet)
 
 

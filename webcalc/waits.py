@@ -30,7 +30,7 @@ class Wait(NamedTuple):
         """空听: no copy left to draw."""
         return self.remaining == 0
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         remaining = self.remaining
         return {"tile": CODES[self.tile], "remaining": remaining, "dead": remaining == 0}
 

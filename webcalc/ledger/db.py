@@ -150,7 +150,7 @@ def alembic_config(connection: Connection | None = None):
     return cfg
 
 
-def head_revision() -> str:
+def head_revision() -> str | None:
     from alembic.script import ScriptDirectory
 
     return ScriptDirectory.from_config(alembic_config()).get_current_head()

@@ -155,4 +155,5 @@ def _behind_proxies(app: Flask) -> None:
     if n:
         from werkzeug.middleware.proxy_fix import ProxyFix
 
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=1)
+        # Flask's documented way to wrap its WSGI callable (a method, to mypy)
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=1)  # type: ignore[method-assign]

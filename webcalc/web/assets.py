@@ -102,7 +102,7 @@ def fingerprint(filename: str, folder: str | None = None) -> str | None:
     """The first :data:`HASH_LEN` hex digits of the SHA-256 of ``static/<filename>``, or
     ``None`` when there is no such file. Kept per file while its size and mtime stay (one
     ``stat`` a call; whether the name stays inside the folder is worked out once)."""
-    root = Path(folder or current_app.static_folder)
+    root = Path(folder) if folder else _static_folder()
     path = _static_path(root, filename)
     if path is None:
         return None
@@ -154,8 +154,15 @@ def static_view(filename: str):
 
 # --- the service worker, the manifest, the offline page ------------------------------------
 
+def _static_folder() -> Path:
+    """The app's static folder (create_app always names one)."""
+    folder = current_app.static_folder
+    assert folder is not None
+    return Path(folder)
+
+
 def _static_source(name: str) -> str:
-    return (Path(current_app.static_folder) / name).read_text(encoding="utf-8")
+    return (_static_folder() / name).read_text(encoding="utf-8")
 
 
 def precache_lists() -> dict:
@@ -247,7 +254,7 @@ def _compress(response: Response) -> Response:
     response.headers.pop("Accept-Ranges", None)
     etag, weak = response.get_etag()
     if etag:
-        response.set_etag(etag + "-gzip", weak)
+        response.set_etag(etag + "-gzip", bool(weak))
     return response
 
 

@@ -12,8 +12,10 @@ renders them in this response's language through :mod:`webcalc.catalogue` (the s
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
 import flask_babel
 from flask import Flask, current_app, g, has_app_context, request
@@ -21,10 +23,15 @@ from flask_babel import Babel, Domain, get_locale, get_translations
 from flask_babel.speaklater import LazyString
 from markupsafe import Markup
 
+if TYPE_CHECKING:
+    from flask.ctx import AppContext
+    from werkzeug.local import LocalProxy
+
 from ..catalogue import localize
 from ..errors import InputError
 from ..variants import VARIANTS
 
+_cv_app: ContextVar[AppContext] | None
 try:  # the context variable behind ``g`` and ``current_app`` (Flask 2.3 and later)
     from flask.globals import _cv_app
 except ImportError:  # pragma: no cover - another Flask: the proxies
@@ -95,7 +102,8 @@ def app_lang() -> tuple:
     """
     ctx = _cv_app.get(None) if _cv_app is not None else None
     if ctx is None:
-        return id(current_app._get_current_object()), _request_i18n()[1]
+        app = cast("LocalProxy[Flask]", current_app)._get_current_object()
+        return id(app), _request_i18n()[1]
     return id(ctx.app), _request_i18n()[1]
 
 

@@ -141,7 +141,7 @@ def ledger() -> Ledger:
     return current_app.extensions["ledger"]
 
 
-def _error(err: Exception):
+def _error(err: InputError | LedgerError):
     resp = jsonify({"error": localized(err.to_dict()), **({"table": _table(err.table)}
                                                           if isinstance(err, Conflict) else {})})
     resp.status_code = 400 if isinstance(err, InputError) else STATUS.get(type(err), 400)

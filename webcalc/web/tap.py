@@ -126,7 +126,7 @@ class Entry:
 
 def meld_count(melds: list[dict]) -> int:
     """What the melds count toward C-3: 3 each (a kong too), 1 per 拾/搶 tile (JC-10)."""
-    return sum(MELD_SIZES.get(m.get("type"), 3) for m in melds)
+    return sum(MELD_SIZES.get(m.get("type") or "", 3) for m in melds)
 
 
 def melds_of(text: str) -> list[dict] | None:

@@ -204,7 +204,7 @@ def useful_items(useful, wild=None, ready=False) -> Markup:
     language and arguments."""
     app_id, lang, wild, ready = *app_lang(), \
         wild or (), bool(ready)
-    parts = []
+    parts: list[str] = []
     for u in useful:
         parts += ("  ", _useful_item(app_id, lang, str(u["tile"]), int(u["remaining"]),
                                      u["tile"] in wild, ready), "\n")
@@ -237,7 +237,7 @@ def hand_keys(codes, wild=None, action="") -> Markup:
     index, which is written in between."""
     app_id, lang, wild, action = *app_lang(), \
         wild or (), str(action)
-    parts = []
+    parts: list[str] = []
     for i, code in enumerate(codes):
         code, mark = str(code), code in wild
         tail = _hand_key_tail(app_id, lang, code, mark, action)
@@ -451,14 +451,14 @@ def eff_rows(eff, complete=False, wild=None) -> Markup:
     return Markup("\n      ".join(rows))
 
 
-@lru_cache(maxsize=64)
-def _shanten_label(app_id: int, lang: str, kind: type, n) -> Markup:
+@lru_cache(maxsize=64, typed=True)      # typed: True and 1 are not the same value here
+def _shanten_label(app_id: int, lang: str, n) -> Markup:
     return Markup(_macros().shanten_label_markup(n))
 
 
 def shanten_label(n) -> Markup:
     """How far a hand is from ready (``shanten_label_markup``), once per language and value."""
-    return _shanten_label(*app_lang(), type(n), n)
+    return _shanten_label(*app_lang(), n)
 
 
 @lru_cache(maxsize=1 << 10)

@@ -59,7 +59,8 @@ def derive(first_dealer: int, rows) -> tuple[dict, list[tuple[int, int | None, b
     rows in number order, as :class:`webcalc.ledger.service._Derived` keeps them."""
     totals = [Fraction(0)] * 4
     floats = counted = corrections = 0
-    expected, last = first_dealer, None
+    expected: int | None = first_dealer
+    last = None
     out = []
     for r in rows:
         result = r.result if isinstance(r.result, dict) else json.loads(r.result)
