@@ -1,7 +1,7 @@
 """The import graph of webcalc/, read from the source (ast: nothing is imported, so no import
 side effects): no module imports itself back through others, the engine (webcalc/*.py outside
 web/, with its variants/ and settlement/, and the ledger) never reaches Flask, and nothing
-outside ledger/ and web/ reaches SQLAlchemy (the project's layering, README.md).
+outside ledger/ and web/ reaches SQLAlchemy (the project's layering, docs/ARCHITECTURE.md).
 
 Every import counts, also one inside a function (an import moved into a function still ties
 the two modules together); only ``if TYPE_CHECKING:`` blocks are left out."""
