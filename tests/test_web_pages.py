@@ -176,6 +176,23 @@ def test_bad_meld_character_is_marked_where_it_was_typed(client):
         assert f"位置 {i + 1}：" in at and f"第 {i + 1} 个字符“+”" in html
 
 
+def test_error_positions_count_the_spaces_the_player_typed(client):
+    """Issue 36.6: leading spaces are part of what was typed, so the position counts them
+    (the form used to trim the hand before parsing: "第 6 个字符" for the x at 8)."""
+    for name, value, other in (("hand", "  1m2m3x", {}),
+                               ("melds", "  111m 2x", {"hand": "123m456p11122z"}),
+                               ("indicator", "  5x", {"hand": "123m456p789s1112z"})):
+        resp = client.get("/", query_string={"variant": "zhengzhou", name: value, **other},
+                          follow_redirects=True)     # the canonical URL keeps the spaces
+        assert resp.status_code == 422
+        html = text_of(resp)
+        i = value.index("x")
+        err = html[html.index(f'id="{name}-error"'):]
+        assert f"第 {i + 1} 个字符“x”" in err[:300], (name, err[:300])
+        assert f"<code>{value[:i]}<mark>x</mark></code>" in err[:600], (name, err[:600])
+        assert Elements(html).by_id(name)["value"] == value
+
+
 def test_unknown_variant_is_a_field_error(client):
     resp = get(client, variant="tokyo", hand="123m456p789s1112z")
     assert resp.status_code == 422
