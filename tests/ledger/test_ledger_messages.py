@@ -539,17 +539,20 @@ def test_english_csv_export(make_app):
     rows = list(csv.reader(io.StringIO(raw)))
     assert rows[0] == ["Hand", "Kind", "Status", "Dealer", "Winner", "Win method",
                        "Tiles checked", "From", "To", "Amount", "Item", "Detail", "Rule",
-                       "Recorded at"]
+                       "Recorded at (Asia/Shanghai)", "Entry", "Revision"]
     assert not [c for r in rows for c in r if CJK.search(c)]
     assert rows[1][:7] == ["1", "A hand", "Counted", "Wang", "Mei", "self-draw", "Yes"]
     entries = rows[1:rows.index([])]            # then the totals and the settle-up
-    assert entries[-1][:11] == ["5", "Adjustment", "Counted", "", "", "", "", "Zhang", "Wang",
+    # an adjustment takes no place among the hands played; its entry id is column 15
+    assert entries[-1][14] == "5"
+    assert entries[-1][:11] == ["", "Adjustment", "Counted", "", "", "", "", "Zhang", "Wang",
                                 "5", "Adjustment"]
     assert ["Totals"] == next(r for r in rows if r[:1] == ["Totals"])[:1]
     zh = client.get(f"/t/{token}/export.csv", headers={"Accept-Language": "zh-CN"})
     zrows = list(csv.reader(io.StringIO(zh.get_data().decode("utf-8-sig"))))
     assert zrows[0] == ["手", "类型", "状态", "庄家", "胡牌者", "胡法", "验牌", "付款", "收款",
-                        "金额", "项目", "说明", "规则", "记入时间"]
+                        "金额", "项目", "说明", "规则", "记入时间（Asia/Shanghai）", "记录号",
+                        "更正版本"]
     assert zrows[1][:7] == ["1", "牌局", "计入", "Wang", "Mei", "自摸", "是"]
 
 
