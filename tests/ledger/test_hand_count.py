@@ -15,7 +15,15 @@ import io
 import json
 import re
 
-from .test_pages import NAMES, WIN, client, open_table, table  # noqa: F401
+import pytest
+
+from .test_pages import WIN, open_table, table
+
+
+@pytest.fixture()
+def client(make_app):
+    return make_app().test_client()
+
 
 #: 南家 wins on 2z by self-draw (the plain 郑州 hand of tests/ledger/test_pages.py)
 HAND = {"hand": WIN, "winning_tile": "2z", "win_by": "self_draw"}
