@@ -279,8 +279,8 @@ def test_zz6_note_is_kept_once_per_entry_in_both_languages(api, tables, ledger):
     body = {**WIN, "settlement": {"winner": 1, "pao": [1, 2, 0, 0]}}
     zh = api.post(f"/api/v1/tables/{e}/hands", json=body).json["hand"]["settlement"]
     assert [n["rule"] for n in zh["notes"]] == ["ZZ-6"]
-    assert zh["notes"][0]["message"].startswith("按公式算：种子原文算错的例子")
-    assert zh["notes"][0]["message_en"].startswith("Reckoned by the formula:")
+    assert zh["notes"][0]["message"].startswith("按公式付钱；照规则里的算例会付成别的数：")
+    assert zh["notes"][0]["message_en"].startswith("Paid by the formula;")
     assert not [p for p in zh["payments"] if "ZZ-6" in p["detail"] or "种子" in p["detail"]]
     en = _en(api, "GET", f"/api/v1/tables/{e}").json["hands"][-1]["settlement"]
     assert en["notes"][0]["message"] == zh["notes"][0]["message_en"]

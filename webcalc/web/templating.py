@@ -90,6 +90,12 @@ def tile_text(code) -> str:
     return face.chinese if current_lang() == "zh" else face.code
 
 
+def tile_names(text) -> str:
+    """A tile string read aloud (``"555m"`` → ``五万 五万 五万``), for labels a screen reader
+    speaks: never the codes."""
+    return " ".join(tile_name(c) for c in tile_codes(text))
+
+
 def tile_codes(text) -> list[str]:
     """The tile codes of a tile string (a meld's ``"555m"``)."""
     from ..tiles import parse_tiles
@@ -641,6 +647,7 @@ def init_app(app: Flask) -> None:
         tile_text=tile_text,
         list_sep=list_sep,
         tile_codes=tile_codes,
+        tile_names=tile_names,
         TARGET_LABELS=TARGET_LABELS,
         MELD_TYPE_LABELS=MELD_TYPE_LABELS,
         VARIANT_NAMES=VARIANT_NAMES,
