@@ -303,9 +303,9 @@ RULES: tuple[Rule, ...] = (
              "Four 123 Characters and Red (wild), won on 9 Characters: 混单吊, 1 表.",
              complete=True, biao=1),
           ex({**SMX, "hand": "123m123m123m123m7z", "indicator": "4z"},
-             "13 张时：摸什么都能胡（混单吊），每张听牌旁写着“1 表、得 6”（三家各付 2）。",
-             "At 13 tiles: any tile wins (混单吊); each wait shows 1 表 and 6 points (2 from "
-             "each seat).", any_tile_wait=True,
+             "13 张时：摸什么都能胡（混单吊），听牌只有一行“任意牌（混单吊）”，旁写着“1 表、得 6”（三家各付 2）。",
+             "At 13 tiles: any tile wins (混单吊); the waits are one row, any tile, showing 1 表 "
+             "and 6 points (2 from each seat).", any_tile_wait=True,
              wait_win={"9p": {"fan": [], "biao": 1, "amount": 6}}),
           ex({**SMX, "hand": "123m123m123m123p1s7z", "indicator": "4z", "winning_tile": "7z"},
              "反例：四副顺子加单张一条，摸到红中（混）胡：混牌只是配一条做将，不是混单吊，0 表。",
