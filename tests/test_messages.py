@@ -238,12 +238,12 @@ def test_zhengzhou_seed_note_in_both_languages():
            "settlement": {"dealer": 2, "winner": 1, "pao": [1, 2, 0, 0]}}
     zh, en = (_run(req, lang)["settlement"] for lang in ("zh", "en"))
     assert zh["notes"] == [{"rule": "ZZ-6", "message": (
-        "按公式算：种子原文算错的例子照搬到这手牌会得出别的数（A 跑1、B 跑2，B 胡：种子说没下跑的"
-        "各给 2 底，按公式是 1+2 = 3 底）。")}]
+        "按公式付钱；照规则里的算例会付成别的数：A 跑1、B 跑2，B 胡：没下跑的每家给 1+2 = 3 底"
+        "（算例写 2 底）。")}]
     assert en["notes"] == [{"rule": "ZZ-6", "message": (
-        "Reckoned by the formula: the seed's miscounted worked examples, applied to this hand, "
-        "would give other numbers (A pao 1, B pao 2, B wins: the seed has each seat without pao "
-        "pay 2 base, the formula 1+2 = 3).")}]
+        "Paid by the formula; the rule text's worked example would pay this hand otherwise: "
+        "A pao 1, B pao 2, B wins: each seat without pao pays 1+2 = 3 base (the example says "
+        "2).")}]
     assert not [p for p in zh["payments"] + en["payments"] if "ZZ-6" in p["detail"]]
 
 

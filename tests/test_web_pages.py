@@ -176,6 +176,43 @@ def test_bad_meld_character_is_marked_where_it_was_typed(client):
         assert f"位置 {i + 1}：" in at and f"第 {i + 1} 个字符“+”" in html
 
 
+def test_error_positions_count_the_spaces_the_player_typed(client):
+    """Issue 36.6: leading spaces are part of what was typed, so the position counts them
+    (the form used to trim the hand before parsing: "第 6 个字符" for the x at 8)."""
+    for name, value, other in (("hand", "  1m2m3x", {}),
+                               ("melds", "  111m 2x", {"hand": "123m456p11122z"}),
+                               ("indicator", "  5x", {"hand": "123m456p789s1112z"})):
+        resp = client.get("/", query_string={"variant": "zhengzhou", name: value, **other},
+                          follow_redirects=True)     # the canonical URL keeps the spaces
+        assert resp.status_code == 422
+        html = text_of(resp)
+        i = value.index("x")
+        err = html[html.index(f'id="{name}-error"'):]
+        assert f"第 {i + 1} 个字符“x”" in err[:300], (name, err[:300])
+        assert f"<code>{value[:i]}<mark>x</mark></code>" in err[:600], (name, err[:600])
+        assert Elements(html).by_id(name)["value"] == value
+
+
+def test_a_wildcard_single_wait_is_one_row_on_the_page_and_every_wait_in_json(client):
+    """Issue 36.5 (R10): 三门峡 混单吊 listed 31 rows that all said 1 表, 得 6. The page shows
+    one row 任意牌（混单吊） with the tiles left and the worth once; the JSON keeps every wait
+    (SMX-4: four sets and the wildcard 红中: any tile completes, 1 表, 2 from each seat)."""
+    q = {"variant": "sanmenxia", "hand": "123m123m123m123m7z", "indicator": "4z"}
+    api = client.post("/api/v1/analyze", json=q).get_json()
+    assert api["any_tile_wait"] is True and len(api["waits"]) == 31
+    assert {w["win"]["amount"] for w in api["waits"]} == {6}
+    left = sum(w["remaining"] for w in api["waits"])
+    assert left == 122           # 136 − 13 held − the indicator; 1m 2m 3m (all held) none
+    html = text_of(client.get("/", query_string=q, follow_redirects=True))
+    waits = html[html.index('<ul class="wait-list">'):]
+    waits = waits[:waits.index("</ul>")]
+    assert waits.count("<li") == 1
+    assert "任意牌（混单吊）" in waits and "余 122 张" in waits and "得 6" in waits
+    assert "1 表" in waits and "31 种，共 122 张" in html
+    en = text_of(client.get("/", query_string={**q, "lang": "en"}, follow_redirects=True))
+    assert "Any tile (wildcard single wait)" in en
+
+
 def test_unknown_variant_is_a_field_error(client):
     resp = get(client, variant="tokyo", hand="123m456p789s1112z")
     assert resp.status_code == 422

@@ -325,9 +325,10 @@ def test_zz6_correction_is_noted_once_where_the_seed_figure_differs(client, lang
     assert [rule for rule, _text in notes] == ["ZZ-6"]
     text = notes[0][1]
     if lang == "zh":
-        assert text.startswith("按公式算：") and "7 底、B 给 9 底" in text
+        assert text.startswith("按公式付钱；") and "B 给 12 底" in text and "7 底和 9 底" in text
+        assert "种子" not in text and "原文算错" not in text        # GLOSSARY.md UI words
     else:
-        assert text.startswith("Reckoned by the formula:") and "9 from B" in text
+        assert text.startswith("Paid by the formula;") and "12 from B" in text
         assert not re.search(r"[\u3400-\u9fff]", text)
     result = html[html.index('<section id="result"'):html.index('<div class="col-more">')]
     assert result.count("ZZ-6") == 2                  # the note's link (href and badge) only

@@ -220,17 +220,17 @@ TEXTS: dict[str, str] = dict([
     M_("smx.kong_pao", "base {base} ×(1+pao {pk}+pao {pp})"),
     M_("zz.kong_bloom", "kong bloom"),
     # kept for ledger entries stored with it (their message codes); no longer said
-    M_("zz.seed_note", "by the formula: the seed's worked pao example was wrong and is corrected"),
+    M_("zz.seed_note", "by the formula (the rule text's pao example counts otherwise)"),
     M_("zz.seed_differs",
-       "Reckoned by the formula: the seed's miscounted worked examples, applied to this hand, "
-       "would give other numbers ({examples})."),
+       "Paid by the formula; the rule text's worked example would pay this hand otherwise: "
+       "{examples}."),
     M_("zz.seed_example_pao",
-       "A pao 1, B pao 2, B wins: the seed has each seat without pao pay 2 base, the formula "
-       "1+2 = 3"),
+       "A pao 1, B pao 2, B wins: each seat without pao pays 1+2 = 3 base (the example "
+       "says 2)"),
     M_("zz.seed_example_kong",
-       "A pao 3 with a concealed kong, B pao 2, A wins: the seed has 7 base from each seat "
-       "without pao and 9 from B, while the formula pays the win and the kong each in full, "
-       "8 and 12 with kong pao, 5 and 7 without"),
+       "A pao 3 with a concealed kong, B pao 2, A wins: the win and the kong are paid "
+       "separately, 8 base from each seat without pao and 12 from B when kongs pay pao, 5 "
+       "and 7 when not (the example says 7 and 9)"),
     M_("zz.pao", "pao {n}"),
     M_("zz.dealer_base", "dealer 1"),
     M_("zz.units", "base {base} ×({units})"),
@@ -269,7 +269,7 @@ TEXTS: dict[str, str] = dict([
        "The tile after the turned tile is the wildcard; it stands for any tile."),
     M_("opt.zhengzhou.pao_max", "Pao limit"),
     M_("opt.zhengzhou.pao_max.help",
-       "The most pao (in bases) a player may bet (seed rule: at most three)."),
+       "The most pao (in bases) a player may bet (the rule text: at most three)."),
     M_("opt.zhengzhou.kong_pao", "Kongs pay pao"),
     M_("opt.zhengzhou.kong_pao.help", "Kong payments add both players' pao too."),
     M_("opt.zhengzhou.draw_settles_kongs", "Kongs paid in a drawn game"),
@@ -335,7 +335,7 @@ TEXTS: dict[str, str] = dict([
     M_("variant.panjin", "Panjin"),
     M_("opt.jincheng.draw_penalty", "Houbao"),
     M_("opt.jincheng.draw_penalty.help",
-       "In a drawn game the dealer pays each other player this many bases (the seed rules also say 1)."),
+       "In a drawn game the dealer pays each other player this many bases (some rule texts say 1)."),
     M_("variant.jincheng", "Jincheng"),
     M_("request.unknown_key_no_tiles", "Unknown field \"{key}\". Fields without a hand: {known}."),
     M_("settlement.required_no_tiles",

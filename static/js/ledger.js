@@ -636,7 +636,8 @@
       var number = b.form && b.form.elements.number;
       if (number) number.value = String(n);
       var title = document.getElementById("entry-title");
-      if (title && title.dataset.title) title.textContent = title.dataset.title.replace("{n}", String(n));
+      // the title counts hands played: the entry id less the entries that take no place
+      if (title && title.dataset.title) title.textContent = title.dataset.title.replace("{n}", String(n - (Number(title.dataset.handOffset) || 0)));
     });
   }
 
@@ -723,8 +724,17 @@
     }).catch(function () {});
   }
 
+  // the CSV's times in the phone's own time zone (the server's default is Asia/Shanghai)
+  function csvZone() {
+    var a = document.getElementById("export-csv");
+    var zone = "";
+    try { zone = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (e) { zone = ""; }
+    if (a && zone && document.getElementById("table-meta") && a.href.indexOf("tz=") < 0) a.href = withParam(a.href, "tz", zone);
+  }
+
   function ready() {
     remember();
+    csvZone();
     showMine();
     showSend();
     startLive();

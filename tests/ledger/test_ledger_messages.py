@@ -279,8 +279,8 @@ def test_zz6_note_is_kept_once_per_entry_in_both_languages(api, tables, ledger):
     body = {**WIN, "settlement": {"winner": 1, "pao": [1, 2, 0, 0]}}
     zh = api.post(f"/api/v1/tables/{e}/hands", json=body).json["hand"]["settlement"]
     assert [n["rule"] for n in zh["notes"]] == ["ZZ-6"]
-    assert zh["notes"][0]["message"].startswith("按公式算：种子原文算错的例子")
-    assert zh["notes"][0]["message_en"].startswith("Reckoned by the formula:")
+    assert zh["notes"][0]["message"].startswith("按公式付钱；照规则里的算例会付成别的数：")
+    assert zh["notes"][0]["message_en"].startswith("Paid by the formula;")
     assert not [p for p in zh["payments"] if "ZZ-6" in p["detail"] or "种子" in p["detail"]]
     en = _en(api, "GET", f"/api/v1/tables/{e}").json["hands"][-1]["settlement"]
     assert en["notes"][0]["message"] == zh["notes"][0]["message_en"]
@@ -539,17 +539,20 @@ def test_english_csv_export(make_app):
     rows = list(csv.reader(io.StringIO(raw)))
     assert rows[0] == ["Hand", "Kind", "Status", "Dealer", "Winner", "Win method",
                        "Tiles checked", "From", "To", "Amount", "Item", "Detail", "Rule",
-                       "Recorded at"]
+                       "Recorded at (Asia/Shanghai)", "Entry", "Revision"]
     assert not [c for r in rows for c in r if CJK.search(c)]
     assert rows[1][:7] == ["1", "A hand", "Counted", "Wang", "Mei", "self-draw", "Yes"]
     entries = rows[1:rows.index([])]            # then the totals and the settle-up
-    assert entries[-1][:11] == ["5", "Adjustment", "Counted", "", "", "", "", "Zhang", "Wang",
+    # an adjustment takes no place among the hands played; its entry id is column 15
+    assert entries[-1][14] == "5"
+    assert entries[-1][:11] == ["", "Adjustment", "Counted", "", "", "", "", "Zhang", "Wang",
                                 "5", "Adjustment"]
     assert ["Totals"] == next(r for r in rows if r[:1] == ["Totals"])[:1]
     zh = client.get(f"/t/{token}/export.csv", headers={"Accept-Language": "zh-CN"})
     zrows = list(csv.reader(io.StringIO(zh.get_data().decode("utf-8-sig"))))
     assert zrows[0] == ["手", "类型", "状态", "庄家", "胡牌者", "胡法", "验牌", "付款", "收款",
-                        "金额", "项目", "说明", "规则", "记入时间"]
+                        "金额", "项目", "说明", "规则", "记入时间（Asia/Shanghai）", "记录号",
+                        "更正版本"]
     assert zrows[1][:7] == ["1", "牌局", "计入", "Wang", "Mei", "自摸", "是"]
 
 

@@ -314,16 +314,21 @@ def test_csv_holds_every_entry_with_its_status_then_totals_and_settle_up(client)
     rows = _rows(resp)
     header = rows[0]
     assert header == ["手", "类型", "状态", "庄家", "胡牌者", "胡法", "验牌", "付款", "收款",
-                      "金额", "项目", "说明", "规则", "记入时间"]
+                      "金额", "项目", "说明", "规则", "记入时间（Asia/Shanghai）", "记录号",
+                      "更正版本"]
     end = rows.index([])
     body = rows[1:end]
     col = {name: header.index(name) for name in header}
-    assert sorted({int(r[0]) for r in body}) == [1, 2, 3, 4, 5]       # a row for each entry
-    by = {n: [r for r in body if r[0] == str(n)] for n in range(1, 6)}
+    # a row for each entry (its id in 记录号); 手 counts the hands played: the fee, the
+    # voided and the undone entries take no place
+    assert sorted({int(r[col["记录号"]]) for r in body}) == [1, 2, 3, 4, 5]
+    by = {n: [r for r in body if r[col["记录号"]] == str(n)] for n in range(1, 6)}
+    assert [by[n][0][0] for n in range(1, 6)] == ["1", "2", "", "", ""]
     assert [r[col["项目"]] for r in by[1]] == ["胡牌"] * 3               # ZZ-4: 2, 1, 1
     assert [r[col["金额"]] for r in by[1]] == ["2", "1", "1"]
     assert [(r[col["状态"]], r[col["胡牌者"]], r[col["金额"]]) for r in by[2]] == \
         [("计入", "荒庄", "")]
+    assert by[2][0][col["验牌"]] == ""                          # a 荒庄 has no tiles to check
     assert {r[col["项目"]] for r in by[3]} == {"台费"} and len(by[3]) == 3
     assert [(r[col["状态"]], r[col["说明"]], r[col["金额"]]) for r in by[4]] == \
         [("作废", "'=记错了", "")]

@@ -51,11 +51,14 @@ Methods (all take a token as the user gave it; all return plain JSON-ready dicts
 T (a table, a :class:`TableDoc`: a dict, read only, that also writes its JSON) =
 ``{"variant", "options" (every option, defaults filled in), "base", "names", "dealer" (who
 deals the next hand, SMX-8/ZZ-7/PJ-14/JC-9 from the last counted hand), "first_dealer",
-"next_number", "version", "access" ("edit"|"view"), "created_at", "updated_at", "hands": [H],
+"next_number" (the next entry's id), "next_hand_no" (the place of the next hand played: counted
+hands + 1), "version", "access" ("edit"|"view"), "created_at", "updated_at", "hands": [H],
 "totals": [4 numbers], "settle_up": [{"from", "to", "amount"}], "carry_bets" ("keep"|"reset"),
 "last_counted" (the entry an undo takes, or None)}``.
 
-H (an entry) = ``{"number", "kind" ("hand"|"adjustment"), "status" ("recorded"|"voided"),
+H (an entry) = ``{"number" (its id, kept for good), "hand_no" (its place among the hands
+played: counted hands numbered 1, 2, … without gaps; null for an adjustment and for a voided
+or undone entry), "kind" ("hand"|"adjustment"), "status" ("recorded"|"voided"),
 "verified" (tiles given; a 荒庄 and an adjustment need none), "dealer" (as played),
 "dealer_flag" (this counted hand's dealer no longer follows the rules from the counted hands
 before it), "request" (as recorded, ``settlement.dealer`` filled in), "settlement":
@@ -1426,12 +1429,15 @@ class _Snapshot:
     them, and their JSON per language, made when first asked (:meth:`fragment`). Never
     changed once shared: a newer version is a new snapshot (:meth:`after`)."""
 
-    __slots__ = ("version", "hands", "frags")
+    __slots__ = ("version", "hands", "frags", "next_hand_no")
 
-    def __init__(self, version: int, hands: list, frags: dict | None = None):
+    def __init__(self, version: int, hands: list, frags: dict | None = None,
+                 next_hand_no: int = 1):
         self.version = version
         self.hands = hands
         self.frags = frags if frags is not None else {}
+        #: the place the next hand played takes (counted hands + 1)
+        self.next_hand_no = next_hand_no
 
     @classmethod
     def after(cls, old: _Snapshot | None, version: int, count: int,
@@ -1454,7 +1460,20 @@ class _Snapshot:
                 return None
         if len(hands) != count:
             return None
-        return cls(version, hands, frags)
+        # hand_no: the place of a counted hand among the hands played (an undone or voided
+        # entry and an adjustment have none); a void shifts the later ones, which are then
+        # copied with their new place and written again
+        n = 0
+        for i, h in enumerate(hands):
+            no = None
+            if h["kind"] == "hand" and h["status"] == "recorded":
+                n += 1
+                no = n
+            if h.get("hand_no", -1) != no:
+                hands[i] = {**h, "hand_no": no}
+                for v in frags.values():
+                    v[i] = None
+        return cls(version, hands, frags, n + 1)
 
     def fragment(self, i: int, lang: str) -> bytes:
         """Entry ``i``'s JSON in ``lang`` (:func:`~webcalc.ledger.texts.hand_in`), UTF-8."""
@@ -1759,7 +1778,8 @@ def _table_doc(t: Table, editor: int | None, snap: _Snapshot) -> TableDoc:
     ints = d.floats == 0 and (d.counted > 0 or _is_int(t.base))
     doc = TableDoc(
         variant=t.variant, options=t.options, base=t.base, names=t.names, dealer=d.dealer,
-        first_dealer=t.first_dealer, next_number=t.next_number, version=t.version,
+        first_dealer=t.first_dealer, next_number=t.next_number,
+        next_hand_no=snap.next_hand_no, version=t.version,
         access="view" if editor is None else "edit", created_at=_iso(t.created_at),
         updated_at=_iso(t.updated_at), hands=list(snap.hands),
         totals=[number(x, ints) for x in d.totals],

@@ -80,16 +80,20 @@ class AnalyzeForm(FlaskForm):
 
         Raises:
             webcalc.errors.InputError: from the melds text (``field="melds"``).
+
+        The texts go to the engine as typed (it skips spaces itself), so an error's position
+        counts the characters the player typed, leading spaces included; only trailing spaces
+        go (they hold no position, and would count against the engine's length caps).
         """
         from ..notation import melds_from_text
 
-        req: dict = {"variant": self.variant.data, "hand": self.hand.data.strip()}
-        melds = (self.melds.data or "").strip()
-        if melds:
+        req: dict = {"variant": self.variant.data, "hand": (self.hand.data or "").rstrip()}
+        melds = (self.melds.data or "").rstrip()
+        if melds.strip():
             req["melds"] = melds_from_text(melds)
         for name in ("indicator", "visible", "winning_tile"):
-            value = (getattr(self, name).data or "").strip()
-            if value:
+            value = (getattr(self, name).data or "").rstrip()
+            if value.strip():
                 req[name] = value
         req["win_by"] = self.win_by.data or "self_draw"
         history = (self.history.data or "").strip()

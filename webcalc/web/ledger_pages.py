@@ -732,6 +732,10 @@ class TableHome(Home):
         d = self.declares
         return {"record_url": record_url, "draw_url": draw_url, "correcting": self.correcting,
                 "entry_number": self.number, "next_number": self.table["next_number"],
+                # the places among the hands played the page names (an undone entry has none)
+                "entry_hand_no": max(1, self.number - self.table["next_number"]
+                                     + self.table["next_hand_no"]),
+                "next_hand_no": self.table["next_hand_no"],
                 "recorded_meanwhile": self.correcting is None
                 and self.number < self.table["next_number"],
                 "declares": d, "declared_values": self.declared_values,
@@ -1211,7 +1215,9 @@ def chart(token: str):
                    legend_at_bottom_columns=4, show_dots=True, dots_size=2.5,
                    disable_xml_declaration=True, x_title=_("Hand number"), truncate_legend=-1,
                    margin=8)
-    c.x_labels = ["0"] + [str(h["number"]) for h in counted]
+    # the axis counts the hands played (hand_no: 1, 2, … without the undone ones); a counted
+    # adjustment between two hands is a point of its own, unlabelled
+    c.x_labels = ["0"] + [str(h["hand_no"]) if h["hand_no"] else "" for h in counted]
     running = [0.0] * 4
     series = [[0.0] for _ in range(4)]
     for h in counted:
@@ -1243,15 +1249,42 @@ def export_json_view(token: str):
     return resp
 
 
-def _csv_header() -> list[str]:
+#: the CSV's time zone when the export link names none (tables keep no zone; the players this
+#: is written for are in China)
+CSV_ZONE = "Asia/Shanghai"
+
+
+def _csv_header(zone: str) -> list[str]:
     """The CSV columns, in the export request's language (the file is read by people; a
-    program reads the JSON export)."""
+    program reads the JSON export). The time column names the zone its times are in."""
     return [pgettext("csv", "Hand"), pgettext("csv", "Kind"), pgettext("csv", "Status"),
             pgettext("csv", "Dealer"), pgettext("csv", "Winner"),
             pgettext("csv", "Win method"), pgettext("csv", "Tiles checked"),
             pgettext("csv", "From"), pgettext("csv", "To"), pgettext("csv", "Amount"),
             pgettext("csv", "Item"), pgettext("csv", "Detail"), pgettext("csv", "Rule"),
-            pgettext("csv", "Recorded at")]
+            pgettext("csv", "Recorded at (%(zone)s)", zone=zone), pgettext("csv", "Entry"),
+            pgettext("csv", "Revision")]
+
+
+def _csv_zone(name: str | None):
+    """The export's time zone: ``?tz=`` (an IANA name such as ``Asia/Shanghai``, which the
+    page's script fills in from the phone's own zone), else :data:`CSV_ZONE`; None when the
+    name is not a zone."""
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    name = CSV_ZONE if name is None or not name.strip() else name.strip()
+    if len(name) > 64 or not re.fullmatch(r"[A-Za-z0-9_+\-]+(/[A-Za-z0-9_+\-]+)*", name):
+        return None
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        return None
+
+
+def _local(iso: str, zone) -> str:
+    """An ISO 8601 UTC time as the clock on the wall read it: ``2026-12-06 21:03:15``."""
+    return datetime.fromisoformat(iso.replace("Z", "+00:00")).astimezone(zone) \
+        .strftime("%Y-%m-%d %H:%M:%S")
 
 
 def _csv_items() -> dict[str, str]:
@@ -1278,12 +1311,22 @@ def export_csv(token: str):
     (counted, voided, undone): a counted entry's row per payment, or one row when it has
     none (a 荒庄 with no penalty); a voided or undone entry's one row, its reason in the
     detail and no amounts, as it counts no more. Then the seats with their totals, and the
-    settle-up. Text cells never start a formula (:func:`csv_text`)."""
+    settle-up. Text cells never start a formula (:func:`csv_text`).
+
+    Read like the evening (issue 36.4): the hand column counts the hands played (``hand_no``:
+    empty for an adjustment and an undone or voided entry; the entry's id is in its own
+    column), times are local in ``?tz=`` (default :data:`CSV_ZONE`, named in the header), a
+    荒庄 has no tiles to check, and a corrected entry carries its revision."""
+    zone = _csv_zone(request.args.get("tz"))
+    if zone is None:
+        return Response(_("Unknown time zone %(zone)s: use a name such as Asia/Shanghai.",
+                          zone=request.args.get("tz", "")[:64]) + "\n", status=400,
+                        mimetype="text/plain")
     t = _load(token)
     names = [csv_text(n) for n in t["names"]]
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\r\n")
-    w.writerow([csv_text(c) for c in _csv_header()])
+    w.writerow([csv_text(c) for c in _csv_header(str(zone))])
     from ..variants.base import WIN_METHOD_LABELS
 
     kinds = {"adjustment": pgettext("csv", "Adjustment"), "hand": pgettext("csv", "A hand")}
@@ -1297,23 +1340,27 @@ def export_csv(token: str):
                   drawn if s.get("winner") is None else names[s["winner"]])
         win_by = "" if adjustment or s.get("winner") is None else \
             localized(WIN_METHOD_LABELS.get(h["request"].get("win_by", "self_draw"), ""))
-        verified = "" if adjustment else (yes if h["verified"] else unchecked)
+        # a 荒庄 (no winner) has no tiles to check
+        verified = "" if adjustment or s.get("winner") is None else \
+            (yes if h["verified"] else unchecked)
         dealer = "" if adjustment else names[h["dealer"]]
-        head = [h["number"], csv_text(kinds[h["kind"]]), csv_text(_csv_status(h)), dealer,
-                winner, csv_text(win_by), csv_text(verified)]
+        head = [h.get("hand_no") or "", csv_text(kinds[h["kind"]]), csv_text(_csv_status(h)),
+                dealer, winner, csv_text(win_by), csv_text(verified)]
+        tail = [_local(h["recorded_at"], zone), h["number"],
+                h["revision"] if h["revision"] > 1 else ""]
         if h["status"] != "recorded":
             reason = "" if h.get("void_code") == "undone" else (h.get("void_reason") or "")
-            w.writerow(head + ["", "", "", "", csv_text(reason), "", h["recorded_at"]])
+            w.writerow(head + ["", "", "", "", csv_text(reason), ""] + tail)
             continue
         if not h["settlement"]["payments"]:
             note = h["request"].get("adjustment", {}).get("note", "") if adjustment else ""
-            w.writerow(head + ["", "", "", "", csv_text(note), "", h["recorded_at"]])
+            w.writerow(head + ["", "", "", "", csv_text(note), ""] + tail)
         for p in h["settlement"]["payments"]:
             item = p.get("item") or ""
             w.writerow(head + [names[p["from"]], names[p["to"]], _num(p["amount"]),
                                csv_text(items.get(item, item)),
-                               csv_text(p.get("detail") or ""), csv_text(p.get("rule") or ""),
-                               h["recorded_at"]])
+                               csv_text(p.get("detail") or ""), csv_text(p.get("rule") or "")]
+                       + tail)
     w.writerow([])
     w.writerow([csv_text(pgettext("csv", "Seat"))] + names)
     w.writerow([csv_text(pgettext("csv", "Totals"))] + [_num(x) for x in t["totals"]])

@@ -141,7 +141,7 @@ RULES: tuple[Rule, ...] = (
              "111 222 333万 可以读成三个刻子，也可以读成三个 123 顺子：共 2 种读法。",
              "111 222 333 Characters reads as three triplets or three 123 sequences: 2 "
              "readings.", complete=True, readings=2),),
-         no_seed_zh="种子规则没有直接说；这是本站的决定。"),
+         no_seed_zh="规则原文没有直接说；这是本站的决定。"),
     Rule("C-7", "指示牌不参与牌局", "The indicator is out of play",
          "翻开来定混的那张牌（混皮、明牌、查混牌）一直亮在桌上，谁也摸不到：这一种牌只剩 3 张在牌局里，"
          "算听牌剩几张时也把它算作已经看见。没给指示牌，这手就没有混。晋城没有混，给了指示牌就报错。",
@@ -185,7 +185,7 @@ RULES: tuple[Rule, ...] = (
              "14 tiles: discard 1 Characters and the hand waits on 1, 4 and 7 Characters: "
              "3 + 3 + 4 = 10 tiles (the 1 Characters thrown is in the river, not left).",
              discard_waits={"1m": {"1m": 3, "4m": 3, "7m": 4}})),
-         no_seed_zh="种子规则没有直接说怎么数；这是本站的决定。"),
+         no_seed_zh="规则原文没有直接说怎么数；这是本站的决定。"),
     Rule("C-10", "荒庄", "A drawn game (huangzhuang)",
          "摸完牌没人胡，叫荒庄：没有胡牌的钱，只按各玩法的规定付杠钱和罚分（三门峡、晋城荒庄不付杠；"
          "郑州看选项；盘锦照付；晋城庄家还要付后包）。",
@@ -220,7 +220,7 @@ RULES: tuple[Rule, ...] = (
              "只能单吊一万，可四张一万都在手里：没有可等的牌，算 1 向听，没有听牌。",
              "It could only wait on 1 Characters, but all four are in the hand: 1 from ready, "
              "no waits.", shanten=1, waits={}),),
-         no_seed_zh="种子规则没有说；这是本站的决定。"),
+         no_seed_zh="规则原文没有说；这是本站的决定。"),
     Rule("C-13", "读法怎么列", "How readings are listed",
          "只差在哪一张同样的牌放哪儿的读法算同一种。全由混牌组成的一组只列一次，叫“任意”组"
          "（三张混：任意一副；两张混：任意一对），不按它能当的每一种牌各列一遍。",
@@ -231,7 +231,7 @@ RULES: tuple[Rule, ...] = (
              "三张红中都是混：读成 123万 456筒 789条 一对东风 + 一组“任意”（三张混）。",
              "Three Red wildcards are listed as one “any” group beside 123, 456, 789 and a "
              "pair of East.", complete=True, group="free"),),
-         no_seed_zh="种子规则没有说；这是本站的决定。"),
+         no_seed_zh="规则原文没有说；这是本站的决定。"),
     Rule("C-14", "胡法", "Win methods",
          "杠上开花（杠后补牌胡）在每个玩法里都算自摸：三家都付，自摸的翻倍照算，玩法自己有杠开番的再加。"
          "玩法不允许的胡法（比如郑州、三门峡点炮）报错 bad_win_by，并指出是哪条规则。",
@@ -303,9 +303,9 @@ RULES: tuple[Rule, ...] = (
              "Four 123 Characters and Red (wild), won on 9 Characters: 混单吊, 1 表.",
              complete=True, biao=1),
           ex({**SMX, "hand": "123m123m123m123m7z", "indicator": "4z"},
-             "13 张时：摸什么都能胡（混单吊），每张听牌旁写着“1 表、得 6”（三家各付 2）。",
-             "At 13 tiles: any tile wins (混单吊); each wait shows 1 表 and 6 points (2 from "
-             "each seat).", any_tile_wait=True,
+             "13 张时：摸什么都能胡（混单吊），听牌只有一行“任意牌（混单吊）”，旁写着“1 表、得 6”（三家各付 2）。",
+             "At 13 tiles: any tile wins (混单吊); the waits are one row, any tile, showing 1 表 "
+             "and 6 points (2 from each seat).", any_tile_wait=True,
              wait_win={"9p": {"fan": [], "biao": 1, "amount": 6}}),
           ex({**SMX, "hand": "123m123m123m123p1s7z", "indicator": "4z", "winning_tile": "7z"},
              "反例：四副顺子加单张一条，摸到红中（混）胡：混牌只是配一条做将，不是混单吊，0 表。",
@@ -417,10 +417,10 @@ RULES: tuple[Rule, ...] = (
              "South (跑2) has a concealed kong: 3 from each other seat; East self-draws: 3 "
              "from South, 1 from each of the others.", net=[2, 6, -4, -4]),),
          seed=("001", "暗杠:每人支付100金蛋 如果有下跑，1个，每人要支付，200金蛋，")),
-    Rule("ZZ-6", "种子里算错的两个例子", "The seed's two miscounted examples",
-         "郑州的种子规则给了公式，又给了两个和公式对不上的例子。本站按公式算，把例子当成笔误："
-         "A 跑1、B 跑2，B 胡，没下跑的两家各付 3 底（种子写的是 2）；A 跑3 带一个暗杠、B 跑2，A 胡，"
-         "没下跑的各付 8 底、B 付 12 底（不开杠跑时 5 和 7；种子写的是 7 和 9）。"
+    Rule("ZZ-6", "规则原文里和公式对不上的两个例子", "The seed's two miscounted examples",
+         "郑州的规则原文给了公式，又给了两个和公式对不上的例子。本站按公式算，把例子当成笔误："
+         "A 跑1、B 跑2，B 胡，没下跑的两家各付 3 底（原文写的是 2）；A 跑3 带一个暗杠、B 跑2，A 胡，"
+         "没下跑的各付 8 底、B 付 12 底（不开杠跑时 5 和 7；原文写的是 7 和 9）。"
          "结算只在照搬这两个例子会得出别的数时提示一次，不在每一笔付款后面重复。",
          "The Zhengzhou seed gives a formula and two examples that contradict it. We follow "
          "the formula: A 跑1, B 跑2, B wins → each 跑0 player pays 3 base (the seed says 2); "
@@ -614,7 +614,7 @@ RULES: tuple[Rule, ...] = (
          (ex({**JC, "hand": "123m456p789s1122z", "indicator": "3z"},
              "晋城给了指示牌：报错 bad_option。", "An indicator in Jincheng: bad_option.",
              error="bad_option"),),
-         no_seed_zh="种子规则没有提到混牌；没有混是本站据此作出的决定。"),
+         no_seed_zh="规则原文没有提到混牌；没有混是本站据此作出的决定。"),
     Rule("JC-2", "晋城的胡牌型", "Jincheng's shapes",
          "四副加一将；七对（必须门清）；十三幺：三门的 1 和 9、七种字牌各一张，其中一种成对。"
          "十三幺除了拾、抢来的牌（JC-10）以外都要暗手。",
@@ -649,7 +649,7 @@ RULES: tuple[Rule, ...] = (
          seed=("003", "明杠的牌而胡牌（此處兩種明杠的方式均合用）。")),
     Rule("JC-5", "晋城胡牌给多少", "Jincheng's win payment",
          "另外三家各付：底 × u ×（自摸 2）×（这家没上架就点了炮 2），u 是胡家或这家是庄时 2，否则 1。"
-         "种子表里的八种情况都和这个公式一致，全都是测试。",
+         "原文表里的八种情况都和这个公式一致，全都是测试。",
          "Each of the three others pays base × u × (2 if self-drawn) × (2 if this payer "
          "discarded the winning tile without 上架), u = 2 if the winner or this payer deals. "
          "All eight cases of the seed's table are tests.",

@@ -90,6 +90,12 @@ def tile_text(code) -> str:
     return face.chinese if current_lang() == "zh" else face.code
 
 
+def tile_names(text) -> str:
+    """A tile string read aloud (``"555m"`` → ``五万 五万 五万``), for labels a screen reader
+    speaks: never the codes."""
+    return " ".join(tile_name(c) for c in tile_codes(text))
+
+
 def tile_codes(text) -> list[str]:
     """The tile codes of a tile string (a meld's ``"555m"``)."""
     from ..tiles import parse_tiles
@@ -383,15 +389,30 @@ def useful_list(useful, shanten, wild=None) -> Markup:
                                                        N_("No draw brings it nearer."), {})
 
 
-def wait_items(waits, wild=None) -> Markup:
+def wait_items(waits, wild=None, any_tile=False) -> Markup:
     """The items of the result's wait list (``waits[i]``: ``tile``, ``remaining``, ``dead``
     when given, ``win``), ``<li>`` … ``</li>`` joined by a new line and six spaces: the tile
     (marked when a wildcard), how many are left, the dead-wait flag (``dead``, else none
     left) and what winning on it is worth (:func:`worth`). One call for the list instead of
-    four template calls per wait."""
+    four template calls per wait.
+
+    A 混单吊 (``any_tile``: the answer's ``any_tile_wait``) where every tile wins the same
+    is one item, 任意牌（混单吊）, with the tiles left and the worth once, not 30-odd equal
+    rows (issue 36.5; the JSON keeps every wait)."""
     translations = _request_i18n()[0]
     app_id, lang = app_lang()
     wild = wild or ()
+    if any_tile and waits and all(w.get("win") == waits[0].get("win") for w in waits):
+        win = waits[0].get("win")
+        left = sum(w["remaining"] for w in waits)
+        parts = ['<li class="wait wait-any"><span class="wait-any-name" data-tile="any">',
+                 _gettext(translations, N_("Any tile (混单吊)"), {}), "</span>",
+                 '\n        <span class="remaining">',
+                 _gettext(translations, N_("%(n)s left"), {"n": left}), "</span>"]
+        if win:
+            parts.append(worth(win))
+        parts.append("</li>")
+        return Markup("".join(parts))
     rows = []
     for w in waits:
         code, remaining, win = w["tile"], w["remaining"], w.get("win")
@@ -641,6 +662,7 @@ def init_app(app: Flask) -> None:
         tile_text=tile_text,
         list_sep=list_sep,
         tile_codes=tile_codes,
+        tile_names=tile_names,
         TARGET_LABELS=TARGET_LABELS,
         MELD_TYPE_LABELS=MELD_TYPE_LABELS,
         VARIANT_NAMES=VARIANT_NAMES,
