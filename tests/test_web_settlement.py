@@ -282,7 +282,7 @@ def test_bad_kong_text_is_a_field_error(client):
 def test_winner_with_a_hand_that_is_no_win(client):
     """C-15: a winner's hand must be a win; the page says why (PJ-7) and settles nothing."""
     q = {"variant": "panjin", "hand": "111m222p333s999m11z", "winning_tile": "1z",
-         "s_dealer": "0", "s_winner": "1"}
+         "s_winner": "1"}
     resp = client.get("/", query_string=q)
     assert resp.status_code == 422
     html = text_of(resp)
