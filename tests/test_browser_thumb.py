@@ -253,6 +253,9 @@ def play(t: Thumb, table: Table, n: int, hand: Hand, tabled_url: str, capsys) ->
         if hand.tiles:
             t.tap("#tiles > summary", swap=False)
             assert page.get_attribute("#tiles", "open") is not None
+            # opened by the user, it stays open through a swap that brings no tile
+            t.choose("#s_winner", str(hand.winner), check=False)
+            assert page.get_attribute("#tiles", "open") is not None
             key_y = None
             for code in hand.tiles[:-1]:
                 t.tap(f"button.key[value='{code}']", check=False)
@@ -268,7 +271,8 @@ def play(t: Thumb, table: Table, n: int, hand: Hand, tabled_url: str, capsys) ->
             t.number(f"input[name=s_pao{seat}]", str(x))
         for seat in hand.gang:
             t.tap(f"#s_jiagang{seat}")
-        t.choose("#s_winner", str(hand.winner), check=quick)
+        if not hand.tiles:
+            t.choose("#s_winner", str(hand.winner))
         if hand.win_by != "self_draw":
             t.choose("#win_by", hand.win_by, check=quick)
         if hand.discarder is not None:
@@ -373,5 +377,14 @@ def test_without_javascript_the_answer_lands_on_the_entry(browser, server, capsy
             if n == 1:
                 page.screenshot(path=str(SCREENSHOTS / "thumb-nojs-after-record.png"))
         assert page.locator("#totals td").all_inner_texts() == [f"{x:g}" for x in table.totals]
+        # tiles wanted: the fold opened here stays open through taps (tiles=1 rides in the
+        # form), even one that empties the hand
+        page.locator("#tiles > summary").tap()
+        for selector in ("button.key[value='5m']", "button[name=clear]"):
+            with page.expect_navigation():
+                page.locator(selector).tap()
+            page.wait_for_load_state("load")
+            assert page.get_attribute("#tiles", "open") is not None, selector
+        assert page.locator(".hand-tiles .tile").count() == 0
     finally:
         ctx.close()
