@@ -23,8 +23,7 @@ from .scale import examples
 
 
 def settled_query(variant: str, **extra: str) -> dict[str, str]:
-    return {"variant": variant, **settled_hand(variant), "s_dealer": "0", "s_winner": "0",
-            **extra}
+    return {"variant": variant, **settled_hand(variant), "s_winner": "0", **extra}
 
 
 def card(client, query: dict | str, **kw):

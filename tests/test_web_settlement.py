@@ -242,12 +242,29 @@ def test_jincheng_winner_not_ready(client):
     assert re.search(r'<input type="checkbox" id="s_ready1" name="s_ready1" value="1" aria-label', html)
 
 
-def test_missing_dealer_and_bad_seat(client):
-    q = page_query(case("zz-big-example")["request"])
+def test_no_dealer_given_is_east_on_the_page_not_in_the_api(client):
+    """R4 (issue 36): the page's dealer defaults to 东家, shown chosen, so a winner alone
+    settles (the nets of the same request with ``dealer`` 0); the JSON API still requires
+    ``dealer`` (API.md), as before. A seat the page cannot read stays an error under it."""
+    req = case("zz-big-example")["request"]
+    q = page_query(req)
     q.pop("s_dealer")
     resp = client.get("/", query_string=q, follow_redirects=True)
-    assert resp.status_code == 422
-    assert Elements(text_of(resp)).by_id("s_dealer")["aria-invalid"] == "true"
+    assert resp.status_code == 200
+    html = text_of(resp)
+    dealer = Elements(html).by_id("s_dealer")
+    assert "aria-invalid" not in dealer
+    assert re.search(r'<select id="s_dealer" name="s_dealer">\s*<option value="0" selected>', html)
+    assert "— 请选 —" not in html[html.index('id="s_dealer"'):][:400]
+    east = {**req, "settlement": {**req["settlement"], "dealer": 0}}
+    api = client.post("/api/v1/analyze", json=east).get_json()["settlement"]["net"]
+    assert [n for _seat, n in nets_in(html)] == [f"{x:+g}" if x else "0" for x in api]
+    # the canonical URL leaves the default out: s_dealer=0 is the same page
+    assert client.get("/", query_string={**q, "s_dealer": "0"}).status_code == 303
+    # the API is unchanged: a settlement without a dealer is refused under settlement.dealer
+    bare = {**req, "settlement": {k: v for k, v in req["settlement"].items() if k != "dealer"}}
+    r = client.post("/api/v1/analyze", json=bare)
+    assert r.status_code == 400 and r.get_json()["error"]["field"] == "settlement.dealer"
     resp = client.get("/", query_string={**q, "s_dealer": "7"}, follow_redirects=True)
     assert resp.status_code == 422
     html = text_of(resp)
@@ -265,7 +282,7 @@ def test_bad_kong_text_is_a_field_error(client):
 def test_winner_with_a_hand_that_is_no_win(client):
     """C-15: a winner's hand must be a win; the page says why (PJ-7) and settles nothing."""
     q = {"variant": "panjin", "hand": "111m222p333s999m11z", "winning_tile": "1z",
-         "s_dealer": "0", "s_winner": "1"}
+         "s_winner": "1"}
     resp = client.get("/", query_string=q)
     assert resp.status_code == 422
     html = text_of(resp)

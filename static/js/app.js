@@ -149,6 +149,17 @@
       });
   }
 
+  // A fold marked data-keep-open (the table's 输入手牌 and 杠) that the user opened stays
+  // open through a swap: the server opens it when tiles are wanted, and only the user closes
+  // it (the morph would take away the `open` the server did not render).
+  document.addEventListener("htmx:before:morph:attr", function (event) {
+    var el = event.target;
+    if (event.detail && event.detail.attrName === "open" && event.detail.newValue === null &&
+        el && el.hasAttribute && el.hasAttribute("data-keep-open")) {
+      event.preventDefault();
+    }
+  });
+
   function swapped() {
     ready();
     sync();

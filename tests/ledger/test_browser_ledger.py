@@ -52,6 +52,7 @@ def win(page, winner: int, pao=None, hand=WIN, kong=None, js=True):
     """Fill a hand in as typed text and record it. Without JavaScript the typed fields are
     sent with 分析 first: 记入 records only the state whose result the page shows."""
     if hand:
+        open_tiles(page)
         page.fill("#hand", hand)
         open_more(page)
         page.fill("#winning_tile", "2z")
@@ -60,11 +61,25 @@ def win(page, winner: int, pao=None, hand=WIN, kong=None, js=True):
         for i, x in enumerate(pao):
             page.fill(f"input[name=s_pao{i}]", str(x))
     if kong is not None:
+        open_kongs(page)
         page.locator("select[name=k_seat]").first.select_option(str(kong))
         page.locator("select[name=k_type]").first.select_option("concealed")
     if not js:
         press(page, "#analyse")
     press(page, "#record")
+
+
+def open_tiles(page):
+    """At a table the palette and the hand field fold into 输入手牌 (closed until tiles are
+    wanted: one screen per hand, issue 36)."""
+    if page.locator("#tiles").count() and page.get_attribute("#tiles", "open") is None:
+        page.click("#tiles > summary")
+
+
+def open_kongs(page):
+    """At a table the kongs fold under the bets (open once a kong is listed)."""
+    if page.locator("#kong-fold").count() and page.get_attribute("#kong-fold", "open") is None:
+        page.click("#kong-fold > summary")
 
 
 def open_more(page):
@@ -239,6 +254,7 @@ def test_two_clients_record_the_same_hand(browser, server):
         token = open_table(a, base)
         b.goto(a.url.split("?")[0])
         for page, winner in ((a, 1), (b, 2)):             # both fill hand 1 in
+            open_tiles(page)
             page.fill("#hand", WIN)
             open_more(page)
             page.fill("#winning_tile", "2z")
@@ -276,6 +292,7 @@ def test_forms_without_javascript(browser, server):
         assert totals(page) == ["-2", "4", "-1", "-1"]
         # 记入 right after typing: the typed fields are not what the page showed, so nothing
         # is recorded; the page now shows their result (here: the bad tile) to check
+        open_tiles(page)
         page.fill("#hand", "123m456p789s1112x")                   # a bad tile
         page.select_option("#s_winner", "2")
         press(page, "#record")
@@ -357,6 +374,7 @@ def test_english_ledger_page(browser, server, js):
         page.wait_for_load_state()
         assert totals(page) == ["11", "-2", "-7", "-2"]
         # a tile the app cannot read: an English error under the hand, what was typed kept
+        open_tiles(page)
         page.fill("#hand", "123m456p789s1112x")
         page.select_option("#s_winner", "2")
         if js:
@@ -408,6 +426,7 @@ def test_the_winners_kong_in_the_melds_is_counted(browser, server, js):
         token = open_table(page, base)
 
         def enter(hand, winning, melds, pao, kong_row=None):
+            open_tiles(page)
             page.fill("#hand", hand)
             open_more(page)
             page.fill("#winning_tile", winning)
@@ -417,6 +436,7 @@ def test_the_winners_kong_in_the_melds_is_counted(browser, server, js):
                 page.fill(f"input[name=s_pao{i}]", str(x))
             if kong_row is not None:
                 seat, typ, supplier = kong_row
+                open_kongs(page)
                 page.locator("select[name=k_seat]").first.select_option(seat)
                 page.locator("select[name=k_type]").first.select_option(typ)
                 page.locator("select[name=k_from]").first.select_option(supplier)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from .test_browser_ledger import new_page, open_table, totals, win
+from .test_browser_ledger import new_page, open_table, open_tiles, totals, win
 
 pytestmark = pytest.mark.browser
 
@@ -59,6 +59,7 @@ def _offline(context, page) -> None:
 def _tap_hand(page, winner: int) -> None:
     """The hand by palette taps (13 tiles, then the winning tile: the 14th), the winner
     chosen; then 记入 (no network: queued)."""
+    open_tiles(page)
     for code in WIN[:-1]:
         page.click(f"button.key[value='{code}']")
     page.click("label.target:has(input[value=winning_tile])")
@@ -134,6 +135,7 @@ def test_three_hands_tapped_in_offline_are_sent_once_each_in_order(browser, serv
         page.screenshot(path=str(SCREENSHOTS / "offline-table-queue-390x844.png"))
         assert ledger.table(token)["hands"] == []
         # typed text survives an offline reload: the state is in the URL
+        open_tiles(page)
         page.click("button.key[value='5m']")
         page.click("button.key[value='5m']")
         assert "hand=5m" in page.url.replace("+", "").replace("%20", "")

@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from .test_browser_ledger import NAMES, new_page, press
+from .test_browser_ledger import NAMES, new_page, open_kongs, open_tiles, press
 
 pytestmark = pytest.mark.browser
 
@@ -44,20 +44,33 @@ class Taps:
             self.page.wait_for_function(
                 "c => document.querySelector('#hand-row-label')?.innerText !== c", arg=before)
 
+    def tiles(self):
+        """At a table: open the folded 输入手牌 (a tap) when it is closed."""
+        if self.page.locator("#tiles").count() and \
+                self.page.get_attribute("#tiles", "open") is None:
+            self.n += 1
+            open_tiles(self.page)
+
     def key(self, code: str):
         """A palette key: the hand (or melds, winning tile …) changes; JS on in place."""
+        self.tiles()
         before = self.page.locator("#hand-row-label").inner_text()
         self.n += 1
         self.page.click(f"button.key[value='{code}']")
         self._settled(before)
 
     def target(self, name: str):
+        self.tiles()
         self.n += 1
         self.page.check(f"input[name=target][value={name}]")
         if self.js:
             self.page.wait_for_url(f"**target={name}**")
 
     def choose(self, selector: str, value: str):
+        if "k_" in selector and self.page.locator("#kong-fold").count() and \
+                self.page.get_attribute("#kong-fold", "open") is None:
+            self.n += 1                                 # at a table the kongs are folded
+            open_kongs(self.page)
         self.n += 1
         self.page.locator(selector).select_option(value)
         if self.js:

@@ -89,7 +89,7 @@ def test_the_api_and_the_calculator_page_count_the_winners_kong(client):
     assert analyze_net(client, without) == WITHOUT_THE_KONG
     html = client.get("/", query_string={
         "variant": "zhengzhou", "hand": REPRO["hand"], "melds": REPRO["melds"],
-        "winning_tile": "2z", "s_dealer": "0", "s_winner": "1", "s_pao0": "1", "s_pao1": "2",
+        "winning_tile": "2z", "s_winner": "1", "s_pao0": "1", "s_pao1": "2",
         "s_pao3": "3", "s_kongs": "2:exposed:3"}).get_data(as_text=True)
     shown = re.findall(r'<tr class="net-row"><th scope="row">.*?</th><td class="amount[^"]*">'
                        r'([^<]*)<', html)

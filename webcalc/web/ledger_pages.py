@@ -446,7 +446,7 @@ class TableHome(Home):
 
     page = "ledger_table.html"
     is_table = True
-    flags = ("new", "done", "rotated", "revoked", "new_view")
+    flags = ("new", "done", "rotated", "revoked", "new_view", "tiles")
 
     def __init__(self, table: dict, token: str, correcting: dict | None = None,
                  key: str | None = None, dealer: int | None = None):
@@ -740,7 +740,19 @@ class TableHome(Home):
                 and self.number < self.table["next_number"],
                 "declares": d, "declared_values": self.declared_values,
                 "declared_text": (self.declared_values.get(d.field) or [""])[-1] if d else "",
-                "declared_errors": self.declared_errors, "fixed_options": fixed_options}
+                "declared_errors": self.declared_errors, "fixed_options": fixed_options,
+                "tiles_open": self.tiles_open(st)}
+
+    @staticmethod
+    def tiles_open(st) -> bool:
+        """The entry's 输入手牌 fold is open: tiles are wanted (one is given, the palette
+        aims elsewhere than the hand, a tap said why it did nothing) or were this entry
+        (``tiles=1``, which the open fold keeps in the form: a tap that empties the hand
+        leaves it open). A win without tiles keeps it folded: the outcome is one screen."""
+        args = st.args
+        return bool(args.get("tiles") == "1" or st.tap_message
+                    or any((args.get(k) or "").strip() for k in TEXT_FIELDS)
+                    or args.get("target", "hand") != "hand")
 
 
 def _bets_text(bets: Bets, room: Room) -> str:

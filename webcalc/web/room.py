@@ -138,7 +138,7 @@ class Room(SettlementForm):
     @property
     def settlement_open(self) -> bool:
         return self.settles or bool(self.errors.keys() - {o.field for o in self.options}) \
-            or self.dealer is not None
+            or self.dealer != 0
 
     def options_request(self) -> dict:
         """Only the options that differ from their default (API ``options``)."""

@@ -427,12 +427,14 @@ _room_html: OrderedDict = OrderedDict()
 def room_sections(room: Room, form: AnalyzeForm, variant_label: str,
                   home: Home = CALCULATOR, extra: Hashable | None = None) -> Markup:
     """The room options and settlement inputs (``_room.html``), rendered once per room state
-    (:meth:`Room.state_key`), language, ``?lang=`` (in the rule links), win method and home
+    (:meth:`Room.state_key`), language, ``?lang=`` (in the rule links), win method (and its
+    errors: 胡法 is drawn beside 胡牌者) and home
     (a table shows its options and dealer fixed; ``extra``: what else the home shows there,
     hashable), then reused: they are the same on most pages, and were a fifth of a page's
     rendering."""
     key = (id(current_app._get_current_object()), current_lang(), lang_param(),
-           form.win_by.data, str(variant_label), room.state_key(), home.is_table, extra)
+           form.win_by.data, tuple(str(e) for e in form.win_by.errors), str(variant_label),
+           room.state_key(), home.is_table, extra)
     html = _room_html.pop(key, None)
     if html is None:
         html = Markup(render_template("_room.html", room=room, form=form, home=home,

@@ -9,7 +9,7 @@ URL parameters (the canonical URL keeps only values that differ from the default
 ``opt_<name>``         a room option of the chosen variant (``webcalc.options.option_specs``):
                        bool ``1``/``0``, int, or a choice value (``opt_wildcard_mode=both``)
 ``s_base``             底分 (default 1)
-``s_dealer``           庄家, seat 0-3
+``s_dealer``           庄家, seat 0-3 (default 0, 东家: the form always has one chosen)
 ``s_winner``           胡牌者, seat 0-3 or ``none`` (荒庄). The settlement is computed only
                        when this is chosen.
 ``s_discarder``        点炮 / 被抢杠的一家 (shown for 点炮 and 抢杠 wins)
@@ -67,7 +67,7 @@ def canonical_pairs(room: Room) -> list[tuple[str, str]]:
     used = room.uses
     keep = _Keep(room, out)
     keep("s_base", room.base, 1)
-    keep("s_dealer", room.dealer, None)
+    keep("s_dealer", room.dealer, 0)
     if room.winner != "" or "s_winner" in room.errors:
         keep("s_winner", "none" if room.winner is None else room.winner, "")
     if "discarder" in used:
@@ -152,6 +152,8 @@ def read_room(args, variant: str, win_by: str = "self_draw",
     r.names()                               # first: error messages and labels use them
     r.base()
     room.dealer = r.seat("s_dealer")
+    if room.dealer is None and "s_dealer" not in room.errors:
+        room.dealer = 0                     # 东家 unless chosen: a winner alone settles
     room.winner = r.seat("s_winner", allow_none=True)
     room.discarder = r.seat("s_discarder")
     room.pao = [r.count(f"s_pao{i}", _("Pao")) for i in range(4)]
