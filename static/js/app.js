@@ -178,8 +178,8 @@
       if (status) status.textContent = words;
     }
     function failed() {
-      say(button.dataset.failed);
       var box = button.parentNode.querySelector("[data-copy-fallback]");
+      say(box ? "" : button.dataset.failed);       // the field's own line says 长按复制
       if (box) {
         box.hidden = false;
         box.dataset.shown = "1";
