@@ -42,3 +42,16 @@ def _page(browser, live_server, locale="zh-CN", **context_args):
 
     page.wait_for_function = wait_polling
     return context, page
+
+
+#: WeChat's in-app browser as its User-Agent names it (docs/SERVING.md "Serving to WeChat
+#: users"): Android's XWeb (Chromium-based) and iOS's WKWebView, each carrying MicroMessenger
+WECHAT_ANDROID = ("Mozilla/5.0 (Linux; Android 13; Pixel 7 Build/TQ3A.230805.001; wv) "
+                  "AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/116.0.0.0 Mobile "
+                  "Safari/537.36 XWEB/1160065 MMWEBSDK/20231202 MMWEBID/2247 "
+                  "MicroMessenger/8.0.47.2560(0x28002F30) WeChat/arm64 Weixin NetType/WIFI "
+                  "Language/zh_CN ABI/arm64")
+WECHAT_IOS = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_2 like Mac OS X) AppleWebKit/605.1.15 "
+              "(KHTML, like Gecko) Mobile/15E148 MicroMessenger/8.0.47(0x18002f2c) "
+              "NetType/WIFI Language/zh_CN")
+WECHAT_UAS = {"android": WECHAT_ANDROID, "ios": WECHAT_IOS}

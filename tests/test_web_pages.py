@@ -79,7 +79,10 @@ def test_empty_form_shows_form_and_hint(client):
 
 def test_assets_are_local(client):
     html = text_of(get(client))
-    assert "http://" not in html and "https://" not in html
+    # nothing loaded from elsewhere (the copy fallback's field holds the page's own link)
+    assert not re.findall(r'(?:src|href|action)="(?:https?:)?//', html)
+    assert "https://" not in html and "http://" not in html.replace(
+        'value="http://localhost/"', "")
     for path in ("/static/vendor/htmx.min.js", "/static/css/app.css"):
         with client.get(path) as resp:
             assert resp.status_code == 200

@@ -13,6 +13,10 @@
 
   function ready() {
     document.querySelectorAll("[data-copy-link]").forEach(show);
+    // the copy fallback's field: shown by copyFailed only (without JavaScript, always)
+    document.querySelectorAll("[data-copy-fallback]").forEach(function (el) {
+      if (!el.dataset.shown) el.hidden = true;
+    });
     if (canShareFiles()) document.querySelectorAll("[data-share-card]").forEach(show);
   }
 
@@ -174,23 +178,47 @@
   document.addEventListener("htmx:after:swap", swapped);
   document.addEventListener("htmx:afterSwap", swapped);
 
+  // --- "Copy link" (and the export page's "Copy the text"): the clipboard where the browser
+  // has it and allows it; else (WeChat, an old browser, a refusal) the text is shown
+  // selected, to be long-pressed: the link in its read-only field, the text itself.
+  function copy(button) {
+    var status = button.parentNode.querySelector(".copy-status");
+    var from = button.dataset.copyFrom ? document.querySelector(button.dataset.copyFrom) : null;
+    var text = from ? (from.value !== undefined ? from.value : from.textContent) : window.location.href;
+    function say(words) {
+      if (status) status.textContent = words;
+    }
+    function failed() {
+      var box = button.parentNode.querySelector("[data-copy-fallback]");
+      say(box ? "" : button.dataset.failed);       // the field's own line says 长按复制
+      if (box) {
+        box.hidden = false;
+        box.dataset.shown = "1";
+        var field = box.querySelector("input, textarea");
+        field.value = text;
+        field.focus();
+        field.select();
+        field.setSelectionRange(0, text.length);
+      } else if (from) {
+        var range = document.createRange();
+        range.selectNodeContents(from);
+        var sel = window.getSelection();
+        sel.removeAllRanges();
+        sel.addRange(range);
+      }
+    }
+    var clip = navigator.clipboard;
+    if (!clip || !clip.writeText) { failed(); return; }
+    try {
+      clip.writeText(text).then(function () { say(button.dataset.copied); }, failed);
+    } catch (e) { failed(); }
+  }
+
   document.addEventListener("click", function (event) {
     var sharing = event.target.closest && event.target.closest("[data-share-card]");
     if (sharing) { share(sharing); return; }
     var button = event.target.closest && event.target.closest("[data-copy-link]");
     if (!button) return;
-    var status = button.parentNode.querySelector(".copy-status");
-    var url = window.location.href;
-    function say(text) {
-      if (status) status.textContent = text;
-    }
-    if (navigator.clipboard && navigator.clipboard.writeText) {
-      navigator.clipboard.writeText(url).then(
-        function () { say(button.dataset.copied); },
-        function () { say(button.dataset.failed); }
-      );
-    } else {
-      say(button.dataset.failed);
-    }
+    copy(button);
   });
 })();

@@ -58,7 +58,8 @@ def test_undo_draw_confirm_co_scorer_and_new_links(browser, server, js):
         # a co-scorer: added by the creator, records from its own phone, then revoked
         press(page, "#add-co-scorer")
         link = page.input_value("#new-edit-link")
-        assert page.locator("#co-scorer-link svg").count() == 1           # its QR code
+        assert page.locator("#co-scorer-link .qr img").count() == 1       # its QR code
+        expect(page.locator("#co-scorer-link .qr-link")).to_have_text(link)
         co_page.goto(link)
         expect(co_page.locator("#co-scorer-note")).to_be_visible()
         assert co_page.locator("#add-co-scorer").count() == 0

@@ -231,7 +231,9 @@ def test_view_page_cannot_write_and_holds_no_edit_token(client):
     assert r.status_code == 200 and "只读" in html
     assert token not in html
     assert 'method="post"' not in html and "csrf_token" not in html
-    assert "<svg" in html and view in html                        # the QR of the view link
+    # the QR of the view link, a PNG by the view token, the link printed under it
+    assert f'<img src="/t/{view}/qr.png"' in html
+    assert f'<span class="qr-link">http://localhost/t/{view}</span>' in html
     live = client.get(f"/t/{view}/live")
     assert token not in live.get_data(as_text=True)
     again = client.get(f"/t/{view}/live", headers={"If-None-Match": live.headers["ETag"]})

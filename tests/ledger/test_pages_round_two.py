@@ -15,6 +15,7 @@ import json
 import re
 from urllib.parse import parse_qsl, urlsplit
 
+from ..cards import qr_texts
 from .test_pages import NAMES, WIN, client, csrf, entry_form, open_table, record, table  # noqa: F401
 
 CJK = re.compile(r"[\u3400-\u9fff]")
@@ -116,7 +117,10 @@ def test_the_creator_adds_a_co_scorer_who_records_and_is_revoked(client):
     assert r.status_code == 201 and "协同记分人 1 的编辑链接" in page
     link = re.search(r'id="new-edit-link" readonly value="([^"]+)"', page).group(1)
     co = link.rsplit("/t/", 1)[1]
-    assert "<svg" in page and co != token
+    assert co != token
+    # the QR of the new edit link (the one the creator asked for), a PNG, the link under it
+    assert f'<img src="/t/{co}/qr.png?link=edit"' in page and f'>{link}</span>' in page
+    assert qr_texts(client.get(f"/t/{co}/qr.png?link=edit").data) == [link]
     assert ledger(client).access(co) == "edit"
     co_page = client.get(f"/t/{co}").get_data(as_text=True)
     assert 'id="add-co-scorer"' not in co_page and "这是协同记分人 1 的编辑链接" in co_page

@@ -177,8 +177,10 @@ def _hand(sheet: Sheet, st, page_url: str) -> None:
     if readings:
         best = next((d for d in readings if d.get("best")), readings[0])
         sheet.label(_("Reading: %(shape)s", shape=SHAPE_LABELS.get(best["shape"], best["shape"])))
-        sheet.tiles(_reading_groups(best), 56)
-        if any(any(g.get("wild") or ()) for g in best["groups"]):
+        groups = _reading_groups(best)
+        sheet.tiles(groups, 56)
+        # said only when a wildcard plays as another tile (one playing as itself shows none)
+        if any(it.plays for g in groups for it in g.items):
             sheet.line(_("Under a wildcard: the tile it plays as."), 26, MUTED)
     if r.settlement:
         _settlement(sheet, r, room)

@@ -13,7 +13,8 @@ Routes (``<token>``: the circle's edit or view token, as in the JSON API):
 * ``GET /c/<token>/p/<id>`` — a player's page: their evenings, net over time (a server-made
   SVG chart, ``…/chart.svg``), wins by method, 点炮, the biggest hand; every figure links to
   the entries it counts (the table's view page at ``#hand-<n>``).
-* ``GET /c/<token>/export.json`` (for import) and ``/export.csv`` (the standings).
+* ``GET /c/<token>/export.json`` (for import) and ``/export.csv`` (the standings);
+  ``/qr.png``, the view link's QR code.
 
 Every figure comes from :meth:`webcalc.ledger.Ledger.circle` / ``circle_player`` (kept
 per-seat rows; no hand is read). Every answer under ``/c/`` is private, as the tables'
@@ -58,7 +59,7 @@ from ..variants.base import WIN_METHODS
 from . import security
 from .htmx import add_vary
 from .i18n import lang_param, localized
-from .ledger_shared import COLORS, csv_text, load_pygal, qr_svg
+from .ledger_shared import COLORS, csv_text, load_pygal, qr_response
 
 bp = Blueprint("circle_pages", __name__, url_prefix="/c")
 
@@ -212,7 +213,7 @@ def _circle_page(token: str, c: dict, *, status: int = 200, general: str | None 
                  more=len(c["tables"]) - len(shown),
                  all_url=url_for(".circle", token=token, evenings="all", **q) + "#evenings",
                  variant_labels=variant_labels,
-                 view_url=view_url, qr=qr_svg(view_url),
+                 view_url=view_url, qr_url=url_for(".qr", token=c["view_token"]),
                  edit_url=url_for(".circle", token=token, _external=True) if edit else None,
                  general=general, player_form=player_form or PlayerForm(formdata=None),
                  seats=seats or _last_four(c), last=last, names=names,
@@ -234,6 +235,14 @@ def _num(x) -> str:
 @bp.get("/<token>")
 def circle(token: str):
     return _circle_page(token, _load(token))
+
+
+@bp.get("/<token>/qr.png")
+def qr(token: str):
+    """The circle's view link as a QR code PNG (WeChat's 识别图中二维码 reads images only),
+    whichever link asks."""
+    c = _load(token)
+    return qr_response(url_for(".circle", token=c["view_token"], _external=True))
 
 
 @bp.post("/<token>/players")

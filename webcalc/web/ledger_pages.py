@@ -17,7 +17,10 @@ Routes (``<token>``: the edit or the view token, as in the JSON API):
   (409), or the new result when the posted fields are not what the page showed (409).
 * ``GET /t/send?table=<link>&<calculator query>`` — 记入牌桌 with a pasted link;
   ``GET /t/mine`` — 我的牌桌 (the phone's own list, kept in its localStorage).
-* ``GET /t/<token>/chart.svg`` (pygal), ``/export.csv``, ``/export.json``; ``POST /t/import``.
+* ``GET /t/<token>/chart.svg`` (pygal), ``/export.csv``, ``/export.json`` (in WeChat, whose
+  browser saves no download, both answer a page: the evening as text and as its card;
+  ``?raw=1`` the file), ``/qr.png`` (the view link's QR code; ``?link=edit``, the edit
+  link's), ``/card.png`` (the evening card); ``POST /t/import``.
 
 The service (:mod:`webcalc.ledger.service`) computes everything shown here. Every answer
 under ``/t/`` is private (``Cache-Control: no-store``, ``X-Robots-Tag: noindex``,
@@ -82,11 +85,11 @@ from ..options import option_specs, parse_options
 from ..settlement import kongs_of_melds
 from ..variants import DEFAULT_VARIANT, VARIANTS
 from ..variants.base import Declarable
-from . import security, tap
+from . import security, tap, wechat
 from .forms import TEXT_FIELDS, attach_error
 from .htmx import add_vary, wants_fragment
 from .i18n import current_lang, lang_param, localized, localized_error
-from .ledger_shared import COLORS, csv_text, load_pygal, qr_svg, table_etag
+from .ledger_shared import COLORS, csv_text, load_pygal, qr_png, qr_response, table_etag
 from .room import Room, win_methods
 from .room_page import Home, analyse, needs_redirect, read_room_state, render_room
 from .room_url import read_room
@@ -790,11 +793,11 @@ def _table_page(token: str, t: dict, *, st=None, status: int | None = None,
     view_url = url_for(".table", token=view_token, _external=True) if view_token else None
     links = _links(token) if edit else None
     context = dict(
-        table=t, token=token, edit=edit, view_url=view_url,
+        table=t, token=token, edit=edit, view_url=view_url, page_title=table_title(t),
         edit_url=url_for(".table", token=token, _external=True) if edit else None,
         view_path=url_for(".table", token=view_token) if view_token else "",
         edit_path=url_for(".table", token=token) if edit else None,
-        qr=qr_svg(view_url) if view_url else None, links=links,
+        qr_url=url_for(".qr", token=view_token) if view_token else None, links=links,
         # the picture by the view link where known: its address never shows the edit token
         card_url=url_for(".card", token=view_token or token), card_file=_filename(t, "png"),
         etag=_etag(t, links["editor"] if links else None), conflict=conflict,
@@ -821,6 +824,28 @@ def _table_page(token: str, t: dict, *, st=None, status: int | None = None,
     if status is None and home.refused is not None:
         status = 409
     return render_room(st, template="ledger_table.html", status=status, **context)
+
+
+def table_title(t: dict) -> str:
+    """The table page's title, what a chat list shows of its shared link: the table (named
+    by the day it was opened), its hands counted and its variant (``12月6日牌局 · 8 手 ·
+    郑州麻将``)."""
+    from .templating import VARIANT_NAMES
+
+    day = (t.get("created_at") or "")[:10]
+    try:
+        when = datetime.fromisoformat(day).date()
+    except ValueError:
+        when = None
+    if when is None:
+        name = _("Table ledger")
+    elif current_lang() == "zh":
+        name = _("Table of %(day)s", day=f"{when.month}月{when.day}日")
+    else:
+        name = _("Table of %(day)s", day=f"{when.day} {when:%b} {when.year}")
+    n = sum(1 for h in t["hands"] if h["status"] == "recorded" and h["kind"] == "hand")
+    hands = _("%(n)s hand", n=n) if n == 1 else _("%(n)s hands", n=n)
+    return " · ".join((name, hands, str(VARIANT_NAMES.get(t["variant"], t["variant"]))))
 
 
 def _revoked(links: dict | None) -> dict:
@@ -1190,7 +1215,27 @@ def preload() -> None:
     shares those modules' pages instead of importing its own copy on its first table page."""
     load_pygal()
     import pygal.style  # noqa: F401
-    qr_svg.__wrapped__("https://localhost/t/preload")
+    qr_png.__wrapped__("https://localhost/t/preload")
+
+
+@bp.get("/<token>/qr.png")
+def qr(token: str):
+    """The QR code a page shows, as a PNG (WeChat's 识别图中二维码 reads images only): the
+    table's view link, whichever link asks; ``?link=edit`` with an edit token, that edit
+    link itself (the co-scorer's link, shown once to the creator who made it)."""
+    try:
+        _version, editor = ledger().probe(token)
+    except NotFound:
+        abort(404)
+    except Busy:
+        abort(503)
+    if editor is not None and request.args.get("link") == "edit":
+        target: str | None = token
+    else:
+        target = token if editor is None else _view_token(token)
+    if target is None:
+        abort(404)
+    return qr_response(url_for(".table", token=target, _external=True))
 
 
 @bp.get("/<token>/card.png")
@@ -1252,13 +1297,87 @@ def _filename(t: dict, ext: str) -> str:
     return f"webcalc-table-{t['variant']}-{day}.{ext}"
 
 
+def _wide(text: str) -> int:
+    """The columns ``text`` takes in a monospace font (a CJK character takes two)."""
+    import unicodedata
+
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def evening_text(t: dict) -> str:
+    """The evening as plain text, in the reader's language, for a chat or a note (the export
+    page WeChat gets, :func:`_evening_page`): the table, the day, every entry with its nets,
+    the totals and the settle-up. Lines stay short and columns line up in a monospace font."""
+    from .templating import VARIANT_NAMES
+
+    helpers = _view_helpers(t)
+    who, method = helpers["who"], helpers["method"]
+    names = t["names"]
+    counted = [h for h in t["hands"] if h["status"] == "recorded" and h["kind"] == "hand"]
+    day = (t.get("created_at") or "")[:10]
+    lines = [" · ".join((_("Table ledger"), str(VARIANT_NAMES.get(t["variant"], t["variant"])),
+                         _("base %(base)s", base=_num(t["base"])))),
+             " · ".join(x for x in (day, _("Hands counted: %(n)s", n=len(counted))) if x),
+             " · ".join(names), ""]
+    for h in t["hands"]:
+        head = [_("No. %(n)s", n=h["number"])]
+        if h["kind"] == "hand":
+            head.append(_("Dealer %(who)s", who=who(h["dealer"])))
+        head.append(method(h))
+        if h["kind"] == "adjustment" and h["request"]["adjustment"].get("note"):
+            head.append(h["request"]["adjustment"]["note"])
+        if h["status"] != "recorded":
+            head.append(_("Undone") if h.get("void_code") == "undone" else _("Voided"))
+        lines.append(" · ".join(head))
+        if h["status"] != "recorded":
+            if h.get("void_code") != "undone" and h.get("void_reason"):
+                lines.append("  " + _("Reason: %(why)s", why=h["void_reason"]))
+            continue
+        lines.append("  " + "  ".join(f"{n} {_signed(x)}"
+                                      for n, x in zip(names, h["settlement"]["net"])))
+    width = max(_wide(n) for n in names)
+    amounts = [_signed(x) for x in t["totals"]]
+    digits = max(len(a) for a in amounts)
+    lines += ["", _("Totals")]
+    lines += [f"  {n}{' ' * (width - _wide(n))}  {a:>{digits}}" for n, a in zip(names, amounts)]
+    lines += ["", _("Settle up")]
+    if t["settle_up"]:
+        lines += ["  " + _("%(a)s pays %(b)s", a=who(x["from"]), b=who(x["to"])) + " "
+                  + _num(x["amount"]) for x in t["settle_up"]]
+    else:
+        lines.append("  " + _("Nothing to settle yet."))
+    return "\n".join(lines) + "\n"
+
+
+def _signed(x) -> str:
+    """A net as the table shows it: ``+3``, ``-1``, ``0``."""
+    text = _num(x)
+    return "+" + text if x > 0 else text
+
+
+def _evening_page(token: str, t: dict):
+    """The export as WeChat gets it (its browser saves no download, :mod:`webcalc.web.wechat`):
+    the evening as text to copy and as the evening card to long-press, with the files' own
+    links for another browser."""
+    view_token = token if t["access"] != "edit" else _view_token(token)
+    html = render_template(
+        "ledger_evening.html", table=t, token=token, text=evening_text(t),
+        card_url=url_for(".card", token=view_token or token),
+        csv_url=url_for(".export_csv", token=token, raw=1, lang=lang_param()),
+        json_url=url_for(".export_json_view", token=token, raw=1),
+        table_url=url_for(".table", token=token, lang=lang_param()))
+    return wechat.vary(add_vary(make_response(html)))
+
+
 @bp.get("/<token>/export.json")
 def export_json_view(token: str):
     t = _load(token)
+    if wechat.in_wechat() and not request.args.get("raw"):
+        return _evening_page(token, t)
     body = json.dumps(ledger().export_table(token), ensure_ascii=False, indent=1)
     resp = Response(body, mimetype="application/json")
     resp.headers["Content-Disposition"] = f'attachment; filename="{_filename(t, "json")}"'
-    return resp
+    return wechat.vary(resp)
 
 
 #: the CSV's time zone when the export link names none (tables keep no zone; the players this
@@ -1335,6 +1454,8 @@ def export_csv(token: str):
                           zone=request.args.get("tz", "")[:64]) + "\n", status=400,
                         mimetype="text/plain")
     t = _load(token)
+    if wechat.in_wechat() and not request.args.get("raw"):
+        return _evening_page(token, t)
     names = [csv_text(n) for n in t["names"]]
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\r\n")
@@ -1385,7 +1506,7 @@ def export_csv(token: str):
     resp = Response("\ufeff" + out.getvalue(), mimetype="text/csv")
     resp.headers["Content-Disposition"] = f'attachment; filename="{_filename(t, "csv")}"'
     resp.vary.add("Accept-Language")
-    return resp
+    return wechat.vary(resp)
 
 
 # -- round two: undo, the 荒庄 confirm, co-scorers, the links, the table's settings -------------
@@ -1466,7 +1587,7 @@ def add_editor(token: str):
         return _page(token, t, status=STATUS.get(type(err), 400), message=_error_text(err))
     link = url_for(".table", token=edit, _external=True)
     html = render_template("ledger_link.html", table=t, token=token, number=number, link=link,
-                           qr=qr_svg(link))
+                           qr_url=url_for(".qr", token=edit, link="edit"))
     return add_vary(make_response(html, 201))
 
 

@@ -8,18 +8,35 @@ from __future__ import annotations
 
 import functools
 
-from markupsafe import Markup
-
 
 @functools.lru_cache(maxsize=256)
-def qr_svg(url: str) -> Markup:
-    """The view link as an inline SVG QR code (the same link always gives the same code, so
-    a table's page draws it once per worker)."""
+def qr_png(url: str) -> bytes:
+    """The QR code of a link as a PNG (segno; the same link always gives the same bytes, so a
+    worker draws it once). A PNG, not an inline SVG: WeChat offers 识别图中二维码 (and 保存图片)
+    on a long-pressed image only (docs/SERVING.md "Serving to WeChat users")."""
+    import io
+
     import segno
 
-    svg = segno.make(url, error="m").svg_inline(scale=4, border=2, dark="#000", light="#fff",
-                                               omitsize=True)
-    return Markup(svg.replace("<svg ", '<svg role="img" aria-label="QR" ', 1))
+    out = io.BytesIO()
+    segno.make(url, error="m").save(out, kind="png", scale=6, border=4)
+    return out.getvalue()
+
+
+def qr_response(url: str):
+    """The answer of a page's QR image: the PNG of ``url``, its ETag the link's digest (a
+    304 while ``If-None-Match`` holds it)."""
+    import hashlib
+
+    from flask import current_app, request
+
+    etag = "qr-" + hashlib.sha256(url.encode()).hexdigest()[:24]
+    if request.if_none_match.contains(etag):
+        resp = current_app.response_class(status=304)
+    else:
+        resp = current_app.response_class(qr_png(url), mimetype="image/png")
+    resp.set_etag(etag)
+    return resp
 
 
 def table_etag(version: int, editor: int | None, lang: str) -> str:

@@ -83,6 +83,31 @@ def tile_name(code) -> str:
     return HONOR_EN[rank - 1] if face.suit == "z" else f"{rank} {SUIT_EN[face.suit]}"
 
 
+def hand_title(text) -> str:
+    """A typed hand as a page title names it: in Chinese the tiles' own notation, a suit's
+    run under one suit character (``一二三万 四五六筒 东东``), in English the canonical codes
+    (``123m456p11z``); text that is not tiles, as typed."""
+    from ..tiles import parse_tiles
+
+    text = str(text or "").strip()
+    try:
+        tiles = parse_tiles(text)
+    except Exception:  # noqa: BLE001 - a title never fails
+        return text
+    if not tiles:
+        return text
+    if current_lang() != "zh":
+        from ..tiles import format_tiles
+
+        return format_tiles([int(t) for t in tiles], sort=False)
+    from itertools import groupby
+
+    from ..tiles import SUIT_CHINESE
+
+    return " ".join("".join(t.rank_char for t in run) + SUIT_CHINESE[suit]
+                    for suit, run in groupby(tiles, key=lambda t: t.suit))
+
+
 def tile_text(code) -> str:
     """A tile as a short text note writes it: its face (``一筒``, ``白``) in Chinese, its
     code (``1p``, ``5z``) in English, as the English messages name tiles."""
@@ -659,6 +684,7 @@ def init_app(app: Flask) -> None:
         palette_key=palette_key,
         tile_face=tile_face,
         tile_name=tile_name,
+        hand_title=hand_title,
         tile_text=tile_text,
         list_sep=list_sep,
         tile_codes=tile_codes,
