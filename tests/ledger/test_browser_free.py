@@ -121,3 +121,53 @@ def test_eight_hands_on_a_free_table(browser, server, js):
         ctx.close()
         if viewer_ctx is not None:
             viewer_ctx.close()
+
+
+def test_free_hands_queued_offline_are_recorded_as_shown(browser, server):
+    """Without a network two free hands are queued (the service worker keeps them); the queue
+    shows each hand's four amounts; back online they are sent in order, once each, and the
+    nets recorded are the ones the queue showed."""
+    from .test_browser_offline import CONTROLLED, KEPT, _badge, _offline, _until
+
+    base, app = server
+    ledger = app.extensions["ledger"]
+    ctx, page = new_page(browser, True)
+    try:
+        page.goto(base + "/")
+        page.evaluate("async () => { await navigator.serviceWorker.ready; }")
+        page.wait_for_function(CONTROLLED, timeout=30_000)
+        page.goto(base + "/t/new")
+        page.select_option("#variant", "free")
+        for i, n in enumerate(NAMES):
+            page.fill(f"#n{i}", n)
+        submit(page, "#new-table button.primary")
+        token = page.url.split("/t/")[1].split("?")[0]
+        page.goto(base + f"/t/{token}")
+        _until(page, KEPT, f"/t/{token}")
+        _offline(ctx, page)
+        for i, x in enumerate(["30", "-10", "-12.5", "-7.5"]):
+            page.fill(f"#free-p{i}", x)
+        submit(page, "#free-record")
+        assert _badge(page) == "1 条待上传"
+        assert page.inner_text("#entry-title") == "第 2 手"
+        page.select_option("#free-winner-seat", "1")
+        for i, x in enumerate(["0.5", "", "2", "3"]):
+            page.fill(f"#free-pay{i}", x)
+        submit(page, "#free-record-winner")
+        assert _badge(page) == "2 条待上传"
+        items = page.locator("#queue-badge li").all_inner_texts()
+        assert items == ["第 1 手：老王 +30 · 小李 -10 · 阿梅 -12.5 · 张师傅 -7.5",
+                         "第 2 手：老王 -0.5 · 小李 +5.5 · 阿梅 -2 · 张师傅 -3"]
+        assert ledger.table(token)["hands"] == []
+        ctx.set_offline(False)
+        page.wait_for_function("() => document.querySelector('#queue-badge').hidden",
+                               timeout=20_000)
+        ledger.forget_cached()
+        t = ledger.table(token)
+        assert [h["settlement"]["net"] for h in t["hands"]] == [[30, -10, -12.5, -7.5],
+                                                                [-0.5, 5.5, -2, -3]]
+        assert t["totals"] == [29.5, -4.5, -14.5, -10.5]
+        page.wait_for_function(
+            "() => document.querySelectorAll('#totals td')[0].textContent.trim() === '29.5'")
+    finally:
+        ctx.close()

@@ -228,3 +228,47 @@ def test_a_circle_counts_free_hands(api):
     ]
     p = api.get(f"/api/v1/circles/{made['view_token']}/players/1").json
     assert p["evenings"][0]["wins"] == [{"number": 1, "net": 30, "by": "points"}]
+
+
+def test_random_evenings_sum_exactly(ledger):
+    """Random free hands (amounts of 0 to 4 decimals, |a| ≤ 1 000 000, summing to 0 by
+    construction) in random order with random undos: the table's totals are the exact
+    decimal sums of the counted hands, the settle-up squares them exactly, and a hand one
+    ten-thousandth off zero is refused and changes nothing."""
+    import random
+    from decimal import Decimal
+
+    from webcalc.errors import InputError
+
+    rng = random.Random(36_7)
+    made = ledger.create_table({"variant": "free"})
+    edit = made.edit_token
+    counted: list[list[Decimal]] = []
+    for _ in range(60):
+        scale = Decimal(1).scaleb(-rng.randint(0, 4))
+        three = [Decimal(rng.randint(-333_333 * 10 ** 4, 333_333 * 10 ** 4)).scaleb(-4)
+                 .quantize(scale) for _ in range(3)]
+        four = [*three, -sum(three)]
+        rng.shuffle(four)
+        as_json = [int(d) if d == d.to_integral_value() else float(d) for d in four]
+        if rng.random() < 0.1:
+            bad = [*as_json[:3], as_json[3] + 0.0001 if isinstance(as_json[3], float)
+                   else as_json[3] + 1]
+            with pytest.raises(InputError) as err:
+                ledger.record(edit, {"points": bad})
+            assert err.value.code == "bad_points"
+        t = ledger.record(edit, {"points": as_json}).table
+        counted.append(four)
+        if rng.random() < 0.15:
+            t = ledger.undo(edit, t["last_counted"])
+            counted.pop()
+        want = [sum((h[i] for h in counted), Decimal(0)) for i in range(4)]
+        assert [Decimal(repr(x)) if isinstance(x, float) else Decimal(x)
+                for x in t["totals"]] == want
+        left = list(want)
+        for s in t["settle_up"]:
+            amount = Decimal(repr(s["amount"])) if isinstance(s["amount"], float) \
+                else Decimal(s["amount"])
+            left[s["from"]] += amount
+            left[s["to"]] -= amount
+        assert left == [0, 0, 0, 0]

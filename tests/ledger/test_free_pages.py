@@ -205,3 +205,20 @@ def test_a_circle_opens_a_free_evening(client):
     token = r.headers["Location"].split("/t/")[1].split("?")[0]
     t = table(client, token)
     assert (t["variant"], t["names"]) == ("free", NAMES[::-1])
+
+
+def test_the_english_page_has_no_chinese(client):
+    made = client.post("/api/v1/tables", json={"variant": "free",
+                                               "names": ["Wang", "Li", "Mei", "Zhang"]}).json
+    edit = made["edit_token"]
+    client.post(f"/api/v1/tables/{edit}/hands", json={"points": [9, -3, -3, -3]})
+    html = client.get(f"/t/{edit}?lang=en").get_data(as_text=True)
+    entry = html[html.index('<section class="entry"'):html.index("</section>",
+                                                                  html.index('id="free-form"'))]
+    assert "Free scoring" in html and "Or: who won, and what each other seat pays" in entry
+    assert not re.findall(r"[\u3400-\u9fff]+", entry), re.findall(r".*[\u3400-\u9fff].*", entry)
+    hand = html[html.index('id="hand-1"'):html.index("</li>", html.index('id="hand-1"'))]
+    assert "Free-scoring hand" in hand and "Points: South pays East 3" in hand
+    assert not re.findall(r"[\u3400-\u9fff]+", hand), hand
+    new = client.get("/t/new?lang=en").get_data(as_text=True)
+    assert '<option value="free">Free scoring</option>' in new
