@@ -22,7 +22,9 @@ Quick start::
 Methods (all take a token as the user gave it; all return plain JSON-ready dicts):
 
 * :meth:`Ledger.create_table` ``(spec, address=None) -> Created(table, edit_token,
-  view_token)``: spec ``{"variant", "options"?, "base"?, "names"?, "dealer"?}``.
+  view_token)``: spec ``{"variant", "options"?, "base"?, "names"?, "dealer"?}``; ``variant``
+  ``"free"`` (:data:`~.points.FREE`) is a table with no rule set, whose hands are
+  ``{"points": [a, b, c, d], "dealer"?, "note"?}`` (:mod:`.points`).
 * :meth:`Ledger.table` ``(token) -> T``; :meth:`Ledger.hand` ``(token, number) -> H``;
   :meth:`Ledger.version` ``(token) -> int`` (bumped by every write: an ETag for polling);
   :meth:`Ledger.probe` ``(token) -> (version, editor)`` (the same query: what an ETag holds);
@@ -55,7 +57,8 @@ deals the next hand, SMX-8/ZZ-7/PJ-14/JC-9 from the last counted hand), "first_d
 "totals": [4 numbers], "settle_up": [{"from", "to", "amount"}], "carry_bets" ("keep"|"reset"),
 "last_counted" (the entry an undo takes, or None)}``.
 
-H (an entry) = ``{"number", "kind" ("hand"|"adjustment"), "status" ("recorded"|"voided"),
+H (an entry) = ``{"number", "kind" ("hand"|"adjustment"|"points": a 自由记分 table's hand,
+:mod:`.points`), "status" ("recorded"|"voided"),
 "verified" (tiles given; a 荒庄 and an adjustment need none), "dealer" (as played),
 "dealer_flag" (this counted hand's dealer no longer follows the rules from the counted hands
 before it), "request" (as recorded, ``settlement.dealer`` filled in), "settlement":
