@@ -1,6 +1,7 @@
 """axe-core (axe-playwright-python, pinned in constraints.txt) on the pages a table uses, in
 Debian's Chromium: the calculator with a result, the 牌理 panel of a 14-tile hand, the rules
-pages, the offline page, and a table's edit and view pages (made through the JSON API), in
+pages, the offline page, a table's edit and view pages and a 自由记分 table's page (made
+through the JSON API) and /t/new with it chosen, in
 Chinese and English, light and dark. No serious or critical violation; the others are printed
 (tests/screenshots/axe.txt keeps the last run's list)."""
 
@@ -50,7 +51,8 @@ def a11y_server(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def table(a11y_server):
-    """A 郑州 table with a win and a drawn game, made through the JSON API: (edit, view)."""
+    """A 郑州 table with a win and a drawn game, and a 自由记分 table with a hand, made
+    through the JSON API: (edit, view, the free table's edit)."""
     def post(path, body):
         req = urllib.request.Request(a11y_server + path, data=json.dumps(body).encode(),
                                      headers={"Content-Type": "application/json"})
@@ -64,7 +66,9 @@ def table(a11y_server):
          {"hand": "123m456p789s11122z", "winning_tile": "2z", "win_by": "self_draw",
           "settlement": {"winner": 1}})
     post(f"/api/v1/tables/{edit}/hands", {"settlement": {"winner": None}})
-    return edit, made["view_token"]
+    free = post("/api/v1/tables", {"variant": "free", "names": ["老王", "小李", "阿梅", "张师傅"]})
+    post(f"/api/v1/tables/{free['edit_token']}/hands", {"points": [9, -3, -3.5, -2.5]})
+    return edit, made["view_token"], free["edit_token"]
 
 
 def _axe(page) -> list[dict]:
@@ -83,8 +87,9 @@ def _found(violations) -> list[str]:
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_no_serious_or_critical_axe_violations(browser, a11y_server, table, lang, scheme):
-    edit, view = table
-    pages = dict(PAGES, table=f"/t/{edit}", view=f"/t/{view}")
+    edit, view, free = table
+    pages = dict(PAGES, table=f"/t/{edit}", view=f"/t/{view}", free=f"/t/{free}",
+                 new="/t/new?variant=free&pick=1")
     context, page = _page(browser, a11y_server, viewport={"width": 390, "height": 844},
                           locale="en-US" if lang == "en" else "zh-CN", color_scheme=scheme)
     report = []

@@ -20,7 +20,7 @@ from .messages import Message
 CODES = frozenset({
     "bad_json", "bad_request", "unknown_variant", "bad_tile", "too_many_copies",
     "wrong_tile_count", "bad_meld", "bad_option", "bad_settlement", "not_in_hand",
-    "bad_win_by", "not_complete", "too_large", "bad_history", "too_many",
+    "bad_win_by", "not_complete", "too_large", "bad_history", "too_many", "bad_points",
 })
 
 

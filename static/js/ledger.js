@@ -506,6 +506,7 @@
     var n = param(entry.url, "expected_number") || "?";
     var names = (data.names || "").split(" · ");
     var winner = body.get("s_winner");
+    if (body.has("mode") && data.points) return freeSummary(body, n, names, data);
     if (param(entry.url, "draw") || winner === "none") return data.draw.replace("{n}", n);
     if (winner === null || winner === "" || !names[Number(winner)]) return data.nowinner.replace("{n}", n);
     var tiles = codes(body.get("hand")).sort(order).reduce(function (out, c) {   // 123m 456p
@@ -514,6 +515,37 @@
       return out;
     }, []).join(" ");
     return data.win.replace("{n}", n).replace("{who}", names[Number(winner)]).replace("{tiles}", tiles || data.notiles);
+  }
+
+  // a 自由记分 hand (templates/_free_entry.html): the four amounts as the server will record
+  // them, the winner's the sum of what the others pay; summed in ten-thousandths (the
+  // server's 4 decimals), never in floats
+  function freeSummary(body, n, names, data) {
+    function units(text) {
+      var m = /^\s*([+-]?)(\d{0,7})(?:\.(\d{0,4}))?\s*$/.exec((text || "").replace(/[−－]/g, "-"));
+      if (!m || (!m[2] && !m[3])) return text && text.trim() ? null : 0;
+      var v = Number(m[2] || "0") * 10000 + Number(((m[3] || "") + "0000").slice(0, 4));
+      return m[1] === "-" ? -v : v;
+    }
+    function shown(v) {
+      var sign = v < 0 ? "-" : v > 0 ? "+" : "";
+      var a = Math.abs(v), whole = Math.floor(a / 10000), frac = String(a % 10000 + 10000).slice(1).replace(/0+$/, "");
+      return sign + whole + (frac ? "." + frac : "");
+    }
+    var amounts = [0, 1, 2, 3].map(function (i) { return units(body.get("p" + i)); });
+    var w = body.get("winner");
+    if (body.get("mode") === "winner" || (amounts.every(function (v) { return v === 0; }) && w)) {
+      var total = 0;
+      amounts = [0, 1, 2, 3].map(function (i) {
+        if (String(i) === w) return 0;
+        var v = units(body.get("pay" + i));
+        if (v !== null) total += v;
+        return v === null ? null : -v;
+      });
+      if (/^[0-3]$/.test(w || "")) amounts[Number(w)] = total;
+    }
+    var text = amounts.map(function (v, i) { return (names[i] || "") + " " + (v === null ? "?" : shown(v)); }).join(" · ");
+    return data.points.replace("{n}", n).replace("{amounts}", text);
   }
 
   var office = {table: null, flushing: false, pending: 0};
@@ -627,7 +659,7 @@
   function followQueue(entries) {
     var last = 0;
     entries.forEach(function (e) { last = Math.max(last, Number(param(e.url, "expected_number")) || 0); });
-    ["record", "draw"].forEach(function (id) {
+    ["record", "draw", "free-record", "free-record-winner"].forEach(function (id) {
       var b = document.getElementById(id);
       if (!b || !b.formAction) return;
       var n = Math.max(Number(param(b.formAction, "expected_number")) || 0, last + 1);

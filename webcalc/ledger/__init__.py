@@ -15,10 +15,11 @@ from .errors import (
                      TooMany,
                      Voided,
 )
+from .points import FREE, POINTS, is_free
 from .service import Created, Ledger, Recorded, Rotated, TableDoc, view_token_of
 from .texts import hand_in, table_in
 
 __all__ = ["Ledger", "Created", "Recorded", "Rotated", "TableDoc", "LedgerError", "NotFound",
            "NotOwner", "ReadOnly", "Conflict", "IdempotencyConflict", "BadKey", "Voided",
            "TableFull", "TooMany", "RateLimited", "Busy", "view_token_of", "table_in",
-           "hand_in"]
+           "hand_in", "FREE", "POINTS", "is_free"]

@@ -15,6 +15,9 @@ The figures of one counted entry for one seat (:func:`entry_figures`): a hand (`
 ``hand``) counts 1 in ``hands`` for every seat; the winner's seat counts a win (``self_draw``
 or ``kong_replacement``: a self-draw too), the discarder's seat of a ``discard`` or
 ``robbing_kong`` win counts a deal-in; every entry adds its net (adjustments included). A
+free table's hand (``kind`` ``points``) counts in ``hands``, and a win for the seat (or
+seats, on a tie) with the largest amount when it is positive, never a self-draw or a deal-in
+(API.md "自由记分 tables"). A
 hand recorded without tiles counts exactly as one with tiles. ``biggest_win`` is the largest
 net of a hand the player won (null when they won none): docs/decisions.md "Circles".
 
@@ -40,6 +43,7 @@ from . import db
 from .errors import NotFound, ReadOnly, TooMany
 from .models import INT_MAX, Circle, CirclePlayer, Seat, Table, utcnow
 from .money import all_ints, exact, number
+from .points import POINTS, free_wins
 from .tokens import TOKEN_BYTES, TOKEN_SHAPE, _iso, _pad, _seal, token_hash, view_token_of
 
 #: Caps (docs/LEDGER.md "Circles"): past them 422 ``too_many`` with ``detail``.
@@ -94,9 +98,13 @@ def entry_figures(kind: str, request: dict, result: dict) -> list[dict]:
     """What one counted entry adds to each seat's figures (seat 0-3): ``{"hand": 0|1,
     "win": win_by or None, "dealt_in": winner seat or None, "net": x}``."""
     net = result["settlement"]["net"]
-    out = [{"hand": int(kind == "hand"), "win": None, "dealt_in": None, "net": net[i]}
-           for i in range(4)]
-    if kind == "hand":
+    out = [{"hand": int(kind in ("hand", POINTS)), "win": None, "dealt_in": None,
+            "net": net[i]} for i in range(4)]
+    if kind == POINTS:                    # a free table's hand: the largest positive amount
+        for i, won in enumerate(free_wins(net)):
+            if won:
+                out[i]["win"] = POINTS
+    elif kind == "hand":
         st = request.get("settlement") or {}
         winner = st.get("winner")
         if _is_int(winner) and 0 <= winner <= 3:

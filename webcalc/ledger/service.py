@@ -22,7 +22,9 @@ Quick start::
 Methods (all take a token as the user gave it; all return plain JSON-ready dicts):
 
 * :meth:`Ledger.create_table` ``(spec, address=None) -> Created(table, edit_token,
-  view_token)``: spec ``{"variant", "options"?, "base"?, "names"?, "dealer"?}``.
+  view_token)``: spec ``{"variant", "options"?, "base"?, "names"?, "dealer"?}``; ``variant``
+  ``"free"`` (:data:`~.points.FREE`) is a table with no rule set, whose hands are
+  ``{"points": [a, b, c, d], "dealer"?, "note"?}`` (:mod:`.points`).
 * :meth:`Ledger.table` ``(token) -> T``; :meth:`Ledger.hand` ``(token, number) -> H``;
   :meth:`Ledger.version` ``(token) -> int`` (bumped by every write: an ETag for polling);
   :meth:`Ledger.probe` ``(token) -> (version, editor)`` (the same query: what an ETag holds);
@@ -58,7 +60,8 @@ hands + 1), "version", "access" ("edit"|"view"), "created_at", "updated_at", "ha
 
 H (an entry) = ``{"number" (its id, kept for good), "hand_no" (its place among the hands
 played: counted hands numbered 1, 2, … without gaps; null for an adjustment and for a voided
-or undone entry), "kind" ("hand"|"adjustment"), "status" ("recorded"|"voided"),
+or undone entry), "kind" ("hand"|"adjustment"|"points": a 自由记分 table's hand,
+:mod:`.points`), "status" ("recorded"|"voided"),
 "verified" (tiles given; a 荒庄 and an adjustment need none), "dealer" (as played),
 "dealer_flag" (this counted hand's dealer no longer follows the rules from the counted hands
 before it), "request" (as recorded, ``settlement.dealer`` filled in), "settlement":
@@ -177,6 +180,7 @@ from .errors import (
 )
 from .models import Creation, Editor, Hand, Revision, SerializedJSON, Table, utcnow
 from .money import all_ints, exact, number, settle_up
+from .points import FREE, POINTS, POINTS_FIELDS, is_free, points_entry
 from .texts import UNDONE, hand_in, table_in
 from .tokens import (  # noqa: F401 - view_token_of, token_hash: part of this module's API
     TOKEN_BYTES,
@@ -202,6 +206,10 @@ HAND_FIELDS = ("hand", "melds", "indicator", "winning_tile", "win_by", "visible"
                "settlement", "declared", "history")
 TILE_ONLY = ("melds", "indicator", "winning_tile", "visible", "history")
 CONTROL_FIELDS = ("expected_number", "idempotency_key", "expected_revision")
+#: the entry kinds that are hands played: they count as hands and say who deals next (a
+#: ruled table's ``hand``, a free table's ``points``); an adjustment is neither
+DEALT = ("hand", POINTS)
+KINDS = ("hand", "adjustment", POINTS)
 NAME_MAX = 16
 NOTE_MAX = 200
 REASON_MAX = 200
@@ -710,7 +718,7 @@ class Ledger(CircleMixin):
             apply_seats(s, t, [(h.number, kind, request, result, +1)])
             d.count(result["settlement"]["net"], +1)
             d.last = h.number
-            if kind == "hand":
+            if kind in DEALT:
                 d.dealer = nxt
             t.derived = d.to_json()
             t.next_number += 1
@@ -810,7 +818,7 @@ class Ledger(CircleMixin):
             apply_seats(s, t, [(number, h.kind, h.request, h.result, -1),
                                (number, kind, request, result, +1)])
             nxt = _next_dealer(kind, result)
-            rechain = kind == "hand" and (dealer, nxt) != (h.dealer, h.next_dealer)
+            rechain = kind in DEALT and (dealer, nxt) != (h.dealer, h.next_dealer)
             h.revision += 1
             h.request, h.result, h.codes = request, result, codes
             h.dealer, h.verified, h.next_dealer = dealer, verified, nxt
@@ -870,7 +878,7 @@ class Ledger(CircleMixin):
         if d.last == h.number:
             d.last = s.scalar(select(func.max(Hand.number)).where(
                 Hand.table_id == t.id, Hand.number < h.number, Hand.status == "recorded"))
-        if h.kind == "hand":
+        if h.kind in DEALT:
             self._rechain(s, t, d, h.number, version)
         t.derived = d.to_json()
         _touch(t, now)
@@ -1240,7 +1248,7 @@ class Ledger(CircleMixin):
         ``dealer_flag`` of the counted hands from it on, from their dealer columns alone
         (rows whose flag changes get ``seq`` = ``version``), and who deals next."""
         hand = Hand.__table__
-        counted = (hand.c.table_id == t.id) & (hand.c.kind == "hand") \
+        counted = (hand.c.table_id == t.id) & (hand.c.kind.in_(DEALT)) \
             & (hand.c.status == "recorded")
         expected = s.scalar(select(hand.c.next_dealer).where(counted, hand.c.number < start)
                             .order_by(hand.c.number.desc()).limit(1))
@@ -1252,8 +1260,8 @@ class Ledger(CircleMixin):
                            .where(hand.c.table_id == t.id, hand.c.number >= start)
                            .order_by(hand.c.number)):
             flag = False
-            if r.status == "recorded" and r.kind == "hand":
-                flag = r.dealer != expected
+            if r.status == "recorded" and r.kind in DEALT:
+                flag = r.kind == "hand" and r.dealer != expected
                 expected = r.next_dealer
             if flag != bool(r.dealer_flag):
                 changed.append({"row_id": r.id, "flag": flag})
@@ -1357,7 +1365,7 @@ def _carry_bets(value: Any) -> str:
 
 
 def _next_dealer(kind: str, result: dict) -> int | None:
-    return result["settlement"]["next_dealer"]["seat"] if kind == "hand" else None
+    return result["settlement"]["next_dealer"]["seat"] if kind in DEALT else None
 
 
 @dataclass
@@ -1411,8 +1419,8 @@ def _derive(first_dealer: int, hands: list[dict], corrections: int) -> _Derived:
         if h["status"] == "recorded":
             d.count(result["settlement"]["net"], +1)
             d.last = h["number"]
-            if h["kind"] == "hand":
-                h["dealer_flag"] = h["dealer"] != d.dealer
+            if h["kind"] in DEALT:
+                h["dealer_flag"] = h["kind"] == "hand" and h["dealer"] != d.dealer
                 d.dealer = h["next_dealer"]
     return d
 
@@ -1466,7 +1474,7 @@ class _Snapshot:
         n = 0
         for i, h in enumerate(hands):
             no = None
-            if h["kind"] == "hand" and h["status"] == "recorded":
+            if h["kind"] in DEALT and h["status"] == "recorded":
                 n += 1
                 no = n
             if h.get("hand_no", -1) != no:
@@ -1850,7 +1858,7 @@ def _check_imported_entry(i: int, e: Any, revisions_max: int) -> None:
     if not isinstance(e, dict) or e.get("number") != i + 1 or isinstance(e.get("number"), bool):
         raise _bad(where, "ledger.entry_number", n=i + 1)
     kind, status = e.get("kind"), e.get("status", "recorded")
-    if kind not in ("hand", "adjustment") or status not in ("recorded", "voided"):
+    if kind not in KINDS or status not in ("recorded", "voided"):
         raise _bad(where, "ledger.entry_kind")
     olds = e.get("revisions") or []
     if not isinstance(olds, list):
@@ -1991,9 +1999,14 @@ def _table_spec(spec: Any) -> tuple[str, dict, int | float, list[str], int]:
             raise _bad(str(key), "request.unknown_key", key=key, known=list(TABLE_FIELDS))
     name = spec.get("variant")
     variant = VARIANTS.get(name) if isinstance(name, str) else None
-    if variant is None:
+    if is_free(name):                       # no rule set: nothing to choose
+        if spec.get("options") not in (None, {}):
+            raise _bad("options", "ledger.free_options")
+        options: dict = {}
+    elif variant is None:
         raise InputError("unknown_variant", M("ledger.variant"), "variant")
-    options = dataclasses.asdict(parse_options(variant.Options, spec.get("options")))
+    else:
+        options = dataclasses.asdict(parse_options(variant.Options, spec.get("options")))
     base = spec.get("base", 1)
     if base is None:
         base = 1
@@ -2016,7 +2029,7 @@ def _table_spec(spec: Any) -> tuple[str, dict, int | float, list[str], int]:
     dealer = 0 if dealer is None else dealer
     if not _is_int(dealer) or not 0 <= dealer <= 3:
         raise _bad("dealer", "ledger.first_dealer")
-    return variant.name, options, base, names, dealer
+    return FREE if variant is None else variant.name, options, base, names, dealer
 
 
 def _check_body(body: dict) -> None:
@@ -2025,6 +2038,13 @@ def _check_body(body: dict) -> None:
     for key in body:
         if key in ("variant", "options"):
             raise _bad(key, "ledger.table_decides")
+    if "points" in body:                    # a free table's hand
+        for key in body:
+            if key not in POINTS_FIELDS + CONTROL_FIELDS:
+                raise _bad(str(key), "request.unknown_key", key=key,
+                           known=[*POINTS_FIELDS, "expected_number", "idempotency_key"])
+        return
+    for key in body:
         if key not in HAND_FIELDS + CONTROL_FIELDS + ("adjustment",):
             raise _bad(str(key), "request.unknown_key", key=key,
                        known=[*HAND_FIELDS, "adjustment", "expected_number", "idempotency_key"])
@@ -2065,6 +2085,8 @@ def _entry_request(t: Table | _Settings, body: dict, default_dealer: int) -> dic
     _check_body(body)
     if "adjustment" in body:
         return _adjustment(t, body["adjustment"], default_dealer)[1]
+    if "points" in body:
+        return points_entry(body, default_dealer)[0]
     return _hand_request(body, default_dealer)
 
 
@@ -2074,6 +2096,13 @@ def _compute(t: Table | _Settings, body: dict, default_dealer: int):
     _check_body(body)
     if "adjustment" in body:
         return _adjustment(t, body["adjustment"], default_dealer)
+    if is_free(t.variant) != ("points" in body):   # points are a free table's hands only
+        if is_free(t.variant):
+            raise InputError("bad_points", M("ledger.points_required"), "points")
+        raise _bad("points", "ledger.points_free_only")
+    if "points" in body:
+        request, result, dealer = points_entry(body, default_dealer)
+        return POINTS, request, _stored(result), dealer, True
     request = _hand_request(body, default_dealer)
     settlement = request["settlement"]
     engine_settlement = {**settlement, "base": t.base}

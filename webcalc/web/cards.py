@@ -336,7 +336,8 @@ def draw_evening(table: dict, view_url: str | None) -> bytes:
 def _evening(sheet: Sheet, table: dict, view_url: str | None) -> None:
     from .templating import points
 
-    counted = [h for h in table["hands"] if h["status"] == "recorded" and h["kind"] == "hand"]
+    counted = [h for h in table["hands"]
+               if h["status"] == "recorded" and h["kind"] != "adjustment"]
     day = (table.get("created_at") or "")[:10]
     sub = " · ".join(x for x in (day, _("base %(base)s", base=points(table["base"])).strip(),
                                  _("Hands counted: %(n)s", n=len(counted))) if x)

@@ -52,7 +52,17 @@ from wtforms.validators import Optional
 from ..analysis import VARIANT_LABELS
 from ..errors import InputError
 from ..json_checks import reject_constant
-from ..ledger import Busy, LedgerError, NotFound, RateLimited, ReadOnly, TooMany
+from ..ledger import (
+    FREE,
+    POINTS,
+    Busy,
+    LedgerError,
+    NotFound,
+    RateLimited,
+    ReadOnly,
+    TooMany,
+    is_free,
+)
 from ..ledger.circles import CIRCLE_NAME_MAX, PLAYER_NAME_MAX
 from ..variants import DEFAULT_VARIANT
 from ..variants.base import WIN_METHODS
@@ -207,7 +217,8 @@ def _circle_page(token: str, c: dict, *, status: int = 200, general: str | None 
                 for t in reversed(shown)]
     labels = {"evening": _("Evening %(n)s"), "hands": _("Hands: %(n)s"),
               "see": _("See the table")}
-    variant_labels = {v: _variant_label(v) for v in VARIANT_LABELS}
+    # the rule sets, and last a table with none (自由记分)
+    variant_labels = {v: _variant_label(v) for v in (*VARIANT_LABELS, FREE)}
     return _page("circle.html", status, circle=c, token=token, edit=edit,
                  player_urls=player_urls, evenings=evenings, labels=labels,
                  more=len(c["tables"]) - len(shown),
@@ -282,7 +293,7 @@ def new_evening(token: str):
         raw = request.form.get(f"p{i}", "")
         seats.append(int(raw) if raw.isdecimal() and len(raw) < 6 else raw)
     variant = request.form.get("variant", "")
-    if variant not in VARIANT_LABELS:
+    if variant not in VARIANT_LABELS and not is_free(variant):
         variant = DEFAULT_VARIANT
     spec = {"variant": variant, "circle": token, "players": seats}
     last = c["last_room"]
@@ -312,7 +323,7 @@ def _player(token: str, player: int) -> dict:
 def player(token: str, player: int):
     p = _player(token, player)
     labels = _method_labels()
-    methods = [(labels.get(w, w), p["by_method"][w], w) for w in WIN_METHODS
+    methods = [(labels.get(w, w), p["by_method"][w], w) for w in (*WIN_METHODS, POINTS)
                if w in p["by_method"]]
     return _page("circle_player.html", p=p, token=token, methods=methods, day=_day, num=_num,
                  variant_label=_variant_label, method_label=lambda w: labels.get(w, w))
@@ -322,7 +333,8 @@ def _method_labels() -> dict[str, str]:
     """How a player won, as their page says it: the winner's side (the engine's 点炮 names
     the discarder's, which this page counts apart as 点炮)."""
     return {"self_draw": _("Self-drawn"), "discard": _("Won on a discard"),
-            "kong_replacement": _("Kong bloom"), "robbing_kong": _("Robbing a kong")}
+            "kong_replacement": _("Kong bloom"), "robbing_kong": _("Robbing a kong"),
+            POINTS: _("Top amount of a free-scoring hand")}
 
 
 @bp.get("/<token>/p/<int:player>/chart.svg")

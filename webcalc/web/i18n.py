@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
 from ..catalogue import localize
 from ..errors import InputError
+from ..ledger.points import is_free
 from ..variants import VARIANTS
 
 _cv_app: ContextVar[AppContext] | None
@@ -198,6 +199,8 @@ class _VariantNames(Mapping[str, str]):
     ``label``, from the engine's catalogue): the pages name a variant by asking it."""
 
     def __getitem__(self, name: str) -> str:
+        if is_free(name):                   # a table with no rule set (not a variant)
+            return str(_l("Free scoring"))
         return localized(VARIANTS[name].label)
 
     def __iter__(self) -> Iterator[str]:

@@ -66,6 +66,8 @@ from ..analysis import VARIANT_LABELS
 from ..errors import InputError
 from ..json_checks import reject_constant
 from ..ledger import (
+    FREE,
+    POINTS,
     BadKey,
     Busy,
     Conflict,
@@ -77,6 +79,7 @@ from ..ledger import (
     ReadOnly,
     TableFull,
     Voided,
+    is_free,
     table_in,
 )
 from ..messages import Message, seat
@@ -85,10 +88,10 @@ from ..options import option_specs, parse_options
 from ..settlement import kongs_of_melds
 from ..variants import DEFAULT_VARIANT, VARIANTS
 from ..variants.base import Declarable
-from . import security, tap, wechat
+from . import ledger_free, security, tap, wechat
 from .forms import TEXT_FIELDS, attach_error
 from .htmx import add_vary, wants_fragment
-from .i18n import current_lang, lang_param, localized, localized_error
+from .i18n import VARIANT_NAMES, current_lang, lang_param, localized, localized_error
 from .ledger_shared import COLORS, csv_text, load_pygal, qr_png, qr_response, table_etag
 from .room import Room, win_methods
 from .room_page import Home, analyse, needs_redirect, read_room_state, render_room
@@ -125,7 +128,9 @@ class NewTableForm(FlaskForm):
 
         self.variant.choices = [SelectChoice(n, VARIANT_NAMES.get(n, label))
                                 for n, label in VARIANT_LABELS.items()]
-        if self.variant.data not in VARIANT_LABELS:
+        # a table with no rule set: four amounts a hand (any four-player game)
+        self.variant.choices.append(SelectChoice(FREE, VARIANT_NAMES[FREE]))
+        if self.variant.data not in VARIANT_LABELS and not is_free(self.variant.data):
             self.variant.data = DEFAULT_VARIANT
         self.dealer.choices = [SelectChoice(str(i), SEAT_LABELS[i]) for i in range(4)]
 
@@ -147,11 +152,12 @@ def new_table():
     data = request.form if request.method == "POST" else request.args
     form = NewTableForm(formdata=data if data else None)
     variant = form.variant.data
-    room = read_room(data, variant)
+    free = is_free(variant)
+    room = None if free else read_room(data, variant)
     status = 200
     general = None
     if request.method == "POST" and form.validate():
-        spec = {"variant": variant, "options": room.options_request(),
+        spec = {"variant": variant, "options": None if room is None else room.options_request(),
                 # a seat left blank is named as its placeholder says, in the page's language
                 "names": [(getattr(form, f"n{i}").data or "").strip() or localized(seat(i))
                           for i in range(4)],
@@ -162,7 +168,10 @@ def new_table():
         except ValueError:
             form.base.errors = [_("Base points should be a positive number, such as 1, 100 or "
                                   "0.5.")]
-        if not form.base.errors and not any(o.error for o in room.options):
+        if free:                            # no rule set: no base, no options
+            spec.pop("base")
+            form.base.errors = []
+        if not form.base.errors and not (room is not None and any(o.error for o in room.options)):
             try:
                 made = ledger().create_table(spec, address=request.remote_addr)
                 return redirect(url_for(".table", token=made.edit_token, new=1), 303)
@@ -172,7 +181,7 @@ def new_table():
                     form.base.errors = [localized(err.message)]
                 elif field == "names":
                     form.n0.errors = [localized(err.message)]
-                elif not room.attach(err.field, localized(err.message)):
+                elif room is None or not room.attach(err.field, localized(err.message)):
                     general = localized(err.message)
             except LedgerError as err:
                 general = _error_text(err)
@@ -182,7 +191,7 @@ def new_table():
         status = 422
     html = render_template("ledger_new.html", form=form, room=room, general=general,
                            import_form=ImportForm(formdata=None),
-                           variant_label=localized(dict(VARIANT_LABELS).get(variant, variant)))
+                           free=free, variant_label=VARIANT_NAMES.get(variant, variant))
     return add_vary(make_response(html, status))
 
 
@@ -785,9 +794,10 @@ def _refusal(theirs: str | None, ours: str) -> str:
 
 def _table_page(token: str, t: dict, *, st=None, status: int | None = None,
                 conflict: str | None = None, conflict_hand: int | None = None,
-                message: str | None = None):
+                message: str | None = None, free_entry=None):
     """The table page: with the edit token, its entry is the room ``st`` (read here from the
-    query when not given); with the view token, the same totals and hands without it."""
+    query when not given), or on a table with no rule set the free entry (``free_entry``,
+    :mod:`.ledger_free`); with the view token, the same totals and hands without it."""
     edit = t["access"] == "edit"
     view_token = _view_token(token) if edit else token
     view_url = url_for(".table", token=view_token, _external=True) if view_token else None
@@ -807,6 +817,11 @@ def _table_page(token: str, t: dict, *, st=None, status: int | None = None,
         **_view_helpers(t))
     context.update(_revoked(context["links"]))
     if not edit:
+        return add_vary(make_response(render_template("ledger_table.html", **context),
+                                      status or 200))
+    if context["free"]:                     # no rule set: four amounts, no room
+        free = ledger_free.entry(t, token, free_entry)
+        context.update(free_entry=free, adjust_key=free.key + "-adj")
         return add_vary(make_response(render_template("ledger_table.html", **context),
                                       status or 200))
     if st is None:
@@ -843,7 +858,7 @@ def table_title(t: dict) -> str:
         name = _("Table of %(day)s", day=f"{when.month}月{when.day}日")
     else:
         name = _("Table of %(day)s", day=f"{when.day} {when:%b} {when.year}")
-    n = sum(1 for h in t["hands"] if h["status"] == "recorded" and h["kind"] == "hand")
+    n = sum(1 for h in t["hands"] if h.get("hand_no"))
     hands = _("%(n)s hand", n=n) if n == 1 else _("%(n)s hands", n=n)
     return " · ".join((name, hands, str(VARIANT_NAMES.get(t["variant"], t["variant"]))))
 
@@ -884,6 +899,9 @@ def _view_helpers(table: dict) -> dict:
 
     def method(h):
         s = h["request"].get("settlement") or {}
+        if h["kind"] == POINTS:
+            note = h["request"].get("note")
+            return _("Free-scoring hand") + (f" · {note}" if note else "")
         if h["kind"] == "adjustment":
             adj = h["request"]["adjustment"]
             if "fee" in adj:
@@ -907,6 +925,7 @@ def _view_helpers(table: dict) -> dict:
         return seen
 
     return {"who": who, "method": method, "rules": rules, "num": _num,
+            "free": is_free(table["variant"]),
             "chart_points": len([h for h in table["hands"] if h["status"] == "recorded"])}
 
 
@@ -997,7 +1016,7 @@ def send():
 @bp.get("/<token>")
 def table(token: str):
     t = _load(token)
-    if t["access"] != "edit":
+    if t["access"] != "edit" or is_free(t["variant"]):
         return _table_page(token, t)
     home = _home_of(t, token, request.args)
     st = read_room_state(home, request.args)
@@ -1090,6 +1109,9 @@ def _save(token: str, number: int | None):
     t = _load(token)
     if t["access"] != "edit":
         return _not_editable(token, t)
+    if is_free(t["variant"]):               # four amounts, not a room
+        return ledger_free.save(token, t, number, ledger=ledger(), page=_table_page,
+                                load=_load, status=lambda e: STATUS.get(type(e), 400))
     correcting = None
     if number is not None:
         correcting = next((x for x in t["hands"] if x["number"] == number), None)
@@ -1313,15 +1335,16 @@ def evening_text(t: dict) -> str:
     helpers = _view_helpers(t)
     who, method = helpers["who"], helpers["method"]
     names = t["names"]
-    counted = [h for h in t["hands"] if h["status"] == "recorded" and h["kind"] == "hand"]
+    counted = [h for h in t["hands"] if h.get("hand_no")]
     day = (t.get("created_at") or "")[:10]
     lines = [" · ".join((_("Table ledger"), str(VARIANT_NAMES.get(t["variant"], t["variant"])),
                          _("base %(base)s", base=_num(t["base"])))),
              " · ".join(x for x in (day, _("Hands counted: %(n)s", n=len(counted))) if x),
              " · ".join(names), ""]
     for h in t["hands"]:
-        head = [_("No. %(n)s", n=h["number"])]
-        if h["kind"] == "hand":
+        # hands counted as players count them (an undone or voided entry has no place)
+        head = [_("No. %(n)s", n=h["hand_no"])] if h.get("hand_no") else []
+        if h["kind"] != "adjustment":
             head.append(_("Dealer %(who)s", who=who(h["dealer"])))
         head.append(method(h))
         if h["kind"] == "adjustment" and h["request"]["adjustment"].get("note"):
@@ -1424,7 +1447,8 @@ def _csv_items() -> dict[str, str]:
             "follow_dealer": pgettext("csv item", "Following the dealer (前包)"),
             "draw_penalty": pgettext("csv item", "Draw penalty (后包)"),
             "adjustment": pgettext("csv item", "Adjustment"),
-            "fee": pgettext("csv item", "Table fee")}
+            "fee": pgettext("csv item", "Table fee"),
+            POINTS: pgettext("csv item", "Points")}
 
 
 def _csv_status(h: dict) -> str:
@@ -1462,19 +1486,21 @@ def export_csv(token: str):
     w.writerow([csv_text(c) for c in _csv_header(str(zone))])
     from ..variants.base import WIN_METHOD_LABELS
 
-    kinds = {"adjustment": pgettext("csv", "Adjustment"), "hand": pgettext("csv", "A hand")}
+    kinds = {"adjustment": pgettext("csv", "Adjustment"), "hand": pgettext("csv", "A hand"),
+             POINTS: pgettext("csv", "Free-scoring hand")}
     items = _csv_items()
     drawn, yes, unchecked = (pgettext("csv", "Drawn game"), pgettext("csv", "Yes"),
                              pgettext("csv", "Not checked"))
     for h in t["hands"]:
         s = h["request"].get("settlement") or {}
         adjustment = h["kind"] == "adjustment"
-        winner = ("" if adjustment else
+        ruled = h["kind"] == "hand"           # a free table's hand has no winner or tiles
+        winner = ("" if not ruled else
                   drawn if s.get("winner") is None else names[s["winner"]])
-        win_by = "" if adjustment or s.get("winner") is None else \
+        win_by = "" if not ruled or s.get("winner") is None else \
             localized(WIN_METHOD_LABELS.get(h["request"].get("win_by", "self_draw"), ""))
-        # a 荒庄 (no winner) has no tiles to check
-        verified = "" if adjustment or s.get("winner") is None else \
+        # a 荒庄 (no winner) has no tiles to check; a free table's hand has none either
+        verified = "" if not ruled or s.get("winner") is None else \
             (yes if h["verified"] else unchecked)
         dealer = "" if adjustment else names[h["dealer"]]
         head = [h.get("hand_no") or "", csv_text(kinds[h["kind"]]), csv_text(_csv_status(h)),
@@ -1486,7 +1512,8 @@ def export_csv(token: str):
             w.writerow(head + ["", "", "", "", csv_text(reason), ""] + tail)
             continue
         if not h["settlement"]["payments"]:
-            note = h["request"].get("adjustment", {}).get("note", "") if adjustment else ""
+            note = (h["request"].get("adjustment", {}).get("note", "") if adjustment
+                    else h["request"].get("note", ""))
             w.writerow(head + ["", "", "", "", csv_text(note), ""] + tail)
         for p in h["settlement"]["payments"]:
             item = p.get("item") or ""

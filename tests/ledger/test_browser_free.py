@@ -1,0 +1,173 @@
+"""A 自由记分 table in a real browser (Playwright + Debian's Chromium) at 390×844, JavaScript on
+and off: /t/new opens it, eight hands are recorded, as four amounts or as a winner and what
+each other seat pays, with one refused (its sum is not 0) and fixed; after each hand the
+running totals are the sums of the amounts typed (worked out by hand in the comments). With
+JavaScript a second phone follows the table through the view link (the live poll)."""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+NAMES = ["老王", "小李", "阿梅", "张师傅"]
+LIVE_MS = 10_000
+
+# (how, what, running totals after it): "points" gives the four amounts; "winner" gives the
+# winner and what each other seat pays (the winner gets the sum)
+HANDS = [
+    ("points", ["30", "-10", "-10", "-10"], ["30", "-10", "-10", "-10"]),
+    ("winner", (1, ["5", "", "5", "10"]), ["25", "10", "-15", "-20"]),        # 小李 +20
+    ("points", ["-2.5", "-2.5", "7.5", "-2.5"], ["22.5", "7.5", "-7.5", "-22.5"]),
+    ("winner", (3, ["8", "4", "4", ""]), ["14.5", "3.5", "-11.5", "-6.5"]),     # 张师傅 +16
+    ("points", ["100", "-50", "-25", "-25"], ["114.5", "-46.5", "-36.5", "-31.5"]),
+    ("winner", (0, ["", "1.5", "1.5", "3"]), ["120.5", "-48", "-38", "-34.5"]),  # 老王 +6
+    ("points", ["-12", "4", "4", "4"], ["108.5", "-44", "-34", "-30.5"]),
+    ("winner", (2, ["2", "2", "", "2"]), ["106.5", "-46", "-28", "-32.5"]),     # 阿梅 +6
+]
+
+
+def new_page(browser, js: bool):
+    ctx = browser.new_context(locale="zh-CN", viewport={"width": 390, "height": 844},
+                              java_script_enabled=js)
+    page = ctx.new_page()
+    page.set_default_timeout(10_000)
+    page.console_errors = []
+    page.on("console", lambda m: page.console_errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: page.console_errors.append(str(e)))
+    return ctx, page
+
+
+def totals(page) -> list[str]:
+    return page.locator("#totals td").all_inner_texts()
+
+
+def submit(page, button: str) -> None:
+    with page.expect_navigation():
+        page.click(button)
+
+
+@pytest.mark.parametrize("js", [True, False], ids=["js", "nojs"])
+def test_eight_hands_on_a_free_table(browser, server, js):
+    from playwright.sync_api import expect
+
+    from tests.browsers import SCREENSHOTS
+
+    base, app = server
+    ctx, page = new_page(browser, js)
+    viewer_ctx = viewer = None
+    try:
+        page.goto(base + "/t/new")
+        page.select_option("#variant", "free")
+        for i, n in enumerate(NAMES):
+            page.fill(f"#n{i}", n)
+        submit(page, "#new-table button.primary")
+        assert "?new=1" in page.url
+        expect(page.locator("h1")).to_contain_text("自由记分")
+        edit = page.url.split("/t/")[1].split("?")[0]
+        if js:
+            viewer_ctx, viewer = new_page(browser, True)
+            viewer.goto(page.input_value("#view-link"))
+        for n, (how, what, after) in enumerate(HANDS, start=1):
+            if how == "points":
+                for i, x in enumerate(what):
+                    page.fill(f"#free-p{i}", x)
+                submit(page, "#free-record")
+            else:
+                winner, pays = what
+                page.select_option("#free-winner-seat", str(winner))
+                for i, x in enumerate(pays):
+                    page.fill(f"#free-pay{i}", x)
+                submit(page, "#free-record-winner")
+            assert totals(page) == after, (n, totals(page))
+            expect(page.locator(f"#hand-{n}")).to_be_visible()
+            if n == 4:
+                # a hand whose amounts do not sum to 0: refused, the sum said under the
+                # amounts, what was typed kept, nothing recorded
+                for i, x in enumerate(["10", "-5", "-5", "1"]):
+                    page.fill(f"#free-p{i}", x)
+                submit(page, "#free-record")
+                expect(page.locator("#free-points-error")).to_contain_text(
+                    "四家的分数（points）加起来应为 0，现在是 1。")
+                assert page.input_value("#free-p3") == "1"
+                assert totals(page) == after
+                for i in range(4):
+                    page.fill(f"#free-p{i}", "")
+        # the nets of each hand, as typed (hand 8: 阿梅 gets 2 + 2 + 2)
+        expect(page.locator("#hand-8 table.nets")).to_contain_text("阿梅 6")
+        expect(page.locator("#hand-2 table.nets")).to_contain_text("小李 20")
+        settle = page.locator("#settle-up li").all_inner_texts()
+        assert settle == ["小李 付给 老王 46", "阿梅 付给 老王 28", "张师傅 付给 老王 32.5"]
+        app.extensions["ledger"].forget_cached()
+        t = app.extensions["ledger"].table(edit)
+        assert t["totals"] == [106.5, -46, -28, -32.5]
+        assert [h["kind"] for h in t["hands"]] == ["points"] * 8
+        # undo the last hand: the totals go back to those after hand 7
+        submit(page, "#undo")
+        assert totals(page) == HANDS[6][2]
+        SCREENSHOTS.mkdir(exist_ok=True)
+        page.goto(base + f"/t/{edit}#entry")
+        page.screenshot(path=str(SCREENSHOTS / f"ledger-free-{'js' if js else 'nojs'}-390x844.png"))
+        page.screenshot(path=str(SCREENSHOTS / f"ledger-free-{'js' if js else 'nojs'}-full.png"),
+                        full_page=True)
+        if viewer is not None:           # the second phone followed without a reload
+            expect(viewer.locator("#totals td").first).to_have_text(HANDS[6][2][0],
+                                                                    timeout=LIVE_MS)
+            assert totals(viewer) == HANDS[6][2]
+            assert viewer.locator("#free-form").count() == 0
+        # the refused hand's page is a 422 (the console says so); nothing else went wrong
+        assert [e for e in page.console_errors if "status of 422" not in e] == []
+    finally:
+        ctx.close()
+        if viewer_ctx is not None:
+            viewer_ctx.close()
+
+
+def test_free_hands_queued_offline_are_recorded_as_shown(browser, server):
+    """Without a network two free hands are queued (the service worker keeps them); the queue
+    shows each hand's four amounts; back online they are sent in order, once each, and the
+    nets recorded are the ones the queue showed."""
+    from .test_browser_offline import CONTROLLED, KEPT, _badge, _offline, _until
+
+    base, app = server
+    ledger = app.extensions["ledger"]
+    ctx, page = new_page(browser, True)
+    try:
+        page.goto(base + "/")
+        page.evaluate("async () => { await navigator.serviceWorker.ready; }")
+        page.wait_for_function(CONTROLLED, timeout=30_000)
+        page.goto(base + "/t/new")
+        page.select_option("#variant", "free")
+        for i, n in enumerate(NAMES):
+            page.fill(f"#n{i}", n)
+        submit(page, "#new-table button.primary")
+        token = page.url.split("/t/")[1].split("?")[0]
+        page.goto(base + f"/t/{token}")
+        _until(page, KEPT, f"/t/{token}")
+        _offline(ctx, page)
+        for i, x in enumerate(["30", "-10", "-12.5", "-7.5"]):
+            page.fill(f"#free-p{i}", x)
+        submit(page, "#free-record")
+        assert _badge(page) == "1 条待上传"
+        assert page.inner_text("#entry-title") == "第 2 手"
+        page.select_option("#free-winner-seat", "1")
+        for i, x in enumerate(["0.5", "", "2", "3"]):
+            page.fill(f"#free-pay{i}", x)
+        submit(page, "#free-record-winner")
+        assert _badge(page) == "2 条待上传"
+        items = page.locator("#queue-badge li").all_inner_texts()
+        assert items == ["第 1 手：老王 +30 · 小李 -10 · 阿梅 -12.5 · 张师傅 -7.5",
+                         "第 2 手：老王 -0.5 · 小李 +5.5 · 阿梅 -2 · 张师傅 -3"]
+        assert ledger.table(token)["hands"] == []
+        ctx.set_offline(False)
+        page.wait_for_function("() => document.querySelector('#queue-badge').hidden",
+                               timeout=20_000)
+        ledger.forget_cached()
+        t = ledger.table(token)
+        assert [h["settlement"]["net"] for h in t["hands"]] == [[30, -10, -12.5, -7.5],
+                                                                [-0.5, 5.5, -2, -3]]
+        assert t["totals"] == [29.5, -4.5, -14.5, -10.5]
+        page.wait_for_function(
+            "() => document.querySelectorAll('#totals td')[0].textContent.trim() === '29.5'")
+    finally:
+        ctx.close()

@@ -1,0 +1,239 @@
+"""The entry of a 自由记分 table (a table with no rule set, :mod:`webcalc.ledger.points`):
+four amounts, or a winner and what each other seat pays, in one plain form that works
+without JavaScript (POST to the table's ``/hands`` or ``/hands/<n>``, 303 back to the page;
+an error is the page again, 422, with the message under its input and what was typed kept).
+
+The rest of the table page (totals, settle-up, hands, undo, void, adjustments, links,
+exports) is the ledger's own, as on every table: :mod:`webcalc.web.ledger_pages` renders it
+and calls :func:`entry` for the entry and :func:`save` for a record or a correction.
+Nothing here knows a rule set; a free table is the ledger's (``is_free``).
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from decimal import Decimal
+from typing import Any
+
+from flask import abort, redirect, request, url_for
+from flask_babel import gettext as _
+
+from ..errors import InputError
+from ..ledger import BadKey, Conflict, IdempotencyConflict, LedgerError
+from ..ledger.points import amount, parse_decimal
+from .i18n import lang_param, localized
+
+SEATS = range(4)
+#: ``points[i]`` in an error: seat i's amount
+_SEAT_FIELD = re.compile(r"points\[(\d)\]")
+
+
+class FreeEntry:
+    """The entry's state: the values shown (typed, or the corrected hand's), the errors
+    under the inputs (``errors[name]``), the hand it records and its idempotency key."""
+
+    def __init__(self, table: dict, token: str, correcting: dict | None = None,
+                 values: dict | None = None, key: str | None = None):
+        self.table = table
+        self.token = token
+        self.correcting = correcting
+        self.number = correcting["number"] if correcting else table["next_number"]
+        self.key = key or secrets.token_urlsafe(12)
+        self.errors: dict[str, list[str]] = {}
+        self.general: str | None = None
+        if values is None:
+            values = {"mode": "points", "dealer": str(table["dealer"])}
+            if correcting is not None:
+                req = correcting["request"]
+                values.update({f"p{i}": _text(x) for i, x in enumerate(req["points"])})
+                values.update(dealer=str(req.get("dealer", correcting["dealer"])),
+                              note=req.get("note", ""))
+        self.values = values
+        # the record's control fields ride in the action's query, as the room's 记入 does:
+        # the service worker queues an entry by its URL's idempotency_key, and
+        # static/js/ledger.js moves the number and the key on for a hand queued offline
+        lang = lang_param()
+        if correcting is not None:
+            self.action = url_for("ledger_pages.correct", token=token, number=self.number,
+                                  expected_revision=correcting["revision"],
+                                  idempotency_key=self.key, lang=lang)
+        else:
+            self.action = url_for("ledger_pages.record", token=token,
+                                  expected_number=self.number, idempotency_key=self.key,
+                                  lang=lang)
+        self.cancel = url_for("ledger_pages.table", token=token)
+
+    def value(self, name: str) -> str:
+        return self.values.get(name) or ""
+
+    def add_error(self, name: str, text: str) -> None:
+        self.errors.setdefault(name, []).append(text)
+
+
+def _text(x: Any) -> str:
+    from ..settlement import fmt
+
+    return fmt(x)
+
+
+def _number(d: Decimal) -> int | float:
+    """A typed amount as the JSON number the API takes (an int when whole)."""
+    return int(d) if d == d.to_integral_value() else float(d)
+
+
+def read(entry: FreeEntry, form) -> dict | None:
+    """The API body of the posted form, or None with the errors put under their inputs."""
+    v = entry.values
+    mode = v.get("mode") if v.get("mode") in ("points", "winner") else "points"
+    if mode == "points" and not any(v.get(f"p{i}", "").strip() for i in SEATS) \
+            and v.get("winner"):            # Enter pressed in the winner's part
+        mode = "winner"
+    v["mode"] = mode
+    amounts = _amounts(entry) if mode == "points" else _winner_amounts(entry)
+    if amounts is None or entry.errors:
+        return None
+    body: dict[str, Any] = {"points": [_number(d) for d in amounts]}
+    dealer = v.get("dealer", "")
+    if dealer in ("0", "1", "2", "3"):
+        body["dealer"] = int(dealer)
+    if v.get("note", "").strip():
+        body["note"] = v["note"].strip()
+    return body
+
+
+def _amounts(entry: FreeEntry) -> list[Decimal] | None:
+    """The four amounts typed (a blank box is 0; all four blank is an error)."""
+    typed = [entry.value(f"p{i}").strip() for i in SEATS]
+    if not any(typed):
+        entry.add_error("points", _("Type each seat's amount: what it won (+) or paid "
+                                    "(−) this hand."))
+        return None
+    out = []
+    for i in SEATS:
+        d = parse_decimal(typed[i]) if typed[i] else Decimal(0)
+        if d is None:
+            entry.add_error(f"p{i}", _("%(name)s: “%(text)s” is not a number (such as 30, "
+                                       "-10 or 2.5).", name=entry.table["names"][i],
+                                       text=typed[i]))
+        out.append(d if d is not None else Decimal(0))
+    return out
+
+
+def _winner_amounts(entry: FreeEntry) -> list[Decimal] | None:
+    """The winner gets what the other three pay (a blank box is 0; the winner's own box is
+    not read)."""
+    winner = entry.value("winner")
+    if winner not in ("0", "1", "2", "3"):
+        entry.add_error("winner", _("Choose who won."))
+        return None
+    w = int(winner)
+    pays = [Decimal(0)] * 4
+    for i in SEATS:
+        text = entry.value(f"pay{i}").strip()
+        if i == w or not text:
+            continue
+        d = parse_decimal(text)
+        if d is None:
+            entry.add_error(f"pay{i}", _("%(name)s: “%(text)s” is not a number (such as "
+                                         "10 or 2.5).", name=entry.table["names"][i],
+                                         text=text))
+            continue
+        try:                                # its decimals and size, under its own box
+            amount(_number(d), i)
+        except InputError as err:
+            entry.add_error(f"pay{i}", localized(err.message))
+            continue
+        pays[i] = d
+    total = sum(pays, Decimal(0))
+    if total == 0 and not entry.errors:
+        entry.add_error("winner", _("Type what each of the others pays the winner."))
+    return [total if i == w else -pays[i] for i in SEATS]
+
+
+def attach(entry: FreeEntry, err: InputError) -> None:
+    """The ledger's error under the input it is about (a seat's amount, the dealer, the
+    note), or above the amounts (their sum, the list)."""
+    text = localized(err.message)
+    field = err.field or ""
+    m = _SEAT_FIELD.fullmatch(field)
+    if m is not None:
+        seat = int(m.group(1))
+        if entry.values.get("mode") == "winner":
+            won = entry.values.get("winner") == str(seat)
+            entry.add_error("winner" if won else f"pay{seat}", text)
+        else:
+            entry.add_error(f"p{seat}", text)
+    elif field in ("dealer", "note"):
+        entry.add_error(field, text)
+    elif entry.values.get("mode") == "winner":
+        entry.add_error("winner", text)
+    else:
+        entry.add_error("points", text)
+
+
+def posted(t: dict, token: str, correcting: dict | None, fresh_key: bool = False) -> FreeEntry:
+    form = request.form
+    values = {k: (form.get(k) or "")[:40] for k in
+              ["mode", "dealer", "winner", "note"] + [f"p{i}" for i in SEATS]
+              + [f"pay{i}" for i in SEATS]}
+    values["note"] = (form.get("note") or "")[:400]
+    return FreeEntry(t, token, correcting, values,
+                     key=None if fresh_key else request.values.get("idempotency_key") or None)
+
+
+def save(token: str, t: dict, number: int | None, *, ledger, page, load, status):
+    """记入 of a free hand (``number`` None) or its correction, from the posted form.
+    ``ledger`` is the service, ``page(token, table, **kw)`` renders the table page,
+    ``load(token)`` reads the table in the reader's language and ``status`` maps a ledger
+    error to its HTTP status (the table page's own, :mod:`.ledger_pages`)."""
+    correcting = None
+    if number is not None:
+        correcting = next((x for x in t["hands"] if x["number"] == number), None)
+        if correcting is None:
+            abort(404)
+    entry = posted(t, token, correcting)
+    body = read(entry, request.form)
+    if body is None:
+        return page(token, t, status=422, free_entry=entry)
+    try:
+        if number is None:
+            rec = ledger.record(token, {
+                **body, "idempotency_key": entry.key,
+                "expected_number": request.values.get("expected_number", type=int)})
+        else:
+            rec = ledger.correct(token, number, {
+                **body, "expected_revision": request.values.get("expected_revision", type=int)})
+    except InputError as err:
+        attach(entry, err)
+        return page(token, t, status=422, free_entry=entry)
+    except Conflict as err:
+        fresh = load(token)
+        again = None if correcting is None else next(
+            (h for h in fresh["hands"] if h["number"] == correcting["number"]), None)
+        entry = posted(fresh, token, again)
+        return page(token, fresh, status=409, conflict=localized(err.message),
+                    conflict_hand=request.values.get("expected_number", type=int),
+                    free_entry=entry)
+    except (IdempotencyConflict, BadKey) as err:
+        fresh = load(token)
+        entry = posted(fresh, token, correcting, fresh_key=True)
+        return page(token, fresh, status=status(err), message=localized(err.message),
+                    free_entry=entry)
+    except LedgerError as err:
+        return page(token, load(token), status=status(err), message=localized(err.message),
+                    free_entry=entry)
+    return redirect(url_for("ledger_pages.table", token=token, lang=lang_param(),
+                            done=rec.hand["number"]) + "#entry", 303)
+
+
+def entry(t: dict, token: str, given: FreeEntry | None) -> FreeEntry:
+    """The entry the page shows: ``given`` (a posted form), else a correction of hand
+    ``?correct=n`` (a counted hand), else the next hand."""
+    if given is not None:
+        return given
+    n = request.args.get("correct", type=int)
+    h = next((x for x in t["hands"] if x["number"] == n), None) if n else None
+    if h is not None and not (h["kind"] != "adjustment" and h["status"] == "recorded"):
+        h = None
+    return FreeEntry(t, token, h)
