@@ -63,7 +63,7 @@ def test_drawn_game_without_a_hand_on_the_page(client):
 
 # -- point 4: a bad flag is an error, not a flip ---------------------------------------------
 
-JC_WIN = "/?variant=jincheng&hand=123m456p789s111z22z&winning_tile=2z&s_dealer=0&s_winner=0"
+JC_WIN = "/?variant=jincheng&hand=123m456p789s111z22z&winning_tile=2z&s_winner=0"
 
 
 @pytest.mark.parametrize("key", ["s_ready0", "s_follow"])
@@ -212,8 +212,13 @@ def test_error_messages_have_no_english_keys(client):
     resp = client.get("/", query_string={"variant": "zhengzhou", "hand": "123m456p789s111z22z",
                                          "winning_tile": "2z", "s_winner": "0"})
     html = text_of(resp)
-    msg = html[html.index('id="s_dealer-error"'):].split("</p>")[0]
-    assert "结算·庄家：必填" in msg and "（dealer）" not in msg
+    # the page's dealer is 东家 unless chosen (issue 36, R4): no "庄家：必填" on the page; the
+    # API still asks for it, in words without the English key
+    assert 'id="s_dealer-error"' not in html and "net-row" in html
+    r = client.post("/api/v1/analyze", json={"variant": "zhengzhou", "hand": "123m456p789s111z22z",
+                                             "winning_tile": "2z", "settlement": {"winner": 0}})
+    msg = r.get_json()["error"]["message"]
+    assert r.status_code == 400 and "庄家" in msg and "（dealer）" not in msg, msg
     resp = client.get("/", query_string={"variant": "panjin", "hand": "123m456p789s1112z",
                                          "opt_wildcard_mode": "bogus"})
     assert resp.status_code == 422
@@ -284,7 +289,7 @@ def test_no_gist_until_a_winner_is_chosen(client):
 # -- point 10: ask only what changes the money ---------------------------------------------
 
 JC_DISCARD = ("/?variant=jincheng&hand=123m456p789s111z22z&winning_tile=2z&win_by=discard"
-              "&s_dealer=0&s_winner=1&s_discarder=2")
+              "&s_winner=1&s_discarder=2")
 
 
 def test_jincheng_discard_win_asks_the_discarders_ready(client):
