@@ -82,14 +82,14 @@ from ..options import option_specs, parse_options
 from ..settlement import kongs_of_melds
 from ..variants import DEFAULT_VARIANT, VARIANTS
 from ..variants.base import Declarable
-from . import security, tap
+from . import form_proof, security, tap
 from .forms import TEXT_FIELDS, attach_error
 from .htmx import add_vary, wants_fragment
 from .i18n import current_lang, lang_param, localized, localized_error
 from .ledger_shared import COLORS, csv_text, load_pygal, qr_svg, table_etag
 from .room import Room, win_methods
 from .room_page import Home, analyse, needs_redirect, read_room_state, render_room
-from .room_url import read_room
+from .room_url import read_page_room, read_room
 from .turns import history_text
 
 bp = Blueprint("ledger_pages", __name__, url_prefix="/t")
@@ -107,6 +107,9 @@ def ledger():
 
 class NewTableForm(FlaskForm):
     """新开一桌 (the room options come from ``_options.html``, read by :func:`read_room`)."""
+
+    class Meta:
+        csrf = False    # the blueprint's hook checks the form (:func:`_prove`)
 
     variant = SelectField(_l("Variant"), choices=[])
     base = StringField(_l("Base points"), default="1", validators=[Length(max=20)])
@@ -128,8 +131,37 @@ class NewTableForm(FlaskForm):
 
 
 class ImportForm(FlaskForm):
+    class Meta:
+        csrf = False    # the blueprint's hook checks the form (:func:`_prove`)
+
     file = FileField(_l("Exported JSON file"))
     text = TextAreaField(_l("…or paste the JSON"), validators=[Optional()])
+
+
+@bp.before_request
+def _prove() -> None:
+    """CSRF for every POST under ``/t/``: a form on a token URL proves itself with the table
+    proof of that token, 新开一桌 and import with a signed form token, neither needing the
+    session cookie (:mod:`webcalc.web.form_proof`); anything else, Flask-WTF's session
+    token (a page rendered before the proofs)."""
+    from .app import csrf
+
+    config = current_app.config
+    if request.method not in config["WTF_CSRF_METHODS"] or not config["WTF_CSRF_ENABLED"]:
+        return
+    token = (request.view_args or {}).get("token")
+    if form_proof.proven(token, new_table=request.endpoint in (
+            "ledger_pages.new_table", "ledger_pages.import_table")):
+        return
+    csrf.protect()
+
+
+@bp.context_processor
+def _form_token() -> dict:
+    """``csrf_token()`` in this blueprint's pages: the table proof of the URL's token, or the
+    signed form token of a page without one."""
+    token = (request.view_args or {}).get("token")
+    return {"csrf_token": lambda: form_proof.form_token(token)}
 
 
 def _error_text(err: Exception) -> str:
@@ -869,8 +901,6 @@ def _view_helpers(table: dict) -> dict:
             "chart_points": len([h for h in table["hands"] if h["status"] == "recorded"])}
 
 
-#: a CSRF token's place in a cached hand list (stored text is printable: never a NUL)
-_CSRF_SLOT = "\x00csrf-token\x00"
 LIVE_CACHE_MAX = 16
 _live_lock = threading.Lock()
 
@@ -878,10 +908,9 @@ _live_lock = threading.Lock()
 def _live_rest(table: dict, token: str, edit: bool) -> Markup:
     """The hand list part of the table page (``_ledger_live.html``, part "rest"), rendered
     once per table version, token and language and kept (the last ``LIVE_CACHE_MAX`` per
-    worker): a 200-hand table is drawn again only after a write. The void forms' CSRF token
-    is per visitor, so it is put in after the cache."""
-    from flask_wtf.csrf import generate_csrf
-
+    worker): a 200-hand table is drawn again only after a write. The void forms' token is
+    the table proof of ``token`` (:mod:`webcalc.web.form_proof`), the same for every
+    visitor, so it is cached with the list."""
     key = (token, table["version"], current_lang(), edit)
     cache = current_app.extensions.setdefault("ledger_live_cache", OrderedDict())
     with _live_lock:
@@ -889,15 +918,14 @@ def _live_rest(table: dict, token: str, edit: bool) -> Markup:
         if html is not None:
             cache.move_to_end(key)
     if html is None:
+        proof = form_proof.table_proof(token)
         html = render_template("_ledger_live.html", table=table, token=token, edit=edit,
                                conflict_hand=None, part="rest",
-                               csrf_token=lambda: _CSRF_SLOT, **_view_helpers(table))
+                               csrf_token=lambda: proof, **_view_helpers(table))
         with _live_lock:
             cache[key] = html
             while len(cache) > LIVE_CACHE_MAX:
                 cache.popitem(last=False)
-    if edit:
-        html = html.replace(_CSRF_SLOT, generate_csrf())
     return Markup(html)
 
 
