@@ -15,8 +15,7 @@ import json
 import re
 from urllib.parse import parse_qsl, urlsplit
 
-from .test_pages import (  # noqa: F401
-    NAMES, WIN, client, csrf, entry_form, open_table, proof, record, table)
+from .test_pages import NAMES, WIN, client, csrf, entry_form, open_table, proof, record, table  # noqa: F401
 
 CJK = re.compile(r"[\u3400-\u9fff]")
 
