@@ -671,19 +671,21 @@ def _attrs(cookie: str) -> set[str]:
 
 def test_session_cookie_is_samesite_lax_and_secure_only_over_https(ledger_app):
     app = ledger_app()
-    edit, _ = _new_table(app.test_client())
-    plain = _attrs(_session_cookie(app.test_client().get(f"/t/{edit}")))
+    # the table pages set no cookie (docs/decisions.md "Forms without a session cookie"): a
+    # circle's page still keeps its CSRF token in the session
+    edit = "c/new"
+    plain = _attrs(_session_cookie(app.test_client().get(f"/{edit}")))
     assert {"httponly", "samesite=lax", "path=/"} <= plain
     assert "secure" not in plain                    # http: a Secure cookie would be dropped
-    tls = app.test_client().get(f"/t/{edit}", base_url="https://localhost")
+    tls = app.test_client().get(f"/{edit}", base_url="https://localhost")
     assert {"secure", "samesite=lax", "httponly"} <= _attrs(_session_cookie(tls))
     # without a trusted proxy, a client's own X-Forwarded-Proto changes nothing …
-    forged = app.test_client().get(f"/t/{edit}", headers={"X-Forwarded-Proto": "https"})
+    forged = app.test_client().get(f"/{edit}", headers={"X-Forwarded-Proto": "https"})
     assert "secure" not in _attrs(_session_cookie(forged))
     # … behind one (WEBCALC_TRUSTED_PROXIES=1), the proxy's header says the client used TLS
     proxied = ledger_app(TRUSTED_PROXIES=1)
     for proto, secure in (("https", True), ("http", False)):
-        resp = proxied.test_client().get(f"/t/{edit}", headers={
+        resp = proxied.test_client().get(f"/{edit}", headers={
             "X-Forwarded-Proto": proto, "X-Forwarded-For": "203.0.113.5"})
         assert ("secure" in _attrs(_session_cookie(resp))) is secure, proto
 

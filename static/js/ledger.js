@@ -6,9 +6,12 @@
 //   3. keeps this phone's list of tables (我的牌桌) in localStorage, and shows it;
 //   4. without a network: taps on the palette fill the fields here, the page kept by the
 //      service worker (static/sw.js) says since when it is offline, and the entries queued
-//      by the service worker are shown and sent in order when the network is back, a refused
-//      one shown with the server's table to re-apply or drop (docs/decisions.md, "Offline,
-//      install and caching"); the screen kept awake on a table page.
+//      by the service worker — or, with no worker (iOS WeChat), by this page in its own
+//      storage — are shown with what each will record (the server's answers for each
+//      outcome) and sent in order when the network is back, a refused one shown with the
+//      server's table to re-apply or drop (docs/decisions.md, "Offline, install and
+//      caching", "A queue without a service worker", "What a queued hand will record");
+//      the screen kept awake on a table page.
 (function () {
   "use strict";
 
@@ -65,12 +68,17 @@
     event.stopPropagation();               // htmx listens on the form: it never sees this
     if (passing === button) {              // our own press: the browser posts the form
       passing = null;
+      if (queuesHere(button)) {            // … or, with no network and no worker, this page
+        event.preventDefault();
+        queueHere(button);
+      }
       return;
     }
     if (button.id === "draw" && !navigator.onLine) {   // 荒庄 offline: the confirm asked here
       event.preventDefault();
       var ask = document.getElementById("queue-badge");
       if (ask && !window.confirm(ask.dataset.drawAsk)) return;
+      if (queuesHere(button)) { queueHere(button); return; }
       button.formAction = button.formAction.replace(/\/draw\?/, "/hands?");
       passing = button;
       button.form.requestSubmit ? button.form.requestSubmit(button) : button.click();
@@ -186,6 +194,7 @@
       .then(function () {
         live.failures = 0;
         live.heard = new Date();
+        if (office.table) askOutcomes();        // (the table may have moved on)
         var meta = document.getElementById("table-meta");
         if (meta) heard(meta.dataset.edit || meta.dataset.view, live.heard.getTime());
         if (live.copy || office.pending) backOnline();   // the queue, then the page itself
@@ -450,33 +459,122 @@
   // the queue (written by the service worker, static/sw.js: the same database)
   function queueDb(work) {
     return new Promise(function (resolve, reject) {
-      if (!window.indexedDB) { resolve([]); return; }
-      var open = window.indexedDB.open("webcalc", 1);
+      var open;
+      try { open = window.indexedDB.open("webcalc", 1); } catch (e) { reject(e); return; }   // none, or refused
       open.onupgradeneeded = function () { open.result.createObjectStore("queue", {keyPath: "id", autoIncrement: true}); };
       open.onerror = function () { reject(open.error); };
       open.onsuccess = function () {
         var db = open.result;
-        var tx = db.transaction("queue", "readwrite");
-        var out = work(tx.objectStore("queue"));
+        var tx, out;
+        try {
+          tx = db.transaction("queue", "readwrite");
+          out = work(tx.objectStore("queue"));
+        } catch (e) { db.close(); reject(e); return; }
         tx.oncomplete = function () { db.close(); resolve(out && out.result !== undefined ? out.result : out); };
         tx.onerror = function () { db.close(); reject(tx.error); };
       };
     });
   }
 
+  // One queue owner at a time: with a service worker in control, it queues the 记入 that
+  // does not reach the server (IndexedDB, above); without one (iOS WeChat, workers blocked)
+  // this page queues it itself, in localStorage, else in that same IndexedDB store, else in
+  // memory (a storage that throws: private mode, full). flush() sends from all of them, each
+  // entry under its idempotency key, so an entry is recorded once whoever queued it.
+  var LOCAL_QUEUE = "webcalc.queue.v1";
+  var memory = [];
+
+  function workerOwns() {
+    return !!(navigator.serviceWorker && navigator.serviceWorker.controller);
+  }
+
+  // a 记入 or 荒庄 of the next hand, with no network and no service worker to queue it
+  function queuesHere(button) {
+    if (navigator.onLine || workerOwns() || !office.table || !button.formAction) return false;
+    return /\/(hands|draw)$/.test(new URL(button.formAction, window.location.href).pathname);
+  }
+
+  function localAll() {
+    try {
+      var list = JSON.parse(window.localStorage.getItem(LOCAL_QUEUE) || "[]");
+      return Array.isArray(list) ? list.filter(function (e) { return e && e.table; }) : [];
+    } catch (e) {
+      return [];
+    }
+  }
+
+  function localPut(list) {
+    try {
+      if (list.length) { window.localStorage.setItem(LOCAL_QUEUE, JSON.stringify(list)); } else { window.localStorage.removeItem(LOCAL_QUEUE); }
+      return true;
+    } catch (e) {
+      return false;
+    }
+  }
+
+  function tag(list, store) { return list.map(function (e) { e.store = store; return e; }); }
+
   function queued(table) {
-    return queueDb(function (store) { return store.getAll(); }).then(function (all) {
-      return (all || []).filter(function (e) { return e.table === table; })
-        .sort(function (a, b) { return a.id - b.id; });
-    });
+    return queueDb(function (store) { return store.getAll(); }).then(null, function () { return []; })
+      .then(function (fromDb) {
+        var seen = {};
+        return tag(fromDb || [], "idb").concat(tag(localAll(), "local"), tag(memory.slice(), "memory"))
+          .filter(function (e) {
+            if (e.table !== table) return false;
+            if (e.key && seen[e.key]) return false;      // one entry under one key
+            if (e.key) seen[e.key] = true;
+            return true;
+          })
+          .sort(function (a, b) { return (a.created || 0) - (b.created || 0) || (String(a.id) < String(b.id) ? -1 : 1); });
+      });
   }
 
-  function unqueue(ids) {
-    return queueDb(function (store) { ids.forEach(function (id) { store.delete(id); }); });
+  // entries out of every store (an entry's copies under the same key too)
+  function unqueue(entries) {
+    var keys = {}, ids = {};
+    entries.forEach(function (e) { if (e.key) keys[e.key] = true; ids[String(e.id)] = true; });
+    function gone(e) { return (e.key && keys[e.key]) || ids[String(e.id)]; }
+    memory = memory.filter(function (e) { return !gone(e); });
+    var local = localAll();
+    if (local.some(gone)) localPut(local.filter(function (e) { return !gone(e); }));
+    return queueDb(function (store) {
+      var all = store.getAll();
+      all.onsuccess = function () {
+        (all.result || []).forEach(function (e) { if (gone(e)) store.delete(e.id); });
+      };
+    }).then(null, function () {});
   }
 
+  // entries written back (renumbered) into the store each came from
   function requeue(entries) {
-    return queueDb(function (store) { entries.forEach(function (e) { store.put(e); }); });
+    var byStore = {idb: [], local: [], memory: []};
+    entries.forEach(function (e) { (byStore[e.store || "idb"] || byStore.idb).push(e); });
+    function merge(list, changed) {
+      return list.map(function (e) {
+        var c = changed.filter(function (x) { return String(x.id) === String(e.id); })[0];
+        return c || e;
+      });
+    }
+    memory = merge(memory, byStore.memory);
+    if (byStore.local.length) localPut(merge(localAll(), byStore.local));
+    if (!byStore.idb.length) return Promise.resolve();
+    return queueDb(function (store) { byStore.idb.forEach(function (e) { store.put(e); }); });
+  }
+
+  // this page queues an entry itself (no service worker): localStorage, else IndexedDB,
+  // else memory; a second tap under the same key is the same entry
+  function addHere(entry) {
+    entry.id = "l" + Date.now().toString(36) + Math.random().toString(36).slice(2, 8);
+    var list = localAll();
+    if (list.some(function (e) { return e.key && e.key === entry.key; })) return Promise.resolve("local");
+    if (localPut(list.concat([entry]))) return Promise.resolve("local");
+    var id = entry.id;
+    delete entry.id;
+    return queueDb(function (store) { store.add(entry); }).then(function () { return "idb"; }, function () {
+      entry.id = id;
+      memory.push(entry);
+      return "memory";
+    });
   }
 
   function param(url, name) {
@@ -548,18 +646,256 @@
     return data.points.replace("{n}", n).replace("{amounts}", text);
   }
 
-  var office = {table: null, flushing: false, pending: 0};
+  var office = {table: null, flushing: false, pending: 0, entries: [], retry: null};
+
+  // -- what a queued hand will record (issue 36.2) ---------------------------------------
+  // The server computes, for the entry's inputs as they are (跑, 加钢, kongs …), what each
+  // outcome of a hand without tiles records, for each dealer: GET <table>/outcomes answers
+  // {"dealer", "version", "outcomes": {"dealer:winner:win_by:discarder": [nets, next
+  // dealer]}} (webcalc/web/ledger_pages.py, the ledger's own computation). A queued hand
+  // whose inputs are those, without tiles or 番, reads its nets and next dealer there, the
+  // dealer following the queued hands before it; anything else is "to be confirmed".
+  var OUTCOMES_KEY = "webcalc.outcomes.v1";
+  var OUTCOME_FIELDS = ["s_winner", "s_discarder", "s_dealer", "win_by"];
+  var TILE_FIELDS = ["hand", "melds", "indicator", "visible", "winning_tile", "history"];
+  var outcomesNow = null;           // {path, sig, dealer, version, outcomes}
+  var outcomesAsked = null;
+
+  // the inputs an outcome does not vary: the settlement's and the kongs' fields
+  function sigOf(pairs) {
+    var out = [];
+    pairs.forEach(function (v, k) {
+      if (typeof v === "string" && /^[sk]_/.test(k) && OUTCOME_FIELDS.indexOf(k) < 0) out.push(k + "=" + v);
+    });
+    return out.sort().join("&");
+  }
+
+  function formPairs(form) {
+    var body = new URLSearchParams();
+    new FormData(form).forEach(function (v, k) { if (typeof v === "string") body.append(k, v); });
+    return body;
+  }
+
+  function keptOutcomes(path) {
+    try {
+      var all = JSON.parse(window.localStorage.getItem(OUTCOMES_KEY) || "{}") || {};
+      return all[path] || null;
+    } catch (e) {
+      return null;
+    }
+  }
+
+  function keepOutcomes(o) {
+    try {
+      var all = JSON.parse(window.localStorage.getItem(OUTCOMES_KEY) || "{}") || {};
+      all = {};                                    // this table's only: a few KB at most
+      all[o.path] = o;
+      window.localStorage.setItem(OUTCOMES_KEY, JSON.stringify(all));
+    } catch (e) { /* memory only */ }
+  }
+
+  function pageVersion() {
+    var top = document.getElementById("live-top");
+    return top ? Number(top.dataset.version) || 0 : 0;
+  }
+
+  function askOutcomes() {
+    var bar = document.getElementById("record-bar");
+    var form = document.getElementById("calc-form");
+    if (!bar || !bar.dataset.outcomesUrl || !form || !office.table || !window.fetch) return;
+    var pairs = formPairs(form);
+    var sig = sigOf(pairs);
+    if (outcomesNow && outcomesNow.sig === sig && outcomesNow.version >= pageVersion()) return;
+    if (!navigator.onLine || outcomesAsked === sig + "@" + pageVersion()) return;
+    outcomesAsked = sig + "@" + pageVersion();
+    var query = new URLSearchParams();
+    pairs.forEach(function (v, k) {
+      if (k !== "csrf_token" && k !== "number" && OUTCOME_FIELDS.indexOf(k) < 0 &&
+          TILE_FIELDS.indexOf(k) < 0 && !/^d_/.test(k)) query.append(k, v);
+    });
+    fetch(bar.dataset.outcomesUrl + "?" + query.toString(), {credentials: "same-origin", cache: "no-store"})
+      .then(function (resp) { return resp.ok ? resp.json() : null; })
+      .then(function (data) {
+        if (!data || !data.outcomes) return;
+        outcomesNow = {path: office.table, sig: sig, dealer: data.dealer, version: data.version,
+                       outcomes: data.outcomes};
+        keepOutcomes(outcomesNow);
+        if (office.entries.length) showQueue(office.entries);
+      }, function () { outcomesAsked = null; });
+  }
+
+  // the lookup key of an entry's outcome with ``dealer`` dealing, or null (tiles, 番 …)
+  function outcomeKey(dealer, entry, body) {
+    var from = body.get("s_discarder") || "";
+    if (param(entry.url || "", "draw") || body.get("draw") || body.get("s_winner") === "none") {
+      return from ? null : dealer + ":none::";
+    }
+    if (TILE_FIELDS.some(function (n) { return (body.get(n) || "").trim(); })) return null;
+    var declared = false;
+    body.forEach(function (v, k) { if (/^d_/.test(k) && v.trim()) declared = true; });
+    if (declared) return null;
+    var winner = body.get("s_winner") || "";
+    if (!/^[0-3]$/.test(winner)) return null;
+    return [dealer, winner, body.get("win_by") || "self_draw", from].join(":");
+  }
+
+  // each entry's {dealer, nets, next}: known where the server's answers say, in order
+  function foresee(entries) {
+    var o = outcomesNow;
+    var dealer = o ? o.dealer : null;
+    return entries.map(function (e) {
+      var body = new URLSearchParams(e.body);
+      var r = {dealer: dealer, nets: null, next: null};
+      if (o && dealer !== null && sigOf(body) === o.sig) {
+        var key = outcomeKey(dealer, e, body);
+        var hit = key && o.outcomes[key];
+        if (hit) { r.nets = hit[0]; r.next = hit[1]; }
+      }
+      dealer = r.next;
+      return r;
+    });
+  }
+
+  function names() {
+    return ((document.getElementById("table-meta") || {dataset: {}}).dataset.names || "").split(" · ");
+  }
+
+  function netsLine(cls, nets, labels, pending) {
+    var line = el("span", cls);
+    if (!nets) {
+      line.appendChild(el("span", "net-pending", pending));
+      return line;
+    }
+    line.setAttribute("data-nets", nets.join(" "));
+    nets.forEach(function (n, i) {
+      var one = el("span", "quick-net" + (n.charAt(0) === "+" ? " gain" : n.charAt(0) === "-" ? " loss" : ""), labels[i] + " ");
+      one.appendChild(el("b", "", n));
+      line.appendChild(one);
+      line.appendChild(document.createTextNode(" "));
+    });
+    return line;
+  }
+
+  // the seats whose 跑 this entry changes (from the hand before it, or the page's)
+  function paoChanges(body, before) {
+    var who = names();
+    var out = [];
+    for (var i = 0; i < 4; i++) {
+      var now = body.get("s_pao" + i);
+      var was = before(i);
+      if (now !== null && was !== null && String(Number(now) || 0) !== String(Number(was) || 0)) {
+        out.push(who[i] + " " + (Number(was) || 0) + "→" + (Number(now) || 0));
+      }
+    }
+    return out.join(" · ");
+  }
+
+  function paoBefore(entries, i) {
+    return function (seat) {
+      if (i > 0) return new URLSearchParams(entries[i - 1].body).get("s_pao" + seat);
+      var input = document.querySelector("#calc-form input[name=s_pao" + seat + "]");
+      return input ? input.defaultValue : null;
+    };
+  }
+
+  // the entry's dealer: the table's, moved on by the queued hands (or not known)
+  function showDealer(seen) {
+    var bar = document.getElementById("record-bar");
+    var fixed = document.querySelector("#dealer-fixed strong");
+    if (!bar || !fixed || !bar.dataset.seats || !seen.length) return;
+    var last = seen[seen.length - 1].next;
+    fixed.textContent = last === null ? bar.dataset.pending : bar.dataset.seats.split("|")[last];
+    fixed.parentNode.classList.toggle("pending", last === null);
+    var room = document.querySelector("#fixed-room .fixed-dealer");
+    if (room) room.textContent = last === null ? bar.dataset.pending : names()[last];
+  }
+
+  // R3: the 记入 box without a network says what the chosen outcome will record
+  function previewEntry() {
+    var bar = document.getElementById("record-bar");
+    var form = document.getElementById("calc-form");
+    var what = document.getElementById("record-what");
+    if (!bar || !form || !what || !bar.dataset.outcomesUrl || navigator.onLine) return;
+    var body = formPairs(form);
+    var winner = body.get("s_winner");
+    what.textContent = "";
+    if (!winner) {
+      what.appendChild(el("span", "muted", bar.dataset.nothing));
+    } else {
+      var seen = foresee(office.entries.concat([{url: "", body: body.toString()}]));
+      what.appendChild(el("span", "record-label", bar.dataset.recording));
+      if (winner === "none") what.appendChild(el("span", "", " " + bar.dataset.drawn));
+      what.appendChild(document.createTextNode(" "));
+      what.appendChild(netsLine("record-nets", seen[seen.length - 1].nets, bar.dataset.short.split("|"), bar.dataset.pending));
+    }
+    what.appendChild(el("span", "help queued-hint", " " + bar.dataset.queuedHint));
+  }
 
   function showQueue(entries) {
+    office.entries = entries;
+    office.pending = entries.length;
     var badge = document.getElementById("queue-badge");
     if (!badge) return;
-    var data = Object.assign({names: (document.getElementById("table-meta") || {dataset: {}}).dataset.names}, badge.dataset);
+    var data = Object.assign({names: names().join(" · ")}, badge.dataset);
     badge.querySelector(".queue-count").textContent = data.count.replace("{n}", String(entries.length));
     var list = badge.querySelector(".queue-list");
     list.textContent = "";
-    entries.forEach(function (e) { list.appendChild(el("li", "", summary(e, data))); });
+    var seen = foresee(entries);
+    var who = names();
+    entries.forEach(function (e, i) {
+      var li = el("li", "queued-hand");
+      li.appendChild(el("span", "queued-what", summary(e, data)));
+      li.appendChild(document.createTextNode(" "));
+      li.appendChild(netsLine("queued-nets", seen[i].nets, who, data.pending));
+      var pao = paoChanges(new URLSearchParams(e.body), paoBefore(entries, i));
+      if (pao) li.appendChild(el("span", "queued-pao", " " + data.pao.replace("{what}", pao)));
+      var next = seen[i].next;
+      li.appendChild(el("span", "queued-dealer", " " + data.next.replace("{who}", next === null ? data.pending : who[next])));
+      list.appendChild(li);
+    });
     badge.hidden = entries.length === 0;
-    office.pending = entries.length;
+    showDealer(seen);
+    previewEntry();
+  }
+
+  // 记入 (or 荒庄) without a network and without a service worker: this page queues the
+  // entry as the worker would have (the same fields, the same action less ``shown``), then
+  // clears the entry for the next hand, as the table page after a record shows it
+  function queueHere(button) {
+    var form = button.form;
+    var action = new URL(button.formAction, window.location.href);
+    var params = action.searchParams;
+    params.delete("shown");          // computed from its fields when sent (no result was shown)
+    var body = formPairs(form);
+    body.delete("csrf_token");
+    body.append("csrf_token", button.value);           // the page's table proof
+    var entry = {table: office.table, url: action.pathname.replace(/\/draw$/, "/hands") + "?" + params.toString(),
+                 body: body.toString(), key: params.get("idempotency_key") || "", created: Date.now()};
+    return addHere(entry).then(function () { return queued(office.table); }).then(function (entries) {
+      var done = document.getElementById("done");      // the hand before: no longer the news
+      if (done) done.hidden = true;
+      clearEntry(form);
+      followQueue(entries);
+      showQueue(entries);
+    });
+  }
+
+  function clearEntry(form) {
+    TILE_FIELDS.forEach(function (n) { var f = field(form, n); if (f) f.value = ""; });
+    Array.prototype.forEach.call(form.elements, function (e) {
+      if (!e.name) return;
+      if (/^d_/.test(e.name)) {
+        if (e.type === "checkbox") { e.checked = false; } else { e.value = ""; }
+      } else if (["s_winner", "s_discarder", "s_dready"].indexOf(e.name) >= 0 && e.tagName === "SELECT") {
+        e.value = "";
+      } else if (e.name === "win_by" && e.tagName === "SELECT") {
+        e.value = "self_draw";
+      } else if (/^s_(pao|jiagang)\d$/.test(e.name) && (document.getElementById("table-meta") || {dataset: {}}).dataset.carry === "reset") {
+        if (e.type === "checkbox") { e.checked = false; } else { e.value = "0"; }
+      }
+    });
+    drawHand(form);
+    window.history.replaceState(null, "", window.location.pathname + langTail());
   }
 
   function csrf() {
@@ -569,18 +905,41 @@
 
   // each entry once, in order: a 303 is recorded (a resend of a recorded one too: its
   // idempotency_key names it); no network stops and waits; any other answer is shown
+  // one page sends at a time (the Web Locks API where the browser has it: a second tab
+  // leaves it to the first); an answer that does not come is tried again
   function flush() {
     var table = office.table;
     if (!table || office.flushing || !navigator.onLine || document.getElementById("queue-conflict") && !document.getElementById("queue-conflict").hidden) return;
     office.flushing = true;
+    window.clearTimeout(office.retry);
+    if (navigator.locks && navigator.locks.request) {
+      navigator.locks.request("webcalc-queue", {ifAvailable: true}, function (lock) {
+        if (!lock) { office.flushing = false; later(); return null; }
+        return new Promise(function (resolve) { send(table, resolve); });
+      }).then(null, function () { office.flushing = false; });
+    } else {
+      send(table, function () {});
+    }
+  }
+
+  function later() {
+    window.clearTimeout(office.retry);
+    office.retry = window.setTimeout(function () { if (office.pending) flush(); }, RETRY);
+  }
+
+  var RETRY = 5000;         // ms before a queue that could not be sent is tried again
+
+  function send(table, finished) {
     var sent = 0;
     var token = csrf();
-    function done() {
+    function done(failed) {
       office.flushing = false;
-      if (sent) window.location.replace(table + (langTail()));
+      finished();
+      if (sent) { window.location.replace(table + (langTail())); return; }
+      if (failed) later();
     }
     function step(entries) {
-      if (!entries.length) { done(); return; }
+      if (!entries.length) { done(false); return; }
       var entry = entries[0];
       var body = new URLSearchParams(entry.body);
       if (token) body.set("csrf_token", token);
@@ -590,16 +949,17 @@
         .then(function (resp) {
           if (resp.type === "opaqueredirect" || (resp.status >= 300 && resp.status < 400)) {
             sent += 1;
-            return unqueue([entry.id]).then(function () {
+            return unqueue([entry]).then(function () {
               showQueue(entries.slice(1));
               step(entries.slice(1));
             });
           }
           office.flushing = false;
+          finished();
           repost(entry, body);             // the server's page, natively: what it says
-        }, function (err) { if (window.console) console.warn("queue: not sent", err); done(); });
+        }, function (err) { if (window.console) console.warn("queue: not sent", err); done(true); });
     }
-    queued(table).then(step, function () { office.flushing = false; });
+    queued(table).then(step, function () { done(true); });
   }
 
   function langTail() {
@@ -649,7 +1009,7 @@
     box.querySelector("#queue-drop").addEventListener("click", function () {
       box.hidden = true;
       var rest = renumber(entries.slice(1), next);
-      unqueue([head.id]).then(function () { return requeue(rest); }).then(function () {
+      unqueue([head]).then(function () { return requeue(rest); }).then(function () {
         if (rest.length) { flush(); } else { window.location.replace(office.table + langTail()); }
       });
     });
@@ -702,6 +1062,9 @@
     }
     if (!meta.dataset.edit) return;
     office.table = meta.dataset.edit;
+    var kept = keptOutcomes(office.table);
+    if (kept && kept.path === office.table) outcomesNow = kept;
+    askOutcomes();
     queued(office.table).then(function (entries) {
       showQueue(entries);
       var mine = entries.length && window.location.pathname === office.table + "/hands" &&
@@ -752,7 +1115,7 @@
       }).catch(function () {});
     }
     if (t.edit) queued(t.edit).then(function (entries) {
-      return unqueue(entries.map(function (e) { return e.id; }));
+      return unqueue(entries);
     }).catch(function () {});
   }
 
@@ -782,5 +1145,14 @@
   }
 
   document.addEventListener("DOMContentLoaded", ready);
+  // the entry's inputs changed: the server's answers for them (online), or what the box
+  // can say without it (offline)
+  document.addEventListener("htmx:after:swap", function () { if (office.table) askOutcomes(); });
+  document.addEventListener("change", function (event) {
+    var t = event.target;
+    if (!office.table || !t.form || t.form.id !== "calc-form") return;
+    if (navigator.onLine) { window.setTimeout(askOutcomes, 0); } else { previewEntry(); }
+  });
+  window.addEventListener("offline", previewEntry);
   document.addEventListener("htmx:after:swap", showSend);      // the panel was swapped in place
 })();

@@ -27,6 +27,20 @@ def csrf(html: str) -> str:
     return re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
 
 
+def proof(client, token: str) -> str:
+    """The table proof of ``token`` (docs/decisions.md "Forms without a session cookie"):
+    what that token's page puts in its forms (a view page has none: a test writes it)."""
+    from webcalc.web.form_proof import table_proof
+
+    with client.application.test_request_context():
+        return table_proof(token)
+
+
+def new_table_token(client) -> str:
+    """The signed form token of 新开一桌 and import."""
+    return csrf(client.get("/t/new").get_data(as_text=True))
+
+
 def hidden(html: str, name: str) -> str:
     return re.search(rf'name="{name}" value="([^"]*)"', html).group(1)
 
@@ -244,8 +258,15 @@ def test_view_page_cannot_write_and_holds_no_edit_token(client):
                                                   "If-None-Match": gz.headers["ETag"]})
     assert again.status_code == 304              # the compressed answer's ETag revalidates
     page = client.get(f"/t/{token}").get_data(as_text=True)
+    # the edit page's form proves the edit token, not this one (docs/decisions.md "Forms
+    # without a session cookie"): refused before the ledger is asked
     r = client.post(f"/t/{view}/hands", data={"csrf_token": csrf(page), "s_winner": "1"})
+    assert r.status_code == 400
+    # with the view token's own proof (no page gives it) the ledger refuses the write
+    r = client.post(f"/t/{view}/hands", data={"csrf_token": proof(client, view),
+                                              "s_winner": "1"})
     assert r.status_code == 403
+    assert len(table(client, token)["hands"]) == 1
     assert client.get("/t/" + "x" * 32).status_code == 404
 
 
@@ -276,13 +297,13 @@ def test_csv_and_json_round_trip(client):
     assert len(entries) == 3 + 1 + 1               # 3 payments, the 荒庄 (none), 1 penalty
     assert entries[-1][7:10] == ["张师傅", "老王", "5"]
     doc = client.get(f"/t/{view_token_of(token)}/export.json").get_data(as_text=True)
-    r = client.post("/t/import", data={"csrf_token": csrf(html), "text": doc})
+    r = client.post("/t/import", data={"csrf_token": new_table_token(client), "text": doc})
     assert r.status_code == 303
     new = r.headers["Location"].split("/t/")[1].split("?")[0]
     old_t, new_t = table(client, token), table(client, new)
     assert new != token and new_t["totals"] == old_t["totals"] == [4, 3, -1, -6]
     assert [h["settlement"] for h in new_t["hands"]] == [h["settlement"] for h in old_t["hands"]]
-    bad = client.post("/t/import", data={"csrf_token": csrf(html), "text": "{}"})
+    bad = client.post("/t/import", data={"csrf_token": new_table_token(client), "text": "{}"})
     assert bad.status_code == 422 and "导入失败" in bad.get_data(as_text=True)
 
 
@@ -338,7 +359,8 @@ def test_refusals_are_pages_not_crashes(make_app):
     r = client.post(f"/t/{token}/hands/1/void", data={"csrf_token": csrf(html), "reason": " "})
     assert r.status_code == 422 and "作废要写明原因" in r.get_data(as_text=True)
     assert table(client, token)["hands"][0]["status"] == "recorded"
-    r = client.post("/t/import", data={"csrf_token": csrf(html), "text": "not json"})
+    r = client.post("/t/import", data={"csrf_token": new_table_token(client),
+                                       "text": "not json"})
     assert r.status_code == 422 and "这不是从牌桌导出的 JSON 文件" in r.get_data(as_text=True)
 
 

@@ -16,7 +16,7 @@ import re
 from urllib.parse import parse_qsl, urlsplit
 
 from ..cards import qr_texts
-from .test_pages import NAMES, WIN, client, csrf, entry_form, open_table, record, table  # noqa: F401
+from .test_pages import NAMES, WIN, client, csrf, entry_form, open_table, proof, record, table  # noqa: F401
 
 CJK = re.compile(r"[\u3400-\u9fff]")
 
@@ -65,7 +65,7 @@ def test_undo_right_after_a_record_once(client):
     assert "已撤销" in li and "原因" not in li
     view = ledger(client).view_token(token)
     assert 'class="undo-form"' not in client.get(f"/t/{view}").get_data(as_text=True)
-    r = client.post(f"/t/{view}/undo", data={"csrf_token": csrf(html), "number": "1"})
+    r = client.post(f"/t/{view}/undo", data={"csrf_token": proof(client, view), "number": "1"})
     assert r.status_code == 403 and table(client, token)["hands"][0]["status"] == "recorded"
     assert client.post(f"/t/{token}/undo", data={"number": "1"}).status_code == 400   # no CSRF
 
@@ -102,7 +102,7 @@ def test_draw_asks_first_then_records_with_the_dealer_and_pao(client):
     again = client.post(target, data=fields)                           # the confirm, twice
     assert again.status_code == 303 and len(table(client, token)["hands"]) == 2
     view = ledger(client).view_token(token)
-    assert client.post(f"/t/{view}/draw", data={**data, "csrf_token": fields["csrf_token"]}
+    assert client.post(f"/t/{view}/draw", data={**data, "csrf_token": proof(client, view)}
                        ).status_code == 403
 
 
@@ -141,7 +141,7 @@ def test_the_creator_adds_a_co_scorer_who_records_and_is_revoked(client):
     second = client.post(f"/t/{token}/editors", data={"csrf_token": csrf(html)})
     co2 = re.search(r'id="new-edit-link" readonly value="[^"]+/t/([^"]+)"',
                     second.get_data(as_text=True)).group(1)
-    r = client.post(f"/t/{co2}/editors", data={"csrf_token": csrf(html)})
+    r = client.post(f"/t/{co2}/editors", data={"csrf_token": proof(client, co2)})
     assert r.status_code == 403 and "只有开桌的人" in r.get_data(as_text=True)
 
 
@@ -243,6 +243,8 @@ def test_replace_the_edit_link_then_both(client):
     html = client.get(r.headers["Location"]).get_data(as_text=True)
     assert "链接已换：本页地址就是新的编辑链接" in html and view in html
     assert client.get(f"/t/{view}").status_code == 200
+    # the new link's page: its forms prove the new token (the old page's no longer do)
+    form = form_of(client.get(f"/t/{new}/links").get_data(as_text=True), 'id="rotate-button"')
     r = client.post(f"/t/{new}/links", data={"csrf_token": csrf(form), "view": "1"})
     newer = r.headers["Location"].split("/t/")[1].split("?")[0]
     assert "rotated=view" in r.headers["Location"]

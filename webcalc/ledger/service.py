@@ -2103,6 +2103,24 @@ def _compute(t: Table | _Settings, body: dict, default_dealer: int):
     if "points" in body:
         request, result, dealer = points_entry(body, default_dealer)
         return POINTS, request, _stored(result), dealer, True
+    request, out, verified = _settle(t, body, default_dealer)
+    settlement = request["settlement"]
+    settled: dict = {"settlement": out.settlement}
+    if out.biao is not None:
+        settled["biao"] = out.biao
+    if out.fan is not None:
+        settled["fan"] = out.fan
+    stored = _stored(settled)
+    result = {"settlement": stored["settlement"]}
+    for key in ("biao", "fan", "messages"):
+        if key in stored:
+            result[key] = stored[key]
+    return "hand", request, result, settlement["dealer"], verified
+
+
+def _settle(t: Table | _Settings, body: dict, default_dealer: int):
+    """A hand's body (checked) through the engine: ``(request as recorded, the engine's
+    answer, verified)``, before its messages are rendered for storing."""
     request = _hand_request(body, default_dealer)
     settlement = request["settlement"]
     engine_settlement = {**settlement, "base": t.base}
@@ -2120,17 +2138,24 @@ def _compute(t: Table | _Settings, body: dict, default_dealer: int):
                 bare[k] = request[k]
         out = settle_without_tiles(bare)
         verified = settlement["winner"] is None        # a 荒庄 has no tiles to check
-    settled: dict = {"settlement": out.settlement}
-    if out.biao is not None:
-        settled["biao"] = out.biao
-    if out.fan is not None:
-        settled["fan"] = out.fan
-    stored = _stored(settled)
-    result = {"settlement": stored["settlement"]}
-    for key in ("biao", "fan", "messages"):
-        if key in stored:
-            result[key] = stored[key]
-    return "hand", request, result, settlement["dealer"], verified
+    return request, out, verified
+
+
+def preview(variant: str, options: dict, base: int | float, body: Any,
+            dealer: int) -> tuple[list, int | None]:
+    """What :meth:`Ledger.record` would store for the hand ``body`` on a table with these
+    settings whose next hand ``dealer`` deals (``settlement.dealer`` unset), nothing
+    written: the hand's nets and the next dealer, by the same checks and engine call as a
+    record (:func:`_compute`, less the rendering of its messages). The table page asks for
+    these for the outcomes of a win without tiles and of a 荒庄, so a hand queued without a
+    network shows what the server will record (issue 36). Raises :class:`InputError` as a
+    record would."""
+    _check_body(body)
+    if not isinstance(body, dict) or "adjustment" in body:
+        raise _bad("adjustment", "bad_request")
+    _request, out, _verified = _settle(_Settings(variant, options, base), body, dealer)
+    nxt = out.settlement["next_dealer"]
+    return list(out.settlement["net"]), None if nxt is None else nxt["seat"]
 
 
 def _stored(out: dict) -> dict:

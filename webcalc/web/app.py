@@ -87,7 +87,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     ledger_api.init_app(app)  # the table ledger: database, migrations, JSON API, CLI
     csrf.exempt(ledger_api.bp)
     csrf.exempt(ledger_api.circles_bp)
-    app.register_blueprint(ledger_pages.bp)  # the ledger's HTML pages (CSRF on every POST)
+    app.register_blueprint(ledger_pages.bp)  # the ledger's HTML pages (CSRF on every POST:
+    csrf.exempt(ledger_pages.bp)             # its own hook, a table proof or the session's)
     circle_pages.init_app(app)  # the circles' pages (牌友圈), CSRF on every POST
     app.register_blueprint(learn.bp)  # the daily 何切 page
     logs.init_app(app)  # ledger tokens never reach a log

@@ -88,14 +88,14 @@ from ..options import option_specs, parse_options
 from ..settlement import kongs_of_melds
 from ..variants import DEFAULT_VARIANT, VARIANTS
 from ..variants.base import Declarable
-from . import ledger_free, security, tap, wechat
+from . import form_proof, ledger_free, security, tap, wechat
 from .forms import TEXT_FIELDS, attach_error
 from .htmx import add_vary, wants_fragment
 from .i18n import VARIANT_NAMES, current_lang, lang_param, localized, localized_error
 from .ledger_shared import COLORS, csv_text, load_pygal, qr_png, qr_response, table_etag
 from .room import Room, win_methods
 from .room_page import Home, analyse, needs_redirect, read_room_state, render_room
-from .room_url import read_room
+from .room_url import read_page_room, read_room
 from .turns import history_text
 
 bp = Blueprint("ledger_pages", __name__, url_prefix="/t")
@@ -113,6 +113,9 @@ def ledger():
 
 class NewTableForm(FlaskForm):
     """新开一桌 (the room options come from ``_options.html``, read by :func:`read_room`)."""
+
+    class Meta:
+        csrf = False    # the blueprint's hook checks the form (:func:`_prove`)
 
     variant = SelectField(_l("Variant"), choices=[])
     base = StringField(_l("Base points"), default="1", validators=[Length(max=20)])
@@ -136,8 +139,37 @@ class NewTableForm(FlaskForm):
 
 
 class ImportForm(FlaskForm):
+    class Meta:
+        csrf = False    # the blueprint's hook checks the form (:func:`_prove`)
+
     file = FileField(_l("Exported JSON file"))
     text = TextAreaField(_l("…or paste the JSON"), validators=[Optional()])
+
+
+@bp.before_request
+def _prove() -> None:
+    """CSRF for every POST under ``/t/``: a form on a token URL proves itself with the table
+    proof of that token, 新开一桌 and import with a signed form token, neither needing the
+    session cookie (:mod:`webcalc.web.form_proof`); anything else, Flask-WTF's session
+    token (a page rendered before the proofs)."""
+    from .app import csrf
+
+    config = current_app.config
+    if request.method not in config["WTF_CSRF_METHODS"] or not config["WTF_CSRF_ENABLED"]:
+        return
+    token = (request.view_args or {}).get("token")
+    if form_proof.proven(token, new_table=request.endpoint in (
+            "ledger_pages.new_table", "ledger_pages.import_table")):
+        return
+    csrf.protect()
+
+
+@bp.context_processor
+def _form_token() -> dict:
+    """``csrf_token()`` in this blueprint's pages: the table proof of the URL's token, or the
+    signed form token of a page without one."""
+    token = (request.view_args or {}).get("token")
+    return {"csrf_token": lambda: form_proof.form_token(token)}
 
 
 def _error_text(err: Exception) -> str:
@@ -709,7 +741,7 @@ class TableHome(Home):
     def allows_discard(self) -> bool:
         """The 点炮 seat is offered whenever the variant has a win on a discard (without
         JavaScript no script re-draws the form when 胡法 changes)."""
-        return any(m in ("discard", "robbing_kong") for m, _label in win_methods(self.variant))
+        return any(m in DISCARD_METHODS for m, _label in win_methods(self.variant))
 
     def room_extra(self, st) -> TableExtra:
         carried = None
@@ -753,7 +785,9 @@ class TableHome(Home):
                 "declares": d, "declared_values": self.declared_values,
                 "declared_text": (self.declared_values.get(d.field) or [""])[-1] if d else "",
                 "declared_errors": self.declared_errors, "fixed_options": fixed_options,
-                "tiles_open": self.tiles_open(st)}
+                "tiles_open": self.tiles_open(st),
+                "outcomes_url": None if self.correcting is not None
+                else url_for(".entry_outcomes", token=self.token)}
 
     @staticmethod
     def tiles_open(st) -> bool:
@@ -765,6 +799,85 @@ class TableHome(Home):
         return bool(args.get("tiles") == "1" or st.tap_message
                     or any((args.get(k) or "").strip() for k in TEXT_FIELDS)
                     or args.get("target", "hand") != "hand")
+
+
+#: the fields of a hand's outcome: what the page's lookup varies (:func:`outcomes`)
+_OUTCOME_KEYS = ("s_winner", "s_discarder", "s_dealer", "win_by")
+#: the 胡法 with a 点炮者 (the entry offers the seat for these)
+DISCARD_METHODS = ("discard", "robbing_kong")
+OUTCOMES_MAX = 64
+_outcomes_cache: OrderedDict = OrderedDict()
+_outcomes_lock = threading.Lock()
+
+
+def outcome_key(dealer: int, winner: int | None, win_by: str | None,
+                discarder: int | None) -> str:
+    """``dealer:winner:win_by:discarder`` (``none`` for a 荒庄's winner, empty when not
+    given), as static/js/ledger.js builds it from a queued entry's fields."""
+    return ":".join([str(dealer), "none" if winner is None else str(winner), win_by or "",
+                     "" if discarder is None else str(discarder)])
+
+
+def outcomes(table: dict, args: MultiDict) -> dict[str, list]:
+    """What the server would record for each outcome of the next hand without tiles, with
+    the entry's other inputs as they are (``args``, the bound room: 跑, 加钢, kongs …): for
+    each dealer (a queued hand deals the next one), each winner, 胡法 and 点炮者, and 荒庄,
+    ``[nets, next dealer]``, each computed by the ledger's own
+    :func:`webcalc.ledger.service.preview` from the room the page's form gives (the same
+    reading as a record). An outcome the server would refuse is left out. Kept per table
+    settings and inputs: the same entry gives the same answers (issue 36.2)."""
+    from ..ledger.service import preview
+
+    variant = table["variant"]
+    rest = MultiDict([(k, v) for k, v in args.items(multi=True)
+                      if k not in _OUTCOME_KEYS and k not in _TILE_KEYS
+                      and not k.startswith("d_") and k not in _CONTROL + ("number",)])
+    key = (variant, json.dumps(table["options"], sort_keys=True), str(table["base"]),
+           tuple(sorted(rest.items(multi=True))))
+    with _outcomes_lock:
+        got = _outcomes_cache.get(key)
+        if got is not None:
+            _outcomes_cache.move_to_end(key)
+            return got
+    methods = [m for m, _label in win_methods(variant)]
+    out: dict[str, list] = {}
+    for winner in (None, 0, 1, 2, 3):
+        for win_by in ([None] if winner is None else methods):
+            froms = [x for x in range(4) if x != winner] if win_by in DISCARD_METHODS \
+                else [None]
+            for discarder in froms:
+                a = MultiDict(rest)
+                a["s_winner"] = "none" if winner is None else str(winner)
+                a["s_dealer"] = "0"         # read with one; each dealer is put in below
+                if discarder is not None:
+                    a["s_discarder"] = str(discarder)
+                room = read_page_room(a, variant, win_by or "self_draw")
+                settlement = room.settlement_request() if not room.errors else None
+                if settlement is None:
+                    continue
+                settlement.pop("base", None)
+                for dealer in range(4):     # the room reads the dealer as given: here each
+                    body: dict[str, Any] = {"settlement": {**settlement, "dealer": dealer}}
+                    if winner is not None:
+                        body["win_by"] = win_by
+                    try:
+                        net, nxt = preview(variant, table["options"], table["base"], body,
+                                           dealer)
+                    except InputError:
+                        continue
+                    out[outcome_key(dealer, winner, win_by, discarder)] = [
+                        [_signed(x) for x in net], nxt]
+    with _outcomes_lock:
+        _outcomes_cache[key] = out
+        while len(_outcomes_cache) > OUTCOMES_MAX:
+            _outcomes_cache.popitem(last=False)
+    return out
+
+
+def _signed(x) -> str:
+    from .templating import points
+
+    return points(x, sign=True)
 
 
 def _bets_text(bets: Bets, room: Room) -> str:
@@ -929,8 +1042,6 @@ def _view_helpers(table: dict) -> dict:
             "chart_points": len([h for h in table["hands"] if h["status"] == "recorded"])}
 
 
-#: a CSRF token's place in a cached hand list (stored text is printable: never a NUL)
-_CSRF_SLOT = "\x00csrf-token\x00"
 LIVE_CACHE_MAX = 16
 _live_lock = threading.Lock()
 
@@ -938,10 +1049,9 @@ _live_lock = threading.Lock()
 def _live_rest(table: dict, token: str, edit: bool) -> Markup:
     """The hand list part of the table page (``_ledger_live.html``, part "rest"), rendered
     once per table version, token and language and kept (the last ``LIVE_CACHE_MAX`` per
-    worker): a 200-hand table is drawn again only after a write. The void forms' CSRF token
-    is per visitor, so it is put in after the cache."""
-    from flask_wtf.csrf import generate_csrf
-
+    worker): a 200-hand table is drawn again only after a write. The void forms' token is
+    the table proof of ``token`` (:mod:`webcalc.web.form_proof`), the same for every
+    visitor, so it is cached with the list."""
     key = (token, table["version"], current_lang(), edit)
     cache = current_app.extensions.setdefault("ledger_live_cache", OrderedDict())
     with _live_lock:
@@ -949,15 +1059,14 @@ def _live_rest(table: dict, token: str, edit: bool) -> Markup:
         if html is not None:
             cache.move_to_end(key)
     if html is None:
+        proof = form_proof.table_proof(token)
         html = render_template("_ledger_live.html", table=table, token=token, edit=edit,
                                conflict_hand=None, part="rest",
-                               csrf_token=lambda: _CSRF_SLOT, **_view_helpers(table))
+                               csrf_token=lambda: proof, **_view_helpers(table))
         with _live_lock:
             cache[key] = html
             while len(cache) > LIVE_CACHE_MAX:
                 cache.popitem(last=False)
-    if edit:
-        html = html.replace(_CSRF_SLOT, generate_csrf())
     return Markup(html)
 
 
@@ -1026,6 +1135,26 @@ def table(token: str):
     if wants_fragment(request):
         return render_room(st)
     return _table_page(token, t, st=st)
+
+
+@bp.get("/<token>/outcomes")
+def entry_outcomes(token: str):
+    """What the next hand records for each outcome without tiles (:func:`outcomes`), the
+    entry's other inputs read from the query as the table page reads them: JSON
+    ``{"version", "dealer", "outcomes": {"dealer:winner:win_by:discarder": [nets, next
+    dealer]}}``. static/js/ledger.js asks once the page has loaded, and shows these for a
+    hand queued without a network (docs/decisions.md "What a queued hand will record")."""
+    t = _load(token)
+    if t["access"] != "edit":
+        abort(403)
+    st = read_room_state(TableHome(t, token), request.args)
+    if st.room is None:
+        abort(422)
+    resp = current_app.response_class(
+        json.dumps({"version": t["version"], "dealer": t["dealer"],
+                    "outcomes": outcomes(t, st.args)}, ensure_ascii=False, separators=(",", ":")),
+        mimetype="application/json")
+    return resp
 
 
 @bp.get("/<token>/live")
@@ -1356,10 +1485,10 @@ def evening_text(t: dict) -> str:
             if h.get("void_code") != "undone" and h.get("void_reason"):
                 lines.append("  " + _("Reason: %(why)s", why=h["void_reason"]))
             continue
-        lines.append("  " + "  ".join(f"{n} {_signed(x)}"
+        lines.append("  " + "  ".join(f"{n} {_net_text(x)}"
                                       for n, x in zip(names, h["settlement"]["net"])))
     width = max(_wide(n) for n in names)
-    amounts = [_signed(x) for x in t["totals"]]
+    amounts = [_net_text(x) for x in t["totals"]]
     digits = max(len(a) for a in amounts)
     lines += ["", _("Totals")]
     lines += [f"  {n}{' ' * (width - _wide(n))}  {a:>{digits}}" for n, a in zip(names, amounts)]
@@ -1372,7 +1501,7 @@ def evening_text(t: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _signed(x) -> str:
+def _net_text(x) -> str:
     """A net as the table shows it: ``+3``, ``-1``, ``0``."""
     text = _num(x)
     return "+" + text if x > 0 else text
