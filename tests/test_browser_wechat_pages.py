@@ -126,6 +126,34 @@ def test_in_wechat_the_export_opens_as_a_page_with_the_hands_and_totals(
         context.close()
 
 
+@pytest.mark.parametrize("js", [True, False], ids=["js", "nojs"])
+@pytest.mark.parametrize("phone", PHONES)
+def test_in_wechat_the_circle_export_opens_as_text(browser, server, table, phone, js):
+    def call(path, body):
+        req = urllib.request.Request(server + path, data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(req, timeout=10) as resp:
+            return json.loads(resp.read())
+
+    circle = call("/api/v1/circles", {"name": "周五牌局", "players": NAMES})
+    context, page = wechat(browser, server, phone, js)
+    try:
+        page.goto(f"{server}/c/{circle['view_token']}")
+        page.click("#export-csv")
+        page.wait_for_url("**/export.csv**")
+        page.wait_for_load_state("load")
+        assert page.downloads == []
+        lines = page.inner_text("#evening-text").splitlines()
+        assert lines[:2] == ["周五牌局 · 牌友圈", "0 晚"]
+        assert sorted(x.split()[:2] for x in lines[lines.index("排行") + 1:][:4]) == \
+            sorted([n, "0"] for n in NAMES)
+        assert lines[-2:] == ["场次", "  还没有打过。"]
+        page.screenshot(path=str(SCREENSHOTS / f"wechat-circle-export-{phone}-"
+                                               f"{'js' if js else 'nojs'}.png"), full_page=True)
+    finally:
+        context.close()
+
+
 @pytest.mark.parametrize("phone", PHONES)
 def test_the_export_pages_copy_button_selects_the_text_without_a_clipboard(
         browser, server, table, phone):
