@@ -291,3 +291,21 @@ def test_titles_say_what_the_page_is(browser, server, table, phone, js):
         assert page.title() == f"Table of {d} {months[m - 1]} {y} · 2 hands · Zhengzhou · webcalc"
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("phone", PHONES)
+def test_a_hand_analysed_in_place_retitles_the_page(browser, server, phone):
+    """With JavaScript htmx swaps the result in without a page load: the answer's <title>
+    still becomes the page's (what WeChat's share menu and chat list show)."""
+    context, page = wechat(browser, server, phone)
+    try:
+        page.goto(server + "/?variant=zhengzhou")
+        assert page.title() == "麻将计算器 · webcalc"
+        page.fill("#hand", "123m456p789s11122z")
+        page.click("#analyse")
+        page.wait_for_function("document.title.startsWith('一二三万')")
+        assert page.title() == "一二三万 四五六筒 七八九条 东东东南南 · 郑州 · 麻将计算器 · webcalc"
+        assert page.evaluate("document.querySelectorAll('title').length") == 1
+        assert page.evaluate("performance.getEntriesByType('navigation').length") == 1
+    finally:
+        context.close()
