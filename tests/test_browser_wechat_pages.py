@@ -126,6 +126,34 @@ def test_in_wechat_the_export_opens_as_a_page_with_the_hands_and_totals(
         context.close()
 
 
+@pytest.mark.parametrize("js", [True, False], ids=["js", "nojs"])
+@pytest.mark.parametrize("phone", PHONES)
+def test_in_wechat_the_circle_export_opens_as_text(browser, server, table, phone, js):
+    def call(path, body):
+        req = urllib.request.Request(server + path, data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(req, timeout=10) as resp:
+            return json.loads(resp.read())
+
+    circle = call("/api/v1/circles", {"name": "周五牌局", "players": NAMES})
+    context, page = wechat(browser, server, phone, js)
+    try:
+        page.goto(f"{server}/c/{circle['view_token']}")
+        page.click("#export-csv")
+        page.wait_for_url("**/export.csv**")
+        page.wait_for_load_state("load")
+        assert page.downloads == []
+        lines = page.inner_text("#evening-text").splitlines()
+        assert lines[:2] == ["周五牌局 · 牌友圈", "0 晚"]
+        assert sorted(x.split()[:2] for x in lines[lines.index("排行") + 1:][:4]) == \
+            sorted([n, "0"] for n in NAMES)
+        assert lines[-2:] == ["场次", "  还没有打过。"]
+        page.screenshot(path=str(SCREENSHOTS / f"wechat-circle-export-{phone}-"
+                                               f"{'js' if js else 'nojs'}.png"), full_page=True)
+    finally:
+        context.close()
+
+
 @pytest.mark.parametrize("phone", PHONES)
 def test_the_export_pages_copy_button_selects_the_text_without_a_clipboard(
         browser, server, table, phone):
@@ -261,5 +289,23 @@ def test_titles_say_what_the_page_is(browser, server, table, phone, js):
         page.goto(f"{server}/t/{view}?lang=en")
         months = "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split()
         assert page.title() == f"Table of {d} {months[m - 1]} {y} · 2 hands · Zhengzhou · webcalc"
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("phone", PHONES)
+def test_a_hand_analysed_in_place_retitles_the_page(browser, server, phone):
+    """With JavaScript htmx swaps the result in without a page load: the answer's <title>
+    still becomes the page's (what WeChat's share menu and chat list show)."""
+    context, page = wechat(browser, server, phone)
+    try:
+        page.goto(server + "/?variant=zhengzhou")
+        assert page.title() == "麻将计算器 · webcalc"
+        page.fill("#hand", "123m456p789s11122z")
+        page.click("#analyse")
+        page.wait_for_function("document.title.startsWith('一二三万')")
+        assert page.title() == "一二三万 四五六筒 七八九条 东东东南南 · 郑州 · 麻将计算器 · webcalc"
+        assert page.evaluate("document.querySelectorAll('title').length") == 1
+        assert page.evaluate("performance.getEntriesByType('navigation').length") == 1
     finally:
         context.close()

@@ -142,7 +142,9 @@ def test_variant_switch_by_htmx_returns_the_new_option_block(client):
         "hand": "", "win_by": "self_draw"}, headers=HX)
     assert resp.status_code == 200
     html = text_of(resp)
-    assert html.lstrip().startswith('<div id="calc">') and "<html" not in html
+    # no hand: the page's title is the site's again (htmx sets document.title from it)
+    assert html.lstrip().startswith('<title>麻将计算器 · webcalc</title><div id="calc">')
+    assert "<html" not in html
     block = option_block(html)
     els = Elements(block)
     assert 'name="form_variant" value="panjin"' in block

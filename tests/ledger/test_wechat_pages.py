@@ -164,3 +164,31 @@ def test_the_calculator_title_carries_the_hand_in_chinese_and_the_variant(client
                     follow_redirects=True)
     assert re.search(r"<title>(.*?)</title>", en.get_data(as_text=True)).group(1) == \
         "123m456p789s11122z · Zhengzhou · Mahjong calculator · webcalc"
+
+
+def test_in_wechat_the_circle_exports_answer_the_circle_as_text(client):
+    led = client.application.extensions["ledger"]
+    made = led.create_circle({"name": "周五牌局", "players": NAMES})
+    players = [p["id"] for p in made.circle["players"]]
+    t = led.create_table({"variant": "zhengzhou", "circle": made.edit_token,
+                          "players": players})
+    assert record(client, t.edit_token, hand=WIN, winning_tile="2z", s_dealer="0",
+                  s_winner="1").status_code == 303
+    for path in ("export.csv", "export.json"):
+        r = client.get(f"/c/{made.view_token}/{path}", headers={"User-Agent": WECHAT_IOS})
+        assert r.mimetype == "text/html" and "Content-Disposition" not in r.headers
+        assert "User-Agent" in r.headers["Vary"]
+        page = r.get_data(as_text=True)
+        lines = htmllib.unescape(re.search(r'id="evening-text">(.*?)</pre>', page, re.S)
+                                 .group(1)).splitlines()
+        assert lines[:2] == ["周五牌局 · 牌友圈", "1 晚"]
+        standings = lines[lines.index("排行") + 1:lines.index("排行") + 5]
+        assert standings[0].split()[:2] == ["小李", "+3"]              # the best net first
+        assert sorted(x.split()[0] for x in standings[1:]) == sorted(["老王", "阿梅", "张师傅"])
+        assert all(x.split()[1] == "-1" for x in standings[1:])
+        assert lines[-1] == "  老王 -1  小李 +3  阿梅 -1  张师傅 -1"
+        assert f'href="/c/{made.view_token}/export.csv?raw=1"' in page
+        assert "card.png" not in page
+    raw = client.get(f"/c/{made.view_token}/export.csv?raw=1", headers={"User-Agent": WECHAT_IOS})
+    assert raw.mimetype == "text/csv" and raw.headers["Content-Disposition"].startswith("attach")
+    assert client.get(f"/c/{made.view_token}/export.csv").mimetype == "text/csv"

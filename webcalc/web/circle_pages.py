@@ -13,7 +13,9 @@ Routes (``<token>``: the circle's edit or view token, as in the JSON API):
 * ``GET /c/<token>/p/<id>`` — a player's page: their evenings, net over time (a server-made
   SVG chart, ``…/chart.svg``), wins by method, 点炮, the biggest hand; every figure links to
   the entries it counts (the table's view page at ``#hand-<n>``).
-* ``GET /c/<token>/export.json`` (for import) and ``/export.csv`` (the standings);
+* ``GET /c/<token>/export.json`` (for import) and ``/export.csv`` (the standings; in
+  WeChat, whose browser saves no download, both answer a page: the circle as text;
+  ``?raw=1`` the file);
   ``/qr.png``, the view link's QR code.
 
 Every figure comes from :meth:`webcalc.ledger.Ledger.circle` / ``circle_player`` (kept
@@ -66,10 +68,10 @@ from ..ledger import (
 from ..ledger.circles import CIRCLE_NAME_MAX, PLAYER_NAME_MAX
 from ..variants import DEFAULT_VARIANT
 from ..variants.base import WIN_METHODS
-from . import security
+from . import security, wechat
 from .htmx import add_vary
 from .i18n import lang_param, localized
-from .ledger_shared import COLORS, csv_text, load_pygal, qr_response
+from .ledger_shared import COLORS, csv_text, load_pygal, qr_response, text_width
 
 bp = Blueprint("circle_pages", __name__, url_prefix="/c")
 
@@ -366,13 +368,54 @@ def _filename(c: dict, ext: str) -> str:
     return f"webcalc-circle-{datetime.now(UTC).date().isoformat()}.{ext}"
 
 
+def circle_text(c: dict) -> str:
+    """The circle as plain text, in the reader's language (the export page WeChat gets): the
+    standings (net, evenings, hands) and every evening with its day, variant and totals."""
+    lines = [f"{c['name']} · {_('Circle (牌友圈)')}",
+             _("Evenings: %(n)s", n=len(c["tables"])), "", _("Standings")]
+    if c["standings"]:
+        width = max(text_width(s["name"]) for s in c["standings"])
+        nets = [_num(s["net"]) for s in c["standings"]]
+        digits = max(len(x) for x in nets)
+        for s, net in zip(c["standings"], nets):
+            lines.append(f"  {s['name']}{' ' * (width - text_width(s['name']))}  {net:>{digits}}"
+                         f"  · {_('Evenings: %(n)s', n=s['tables'])}"
+                         f" · {_('Hands: %(n)s', n=s['hands'])}")
+    lines += ["", _("Evenings")]
+    if not c["tables"]:
+        lines.append("  " + _("No evening yet."))
+    for t in c["tables"]:
+        lines.append(" · ".join((_("Evening %(n)s", n=t["number"]), _day(t["created_at"]),
+                                 _variant_label(t["variant"]), _("Hands: %(n)s", n=t["hands"]))))
+        lines.append("  " + "  ".join(f"{n} {_num(x)}"
+                                      for n, x in zip(t["names"], t["totals"])))
+    return "\n".join(lines) + "\n"
+
+
+def _text_page(token: str, c: dict):
+    """The export as WeChat gets it (its browser saves no download,
+    :mod:`webcalc.web.wechat`): the circle as text to copy, with the files' own links."""
+    q: dict[str, Any] = {"lang": lang_param()} if lang_param() else {}
+    html = render_template(
+        "export_text.html", heading=_("The circle as text"), subject=c["name"],
+        text=circle_text(c), card_url=None,
+        csv_url=url_for(".export_csv", token=token, raw=1, **q),
+        csv_label=_("CSV (the standings)"),
+        json_url=url_for(".export_json", token=token, raw=1),
+        json_label=_("JSON (the whole circle, for import)"),
+        back_url=url_for(".circle", token=token, **q), back_label=_("Back to the circle"))
+    return wechat.vary(add_vary(make_response(html)))
+
+
 @bp.get("/<token>/export.json")
 def export_json(token: str):
     c = _load(token)
+    if wechat.in_wechat() and not request.args.get("raw"):
+        return _text_page(token, c)
     body = json.dumps(ledger().export_circle(token), ensure_ascii=False, indent=1)
     resp = Response(body, mimetype="application/json")
     resp.headers["Content-Disposition"] = f'attachment; filename="{_filename(c, "json")}"'
-    return resp
+    return wechat.vary(resp)
 
 
 @bp.get("/<token>/export.csv")
@@ -382,6 +425,8 @@ def export_csv(token: str):
     from ..settlement import fmt
 
     c = _load(token)
+    if wechat.in_wechat() and not request.args.get("raw"):
+        return _text_page(token, c)
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\r\n")
     w.writerow([csv_text(x) for x in (
@@ -395,4 +440,4 @@ def export_csv(token: str):
     resp = Response("\ufeff" + out.getvalue(), mimetype="text/csv")
     resp.headers["Content-Disposition"] = f'attachment; filename="{_filename(c, "csv")}"'
     resp.vary.add("Accept-Language")
-    return resp
+    return wechat.vary(resp)

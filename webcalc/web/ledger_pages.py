@@ -92,7 +92,15 @@ from . import form_proof, ledger_free, security, tap, wechat
 from .forms import TEXT_FIELDS, attach_error
 from .htmx import add_vary, wants_fragment
 from .i18n import VARIANT_NAMES, current_lang, lang_param, localized, localized_error
-from .ledger_shared import COLORS, csv_text, load_pygal, qr_png, qr_response, table_etag
+from .ledger_shared import (
+    COLORS,
+    csv_text,
+    load_pygal,
+    qr_png,
+    qr_response,
+    table_etag,
+    text_width,
+)
 from .room import Room, win_methods
 from .room_page import Home, analyse, needs_redirect, read_room_state, render_room
 from .room_url import read_page_room, read_room
@@ -1448,13 +1456,6 @@ def _filename(t: dict, ext: str) -> str:
     return f"webcalc-table-{t['variant']}-{day}.{ext}"
 
 
-def _wide(text: str) -> int:
-    """The columns ``text`` takes in a monospace font (a CJK character takes two)."""
-    import unicodedata
-
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
-
-
 def evening_text(t: dict) -> str:
     """The evening as plain text, in the reader's language, for a chat or a note (the export
     page WeChat gets, :func:`_evening_page`): the table, the day, every entry with its nets,
@@ -1487,11 +1488,11 @@ def evening_text(t: dict) -> str:
             continue
         lines.append("  " + "  ".join(f"{n} {_net_text(x)}"
                                       for n, x in zip(names, h["settlement"]["net"])))
-    width = max(_wide(n) for n in names)
+    width = max(text_width(n) for n in names)
     amounts = [_net_text(x) for x in t["totals"]]
     digits = max(len(a) for a in amounts)
     lines += ["", _("Totals")]
-    lines += [f"  {n}{' ' * (width - _wide(n))}  {a:>{digits}}" for n, a in zip(names, amounts)]
+    lines += [f"  {n}{' ' * (width - text_width(n))}  {a:>{digits}}" for n, a in zip(names, amounts)]
     lines += ["", _("Settle up")]
     if t["settle_up"]:
         lines += ["  " + _("%(a)s pays %(b)s", a=who(x["from"]), b=who(x["to"])) + " "
@@ -1512,12 +1513,18 @@ def _evening_page(token: str, t: dict):
     the evening as text to copy and as the evening card to long-press, with the files' own
     links for another browser."""
     view_token = token if t["access"] != "edit" else _view_token(token)
+    from .templating import VARIANT_NAMES
+
     html = render_template(
-        "ledger_evening.html", table=t, token=token, text=evening_text(t),
+        "export_text.html", heading=_("The evening as text"),
+        subject=str(VARIANT_NAMES.get(t["variant"], t["variant"])), text=evening_text(t),
         card_url=url_for(".card", token=view_token or token),
         csv_url=url_for(".export_csv", token=token, raw=1, lang=lang_param()),
+        csv_label=_("CSV (every entry, the totals and the settle-up)"),
         json_url=url_for(".export_json_view", token=token, raw=1),
-        table_url=url_for(".table", token=token, lang=lang_param()))
+        json_label=_("JSON (the whole table, for import)"),
+        back_url=url_for(".table", token=token, lang=lang_param()),
+        back_label=_("Back to the table"))
     return wechat.vary(add_vary(make_response(html)))
 
 

@@ -39,6 +39,14 @@ def qr_response(url: str):
     return resp
 
 
+def text_width(text: str) -> int:
+    """The columns ``text`` takes in a monospace font (a CJK character takes two): the
+    exports' text pages line their columns up with it."""
+    import unicodedata
+
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
 def table_etag(version: int, editor: int | None, lang: str) -> str:
     """The ETag of a table's answer (its JSON read, the page's live region, its chart): what
     the body depends on, the table's version, the link's rights (the view link, the creator's

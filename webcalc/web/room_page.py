@@ -353,6 +353,19 @@ def _place(st: RoomState, err: InputError) -> None:
         st.general_error = err
 
 
+def calculator_title(form) -> str:
+    """The calculator page's ``<title>``, what a chat list shows of a shared link (WeChat
+    ignores Open Graph): the hand in the reader's notation and the variant, then the site."""
+    from .i18n import VARIANT_NAMES
+    from .templating import hand_title
+
+    site = request_gettext()("Mahjong calculator") + " · webcalc"
+    if not form.submitted:
+        return site
+    variant = form.variant.data
+    return f"{hand_title(form.hand.data)} · {VARIANT_NAMES.get(variant, variant)} · {site}"
+
+
 def render_room(st: RoomState, template: str | None = None, status: int | None = None,
                 **extra) -> Response:
     """The page (or, for htmx, the panel) of a room: the same template variables on both
@@ -362,6 +375,9 @@ def render_room(st: RoomState, template: str | None = None, status: int | None =
     if template is None:
         template = home.fragment if wants_fragment(request) else home.page
     variant_label = localized(dict(VARIANT_LABELS).get(form.variant.data, form.variant.data))
+    # the calculator's title names the hand; an htmx swap carries it too (htmx 4 sets
+    # document.title from a <title> in the answer), so a link shared after a tap reads right
+    calc_title = None if home.is_table else calculator_title(form)
     # again: an engine error may name a room input
     state = _state_query(st.args, form, room, home)
     html = render_template(
@@ -388,6 +404,8 @@ def render_room(st: RoomState, template: str | None = None, status: int | None =
         example_hand=EXAMPLE_HAND,
         example=EXAMPLE_REQUEST,
         variant_label=variant_label,
+        calc_title=calc_title,
+        fragment_title=calc_title if template == home.fragment else None,
         room_html=None if room is None else room_sections(room, form, variant_label, home,
                                                           home.room_extra(st)),
         _=request_gettext(),
