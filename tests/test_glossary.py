@@ -36,7 +36,10 @@ BANNED = {
 }
 #: words that hold a refused one but are another word: 凑不成和牌 would hold 成和
 #: (none is used today; kept so that a future one is listed, not silently allowed)
-ALLOWED_AROUND: dict[str, tuple[str, ...]] = {"成和": ("凑不成和牌",)}
+#: a 自由记分 table scores any game (扑克, another local rule): its winner shortcut says 赢家,
+#: not 胡牌者, which names a mahjong win (templates/_free_entry.html)
+ALLOWED_AROUND: dict[str, tuple[str, ...]] = {"成和": ("凑不成和牌",),
+                                              "赢家": ("赢家自己", "付给赢家", "赢家（得")}
 
 
 def _found(text: str) -> list[str]:

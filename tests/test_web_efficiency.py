@@ -190,7 +190,7 @@ def test_never_ready_hand_is_labelled_plainly(client):
     assert summary[:summary.index("</dd>")].endswith("和不了</span>")
     panel = panel_of(html)
     assert "牌理 <span class=\"count\">和不了</span>" in panel
-    assert "和不了：无论怎么摸牌、打牌，这手牌都凑不成和牌" in panel
+    assert "和不了：无论怎么摸牌、打牌，这手牌都胡不了" in panel
     assert useful_of(panel) == [] and "向听" not in panel.replace("和不了", "")
 
     # 14 tiles: every discard leaves a hand that can never be ready

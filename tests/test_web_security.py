@@ -728,7 +728,11 @@ def test_csv_export_writes_formulas_as_text_and_amounts_as_numbers(ledger_app):
     assert all(re.fullmatch(r"\d+(\.\d+)?", r[amount]) for r in body if r[amount]), \
         [r[amount] for r in body]
     assert {r[amount] for r in body} >= {"8", "0.5", "2"}
-    assert all(r[0].isdigit() for r in body)
+    # 手 counts hands played (empty for an adjustment), 记录号 every entry's id
+    entry = header.index("记录号")
+    assert all(r[0].isdigit() for r in body if r[1] == "牌局")
+    assert all(r[0] == "" for r in body if r[1] == "调整")
+    assert all(r[entry].isdigit() for r in body)
     # the totals are numbers too (a negative one included), the seats' names text
     seats = next(r for r in tail if r[:1] == ["座位"])
     totals = next(r for r in tail if r[:1] == ["合计"])

@@ -160,8 +160,7 @@ def _prove() -> None:
     proof of that token, 新开一桌 and import with a signed form token, neither needing the
     session cookie (:mod:`webcalc.web.form_proof`); anything else, Flask-WTF's session
     token (a page rendered before the proofs)."""
-    from .app import csrf
-
+    csrf = current_app.extensions["csrf"]           # Flask-WTF's CSRFProtect (app.py)
     config = current_app.config
     if request.method not in config["WTF_CSRF_METHODS"] or not config["WTF_CSRF_ENABLED"]:
         return
