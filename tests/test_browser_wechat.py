@@ -22,6 +22,8 @@ from pathlib import Path
 
 import pytest
 
+from .ledger.test_browser_ledger import open_tiles
+
 pytestmark = pytest.mark.browser
 
 ANDROID = ("Mozilla/5.0 (Linux; Android 13; PGT-AN10 Build/HONORPGT-AN10; wv) "
@@ -130,6 +132,7 @@ def test_an_evening_in_wechat(browser, server, ua):
         edit_url = page.url.split("?")[0]
 
         # 1: tapped on the palette; WeChat killed after the page loaded: no cookie left
+        open_tiles(page)                         # the palette's fold (one screen per hand)
         for n, code in enumerate(TAPPED[:-1], start=1):
             page.click(f"button.key[value='{code}']")
             page.wait_for_function("(n) => document.querySelectorAll('.hand-tiles .tile')"

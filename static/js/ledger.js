@@ -845,16 +845,19 @@
     entries.forEach(function (e, i) {
       var li = el("li", "queued-hand");
       li.appendChild(el("span", "queued-what", summary(e, data)));
+      list.appendChild(li);
+      // a 自由记分 hand's summary is its four amounts, exactly as recorded, and no rule
+      // moves its dealer: nothing is left for the server to confirm
+      if (data.points && new URLSearchParams(e.body).has("mode")) return;
       li.appendChild(document.createTextNode(" "));
       li.appendChild(netsLine("queued-nets", seen[i].nets, who, data.pending));
       var pao = paoChanges(new URLSearchParams(e.body), paoBefore(entries, i));
       if (pao) li.appendChild(el("span", "queued-pao", " " + data.pao.replace("{what}", pao)));
       var next = seen[i].next;
       li.appendChild(el("span", "queued-dealer", " " + data.next.replace("{who}", next === null ? data.pending : who[next])));
-      list.appendChild(li);
     });
     badge.hidden = entries.length === 0;
-    showDealer(seen);
+    if (!data.points) showDealer(seen);
     previewEntry();
   }
 
