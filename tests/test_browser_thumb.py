@@ -9,9 +9,11 @@ and every control the hand needs inside the viewport before it is tapped: Playwr
 scroll to one that is not), and prints the taps per hand; a quick 点炮 takes at most 4 taps
 (胡牌者, 胡法, 点炮者, 记入). The nets the page previews and records are the engine's for the
 same request (webcalc.analysis: settle_without_tiles, analyze), and the dealer shown is the
-one the engine's ``next_dealer`` gave. JavaScript off: a 郑州 journey of three hands, each
-choice sent with 分析, whose answer lands on ``#entry`` as the record's does, the whole
-outcome in view. Screenshots after a record (JS on and off) go to tests/screenshots/.
+one the engine's ``next_dealer`` gave. A 自由记分 table, 8 hands (Chinese and English):
+amounts typed (one tap each) or a winner and what the others pay, the whole entry on the
+screen and nothing scrolling from one 记入 to the next, the same way. JavaScript off: a 郑州
+journey of three hands, each choice sent with 分析, whose answer lands on ``#entry`` as the
+record's does, the whole outcome in view. Screenshots after a record (JS on and off) go to tests/screenshots/.
 """
 
 from __future__ import annotations
@@ -57,8 +59,8 @@ def server(tmp_path_factory):
         app.extensions["ledger"].dispose()
 
 
-def phone(browser, js: bool):
-    ctx = browser.new_context(locale="zh-CN", viewport=VIEW, has_touch=True, is_mobile=True,
+def phone(browser, js: bool, locale: str = "zh-CN"):
+    ctx = browser.new_context(locale=locale, viewport=VIEW, has_touch=True, is_mobile=True,
                               java_script_enabled=js)
     page = ctx.new_page()
     page.set_default_timeout(15_000)
@@ -165,13 +167,14 @@ class Thumb:
     def swaps(self) -> int:
         return self.page.evaluate("window.__swaps") if self.js else 0
 
-    def choose(self, selector: str, value: str, check=True):
+    def choose(self, selector: str, value: str, check=True, swap=True):
         if check:
             self.in_view(selector)
         self.taps += 1
         n = self.swaps()
         self.page.locator(selector).select_option(value)
-        self.settled(n)
+        if swap:
+            self.settled(n)
 
     def tap(self, selector: str, check=True, swap=True):
         if check:
@@ -182,13 +185,14 @@ class Thumb:
         if swap:
             self.settled(n)
 
-    def number(self, selector: str, value: str):
+    def number(self, selector: str, value: str, swap=True):
         self.in_view(selector)
         self.taps += 1
         n = self.swaps()
         self.page.locator(selector).fill(value)
         self.page.locator(selector).dispatch_event("change")
-        self.settled(n)
+        if swap:
+            self.settled(n)
 
     def analyse(self):
         """Without JavaScript: 分析 (in the record bar) sends the choices; lands on #entry."""
@@ -386,5 +390,77 @@ def test_without_javascript_the_answer_lands_on_the_entry(browser, server, capsy
             page.wait_for_load_state("load")
             assert page.get_attribute("#tiles", "open") is not None, selector
         assert page.locator(".hand-tiles .tile").count() == 0
+    finally:
+        ctx.close()
+
+
+#: a 自由记分 evening (amounts as tests/ledger/test_browser_free.py plays them): ("points",
+#: the four amounts) or ("winner", (seat, what each seat pays: the winner's own box blank)),
+#: and the running totals after it, worked out by hand
+FREE = [
+    ("points", ["30", "-10", "-10", "-10"], ["30", "-10", "-10", "-10"]),
+    ("winner", (1, ["5", "", "5", "10"]), ["25", "10", "-15", "-20"]),         # 小李 +20
+    ("points", ["-2.5", "-2.5", "7.5", "-2.5"], ["22.5", "7.5", "-7.5", "-22.5"]),
+    ("winner", (3, ["8", "4", "4", ""]), ["14.5", "3.5", "-11.5", "-6.5"]),      # 张师傅 +16
+    ("points", ["100", "-50", "-25", "-25"], ["114.5", "-46.5", "-36.5", "-31.5"]),
+    ("winner", (0, ["", "1.5", "1.5", "3"]), ["120.5", "-48", "-38", "-34.5"]),   # 老王 +6
+    ("points", ["-12", "4", "4", "4"], ["108.5", "-44", "-34", "-30.5"]),
+    ("winner", (2, ["2", "2", "", "2"]), ["106.5", "-46", "-28", "-32.5"]),      # 阿梅 +6
+]
+#: a free table's whole entry: both ways to give a hand, the dealer and the note
+FREE_ENTRY = ["#entry-title"] + [f"#free-p{i}" for i in range(4)] + ["#free-record",
+              "#free-winner-seat"] + [f"#free-pay{i}" for i in range(4)] + [
+              "#free-record-winner", "#free-dealer", "#free-note"]
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_free_table_one_screen_per_hand(browser, server, capsys, lang):
+    """A 自由记分 table, 8 hands at 390×844 with JavaScript, in Chinese and in English (whose
+    headings take two lines): after each record the page lands on #entry with the whole
+    entry on the screen (the four amounts and their 记入, the winner, what each pays and its
+    记入, 庄家, 备注), nothing scrolls from one 记入 to the next, and the nets recorded are
+    the amounts typed (a winner gets what the others pay)."""
+    base, _app = server
+    ctx, page = phone(browser, js=True, locale="zh-CN" if lang == "zh" else "en-US")
+    try:
+        url = open_table(page, base, "free")
+        assert page.locator("#free-form").count() == 1
+        page.goto(url + "#entry")               # as a record's 303 lands
+        t = Thumb(page, js=True)
+        t.landed()
+        first = t.y
+        for n, (how, what, after) in enumerate(FREE, start=1):
+            title = f"第 {n} 手" if lang == "zh" else f"Hand {n}"
+            assert page.inner_text("#entry-title") == title
+            for sel in FREE_ENTRY:
+                t.in_view(sel)
+            t.taps = 0
+            if how == "points":
+                net = [float(x) for x in what]
+                for i, x in enumerate(what):
+                    t.number(f"#free-p{i}", x, swap=False)
+                button = "#free-record"
+            else:
+                winner, pays = what
+                net = [-float(x or 0) for x in pays]
+                net[winner] = -sum(net)
+                t.choose("#free-winner-seat", str(winner), swap=False)
+                for i, x in enumerate(pays):
+                    if x:                               # a blank box is 0: not typed
+                        t.number(f"#free-pay{i}", x, swap=False)
+                button = "#free-record-winner"
+            t.still()                                   # typed without scrolling
+            t.press(button)
+            t.landed()
+            assert t.y == first, f"hand {n} landed at y={t.y}, the first at y={first}"
+            done = page.locator("#done .done-net b").all_inner_texts()
+            assert done == [shown(x) for x in net], (n, done, net)
+            assert page.locator("#totals td").all_inner_texts() == after, n
+            with capsys.disabled():
+                print(f"\n  free ({lang}) hand {n}: {how}: {t.taps} taps, landed at y={t.y}, "
+                      f"nets {[f'{x:g}' for x in net]}")
+            if n == 1:
+                page.screenshot(path=str(SCREENSHOTS / f"thumb-free-{lang}-after-record.png"))
+        assert not page.errors
     finally:
         ctx.close()
