@@ -219,7 +219,7 @@ class Thumb:
 
     def landed(self):
         """After a page load on #entry: where the page sits."""
-        self.page.wait_for_function("location.hash === '#entry'")
+        self.page.wait_for_function("() => location.hash === '#entry'")
         self.page.wait_for_timeout(150)         # the scroll to the fragment
         self.y = self.page.evaluate("window.scrollY")
         assert self.y > 0, "the page did not move to #entry"
