@@ -5,6 +5,9 @@ which downloads a browser), and the helpers every browser test module shares. Th
 from __future__ import annotations
 
 import os
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -55,3 +58,19 @@ WECHAT_IOS = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_2 like Mac OS X) AppleWebKi
               "(KHTML, like Gecko) Mobile/15E148 MicroMessenger/8.0.47(0x18002f2c) "
               "NetType/WIFI Language/zh_CN")
 WECHAT_UAS = {"android": WECHAT_ANDROID, "ios": WECHAT_IOS}
+
+
+@contextmanager
+def served(app) -> Iterator[str]:
+    """``app`` served by werkzeug in a thread for a browser: yields its base URL, and shuts
+    the server down afterwards (the caller disposes of the app's ledger)."""
+    from werkzeug.serving import make_server
+
+    srv = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{srv.server_port}"
+    finally:
+        srv.shutdown()
+        thread.join(timeout=5)

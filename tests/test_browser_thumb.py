@@ -18,13 +18,12 @@ record's does, the whole outcome in view. Screenshots after a record (JS on and 
 
 from __future__ import annotations
 
-import threading
-
 import pytest
 
 from webcalc.analysis import analyze, settle_without_tiles
 
-from .browsers import SCREENSHOTS
+from .browsers import SCREENSHOTS, served
+from .ledger.test_browser_free import HANDS as FREE
 
 pytestmark = pytest.mark.browser
 
@@ -42,20 +41,14 @@ document.addEventListener("htmx:after:swap", function () { window.__swaps += 1; 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     """The app on a SQLite file of its own, served by werkzeug in a thread."""
-    from werkzeug.serving import make_server
-
     from webcalc import create_app
 
     db = tmp_path_factory.mktemp("thumb") / "ledger.sqlite3"
     app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{db}"})
-    srv = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
     try:
-        yield f"http://127.0.0.1:{srv.server_port}", app
+        with served(app) as base:
+            yield base, app
     finally:
-        srv.shutdown()
-        thread.join(timeout=5)
         app.extensions["ledger"].dispose()
 
 
@@ -394,19 +387,6 @@ def test_without_javascript_the_answer_lands_on_the_entry(browser, server, capsy
         ctx.close()
 
 
-#: a 自由记分 evening (amounts as tests/ledger/test_browser_free.py plays them): ("points",
-#: the four amounts) or ("winner", (seat, what each seat pays: the winner's own box blank)),
-#: and the running totals after it, worked out by hand
-FREE = [
-    ("points", ["30", "-10", "-10", "-10"], ["30", "-10", "-10", "-10"]),
-    ("winner", (1, ["5", "", "5", "10"]), ["25", "10", "-15", "-20"]),         # 小李 +20
-    ("points", ["-2.5", "-2.5", "7.5", "-2.5"], ["22.5", "7.5", "-7.5", "-22.5"]),
-    ("winner", (3, ["8", "4", "4", ""]), ["14.5", "3.5", "-11.5", "-6.5"]),      # 张师傅 +16
-    ("points", ["100", "-50", "-25", "-25"], ["114.5", "-46.5", "-36.5", "-31.5"]),
-    ("winner", (0, ["", "1.5", "1.5", "3"]), ["120.5", "-48", "-38", "-34.5"]),   # 老王 +6
-    ("points", ["-12", "4", "4", "4"], ["108.5", "-44", "-34", "-30.5"]),
-    ("winner", (2, ["2", "2", "", "2"]), ["106.5", "-46", "-28", "-32.5"]),      # 阿梅 +6
-]
 #: a free table's whole entry: both ways to give a hand, the dealer and the note
 FREE_ENTRY = ["#entry-title"] + [f"#free-p{i}" for i in range(4)] + ["#free-record",
               "#free-winner-seat"] + [f"#free-pay{i}" for i in range(4)] + [

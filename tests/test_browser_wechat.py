@@ -22,7 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from .ledger.test_browser_ledger import open_tiles
+from .browsers import served
+from .ledger.test_browser_ledger import NAMES, open_table, open_tiles
 
 pytestmark = pytest.mark.browser
 
@@ -34,7 +35,6 @@ ANDROID = ("Mozilla/5.0 (Linux; Android 13; PGT-AN10 Build/HONORPGT-AN10; wv) "
 IOS = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_2 like Mac OS X) AppleWebKit/605.1.15 "
        "(KHTML, like Gecko) Mobile/15E148 MicroMessenger/8.0.47(0x18002f2c) NetType/WIFI "
        "Language/zh_CN")
-NAMES = ["老王", "小李", "阿梅", "张师傅"]
 TAPPED = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "1z", "2z", "2z"]
 SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
 
@@ -42,21 +42,13 @@ SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
 @pytest.fixture()
 def server(tmp_path):
     """The app on a database of its own, served by werkzeug in a thread: (base URL, app)."""
-    import threading
-
-    from werkzeug.serving import make_server
-
     from webcalc import create_app
 
     app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{tmp_path}/wechat.db"})
-    srv = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
     try:
-        yield f"http://127.0.0.1:{srv.server_port}", app
+        with served(app) as base:
+            yield base, app
     finally:
-        srv.shutdown()
-        thread.join(timeout=5)
         app.extensions["ledger"].dispose()
 
 
@@ -77,17 +69,6 @@ def _api(base: str, path: str, body=None):
                                  headers={"Content-Type": "application/json"})
     with urllib.request.urlopen(req, timeout=10) as resp:
         return json.loads(resp.read())
-
-
-def _open_table(page, base: str) -> str:
-    page.goto(base + "/t/new")
-    page.select_option("#variant", "zhengzhou")
-    for i, n in enumerate(NAMES):
-        page.fill(f"#n{i}", n)
-    page.select_option("#dealer", "0")
-    page.click("#new-table button.primary")
-    page.wait_for_url("**/t/*?new=1")
-    return page.url.split("/t/")[1].split("?")[0]
 
 
 def _press(page, selector: str) -> None:
@@ -128,7 +109,7 @@ def test_an_evening_in_wechat(browser, server, ua):
         assert page.evaluate("'serviceWorker' in navigator ? "
                              "navigator.serviceWorker.controller : null") is None
         page.goto(base + "/c/new")              # a page that keeps a session cookie
-        token = _open_table(page, base)
+        token = open_table(page, base)
         edit_url = page.url.split("?")[0]
 
         # 1: tapped on the palette; WeChat killed after the page loaded: no cookie left
@@ -245,7 +226,7 @@ def test_a_record_without_javascript_and_without_its_cookie(browser, server):
     ctx, page = _wechat(browser, IOS, java_script_enabled=False)
     try:
         page.goto(base + "/c/new")
-        token = _open_table(page, base)
+        token = open_table(page, base)
         page.select_option("#s_winner", "1")
         with page.expect_navigation():
             page.click("#analyse")                      # no script: the GET form, sent
@@ -269,7 +250,7 @@ def test_a_queued_hand_outlives_its_page_and_is_sent_once_from_two_tabs(browser,
     base, app = server
     ctx, page = _wechat(browser, IOS)
     try:
-        token = _open_table(page, base)
+        token = open_table(page, base)
         edit_url = page.url.split("?")[0]
         page.wait_for_function("() => !!localStorage.getItem('webcalc.outcomes.v1')")
         ctx.set_offline(True)

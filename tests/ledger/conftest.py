@@ -180,16 +180,8 @@ def api(make_app):
 def server(make_app):
     """The app on this test's database, served by werkzeug in a thread (for the browser):
     ``(base URL, app)``."""
-    import threading
-
-    from werkzeug.serving import make_server
+    from tests.browsers import served
 
     app = make_app()
-    srv = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{srv.server_port}", app
-    finally:
-        srv.shutdown()
-        thread.join(timeout=5)
+    with served(app) as base:
+        yield base, app
