@@ -218,6 +218,9 @@ def test_the_dark_colours_are_one_set_and_every_light_colour_has_a_dark_one():
         css, re.S).group(1))
     chosen = _declarations(re.search(r':root\[data-theme="dark"\] \{(.*?)\}', css, re.S).group(1))
     assert system == chosen                      # the system's dark and the switch's dark
+    # and nothing else in the sheet depends on the theme: axe's run in the system's dark
+    # theme (tests/test_browser_a11y.py) stands for the switch's
+    assert css.count("prefers-color-scheme") == 1 and css.count("data-theme") == 2
     # every colour variable is set in dark too, except the tile inks (the faces stay ivory)
     assert set(light) - set(system) == {"--m", "--p", "--s", "--z"}
     assert light["color-scheme"] == "light" and system["color-scheme"] == "dark"
