@@ -30,7 +30,9 @@ def need_chromium():
 def _page(browser, live_server, locale="zh-CN", **context_args):
     context = browser.new_context(locale=locale, **context_args)
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    # 20 s: on a loaded 2-core machine (make test's workers beside other work) a no-JS page
+    # load after a tap was seen to take over 10 s; a wait that fails still fails, later
+    page.set_default_timeout(20_000)
     foreign: list[str] = []
     page.on("request", lambda r: foreign.append(r.url)
             if urlsplit(r.url).hostname not in ("127.0.0.1", None) else None)
@@ -74,3 +76,20 @@ def served(app) -> Iterator[str]:
     finally:
         srv.shutdown()
         thread.join(timeout=5)
+
+
+def tap_key(page, code: str) -> None:
+    """Tap the palette key of ``code`` and wait until its request leaves the browser. On CI
+    (Chromium 156, loaded machine) a click right after a no-JS page load once hit nothing: no
+    request came and the test waited for a label that could not change. A tap whose request
+    never leaves is tapped once more; a second miss fails."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    for attempt in (1, 2):
+        try:
+            with page.expect_request(lambda r: f"add={code}" in r.url, timeout=5_000):
+                page.click(f"button.key[value='{code}']")
+            return
+        except PlaywrightTimeout:
+            if attempt == 2:
+                raise

@@ -7,7 +7,7 @@ from urllib.parse import quote
 
 import pytest
 
-from .browsers import SCREENSHOTS, _page  # noqa: F401  (the fixtures: conftest.py)
+from .browsers import SCREENSHOTS, _page, tap_key  # noqa: F401  (the fixtures: conftest.py)
 
 pytestmark = pytest.mark.browser
 
@@ -35,7 +35,7 @@ def _tap(page, *codes):
     """Tap palette keys one after another, each waiting for its answer to be swapped in."""
     for code in codes:
         count = page.locator("#hand-row-label").inner_text()
-        page.click(f"button.key[value='{code}']")
+        tap_key(page, code)
         page.wait_for_function(
             "c => document.querySelector('#hand-row-label')?.innerText !== c"
             " && document.querySelector('#hand-row-label') !== null", arg=count)

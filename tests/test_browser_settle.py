@@ -4,9 +4,8 @@ hand — each with JavaScript on and off, in Debian's Chromium (fixtures of test
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from .browsers import _page  # noqa: F401
+from .browsers import _page, tap_key  # noqa: F401
 
 pytestmark = pytest.mark.browser
 
@@ -130,21 +129,6 @@ PALETTE_TOP = ("async () => { await document.fonts.ready; "
                "return document.querySelector('.palette').getBoundingClientRect().top + window.scrollY; }")
 
 
-def _tap(page, code):
-    """Tap a palette key and wait until its request leaves the browser. On CI (Chromium 156,
-    loaded machine) a click right after a no-JS page load once hit nothing: no request came
-    and the test waited 10 s for a label that could not change. A tap whose request never
-    leaves is tapped once more; a second miss fails."""
-    for attempt in (1, 2):
-        try:
-            with page.expect_request(lambda r: f"add={code}" in r.url, timeout=5_000):
-                page.click(f"button.key[value='{code}']")
-            return
-        except PlaywrightTimeout:
-            if attempt == 2:
-                raise
-
-
 @pytest.mark.parametrize("js", [True, False], ids=["js", "no-js"])
 def test_palette_keys_full_kinds_and_a_steady_place(browser, live_server, js):
     """Point 7: a kind held 4 times (3 beside the indicator, C-2) is a disabled key; the
@@ -160,7 +144,7 @@ def test_palette_keys_full_kinds_and_a_steady_place(browser, live_server, js):
         taps = ["1m", "1m", "1m", "1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "3z", "3z", "3z"]
         for n, code in enumerate(taps[:13], 1):
             count = page.locator("#hand-row-label").inner_text()
-            _tap(page, code)
+            tap_key(page, code)
             page.wait_for_function(
                 "c => document.querySelector('#hand-row-label')?.innerText !== c"
                 " && document.querySelector('#hand-row-label') !== null", arg=count)
