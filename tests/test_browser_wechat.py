@@ -22,19 +22,12 @@ from pathlib import Path
 
 import pytest
 
+from .browsers import WECHAT_IOS as IOS
 from .browsers import served
 from .ledger.test_browser_ledger import NAMES, open_table, open_tiles
 
 pytestmark = pytest.mark.browser
 
-ANDROID = ("Mozilla/5.0 (Linux; Android 13; PGT-AN10 Build/HONORPGT-AN10; wv) "
-           "AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/116.0.0.0 Mobile "
-           "Safari/537.36 XWEB/1160083 MMWEBSDK/20231202 MMWEBID/6871 "
-           "MicroMessenger/8.0.47.2560(0x28002F35) WeChat/arm64 Weixin NetType/WIFI "
-           "Language/zh_CN ABI/arm64")
-IOS = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_2 like Mac OS X) AppleWebKit/605.1.15 "
-       "(KHTML, like Gecko) Mobile/15E148 MicroMessenger/8.0.47(0x18002f2c) NetType/WIFI "
-       "Language/zh_CN")
 TAPPED = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "1z", "2z", "2z"]
 SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
 
@@ -100,7 +93,9 @@ def _hands(app, token: str) -> list:
     return app.extensions["ledger"].table(token)["hands"]
 
 
-@pytest.mark.parametrize("ua", [ANDROID, IOS], ids=["android", "ios"])
+# iOS's WeChat: no service worker (blocked here in both cases); the Android user agent's
+# pages are tests/test_browser_wechat_pages.py's, and Chromium behaves alike under either
+@pytest.mark.parametrize("ua", [IOS], ids=["ios"])
 def test_an_evening_in_wechat(browser, server, ua):
     base, app = server
     ctx, page = _wechat(browser, ua)

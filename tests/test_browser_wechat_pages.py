@@ -84,11 +84,14 @@ def wechat(browser, server, phone: str, js: bool = True, **kw):
     return context, page
 
 
+#: Chromium behaves alike under either WeChat user agent (no script of ours reads it); what
+#: differs with it is the server's answer, which tests/ledger/test_wechat_pages.py checks for
+#: both. So each test here runs under one of them, the two taking turns.
 PHONES = sorted(WECHAT_UAS)
 
 
 @pytest.mark.parametrize("js", [True, False], ids=["js", "nojs"])
-@pytest.mark.parametrize("phone", PHONES)
+@pytest.mark.parametrize("phone", ["ios"])
 @pytest.mark.parametrize("export", ["csv", "json"])
 def test_in_wechat_the_export_opens_as_a_page_with_the_hands_and_totals(
         browser, server, table, phone, js, export):
@@ -129,7 +132,7 @@ def test_in_wechat_the_export_opens_as_a_page_with_the_hands_and_totals(
 
 
 @pytest.mark.parametrize("js", [True, False], ids=["js", "nojs"])
-@pytest.mark.parametrize("phone", PHONES)
+@pytest.mark.parametrize("phone", ["android"])
 def test_in_wechat_the_circle_export_opens_as_text(browser, server, table, phone, js):
     def call(path, body):
         req = urllib.request.Request(server + path, data=json.dumps(body).encode(),
@@ -156,7 +159,7 @@ def test_in_wechat_the_circle_export_opens_as_text(browser, server, table, phone
         context.close()
 
 
-@pytest.mark.parametrize("phone", PHONES)
+@pytest.mark.parametrize("phone", ["ios"])
 def test_the_export_pages_copy_button_selects_the_text_without_a_clipboard(
         browser, server, table, phone):
     edit, _view, _t = table
@@ -191,7 +194,7 @@ def test_elsewhere_the_csv_still_downloads(browser, server, table):
 
 
 @pytest.mark.parametrize("js", [True, False], ids=["js", "nojs"])
-@pytest.mark.parametrize("phone", PHONES)
+@pytest.mark.parametrize("phone", ["android"])
 def test_every_qr_code_is_a_png_img_of_the_link_printed_under_it(
         browser, server, table, phone, js):
     from PIL import Image
@@ -228,7 +231,7 @@ def test_every_qr_code_is_a_png_img_of_the_link_printed_under_it(
 
 
 @pytest.mark.parametrize("refuse", [False, True], ids=["missing", "refused"])
-@pytest.mark.parametrize("phone", PHONES)
+@pytest.mark.parametrize("phone", ["ios"])
 def test_copy_link_falls_back_to_a_selected_field(browser, server, phone, refuse):
     context, page = wechat(browser, server, phone)
     if refuse:       # a clipboard that says no (a WebView without the permission)
@@ -259,7 +262,7 @@ def test_copy_link_falls_back_to_a_selected_field(browser, server, phone, refuse
         context.close()
 
 
-@pytest.mark.parametrize("phone", PHONES)
+@pytest.mark.parametrize("phone", ["android"])
 def test_without_javascript_the_link_field_is_there_already(browser, server, phone):
     context, page = wechat(browser, server, phone, js=False)
     try:
@@ -275,7 +278,7 @@ def test_without_javascript_the_link_field_is_there_already(browser, server, pho
 
 
 @pytest.mark.parametrize("js", [True, False], ids=["js", "nojs"])
-@pytest.mark.parametrize("phone", PHONES)
+@pytest.mark.parametrize("phone", ["ios"])
 def test_titles_say_what_the_page_is(browser, server, table, phone, js):
     edit, view, t = table
     y, m, d = (int(x) for x in t["created_at"][:10].split("-"))
@@ -295,7 +298,7 @@ def test_titles_say_what_the_page_is(browser, server, table, phone, js):
         context.close()
 
 
-@pytest.mark.parametrize("phone", PHONES)
+@pytest.mark.parametrize("phone", ["android"])
 def test_a_hand_analysed_in_place_retitles_the_page(browser, server, phone):
     """With JavaScript htmx swaps the result in without a page load: the answer's <title>
     still becomes the page's (what WeChat's share menu and chat list show)."""
