@@ -41,9 +41,11 @@ def client(app):
     return app.test_client()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser():
-    """Debian's Chromium under Playwright, one per test module."""
+    """Debian's Chromium under Playwright, one per test process (each test opens its own
+    context: cookies, storage, service workers and cache are the context's). Launched once
+    rather than once per module: a launch, with Playwright's driver, is about a second."""
     from tests.browsers import CHROMIUM, LAUNCH_ARGS, need_chromium
 
     need_chromium()
