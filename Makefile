@@ -41,8 +41,12 @@ run: $(VENV)/.stamp-run
 	$(BIN)/gunicorn -c gunicorn.conf.py 'webcalc:create_app()'
 
 PYTEST := $(BIN)/python -m pytest
-# xdist workers: one per core (WEBCALC_TEST_WORKERS=n to choose)
+# xdist workers: one per core (WEBCALC_TEST_WORKERS=n to choose) for the CPU-bound runs; one
+# more than the cores for make test's parallel block, whose browser tests leave a core idle
+# while they wait for Chromium and its pages (docs/TESTING.md: about 56 % of two cores busy
+# with two workers)
 WORKERS ?= $(or $(WEBCALC_TEST_WORKERS),auto)
+BLOCK_WORKERS ?= $(or $(WEBCALC_TEST_WORKERS),$(shell echo $$(( $$(nproc) + 1 ))))
 # the engine's own tests, run again by test-pure without the C part (the hand review's tests,
 # tests/test_story_review.py, are not: the review reads the same analysis and 牌理 these hold)
 ENGINE_TESTS := tests/test_engine_*.py tests/test_cases.py tests/test_free_draws.py \
@@ -53,7 +57,7 @@ ENGINE_TESTS := tests/test_engine_*.py tests/test_cases.py tests/test_free_draws
 SERIAL_TESTS = $(shell grep -l "mark\.serial" tests/*.py tests/ledger/*.py)
 
 test: $(VENV)/.stamp-test
-	$(PYTEST) -q -n $(WORKERS) --dist worksteal -m "not slow and not serial and not refactor"
+	$(PYTEST) -q -n $(BLOCK_WORKERS) --dist worksteal -m "not slow and not serial and not refactor"
 	$(PYTEST) -q -p no:xdist -m "serial and not slow and not refactor" $(SERIAL_TESTS)
 	$(MAKE) --no-print-directory test-pure
 
