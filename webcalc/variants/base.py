@@ -171,6 +171,12 @@ class Variant:
     #: kong of those types names its supplier (``settlement.kongs[].from``); ``""`` where
     #: every other player pays every kong (盘锦 PJ-13, 晋城 JC-6)
     kong_supplier_rule = ""
+    #: settlement inputs that only a win on a discard has: a wait priced as a self-draw
+    #: (:func:`webcalc.worth.hypothetical_settlement`) drops them
+    discard_win_fields: frozenset[str] = frozenset()
+    #: the rule that derives the 表 count from a winner's ``history`` (where
+    #: :meth:`takes_history`); ``""`` where none does (webcalc/history.py)
+    history_rule = ""
     #: what a win recorded without its tiles may declare (keys of the API's ``declared``,
     #: :func:`webcalc.settlement.settle_declared`); empty where the money needs no factor
     #: of the tiles

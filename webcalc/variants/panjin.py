@@ -156,6 +156,7 @@ class Panjin(Variant):
     free_joker_search = False                   # PJ-2, PJ-4..PJ-7: its own 牌理 search
     fan_multipliers = FAN_MULTIPLIERS
     declared_fields = ("fan",)
+    discard_win_fields = frozenset({"kong_discard"})    # PJ-10: 杠流泪 is a 点炮 factor only
 
     def wildcards_on(self, opts: Any) -> bool:
         return bool(opts.wildcard_mode != "none")
