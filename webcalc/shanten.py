@@ -37,7 +37,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-# The per-unit searches compiled (webcalc/_pjunit.c; None: not built): the same states,
+# The per-unit searches compiled (webcalc/_pjunit_free.c; None: not built): the same states,
 # transitions, bounds and pruning as the Python functions below, which stay the reference
 # (tests/test_pjunit.py) and run when it was not built — and for a call the module refuses
 # (RuntimeError) because another thread is inside the same function (its tables are

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-# unit_needs from a DP in C when it was built (webcalc/_pjunit.c ``needs``; None: not);
+# unit_needs from a DP in C when it was built (webcalc/_pjunit_free.c ``needs``; None: not);
 # the recursive _need below stays the reference (tests/test_pjunit.py)
 from .compiled import pjunit as _pjunit
 
