@@ -25,7 +25,8 @@
 # make fuzz -> 100,000 hostile requests per database, 0 × 500 asserted -> "## Fuzz (issue 20)"
 # make lock -> regenerate constraints.txt (the pinned versions every install uses)
 # The virtualenv is reinstalled only when pyproject.toml, setup.py, the C part of the engine
-# (webcalc/_pjunit.c, compiled in place by the editable install) or constraints.txt changes
+# (PJUNIT: webcalc/_pjunit*.c and .h, webcalc/variants/*.c, compiled in place by the editable
+# install) or constraints.txt changes
 # (stamp files in .venv/). Every pip install is pinned by constraints.txt (-c): after adding or
 # raising a dependency in pyproject.toml, run `make lock` and commit constraints.txt.
 
@@ -73,7 +74,7 @@ test-fast: $(VENV)/.stamp-test
 	WEBCALC_TEST_DBS=sqlite WEBCALC_TEST_SCALE=0.2 HYPOTHESIS_PROFILE=dev \
 	$(PYTEST) -q -n $(WORKERS) --dist worksteal -m "not browser and not slow and not serial and not server and not refactor"
 
-# The engine with WEBCALC_PURE_PYTHON=1 runs the Python twins of webcalc/_pjunit.c
+# The engine with WEBCALC_PURE_PYTHON=1 runs the Python twins of webcalc._pjunit's C
 # (webcalc/compiled.py sets pjunit to None), on the engine's own test files: the web, ledger
 # and browser tests reach the same engine and would only repeat them.
 test-pure: $(VENV)/.stamp-test
@@ -172,18 +173,20 @@ load: $(VENV)/.stamp-run
 	$(BIN)/python bench/soak.py --seconds 30 --workers 2 --concurrency 4 \
 		--title "Load (issue 6)" --command "make load"
 
+PJUNIT := $(wildcard webcalc/_pjunit*.c webcalc/_pjunit.h webcalc/variants/*.c)
+
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-$(VENV)/.stamp-run: pyproject.toml setup.py webcalc/_pjunit.c $(LOCK) | $(BIN)/python
+$(VENV)/.stamp-run: pyproject.toml setup.py $(PJUNIT) $(LOCK) | $(BIN)/python
 	$(PIP) -e .
 	touch $@
 
-$(VENV)/.stamp-test: pyproject.toml setup.py webcalc/_pjunit.c $(LOCK) | $(BIN)/python
+$(VENV)/.stamp-test: pyproject.toml setup.py $(PJUNIT) $(LOCK) | $(BIN)/python
 	$(PIP) -e '.[test]'
 	touch $@ $(VENV)/.stamp-run
 
-$(VENV)/.stamp-bench: pyproject.toml setup.py webcalc/_pjunit.c $(LOCK) | $(BIN)/python
+$(VENV)/.stamp-bench: pyproject.toml setup.py $(PJUNIT) $(LOCK) | $(BIN)/python
 	$(PIP) -e '.[bench]'
 	touch $@ $(VENV)/.stamp-run
 

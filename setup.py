@@ -1,6 +1,6 @@
-"""Builds the one compiled part of the engine, webcalc._pjunit (the 盘锦 per-unit search in C).
+"""Builds the one compiled part of the engine, webcalc._pjunit (its hot searches in C).
 Everything else is in pyproject.toml. The extension is optional: without a C compiler the
-install still succeeds and webcalc/shanten.py runs the same search in Python.
+install still succeeds and the Python twins (webcalc/compiled.py) run the same searches.
 
 The pages: ``templates/`` and ``static/`` stay at the top of the checkout (the project's
 layout), and a built wheel carries them inside the package as ``webcalc/templates`` and
@@ -31,6 +31,11 @@ class BuildWithPages(build_py):
                             ignore=shutil.ignore_patterns("__pycache__", "*.py", "*.pyc"))
 
 
-setup(ext_modules=[Extension("webcalc._pjunit", ["webcalc/_pjunit.c"], optional=True,
-                             extra_compile_args=["-O2"])],
+# one extension, its sources split by job (webcalc/_pjunit.h lists them); a rule set's own
+# search sits next to its variant
+PJUNIT_SOURCES = ["webcalc/_pjunit.c", "webcalc/_pjunit_free.c", "webcalc/_pjunit_draws.c",
+                  "webcalc/variants/panjin_unit.c"]
+
+setup(ext_modules=[Extension("webcalc._pjunit", PJUNIT_SOURCES, depends=["webcalc/_pjunit.h"],
+                             optional=True, extra_compile_args=["-O2"])],
       cmdclass={"build_py": BuildWithPages})

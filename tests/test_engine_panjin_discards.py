@@ -1,8 +1,8 @@
 """盘锦's shared searches give what the one-hand searches give.
 
-* :func:`webcalc.shanten.panjin_discards_drawn` (every discard of a 14-tile hand from one
+* :func:`webcalc.variants.panjin_draws.panjin_discards_drawn` (every discard of a 14-tile hand from one
   table pass per unit) returns, for each discard, exactly what
-  :func:`webcalc.shanten.panjin_standard_drawn` returns for the 13 tiles left: the distance,
+  :func:`webcalc.variants.panjin_draws.panjin_standard_drawn` returns for the 13 tiles left: the distance,
   the kinds the nearest targets draw, and whether one draws a wildcard.
 * ``judge()`` of a hand failing PJ-4/PJ-5 gives the same reasons from the reachable
   ``(刻, 顺)`` flags as from listing every reading (the closest reading's PJ-6/PJ-7).
@@ -17,15 +17,11 @@ import random
 
 import pytest
 
-from webcalc.shanten import (
-    hand_caps,
-    panjin_discards_drawn,
-    panjin_meld_flags,
-    panjin_missing,
-    panjin_standard_drawn,
-)
+from webcalc.shanten import hand_caps
 from webcalc.variants import VARIANTS
 from webcalc.variants.base import Judgement
+from webcalc.variants.panjin_draws import panjin_discards_drawn, panjin_standard_drawn
+from webcalc.variants.panjin_search import panjin_meld_flags, panjin_missing
 
 from .test_engine_shanten_exact import random_case, situation_of
 

@@ -6,7 +6,7 @@ draw), for the standard shape and for 七对 (PJ-8), and under the discard-win r
 C-9: no discard win on a wildcard, so a target that draws no real tile is one tile
 farther). The reference here is the definition, asked draw by draw: a kind ``k`` with a
 live copy is useful exactly when the hand plus ``k`` is nearer than the hand
-(:meth:`Panjin.missing_by_shape` of both; :func:`webcalc.shanten.seven_pairs_panjin` for
+(:meth:`Panjin.missing_by_shape` of both; :func:`webcalc.variants.panjin_search.seven_pairs_panjin` for
 七对 alone), which is what the engine did per draw (and per discard) before.
 
 Hands: seeded random 盘锦 requests (melds, room options, 0–8 wildcards of 游戏混), with
@@ -20,9 +20,11 @@ import random
 import pytest
 
 from webcalc.efficiency import _with_tile, efficiency, useful_draws
-from webcalc.shanten import hand_caps, seven_pairs_panjin, seven_pairs_panjin_drawn
+from webcalc.shanten import hand_caps
 from webcalc.tiles import parse_tiles
 from webcalc.variants import VARIANTS
+from webcalc.variants.panjin_draws import seven_pairs_panjin_drawn
+from webcalc.variants.panjin_search import seven_pairs_panjin
 from webcalc.waits import find_waits
 
 from .test_engine_panjin_discards import _many_wildcards, check_discards_at_once

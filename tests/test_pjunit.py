@@ -1,5 +1,6 @@
-"""The compiled 盘锦 unit search (webcalc/_pjunit.c) against the Python reference it
-replaces (webcalc/shanten.py: unit_panjin, unit_panjin_drawn, unit_panjin_drawn_drops):
+"""The compiled 盘锦 unit search (webcalc/variants/panjin_unit.c, in webcalc._pjunit) against
+the Python reference it replaces (webcalc/variants/panjin_search.py: unit_panjin;
+webcalc/variants/panjin_draws.py: unit_panjin_drawn, unit_panjin_drawn_drops):
 the same tables for random units, caps, jokers, bounds and dropped tiles.
 
 The tables are compared as sets of rows (the order of rows carries no meaning). The Python
@@ -14,7 +15,11 @@ import random
 import pytest
 
 import webcalc.shanten as S
+import webcalc.variants.panjin_draws as PD
+import webcalc.variants.panjin_search as PS
 from tests.scale import scaled
+
+SEARCHES = (S, PS, PD)             # the modules whose Python twin of the C part is compared
 
 COMPILED = S._pjunit
 if COMPILED is None:
@@ -30,11 +35,13 @@ if COMPILED is None:
 
 def _both(func, *args):
     """(Python reference, compiled) results of ``func`` (its uncached body) for ``args``."""
-    S._pjunit = None
+    for m in SEARCHES:
+        m._pjunit = None
     try:
         py = func.__wrapped__(*args)
     finally:
-        S._pjunit = COMPILED
+        for m in SEARCHES:
+            m._pjunit = COMPILED
     return py, func.__wrapped__(*args)
 
 
@@ -61,11 +68,11 @@ def _case(rng):
     max_x = jokers + rng.randint(0, 8)
     return dict(unit=unit, caps=caps, start=a, honors=honors, jokers=jokers, max_x=max_x,
                 groups=rng.randint(1, 4), limit=rng.randint(0, 7), others=rng.randint(0, 13),
-                rest=S.panjin_rest_places(real, all_caps, ui, max_x > 0))
+                rest=PS.panjin_rest_places(real, all_caps, ui, max_x > 0))
 
 
 def _canon(rows):
-    pruned = S._prune_flags({(0, 0, g, p, x, f): r for g, p, x, f, r in rows})
+    pruned = PS._prune_flags({(0, 0, g, p, x, f): r for g, p, x, f, r in rows})
     return {(g, p, x, f, r) for (_, _, g, p, x, f), r in pruned.items()}
 
 
@@ -80,7 +87,7 @@ def test_unit_panjin_same_tables(seed):
         else:
             args = (c["unit"], c["caps"], c["start"], c["honors"], c["max_x"], track_rd,
                     c["limit"], c["jokers"], c["groups"], c["others"], c["rest"])
-        py, cc = _both(S.unit_panjin, *args)
+        py, cc = _both(PS.unit_panjin, *args)
         assert _canon(py) == _canon(cc), args
 
 
@@ -91,7 +98,7 @@ def test_unit_panjin_drawn_same_tables(seed):
         c = _case(rng)
         args = (c["unit"], c["caps"], c["start"], c["honors"], c["max_x"], c["limit"],
                 c["jokers"], c["groups"], c["others"], c["rest"])
-        py, cc = _both(S.unit_panjin_drawn, *args)
+        py, cc = _both(PD.unit_panjin_drawn, *args)
         assert set(py) == set(cc), args
 
 
@@ -105,7 +112,7 @@ def test_unit_panjin_drawn_drops_same_tables(seed):
         rest = c["rest"] if rng.random() < 0.8 else None
         args = (c["unit"], c["caps"], c["start"], c["honors"], c["max_x"], c["limit"],
                 c["jokers"], c["groups"], c["others"], rest, which)
-        py, cc = _both(S.unit_panjin_drawn_drops, *args)
+        py, cc = _both(PD.unit_panjin_drawn_drops, *args)
         assert set(py[0]) == set(cc[0]), args
         assert [(j, set(t)) for j, t in py[1]] == [(j, set(t)) for j, t in cc[1]], args
         assert [j for j, _ in cc[1]] == [i for i, k in enumerate(c["unit"])
@@ -136,7 +143,7 @@ def test_bad_arguments_raise_value_error():
 
 
 def _clear_unit_caches():
-    for f in (S.unit_panjin, S.unit_panjin_drawn, S.unit_panjin_drawn_drops):
+    for f in (PS.unit_panjin, PD.unit_panjin_drawn, PD.unit_panjin_drawn_drops):
         f.cache_clear()
 
 
@@ -184,11 +191,13 @@ def test_whole_analysis_same_with_and_without_the_compiled_search(seed):
     for _ in range(12):
         req = _random_panjin_request(rng)
         _clear_unit_caches()
-        S._pjunit = None
+        for m in SEARCHES:
+            m._pjunit = None
         try:
             py = run(req)
         finally:
-            S._pjunit = COMPILED
+            for m in SEARCHES:
+                m._pjunit = COMPILED
             _clear_unit_caches()
         assert run(req) == py, req
 
@@ -238,7 +247,7 @@ def test_rest_places_same_as_the_row_by_row_merge():
         caps = [max(real[k], rng.choice((4, 4, 3, 2, 1, 0))) for k in range(34)]
         any_jokers = rng.random() < 0.7
         for skip in range(4):
-            assert (S.panjin_rest_places(real, caps, skip, any_jokers)
+            assert (PS.panjin_rest_places(real, caps, skip, any_jokers)
                     == _rest_places_reference(real, caps, skip, any_jokers)), (real, caps, skip)
 
 

@@ -59,9 +59,9 @@ class Analysis:
     waits: Rows = ()
     any_tile_wait: bool = False
     reasons: Rows = ()
-    biao: int | None = None              # 三门峡 表 (SMX-4/5), the settlement's when settled
-    fan: list[dict[str, Any]] | None = None   # 盘锦 番 (PJ-10), the settlement's when settled
-    history: Rows | None = None          # 三门峡 with a history: each turn rebuilt (SMX-5)
+    biao: int | None = None              # the variant's 表 count, the settlement's when settled
+    fan: list[dict[str, Any]] | None = None   # the variant's 番 list, the settlement's when settled
+    history: Rows | None = None          # with a history (Variant.takes_history): each turn
     settlement: dict[str, Any] | None = None  # {"payments", "net", "next_dealer"?, "notes"?}
     discards: Rows | None = None         # 14 tiles with advice
     efficiency: Rows | None = None       # 14 tiles with advice (牌理)
@@ -166,9 +166,9 @@ def analyze(request: Any, *, advice: bool = True) -> Analysis:
         marked ``best``), ``decompositions_total``, ``waits``, ``any_tile_wait``,
         ``shanten`` (``None`` when never ready), for 13 tiles ``useful`` and
         ``useful_total``, for 14 ``discards`` and ``efficiency``, and where they apply
-        ``reasons``, ``biao``, ``fan``, and ``history`` (三门峡 with a ``history``: each
-        turn rebuilt, SMX-5, :func:`webcalc.story.read_history`; ``biao`` and the
-        settlement then count its biao discards).
+        ``reasons``, ``biao``, ``fan``, and ``history`` (a variant that takes a
+        ``history``: each turn rebuilt, :func:`webcalc.story.read_history`; ``biao`` and
+        the settlement then count its biao discards).
 
     Raises:
         InputError: for any bad input, with the field at fault.
@@ -229,7 +229,7 @@ def analyze(request: Any, *, advice: bool = True) -> Analysis:
             judged["fan"] = judgement.fan
     raw_settlement = req.get("settlement")
     if req.get("history") is not None:
-        # SMX-5: biao_discards derived from the winner's turns (webcalc/story.py)
+        # biao_discards derived from the winner's turns (webcalc/history.py)
         from .history import read_history
 
         history = read_history(variant, sit, judgement, req["history"], kinds)

@@ -1,8 +1,9 @@
-"""The engine's compiled searches: ``pjunit`` is :mod:`webcalc._pjunit` (webcalc/_pjunit.c,
-built by setup.py when the install finds a C compiler), or ``None`` when it was not built or
-``WEBCALC_PURE_PYTHON`` is set (the Python reference on purpose: benchmarks, ruling the C part
-out). :mod:`webcalc.shanten` and :mod:`webcalc.tables` keep the Python functions it stands in
-for; tests/test_pjunit.py holds the two equal."""
+"""The engine's compiled searches: ``pjunit`` is :mod:`webcalc._pjunit` (webcalc/_pjunit.c and
+the sources webcalc/_pjunit.h lists, built by setup.py when the install finds a C compiler), or
+``None`` when it was not built or ``WEBCALC_PURE_PYTHON`` is set (the Python reference on
+purpose: benchmarks, ruling the C part out). :mod:`webcalc.shanten`, :mod:`webcalc.tables` and
+a variant's own search (webcalc/variants/panjin_search.py, panjin_draws.py) keep the Python
+functions it stands in for; tests/test_pjunit.py holds the two equal."""
 
 from __future__ import annotations
 

@@ -1,15 +1,16 @@
 """Readings (decompositions) of a hand: the one decomposer every variant shares.
 
-Shapes (RULES C-4, C-5, C-13, SMX-3, JC-2):
+Shapes (RULES C-4, C-5, C-13, and the special shapes a variant opts into):
 
 * ``standard`` — 4 melds + 1 pair. Exposed melds count as melds; the concealed part is
   split into sequences, triplets and one pair (a kong exists only as a declared meld, C-4).
   Wildcard tiles are *jokers*: each may stand for any tile, its own face included (C-8),
-  only in the concealed part. A policy decides where jokers may sit (盘锦 PJ-2 forbids
-  triplets).
+  only in the concealed part. A policy decides where jokers may sit (a variant's
+  :class:`JokerPolicy`: one may keep them out of triplets).
 * ``seven_pairs`` — 14 concealed tiles as seven pairs, four of a kind = two pairs (C-5).
-* ``thirteen_orphans`` (十三幺, JC-2), ``knitted`` (十三不靠, SMX-3), ``four_wildcards``
-  (四混, SMX-3 / ZZ-3).
+* ``four_wildcards`` (四混): here, for every variant that plays it. The shapes of one rule
+  set live in its variant (``thirteen_orphans``, ``knitted``: docs/ARCHITECTURE.md "Where a
+  rule lives"); this module gives them :class:`Group` and :class:`Reading`.
 
 Listing (C-13): two readings are the same when they differ only in which copy of a tile
 sits where; all wildcard tiles are interchangeable jokers, and a group made only of
@@ -99,7 +100,7 @@ def listed_dicts(readings: Sequence[Reading], jokers: Sequence[Tile]) -> list[di
     intermediate :class:`Group` values: a 500-reading hand lists 200 of them).
 
     A group dict is shared by every listed reading that holds the same group with the same
-    faces (a 郑州 hand's 1 000 listed groups are some 40 distinct ones): one dict built, and
+    faces (a many-wildcard hand's 1 000 listed groups are some 40 distinct ones): one dict built, and
     the API encodes it once (:mod:`webcalc.web.json_provider`). Read them, never change
     them."""
     out = []
@@ -177,7 +178,7 @@ def listed_dicts(readings: Sequence[Reading], jokers: Sequence[Tile]) -> list[di
 class JokerPolicy:
     """Where wildcard tiles may stand in, in the standard shape.
 
-    ``in_triplet=False`` is 盘锦's PJ-2 (only sequences and the pair).
+    ``in_triplet=False``: only in sequences and the pair (a variant's rule says so).
     """
 
     in_triplet: bool = True
@@ -261,8 +262,9 @@ def achievable_flags(counts: tuple[int, ...], jokers: int, melds: int, pair: int
                      in_triplet: bool = True) -> frozenset[tuple[bool, bool]]:
     """Every ``(has_real_triplet, has_sequence)`` pair some split achieves, where a split
     is as in :func:`can_complete`. ``has_real_triplet``: a triplet of real tiles, or a pair
-    of real honors (盘锦 PJ-6); ``has_sequence``: a sequence, or a meld of jokers only when
-    jokers cannot make triplets (PJ-7). Empty when no split exists. Memoised."""
+    of real honors; ``has_sequence``: a sequence, or a meld of jokers only when jokers
+    cannot make triplets. Empty when no split exists. Memoised. (The whole-hand conditions
+    of a variant that asks for a triplet and a sequence read these flags.)"""
     i = next((k for k in range(NUM_KINDS) if counts[k]), -1)
     if i < 0:
         if jokers != 3 * melds + 2 * pair:
@@ -419,9 +421,10 @@ def meld_group(m: Meld) -> Group:
 def seven_pairs_reading(counts: Sequence[int], jokers: Sequence[Tile] = ()) -> Reading | None:
     """The ``seven_pairs`` reading of 14 concealed tiles, or ``None`` (C-5).
 
-    ``counts`` are the tiles that play as themselves — under SMX-3 / ZZ-3 / JC-2 that is
-    every tile, wildcards included, and ``jokers`` is empty. Under PJ-8 the wildcards are
-    ``jokers``: each fills a lone tile's pair; two left over form a ``free`` pair.
+    ``counts`` are the tiles that play as themselves — where 七对 is read with every tile
+    as itself that is every tile, wildcards included, and ``jokers`` is empty. Where
+    wildcards stand in, they are ``jokers``: each fills a lone tile's pair; two left over
+    form a ``free`` pair.
     Four of a kind is two pairs.
     """
     if sum(counts) + len(jokers) != 14:
@@ -445,54 +448,14 @@ def is_seven_pairs(counts: Sequence[int], jokers: int = 0) -> bool:
     return sum(counts) + jokers == 14 and sum(map((1).__and__, counts)) <= jokers
 
 
-def thirteen_orphans_reading(counts: Sequence[int]) -> Reading | None:
-    """十三幺 (JC-2): one of each terminal and honor, one of them paired; or ``None``."""
-    if sum(counts) != 14 or any(counts[k] == 0 for k in TERMINALS_AND_HONORS):
-        return None
-    if sum(counts[k] for k in TERMINALS_AND_HONORS) != 14:
-        return None
-    groups: list[Group] = []
-    for k in TERMINALS_AND_HONORS:
-        t = ALL_TILES[k]
-        if counts[k] == 2:
-            groups.insert(0, Group("pair", (t, t), (False, False), False, (t, t)))
-        else:
-            groups.append(Group("single", (t,), (False,), False, (t,)))
-    return Reading("thirteen_orphans", tuple(groups))
-
-
-KNITTED_RUNS = ((0, 3, 6), (1, 4, 7), (2, 5, 8))      # 147, 258, 369 (rank − 1)
-
-
-def knitted_reading(counts: Sequence[int]) -> Reading | None:
-    """十三不靠 as SMX-3 reads it: 147, 258 and 369 each complete in a different suit,
-    plus 5 different honors; 14 tiles, no duplicates. ``None`` otherwise."""
-    if sum(counts) != 14 or any(c > 1 for c in counts):
-        return None
-    honors = [k for k in range(27, 34) if counts[k]]
-    if len(honors) != 5:
-        return None
-    runs = []
-    for suit in range(3):
-        ranks = tuple(r for r in range(9) if counts[suit * 9 + r])
-        if ranks not in KNITTED_RUNS:
-            return None
-        runs.append(ranks)
-    if len(set(runs)) != 3:
-        return None
-    groups = []
-    for suit, ranks in enumerate(runs):
-        ts = tuple(ALL_TILES[suit * 9 + r] for r in ranks)
-        groups.append(Group("knitted", ts, (False,) * 3, False, ts))
-    for k in honors:
-        t = ALL_TILES[k]
-        groups.append(Group("single", (t,), (False,), False, (t,)))
-    return Reading("knitted", tuple(groups))
+#: the knitted runs 147, 258, 369 (rank − 1): tile geometry for the ``knitted`` shape (the
+#: shape itself is its variant's; :mod:`webcalc.efficiency` counts its distance)
+KNITTED_RUNS = ((0, 3, 6), (1, 4, 7), (2, 5, 8))
 
 
 def four_wildcards_reading(concealed: Sequence[Tile], wildcards: Sequence[Tile]) -> Reading | None:
-    """四混 (SMX-3, ZZ-3): the concealed tiles hold four wildcard tiles; the rest lie
-    as single tiles. ``None`` otherwise."""
+    """四混, a shape the variants that play it opt into: the concealed tiles hold four
+    wildcard tiles; the rest lie as single tiles. ``None`` otherwise."""
     wild = [t for t in concealed if t in wildcards]
     if len(wild) < 4:
         return None
@@ -505,31 +468,11 @@ def four_wildcards_reading(concealed: Sequence[Tile], wildcards: Sequence[Tile])
     return Reading("four_wildcards", tuple(groups))
 
 
-# -- distance to the special shapes (shanten, C-12; the rest is webcalc.shanten) -----------
-
-def min_missing_thirteen_orphans(counts: Sequence[int]) -> int:
-    """Tiles to draw to make 十三幺 (JC-2)."""
-    kinds = sum(1 for k in TERMINALS_AND_HONORS if counts[k])
-    paired = any(counts[k] >= 2 for k in TERMINALS_AND_HONORS)
-    return 14 - kinds - (1 if paired else 0)
-
-
-def min_missing_knitted(counts: Sequence[int]) -> int:
-    """Tiles to draw to make 十三不靠 as SMX-3 reads it."""
-    from itertools import permutations
-    honors = min(5, sum(1 for k in range(27, 34) if counts[k]))
-    best = 0
-    for runs in permutations(KNITTED_RUNS):
-        have = sum(1 for s, ranks in enumerate(runs) for r in ranks if counts[s * 9 + r])
-        best = max(best, have)
-    return 14 - best - honors
-
-
 # -- waits of the special shapes (13 tiles, no melds) ----------------------------------
 
 def seven_pairs_waits(counts: Sequence[int], jokers: int = 0) -> list[int]:
-    """Kinds completing 七对 (C-5). ``jokers == 0``: every tile as itself (SMX-3, ZZ-3,
-    JC-2): six pairs and one lone tile wait on that tile. With jokers (PJ-8) any kind
+    """Kinds completing 七对 (C-5). ``jokers == 0``: every tile as itself: six pairs and
+    one lone tile wait on that tile. With jokers (wildcards standing in) any kind
     whose addition leaves no more lone tiles than jokers; a wildcard kind is not listed
     here (the caller adds it when a joker more completes)."""
     if sum(counts) + jokers != 13:
@@ -543,34 +486,3 @@ def seven_pairs_waits(counts: Sequence[int], jokers: int = 0) -> list[int]:
         if after <= jokers:
             out.append(k)
     return out
-
-
-def thirteen_orphans_waits(counts: Sequence[int]) -> list[int]:
-    """Kinds completing 十三幺 (JC-2) from 13 tiles."""
-    if sum(counts) != 13 or sum(counts[k] for k in TERMINALS_AND_HONORS) != 13:
-        return []
-    missing = [k for k in TERMINALS_AND_HONORS if not counts[k]]
-    if not missing:
-        return list(TERMINALS_AND_HONORS)
-    paired = any(counts[k] == 2 for k in TERMINALS_AND_HONORS)
-    return missing if len(missing) == 1 and paired else []
-
-
-def knitted_waits(counts: Sequence[int]) -> list[int]:
-    """Kinds completing 十三不靠 (SMX-3) from 13 tiles."""
-    from itertools import permutations
-    if sum(counts) != 13 or any(c > 1 for c in counts):
-        return []
-    honors = [k for k in range(27, 34) if counts[k]]
-    out: set[int] = set()
-    for runs in permutations(KNITTED_RUNS):
-        allowed = {s * 9 + r for s, ranks in enumerate(runs) for r in ranks}
-        suited = {k for k in range(27) if counts[k]}
-        if not suited <= allowed:
-            continue
-        missing = allowed - suited
-        if not missing and len(honors) == 4:
-            out |= {k for k in range(27, 34) if not counts[k]}
-        elif len(missing) == 1 and len(honors) == 5:
-            out |= missing
-    return sorted(out)

@@ -1,5 +1,5 @@
 """Every draw of a hand, or of each discard, in one call of the compiled part
-(webcalc/_pjunit.c ``free_draws``) for the free-joker variants: what
+(webcalc/_pjunit_draws.c ``free_draws``) for the free-joker variants: what
 :class:`webcalc.efficiency.FreeOracle` answers. Used by :mod:`webcalc.waits` and
 :mod:`webcalc.efficiency`; a module of its own so neither imports the other."""
 
@@ -20,7 +20,7 @@ _last: tuple[Any, ...] = (None, None, None, None)
 
 def compiled_draws(variant: Variant, sit: Situation, kinds: int = 34,
                    discards: tuple[int, ...] | None = None) -> Any:
-    """What :class:`FreeOracle` answers, from webcalc/_pjunit.c ``free_draws``, or ``None``
+    """What :class:`FreeOracle` answers, from webcalc/_pjunit_draws.c ``free_draws``, or ``None``
     when the extension is not built or the variant's searches are not the free-joker ones
     (:meth:`~webcalc.variants.base.Variant.distance_shapes` is ``None``).
 

@@ -9,7 +9,7 @@ counted as for waits (visible tiles and the indicator subtracted, never below 0;
 
 In terms of distances (``d`` = tiles a nearest complete hand holds beyond the hand's,
 shanten = ``d − 1``), ``k`` is useful exactly when ``d(H + k) < d(H)``. For the variants
-whose wildcards may stand anywhere (三门峡, 郑州, 晋城) :class:`FreeOracle` answers it
+whose wildcards may stand anywhere (``Variant.free_joker_search``) :class:`FreeOracle` answers it
 for all 34 kinds at once, per unit: a draw changes one unit, and since ``d(H + k)`` is
 ``d(H)`` or ``d(H) − 1``, the question is only whether some target lies within
 ``d(H) − 1`` — one bounded fold of that unit (every draw into it together) against the
@@ -17,9 +17,10 @@ other units merged (:func:`webcalc.shanten.free_unit_draws`). For a 14-tile hand
 discards the merged units are the 14-tile hand's own, and the discard's distance is the
 hand's ``d`` or ``d + 1`` (one more bounded fold), so no unit table is built per discard
 or per draw. A ready hand's useful draws are its waits (C-12), taken from the caller when
-it has them. 盘锦 keeps, in the search that finds a hand's distance, the kinds its nearest
-targets draw (standard and 七对 alike; with the discard-win rule of PJ-2 / C-9 too), so it
-does not search per draw either.
+it has them. A rule set with its own search keeps, in the search that finds a hand's
+distance, the kinds its nearest targets draw, so it does not search per draw either: it is
+asked once per hand (:meth:`~webcalc.variants.base.Variant.useful_search`, and for a
+14-tile hand's discards :meth:`~webcalc.variants.base.Variant.discards_search`).
 """
 
 from __future__ import annotations
@@ -35,15 +36,9 @@ from .shanten import (
     UNITS,
     _finish_free,
     _merge_free,
-    free_standard,
     free_unit_draws,
     free_unit_states,
     hand_caps,
-    panjin_count_lower,
-    panjin_discards_drawn,
-    panjin_meld_flags,
-    panjin_standard_drawn,
-    seven_pairs_panjin_drawn,
     unit_free,
 )
 from .tiles import ALL_TILES, CODES, Tile
@@ -85,7 +80,7 @@ def _slot_costs(c: int, cap: int) -> tuple[int, ...]:
 
 def _free_shapes(variant: Variant, sit: Situation, kinds: int) -> frozenset[str]:
     """The shapes beside the standard one that the variant's ``missing_by_shape`` counts
-    (SMX-3, ZZ-3, JC-2): :meth:`~webcalc.variants.base.Variant.distance_shapes`."""
+    (the shapes it opts into): :meth:`~webcalc.variants.base.Variant.distance_shapes`."""
     return variant.distance_shapes(sit, kinds) or frozenset()
 
 
@@ -99,6 +94,11 @@ class FreeOracle:
     Knows the shapes the variant's :meth:`~webcalc.variants.base.Variant.missing_by_shape`
     counts: standard (per-suit tables), 七对 as themselves, 四混, 十三不靠, 十三幺.
     """
+
+    parent: FreeOracle | None
+    tables: list[tuple[tuple[int, int, int, int], ...]] | None
+    rest: list[list[list[int]]] | None
+    changed: int | None
 
     def __init__(self, variant: Variant, sit: Situation, kinds: int,
                  parent: FreeOracle | None = None, discard: int | None = None):
@@ -160,6 +160,7 @@ class FreeOracle:
 
     def _rest(self, skip: int) -> list[list[int]]:
         acc = {(0, 0): 0}
+        assert self.tables is not None            # only without a parent
         for i, t in enumerate(self.tables):
             if i == skip:
                 continue
@@ -201,6 +202,7 @@ class FreeOracle:
                 table = unit_free(tuple(unit), tuple(self.real_caps[a:b]), h, self.any_jokers)
         G = self.groups
         if self.simple and (changed is None or all(q == 0 for _, _, q, _ in table)):
+            assert tables is not None and self.rest is not None      # simple: no parent
             if changed is None:
                 u, table = 0, tables[0]
             else:
@@ -219,14 +221,14 @@ class FreeOracle:
             return total - jokers if total > jokers else 0
         # the other three units' merge is the same for every draw into a unit: made once
         if changed is None:
-            acc, table = self._rest_acc(0), tables[0]
+            acc, table = self._rest_acc(0), self._table(0)
         else:
             acc = self._rest_acc(changed)
         return _finish_last(acc, table, G, jokers, room)
 
     def _rest_acc(self, skip: int) -> dict[Any, Any]:
         """The merged tables of the units but ``skip`` (``(g, p, q) -> D``), cached."""
-        cache = self.__dict__.setdefault("_rests", {})
+        cache: dict[int, dict[Any, Any]] = self.__dict__.setdefault("_rests", {})
         acc = cache.get(skip)
         if acc is None:
             acc = {(0, 0, 0): 0}
@@ -237,7 +239,7 @@ class FreeOracle:
         return acc
 
 
-    def _table(self, i: int):
+    def _table(self, i: int) -> tuple[tuple[int, int, int, int], ...]:
         """Unit ``i``'s table (only for a unit the parent's hand shares, or any unit
         without a parent): cached by pattern."""
         if self.tables is not None:
@@ -384,7 +386,8 @@ class FreeOracle:
         return best
 
 
-def _finish_last(acc: dict[Any, Any], table, groups: int, jokers: int, room: int) -> int:
+def _finish_last(acc: dict[Any, Any], table: tuple[tuple[int, int, int, int], ...],
+                 groups: int, jokers: int, room: int) -> int:
     """What :func:`webcalc.shanten.free_standard` finishes with (``_finish_free``) for ``acc``
     (the other units merged) and one more unit ``table``, without building the last merge:
     the fewest tiles to add, or INF."""
@@ -410,15 +413,17 @@ def useful_draws(variant: Variant, sit: Situation, visible: Sequence[int] = (),
                  standard: tuple[Any, ...] | None = None) -> Useful:
     """The useful draws of the 13-tile hand of ``sit``, in tile order.
 
-    ``bound``: a distance the hand is known to be within (盘锦: one search at it instead of
-    bounded searches from a looser count up; its tables are shared by a hand's discards).
+    ``bound``: a distance the hand is known to be within (a rule set's own search: one
+    search at it instead of bounded searches from a looser count up; its tables are shared
+    by a hand's discards).
     ``parent``: (the free-joker oracle of a 14-tile hand, the kind discarded from it to
     make this one): the units the two share are not searched again. ``waits``: the hand's
     waits as :func:`webcalc.waits.find_waits` gives them (kinds), when the caller has them:
     the free-joker variants then read a ready hand's useful draws off them (C-12: a draw
     makes a ready hand complete exactly when it is a wait) instead of searching.
-    ``standard``: ``(result,)`` of the 盘锦 search at ``bound`` when the caller already has
-    it (:func:`webcalc.shanten.panjin_discards_drawn`: all of a hand's discards at once)."""
+    ``standard``: ``(result,)`` of the rule set's own search at ``bound`` when the caller
+    already has it (:meth:`~webcalc.variants.base.Variant.discards_search`: all of a hand's
+    discards at once)."""
     held = sit.hand.held_counts()
     indicator = sit.indicator
     fast = compiled_draws(variant, sit, kinds_in_play) if variant.free_joker_search else None
@@ -449,9 +454,14 @@ def useful_draws(variant: Variant, sit: Situation, visible: Sequence[int] = (),
     oracle = None
     jokers = len(sit.jokers)
     if not variant.free_joker_search and not (jokers and jokers == len(sit.hand.concealed)):
-        return _panjin_useful(variant, sit, live, bound, standard)
+        # the rule set's own search: the distance and the kinds whose draw lowers it
+        d0, kinds = variant.useful_search(sit, bound, standard)
+        if d0 >= INF:
+            return Useful(None, ())
+        return Useful(max(d0 - 1, 0), tuple(Wait(ALL_TILES[k], rem) for k, rem in live
+                                            if k in kinds))
     if variant.distance_shapes(sit, kinds_in_play) is not None:
-        # (a hand with 拾/搶 tiles plays 十三幺 only, JC-10: the variant counts it below)
+        # (distance_shapes None: the variant counts the hand's shapes itself, below)
         if parent is not None:
             oracle = FreeOracle(variant, sit, kinds_in_play, parent[0], parent[1])
         else:
@@ -465,7 +475,8 @@ def useful_draws(variant: Variant, sit: Situation, visible: Sequence[int] = (),
         ready = set(waits)
         return Useful(0, tuple(Wait(ALL_TILES[k], rem) for k, rem in live if k in ready))
     if oracle is None and d0 == 1 and sit.win_by == "discard":
-        # 盘锦 ready for a discard win (as in _panjin_useful): its waits (C-12)
+        # ready for a win that must be a discard (as the own searches read it): its waits
+        # (C-12)
         ready = {int(t) for t in variant.winning_kinds(sit)}
         return Useful(0, tuple(Wait(ALL_TILES[k], rem) for k, rem in live if k in ready))
     out = []
@@ -473,73 +484,11 @@ def useful_draws(variant: Variant, sit: Situation, visible: Sequence[int] = (),
         if oracle is not None:
             better = oracle.lowers(k, d0)
         else:
-            # 盘锦: is some complete hand one tile nearer? (a search bounded by d0 − 1)
+            # an own search: is some complete hand one tile nearer? (bounded by d0 − 1)
             better = bool(variant.missing_by_shape(_with_tile(sit, k), d0 - 1))
         if better:
             out.append(Wait(ALL_TILES[k], rem))
     return Useful(max(d0 - 1, 0), tuple(out))
-
-
-def _panjin_useful(variant: Variant, sit: Situation, live, bound: int | None = None,
-                   standard: tuple[Any, ...] | None = None) -> Useful:
-    """盘锦 (PJ-2, PJ-4..PJ-8): the useful draws of the standard shape and of 七对 (with its
-    option), each from one search that keeps the kinds its nearest targets draw
-    (:func:`webcalc.shanten.panjin_standard_drawn`,
-    :func:`webcalc.shanten.seven_pairs_panjin_drawn`). A ``discard`` win counts as
-    :func:`webcalc.shanten.panjin_missing` does: a target that draws no real tile is one
-    tile farther (C-9, PJ-2), and the draws that lower the distance are read accordingly
-    (:func:`webcalc.shanten._drawn_best`)."""
-    face, real_caps, room = hand_caps(sit)
-    jokers = len(sit.jokers)
-    melds = len(sit.hand.melds)
-    allowed = variant.allowed_suit_counts(sit)
-    need_real = sit.win_by == "discard"            # C-9, PJ-2: no discard win on a wildcard
-    shapes: dict[str, int] = {}
-    found = None
-    if standard is not None and bound is not None:
-        # the caller's search at ``bound`` (exact: None when no target is within it)
-        found = standard[0]
-        if found is not None:
-            shapes["standard"] = found[0]
-        lower = None
-    else:
-        # standard: bounded searches from a looser count up (jokers anywhere, no PJ-4..PJ-7)
-        lower = free_standard(sit.real_counts, real_caps, jokers, room, melds)
-    if lower is not None and bound is None:
-        lower = max(lower, panjin_count_lower(sit, allowed))    # PJ-4/PJ-5 draws
-    if lower is not None:
-        bounds = range(lower, 15) if bound is None else (bound,) if bound >= lower else ()
-        for b in bounds:
-            found = panjin_standard_drawn(
-                sit.real_counts, real_caps, jokers, room, melds, panjin_meld_flags(sit),
-                allowed, sit.options.piaohu, jokers, b, need_real)
-            if found is not None:
-                shapes["standard"] = found[0]
-                break
-    seven = None
-    if sit.options.seven_pairs and not melds:
-        # only wanted when not farther than the standard shape
-        seven = seven_pairs_panjin_drawn(sit.real_counts, real_caps, jokers, room, allowed,
-                                         need_real, jokers, INF if found is None else found[0])
-        if seven is not None:
-            shapes["seven_pairs"] = seven[0]
-    if not shapes:
-        return Useful(None, ())
-    d0 = min(shapes.values())
-    if need_real and d0 == 1:
-        # ready for a discard win: under the rule no draw brings it nearer (the last tile
-        # must come from a discard), and C-12 makes a ready hand's useful draws its waits
-        waits = {int(t) for t in variant.winning_kinds(sit)}
-        return Useful(0, tuple(Wait(ALL_TILES[k], rem) for k, rem in live if k in waits))
-    kinds: set[int] = set()
-    for res in (found, seven):
-        if res is not None and res[0] == d0:
-            _, mask, wild = res
-            kinds |= {k for k in range(34) if mask >> k & 1}
-            if wild:
-                kinds |= {int(w) for w in sit.wildcards}
-    out = tuple(Wait(ALL_TILES[k], rem) for k, rem in live if k in kinds)
-    return Useful(max(d0 - 1, 0), out)
 
 
 def _with_tile(sit: Situation, k: int) -> Situation:
@@ -551,7 +500,7 @@ def _with_tile(sit: Situation, k: int) -> Situation:
 
 def efficiency(variant: Variant, sit: Situation, visible: Sequence[int] = (),
                kinds_in_play: int = 34, discards: Sequence[Any] | None = None) -> list[dict[Any, Any]]:
-    """For a 14-tile hand: one entry per distinct discard the variant allows (PJ-2),
+    """For a 14-tile hand: one entry per distinct discard the variant allows (``can_discard``),
     ``{"discard", "shanten", "useful", "useful_total"}``, best first — lowest shanten
     (``None``, never ready, last), then most useful copies, then tile order. The copies
     are counted over the 14 tiles: the discarded tile is seen (C-9 as amended,
@@ -561,30 +510,12 @@ def efficiency(variant: Variant, sit: Situation, visible: Sequence[int] = (),
     it (every discard that leaves a ready hand, with its waits): the free-joker variants
     take a ready discard's useful draws from it."""
     entries = []
-    # 盘锦: the first discard is searched from its looser count up; its distance d bounds
-    # every other discard's (two discards differ by one exchange: within d + 1), so the
-    # others need one search each at d + 1, and the units they share hit the same tables
-    bound = None
-    jokers = len(sit.jokers)
-    if not variant.free_joker_search and jokers < len(sit.hand.concealed) - 1:
-        # 盘锦: a discard's standard distance is the 14-tile hand's d14 or d14 + 1 (the
-        # same targets, less or not the discarded tile): every discard is searched once
-        # at d14 + 1, and the three units it leaves alone hit the same tables. (With the
-        # discard-win rule too: a target lacking a real tile still does after the discard.)
-        from .shanten import panjin_missing
-        d14 = panjin_missing(sit, variant.allowed_suit_counts(sit),
-                             seven_pairs=False).get("standard")
-        bound = -1 if d14 is None else d14 + 1
-    pre: dict[Any, Any] = {}
-    if bound is not None and bound >= 0:
-        # every discard's search at once (the same results as one search per discard)
-        face, real_caps, room = hand_caps(sit)
-        pre = panjin_discards_drawn(
-            sit.real_counts, real_caps, jokers, room, len(sit.hand.melds),
-            panjin_meld_flags(sit), variant.allowed_suit_counts(sit), sit.options.piaohu,
-            jokers, bound, sorted({int(t) for t in sit.hand.concealed
-                                   if t not in sit.wildcards}),
-            sit.win_by == "discard")
+    # a rule set with its own search may search every discard at once: ``bound`` is a
+    # distance every discard is within, ``pre`` each discard's result at it
+    bound: int | None = None
+    pre: dict[int, Any] = {}
+    if not variant.free_joker_search:
+        bound, pre = variant.discards_search(sit)
     parent = None
     tiles = sorted(set(sit.hand.concealed))
     fast = compiled_draws(variant, sit, kinds_in_play, tuple(int(t) for t in tiles))
@@ -611,7 +542,8 @@ def efficiency(variant: Variant, sit: Situation, visible: Sequence[int] = (),
 
 
 def _compiled_entries(variant: Variant, sit: Situation, visible: Sequence[int], kinds: int,
-                      tiles: list[Tile], fast: list, ready: dict | None) -> list[dict]:
+                      tiles: list[Tile], fast: list[tuple[int, int, Any]],
+                      ready: dict[int, list[int]] | None) -> list[dict[str, Any]]:
     """:func:`efficiency`'s entries from :func:`compiled_draws` of every discard: as
     :func:`useful_draws` of each discard's 13 tiles gives them, written out directly. For
     the 13 tiles left by a discard ``t`` a kind is gone when the 14 tiles and the indicator
@@ -628,7 +560,7 @@ def _compiled_entries(variant: Variant, sit: Situation, visible: Sequence[int], 
         rows.append((CODES[k], left, left == 0))
         if gone < 4:
             live |= 1 << k
-    entries = []
+    entries: list[tuple[int, int, Tile, dict[str, Any]]] = []
     for t, (d, mask, _) in zip(tiles, fast):
         if not variant.can_discard(sit, t):
             continue
@@ -659,7 +591,7 @@ def _compiled_entries(variant: Variant, sit: Situation, visible: Sequence[int], 
     return [e[3] for e in entries]
 
 
-def ready_discards(entries: list[dict]) -> list[Discard]:
+def ready_discards(entries: list[dict[str, Any]]) -> list[Discard]:
     """:func:`webcalc.waits.discard_advice` read off :func:`efficiency`'s rows: each discard
     whose row is ready (shanten 0), its useful draws as its waits (C-12: a ready hand's
     useful draws are exactly its waits, the kinds with a live copy that complete it), in

@@ -6,8 +6,8 @@ shows ``message`` under the form field named by ``field``.
 
 Codes (API.md): ``bad_json``, ``unknown_variant``, ``bad_tile``, ``too_many_copies``,
 ``wrong_tile_count``, ``bad_meld``, ``bad_option``, ``bad_settlement``, ``not_in_hand``,
-``bad_win_by`` (RULES C-14), ``not_complete`` (RULES C-15); ``bad_history`` (a 三门峡
-history, RULES SMX-5, or a review's turns that cannot be replayed) and ``too_many`` (past a
+``bad_win_by`` (RULES C-14), ``not_complete`` (RULES C-15); ``bad_history`` (a winner's
+history the variant cannot take, or turns that cannot be replayed) and ``too_many`` (past a
 documented cap: the API answers 422 with the cap in ``detail``).
 """
 

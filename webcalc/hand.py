@@ -2,8 +2,9 @@
 
 A :class:`Meld` is one declared group: ``pong`` (碰), ``chow`` (吃), ``kong`` (明杠, from a
 discard), ``added_kong`` (补杠/绕杠: a pong, then the fourth drawn) or ``concealed_kong``
-(暗杠), and in 晋城 ``shi`` (拾) / ``qiang`` (搶): one 幺 tile taken from a discard for
-十三幺, counted as one tile (JC-10). A :class:`Hand` is the sorted concealed tiles plus the
+(暗杠), and where a variant allows them (``Variant.taken_allowed``) the taken melds ``shi``
+(拾) / ``qiang`` (搶): one 幺 tile taken from a discard for 十三幺, counted as one tile. A
+:class:`Hand` is the sorted concealed tiles plus the
 melds. Both print back in the notation they parse from (``str(meld) == "碰555m"``).
 """
 
@@ -20,7 +21,7 @@ from .tiles import FIELD_LABELS, Tile, counts_of, format_tiles, normalize_text, 
 
 MELD_KINDS = ("pong", "chow", "kong", "added_kong", "concealed_kong", "shi", "qiang")
 KONG_KINDS = frozenset({"kong", "added_kong", "concealed_kong"})
-TAKEN_KINDS = frozenset({"shi", "qiang"})            # JC-10: one frozen tile each
+TAKEN_KINDS = frozenset({"shi", "qiang"})            # taken melds: one frozen tile each
 MELD_LABELS = {k: Message(f"meld.{k}") for k in MELD_KINDS}   # 碰 吃 明杠 补杠 暗杠 拾 搶
 #: the kind words of the melds text field (notation, data like 万/筒/条: notation.py reads them)
 MELD_NOTATION = {"pong": "碰", "chow": "吃", "kong": "明杠", "added_kong": "补杠",
@@ -62,12 +63,12 @@ class Meld:
 
     @property
     def is_taken(self) -> bool:
-        """拾 or 搶 (JC-10): one discarded 幺 tile, frozen in the hand."""
+        """拾 or 搶 (a taken meld): one discarded 幺 tile, frozen in the hand."""
         return self.kind in TAKEN_KINDS
 
     @property
     def size(self) -> int:
-        """What the meld counts toward C-3: 3 (a kong too), 1 for 拾/搶 (JC-10)."""
+        """What the meld counts toward C-3: 3 (a kong too), 1 for 拾/搶 (a taken meld)."""
         return 1 if self.kind in TAKEN_KINDS else 3
 
     @property
@@ -98,7 +99,7 @@ class Meld:
     @classmethod
     def parse(cls, text: str, offset: int = 0) -> Meld:
         """One meld in the page's notation: an optional kind word (碰 吃 明杠/杠
-        补杠/加杠/绕杠 暗杠, 晋城's 拾 and 搶/抢 (JC-10), or ``pong:`` …), the tiles, and
+        补杠/加杠/绕杠 暗杠, the taken melds' 拾 and 搶/抢, or ``pong:`` …), the tiles, and
         optionally ``@seat``. Without a kind word, 3 identical tiles are a pong, 3 in a row
         a chow, 4 identical a kong. ``Meld.parse(str(m)) == m`` for every meld ``m``.
 
@@ -218,7 +219,7 @@ class Hand:
     >>> str(Hand.parse("11z 456p 123m 暗杠7777z 碰555m@1"))
     '123m456p11z 暗杠7777z 碰555m@1'
 
-    ``tile_count`` counts a kong as 3 and a 拾/搶 tile as 1 (RULES C-3, JC-10): 13 for a
+    ``tile_count`` counts a kong as 3 and a 拾/搶 tile as 1 (RULES C-3): 13 for a
     waiting hand, 14 for a hand that has just drawn or claimed.
     """
 

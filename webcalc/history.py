@@ -1,10 +1,12 @@
-"""A winner's ``history``: the turns before a win (三门峡 表, RULES SMX-5, API.md "三门峡
-history").
+"""A winner's ``history``: the turns before a win, for a variant that counts its 表 from
+them (:meth:`~webcalc.variants.base.Variant.takes_history`, its rule
+``Variant.history_rule``; API.md "三门峡 history").
 
 :func:`read_history` rebuilds, backwards from the final hand, the 13 tiles held before each
 of the winner's last turns (hand before = hand after + discard − draw), asks the variant
-whether each is in the any-tile wait (SMX-4) and counts the biao discards of the last
-unbroken run in it (SMX-5). :func:`webcalc.analysis.analyze` answers ``history`` with it;
+whether each is in the any-tile wait (:meth:`~webcalc.variants.base.Variant.any_tile_wait`)
+and counts the biao discards of the last unbroken run in it.
+:func:`webcalc.analysis.analyze` answers ``history`` with it;
 the turn helpers here are shared with the hand review (:mod:`webcalc.story`), which sits
 above the analysis and so cannot be imported by it.
 """
@@ -64,13 +66,23 @@ def _too_many(field: str, limit: str, cap: int, code: str) -> InputError:
                       detail={"limit": limit, "max": cap})
 
 
-# -- 三门峡 history (SMX-5) ------------------------------------------------------------------
+# -- the winner's history ------------------------------------------------------------------
+
+def _rule(variant: Variant) -> str:
+    """The rule a history's messages cite: the variant's ``history_rule``, or for a variant
+    that takes no history the rule of the registered one that does."""
+    if variant.history_rule:
+        return variant.history_rule
+    from .variants import VARIANTS
+    return next((v.history_rule for v in VARIANTS.values() if v.history_rule), "")
+
+
 
 @dataclass(frozen=True)
 class HistoryTurn:
     """One turn of a history: the 13 tiles held before it (concealed; the melds stay as they
-    are), whether they were in the any-tile wait (SMX-4), whether the turn was a biao
-    discard (SMX-5) and whether it counts (it is in the last unbroken run)."""
+    are), whether they were in the any-tile wait, whether the turn was a biao discard (a
+    wildcard thrown while in it) and whether it counts (it is in the last unbroken run)."""
 
     before: tuple[Tile, ...]
     any_tile_wait: bool
@@ -87,10 +99,11 @@ class History:
     """A rebuilt history and what it derives."""
 
     turns: tuple[HistoryTurn, ...]
+    rule: str = ""                      # the variant's history_rule, cited by its messages
 
     @property
     def biao_discards(self) -> int:
-        """SMX-5: the biao discards of the last unbroken run in the any-tile wait."""
+        """The biao discards of the last unbroken run in the any-tile wait."""
         return sum(t.counted for t in self.turns)
 
     def to_list(self) -> list[dict[Any, Any]]:
@@ -112,14 +125,15 @@ class History:
             return {**raw, "biao_discards": derived}
         if isinstance(typed, int) and not isinstance(typed, bool) and typed != derived:
             raise InputError("bad_history", Message("history.disagrees", derived=derived,
-                                                    typed=typed, rule="SMX-5"),
+                                                    typed=typed, rule=self.rule),
                              "settlement.biao_discards")
         return raw
 
 
 def read_history(variant: Variant, sit: Situation, judgement: Judgement | None, raw: Any,
                  kinds: int) -> History:
-    """Rebuild the winner's ``history`` (RULES SMX-5, API.md "三门峡 history").
+    """Rebuild the winner's ``history`` (the variant's ``history_rule``, API.md "三门峡
+    history").
 
     Args:
         variant: the variant (only one that :meth:`~webcalc.variants.base.Variant.takes_history`).
@@ -131,7 +145,7 @@ def read_history(variant: Variant, sit: Situation, judgement: Judgement | None, 
 
     Returns:
         the turns, each with the 13 tiles before it (hand before = hand after + discard −
-        draw, from the final hand less the winning tile), the any-tile wait (SMX-4) and
+        draw, from the final hand less the winning tile), the any-tile wait and
         whether it was a biao discard: in the wait before, a wildcard discarded, still in
         the wait after. Only the last run counts: a turn whose hand after it is not in the
         wait starts the count again from 0.
@@ -143,14 +157,15 @@ def read_history(variant: Variant, sit: Situation, judgement: Judgement | None, 
             ``bad_tile`` (with ``turn``) for a tile that cannot be read; ``too_many`` past
             :data:`MAX_HISTORY` turns.
     """
+    rule = _rule(variant)
     if not variant.takes_history(sit.options):
-        raise InputError("bad_history", Message("history.not_here", rule="SMX-5"), "history")
+        raise InputError("bad_history", Message("history.not_here", rule=rule), "history")
     if not isinstance(raw, list):
         raise InputError("bad_history", Message("history.not_list"), "history")
     if len(raw) > MAX_HISTORY:
         raise _too_many("history", "history_turns", MAX_HISTORY, "history.too_many")
     if (sit.winning_tile is None or judgement is None or not judgement.complete):
-        raise InputError("bad_history", Message("history.needs_win", rule="SMX-5"), "history")
+        raise InputError("bad_history", Message("history.needs_win", rule=rule), "history")
     prefix = "history.turn"
     turns: list[tuple[Tile, Tile]] = []
     for i, t in enumerate(raw):
@@ -180,7 +195,7 @@ def read_history(variant: Variant, sit: Situation, judgement: Judgement | None, 
         before[discard] += 1
         if before[draw] < 1:
             raise _turn_error("bad_history", "history", i, Message(
-                "history.draw_missing", tile=draw, rule="SMX-5"), prefix)
+                "history.draw_missing", tile=draw, rule=rule), prefix)
         before[draw] -= 1
         befores[i] = before
         after = before
@@ -195,9 +210,9 @@ def read_history(variant: Variant, sit: Situation, judgement: Judgement | None, 
     run: list[int] = []
     for i in range(len(turns)):
         if not states[i + 1]:
-            run = []                    # SMX-5: left the wait; the count starts again
+            run = []                    # left the wait: the count starts again
         elif biao[i]:
             run.append(i)
     counted = set(run)
     return History(tuple(HistoryTurn(tuple(tiles_of(befores[i])), states[i], biao[i],
-                                     i in counted) for i in range(len(turns))))
+                                     i in counted) for i in range(len(turns))), rule)

@@ -17,7 +17,7 @@ def melds_from_text(text: str) -> list[dict[Any, Any]]:
     """Parse the page's melds field into API meld dicts.
 
     Groups are separated by spaces, commas or 、; each is an optional kind word
-    (碰 吃 明杠/杠 补杠/加杠/绕杠 暗杠, 晋城's 拾 and 搶/抢 (JC-10), or ``pong:`` …), the
+    (碰 吃 明杠/杠 补杠/加杠/绕杠 暗杠, the taken melds' 拾 and 搶/抢, or ``pong:`` …), the
     tiles, and optionally ``@seat``. Without a kind word, 3 identical tiles are a pong, 3 in
     a row a chow, 4 identical a kong (each group: :meth:`webcalc.hand.Meld.parse`).
 

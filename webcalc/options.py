@@ -3,7 +3,7 @@
 Each option field carries metadata used by the page and the docs::
 
     field(default=..., metadata=opt("带风", "with honors: 136 tiles; off: 108", rule="C-1",
-                                    also=("SMX-3",)))
+                                    also=("<another rule id>",)))
 
 ``rule`` is the RULES id the option belongs to; ``also`` every other rule whose outcome or
 inputs it changes. ``rules`` (both) is the one list the rules pages read ("options that

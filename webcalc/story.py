@@ -1,12 +1,13 @@
-"""A hand's story: the winner's turns before a win (三门峡 表, RULES SMX-5) and the turn-by-turn
-review of one player's hand (牌谱复盘, API.md "Hand review").
+"""A hand's story: the winner's turns before a win (表, for a variant that takes a history)
+and the turn-by-turn review of one player's hand (牌谱复盘, API.md "Hand review").
 
 Both replay turns and ask the engine; neither decides a rule of its own.
 
 * :func:`read_history` (in :mod:`webcalc.history`, importable from here) rebuilds,
   backwards from the final hand, the 13 tiles held before each of the winner's last turns
   (hand before = hand after + discard − draw), asks the variant whether each is in the
-  any-tile wait (SMX-4) and counts the biao discards of the last unbroken run in it (SMX-5).
+  any-tile wait and counts the biao discards of the last unbroken run in it (the rule is
+  the variant's: ``Variant.takes_history``).
   :func:`webcalc.analysis.analyze` answers ``history`` with it.
 * :func:`review` replays a dealt hand through its turns (draws, discards, claims, kongs, the
   win) and, at every discard, asks :func:`webcalc.analysis.analyze` for the 14 tiles' 牌理

@@ -16,7 +16,8 @@ all — so each table is an LRU cache of at most ``*_MAX`` entries (:data:`TABLE
 together they stay under about 10 MB. :func:`webcalc.warmup.warm_up` fills them with the
 patterns of ordinary hands before gunicorn forks its workers.
 
-``in_triplet=False`` is 盘锦's PJ-2 (jokers only in sequences and the pair).
+``in_triplet=False``: jokers only in sequences and the pair (a variant's
+:class:`~webcalc.decompose.JokerPolicy`).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-# unit_needs from a DP in C when it was built (webcalc/_pjunit.c ``needs``; None: not);
+# unit_needs from a DP in C when it was built (webcalc/_pjunit_free.c ``needs``; None: not);
 # the recursive _need below stays the reference (tests/test_pjunit.py)
 from .compiled import pjunit as _pjunit
 
@@ -101,8 +102,8 @@ def _need(unit: tuple[int, ...], pair: int, honors: bool, in_triplet: bool) -> i
             if a < 0 or a + 2 > 8:
                 continue
             # places below i are jokers (lower real tiles are used up); a place above i
-            # takes a real tile or a joker — both are tried (盘锦 may need the real tile
-            # elsewhere, PJ-2)
+            # takes a real tile or a joker — both are tried (with jokers kept out of
+            # triplets, the real tile may be needed elsewhere)
             fills: list[tuple[list[int], int]] = [([i], 0)]
             for k in (a, a + 1, a + 2):
                 if k == i:

@@ -142,7 +142,7 @@ def discard_advice(variant: Variant, sit: Situation, visible: Sequence[int] = ()
     """For a 14-tile hand: each discard that leaves a ready hand, with its waits as
     :func:`find_waits` reports them for the 13 tiles left, the discarded tile counted as
     seen (:func:`river`, C-9 as amended); best first (most unseen copies, then most kinds,
-    then tile order). Tiles the variant forbids discarding (PJ-2) are not offered.
+    then tile order). Tiles the variant forbids discarding (``can_discard``) are not offered.
     """
     out = []
     tiles = sorted(set(sit.hand.concealed))

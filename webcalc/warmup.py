@@ -68,7 +68,7 @@ def warm_up(hands: int = WARM_HANDS, seed: int = 2026, seconds: float = WARM_SEC
     names = sorted(VARIANTS)
     t0 = time.perf_counter()
     if pjunit is not None:
-        # the compiled distance search's unit tables (webcalc/_pjunit.c free_draws): every
+        # the compiled distance search's unit tables (webcalc/_pjunit_draws.c free_draws): every
         # suit pattern of up to 9 tiles and honors pattern, and those of up to 5 tiles with
         # wildcards in play (about 0.4 s; a hand's units and the units a draw makes)
         pjunit.free_warm(WARM_PLAIN_TILES, False)

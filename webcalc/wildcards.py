@@ -2,8 +2,11 @@
 
 Two honor cycles exist:
 
-* ``HENAN`` (SMX-1, ZZ-1): 东→南→西→北→中→发→白→东, i.e. ``1z→2z→3z→4z→7z→6z→5z→1z``;
-* ``PANJIN`` (PJ-1): winds 东→南→西→北→东 and dragons 中→发→白→中 (``7z→6z→5z→7z``).
+* ``HENAN``, one cycle of the seven honors: 东→南→西→北→中→发→白→东, i.e.
+  ``1z→2z→3z→4z→7z→6z→5z→1z`` (the default, ``Variant.cycle``);
+* ``PANJIN``, winds and dragons apart: 东→南→西→北→东 and 中→发→白→中 (``7z→6z→5z→7z``).
+
+Which cycle a rule set plays, and its rule, is its variant's ``cycle``.
 
 Suits cycle 1→2…9→1 in both. The indicator itself is out of play (C-7).
 """
@@ -42,8 +45,8 @@ def step(t: Tile, cycle: str, delta: int) -> Tile:
 def wildcards_from_indicator(indicator: Tile, cycle: str, both: bool = False) -> tuple[Tile, ...]:
     """The wildcard kinds named by ``indicator``, sorted.
 
-    ``both=False``: indicator + 1 (SMX-1, ZZ-1, PJ-1 混牌). ``both=True``: indicator − 1 and
-    + 1 (PJ-1 游戏混; 9万 → 1万, 8万).
+    ``both=False``: indicator + 1 (混牌). ``both=True``: indicator − 1 and + 1 (游戏混;
+    9万 → 1万, 8万); which one a room plays is its variant's rule.
     """
     kinds = {step(indicator, cycle, 1)}
     if both:

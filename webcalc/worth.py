@@ -1,7 +1,7 @@
 """What each wait is worth (API.md ``waits[].win``).
 
 For a ready hand, :func:`wait_values` completes the 13 tiles with each wait in turn, takes the
-variant's scoring of the 14 tiles (盘锦 番 PJ-10, 三门峡 表 SMX-4/5, 郑州 doubles ZZ-4) and lets
+variant's scoring of the 14 tiles (its 番, 表 or doubles) and lets
 the settlement engine settle that win. The scoring facts come from the variants' cheap
 predicates (:meth:`~webcalc.variants.base.Variant.score_key`); only a 盘锦 wait that could be
 夹胡 is judged in full. Every per-variant answer is the variant's (its score key, the
@@ -17,7 +17,7 @@ before the winner (上家) discarded. Both choices are in docs/decisions.md.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from .errors import InputError
@@ -30,7 +30,8 @@ from .waits import Wait
 _NOT_FOR_THE_WIN = ("kongs",)
 
 
-def hypothetical_settlement(raw: dict[Any, Any] | None, win_by: str) -> dict[Any, Any]:
+def hypothetical_settlement(raw: dict[Any, Any] | None, win_by: str,
+                            discard_only: Collection[str] = ()) -> dict[Any, Any]:
     """The ``settlement`` object used to price a wait: the request's inputs, with seat 0
     winning and dealing and base 1 where they say nothing, and the seat before the winner
     as the discarder of a 点炮/抢杠 win when none is named."""
@@ -45,7 +46,8 @@ def hypothetical_settlement(raw: dict[Any, Any] | None, win_by: str) -> dict[Any
             s["discarder"] = (winner + 3) % 4 if isinstance(winner, int) else None
     else:
         s.pop("discarder", None)
-        s.pop("kong_discard", None)          # 杠流泪 is a 点炮 factor only (PJ-10)
+        for k in discard_only:               # the variant's factors of a discard win only
+            s.pop(k, None)
     return s
 
 
@@ -138,10 +140,11 @@ def wait_values(variant: Variant, before: Situation,
                 waits: Sequence[Wait]) -> list[dict[str, Any] | None]:
     """What winning on each wait of the 13-tile hand ``before`` is worth, in the order of
     ``waits`` (API.md ``waits[].win``): ``{"fan": [keys], "amount": x}`` plus ``"biao": n``
-    in 三门峡 (see the module docstring for the settlement it is priced with). A wait that
-    cannot be priced (a 晋城 winner without 上架, JC-3) is ``None``. Waits with the same
+    where the variant counts 表 (see the module docstring for the settlement it is priced
+    with). A wait that
+    cannot be priced (the variant's judgement is not a win there) is ``None``. Waits with the same
     :func:`score_key` are priced once (:func:`_price_shared`)."""
-    raw = hypothetical_settlement(before.settlement, before.win_by)
+    raw = hypothetical_settlement(before.settlement, before.win_by, variant.discard_win_fields)
     raw_key = _raw_key(raw)
     concealed, melds = before.hand.concealed, before.hand.melds
     out: list[dict[str, Any] | None] = []

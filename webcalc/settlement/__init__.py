@@ -3,10 +3,10 @@ C-14, C-15); what every rule set shares.
 
 :func:`settle` validates the request's ``settlement`` object (C-15), asking the variant which
 fields it uses, and hands a :class:`Table` to the variant's own payments
-(:meth:`webcalc.variants.base.Variant.payments`: 三门峡 SMX-6/7, 郑州 ZZ-4..6, 盘锦 PJ-10..13,
-晋城 JC-4..8, each in its variant module) and returns a :class:`SettlementResult`: the
-payments, the net per seat (summing to zero, C-11) and, where a settlement changes them,
-三门峡's 表 (SMX-5) and 盘锦's 番 list (PJ-10). Nothing here names a rule set
+(:meth:`webcalc.variants.base.Variant.payments`: each rule set's payment rules are in its
+variant module) and returns a :class:`SettlementResult`: the payments, the net per seat
+(summing to zero, C-11) and, where a settlement changes them, the variant's 表 count and 番
+list. Nothing here names a rule set
 (docs/decisions.md, "One home per rule set"); this package imports no variant, the variants
 import it.
 
@@ -45,8 +45,9 @@ MAX_BASE = 10 ** 9          # docs/settlement.md: a sanity cap, not a rule
 BASE_DECIMALS = 4
 MAX_DECIMAL_BASE = 10 ** 6
 MAX_KONGS = 16              # four players, at most four kongs each
-#: SMX-5: at most this many wildcards discarded while in the any-tile wait (the other three
-#: of the four), so 表 is at most 1 + this; the field's range whatever the variant
+#: at most this many wildcards discarded while in the any-tile wait (the other three of the
+#: four), so 表 is at most 1 + this; the field's range whatever the variant (the rule that
+#: counts them is its variant's)
 MAX_BIAO_DISCARDS = 3
 SELF_DRAWN = frozenset({"self_draw", "kong_replacement"})   # C-14: 杠上开花 is a self-draw
 DECIMALS = 10               # float amounts are rounded to this many decimal places
@@ -69,7 +70,7 @@ class Payment:
         payer, payee: seats 0-3, never equal (C-11).
         amount: a positive number in points (底 × factors).
         item: one of :data:`ITEMS`.
-        rule: the rule id that produced the number (``"SMX-6"``).
+        rule: the rule id that produced the number (its variant's, or ``"C-…"``).
         detail: a :class:`~webcalc.messages.Message` with the arithmetic as parameters
             (``pay.detail``: ``text = amount（rule ids）``).
     """
@@ -170,7 +171,7 @@ class SettlementResult:
     biao: int | None = None
     fan: list[dict[Any, Any]] | None = None
     next_dealer: tuple[int, str] | None = None
-    #: what the settlement as a whole notes, ``{"rule", "message"}`` (郑州 ZZ-6: where the
+    #: what the settlement as a whole notes, ``{"rule", "message"}`` (a variant's: where the
     #: seed's worked examples would give another number); ``settlement.notes`` when any
     notes: list[dict[Any, Any]] | None = None
 
@@ -202,8 +203,9 @@ def pay(payer: int, payee: int, amount: int | float, item: str, rule: str, text:
 
 
 def kong_payers(t: Table, k: Kong) -> list[int]:
-    """Who pays for a kong where the supplier pays (SMX-7, ZZ-5): every other player for a
-    暗杠, else the one who supplied the tile (明杠: the discarder; 补杠: the ponged tile)."""
+    """Who pays for a kong where the supplier pays (``Variant.kong_supplier_rule``): every
+    other player for a 暗杠, else the one who supplied the tile (明杠: the discarder; 补杠:
+    the ponged tile)."""
     if k.type == "concealed":
         return t.others(k.seat)
     assert k.supplier is not None, "C-15: where the supplier pays, a kong names it"
@@ -211,7 +213,8 @@ def kong_payers(t: Table, k: Kong) -> list[int]:
 
 
 def flat_kong_payments(t: Table, units_by_type: dict[str, int], rule: str) -> list[Payment]:
-    """Kongs every other player pays for, a fixed number of 底 by kong type (JC-6, PJ-13):
+    """Kongs every other player pays for, a fixed number of 底 by kong type (the variant's
+    ``units_by_type``, cited as ``rule``):
     never multiplied by anything else."""
     out = []
     for k in t.kongs:
@@ -233,8 +236,8 @@ def kongs_of_melds(variant: Variant, opts: Any, melds: list[dict[Any, Any]], sea
     """The ``settlement.kongs`` entries for the kongs among one seat's melds (API meld
     dicts), one per meld (``None`` for a meld that is no kong): 明杠/补杠 keep the meld's
     ``from`` when given; four wildcard tiles as a 暗杠 are a 混杠 where the room has one
-    (PJ-13). A form uses this so the winner's melded kongs need no second entry; the API
-    itself still reckons kong money from ``settlement.kongs`` alone (C-15)."""
+    (the variant's ``kong_types``). A form uses this so the winner's melded kongs need no
+    second entry; the API itself still reckons kong money from ``settlement.kongs`` alone (C-15)."""
     from ..tiles import parse_tiles
 
     wild: tuple[Any, ...] = ()
@@ -351,7 +354,7 @@ def _pao(raw: dict[Any, Any], variant: Variant, opts: Any) -> tuple[int, ...]:
 
 
 def variant_pao_max(variant: Variant, opts: Any) -> tuple[int, str | Message]:
-    """The largest 跑 a seat may have, and the rule that says so (C-15, SMX-6, ZZ-4); for
+    """The largest 跑 a seat may have, and the rule that says so (C-15, the variant's); for
     none, the message saying why: :meth:`~webcalc.variants.base.Variant.pao_max`."""
     return variant.pao_max(opts)
 
@@ -439,7 +442,7 @@ def parse_table(variant: Variant, sit: Situation | None, raw: Any, judgement: Ju
     if everyone:
         if any(jiagang) and not all(jiagang):
             raise _bad("jiagang", "s.jiagang_partial")
-        jiagang = (True,) * 4                # PJ-11: 死钢, everyone has 加钢
+        jiagang = (True,) * 4                # the variant's 死钢: everyone has 加钢
     ready = _four(raw, "ready", lambda x: isinstance(x, bool), "s.four_bools", True)
     if "ready" in fields and winner is not None and not ready[winner]:
         raise _bad("ready", "s.not_ready", seat=SEAT_NAMES[winner])
@@ -521,12 +524,11 @@ def settle_declared(variant: Variant, options: Any, win_by: str, raw_settlement:
                     declared: Any) -> SettlementResult:
     """Settle a hand recorded without its tiles (a 荒庄, or a win whose tiles nobody typed).
 
-    The factors the tiles would decide are ``declared`` instead: ``{"biao": n}`` (三门峡,
-    SMX-5, the 表 count of the win), ``{"doubles": [keys]}`` (郑州, ZZ-4: ``seven_pairs``,
-    ``kong_bloom``, ``four_wildcards``) or ``{"fan": [keys]}`` (盘锦, PJ-10: the hand's own
-    番 ``piaohu``, ``one_suit``, ``seven_pairs``, ``jihu``, ``qunji``, ``qionghu``,
-    ``jiahu``); 晋城's payments need none. ``None`` or ``{}`` declares no factor. Everything
-    else (跑, 加钢, kongs, who won and how) is settled exactly as :func:`settle` does.
+    The factors the tiles would decide are ``declared`` instead, as the variant's
+    ``declared_fields`` and ``parse_declared`` say: ``{"biao": n}`` (the 表 count of the
+    win), ``{"doubles": [keys]}`` or ``{"fan": [keys]}`` (the hand's own 番); a variant
+    whose payments need no factor of the tiles declares none. ``None`` or ``{}`` declares no
+    factor. Everything else (跑, 加钢, kongs, who won and how) is settled exactly as :func:`settle` does.
 
     Args:
         variant: the variant object.

@@ -163,13 +163,20 @@ class Variant:
     #: draws, waits: ``FreeOracle`` and the compiled draws of :mod:`webcalc.efficiency`): a
     #: wildcard may stand in any group and a win is its shape complete. False where a win
     #: needs more than its shape and jokers stay out of triplets (盘锦 PJ-2, PJ-4..PJ-7):
-    #: that rule set's own search (:func:`webcalc.shanten.panjin_missing` and its kin)
-    #: counts every discard at once, its waits included.
+    #: that rule set's own search, reached through :meth:`missing_by_shape`,
+    #: :meth:`useful_search` and :meth:`discards_search`, counts every discard at once, its
+    #: waits included.
     free_joker_search = True
     #: the rule by which the supplier of an exposed or added kong's tile pays for it, so a
     #: kong of those types names its supplier (``settlement.kongs[].from``); ``""`` where
     #: every other player pays every kong (盘锦 PJ-13, 晋城 JC-6)
     kong_supplier_rule = ""
+    #: settlement inputs that only a win on a discard has: a wait priced as a self-draw
+    #: (:func:`webcalc.worth.hypothetical_settlement`) drops them
+    discard_win_fields: frozenset[str] = frozenset()
+    #: the rule that derives the 表 count from a winner's ``history`` (where
+    #: :meth:`takes_history`); ``""`` where none does (webcalc/history.py)
+    history_rule = ""
     #: what a win recorded without its tiles may declare (keys of the API's ``declared``,
     #: :func:`webcalc.settlement.settle_declared`); empty where the money needs no factor
     #: of the tiles
@@ -346,6 +353,24 @@ class Variant:
             if d is not None:
                 out["seven_pairs"] = d
         return out
+
+    def useful_search(self, sit: Situation, bound: int | None = None,
+                      standard: tuple[Any, ...] | None = None) -> tuple[int, set[int]]:
+        """牌理 of a rule set with its own search (``free_joker_search`` false): the distance
+        ``d`` of the 13-tile hand of ``sit`` (shanten ``d − 1``; ``INF`` = 99: never ready)
+        and the kinds whose draw lowers it (a hand ready for a win that must be a discard:
+        its waits). ``bound``: a distance the hand is known to be within (one search at it);
+        ``standard``: ``(result,)`` of :meth:`discards_search`'s search at ``bound`` for
+        this discard, when the caller has it. :mod:`webcalc.efficiency` calls it once per
+        hand, never inside a loop. The free-joker rule sets never reach it."""
+        raise NotImplementedError(f"{type(self).__name__} has no search of its own")
+
+    def discards_search(self, sit: Situation) -> tuple[int | None, dict[int, Any]]:
+        """For a 14-tile hand of a rule set with its own search: ``(bound, pre)``, a
+        distance every discard's 13 tiles are within (``-1``: no target at all, ``None``:
+        none known) and per discarded kind its search's result at ``bound`` (handed back to
+        :meth:`useful_search` as ``standard``). Default: nothing known."""
+        return None, {}
 
     def distance_shapes(self, sit: Situation, kinds_in_play: int = 34) -> frozenset[str] | None:
         """The shapes :meth:`missing_by_shape` counts for this hand, when a win is exactly

@@ -31,9 +31,6 @@ from ..decompose import (
     Group,
     Reading,
     meld_group,
-    min_missing_thirteen_orphans,
-    thirteen_orphans_reading,
-    thirteen_orphans_waits,
 )
 from ..errors import InputError
 from ..hand import MELD_LABELS, Meld
@@ -55,6 +52,42 @@ ORPHANS = frozenset(TERMINALS_AND_HONORS)
 _SEVEN_ORPHANS = SEVEN_PAIRS | {"thirteen_orphans"}           # distance_shapes without melds
 #: JC-6: what each other player pays a kong, in 底
 KONG_UNITS = {"exposed": 1, "added": 1, "concealed": 2}
+
+
+# -- 十三幺 (JC-2): the shape, its distance and its waits ------------------------------------
+
+def thirteen_orphans_reading(counts: Sequence[int]) -> Reading | None:
+    """十三幺 (JC-2): one of each terminal and honor, one of them paired; or ``None``."""
+    if sum(counts) != 14 or any(counts[k] == 0 for k in TERMINALS_AND_HONORS):
+        return None
+    if sum(counts[k] for k in TERMINALS_AND_HONORS) != 14:
+        return None
+    groups: list[Group] = []
+    for k in TERMINALS_AND_HONORS:
+        t = ALL_TILES[k]
+        if counts[k] == 2:
+            groups.insert(0, Group("pair", (t, t), (False, False), False, (t, t)))
+        else:
+            groups.append(Group("single", (t,), (False,), False, (t,)))
+    return Reading("thirteen_orphans", tuple(groups))
+
+
+def min_missing_thirteen_orphans(counts: Sequence[int]) -> int:
+    """Tiles to draw to make 十三幺 (JC-2)."""
+    kinds = sum(1 for k in TERMINALS_AND_HONORS if counts[k])
+    paired = any(counts[k] >= 2 for k in TERMINALS_AND_HONORS)
+    return 14 - kinds - (1 if paired else 0)
+
+
+def thirteen_orphans_waits(counts: Sequence[int]) -> list[int]:
+    """Kinds completing 十三幺 (JC-2) from 13 tiles."""
+    if sum(counts) != 13 or sum(counts[k] for k in TERMINALS_AND_HONORS) != 13:
+        return []
+    missing = [k for k in TERMINALS_AND_HONORS if not counts[k]]
+    if not missing:
+        return list(TERMINALS_AND_HONORS)
+    paired = any(counts[k] == 2 for k in TERMINALS_AND_HONORS)
+    return missing if len(missing) == 1 and paired else []
 
 
 @dataclass(frozen=True)

@@ -56,11 +56,13 @@ from ..settlement import (
     fmt,
     pay,
 )
-from ..shanten import hand_caps, panjin_meld_flags, panjin_missing, panjin_standard_drawn
+from ..shanten import hand_caps
 from ..tables import standard_waits
 from ..tiles import ALL_TILES, Tile
 from ..wildcards import PANJIN, wildcards_from_indicator
 from .base import WIN_METHOD_LABELS, Declarable, Judgement, Situation, Variant, reason
+from .panjin_draws import discards_search, panjin_standard_drawn, useful_search
+from .panjin_search import panjin_meld_flags, panjin_missing
 
 PJ_POLICY = JokerPolicy(in_triplet=False)            # PJ-2
 ONE_BAMBOO = 18                                       # 1条, 幺鸡
@@ -154,6 +156,7 @@ class Panjin(Variant):
     free_joker_search = False                   # PJ-2, PJ-4..PJ-7: its own 牌理 search
     fan_multipliers = FAN_MULTIPLIERS
     declared_fields = ("fan",)
+    discard_win_fields = frozenset({"kong_discard"})    # PJ-10: 杠流泪 is a 点炮 factor only
 
     def wildcards_on(self, opts: Any) -> bool:
         return bool(opts.wildcard_mode != "none")
@@ -208,10 +211,20 @@ class Panjin(Variant):
     def missing_by_shape(self, sit: Situation, limit: int = 99) -> dict[str, int]:
         """Exact distances (C-12) of the standard shape with PJ-2's joker places and
         PJ-4..PJ-7, and of 七对 with its option (PJ-8), those ≤ ``limit``:
-        :func:`webcalc.shanten.panjin_missing`."""
+        :func:`webcalc.variants.panjin_search.panjin_missing`."""
         return panjin_missing(sit, self.allowed_suit_counts(sit), limit)
 
     # -- hand-level conditions ------------------------------------------------------
+    def useful_search(self, sit: Situation, bound: int | None = None,
+                      standard: tuple[Any, ...] | None = None) -> tuple[int, set[int]]:
+        """PJ-2, PJ-4..PJ-8: :func:`webcalc.variants.panjin_draws.useful_search`."""
+        return useful_search(sit, self.allowed_suit_counts(sit),
+                             lambda: [int(t) for t in self.winning_kinds(sit)], bound, standard)
+
+    def discards_search(self, sit: Situation) -> tuple[int | None, dict[int, Any]]:
+        """Every discard at once: :func:`webcalc.variants.panjin_draws.discards_search`."""
+        return discards_search(sit, self.allowed_suit_counts(sit))
+
     @staticmethod
     def real_tiles(sit: Situation) -> list[Tile]:
         """Every non-wildcard tile of the hand, melds included (a 混杠 is all wildcards)."""
@@ -330,7 +343,7 @@ class Panjin(Variant):
                          candidates: set[int]) -> tuple[set[int], set[int]]:
         """``(may, proven)``: the candidates that may complete the hand, and those of them
         known to. One bounded search keeps the kinds the complete standard hands one tile
-        away draw (:func:`webcalc.shanten.panjin_standard_drawn`, exact under PJ-2,
+        away draw (:func:`webcalc.variants.panjin_draws.panjin_standard_drawn`, exact under PJ-2,
         PJ-4..PJ-7): those real kinds are proven; of the rest only the 七对 candidates
         (:meth:`special_waits`), the wildcard kinds when some such hand draws a wildcard,
         and kinds no complete hand can hold one more of (left to the split search as

@@ -15,10 +15,12 @@ no kong is paid. SMX-8: the winner deals next.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import permutations
 from typing import Any
 
-from ..decompose import Reading, knitted_reading, knitted_waits, min_missing_knitted
+from ..decompose import KNITTED_RUNS, Group, Reading
 from ..messages import Message
 from ..options import opt
 from ..settlement import (
@@ -35,6 +37,7 @@ from ..settlement import (
     pay,
 )
 from ..tables import can_complete
+from ..tiles import ALL_TILES
 from .base import (
     NO_SHAPES,
     SEVEN_PAIRS,
@@ -48,6 +51,63 @@ from .base import (
 #: distance_shapes: (the default's, wildcards, 十三不靠) -> one object per set
 _SHAPES = {(s, w, k): s | ({"four_wildcards"} if w else set()) | ({"knitted"} if k else set())
            for s in (NO_SHAPES, SEVEN_PAIRS) for w in (False, True) for k in (False, True)}
+
+
+# -- 十三不靠 (SMX-3): the shape, its distance and its waits ---------------------------------
+
+def knitted_reading(counts: Sequence[int]) -> Reading | None:
+    """十三不靠 as SMX-3 reads it: 147, 258 and 369 each complete in a different suit,
+    plus 5 different honors; 14 tiles, no duplicates. ``None`` otherwise."""
+    if sum(counts) != 14 or any(c > 1 for c in counts):
+        return None
+    honors = [k for k in range(27, 34) if counts[k]]
+    if len(honors) != 5:
+        return None
+    runs = []
+    for suit in range(3):
+        ranks = tuple(r for r in range(9) if counts[suit * 9 + r])
+        if ranks not in KNITTED_RUNS:
+            return None
+        runs.append(ranks)
+    if len(set(runs)) != 3:
+        return None
+    groups = []
+    for suit, ranks in enumerate(runs):
+        ts = tuple(ALL_TILES[suit * 9 + r] for r in ranks)
+        groups.append(Group("knitted", ts, (False,) * 3, False, ts))
+    for k in honors:
+        t = ALL_TILES[k]
+        groups.append(Group("single", (t,), (False,), False, (t,)))
+    return Reading("knitted", tuple(groups))
+
+
+def min_missing_knitted(counts: Sequence[int]) -> int:
+    """Tiles to draw to make 十三不靠 as SMX-3 reads it."""
+    honors = min(5, sum(1 for k in range(27, 34) if counts[k]))
+    best = 0
+    for runs in permutations(KNITTED_RUNS):
+        have = sum(1 for s, ranks in enumerate(runs) for r in ranks if counts[s * 9 + r])
+        best = max(best, have)
+    return 14 - best - honors
+
+
+def knitted_waits(counts: Sequence[int]) -> list[int]:
+    """Kinds completing 十三不靠 (SMX-3) from 13 tiles."""
+    if sum(counts) != 13 or any(c > 1 for c in counts):
+        return []
+    honors = [k for k in range(27, 34) if counts[k]]
+    out: set[int] = set()
+    for runs in permutations(KNITTED_RUNS):
+        allowed = {s * 9 + r for s, ranks in enumerate(runs) for r in ranks}
+        suited = {k for k in range(27) if counts[k]}
+        if not suited <= allowed:
+            continue
+        missing = allowed - suited
+        if not missing and len(honors) == 4:
+            out |= {k for k in range(27, 34) if not counts[k]}
+        elif len(missing) == 1 and len(honors) == 5:
+            out |= missing
+    return sorted(out)
 
 
 @dataclass(frozen=True)
@@ -87,6 +147,7 @@ class Sanmenxia(Variant):
     efficiency_rules = ("SMX-1", "SMX-3")
     kong_supplier_rule = "SMX-7"
     declared_fields = ("biao",)
+    history_rule = "SMX-5"                      # biao_discards from the winner's turns
 
     def wildcards_on(self, opts: Any) -> bool:
         return bool(opts.wildcard)

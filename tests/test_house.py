@@ -1,0 +1,109 @@
+"""A house the next engineer can change in an afternoon (issue 37.1): no source file under
+webcalc/ over 800 lines, and no rule set's rule id in a shared engine module.
+
+The shared engine modules are webcalc/*.py (outside webcalc/variants/), webcalc/settlement/
+and the C sources that are not a variant's own (webcalc/*.c, webcalc/*.h); a rule set's
+rules and their ids live in its variant (webcalc/variants/<name>*.py, its own C source next
+to it): docs/ARCHITECTURE.md "Where a rule lives"."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "webcalc"
+
+MAX_LINES = 800
+#: what counts as a source file (the translations' catalogue is data, made by pybabel)
+SOURCES = (".py", ".c", ".h", ".html", ".js", ".css")
+#: files over the limit while other engineers split them (issue 37: the ledger's service,
+#: the table pages). Temporary: delete each line when its split lands.
+OVER_FOR_NOW = frozenset({
+    "webcalc/ledger/service.py",
+    "webcalc/web/ledger_pages.py",
+})
+
+#: a rule set's rule id: 三门峡 SMX-, 郑州 ZZ-, 盘锦 PJ-, 晋城 JC- (docs/RULES.md)
+RULE_ID = re.compile(r"\b(SMX|ZZ|PJ|JC)-[0-9]+")
+#: shared modules whose rule ids are user-visible wording owned elsewhere: the message
+#: catalogue cites the rules by id in its texts (webcalc/catalogue_texts.py)
+TEXTS = frozenset({"webcalc/catalogue_texts.py"})
+
+
+def long_files(root: Path = PACKAGE) -> list[str]:
+    """``path: lines`` of every source file under ``root`` over :data:`MAX_LINES`."""
+    out = []
+    for path in sorted(root.rglob("*")):
+        if path.suffix not in SOURCES or not path.is_file() or "__pycache__" in path.parts:
+            continue
+        rel = path.relative_to(root.parent).as_posix()
+        n = len(path.read_text(encoding="utf-8").splitlines())
+        if n > MAX_LINES and rel not in OVER_FOR_NOW:
+            out.append(f"{rel}: {n} lines")
+    return out
+
+
+def shared_modules(root: Path = PACKAGE) -> list[Path]:
+    """The shared engine modules: webcalc/*.py, webcalc/settlement/, webcalc/*.c and *.h."""
+    paths = [p for p in root.glob("*") if p.suffix in (".py", ".c", ".h")]
+    paths += root.joinpath("settlement").rglob("*.py")
+    return sorted(p for p in paths
+                  if p.relative_to(root.parent).as_posix() not in TEXTS)
+
+
+def rule_ids(root: Path = PACKAGE) -> list[str]:
+    """``path:line: text`` of every line of a shared engine module citing a rule set's id."""
+    out = []
+    for path in shared_modules(root):
+        rel = path.relative_to(root.parent).as_posix()
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if RULE_ID.search(line):
+                out.append(f"{rel}:{n}: {line.strip()}")
+    return out
+
+
+def _tree(tmp_path: Path) -> Path:
+    pkg = tmp_path / "webcalc"
+    for d in ("variants", "settlement", "web"):
+        (pkg / d).mkdir(parents=True)
+    return pkg
+
+
+def test_the_checks_find_what_they_refuse(tmp_path):
+    # both searches see what they must refuse (a search that found nothing would pass)
+    pkg = _tree(tmp_path)
+    (pkg / "shanten.py").write_text("x = 1\n" * 801, encoding="utf-8")
+    (pkg / "_search.c").write_text("int x;\n" * 801, encoding="utf-8")
+    (pkg / "variants" / "panjin.py").write_text("# PJ-2\n" * 801, encoding="utf-8")
+    (pkg / "web" / "page.html").write_text("<p>\n" * 800, encoding="utf-8")
+    assert long_files(pkg) == ["webcalc/_search.c: 801 lines", "webcalc/shanten.py: 801 lines",
+                               "webcalc/variants/panjin.py: 801 lines"]
+    (pkg / "worth.py").write_text("# 杠流泪 (PJ-10)\n", encoding="utf-8")
+    (pkg / "settlement" / "__init__.py").write_text('rule = "SMX-6"\n', encoding="utf-8")
+    (pkg / "_search.h").write_text("/* JC-2 */\n", encoding="utf-8")
+    (pkg / "tables.py").write_text("# C-12, a common rule; ZZ4 is no id\n", encoding="utf-8")
+    (pkg / "catalogue_texts.py").write_text('M_("x", "PJ-2")\n', encoding="utf-8")
+    (pkg / "web" / "rules_content.py").write_text('"ZZ-3"\n', encoding="utf-8")
+    assert rule_ids(pkg) == ["webcalc/_search.h:1: /* JC-2 */",
+                             "webcalc/settlement/__init__.py:1: rule = \"SMX-6\"",
+                             "webcalc/worth.py:1: # 杠流泪 (PJ-10)"]
+
+
+def test_no_source_file_over_800_lines():
+    found = long_files()
+    assert not found, ("split it (docs/ARCHITECTURE.md, the file map):\n" + "\n".join(found))
+
+
+def test_the_temporary_allowance_is_still_needed():
+    # each file allowed over the limit still is: delete its line when its split lands
+    for rel in OVER_FOR_NOW:
+        path = ROOT / rel
+        assert path.exists() and len(path.read_text(encoding="utf-8").splitlines()) > MAX_LINES, rel
+
+
+def test_no_rule_set_id_in_a_shared_engine_module():
+    found = rule_ids()
+    assert not found, ("a rule set's rule belongs to its variant (webcalc/variants/; the "
+                       "shared code asks it, its comments describe the mechanism):\n"
+                       + "\n".join(found))

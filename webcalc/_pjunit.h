@@ -1,0 +1,68 @@
+/* webcalc._pjunit's shared declarations: what its C sources share (setup.py lists them;
+ * the module is one extension, webcalc._pjunit).
+ *
+ *   webcalc/_pjunit.c              the module: the argument readers, the re-entrancy
+ *                                  guards and the method table (eleven functions)
+ *   webcalc/_pjunit_free.c         the free-joker unit tables and folds (shanten.py:
+ *                                  unit_free, _plain_rows, free_unit_states,
+ *                                  free_unit_draws) and tables.py's unit_needs
+ *   webcalc/_pjunit_draws.c        a free-joker hand's distance and every draw's at once
+ *                                  (efficiency.py FreeOracle, draws.py)
+ *   webcalc/variants/panjin_unit.c a rule set's own per-unit search and merge, and its
+ *                                  rest bound (webcalc/variants/panjin_search.py,
+ *                                  panjin_draws.py)
+ *
+ * Every function is the twin of a Python function that stays the reference
+ * (tests/test_pjunit.py holds the two equal).
+ */
+#ifndef WEBCALC_PJUNIT_H
+#define WEBCALC_PJUNIT_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#if defined(__GNUC__)
+#define PJ_HIDDEN __attribute__((visibility("hidden")))
+#else
+#define PJ_HIDDEN
+#endif
+
+#define MAXN 9                 /* kinds in a unit */
+#define NOVAL 0x7fffffff
+
+/* One row of a free-joker unit table (shanten.py unit_free): (g, p, q, D). */
+#define FQ 32
+typedef struct {
+    uint8_t g, p, q, d;
+} Row;
+#define MAXROWS (5 * 2 * FQ)      /* at most one Pareto row per (g, p, q) */
+
+/* _pjunit.c: the argument readers */
+PJ_HIDDEN int read_ints(PyObject *seq, int *out, int maxn, const char *what);
+PJ_HIDDEN int check_unit(const int *unit, int n);
+PJ_HIDDEN int is_tuple(PyObject *o, const char *what);
+PJ_HIDDEN int read_caps(PyObject *seq, int *caps);
+
+/* _pjunit_free.c */
+PJ_HIDDEN int free_rows(const int *unit, const int *caps, int n, int honors, Row *out);
+PJ_HIDDEN int plain_rows(const int *unit, const int *caps, int n, int honors, Row *out);
+PJ_HIDDEN PyObject *rows_list(const Row *rows, int nr);
+PJ_HIDDEN PyObject *free_unit(PyObject *self, PyObject *args);
+PJ_HIDDEN PyObject *fold_impl(PyObject *self, PyObject *args);
+PJ_HIDDEN PyObject *fold_draws_impl(PyObject *self, PyObject *args);
+PJ_HIDDEN PyObject *needs(PyObject *self, PyObject *args);
+PJ_HIDDEN PyObject *plain_unit(PyObject *self, PyObject *args);
+
+/* _pjunit_draws.c */
+PJ_HIDDEN PyObject *free_draws(PyObject *self, PyObject *args);
+PJ_HIDDEN PyObject *free_warm(PyObject *self, PyObject *args);
+PJ_HIDDEN PyObject *free_cache_info(PyObject *self, PyObject *args);
+
+/* variants/panjin_unit.c */
+PJ_HIDDEN PyObject *search_impl(PyObject *self, PyObject *args);
+PJ_HIDDEN PyObject *merge_impl(PyObject *self, PyObject *args);
+PJ_HIDDEN PyObject *rest_places(PyObject *self, PyObject *args);
+
+#endif

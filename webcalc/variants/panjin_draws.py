@@ -1,0 +1,656 @@
+"""盘锦's useful draws (牌理) in one search: :mod:`webcalc.variants.panjin_search` keeping,
+per state, the kinds its cheapest partial targets draw (standard and 七对 alike, with the
+discard-win rule of PJ-2 / C-9 too), and every discard of a 14-tile hand at once. Owned by
+:mod:`webcalc.variants.panjin`, whose hooks :mod:`webcalc.efficiency` calls.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable, Sequence
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from ..compiled import pjunit as _pjunit
+from ..shanten import CACHE, INF, UNITS, free_standard, hand_caps
+from .panjin_search import (
+    PRES,
+    SEQ,
+    TRIP,
+    YAOJIU,
+    YJ,
+    _flat_rest,
+    _joker_room,
+    _suffix_bound,
+    _yj_flags,
+    panjin_count_lower,
+    panjin_meld_flags,
+    panjin_missing,
+    panjin_rest_places,
+)
+
+if TYPE_CHECKING:
+    from .base import Situation
+
+
+def seven_pairs_panjin_drawn(real: Sequence[int], caps: Sequence[int], jokers: int,
+                             joker_room: int, allowed_suits: Collection[int],
+                             need_real_draw: bool,
+                             min_jokers: int, limit: int = INF) -> tuple[int, int, bool] | None:
+    """:func:`seven_pairs_panjin` that also says which draws lower the distance, as
+    :func:`panjin_standard_drawn` does: ``(d, kinds bit set, a wildcard draw lowers it)``
+    (:func:`_drawn_best`), or ``None``. The same search, each state keeping the kinds its
+    cheapest partial targets draw. An untouched kind standing for its class draws, when it
+    draws, every untouched kind of that class (a nearest target may take any of them
+    instead, or split four of it into two pairs); a plain pair of drawn tiles may be of
+    any untouched kind of a counted suit or an honor (the stand-in of its class finds it
+    too). A kind takes at most one joker here: a pair of two jokers within its places is
+    a plain pair (the same target, the same cost). With ``limit``, a state is dropped when
+    even the places left, less the real tiles still to come and the unplaced held jokers,
+    drawn, exceed it."""
+    max_x = jokers + joker_room
+    kinds = [k for k in range(34) if real[k]]
+    classes: dict[tuple[int, bool], int] = {}
+    class_bits: dict[tuple[int, bool], int] = {}
+    plain_bits = [0, 0, 0, 0]                     # untouched kinds a pair fits, per suit
+    for k in range(34):
+        if not real[k] and caps[k] >= 2:
+            cls = (k // 9 if k < 27 else 3, k in YAOJIU)
+            classes.setdefault(cls, k)
+            class_bits[cls] = class_bits.get(cls, 0) | 1 << k
+            plain_bits[cls[0]] |= 1 << k
+    bits_of = {k: class_bits[cls] for cls, k in classes.items()}
+    kinds += sorted(classes.values())
+    later = sum(real)                             # real tiles of the kinds still to come
+    # (pairs, x, suit mask, yj) -> (r, drawn)
+    acc: dict[tuple[Any, ...], tuple[int, int]] = {(0, 0, 0, False): (0, 0)}
+    for k in kinds:
+        c, cap = real[k], caps[k]
+        later -= c
+        suit_bit = 1 << (k // 9) if k < 27 else 0
+        yj = k in YAOJIU
+        bits = bits_of.get(k, 1 << k)
+        opts = []                     # (pairs, jokers, reals drawn): a real tile is used
+        for q in (1, 2):
+            for y in (0, 1):
+                rl = 2 * q - y
+                if rl <= cap:
+                    opts.append((q, y, rl - c if rl > c else 0))
+        new = dict(acc)
+        for (pairs, x, m, j), (r, mask) in acc.items():
+            for q, y, d in opts:
+                x2 = x + y
+                if pairs + q > 7 or x2 > max_x:
+                    continue
+                key = (pairs + q, x2, m | suit_bit, j or yj)
+                r2 = r + d
+                # the cost so far, and the places left that neither the real tiles still
+                # to come nor the held jokers not yet placed can fill (each a draw)
+                left = 14 - 2 * (pairs + q) - later - (jokers - x2 if jokers > x2 else 0)
+                if r2 + (x2 - jokers if x2 > jokers else 0) + (left if left > 0 else 0) > limit:
+                    continue
+                m2 = mask | bits if d else mask
+                old = new.get(key)
+                if old is None or r2 < old[0]:
+                    new[key] = (r2, m2)
+                elif r2 == old[0] and m2 | old[1] != old[1]:
+                    new[key] = (r2, m2 | old[1])
+        acc = new
+    honors_free = any(caps[k] >= 2 and not real[k] for k in range(27, 34))
+    targets = []
+    for (pairs, x, m, j), (r, mask) in acc.items():
+        if not j or bin(m).count("1") not in allowed_suits:
+            continue
+        plain = 7 - pairs                 # each: 2 jokers, or 2 drawn tiles of a counted suit
+        free = plain_bits[3] | (plain_bits[0] if m & 1 else 0) | (
+            plain_bits[1] if m & 2 else 0) | (plain_bits[2] if m & 4 else 0)
+        for jj in range(plain + 1):       # pairs of jokers among them
+            xx = x + 2 * jj
+            drawn = 2 * (plain - jj)
+            if xx > max_x or xx < min_jokers:
+                continue
+            if drawn and not m and not honors_free:
+                continue
+            targets.append((r + drawn, xx, mask | free if drawn else mask))
+    return _drawn_best(targets, jokers, need_real_draw, limit)
+
+
+# -- 盘锦 useful draws in one search (hand efficiency) ----------------------------------------
+# A draw k lowers the distance of H exactly when some nearest complete hand W holds more k
+# than H (|W − (H + k)| = |W − H| − 1, and no W gets nearer than that). So the same search,
+# keeping for each state the union of the kinds drawn by its cheapest partial targets, gives
+# every useful draw at once.
+
+@lru_cache(maxsize=CACHE // 8)
+def unit_panjin_drawn(unit: tuple[int, ...], caps: tuple[int, ...], start: int, honors: bool,
+                      max_x: int, limit: int, jokers: int = INF, groups: int = 4,
+                      others: int = INF,
+                      rest: tuple[Any, ...] | None = None) -> tuple[tuple[int, int, int, int, int, int], ...]:
+    """:func:`unit_panjin` rows ``(g, p, x, flags, r, drawn)``: ``drawn`` is the bit set of
+    the kinds some cheapest way to reach the row draws. With ``jokers`` (the jokers held),
+    a row whose own cost ``r + max(0, x − jokers)`` exceeds ``limit`` is left out too: the
+    hand's cost is never below one unit's. With ``groups`` (the hand's concealed groups)
+    and ``others`` (the real tiles the hand holds outside the unit), a state is left out
+    when even :func:`_bound` of the hand's cost exceeds ``limit`` (with ``rest``,
+    :func:`panjin_rest_places` of the other units, a stronger bound)."""
+    n = len(unit)
+    if jokers + limit < max_x:
+        max_x = jokers + limit
+    if _pjunit is not None and rest is not None:
+        try:
+            return tuple(_pjunit.search(unit, caps, _yj_flags(start, n), start, honors, max_x,
+                                        limit, jokers, jokers, groups, _flat_rest(rest), (),
+                                        False, True)[0])
+        except RuntimeError:          # already running in another thread: Python below
+            pass
+    held_after = [sum(unit[i + 1:]) for i in range(n)]
+    bound = _suffix_bound(rest) if rest is not None else None
+    states: dict[tuple[Any, ...], tuple[int, int]] = {(0, 0, 0, 0, 0, 0): (0, 0)}
+    for i in range(n):
+        # the places still open after this kind, less what may fill them for free (the
+        # real tiles held further on and the unplaced jokers): see _bound
+        k_i = held_after[i] + others + jokers
+        h_i = held_after[i]
+        c = unit[i]
+        cap = caps[i]
+        yj = (start + i) in YAOJIU
+        bit = 1 << (start + i)
+        seq_ok = not honors and i <= n - 3
+        s_max = min(4, c + unit[i + 1] + unit[i + 2] + 1) if seq_ok else 0
+        real_bits = PRES | YJ if yj else PRES
+        trips = (0, 1) if cap >= 3 else (0,)
+        new: dict[tuple[Any, ...], tuple[int, int]] = {}
+        for (a, b, g, p, x, fl), (r, mask) in states.items():
+            room = max_x - x
+            open_ = a + b
+            if open_ > cap + room:
+                continue
+            for s in range(min(s_max, 4 - g) + 1):
+                f_s = fl | SEQ if s else fl
+                for t in trips:
+                    g2 = g + s + t
+                    if g2 > 4:
+                        break
+                    if g2 > groups:
+                        break                                   # more than the hand needs
+                    f_t = f_s | TRIP if t else f_s
+                    for pr in ((0, 1) if not p else (0,)):
+                        free = open_ + s + 2 * pr
+                        places = free + 3 * t
+                        lo = places - cap if places > cap else 0
+                        held = c if c < places else places
+                        hi = min(free, room, _joker_room(places - held, jokers - x))
+                        pend = 3 * (groups - g2) + 2 * (1 - p - pr) + b + 2 * s - k_i
+                        if bound is not None:
+                            pend = bound[groups - g2][1 - p - pr][b + 2 * s - h_i + 14] - jokers
+                            # every held joker must find a place (PJ-2)
+                            low = jokers - x - (3 * (groups - g2) + 2 * (1 - p - pr) + b
+                                                + 2 * s)
+                            if low > lo:
+                                lo = low
+                        for y in range(lo, hi + 1):
+                            real = places - y
+                            d = real - c if real > c else 0
+                            r2 = r + d
+                            x2 = x + y
+                            if r2 + max(x2 - jokers, pend + x2, 0) > limit:
+                                continue
+                            f = f_t | real_bits if real else f_t
+                            if honors and pr and not y:
+                                f |= TRIP
+                            key = (b, s, g2, p + pr, x2, f)
+                            m2 = mask | bit if d else mask
+                            old = new.get(key)
+                            if old is None or r2 < old[0]:
+                                new[key] = (r2, m2)
+                            elif r2 == old[0] and m2 | old[1] != old[1]:
+                                new[key] = (r2, m2 | old[1])
+        states = _prune_drawn(new) if len(new) > 48 or i == n - 1 else new
+    return tuple((g, p, x, fl, r, m) for (_, _, g, p, x, fl), (r, m) in states.items())
+
+
+def _prune_drawn(states: dict[tuple[Any, ...], tuple[int, int]]) -> dict[tuple[Any, ...], tuple[int, int]]:
+    """:func:`_prune_flags` for rows with drawn sets: a row is dropped only for one that
+    is cheaper, or as cheap with every kind it draws."""
+    groups: dict[tuple[Any, ...], list[Any]] = {}
+    for key, v in states.items():
+        groups.setdefault(key[:-1], []).append((key[-1], v))
+    out = {}
+    for head, lst in groups.items():
+        if len(lst) == 1:
+            out[head + (lst[0][0],)] = lst[0][1]
+            continue
+        for fl, (r, m) in lst:
+            if not any(f2 != fl and (f2 & PRES) == (fl & PRES) and (f2 | fl) == f2
+                       and (r2 < r or (r2 == r and m2 | m == m2))
+                       for f2, (r2, m2) in lst):
+                out[head + (fl,)] = (r, m)
+    return out
+
+
+def panjin_standard_drawn(real: Sequence[int], caps: Sequence[int], jokers: int,
+                          joker_room: int, melds: int, meld_flags: tuple[int, bool, bool, bool],
+                          allowed_suits: Collection[int], piaohu: bool,
+                          min_jokers: int, limit: int,
+                          need_real_draw: bool = False) -> tuple[int, int, bool] | None:
+    """:func:`panjin_standard` that also says which draws lower the distance: ``(d, kinds
+    bit set, a wildcard draw lowers it)``, or ``None`` when no target is within ``limit``.
+    Without the discard-win rule the kinds are those the nearest targets draw; with it
+    (``need_real_draw``) ``d`` counts the rule and the kinds are as :func:`_drawn_best`
+    says (a ``None`` there may also mean ``d`` is ``limit + 1``: search again one higher)."""
+    groups = 4 - melds
+    max_x = jokers + joker_room
+    suits0, yj0, trip0, seq0 = meld_flags
+    want = (0 if yj0 else YJ) | (0 if trip0 else TRIP)
+    if not piaohu and not seq0 and groups:
+        want |= SEQ
+    if groups == 0 and (seq0 or not piaohu):
+        return None
+    acc: dict[tuple[Any, ...], tuple[int, int]] = {(0, 0, 0, bin(suits0).count("1"), 0): (0, 0)}
+    held = [sum(real[a:b]) for a, b, _ in UNITS]
+    total = sum(held)
+    for ui, (a, b, honors) in enumerate(UNITS):
+        table = unit_panjin_drawn(tuple(real[a:b]), tuple(caps[a:b]), a, honors, max_x, limit,
+                                  jokers, groups, total - held[ui],
+                                  panjin_rest_places(real, caps, ui, max_x > 0))
+        k_u = sum(held[ui + 1:]) + jokers            # free fillers still to come (_bound)
+        acc = _merge_drawn(acc, table, groups, max_x, jokers, limit,
+                           not honors and not suits0 >> ui & 1, want, k_u)
+    return _drawn_best([(r, x, m) for (g, p, x, n, f), (r, m) in acc.items()
+                        if g == groups and p == 1 and x >= min_jokers and n in allowed_suits
+                        and f & want == want], jokers, need_real_draw, limit)
+
+
+def _drawn_best(targets: Iterable[tuple[int, int, int]], jokers: int, need_real_draw: bool,
+                limit: int) -> tuple[int, int, bool] | None:
+    """The distance of a hand and the draws that lower it, from its targets within
+    ``limit``, each ``(r, x, drawn)`` (the fewest real tiles ``r`` drawn for a target state,
+    its ``x`` jokers placed, the real kinds its cheapest targets draw): ``(d, kinds bit
+    set, a wildcard draw lowers it)``, or ``None`` when ``d`` > ``limit``.
+
+    A target W costs ``c = r + max(0, x − jokers)``; a draw k lowers ``d = min c`` exactly
+    when a nearest W draws k. With the discard-win rule (PJ-2, C-9: the tile W lacks last
+    must be real) W costs ``c + 1`` when it draws no real tile, and then a real k lowers
+    ``d`` exactly when a nearest W draws k and at least one other real tile (W less k
+    must still lack a real one; a W that draws only k costs ``d − 1`` + 1 after k as
+    before it), and a wildcard draw exactly when a nearest W draws a wildcard. (A target
+    with ``r ≥ 2`` and cost ``d`` is always one of the cheapest of its state: a cheaper
+    one would cost ``d − 1`` without the rule, so draw nothing real, so ``r`` = 1.)"""
+    best, mask, wild = None, 0, False
+    for r, x, m in targets:
+        cost = r + (x - jokers if x > jokers else 0)
+        if need_real_draw:
+            if not r:
+                cost += 1
+            if r < 2:
+                m = 0
+        if best is None or cost < best:
+            best, mask, wild = cost, m, x > jokers
+        elif cost == best:
+            mask |= m
+            wild = wild or x > jokers
+    if best is None or best > limit:
+        return None
+    return best, mask, wild
+
+
+# -- 盘锦 every discard of a 14-tile hand at once (hand efficiency) ---------------------
+# A discard t changes one unit, by one tile. The unit's table and the tables of "the unit
+# less one tile" for each kind it holds are built in one pass (the kinds before t see the
+# same counts, the kinds after it too: only the values differ, so every state carries one
+# value per table), and the three units a discard leaves alone are merged once per unit.
+
+@lru_cache(maxsize=16)             # a hand needs its four units' (bounded)
+def unit_panjin_drawn_drops(unit: tuple[int, ...], caps: tuple[int, ...], start: int,
+                            honors: bool, max_x: int, limit: int, jokers: int, groups: int,
+                            others: int, rest: tuple[Any, ...] | None = None,
+                            which: tuple[int, ...] | None = None
+                            ) -> tuple[tuple[Any, ...], tuple[tuple[int, tuple[Any, ...]], ...]]:
+    """``(table, ((i, table_i), …))``: :func:`unit_panjin_drawn` of ``unit`` (``others``
+    real tiles held outside it) and, for each position ``i`` the unit holds, of the unit
+    less one tile at ``i`` (``others + 1`` outside it, the hand's count unchanged), all from
+    one search whose states carry a value ``(r, drawn)`` per table. Each table searches the
+    same targets as its own :func:`unit_panjin_drawn` would. ``rest`` (from
+    :func:`panjin_rest_places`): a stronger bound than the count of the tiles outside;
+    ``which``: only these positions' tables (default: every position held)."""
+    n = len(unit)
+    if jokers + limit < max_x:
+        max_x = jokers + limit
+    drops = [i for i in range(n) if unit[i] and (which is None or i in which)]
+    # entry 0: the unit as held; entry e ≥ 1: less one tile at drops[e - 1]
+    cnt = [list(unit)] + [[c - (i == j) for i, c in enumerate(unit)] for j in drops]
+    start_at = {j: e + 1 for e, j in enumerate(drops)}
+    if rest is None:        # the count bound: places the other units' tiles cannot fill
+        rest = tuple(tuple(max(0, 3 * g + 2 * p - others - 1) for p in range(2))
+                     for g in range(5))
+    if _pjunit is not None:
+        try:
+            found = _pjunit.search(unit, caps, _yj_flags(start, n), start, honors, max_x,
+                                   limit, jokers, jokers, groups, _flat_rest(rest),
+                                   tuple(drops), False, True)
+            return (tuple(found[0]),
+                    tuple((j, tuple(found[e + 1])) for e, j in enumerate(drops)))
+        except RuntimeError:          # already running in another thread: Python below
+            pass
+    bound = _suffix_bound(rest)
+    states: dict[tuple[Any, ...], dict[int, tuple[int, int]]] = {(0, 0, 0, 0, 0, 0): {0: (0, 0)}}
+    entries = [0]
+    for i in range(n):
+        e_new = start_at.get(i)
+        if e_new is not None:                   # this table starts from the shared prefix
+            entries.append(e_new)
+            for vals in states.values():
+                v = vals.get(0)
+                if v is not None:
+                    vals[e_new] = v
+        cap = caps[i]
+        yj = (start + i) in YAOJIU
+        bit = 1 << (start + i)
+        seq_ok = not honors and i <= n - 3
+        real_bits = PRES | YJ if yj else PRES
+        trips = (0, 1) if cap >= 3 else (0,)
+        # per table: count here, most sequences starting here
+        ce = {}
+        for e in entries:
+            u = cnt[e]
+            c = u[i]
+            s_max = min(4, c + u[i + 1] + u[i + 2] + 1) if seq_ok else 0
+            ce[e] = (c, s_max)
+        s_top = max(v[1] for v in ce.values())
+        h_i = sum(unit[i + 1:])         # the same in every table started by now
+        c_low = min(v[0] for v in ce.values())
+        new: dict[tuple[Any, ...], dict[int, tuple[int, int]]] = {}
+        for (a, b, g, p, x, fl), vals in states.items():
+            room = max_x - x
+            open_ = a + b
+            if open_ > cap + room:
+                continue
+            items = [(e, r, mask) + ce[e] for e, (r, mask) in vals.items()]
+            for s in range(min(s_top, 4 - g) + 1):
+                f_s = fl | SEQ if s else fl
+                for t in trips:
+                    g2 = g + s + t
+                    if g2 > 4 or g2 > groups:
+                        break
+                    f_t = f_s | TRIP if t else f_s
+                    for pr in ((0, 1) if not p else (0,)):
+                        free = open_ + s + 2 * pr
+                        places = free + 3 * t
+                        lo = places - cap if places > cap else 0
+                        held = c_low if c_low < places else places
+                        hi = min(free, room, _joker_room(places - held, jokers - x))
+                        # unfilled places still to come, at least (_suffix_bound)
+                        lb = bound[groups - g2][1 - p - pr][b + 2 * s - h_i + 14] - jokers
+                        # every held joker must find a place (PJ-2): the places still to
+                        # come hold at most that many
+                        low = jokers - x - (3 * (groups - g2) + 2 * (1 - p - pr) + b + 2 * s)
+                        if low > lo:
+                            lo = low
+                        for y in range(lo, hi + 1):
+                            x2 = x + y
+                            # the cost a state may have here and still end within limit
+                            ex = x2 - jokers if x2 > jokers else 0
+                            thr = limit - (lb + x2 if lb + x2 > ex else ex)
+                            if thr < 0:
+                                continue
+                            real = places - y
+                            f = f_t | real_bits if real else f_t
+                            if honors and pr and not y:
+                                f |= TRIP
+                            key = (b, s, g2, p + pr, x2, f)
+                            out = None
+                            for e, r, mask, c, s_max in items:
+                                if s > s_max or y > _joker_room(
+                                        places - (c if c < places else places), jokers - x):
+                                    continue
+                                d = real - c if real > c else 0
+                                r2 = r + d
+                                if r2 > thr:
+                                    continue
+                                m2 = mask | bit if d else mask
+                                if out is None:
+                                    out = new.get(key)
+                                    if out is None:
+                                        out = new[key] = {}
+                                old = out.get(e)
+                                if old is None or r2 < old[0]:
+                                    out[e] = (r2, m2)
+                                elif r2 == old[0] and m2 | old[1] != old[1]:
+                                    out[e] = (r2, m2 | old[1])
+        states = _prune_drops(new) if len(new) > 48 or i == n - 1 else new
+    tables: list[list[Any]] = [[] for _ in range(len(drops) + 1)]
+    for (_, _, g, p, x, fl), vals in states.items():
+        for e, (r, m) in vals.items():
+            tables[e].append((g, p, x, fl, r, m))
+    return tuple(tables[0]), tuple((j, tuple(tables[e + 1])) for e, j in enumerate(drops))
+
+
+def _prune_drops(states: dict[tuple[Any, ...], dict[int, tuple[int, int]]]) -> dict[Any, Any]:
+    """:func:`_prune_drawn` for each table of :func:`unit_panjin_drawn_drops` apart."""
+    groups: dict[tuple[Any, ...], list[Any]] = {}
+    for key, vals in states.items():
+        groups.setdefault(key[:-1], []).append((key[-1], vals))
+    out = {}
+    for head, lst in groups.items():
+        if len(lst) == 1:
+            out[head + (lst[0][0],)] = lst[0][1]
+            continue
+        for fl, vals in lst:
+            kept = {}
+            for e, (r, m) in vals.items():
+                for f2, vals2 in lst:
+                    if f2 == fl or (f2 & PRES) != (fl & PRES) or (f2 | fl) != f2:
+                        continue
+                    v2 = vals2.get(e)
+                    if v2 is not None and (v2[0] < r or (v2[0] == r and v2[1] | m == v2[1])):
+                        break
+                else:
+                    kept[e] = (r, m)
+            if kept:
+                out[head + (fl,)] = kept
+    return out
+
+
+def _merge_drawn(acc: dict[Any, Any], table: tuple[tuple[int, ...], ...], groups: int,
+                 max_x: int, jokers: int, limit: int, counts_suit: bool, want: int,
+                 k_u: int) -> dict[Any, Any]:
+    """One merge step of :func:`panjin_standard_drawn` (``k_u``: free fillers to come;
+    every held joker must still find a place)."""
+    if _pjunit is not None:
+        try:
+            merged: dict[Any, Any] = _pjunit.merge(acc, table, groups, max_x, jokers, limit,
+                                                   counts_suit, want, k_u)
+            return merged
+        except RuntimeError:          # already running in another thread: Python below
+            pass
+    new: dict[tuple[Any, ...], tuple[int, int]] = {}
+    for (g, p, x, n, f), (r, m) in acc.items():
+        for g2, p2, x2, fl, r2, m2 in table:
+            g3 = g + g2
+            x3 = x + x2
+            if g3 > groups or p + p2 > 1 or x3 > max_x:
+                continue
+            if x3 + 3 * (groups - g3) + 2 * (1 - p - p2) < jokers:
+                continue
+            r3 = r + r2
+            if r3 + max(x3 - jokers, 3 * (groups - g3) + 2 * (1 - p - p2) + x3 - k_u,
+                        0) > limit:
+                continue
+            key = (g3, p + p2, x3, n + 1 if counts_suit and fl & PRES else n,
+                   f | (fl & want))
+            m3 = m | m2
+            old = new.get(key)
+            if old is None or r3 < old[0]:
+                new[key] = (r3, m3)
+            elif r3 == old[0]:
+                new[key] = (r3, m3 | old[1])
+    return _prune_drawn(new)
+
+
+def panjin_discards_drawn(real: Sequence[int], caps: Sequence[int], jokers: int,
+                          joker_room: int, melds: int,
+                          meld_flags: tuple[int, bool, bool, bool],
+                          allowed_suits: Collection[int], piaohu: bool, min_jokers: int,
+                          limit: int,
+                          discards: Iterable[int], need_real_draw: bool = False
+                          ) -> dict[int, tuple[int, int, bool] | None]:
+    """:func:`panjin_standard_drawn` of the hand less one tile, for each real kind in
+    ``discards`` (``real``: the 14-tile hand's real counts): ``{kind: result}``, the same
+    results, from one table pass per unit and one merge of the other units per unit."""
+    discards = list(discards)
+    groups = 4 - melds
+    max_x = jokers + joker_room
+    suits0, yj0, trip0, seq0 = meld_flags
+    want = (0 if yj0 else YJ) | (0 if trip0 else TRIP)
+    if not piaohu and not seq0 and groups:
+        want |= SEQ
+    if groups == 0 and (seq0 or not piaohu):
+        return {k: None for k in discards}
+    held = [sum(real[a:b]) for a, b, _ in UNITS]
+    total = sum(held) - 1                       # real tiles of the 13-tile hands
+    multi = [unit_panjin_drawn_drops(tuple(real[a:b]), tuple(caps[a:b]), a, honors, max_x,
+                                     limit, jokers, groups, total - held[ui],
+                                     panjin_rest_places(real, caps, ui, max_x > 0),
+                                     tuple(k - a for k in discards if a <= k < b))
+             for ui, (a, b, honors) in enumerate(UNITS)]
+    out: dict[int, tuple[int, int, bool] | None] = {}
+    start = {(0, 0, 0, bin(suits0).count("1"), 0): (0, 0)}
+    for u, (a, b, honors) in enumerate(UNITS):
+        mine = [k for k in discards if a <= k < b]
+        if not mine:
+            continue
+        # the other three units merged (their tables as held; this unit holds one less)
+        acc = start
+        rest = [w for w in range(4) if w != u]
+        for pos, w in enumerate(rest):
+            k_u = sum(held[v] for v in rest[pos + 1:]) + held[u] - 1 + jokers
+            acc = _merge_drawn(acc, multi[w][0], groups, max_x, jokers, limit,
+                               not UNITS[w][2] and not suits0 >> w & 1, want, k_u)
+        by_gp: dict[tuple[int, int], list[Any]] = {}
+        for (g, p, x, n, f), v in acc.items():
+            by_gp.setdefault((g, p), []).append((x, n, f) + v)
+        counts_suit = not honors and not suits0 >> u & 1
+        tables = dict(multi[u][1])
+        for k in mine:
+            best, mask, wild = None, 0, False
+            for g2, p2, x2, fl, r2, m2 in tables[k - a]:
+                lst = by_gp.get((groups - g2, 1 - p2))
+                if not lst:
+                    continue
+                inc = 1 if counts_suit and fl & PRES else 0
+                fw = fl & want
+                for x, n, f, r, m in lst:
+                    x3 = x + x2
+                    if x3 > max_x or x3 < min_jokers or n + inc not in allowed_suits:
+                        continue
+                    if (f | fw) != want:
+                        continue
+                    cost = r + r2 + (x3 - jokers if x3 > jokers else 0)
+                    m3 = m | m2
+                    if need_real_draw:              # as _drawn_best
+                        if r + r2 < 2:
+                            m3 = 0
+                            if not r + r2:
+                                cost += 1
+                    if cost > limit:
+                        continue
+                    if best is None or cost < best:
+                        best, mask, wild = cost, m3, x3 > jokers
+                    elif cost == best:
+                        mask |= m3
+                        wild = wild or x3 > jokers
+            out[k] = None if best is None else (best, mask, wild)
+    return out
+
+
+
+# -- the 牌理 hooks of :class:`webcalc.variants.panjin.Panjin` ----------------------------------
+
+def useful_search(sit: Situation, allowed: set[int], winning: Callable[[], Iterable[int]],
+                  bound: int | None = None,
+                  standard: tuple[Any, ...] | None = None) -> tuple[int, set[int]]:
+    """PJ-2, PJ-4..PJ-8: the distance ``d`` of the 13-tile hand (``INF``: never ready) and the
+    kinds whose draw lowers it, for the standard shape and 七对 (with its option), each from
+    one search that keeps the kinds its nearest targets draw (:func:`panjin_standard_drawn`,
+    :func:`seven_pairs_panjin_drawn`). A ``discard`` win counts as
+    :func:`webcalc.variants.panjin_search.panjin_missing` does: a target that draws no real
+    tile is one tile farther (C-9, PJ-2), and the draws that lower the distance are read
+    accordingly (:func:`_drawn_best`); a hand ready for it has its waits (``winning()``) as
+    its useful draws (C-12). ``bound`` and ``standard``: as
+    :meth:`webcalc.variants.base.Variant.useful_search` says."""
+    face, real_caps, room = hand_caps(sit)
+    jokers = len(sit.jokers)
+    melds = len(sit.hand.melds)
+    need_real = sit.win_by == "discard"            # C-9, PJ-2: no discard win on a wildcard
+    shapes: dict[str, int] = {}
+    found = None
+    lower: int | None
+    if standard is not None and bound is not None:
+        # the caller's search at ``bound`` (exact: None when no target is within it)
+        found = standard[0]
+        if found is not None:
+            shapes["standard"] = found[0]
+        lower = None
+    else:
+        # standard: bounded searches from a looser count up (jokers anywhere, no PJ-4..PJ-7)
+        lower = free_standard(sit.real_counts, real_caps, jokers, room, melds)
+    if lower is not None and bound is None:
+        lower = max(lower, panjin_count_lower(sit, allowed))    # PJ-4/PJ-5 draws
+    if lower is not None:
+        bounds = range(lower, 15) if bound is None else (bound,) if bound >= lower else ()
+        for b in bounds:
+            found = panjin_standard_drawn(
+                sit.real_counts, real_caps, jokers, room, melds, panjin_meld_flags(sit),
+                allowed, sit.options.piaohu, jokers, b, need_real)
+            if found is not None:
+                shapes["standard"] = found[0]
+                break
+    seven = None
+    if sit.options.seven_pairs and not melds:
+        # only wanted when not farther than the standard shape
+        seven = seven_pairs_panjin_drawn(sit.real_counts, real_caps, jokers, room, allowed,
+                                         need_real, jokers, INF if found is None else found[0])
+        if seven is not None:
+            shapes["seven_pairs"] = seven[0]
+    if not shapes:
+        return INF, set()
+    d0 = min(shapes.values())
+    if need_real and d0 == 1:
+        # ready for a discard win: under the rule no draw brings it nearer (the last tile
+        # must come from a discard), and C-12 makes a ready hand's useful draws its waits
+        return d0, set(winning())
+    kinds: set[int] = set()
+    for res in (found, seven):
+        if res is not None and res[0] == d0:
+            _, mask, wild = res
+            kinds |= {k for k in range(34) if mask >> k & 1}
+            if wild:
+                kinds |= {int(w) for w in sit.wildcards}
+    return d0, kinds
+
+
+def discards_search(sit: Situation, allowed: set[int]) -> tuple[int | None, dict[int, Any]]:
+    """Every discard of a 14-tile hand searched at once: ``(bound, pre)`` as
+    :meth:`webcalc.variants.base.Variant.discards_search` says.
+
+    A discard's standard distance is the 14-tile hand's d14 or d14 + 1 (the same targets,
+    less or not the discarded tile; two discards differ by one exchange): every discard is
+    searched once at d14 + 1, and the three units it leaves alone hit the same tables.
+    (With the discard-win rule too: a target lacking a real tile still does after the
+    discard.) ``bound`` -1: no standard target at all; ``None``: a hand of (nearly) only
+    wildcards, searched discard by discard."""
+    jokers = len(sit.jokers)
+    if jokers >= len(sit.hand.concealed) - 1:
+        return None, {}
+    d14 = panjin_missing(sit, allowed, seven_pairs=False).get("standard")
+    if d14 is None:
+        return -1, {}
+    bound = d14 + 1
+    # every discard's search at once (the same results as one search per discard)
+    face, real_caps, room = hand_caps(sit)
+    pre = panjin_discards_drawn(
+        sit.real_counts, real_caps, jokers, room, len(sit.hand.melds),
+        panjin_meld_flags(sit), allowed, sit.options.piaohu,
+        jokers, bound, sorted({int(t) for t in sit.hand.concealed
+                               if t not in sit.wildcards}),
+        sit.win_by == "discard")
+    return bound, pre

@@ -1,0 +1,632 @@
+/* webcalc._pjunit, 盘锦's own per-unit search in C: the twin of the Python functions
+ * unit_panjin (webcalc/variants/panjin_search.py), unit_panjin_drawn and
+ * unit_panjin_drawn_drops (webcalc/variants/panjin_draws.py), of their merge step
+ * (_merge_drawn) and of the rest bound (_rest_places_all). Part of the one extension
+ * webcalc._pjunit (setup.py; the module and its method table are webcalc/_pjunit.c).
+ *
+ * search() runs the state search those Python functions run (the same states, the same
+ * transitions, the same bounds, the same dominance pruning), so the pure-Python versions
+ * stay the reference: tests/test_pjunit.py checks that both give the same tables, and the
+ * Python falls back to itself when the module was not built.
+ *
+ * A state is (a, b, g, p, x, fl) as in Python: open places of the sequences begun one
+ * and two kinds back, groups, pair, jokers placed, flags (PJ-2: jokers only in sequences
+ * and the pair; PJ-4..PJ-7: the whole-hand flags). Each state carries one value (r, drawn)
+ * per table: r real tiles drawn, drawn the bit set of the kinds some cheapest way to it
+ * draws. Table 0 is the unit as held; table e >= 1 is the unit less one tile at
+ * drops[e - 1], which starts from the shared prefix when the search reaches that kind.
+ */
+#include "../_pjunit.h"
+
+
+#define MAXE (MAXN + 1)        /* tables: the unit and the unit less one tile per kind */
+#define NX 32                  /* jokers placed: 0..31 */
+#define NF 32                  /* flags: PRES YJ TRIP SEQ RD */
+#define NKEYS (5 * 5 * 5 * 2 * NX * NF)
+#define PRES 1
+#define YJ 2
+#define TRIP 4
+#define SEQ 8
+#define RD 16
+
+typedef struct {
+    int key;
+    int r[MAXE];
+    uint64_t m[MAXE];
+} State;
+
+typedef struct {
+    State *s;
+    int n, cap;
+    int *slot;                  /* key -> index in s + 1, or 0 (calloc: untouched pages of
+                                 * the map are never made resident) */
+} Table;
+
+static int table_init(Table *t) {
+    t->cap = 256;
+    t->n = 0;
+    t->s = PyMem_Malloc(sizeof(State) * t->cap);
+    t->slot = PyMem_Calloc(NKEYS, sizeof(int));
+    if (!t->s || !t->slot)
+        return -1;
+    return 0;
+}
+
+static void table_clear(Table *t) {
+    for (int i = 0; i < t->n; i++)
+        t->slot[t->s[i].key] = 0;
+    t->n = 0;
+}
+
+static State *table_get(Table *t, int key) {
+    int i = t->slot[key] - 1;
+    if (i >= 0)
+        return &t->s[i];
+    if (t->n == t->cap) {
+        State *ns = PyMem_Realloc(t->s, sizeof(State) * t->cap * 2);
+        if (!ns)
+            return NULL;
+        t->s = ns;
+        t->cap *= 2;
+    }
+    State *s = &t->s[t->n];
+    t->slot[key] = ++t->n;
+    s->key = key;
+    for (int e = 0; e < MAXE; e++)
+        s->r[e] = NOVAL;
+    return s;
+}
+
+static inline int pack(int a, int b, int g, int p, int x, int fl) {
+    return ((((a * 5 + b) * 5 + g) * 2 + p) * NX + x) * NF + fl;
+}
+
+/* _prune_drops: a table's value is dropped when another state with the same key but for
+ * flags, a superset of its flags with the same PRES bit, is cheaper there, or as cheap
+ * with every kind it draws; a state with no value left is dropped. */
+static int prune(Table *src, Table *dst, int ne) {
+    table_clear(dst);
+    for (int i = 0; i < src->n; i++) {
+        State *s = &src->s[i];
+        int head = s->key & ~(NF - 1);
+        int fl = s->key & (NF - 1);
+        int free_bits = ~fl & (NF - 1) & ~PRES;
+        State kept;
+        int any = 0;
+        for (int e = 0; e < ne; e++) {
+            kept.r[e] = NOVAL;
+            int r = s->r[e];
+            if (r == NOVAL)
+                continue;
+            uint64_t m = s->m[e];
+            int beaten = 0;
+            /* every proper superset f2 of fl with the same PRES bit */
+            for (int sub = free_bits; sub && !beaten; sub = (sub - 1) & free_bits) {
+                int j = src->slot[head | fl | sub] - 1;
+                if (j < 0)
+                    continue;
+                State *o = &src->s[j];
+                int r2 = o->r[e];
+                if (r2 == NOVAL)
+                    continue;
+                if (r2 < r || (r2 == r && (o->m[e] | m) == o->m[e]))
+                    beaten = 1;
+            }
+            if (!beaten) {
+                kept.r[e] = r;
+                kept.m[e] = m;
+                any = 1;
+            }
+        }
+        if (!any)
+            continue;
+        State *d = table_get(dst, s->key);
+        if (!d)
+            return -1;
+        for (int e = 0; e < ne; e++) {
+            d->r[e] = kept.r[e];
+            d->m[e] = kept.m[e];
+        }
+    }
+    return 0;
+}
+
+
+/* shanten.py _joker_room: the most jokers a kind's places take, ``beside`` those its held
+ * real tiles leave open, and more (each displacing a held tile, thrown away) only up to the
+ * held jokers not yet placed (PJ-2: a held wildcard is never discarded) */
+static inline int joker_room(int beside, int held_left) {
+    return beside >= held_left ? beside : held_left;
+}
+
+PyObject *search_impl(PyObject *self, PyObject *args) {
+    PyObject *unit_o, *caps_o, *yj_o, *bound_o, *drops_o;
+    int start, honors, max_x, limit, jokers, need_x, groups, track_rd, track_mask;
+    if (!PyArg_ParseTuple(args, "OOOiiiiiiiOOpp", &unit_o, &caps_o, &yj_o, &start, &honors,
+                          &max_x, &limit, &jokers, &need_x, &groups, &bound_o, &drops_o,
+                          &track_rd, &track_mask))
+        return NULL;
+    int unit[MAXN + 2] = {0}, caps[MAXN] = {0}, yj[MAXN] = {0}, drops[MAXN];
+    int n = read_ints(unit_o, unit, MAXN, "unit");
+    if (n < 0 || read_caps(caps_o, caps) < 0 || read_ints(yj_o, yj, MAXN, "yj") < 0)
+        return NULL;
+    int nd = read_ints(drops_o, drops, MAXN, "drops");
+    if (nd < 0 || check_unit(unit, n) < 0)
+        return NULL;
+    if (max_x >= NX || max_x < 0 || groups < 0 || groups > 4) {
+        PyErr_SetString(PyExc_ValueError, "max_x or groups out of range");
+        return NULL;
+    }
+    if (track_mask && (start < 0 || start > 64 - n)) {   /* start + n may overflow */
+        PyErr_SetString(PyExc_ValueError, "start: the unit's kinds must fit the 64-bit mask");
+        return NULL;
+    }
+    if (track_rd && nd) {
+        PyErr_SetString(PyExc_ValueError, "track_rd is for one table only");
+        return NULL;
+    }
+    /* rest[g][p] (10 numbers, g = 0..4, p = 0..1): at least how many places of g groups
+     * and p pairs the other units leave unfilled (panjin_rest_places); bound[g][p][v + 14]:
+     * _suffix_bound, at least how many places stay unfilled when g groups and p pairs are
+     * still to make and the unit's open places exceed its real tiles still to come by v */
+    int rest[10], bound[5 * 2 * 41];
+    int bounded = bound_o != Py_None;
+    if (bounded) {
+        if (read_ints(bound_o, rest, 10, "rest") != 10) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "rest: 10 items");
+            return NULL;
+        }
+        for (int g = 0; g < 5; g++)
+            for (int p = 0; p < 2; p++)
+                for (int v = -14; v < 27; v++) {
+                    int best = 0x3fffffff;
+                    for (int gs = 0; gs <= g; gs++)
+                        for (int ps = 0; ps <= p; ps++) {
+                            int own = 3 * gs + 2 * ps + v;
+                            int val = (own > 0 ? own : 0) + rest[(g - gs) * 2 + (p - ps)];
+                            if (val < best)
+                                best = val;
+                        }
+                    bound[(g * 2 + p) * 41 + v + 14] = best;
+                }
+    }
+    /* the count of each table at each kind */
+    int cnt[MAXE][MAXN + 2];
+    int start_at[MAXN];
+    for (int i = 0; i < MAXN; i++)
+        start_at[i] = 0;
+    for (int e = 0; e <= nd; e++)
+        for (int i = 0; i < MAXN + 2; i++)
+            cnt[e][i] = unit[i];
+    for (int e = 0; e < nd; e++) {
+        if (drops[e] < 0 || drops[e] >= n || !unit[drops[e]]) {
+            PyErr_SetString(PyExc_ValueError, "drops: a position the unit holds");
+            return NULL;
+        }
+        cnt[e + 1][drops[e]] -= 1;
+        start_at[drops[e]] = e + 1;
+    }
+    int held_after[MAXN];
+    for (int i = 0; i < n; i++) {
+        held_after[i] = 0;
+        for (int j = i + 1; j < n; j++)
+            held_after[i] += unit[j];
+    }
+
+    /* three tables kept between calls (their key maps are 1 MB each: cleared entry by
+     * entry, never reallocated); the GIL is held throughout, so one set serves all */
+    static Table t0, t1, t2;
+    static int ready = 0;
+    if (!ready) {
+        if (table_init(&t0) || table_init(&t1) || table_init(&t2))
+            return PyErr_NoMemory();
+        ready = 1;
+    }
+    Table cur = t0, nxt = t1, tmp = t2;
+    table_clear(&cur);
+    table_clear(&nxt);
+    table_clear(&tmp);
+    State *s0 = table_get(&cur, 0);
+    s0->r[0] = 0;
+    s0->m[0] = 0;
+    int entries[MAXE], ne = 1, ntab = nd + 1;
+    entries[0] = 0;
+    int failed = 0;
+    for (int i = 0; i < n && !failed; i++) {
+        int e_new = start_at[i];
+        if (e_new) {
+            entries[ne++] = e_new;
+            for (int k = 0; k < cur.n; k++) {
+                State *s = &cur.s[k];
+                s->r[e_new] = s->r[0];
+                s->m[e_new] = s->m[0];
+            }
+        }
+        int cap = caps[i];
+        uint64_t bit = track_mask ? (uint64_t)1 << (start + i) : 0;
+        int seq_ok = !honors && i <= n - 3;
+        int real_bits = yj[i] ? (PRES | YJ) : PRES;
+        int ntrips = cap >= 3 ? 2 : 1;
+        int ce_c[MAXE], ce_s[MAXE];
+        int s_top = 0, c_low = 99;
+        for (int q = 0; q < ne; q++) {
+            int e = entries[q];
+            int c = cnt[e][i];
+            int sm = 0;
+            if (seq_ok) {
+                sm = c + cnt[e][i + 1] + cnt[e][i + 2] + 1;
+                if (sm > 4)
+                    sm = 4;
+            }
+            ce_c[e] = c;
+            ce_s[e] = sm;
+            if (sm > s_top) s_top = sm;
+            if (c < c_low) c_low = c;
+        }
+        int h_i = held_after[i];
+        table_clear(&nxt);
+        for (int k = 0; k < cur.n && !failed; k++) {
+            State *st = &cur.s[k];
+            int key = st->key;
+            int fl = key % NF;
+            int x = (key / NF) % NX;
+            int p = (key / (NF * NX)) % 2;
+            int g = (key / (NF * NX * 2)) % 5;
+            int b = (key / (NF * NX * 10)) % 5;
+            int a = key / (NF * NX * 50);
+            int room = max_x - x;
+            int open_ = a + b;
+            if (open_ > cap + room)
+                continue;
+            int smax = s_top < 4 - g ? s_top : 4 - g;
+            for (int s = 0; s <= smax; s++) {
+                int f_s = s ? (fl | SEQ) : fl;
+                for (int t = 0; t < ntrips; t++) {
+                    int g2 = g + s + t;
+                    if (g2 > 4 || g2 > groups)
+                        break;
+                    int f_t = t ? (f_s | TRIP) : f_s;
+                    for (int pr = 0; pr <= (p ? 0 : 1); pr++) {
+                        int free_ = open_ + s + 2 * pr;
+                        int places = free_ + 3 * t;
+                        int lo = places > cap ? places - cap : 0;
+                        int held = c_low < places ? c_low : places;
+                        int hi = free_;
+                        if (room < hi) hi = room;
+                        int beside = joker_room(places - held, jokers - x);
+                        if (beside < hi) hi = beside;
+                        int lb = 0;
+                        int still = 3 * (groups - g2) + 2 * (1 - p - pr) + b + 2 * s;
+                        if (bounded) {
+                            /* below -14 the bound no longer changes (3g + 2p <= 14) */
+                            int v = b + 2 * s - h_i;
+                            if (v < -14) v = -14;
+                            lb = bound[((groups - g2) * 2 + (1 - p - pr)) * 41 + v + 14]
+                                 - jokers;
+                        }
+                        if (need_x > 0) {
+                            int low = need_x - x - still;
+                            if (low > lo) lo = low;
+                        }
+                        for (int y = lo; y <= hi; y++) {
+                            int x2 = x + y;
+                            int thr = NOVAL;
+                            if (bounded) {
+                                int ex = x2 > jokers ? x2 - jokers : 0;
+                                int m = lb + x2 > ex ? lb + x2 : ex;
+                                thr = limit - m;
+                                if (thr < 0)
+                                    continue;
+                            }
+                            int real = places - y;
+                            int f = real ? (f_t | real_bits) : f_t;
+                            if (honors && pr && !y)
+                                f |= TRIP;
+                            int okey_base = pack(b, s, g2, p + pr, x2, 0);
+                            State *out = NULL;
+                            for (int q = 0; q < ne; q++) {
+                                int e = entries[q];
+                                int r = st->r[e];
+                                if (r == NOVAL)
+                                    continue;
+                                int c = ce_c[e];
+                                if (s > ce_s[e]
+                                    || y > joker_room(places - (c < places ? c : places),
+                                                      jokers - x))
+                                    continue;
+                                int d = real > c ? real - c : 0;
+                                int r2 = r + d;
+                                if (r2 > thr)
+                                    continue;
+                                int f2 = (d && track_rd) ? (f | RD) : f;
+                                uint64_t m2 = d ? (st->m[e] | bit) : st->m[e];
+                                if (track_rd) {
+                                    out = table_get(&nxt, okey_base + f2);
+                                } else if (!out) {
+                                    out = table_get(&nxt, okey_base + f2);
+                                }
+                                if (!out) {
+                                    failed = 1;
+                                    break;
+                                }
+                                int old = out->r[e];
+                                if (old == NOVAL || r2 < old) {
+                                    out->r[e] = r2;
+                                    out->m[e] = m2;
+                                } else if (r2 == old) {
+                                    out->m[e] |= m2;
+                                }
+                            }
+                            if (failed) break;
+                        }
+                        if (failed) break;
+                    }
+                    if (failed) break;
+                }
+                if (failed) break;
+            }
+        }
+        if (failed)
+            break;
+        if (nxt.n > 48 || i == n - 1) {
+            if (prune(&nxt, &tmp, ntab)) { failed = 1; break; }
+            Table sw = cur; cur = tmp; tmp = sw;
+        } else {
+            Table sw = cur; cur = nxt; nxt = sw;
+        }
+    }
+    PyObject *result = NULL;
+    if (failed) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    result = PyList_New(ntab);
+    if (!result)
+        goto done;
+    for (int e = 0; e < ntab; e++) {
+        PyObject *lst = PyList_New(0);
+        if (!lst) { Py_CLEAR(result); goto done; }
+        PyList_SET_ITEM(result, e, lst);
+    }
+    for (int k = 0; k < cur.n; k++) {
+        State *st = &cur.s[k];
+        int key = st->key;
+        int fl = key % NF;
+        int x = (key / NF) % NX;
+        int p = (key / (NF * NX)) % 2;
+        int g = (key / (NF * NX * 2)) % 5;
+        for (int e = 0; e < ntab; e++) {
+            if (st->r[e] == NOVAL)
+                continue;
+            PyObject *row = Py_BuildValue("(iiiiiK)", g, p, x, fl, st->r[e],
+                                          (unsigned long long)st->m[e]);
+            if (!row || PyList_Append(PyList_GET_ITEM(result, e), row) < 0) {
+                Py_XDECREF(row);
+                Py_CLEAR(result);
+                goto done;
+            }
+            Py_DECREF(row);
+        }
+    }
+done:
+    /* the tables may have grown or swapped roles: keep them all for the next call */
+    table_clear(&cur);
+    table_clear(&nxt);
+    table_clear(&tmp);
+    t0 = cur;
+    t1 = nxt;
+    t2 = tmp;
+    return result;
+}
+
+
+/* merge(acc, table, groups, max_x, jokers, limit, counts_suit, want, k_u) -> dict: one
+ * merge step of panjin_standard_drawn / panjin_discards_drawn (shanten.py _merge_drawn):
+ * acc {(g, p, x, n, f): (r, drawn)} with a unit's table rows (g, p, x, flags, r, drawn),
+ * then the dominance pruning of _prune_drawn. */
+#define MKEYS (5 * 2 * NX * 4 * NF)
+
+static inline int mpack(int g, int p, int x, int n, int f) {
+    return (((g * 2 + p) * NX + x) * 4 + n) * NF + f;
+}
+
+PyObject *merge_impl(PyObject *self, PyObject *args) {
+    PyObject *acc, *table_o;
+    int groups, max_x, jokers, limit, counts_suit, want, k_u;
+    if (!PyArg_ParseTuple(args, "O!Oiiiipii", &PyDict_Type, &acc, &table_o, &groups, &max_x,
+                          &jokers, &limit, &counts_suit, &want, &k_u))
+        return NULL;
+    if (groups < 0 || groups > 4) {
+        PyErr_SetString(PyExc_ValueError, "groups: 0 to 4");
+        return NULL;
+    }
+    static Table a, b;
+    static int ready = 0;
+    if (!ready) {
+        if (table_init(&a) || table_init(&b))
+            return PyErr_NoMemory();
+        ready = 1;
+    }
+    PyObject *table = PySequence_Tuple(table_o);
+    if (!table)
+        return NULL;
+    PyObject *items = PyDict_Items(acc);     /* a private snapshot, as read_ints */
+    if (!items) {
+        Py_DECREF(table);
+        return NULL;
+    }
+    Py_ssize_t nt = PySequence_Fast_GET_SIZE(table);
+    int (*rows)[5] = PyMem_Malloc(sizeof(int[5]) * (nt ? nt : 1));
+    uint64_t *rm = PyMem_Malloc(sizeof(uint64_t) * (nt ? nt : 1));
+    PyObject *result = NULL;
+    Table cur = a, out = b;
+    table_clear(&cur);
+    table_clear(&out);
+    if (!rows || !rm) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < nt; i++) {
+        PyObject *row = PySequence_Fast_GET_ITEM(table, i);
+        unsigned long long m;
+        if (!is_tuple(row, "table row") || !PyArg_ParseTuple(row, "iiiiiK", &rows[i][0], &rows[i][1], &rows[i][2],
+                              &rows[i][3], &rows[i][4], &m))
+            goto done;
+        if (rows[i][0] < 0 || rows[i][0] > 4 || rows[i][1] < 0 || rows[i][1] > 1 ||
+            rows[i][2] < 0 || rows[i][2] >= NX || rows[i][3] < 0 || rows[i][3] >= NF) {
+            PyErr_SetString(PyExc_ValueError, "table: a row out of range");
+            goto done;
+        }
+        rm[i] = m;
+    }
+    for (Py_ssize_t it = 0; it < PyList_GET_SIZE(items); it++) {
+        PyObject *key, *val;
+        if (!PyArg_ParseTuple(PyList_GET_ITEM(items, it), "OO", &key, &val))
+            goto done;
+        int g, p, x, n, f, r;
+        unsigned long long m;
+        if (!is_tuple(key, "acc key") || !is_tuple(val, "acc value") ||
+            !PyArg_ParseTuple(key, "iiiii", &g, &p, &x, &n, &f) ||
+            !PyArg_ParseTuple(val, "iK", &r, &m))
+            goto done;
+        if (g < 0 || g > 4 || p < 0 || p > 1 || x < 0 || x >= NX || n < 0 || n > 3 ||
+            f < 0 || f >= NF) {
+            PyErr_SetString(PyExc_ValueError, "acc: a key out of range");
+            goto done;
+        }
+        for (Py_ssize_t i = 0; i < nt; i++) {
+            int g3 = g + rows[i][0], p3 = p + rows[i][1], x3 = x + rows[i][2];
+            int fl = rows[i][3];
+            if (g3 > groups || p3 > 1 || x3 > max_x || x3 >= NX)
+                continue;
+            int still = 3 * (groups - g3) + 2 * (1 - p3);
+            if (x3 + still < jokers)
+                continue;
+            int r3 = r + rows[i][4];
+            int lb = x3 - jokers;
+            if (still + x3 - k_u > lb) lb = still + x3 - k_u;
+            if (lb < 0) lb = 0;
+            if (r3 + lb > limit)
+                continue;
+            int n3 = (counts_suit && (fl & PRES)) ? n + 1 : n;
+            if (n3 > 3) {
+                PyErr_SetString(PyExc_ValueError, "more than three suits");
+                goto done;
+            }
+            State *st = table_get(&cur, mpack(g3, p3, x3, n3, f | (fl & want)));
+            if (!st) {
+                PyErr_NoMemory();
+                goto done;
+            }
+            uint64_t m3 = (uint64_t)m | rm[i];
+            if (st->r[0] == NOVAL || r3 < st->r[0]) {
+                st->r[0] = r3;
+                st->m[0] = m3;
+            } else if (r3 == st->r[0]) {
+                st->m[0] |= m3;
+            }
+        }
+    }
+    if (prune(&cur, &out, 1)) {
+        PyErr_NoMemory();          /* prune fails only when a table cannot grow */
+        goto done;
+    }
+    result = PyDict_New();
+    if (!result)
+        goto done;
+    for (int k = 0; k < out.n; k++) {
+        State *st = &out.s[k];
+        int kk = st->key;
+        int f = kk % NF, n = (kk / NF) % 4, x = (kk / (NF * 4)) % NX;
+        int p = (kk / (NF * 4 * NX)) % 2, g = kk / (NF * 4 * NX * 2);
+        PyObject *kt = Py_BuildValue("(iiiii)", g, p, x, n, f);
+        PyObject *vt = Py_BuildValue("(iK)", st->r[0], (unsigned long long)st->m[0]);
+        if (!kt || !vt || PyDict_SetItem(result, kt, vt) < 0) {
+            Py_XDECREF(kt);
+            Py_XDECREF(vt);
+            Py_CLEAR(result);
+            goto done;
+        }
+        Py_DECREF(kt);
+        Py_DECREF(vt);
+    }
+done:
+    PyMem_Free(rows);
+    PyMem_Free(rm);
+    Py_DECREF(table);
+    Py_DECREF(items);
+    table_clear(&cur);
+    table_clear(&out);
+    a = cur;
+    b = out;
+    return result;
+}
+
+/* rest_places(m0, m1, m2, m3) -> (rest without unit 0, ..., without unit 3): shanten.py
+ * _rest_places_all from the four units' minima (_unit_free_min: ten numbers [g * 2 + p],
+ * 99 for none). For each unit left out, the other three combined (min-plus, groups up to
+ * four, one pair), then rest[g][p] = min(acc[g][p], rest[g - 1][p] + 3, rest[g][p - 1] + 2)
+ * capped at 99, as ((r00, r01), ..., (r40, r41)). */
+static void min_plus(const int *a, const int *b, int *out) {
+    for (int k = 0; k < 10; k++)
+        out[k] = 99;
+    for (int i = 0; i < 10; i++) {
+        if (a[i] >= 99)
+            continue;
+        for (int j = 0; j < 10; j++) {
+            if (b[j] >= 99 || ((i & 1) && (j & 1)) || i + j >= 10)
+                continue;
+            if (a[i] + b[j] < out[i + j])
+                out[i + j] = a[i] + b[j];
+        }
+    }
+}
+
+PyObject *rest_places(PyObject *self, PyObject *args) {
+    PyObject *mo[4];
+    if (!PyArg_ParseTuple(args, "OOOO", &mo[0], &mo[1], &mo[2], &mo[3]))
+        return NULL;
+    int m[4][10];
+    for (int u = 0; u < 4; u++) {
+        int got = read_ints(mo[u], m[u], 10, "minima");
+        if (got < 0)
+            return NULL;
+        if (got != 10) {
+            PyErr_SetString(PyExc_ValueError, "minima: 10 numbers");
+            return NULL;
+        }
+    }
+    int m01[10], m23[10], w[4][10];
+    min_plus(m[0], m[1], m01);
+    min_plus(m[2], m[3], m23);
+    min_plus(m[1], m23, w[0]);
+    min_plus(m[0], m23, w[1]);
+    min_plus(m01, m[3], w[2]);
+    min_plus(m01, m[2], w[3]);
+    PyObject *out = PyTuple_New(4);
+    if (!out)
+        return NULL;
+    for (int u = 0; u < 4; u++) {
+        int r[5][2];
+        for (int g = 0; g < 5; g++) {
+            int r0 = w[u][g * 2], r1 = w[u][g * 2 + 1];
+            if (g) {
+                if (r[g - 1][0] + 3 < r0) r0 = r[g - 1][0] + 3;
+                if (r[g - 1][1] + 3 < r1) r1 = r[g - 1][1] + 3;
+            }
+            if (r0 + 2 < r1) r1 = r0 + 2;
+            r[g][0] = r0 < 99 ? r0 : 99;
+            r[g][1] = r1 < 99 ? r1 : 99;
+        }
+        PyObject *t = Py_BuildValue("((ii)(ii)(ii)(ii)(ii))", r[0][0], r[0][1], r[1][0], r[1][1],
+                                    r[2][0], r[2][1], r[3][0], r[3][1], r[4][0], r[4][1]);
+        if (!t) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, u, t);
+    }
+    return out;
+}
+
