@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ..analysis import analyze, settle_without_tiles
+from ..analysis import Analysis, SettledWithoutTiles, analyze, settle_without_tiles
 from ..catalogue import localize
 from ..errors import InputError
 from ..message_json import to_json
@@ -74,6 +74,7 @@ class _Derived:
     @classmethod
     def of(cls, t: Table) -> _Derived:
         d = t.derived
+        assert d is not None                    # every table row has it (migration 0003)
         return cls([Fraction(x) for x in d["totals"]], d["floats"], d["counted"], d["dealer"],
                    d["last"], d["corrections"])
 
@@ -158,6 +159,7 @@ def _settle(t: Table | _Settings, body: dict, default_dealer: int):
     request = _hand_request(body, default_dealer)
     settlement = request["settlement"]
     engine_settlement = {**settlement, "base": t.base}
+    out: Analysis | SettledWithoutTiles
     if "hand" in request:
         if "declared" in request:
             raise _bad("declared", "ledger.declared_with_hand")
@@ -232,7 +234,7 @@ def _same_result(a: dict, b: dict) -> bool:
     return plain(a) == plain(b)
 
 
-def _adjustment(t: Table, raw: Any, dealer: int):
+def _adjustment(t: Table | _Settings, raw: Any, dealer: int):
     """A penalty or transfer (``payments``) or a fee split evenly (``fee``, ``paid_by``)."""
     if not isinstance(raw, dict):
         raise _bad("adjustment", "ledger.adjustment_object")
@@ -250,7 +252,8 @@ def _adjustment(t: Table, raw: Any, dealer: int):
         pays = raw["payments"]
         if not isinstance(pays, list) or not 0 < len(pays) <= ADJUSTMENT_PAYMENTS_MAX:
             raise _bad("adjustment.payments", "ledger.payments_list", n=ADJUSTMENT_PAYMENTS_MAX)
-        payments, clean = [], []
+        payments: list[dict[str, Any]] = []
+        clean: list[dict[str, Any]] = []
         for i, p in enumerate(pays):
             where = f"adjustment.payments[{i}]"
             if not isinstance(p, dict) or set(p) != {"from", "to", "amount"}:
@@ -264,7 +267,7 @@ def _adjustment(t: Table, raw: Any, dealer: int):
                        payer=SEAT_NAMES[a], payee=SEAT_NAMES[b], amount=fmt(amount))
             payments.append({"from": a, "to": b, "amount": amount, "item": "adjustment",
                              "detail": detail, "rule": None})
-        request = {"adjustment": {"payments": clean, "note": note}}
+        request: dict[str, Any] = {"adjustment": {"payments": clean, "note": note}}
     else:
         if "paid_by" not in raw:
             raise _bad("adjustment.paid_by", "ledger.paid_by_required")

@@ -355,7 +355,8 @@ class Ledger(CircleMixin, Transfer):
         ``tables_per_hour``. With ``"circle"`` (a circle's edit token) and ``"players"``
         (four distinct player ids of that circle, seat by seat) the table is one of the
         circle's evenings; ``names`` then default to the players' names."""
-        circle_token, players = None, None
+        circle_token: Any = None                 # as the user gave it (checked with the circle)
+        players = None
         if isinstance(spec, dict) and ("circle" in spec or "players" in spec):
             if spec.get("circle") is None:
                 raise _bad("circle", "circle.players_need_circle")
@@ -447,6 +448,7 @@ class Ledger(CircleMixin, Transfer):
             d.count(result["settlement"]["net"], +1)
             d.last = h.number
             if kind in DEALT:
+                assert nxt is not None           # a hand played says who deals next
                 d.dealer = nxt
             t.derived = d.to_json()
             t.next_number += 1

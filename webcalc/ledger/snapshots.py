@@ -145,6 +145,7 @@ class TableDoc(dict):
     200-entry table serializes only what changed and joins the rest."""
 
     __slots__ = ("_snap",)
+    _snap: _Snapshot
 
     def _shared(self) -> _Snapshot | None:
         snap = getattr(self, "_snap", None)

@@ -20,8 +20,9 @@ import threading
 import time
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar, cast, overload
 
+from sqlalchemy import Table as CoreTable
 from sqlalchemy import bindparam, insert, or_, select, text
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
@@ -162,9 +163,14 @@ class Storage(Limits):
         raise AssertionError("unreachable")
 
     # -- tokens and the probe -------------------------------------------------------------
+    @overload
+    def _find(self, s: Session, token: Any, *, write: Literal[True]) -> tuple[Table, int]: ...
+    @overload
+    def _find(self, s: Session, token: Any, *, write: bool) -> tuple[Table, int | None]: ...
     def _find(self, s: Session, token: Any, *, write: bool) -> tuple[Table, int | None]:
         """The table ``token`` opens and the editor it is (0 the creator, 1… a co-scorer,
-        None for the view token). A write locks the table's row (PostgreSQL)."""
+        None for the view token: never for a write, which it refuses with
+        :class:`ReadOnly`). A write locks the table's row (PostgreSQL)."""
         if not isinstance(token, str) or not TOKEN_SHAPE.fullmatch(token):
             raise NotFound(M("ledger.no_table"))
         h = token_hash(token)
@@ -253,6 +259,7 @@ class Storage(Limits):
         pragmas) and in autocommit: each probe sees the last committed version."""
         conn = self.engine.raw_connection()
         dbapi = conn.dbapi_connection
+        assert dbapi is not None                # a connection just checked out is open
         conn.detach()                         # out of the pool: this thread's alone
         if db.is_sqlite(self.engine):
             dbapi.isolation_level = None
@@ -276,7 +283,7 @@ class Storage(Limits):
         """After entry ``start`` changed who deals (a correction, a void, an undo): the
         ``dealer_flag`` of the counted hands from it on, from their dealer columns alone
         (rows whose flag changes get ``seq`` = ``version``), and who deals next."""
-        hand = Hand.__table__
+        hand = cast(CoreTable, Hand.__table__)
         counted = (hand.c.table_id == t.id) & (hand.c.kind.in_(DEALT)) \
             & (hand.c.status == "recorded")
         expected = s.scalar(select(hand.c.next_dealer).where(counted, hand.c.number < start)
@@ -388,7 +395,7 @@ def _insertable(h: dict) -> dict:
 
 def _inserts():
     """The two bulk inserts of an import: JSON columns bound as the text already made."""
-    hand, rev = Hand.__table__, Revision.__table__
+    hand, rev = cast(CoreTable, Hand.__table__), cast(CoreTable, Revision.__table__)
     def values():
         return {c: bindparam(c, type_=SerializedJSON()) for c in ("request", "result", "codes")}
     return insert(hand).values(**values()), insert(rev).values(**values())

@@ -13,11 +13,13 @@ import os
 import threading
 import time
 from select import POLLIN, POLLOUT, poll
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import db
 
 if TYPE_CHECKING:
+    import psycopg
+
     from .storage import Storage
 
 NOTIFY_CHANNEL = "webcalc_ledger"
@@ -55,7 +57,7 @@ class _Versions:
     def __init__(self, ledger: Storage):
         self.ledger = ledger
         self.lock = threading.Lock()
-        self.conn = None
+        self.conn: psycopg.Connection[Any] | None = None
         self.pid = os.getpid()
         self.by_token: dict[str, tuple[int, int | None, int, float]] = {}
         self.by_table: dict[int, set[str]] = {}
@@ -79,6 +81,7 @@ class _Versions:
 
     def _drain(self) -> None:
         """Drop what the notices that have arrived name (without waiting for more)."""
+        assert self.conn is not None                # listening (:meth:`_listening`)
         pg = self.conn.pgconn
         pg.consume_input()
         while True:
@@ -104,6 +107,7 @@ class _Versions:
         silent for :data:`BARRIER_TIMEOUT` seconds."""
         from psycopg import pq
 
+        assert self.conn is not None                # listening (:meth:`_listening`)
         pg = self.conn.pgconn
         pg.enter_pipeline_mode()
         try:
