@@ -47,7 +47,7 @@ from soak import write_section  # noqa: E402
 from worst import _request  # noqa: E402
 
 from webcalc import create_app  # noqa: E402
-from webcalc.ledger import service  # noqa: E402
+from webcalc.ledger import entries as ledger_entries  # noqa: E402
 from webcalc.warmup import warm_up  # noqa: E402
 
 HEAD = "## Circle imports"
@@ -69,8 +69,8 @@ def hardest_win(rng: random.Random, seen: set) -> dict:
                 "winning_tile": rng.choice(tiles), "win_by": "self_draw",
                 "settlement": {"winner": rng.randrange(4)}}
         try:
-            service._compute(service._Settings("zhengzhou", {}, 1), body, 0)
-        except service.InputError:           # not a win: draw again (not timed)
+            ledger_entries._compute(ledger_entries._Settings("zhengzhou", {}, 1), body, 0)
+        except ledger_entries.InputError:           # not a win: draw again (not timed)
             continue
         return body
 
@@ -164,12 +164,12 @@ def run(repeats: int, seed: int) -> dict:
                     runs.append((wall, cpu, len(raw), kw["computations"], r.status_code))
                 out[name] = runs
             calls = [0]
-            real = service.analyze
+            real = ledger_entries.analyze
 
             def counted(*a, **k):
                 calls[0] += 1
                 return real(*a, **k)
-            service.analyze = counted
+            ledger_entries.analyze = counted
             try:
                 runs = []
                 for _ in range(repeats):
@@ -180,7 +180,7 @@ def run(repeats: int, seed: int) -> dict:
                     runs.append((wall, cpu, len(raw), 30_000, r.status_code))
                 out["refused"] = runs
             finally:
-                service.analyze = real
+                ledger_entries.analyze = real
             out["engine_calls_refused"] = calls[0]
             out["cap_value"] = cap
         finally:

@@ -43,7 +43,7 @@ from ledger import machine, on_postgres, pct, random_win  # noqa: E402
 from soak import write_section  # noqa: E402
 
 from webcalc import create_app  # noqa: E402
-from webcalc.ledger import service  # noqa: E402
+from webcalc.ledger import entries as ledger_entries  # noqa: E402
 
 HEAD = "## Ledger limits and imports (issue 20)"
 
@@ -139,12 +139,12 @@ def run(url: str, seed: int, repeats: int) -> dict:
         out["record"] = rec
 
         engine_calls = [0]
-        real = service.analyze
+        real = ledger_entries.analyze
 
         def counted(*a, **k):
             engine_calls[0] += 1
             return real(*a, **k)
-        service.analyze = counted
+        ledger_entries.analyze = counted
         try:
             for name, make, field in (("refused_2mb", two_mb_doc, "entries[0].revisions"),
                                       ("refused_last", lambda g: two_mb_doc(g, 500, 0)
@@ -163,7 +163,7 @@ def run(url: str, seed: int, repeats: int) -> dict:
                 out[name] = runs
             assert engine_calls[0] == 0, engine_calls
         finally:
-            service.analyze = real
+            ledger_entries.analyze = real
 
         # the largest import the caps allow, while another thread records on another table
         other = new_table()

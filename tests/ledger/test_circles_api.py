@@ -340,12 +340,12 @@ def _circle_doc(tables: int, entries: int, revisions: int = 0) -> dict:
 @pytest.fixture()
 def no_engine(monkeypatch):
     """The engine may not be called: an import refused by its caps computes nothing."""
-    from webcalc.ledger import service
+    from webcalc.ledger import entries
 
     def refuse(*_a, **_k):
         raise AssertionError("the engine was called")
-    monkeypatch.setattr(service, "analyze", refuse)
-    monkeypatch.setattr(service, "settle_without_tiles", refuse)
+    monkeypatch.setattr(entries, "analyze", refuse)
+    monkeypatch.setattr(entries, "settle_without_tiles", refuse)
 
 
 def test_the_issues_import_is_refused_before_any_engine_call(make_app, no_engine):
@@ -405,13 +405,13 @@ def test_an_import_past_its_cpu_budget_is_refused_and_stores_nothing(make_app, m
     (``LEDGER_IMPORT_CPU_MAX``, 1.8 s by default) bounds one of the hardest: once this thread
     has spent the budget computing entries, the import is refused as too much engine work,
     naming the table where it ran out, and nothing is stored (circle or table import)."""
-    from webcalc.ledger import service
+    from webcalc.ledger import service, transfer
 
     app = make_app()
     assert app.extensions["ledger"].import_cpu_max == service.IMPORT_CPU_MAX == 1.8
     client = app.test_client()
     clock = iter(range(0, 10_000, 1))            # each look "costs" one second of CPU
-    monkeypatch.setattr(service.time, "thread_time", lambda: float(next(clock)))
+    monkeypatch.setattr(transfer.time, "thread_time", lambda: float(next(clock)))
     # the budget is taken at the import's first check (clock 0: until 1.8); the first
     # table's one entry is computed at 1, the second table's is refused at 2
     r = client.post("/api/v1/circles/import", json=_circle_doc(3, 1))
@@ -441,7 +441,7 @@ def test_every_import_counts_towards_the_address_cap_before_its_work(make_app, m
     """Counted in its own transaction before any check or engine call: an import refused by
     the cap counts, and so does one killed in the middle of its engine work (a worker
     timeout), so a client cannot try again and again for free."""
-    from webcalc.ledger import service
+    from webcalc.ledger import entries
 
     app = make_app(LEDGER_TABLES_PER_HOUR=2, LEDGER_IMPORT_COMPUTATIONS_MAX=50)
     client = app.test_client()
@@ -450,7 +450,7 @@ def test_every_import_counts_towards_the_address_cap_before_its_work(make_app, m
 
     def killed(*_a, **_k):
         raise SystemExit("worker timeout")
-    monkeypatch.setattr(service, "analyze", killed)
+    monkeypatch.setattr(entries, "analyze", killed)
     with pytest.raises(SystemExit):
         client.post("/api/v1/circles/import", json=_circle_doc(1, 20))
     monkeypatch.undo()

@@ -15,7 +15,7 @@ import pytest
 
 from tests.scale import scaled
 from webcalc.ledger import Busy, Ledger
-from webcalc.ledger import service as ledger_service
+from webcalc.ledger import entries as ledger_entries
 
 pytestmark = pytest.mark.both_dbs
 
@@ -77,8 +77,8 @@ class EngineCalls:
         self.n = 0
         self.during = None
         for name in ("analyze", "settle_without_tiles"):
-            real = getattr(ledger_service, name)
-            monkeypatch.setattr(ledger_service, name, self._counted(real))
+            real = getattr(ledger_entries, name)
+            monkeypatch.setattr(ledger_entries, name, self._counted(real))
 
     def _counted(self, real):
         def call(*args, **kwargs):

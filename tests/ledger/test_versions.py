@@ -111,7 +111,7 @@ def test_a_write_just_committed_elsewhere_is_seen_by_the_next_probe(db_url):
     import psycopg
     from sqlalchemy.engine import make_url
 
-    from webcalc.ledger.service import NOTIFY_CHANNEL
+    from webcalc.ledger.versions import NOTIFY_CHANNEL
 
     a = Ledger(db_url, migrate_lazily=True, tables_per_hour=0)
     made = a.create_table({"variant": "zhengzhou"})

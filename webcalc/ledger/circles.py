@@ -584,7 +584,7 @@ def _pad_of(view_token: str) -> bytes:
 
 
 def _xor(seal: str, pad: bytes) -> str:
-    """:func:`webcalc.ledger.service._unseal` with the pad made once for all of a circle's
+    """:func:`webcalc.ledger.tokens._unseal` with the pad made once for all of a circle's
     tables (they are all sealed with the circle's view token)."""
     import base64
 

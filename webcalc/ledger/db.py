@@ -28,6 +28,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import create_engine, event, text
 from sqlalchemy.engine import Connection, Dialect, Engine, make_url
@@ -48,6 +49,20 @@ LOCK_WAIT_MS = "webcalc_lock_wait_ms"
 UNREACHABLE = 3
 #: the longest a migration subprocess may take (seconds)
 MIGRATE_TIMEOUT = 300
+
+
+#: connections a forked child inherited (the probe's and the listener's: :mod:`.storage`,
+#: :mod:`.versions`): kept, never closed, so that closing them cannot end the parent's session
+#: (PostgreSQL) or release its locks (SQLite)
+ABANDONED: list = []
+
+
+def close_quietly(conn: Any) -> None:
+    """Close a DBAPI connection that may be broken already."""
+    try:
+        conn.close()
+    except Exception:  # noqa: BLE001 - closing a broken connection
+        pass
 
 
 class Unreachable(Exception):

@@ -115,7 +115,7 @@ class Table(Base):
     #: the view token sealed with the creator's edit token (null: derived from it,
     #: :func:`~webcalc.ledger.service.view_token_of`)
     view_seal: Mapped[str | None] = mapped_column(String(64), nullable=True)
-    #: the counted entries' sums (:class:`~webcalc.ledger.service._Derived`)
+    #: the counted entries' sums (:class:`~webcalc.ledger.entries._Derived`)
     derived: Mapped[dict | None] = mapped_column(JSON, nullable=True)
     next_number: Mapped[int] = mapped_column(Integer, default=1)
     version: Mapped[int] = mapped_column(Integer, default=1)
@@ -166,7 +166,7 @@ class Hand(Base):
     revision: Mapped[int] = mapped_column(Integer, default=1)
     request: Mapped[dict] = mapped_column(JSON)
     result: Mapped[dict] = mapped_column(JSON)
-    #: what the result says as message codes (``messages``: see the service's ``_stored``);
+    #: what the result says as message codes (``messages``: see ``entries._stored``);
     #: never read with the table, so deferred (None in rows stored before: inside ``result``)
     codes: Mapped[dict | None] = mapped_column(JSON, nullable=True, deferred=True)
     dealer: Mapped[int] = mapped_column(Integer)

@@ -80,7 +80,7 @@ def hand_in(h: dict, lang: str) -> dict:
 def table_in(t: dict, lang: str) -> dict:
     """T (as the service returns it) with every entry in ``lang``: ``t`` itself when nothing
     changes (Chinese), else a plain dict (for JSON, a
-    :class:`~webcalc.ledger.service.TableDoc`'s ``to_json(lang)`` is the cheaper way)."""
+    :class:`~webcalc.ledger.snapshots.TableDoc`'s ``to_json(lang)`` is the cheaper way)."""
     hands = [hand_in(h, lang) for h in t["hands"]]
     if all(a is b for a, b in zip(hands, t["hands"])):
         return t

@@ -56,7 +56,7 @@ def _is_int(x) -> bool:
 
 def derive(first_dealer: int, rows) -> tuple[dict, list[tuple[int, int | None, bool]]]:
     """The table's derived state and each row's ``(id, next_dealer, dealer_flag)`` from its
-    rows in number order, as :class:`webcalc.ledger.service._Derived` keeps them."""
+    rows in number order, as :class:`webcalc.ledger.entries._Derived` keeps them."""
     totals = [Fraction(0)] * 4
     floats = counted = corrections = 0
     expected: int | None = first_dealer
