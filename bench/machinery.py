@@ -21,8 +21,8 @@ For each mechanism, the path it sits on (a page fragment, an API answer, ``analy
   median over the repeats (and their range).
 
 A mechanism is turned off by putting back what it stands in for (the function under an
-``lru_cache``, Flask-Babel's own look-ups, Jinja's code generator, context and ``getattr``,
-Flask's JSON provider, the app without the ``/healthz`` wrapper), in the child only.
+``lru_cache``, Flask-Babel's own look-ups, Flask's JSON provider, the app without the
+``/healthz`` wrapper), in the child only.
 """
 
 from __future__ import annotations
@@ -193,36 +193,6 @@ def i18n_request_off(ctx):
                 mod.request_gettext = request_gettext
 
 
-def _reload_templates(app) -> None:
-    """Every template compiled again with the environment as it is now (untimed)."""
-    env = app.jinja_env
-    env.cache.clear()
-    env.globals.pop("_tiles_module", None)
-    for name in env.list_templates():
-        if name.endswith(".html"):
-            env.get_template(name)
-
-
-def jinja_off(escape=False, getattr_=False, call=False):
-    def off(ctx):
-        from flask.templating import Environment as FlaskEnvironment
-        from jinja2.compiler import CodeGenerator
-        from jinja2.runtime import Context
-
-        env = ctx["app"].jinja_env
-        if escape:
-            env.code_generator_class = CodeGenerator
-        if getattr_:
-            env.getattr = FlaskEnvironment.getattr.__get__(env)
-        if call:
-            env.context_class = Context
-    return off
-
-
-def jinja_reload(ctx):
-    _reload_templates(ctx["app"])
-
-
 def provider_off(render=False, shared=False):
     def off(ctx):
         from webcalc.web import api, json_provider
@@ -366,14 +336,6 @@ MECHANISMS: list[tuple[str, str, str, Callable, Callable | None]] = [
      templating_caches(PANEL_CACHES), None),
     ("all the render caches above", "web/templating.py", "page",
      templating_caches(TILE_CACHES + GROUP_CACHES + PANEL_CACHES), None),
-    ("Jinja: escape returning a Markup as is", "web/templating.py CodeGenerator", "page",
-     jinja_off(escape=True), jinja_reload),
-    ("Jinja: d.key on a dict as d[key]", "web/templating.py Environment.getattr", "page",
-     jinja_off(getattr_=True), jinja_reload),
-    ("Jinja: plain functions called directly", "web/templating.py Context", "page",
-     jinja_off(call=True), jinja_reload),
-    ("Jinja: the three together", "web/templating.py", "page",
-     jinja_off(escape=True, getattr_=True, call=True), jinja_reload),
     ("room_sections (LRU 256)", "web/room_page.py", "page", room_sections_off, None),
     ("_constant_text, _variable_text", "web/i18n.py", "page", i18n_text_off, None),
     ("per-request translations (RequestDomain, _request_i18n, request_gettext)",

@@ -38,9 +38,6 @@ def create_app(test_config: dict | None = None) -> Flask:
         static_folder=str(pages_folder("static")),
         instance_relative_config=True,
     )
-    from .templating import Environment
-
-    app.jinja_environment = Environment     # before anything makes app.jinja_env
     app.config.from_mapping(
         MAX_CONTENT_LENGTH=security.BODY_MAX,
         WTF_CSRF_TIME_LIMIT=None,
