@@ -148,7 +148,6 @@ def templating_caches(names):
 
 
 TILE_CACHES = ("_tile", "_useful_item", "_hand_key", "_hand_key_tail")
-GROUP_CACHES = ("_group", "_reading_head", "_worth", "_shanten_label")
 PANEL_CACHES = ("_palette_key", "_tap_targets", "_meld_builder")
 
 
@@ -330,12 +329,10 @@ PATHS: dict[str, Callable] = {"page": run_page, "api": run_api, "engine": run_en
 MECHANISMS: list[tuple[str, str, str, Callable, Callable | None]] = [
     ("tile caches (_tile, _useful_item, _hand_key, _hand_key_tail)", "web/templating.py",
      "page", templating_caches(TILE_CACHES), None),
-    ("group and heading caches (_group, _reading_head, _worth, _shanten_label)",
-     "web/templating.py", "page", templating_caches(GROUP_CACHES), None),
     ("palette, tap-target and meld-builder caches", "web/templating.py", "page",
      templating_caches(PANEL_CACHES), None),
     ("all the render caches above", "web/templating.py", "page",
-     templating_caches(TILE_CACHES + GROUP_CACHES + PANEL_CACHES), None),
+     templating_caches(TILE_CACHES + PANEL_CACHES), None),
     ("room_sections (LRU 256)", "web/room_page.py", "page", room_sections_off, None),
     ("_constant_text, _variable_text", "web/i18n.py", "page", i18n_text_off, None),
     ("per-request translations (RequestDomain, _request_i18n, request_gettext)",
