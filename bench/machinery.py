@@ -21,7 +21,7 @@ For each mechanism, the path it sits on (a page fragment, an API answer, ``analy
   median over the repeats (and their range).
 
 A mechanism is turned off by putting back what it stands in for (the function under an
-``lru_cache``, Flask-Babel's own look-ups, Flask's JSON provider, the app without the
+``lru_cache``, Flask-Babel's own look-ups, the app without the
 ``/healthz`` wrapper), in the child only.
 """
 
@@ -192,33 +192,6 @@ def i18n_request_off(ctx):
                 mod.request_gettext = request_gettext
 
 
-def provider_off(render=False, shared=False):
-    def off(ctx):
-        from webcalc.web import api, json_provider
-        from webcalc.web.i18n import localized
-
-        app = ctx["app"]
-        base = json_provider.MessageJSONProvider
-        if shared:
-            class NoShared(base):
-                def dumps(self, obj, **kwargs):
-                    kwargs.setdefault("default", self.default)
-                    kwargs.setdefault("ensure_ascii", self.ensure_ascii)
-                    kwargs.setdefault("sort_keys", self.sort_keys)
-                    return json.dumps(obj, **kwargs)
-            base = NoShared
-        if render:                  # render a localized copy first, then encode it
-            plain_answer = api._engine_answer
-
-            def _engine_answer(run, *args):
-                return plain_answer(lambda *a: localized(run(*a)), *args)
-            api._engine_answer = _engine_answer
-        new = base(app)
-        new.ensure_ascii, new.sort_keys = app.json.ensure_ascii, app.json.sort_keys
-        app.json = new
-    return off
-
-
 def tables_off(ctx):
     from webcalc import tables
 
@@ -337,11 +310,6 @@ MECHANISMS: list[tuple[str, str, str, Callable, Callable | None]] = [
     ("_constant_text, _variable_text", "web/i18n.py", "page", i18n_text_off, None),
     ("per-request translations (RequestDomain, _request_i18n, request_gettext)",
      "web/i18n.py", "page", i18n_request_off, None),
-    ("JSON: messages rendered while encoding", "web/json_provider.py", "api",
-     provider_off(render=True), None),
-    ("JSON: shared reading groups encoded once", "web/json_provider.py", "api",
-     provider_off(shared=True), None),
-    ("JSON: both", "web/json_provider.py", "api", provider_off(render=True, shared=True), None),
     ("/healthz replayed below Flask", "web/health.py", "healthz", healthz_off, None),
     ("per-suit tables: no cache", "tables.py", "engine", tables_off, None),
     ("per-suit tables: half the sizes", "tables.py", "engine", tables_half, rewarm),
