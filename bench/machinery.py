@@ -163,12 +163,6 @@ def room_sections_off(ctx):
     room_page.room_sections = room_sections
 
 
-def i18n_text_off(ctx):
-    from webcalc.web import i18n
-
-    _unwrap_everywhere([i18n._constant_text, i18n._variable_text])
-
-
 def i18n_request_off(ctx):
     """Flask-Babel's look-up at each message: no catalogue kept on ``g``, no ``_`` bound to
     the request's catalogue."""
@@ -307,7 +301,6 @@ MECHANISMS: list[tuple[str, str, str, Callable, Callable | None]] = [
     ("all the render caches above", "web/templating.py", "page",
      templating_caches(TILE_CACHES + PANEL_CACHES), None),
     ("room_sections (LRU 256)", "web/room_page.py", "page", room_sections_off, None),
-    ("_constant_text, _variable_text", "web/i18n.py", "page", i18n_text_off, None),
     ("per-request translations (RequestDomain, _request_i18n, request_gettext)",
      "web/i18n.py", "page", i18n_request_off, None),
     ("/healthz replayed below Flask", "web/health.py", "healthz", healthz_off, None),
