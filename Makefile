@@ -14,6 +14,7 @@
 # make bench -> bench/RESULTS.md (bench/bench.py, then bench/worst.py)
 # make worst -> the hardest request classes' CPU p50/p99/max -> "## Worst cases"
 # make bench-review -> a 20-turn hand review's CPU p50/p99 on fresh random logs -> "## Review (issue 25)"
+# make bench-machinery -> each cache and fast path on and off on fresh inputs -> "## Machinery (issue 37.2)"
 # make bench-cards -> the share pictures' CPU p50/p99 and PNG size on fresh hands and tables -> "## Share cards (issue 35)"
 # make soak -> 60 s loopback load test against gunicorn -> bench/RESULTS.md "## Soak (issue 7)"
 # make bench-ledger -> ledger record/read/200-hand page timings, writes at 1/50/200 entries and 304 polls vs /healthz, SQLite and PostgreSQL -> "## Ledger (issue 12)", "## Ledger writes at 1, 50 and 200 entries (issue 21)"
@@ -36,7 +37,7 @@ BIN    := $(VENV)/bin
 LOCK   := constraints.txt
 PIP    := $(BIN)/python -m pip install -q -c $(LOCK)
 
-.PHONY: run test test-extras check test-fast test-pure golden bench worst bench-ledger bench-city bench-circle bench-circle-import bench-review bench-cards bench-limits fuzz soak-ledger soak load lock memory pages clean
+.PHONY: run test test-extras check test-fast test-pure golden bench worst bench-ledger bench-city bench-circle bench-circle-import bench-review bench-cards bench-limits bench-machinery fuzz soak-ledger soak load lock memory pages clean
 
 run: $(VENV)/.stamp-run
 	$(BIN)/gunicorn -c gunicorn.conf.py 'webcalc:create_app()'
@@ -167,6 +168,13 @@ memory: $(VENV)/.stamp-run
 # (about 2 minutes; --before REF adds a before tree) -> bench/RESULTS.md "## Pages (issue 26.3)"
 pages: $(VENV)/.stamp-run
 	$(BIN)/python bench/pages.py
+
+# issue 37.2: what each cache and fast path buys on fresh inputs (on and off in two forked
+# children at once, 7 repeats; a few minutes), then the compiled part's guard in two threads
+# -> bench/RESULTS.md "## Machinery (issue 37.2)"
+bench-machinery: $(VENV)/.stamp-run
+	$(BIN)/python bench/machinery.py --hands 60 --repeats 7 --write
+	$(BIN)/python bench/guard.py
 
 # 30 s at fixed concurrency on 2 gunicorn workers (issue 6) -> bench/RESULTS.md "## Load (issue 6)"
 load: $(VENV)/.stamp-run

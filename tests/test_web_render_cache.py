@@ -105,39 +105,3 @@ def test_state_key_ignores_a_hand_that_does_not_show(app):
         != _room(app, "s_winner=0").state_key()
     assert _room(app, "s_winner=0", melds=[KONG]).winner_kongs
 
-
-def test_dict_keys_read_as_jinja_reads_them(app):
-    """templating.Environment answers ``d.key`` on a plain dict from the key directly: the
-    same as Jinja's attribute-first order (a dict's methods stay methods; a missing key is
-    undefined; other mappings and objects untouched)."""
-    from collections import OrderedDict
-
-    from webcalc.web.templating import Environment
-
-    assert isinstance(app.jinja_env, Environment)
-    t = app.jinja_env.from_string(
-        "{{ d.a }}|{{ d.items is callable }}|{{ d.missing is defined }}|{{ d.get('a') }}|"
-        "{{ o.a }}|{{ d['items'] }}|{{ d.n.b }}")
-    assert t.render(d={"a": "<x>", "items": 7, "n": {"b": 2}}, o=OrderedDict(a=3)) \
-        == "&lt;x&gt;|True|False|&lt;x&gt;|3|7|2"
-
-
-def test_template_calls_as_jinja_makes_them(app):
-    """templating.Context calls a plain function directly; pass_context functions still get
-    the context (with loop variables), and a StopIteration is still undefined."""
-    from jinja2 import pass_context
-
-    @pass_context
-    def seen(ctx, name):
-        return ctx.get(name, "-")
-
-    def plain(*args, **kw):
-        return "{} {}".format(args, ",".join(sorted(kw)))
-
-    def stops():
-        raise StopIteration
-
-    t = app.jinja_env.from_string(
-        "{{ plain(1, b=2) }}|{% for i in [1] %}{{ plain(i) }}{{ seen('x') }}{% endfor %}|"
-        "{{ stops() is defined }}")
-    assert t.render(plain=plain, seen=seen, stops=stops, x="X") == "(1,) b|(1,) X|False"

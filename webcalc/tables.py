@@ -18,6 +18,16 @@ patterns of ordinary hands before gunicorn forks its workers.
 
 ``in_triplet=False``: jokers only in sequences and the pair (a variant's
 :class:`~webcalc.decompose.JokerPolicy`).
+
+What the tables buy now (issue 37.2; ``python bench/machinery.py --hands 60 --repeats 7``,
+2026-12-06, commit f324730, load 12-16; bench/RESULTS.md "Machinery (issue 37.2)"): with
+the compiled part, 1.8 % of ``analyze()`` CPU on fresh requests with no cache at all (range
+-12.2-4.8 % over 7 repeats), 0.0 % at half the sizes. An analysis asks :func:`unit_needs`
+some 35 times (about 6 of them misses on fresh hands) and ``_pjunit.needs`` answers a miss
+in about 3 µs; :func:`_need` runs only without the compiled part. By issue 37.2's
+rule (under 10 % of its path) they would go with the compiled part; they stay for the
+engine without it (no C compiler at install, ``WEBCALC_PURE_PYTHON``: ``make test-pure``),
+where every miss is a Python search of the pattern.
 """
 
 from __future__ import annotations

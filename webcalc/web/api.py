@@ -58,8 +58,8 @@ def _engine_answer(run, *args):
     try:
         result = run(*args)
     except InputError as err:
-        return jsonify({"error": err.to_dict()}), 422 if err.code == "too_many" else 400
-    return jsonify(result)          # app.json renders the messages (json_provider.MessageJSONProvider)
+        return jsonify({"error": localized(err.to_dict())}), 422 if err.code == "too_many" else 400
+    return jsonify(localized(result))
 
 
 @bp.post("/analyze")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from flask import Flask, current_app, request
+from flask.json.provider import DefaultJSONProvider
 from flask_wtf.csrf import CSRFProtect
 
 from . import security
@@ -38,9 +39,6 @@ def create_app(test_config: dict | None = None) -> Flask:
         static_folder=str(pages_folder("static")),
         instance_relative_config=True,
     )
-    from .templating import Environment
-
-    app.jinja_environment = Environment     # before anything makes app.jinja_env
     app.config.from_mapping(
         MAX_CONTENT_LENGTH=security.BODY_MAX,
         WTF_CSRF_TIME_LIMIT=None,
@@ -53,11 +51,14 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.session_interface = security.SessionInterface()
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = security.secret_key(app)
-    from .json_provider import MessageJSONProvider
-
-    app.json = MessageJSONProvider(app)     # a Message renders in the response's language
-    app.json.ensure_ascii = False
-    app.json.sort_keys = False
+    # the engine's messages are rendered before they are encoded (i18n.localized); rendering
+    # them while encoding (a provider of its own, with each shared reading group encoded
+    # once) bought 6.3 % of API CPU on fresh hands and went (issue 37.2, bench/RESULTS.md
+    # "Machinery (issue 37.2)")
+    provider = DefaultJSONProvider(app)
+    provider.ensure_ascii = False
+    provider.sort_keys = False
+    app.json = provider
 
     csrf.init_app(app)
 

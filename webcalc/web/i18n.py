@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from contextvars import ContextVar
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
@@ -78,6 +77,11 @@ def _request_i18n() -> tuple:
     costs about 17 µs a call, and a page makes hundreds). Kept on ``g``, as
     Flask-Babel keeps the request's locale; read through Flask's app-context variable (what
     ``g`` resolves through) rather than the proxy, a third of the cost.
+
+    With :class:`RequestDomain` and :func:`request_gettext` this buys 15.3 % of page CPU on
+    fresh hands (range 10.8-20.1 % over 7 repeats: ``python bench/machinery.py --hands 60
+    --repeats 7``, 2026-12-06, commit f324730, load 12-16; bench/RESULTS.md "Machinery
+    (issue 37.2)").
 
     Raises:
         RuntimeError: outside an app context.
@@ -164,28 +168,11 @@ def request_gettext():
 
 
 def _gettext(translations, string: str, variables: dict) -> Markup:
-    if not variables:
-        return _constant_text(translations, string)
-    key = []
-    for name, value in variables.items():
-        kind = type(value)
-        if kind is not int and kind is not str and kind is not Markup:
-            return Markup(translations.ugettext(string)) % variables
-        key.append((name, kind, value))      # the type: "<b>" and Markup("<b>") differ
-    return _variable_text(translations, string, tuple(key))
-
-
-@lru_cache(maxsize=2048)
-def _constant_text(translations, string: str) -> Markup:
-    """A template message without variables, per catalogue (the templates' literal msgids)."""
-    return Markup(translations.ugettext(string)) % {}
-
-
-@lru_cache(maxsize=4096)
-def _variable_text(translations, string: str, key: tuple) -> Markup:
-    """A template message whose variables are all numbers and strings (``"%(n)s left"``:
-    a page formats the same few a hundred times), per catalogue."""
-    return Markup(translations.ugettext(string)) % {name: value for name, _kind, value in key}
+    """``string`` translated by ``translations``, marked safe, then ``%`` with the escaped
+    ``variables``. (Caches of the results per catalogue, ``_constant_text`` and
+    ``_variable_text``, bought 5.0 % of page CPU on fresh hands and went: issue 37.2,
+    bench/RESULTS.md "Machinery (issue 37.2)".)"""
+    return Markup(translations.ugettext(string)) % variables
 
 
 def localized(value):

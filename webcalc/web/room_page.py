@@ -449,7 +449,10 @@ def room_sections(room: Room, form: AnalyzeForm, variant_label: str,
     errors: 胡法 is drawn beside 胡牌者) and home
     (a table shows its options and dealer fixed; ``extra``: what else the home shows there,
     hashable), then reused: they are the same on most pages, and were a fifth of a page's
-    rendering."""
+    rendering. On fresh hands in fresh rooms (random options and settlement inputs) this
+    buys 18.2 % of page CPU (range 13.1-28.0 % over 7 repeats: ``python bench/machinery.py
+    --hands 60 --repeats 7``, 2026-12-06, commit f324730, load 12-16; bench/RESULTS.md
+    "Machinery (issue 37.2)")."""
     key = (id(current_app._get_current_object()), current_lang(), lang_param(),
            form.win_by.data, tuple(str(e) for e in form.win_by.errors), str(variant_label),
            room.state_key(), home.is_table, extra)

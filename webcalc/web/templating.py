@@ -2,23 +2,31 @@
 cached tile drawing.
 
 A page draws hundreds of tiles, each once through a Jinja macro with gettext was most of a
-page's CPU. :func:`tile`, :func:`group` and :func:`palette_key` (template globals) render each
-distinct tile, reading group and palette key once per language with the macros of
+page's CPU. :func:`tile`, :func:`palette_key` and the like (template globals) render each
+distinct tile and palette key once per language with the macros of
 ``templates/_tiles.html`` and reuse the :class:`~markupsafe.Markup` after that: bounded LRU
 caches keyed by the language and the arguments, so the HTML is exactly the macro's.
+What they buy on fresh hands (bench/machinery.py, 2026-12-06, commit f324730, load 12-16,
+``python bench/machinery.py --hands 60 --repeats 7``, median of 7 repeats): the tile caches
+(``_tile``, ``_useful_item``, ``_hand_key``, ``_hand_key_tail``) 40.5 % of page CPU, the
+palette, tap-target and meld-builder caches 12.3 %. Caches of the reading groups, reading
+headings, waits' worth and shanten labels bought 3.4 % together and went (issue 37.2: under
+10 % of its path).
+
+The templates run in Flask's own Jinja environment. A patched one (its ``escape`` returning
+a Markup as is, ``d.key`` on a dict read as ``d[key]``, plain functions called without
+Jinja's checks) bought 3.9 % of page CPU on fresh hands (range 1.6-26 %, each part alone
+-2.8 to 1.3 %: bench/machinery.py, 2026-12-06, commit f324730, load 12-16) and went
+(issue 37.2: under 10 % of its path).
 """
 
 from __future__ import annotations
 
 import re
 from functools import lru_cache
-from types import FunctionType, SimpleNamespace
+from types import SimpleNamespace
 
 from flask import Flask, current_app
-from flask.templating import Environment as FlaskEnvironment
-from jinja2.compiler import CodeGenerator as JinjaCodeGenerator
-from jinja2.runtime import Context as JinjaContext
-from jinja2.utils import internalcode
 from markupsafe import Markup, escape
 
 from .i18n import (
@@ -185,7 +193,7 @@ def seat_label(seat) -> str:
 
 # -- cached drawing ---------------------------------------------------------------------------
 
-#: bounds of the drawing caches (entries; a group is about 1–2 KB of HTML, so a few MB in all)
+#: bounds of the drawing caches (entries; a tap area is about 1–2 KB of HTML, so a few MB in all)
 TILE_CACHE_MAX = 1 << 11
 GROUP_CACHE_MAX = 1 << 9
 
@@ -277,74 +285,40 @@ def hand_keys(codes, wild=None, action="") -> Markup:
     return Markup("".join(parts))
 
 
-def _group_key(g) -> tuple:
+def _group(g) -> Markup:
     get = g.get if hasattr(g, "get") else (lambda k, d=None: getattr(g, k, d))
-    return (get("kind"), tuple(get("tiles") or ()), tuple(get("wild") or ()),
-            tuple(get("faces") or ()), bool(get("exposed")), get("meld"))
-
-
-@lru_cache(maxsize=GROUP_CACHE_MAX)
-def _group(app_id: int, lang: str, key: tuple) -> Markup:
-    kind, tiles, wild, faces, exposed, meld = key
-    g = {"kind": kind, "tiles": list(tiles), "wild": list(wild), "faces": list(faces),
-         "exposed": exposed, "meld": meld}
-    return Markup(_macros().group_markup(g))
+    return Markup(_macros().group_markup({
+        "kind": get("kind"), "tiles": list(get("tiles") or ()), "wild": list(get("wild") or ()),
+        "faces": list(get("faces") or ()), "exposed": bool(get("exposed")),
+        "meld": get("meld")}))
 
 
 def group(g) -> Markup:
     """One group of a reading (a result dict's ``decompositions[i].groups[j]``) as the
-    ``group_markup`` macro draws it, rendered once per language and content."""
-    return _group(*app_lang(), _group_key(g))
+    ``group_markup`` macro draws it. Not cached: a cache per language and content (with the
+    headings', worths' and shanten labels') bought 3.4 % of page CPU on fresh hands
+    (bench/RESULTS.md "Machinery (issue 37.2)"), so it went."""
+    return _group(g)
 
 
 def reading_groups(groups) -> Markup:
     """A reading's groups as :func:`group` draws them, the concealed ones first, then the
     exposed ones: one template call per reading."""
-    app_id, lang = app_lang()
     ordered = [g for g in groups if not g.get("exposed")] + [g for g in groups if g.get("exposed")]
-    return Markup("".join([_group(app_id, lang, _group_key(g)) for g in ordered]))
-
-
-def _frozen(value):
-    """``value`` (JSON-like) as a hashable key keeping types apart (``1``, ``1.0``, ``True``)."""
-    if isinstance(value, dict):
-        return (dict,) + tuple((k, _frozen(v)) for k, v in value.items())
-    if isinstance(value, (list, tuple)):
-        return (list,) + tuple(_frozen(v) for v in value)
-    return (type(value), value)
-
-
-def _thawed(key):
-    kind, *rest = key
-    if kind is dict:
-        return {k: _thawed(v) for k, v in rest}
-    if kind is list:
-        return [_thawed(v) for v in rest]
-    return rest[0]
-
-
-@lru_cache(maxsize=512)
-def _worth(app_id: int, lang: str, key: tuple) -> Markup:
-    template = current_app.jinja_env.get_template("_worth.html")
-    return Markup(template.render(w={"win": _thawed(key)}))
+    return Markup("".join([_group(g) for g in ordered]))
 
 
 def worth(win) -> Markup:
     """What winning on a wait is worth (``_worth.html`` for ``waits[i].win``: its 番/表 and
-    amount), rendered once per language and content: a page has a few, and most are alike."""
-    return _worth(*app_lang(), _frozen(win))
-
-
-@lru_cache(maxsize=64)
-def _reading_head(app_id: int, lang: str, shape, best: bool) -> Markup:
-    return Markup(_macros().reading_head_markup(shape, best))
+    amount)."""
+    template = current_app.jinja_env.get_template("_worth.html")
+    return Markup(template.render(w={"win": win}))
 
 
 def reading(d, best=False) -> Markup:
-    """One reading of the result (``decompositions[i]``): its heading (``reading_head_markup``,
-    once per language, shape and ``best``) and its groups (:func:`reading_groups`)."""
-    app_id, lang = app_lang()
-    return Markup("".join((_reading_head(app_id, lang, d.get("shape"), bool(best)),
+    """One reading of the result (``decompositions[i]``): its heading (``reading_head_markup``)
+    and its groups (:func:`reading_groups`)."""
+    return Markup("".join((_macros().reading_head_markup(d.get("shape"), bool(best)),
                            '\n<ul class="groups">\n', reading_groups(d.get("groups") or ()),
                            "</ul>")))
 
@@ -497,14 +471,9 @@ def eff_rows(eff, complete=False, wild=None) -> Markup:
     return Markup("\n      ".join(rows))
 
 
-@lru_cache(maxsize=64, typed=True)      # typed: True and 1 are not the same value here
-def _shanten_label(app_id: int, lang: str, n) -> Markup:
-    return Markup(_macros().shanten_label_markup(n))
-
-
 def shanten_label(n) -> Markup:
-    """How far a hand is from ready (``shanten_label_markup``), once per language and value."""
-    return _shanten_label(*app_lang(), n)
+    """How far a hand is from ready (``shanten_label_markup``)."""
+    return Markup(_macros().shanten_label_markup(n))
 
 
 @lru_cache(maxsize=1 << 10)
@@ -592,72 +561,6 @@ def select_input(f, describedby="", invalid=False) -> Markup:
                      f'value="{escape(value)}">{escape(c.label or c.value)}</option>')
     parts.append("</select>")
     return Markup("".join(parts))
-
-
-#: the names a plain dict answers as attributes (its methods): ``d.items`` stays the method
-_DICT_ATTRIBUTES = frozenset(dir(dict))
-
-
-class Context(JinjaContext):
-    """Jinja's template context, calling a plain Python function (a template global such as
-    ``_``, ``tile`` or ``field``, without ``pass_context`` and the like) straight away: Jinja
-    looks for the marks of ``pass_context`` on the function and on its ``__call__`` each
-    time, and a page makes a hundred such calls. Everything else goes Jinja's way."""
-
-    @internalcode
-    def call(__self, __obj, *args, **kwargs):  # noqa: N805 - Jinja's own signature
-        if type(__obj) is not FunctionType or hasattr(__obj, "jinja_pass_arg"):
-            return JinjaContext.call(__self, __obj, *args, **kwargs)
-        if kwargs:
-            kwargs.pop("_block_vars", None)
-            kwargs.pop("_loop_vars", None)
-        try:
-            return __obj(*args, **kwargs)
-        except StopIteration:
-            return __self.environment.undefined(
-                "value was undefined because a callable raised a StopIteration exception")
-
-
-def markup_escape(value, _markup=Markup, _escape=escape):
-    """``markupsafe.escape`` for the templates' ``{{ … }}``, returning a :class:`Markup` as it
-    is: markupsafe's copies it (``Markup(s.__html__())``), and a page outputs a couple of
-    hundred Markups (tiles, fields, messages). Anything else, a Markup subclass too, goes
-    through ``escape``: the same text either way."""
-    if value.__class__ is _markup:
-        return value
-    return _escape(value)
-
-
-class CodeGenerator(JinjaCodeGenerator):
-    """Jinja's code generator, with the compiled templates' ``escape`` (what autoescape wraps
-    around every ``{{ … }}``) bound to :func:`markup_escape` right after the runtime import
-    (``environment`` is in every compiled template's namespace)."""
-
-    def writeline(self, x, node=None, extra=0):
-        super().writeline(x, node, extra)
-        if x.startswith("from jinja2.runtime import ") and " escape," in x:
-            super().writeline("escape = environment.markup_escape")
-
-
-class Environment(FlaskEnvironment):
-    """Flask's Jinja environment, with ``d.key`` on a plain dict answered by ``d[key]``
-    directly. Jinja asks for the attribute first and, for a dict, catches an AttributeError
-    before looking up the key: a page reads some two hundred keys of the result dicts that
-    way. A plain dict's only attributes are its methods (``_DICT_ATTRIBUTES``): for any
-    other name Jinja's order gives the same answer (the key, else undefined), and the
-    methods are left to Jinja. Templates get the :class:`Context` above."""
-
-    context_class = Context
-    code_generator_class = CodeGenerator
-    markup_escape = staticmethod(markup_escape)
-
-    def getattr(self, obj, attribute):
-        if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
-            try:
-                return obj[attribute]
-            except KeyError:
-                pass
-        return super().getattr(obj, attribute)
 
 
 def init_app(app: Flask) -> None:
