@@ -202,17 +202,22 @@ def rewarm(ctx):
     ctx["rewarm"]()
 
 
-def memo_off(module, names):
+def memo_off(places):
+    """Every memo named in ``places`` ((module, names) pairs) called without its cache."""
     def off(ctx):
         import importlib
 
-        mod = importlib.import_module(module)
-        _unwrap_everywhere([getattr(mod, n) for n in names])
+        _unwrap_everywhere([getattr(importlib.import_module(module), n)
+                            for module, names in places for n in names])
     return off
 
 
-SHANTEN_TABLES = ("unit_free", "unit_panjin", "unit_panjin_drawn", "unit_panjin_drawn_drops",
-                  "_unit_free_min", "_rest_places_all", "_suffix_bound")
+#: the searches' per-unit tables: the free-joker one in shanten.py, 盘锦's with its variant
+SHANTEN_TABLES = (("webcalc.shanten", ("unit_free",)),
+                  ("webcalc.variants.panjin_search", ("unit_panjin", "_unit_free_min",
+                                                      "_rest_places_all", "_suffix_bound")),
+                  ("webcalc.variants.panjin_draws", ("unit_panjin_drawn",
+                                                     "unit_panjin_drawn_drops")))
 
 
 # -- the paths -------------------------------------------------------------------------------
@@ -306,10 +311,8 @@ MECHANISMS: list[tuple[str, str, str, Callable, Callable | None]] = [
     ("/healthz replayed below Flask", "web/health.py", "healthz", healthz_off, None),
     ("per-suit tables: no cache", "tables.py", "engine", tables_off, None),
     ("per-suit tables: half the sizes", "tables.py", "engine", tables_half, rewarm),
-    ("achievable_flags memo (1,024)", "decompose.py", "engine",
-     memo_off("webcalc.decompose", ("achievable_flags",)), None),
-    ("shanten.py per-unit tables (unit_free 8,192, unit_panjin(_drawn) 1,024, ...)",
-     "shanten.py", "engine", memo_off("webcalc.shanten", SHANTEN_TABLES), None),
+    ("the searches' per-unit tables (unit_free 8,192, unit_panjin(_drawn) 1,024, ...)",
+     "shanten.py, variants/panjin_*.py", "engine", memo_off(SHANTEN_TABLES), None),
 ]
 
 

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any, NamedTuple
 
 from .hand import Meld
@@ -257,14 +256,16 @@ def _apply(counts: tuple[int, ...], grp: _AGroup, jokers: int, melds: int,
     return tuple(nc), nj, melds - 1, pair
 
 
-@lru_cache(maxsize=1 << 10)   # whole-hand keys: bounded, about 0.5 MB
 def achievable_flags(counts: tuple[int, ...], jokers: int, melds: int, pair: int,
                      in_triplet: bool = True) -> frozenset[tuple[bool, bool]]:
     """Every ``(has_real_triplet, has_sequence)`` pair some split achieves, where a split
     is as in :func:`can_complete`. ``has_real_triplet``: a triplet of real tiles, or a pair
     of real honors; ``has_sequence``: a sequence, or a meld of jokers only when jokers
-    cannot make triplets. Empty when no split exists. Memoised. (The whole-hand conditions
-    of a variant that asks for a triplet and a sequence read these flags.)"""
+    cannot make triplets. Empty when no split exists. (The whole-hand conditions of a variant
+    that asks for a triplet and a sequence read these flags.) Not memoised: a memo of 1,024
+    whole hands bought -1.6 % of ``analyze()`` on fresh requests (``python bench/machinery.py
+    --hands 60 --repeats 7``, 2026-12-06, commit f324730, load 12-16; -0.1 % in a second run),
+    under issue 37.2's 10 %."""
     i = next((k for k in range(NUM_KINDS) if counts[k]), -1)
     if i < 0:
         if jokers != 3 * melds + 2 * pair:
