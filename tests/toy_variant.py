@@ -19,15 +19,12 @@ test (the fixture ``toy`` of tests/test_toy_variant.py), and takes it away again
 place it patches is a registry object of the shared code, none is edited:
 
 * ``webcalc.variants.VARIANTS`` (the one registry: the engine's ``analyze``, the API's
-  ``/api/v1/variants``, the ledger's table check, the pages' option specs, settlement
-  fields, win methods, variant names (``i18n.VARIANT_NAMES`` reads it), the rules pages);
-* ``webcalc.analysis.VARIANT_LABELS``, a copy of the labels made at import, which the
-  calculator's and the ledger's variant menus and checks read;
+  ``/api/v1/variants``, the ledger's table check, the pages' menus, option specs, settlement
+  fields, win methods, variant names, the warm-up's sample hands, the rules pages: each
+  reads it when used);
 * ``webcalc.catalogue_texts.TEXTS`` (the English of ``variant.toy`` and ``toy.no_pao``) and
   ``webcalc.messages.template`` (wrapped, for the Chinese): the catalogue has no other way
-  to hold a text that is not in ``messages.po``;
-* ``webcalc.web.warmup.HANDS``, the sample hands the server asks for before it forks, a
-  tuple made at import.
+  to hold a text that is not in ``messages.po``.
 """
 
 from __future__ import annotations
@@ -39,14 +36,12 @@ from typing import Any, ClassVar
 
 import pytest
 
-# the modules that copy the registry when they are first imported, imported before the toy
-# is ever registered (else their copies would keep it after the test)
-from webcalc import analysis, catalogue_texts, messages
+# the catalogue's modules, patched below
+from webcalc import catalogue_texts, messages
 from webcalc.messages import Message
 from webcalc.options import opt
 from webcalc.variants import VARIANTS
 from webcalc.variants.zhengzhou import Zhengzhou
-from webcalc.web import rules, warmup
 
 NAME = "toy"
 #: the toy's texts: code → (English, Chinese)
@@ -105,11 +100,8 @@ def parent_options(options: dict[str, Any] | None) -> dict[str, Any]:
 @contextlib.contextmanager
 def registered(mp: pytest.MonkeyPatch) -> Iterator[Toy]:
     """The toy registered through ``mp`` (undone when ``mp`` is): see the module's text."""
-    assert NAME not in VARIANTS and NAME not in analysis.VARIANT_LABELS
-    assert all(h["variant"] != NAME for h in warmup.HANDS)
-    assert NAME not in rules.SEED_VARIANTS.values()
+    assert NAME not in VARIANTS
     mp.setitem(VARIANTS, NAME, VARIANT)
-    mp.setitem(analysis.VARIANT_LABELS, NAME, VARIANT.label)
     for code, (en, _zh) in TEXTS.items():
         mp.setitem(catalogue_texts.TEXTS, code, en)
     template = messages.template
@@ -120,5 +112,4 @@ def registered(mp: pytest.MonkeyPatch) -> Iterator[Toy]:
         return template(code, lang)
 
     mp.setattr(messages, "template", with_toy)
-    mp.setattr(warmup, "HANDS", (*warmup.HANDS, {"variant": NAME, **VARIANT.sample_hand}))
     yield VARIANT

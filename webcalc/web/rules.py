@@ -42,7 +42,13 @@ def fan_label(key: str) -> str:
     return localized(Message(f"fan.{key}")) if f"fan.{key}" in TEXTS else key
 
 
-SEED_VARIANTS = {v.seed: v.name for v in VARIANTS.values()}     # seed number → the variant
+
+
+def seed_variant(seed: str) -> str:
+    """The registered rule set whose rule text is the seed file ``seed``."""
+    return next(v.name for v in VARIANTS.values() if v.seed == seed)
+
+
 #: the Chinese terms the English rule texts gloss, as the English page names them (the
 #: English page shows no Chinese outside the tiles and the quoted seed text), longest first
 GLOSSES = sorted({
@@ -219,7 +225,7 @@ def rule(rule_id: str):
     return render_template(
         "rule.html", rule=r, title=_text(r, "title"),
         body=english(r.en) if current_lang() == "en" else r.zh,
-        seed_label=(localized(Message(f"variant.{SEED_VARIANTS[r.seed[0]]}"))
+        seed_label=(localized(Message(f"variant.{seed_variant(r.seed[0])}"))
                     if r.seed else None),
         options=rule_options(r), examples=examples,
         prev=RULES[i - 1] if i > 0 else None,
