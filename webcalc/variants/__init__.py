@@ -1,10 +1,11 @@
 """The rule sets, one module each. ``VARIANTS`` maps the API name to its variant: the one
 registry. Everything else reads it when it is used (the engine, the API, the pages, the
-ledger, the warm-up), so registering a rule set is one step: :func:`register` (or
-``VARIANTS[v.name] = v``)."""
+ledger, the catalogue's texts of a rule set, the rules pages), so registering a rule set is
+one step: :func:`register` (or ``VARIANTS[v.name] = v``)."""
 
 from collections.abc import Iterator, Mapping
 
+from .. import messages
 from .base import Judgement, Situation, Variant
 from .jincheng import VARIANT as JINCHENG
 from .panjin import VARIANT as PANJIN
@@ -20,6 +21,19 @@ def register(variant: Variant) -> Variant:
         raise ValueError(f"a rule set named {variant.name!r} is registered already")
     VARIANTS[variant.name] = variant
     return variant
+
+
+def owned_text(code: str) -> tuple[str, str] | None:
+    """``(English, Chinese)`` of ``code`` where a registered rule set owns it (its
+    ``texts``), else None: the catalogue's look-up of the codes it does not hold."""
+    for v in VARIANTS.values():
+        text = v.texts.get(code)
+        if text is not None:
+            return text
+    return None
+
+
+messages.own_texts(owned_text)
 
 
 class _FanMultipliers(Mapping[str, int]):

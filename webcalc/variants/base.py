@@ -12,6 +12,7 @@ rule set).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -176,6 +177,10 @@ class Variant:
     declared_fields: tuple[str, ...] = ()
     #: what a 番 key of ``waits[].win.fan`` multiplies by where it is not ×2
     fan_multipliers: dict[str, int] = {}
+    #: this rule set's own words, code → (English, Chinese): its label, its options' labels
+    #: and help, its payment lines and its rule-specific messages; the catalogue finds them
+    #: through the registry (:func:`webcalc.variants.owned_text`), so no shared file holds them
+    texts: Mapping[str, tuple[str, str]] = {}
 
     # -- configuration -------------------------------------------------------------
     def wildcards_on(self, opts: Any) -> bool:
