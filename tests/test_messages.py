@@ -390,7 +390,7 @@ ENGLISH_PAGES = [
     "/rules?lang=en",
 ]
 ENGLISH_PAGES += [f"/rules/{r.id}?lang=en" for r in __import__(
-    "webcalc.web.rules_content", fromlist=["RULES"]).RULES]
+    "webcalc.web.rules_content", fromlist=["rules"]).rules()]
 
 
 @pytest.mark.parametrize("url", ENGLISH_PAGES)

@@ -20,7 +20,7 @@ test (the fixture ``toy`` of tests/test_toy_variant.py), and takes it away again
 Nothing else is patched and no shared file is edited: everything reads the registry when it
 is used (the engine's ``analyze``, the API's ``/api/v1/variants``, the ledger's table check,
 the pages' menus, option specs, settlement fields and win methods, the variant names, the
-warm-up's sample hands, the rules pages' option lists), and the toy carries its own words
+warm-up's sample hands, the rules pages), and the toy carries its own words
 (:attr:`Toy.texts`: its label and its message, in English and Chinese), which the catalogue
 finds through the registry.
 """
@@ -80,6 +80,9 @@ class Toy(Zhengzhou):
     sample_hand = dict(Zhengzhou.sample_hand)
     Options = ToyOptions
     texts = TEXTS
+    #: no rules pages of its own (TOY-… are its docstring's; 郑州's pages stay 郑州's)
+    rules = ()
+    rule_prefix = "TOY"
 
     def pao_max(self, opts: Any) -> tuple[int, str | Message]:
         """TOY-1: no 跑, and the message saying why."""

@@ -29,6 +29,7 @@ from ..decompose import (
 from ..errors import InputError
 from ..hand import MELD_KINDS, MELD_LABELS, TAKEN_KINDS, Hand, Meld
 from ..messages import Message
+from ..rulebook import Rule
 from ..settlement import KONG_TYPES, Payment, SettlementResult, Table
 from ..shanten import four_wildcards_missing, free_standard, hand_caps, seven_pairs_plain
 from ..tables import jokers_needed, standard_waits
@@ -181,6 +182,9 @@ class Variant:
     #: and help, its payment lines and its rule-specific messages; the catalogue finds them
     #: through the registry (:func:`webcalc.variants.owned_text`), so no shared file holds them
     texts: Mapping[str, tuple[str, str]] = {}
+    #: its rules pages (``/rules/<id>``), in RULES.md order, and the prefix of their ids
+    rules: tuple[Rule, ...] = ()
+    rule_prefix = ""
 
     # -- configuration -------------------------------------------------------------
     def wildcards_on(self, opts: Any) -> bool:

@@ -61,7 +61,7 @@ from ..tables import standard_waits
 from ..tiles import ALL_TILES, Tile
 from ..wildcards import PANJIN, wildcards_from_indicator
 from .base import WIN_METHOD_LABELS, Declarable, Judgement, Situation, Variant, reason
-from .panjin_texts import TEXTS
+from .panjin_texts import RULES, TEXTS
 
 PJ_POLICY = JokerPolicy(in_triplet=False)            # PJ-2
 ONE_BAMBOO = 18                                       # 1条, 幺鸡
@@ -145,6 +145,8 @@ class Panjin(Variant):
     name = "panjin"
     label = Message("variant.panjin")
     texts = TEXTS                              # its words: panjin_texts.py
+    rules = RULES
+    rule_prefix = "PJ"
     sample_hand = {"hand": "123m456p789s1112z", "indicator": "5m"}
     seed = "002"
     Options = PanjinOptions
