@@ -11,6 +11,10 @@ from __future__ import annotations
 from ..rulebook import Rule, ex
 
 TEXTS: dict[str, tuple[str, str]] = {
+    # the calculator's settlement form, where the discarder's 上架 changes the money
+    's.dready_choose': (
+        'Had the seat that discarded it declared ready (shangjia)? Choose: it changes the payment (JC-5: ×2 when not).',
+        '点炮的一家上架了没有？请选：它决定付多少（JC-5：没上架点炮付双倍）。'),
     'meld.no_taken': (
         "Melds: {variant} has no shi or qiang ({meld} {tile.code}; only Jincheng's thirteen orphans may, JC-10).",
         '副露：{variant}麻将没有拾牌、搶牌（{meld}{tile.chinese}；只有晋城的十三幺可以，JC-10）。'),

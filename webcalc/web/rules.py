@@ -36,8 +36,9 @@ FAN_TAGS_EN = {
 
 
 def fan_label(key: str) -> str:
-    """The tag of the 番 ``key`` of ``fan`` / ``waits[].win.fan`` (盘锦 PJ-10, 郑州's doubles
-    ZZ-4) in this response's language: the catalogue's ``fan.<key>``; an unknown key as is."""
+    """The tag of the 番 ``key`` of ``fan`` / ``waits[].win.fan`` (a rule set's 番 or
+    doubles) in this response's language: the catalogue's ``fan.<key>``; an unknown key as
+    is."""
     if current_lang() == "en" and key in FAN_TAGS_EN:
         return FAN_TAGS_EN[key]
     return localized(Message(f"fan.{key}")) if f"fan.{key}" in TEXTS else key
@@ -135,8 +136,8 @@ def _settlement_pairs(s: dict) -> list[tuple[str, str]]:
              ("s_winner", "none" if s.get("winner") is None else str(s["winner"]))]
     if s.get("discarder") is not None:
         pairs.append(("s_discarder", str(s["discarder"])))
-        # the discarder's 上架, which the page asks where it changes the money (晋城
-        # JC-5); the canonical URL drops it where the room does not use it
+        # the discarder's 上架, which the page asks where it changes the money; the
+        # canonical URL drops it where the room does not use it
         ready = s.get("ready") or [True] * 4
         pairs.append(("s_dready", "1" if ready[s["discarder"]] else "0"))
     pairs += [(f"s_pao{i}", str(v)) for i, v in enumerate(s.get("pao") or []) if v]
