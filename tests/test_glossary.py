@@ -1,11 +1,12 @@
 """Issue 36.5: one word per thing on every page (GLOSSARY.md, "UI words").
 
 The words a page says come from four places: the Chinese catalogue
-(webcalc/translations/zh_Hans_CN/…/messages.po: page strings and the engine's messages,
-option help, the ZZ-6 note), the templates, the scripts' strings (static/js) and the rules
-pages' own explanations (webcalc/web/rules_content.py, its quotations of the rule texts
-excepted: GLOSSARY.md allows a quotation its own words). Each is scanned for the words the
-glossary refuses; a failure names the file, the place and the word to use instead.
+(webcalc/translations/zh_Hans_CN/…/messages.po: page strings and the engine's shared
+messages), the templates, the scripts' strings (static/js) and the rules pages' own
+explanations with each rule set's own words (webcalc/web/rules_content.py and
+webcalc/variants/*_texts.py: option help, the ZZ-6 note …; their quotations of the rule
+texts excepted: GLOSSARY.md allows a quotation its own words). Each is scanned for the words
+the glossary refuses; a failure names the file, the place and the word to use instead.
 """
 
 from __future__ import annotations
@@ -98,22 +99,29 @@ def _js_strings() -> list[tuple[str, str]]:
 
 
 def _rules_texts() -> list[tuple[str, str]]:
-    """(file:line, string) of the rules pages' data, without the ``seed=`` quotations and
-    the module's docstrings."""
-    path = ROOT / "webcalc/web/rules_content.py"
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    quoted: set[int] = set()
-    docs: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.keyword) and node.arg == "seed":
-            quoted |= {id(n) for n in ast.walk(node.value)}
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef)) and node.body:
-            first = node.body[0]
-            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
-                docs.add(id(first.value))
-    return [(f"{path.relative_to(ROOT)}:{n.lineno}", n.value) for n in ast.walk(tree)
-            if isinstance(n, ast.Constant) and isinstance(n.value, str)
-            and id(n) not in quoted and id(n) not in docs]
+    """(file:line, string) of the rules pages' data and of each rule set's own words (the
+    common rules in webcalc/web/rules_content.py, a rule set's rules pages and messages in
+    webcalc/variants/<name>_texts.py), without the ``seed=`` quotations and the modules'
+    docstrings."""
+    paths = [ROOT / "webcalc/web/rules_content.py",
+             *sorted((ROOT / "webcalc/variants").glob("*_texts.py"))]
+    assert len(paths) >= 5, paths
+    out = []
+    for path in paths:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        quoted: set[int] = set()
+        docs: set[int] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.keyword) and node.arg == "seed":
+                quoted |= {id(n) for n in ast.walk(node.value)}
+            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef)) and node.body:
+                first = node.body[0]
+                if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                    docs.add(id(first.value))
+        out += [(f"{path.relative_to(ROOT)}:{n.lineno}", n.value) for n in ast.walk(tree)
+                if isinstance(n, ast.Constant) and isinstance(n.value, str)
+                and id(n) not in quoted and id(n) not in docs]
+    return out
 
 
 SOURCES = {"catalogue": _catalogue, "templates": _template_texts, "scripts": _js_strings,

@@ -55,6 +55,35 @@ def test_every_code_has_a_chinese_translation_and_english_without_chinese():
         assert template(code, "zh") == zh and template(code, "en") == en
 
 
+#: every code a registered rule set owns (its ``texts``: label, options, payment lines, its
+#: rule-specific messages), code → (English, Chinese)
+OWNED = {code: text for v in VARIANTS.values() for code, text in v.texts.items()}
+
+
+def test_every_rule_sets_own_texts_are_complete_in_both_languages():
+    """A rule set's own words (webcalc/variants/<name>_texts.py) are in English and Chinese,
+    with the same placeholders, no Chinese in the English; no code is owned twice or also
+    in the shared catalogue, and the catalogue renders each as its owner writes it."""
+    seen: dict[str, str] = {}
+    for name, v in VARIANTS.items():
+        assert v.texts, f"{name}: no texts"
+        assert f"variant.{name}" in v.texts, f"{name}: its label is not among its texts"
+        for code, (en, zh) in v.texts.items():
+            assert code not in TEXTS, f"{code}: in the shared catalogue and in {name}'s texts"
+            assert code not in seen, f"{code}: owned by {seen.get(code)} and {name}"
+            seen[code] = name
+            assert en and zh, code
+            assert {f.split(".")[0] for f in fields(zh)} == {f.split(".")[0] for f in fields(en)}, code
+            assert not CJK.search(en), f"{code}: Chinese in the English template"
+            assert template(code, "zh") == zh and template(code, "en") == en
+    assert len(seen) > 130
+
+
+def test_a_code_no_registered_rule_set_owns_is_unknown():
+    with pytest.raises(KeyError):
+        template("variant.nowhere", "zh")
+
+
 def _sample(name: str):
     root = name.split(".")[0]
     if "." in name:
@@ -63,9 +92,9 @@ def _sample(name: str):
                   "field": Message("field.hand")}.get(root, 7)
 
 
-@pytest.mark.parametrize("code", sorted(TEXTS))
+@pytest.mark.parametrize("code", sorted({*TEXTS, *OWNED}))
 def test_every_code_renders_in_both_languages(code):
-    params = dict(_sample(f) for f in fields(TEXTS[code]))
+    params = dict(_sample(f) for f in fields(template(code, "en")))
     msg = Message(code, params)
     zh, en = render(msg, "zh"), render(msg, "en")
     assert zh and en and "{" not in en.replace("{{", "").replace('{"', "")
@@ -99,7 +128,10 @@ NOTATION = {
 def _engine_files():
     for p in sorted((ROOT / "webcalc").rglob("*.py")):
         rel = p.relative_to(ROOT / "webcalc")
-        if rel.parts[0] in ("web", "translations") or rel.name.startswith("catalogue"):
+        # the catalogue and each rule set's own words (variants/<name>_texts.py: its
+        # messages and rules pages in both languages) are where Chinese is written
+        if rel.parts[0] in ("web", "translations") or rel.name.startswith("catalogue") or (
+                rel.parts[0] == "variants" and rel.name.endswith("_texts.py")):
             continue
         yield p
 
@@ -358,7 +390,7 @@ ENGLISH_PAGES = [
     "/rules?lang=en",
 ]
 ENGLISH_PAGES += [f"/rules/{r.id}?lang=en" for r in __import__(
-    "webcalc.web.rules_content", fromlist=["RULES"]).RULES]
+    "webcalc.web.rules_content", fromlist=["rules"]).rules()]
 
 
 @pytest.mark.parametrize("url", ENGLISH_PAGES)

@@ -315,9 +315,9 @@ def test_the_warm_up_asks_for_the_toys_sample_hand(toy):
     """gunicorn's warm-up (webcalc/web/warmup.py) renders the toy's sample hand too: its
     page, fragment, API answer and share picture, in both languages, all below 400."""
     from webcalc import create_app
-    from webcalc.web.warmup import HANDS, PLAIN, warm_pages
+    from webcalc.web.warmup import PLAIN, hands, warm_pages
 
-    assert HANDS[-1]["variant"] == NAME
+    assert hands()[-1]["variant"] == NAME
     out = warm_pages(create_app({"TESTING": True}))
     assert out["requests"] == 2 * (len(PLAIN) + 4 * len(VARIANTS)) == out["answered"]
 
@@ -391,10 +391,9 @@ def test_the_apps_fuzzer_with_the_toy_as_its_only_rule_set(toy, make_app, monkey
 
     from tests.ledger import fuzzing
 
-    monkeypatch.setattr(fuzzing, "VARIANTS", (NAME,))
     app = make_app(WTF_CSRF_ENABLED=False, LEDGER_TABLES_PER_HOUR=0, PROPAGATE_EXCEPTIONS=False)
     monkeypatch.setattr(logging.getLogger(app.name), "disabled", True)
-    fuzzer = fuzzing.Fuzzer(app.test_client(), random.Random(37))
+    fuzzer = fuzzing.Fuzzer(app.test_client(), random.Random(37), variants=(NAME,))
     fuzzer.run(scaled(600, floor=200))
     assert not fuzzer.failures, fuzzer.failures[:3]
     assert fuzzer.statuses[500] == 0

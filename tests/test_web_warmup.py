@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from webcalc.web.warmup import HANDS, PLAIN, warm_pages
+from webcalc.web.warmup import PLAIN, hands, warm_pages
 
 
 def test_warm_pages_answers_every_page_and_compiles_the_templates(app):
     stats = warm_pages(app)
     # per language: the plain pages, then per hand the page, its htmx fragment, the API and
     # the share picture
-    assert stats["requests"] == 2 * (len(PLAIN) + 4 * len(HANDS)) == 38
+    assert stats["requests"] == 2 * (len(PLAIN) + 4 * len(hands())) == 38
     assert stats["answered"] == stats["requests"]
     compiled = {name for _, name in app.jinja_env.cache.keys()}
     assert {"index.html", "_result.html", "ledger_new.html", "rules.html"} <= compiled

@@ -15,19 +15,14 @@ two equal on random hands, fuzzes the API with it, opens the calculator on it an
 ledger table of it.
 
 :func:`registered` puts the toy where the app looks a rule set up, for the duration of a
-test (the fixture ``toy`` of tests/test_toy_variant.py), and takes it away again; every
-place it patches is a registry object of the shared code, none is edited:
-
-* ``webcalc.variants.VARIANTS`` (the one registry: the engine's ``analyze``, the API's
-  ``/api/v1/variants``, the ledger's table check, the pages' option specs, settlement
-  fields, win methods, variant names (``i18n.VARIANT_NAMES`` reads it), the rules pages);
-* ``webcalc.analysis.VARIANT_LABELS``, a copy of the labels made at import, which the
-  calculator's and the ledger's variant menus and checks read;
-* ``webcalc.catalogue_texts.TEXTS`` (the English of ``variant.toy`` and ``toy.no_pao``) and
-  ``webcalc.messages.template`` (wrapped, for the Chinese): the catalogue has no other way
-  to hold a text that is not in ``messages.po``;
-* ``webcalc.web.warmup.HANDS``, the sample hands the server asks for before it forks, a
-  tuple made at import.
+test (the fixture ``toy`` of tests/test_toy_variant.py), and takes it away again, in one step:
+``webcalc.variants.VARIANTS[NAME] = VARIANT`` (through the test's monkeypatch, so undone).
+Nothing else is patched and no shared file is edited: everything reads the registry when it
+is used (the engine's ``analyze``, the API's ``/api/v1/variants``, the ledger's table check,
+the pages' menus, option specs, settlement fields and win methods, the variant names, the
+warm-up's sample hands, the rules pages), and the toy carries its own words
+(:attr:`Toy.texts`: its label and its message, in English and Chinese), which the catalogue
+finds through the registry.
 """
 
 from __future__ import annotations
@@ -39,17 +34,13 @@ from typing import Any, ClassVar
 
 import pytest
 
-# the modules that copy the registry when they are first imported, imported before the toy
-# is ever registered (else their copies would keep it after the test)
-from webcalc import analysis, catalogue_texts, messages
 from webcalc.messages import Message
 from webcalc.options import opt
 from webcalc.variants import VARIANTS
 from webcalc.variants.zhengzhou import Zhengzhou
-from webcalc.web import rules, warmup
 
 NAME = "toy"
-#: the toy's texts: code → (English, Chinese)
+#: the toy's own words: code → (English, Chinese) (:attr:`webcalc.variants.Variant.texts`)
 TEXTS = {"variant.toy": ("Toy (no pao)", "无跑郑州"),
          "toy.no_pao": ("{variant} has no pao (TOY-1).", "{variant}不下跑（TOY-1）。")}
 
@@ -88,6 +79,10 @@ class Toy(Zhengzhou):
     seed = ""
     sample_hand = dict(Zhengzhou.sample_hand)
     Options = ToyOptions
+    texts = TEXTS
+    #: no rules pages of its own (TOY-… are its docstring's; 郑州's pages stay 郑州's)
+    rules = ()
+    rule_prefix = "TOY"
 
     def pao_max(self, opts: Any) -> tuple[int, str | Message]:
         """TOY-1: no 跑, and the message saying why."""
@@ -104,21 +99,7 @@ def parent_options(options: dict[str, Any] | None) -> dict[str, Any]:
 
 @contextlib.contextmanager
 def registered(mp: pytest.MonkeyPatch) -> Iterator[Toy]:
-    """The toy registered through ``mp`` (undone when ``mp`` is): see the module's text."""
-    assert NAME not in VARIANTS and NAME not in analysis.VARIANT_LABELS
-    assert all(h["variant"] != NAME for h in warmup.HANDS)
-    assert NAME not in rules.SEED_VARIANTS.values()
+    """The toy registered through ``mp`` (undone when ``mp`` is): the one step."""
+    assert NAME not in VARIANTS
     mp.setitem(VARIANTS, NAME, VARIANT)
-    mp.setitem(analysis.VARIANT_LABELS, NAME, VARIANT.label)
-    for code, (en, _zh) in TEXTS.items():
-        mp.setitem(catalogue_texts.TEXTS, code, en)
-    template = messages.template
-
-    def with_toy(code: str, lang: str) -> str:
-        if code in TEXTS:
-            return TEXTS[code][0 if lang == "en" else 1]
-        return template(code, lang)
-
-    mp.setattr(messages, "template", with_toy)
-    mp.setattr(warmup, "HANDS", (*warmup.HANDS, {"variant": NAME, **VARIANT.sample_hand}))
     yield VARIANT

@@ -9,7 +9,7 @@ copies (C-2), tile count (C-3), winning tile, win method (C-14) — then asks th
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -17,7 +17,7 @@ from .decompose import listed_dicts
 from .efficiency import efficiency, ready_discards, useful_draws
 from .errors import InputError
 from .hand import Hand, Meld, melds_from_api
-from .messages import Message, Plain
+from .messages import Joined, Message, Plain
 from .options import parse_options
 from .settlement import SettlementResult, settle
 from .tiles import FIELD_LABELS, Tile, counts_of, parse_tiles
@@ -25,7 +25,21 @@ from .variants import VARIANTS, Situation, Variant
 from .variants.base import WIN_METHODS, Judgement
 from .waits import Wait, discard_advice, find_waits, is_any_tile_wait
 
-VARIANT_LABELS = {name: v.label for name, v in VARIANTS.items()}
+
+class _VariantLabels(Mapping[str, "str | Message"]):
+    """Each registered rule set's label by name, read from the registry when asked."""
+
+    def __getitem__(self, name: str) -> str | Message:
+        return VARIANTS[name].label
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(VARIANTS)
+
+    def __len__(self) -> int:
+        return len(VARIANTS)
+
+
+VARIANT_LABELS: Mapping[str, str | Message] = _VariantLabels()
 REQUEST_FIELDS = ("variant", "options", "hand", "melds", "indicator", "winning_tile",
                   "win_by", "visible", "settlement", "history")
 MAX_LISTED = 200          # API.md: the readings list may stop at 200
@@ -335,12 +349,25 @@ def _check_request(request: Any) -> dict[Any, Any]:
     return request
 
 
+def variant_names(labelled: bool = False) -> Any:
+    """The registered rule sets' names as a message says them: ``a, b, c or d`` (``a、b、c
+    或 d``); ``labelled``: each with its label, ``a (A), b (B) or c (C)``."""
+    names: list[Any] = [Message("variant.name_label", name=n, label=v.label) if labelled
+                        else n for n, v in VARIANTS.items()]
+    if len(names) < 2:
+        return Joined(names)
+    return Message("variant.labels_or" if labelled else "variant.names_or",
+                   most=Joined(names[:-1]), last=names[-1])
+
+
 def _variant(name: Any) -> Variant:
     if name is None:
-        raise InputError("unknown_variant", Message("variant.required"), "variant")
+        raise InputError("unknown_variant", Message("variant.required", names=variant_names()),
+                         "variant")
     variant = VARIANTS.get(name) if isinstance(name, str) else None
     if variant is None:
-        raise InputError("unknown_variant", Message("variant.unknown", name=name), "variant")
+        raise InputError("unknown_variant", Message(
+            "variant.unknown", name=name, names=variant_names(labelled=True)), "variant")
     return variant
 
 

@@ -17,7 +17,7 @@ A message as JSON data (what the ledger stores) is :mod:`webcalc.message_json`.
 from __future__ import annotations
 
 import string
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -137,9 +137,32 @@ def _param(value: Any, lang: str) -> Any:
     return value
 
 
+def _no_owner(code: str) -> tuple[str, str] | None:
+    return None
+
+
+#: where a code the shared catalogue does not hold is looked up: ``code → (English,
+#: Chinese)`` or None. :mod:`webcalc.variants` installs one that reads each registered rule
+#: set's own ``texts`` (its label, options, rule-specific messages) at each look-up.
+_owned: Callable[[str], tuple[str, str] | None] = _no_owner
+
+
+def own_texts(finder: Callable[[str], tuple[str, str] | None]) -> None:
+    """Install ``finder``, the look-up of the codes outside :data:`TEXTS` (see ``_owned``)."""
+    global _owned
+    _owned = finder
+    _pieces.cache_clear()
+
+
 def template(code: str, lang: str) -> str:
-    """The template of ``code`` in ``lang`` (``KeyError`` for an unknown code)."""
-    text = TEXTS[code]
+    """The template of ``code`` in ``lang`` (``KeyError`` for an unknown code): the shared
+    catalogue's, else the one of the registered rule set that owns ``code``."""
+    text = TEXTS.get(code)
+    if text is None:
+        owned = _owned(code)
+        if owned is None:
+            raise KeyError(code)
+        return owned[0] if lang == "en" else owned[1]
     tr = _translations(lang)
     if tr is None:
         return text

@@ -354,11 +354,11 @@ def build(seed: int = 20261201) -> list[dict]:
         for day in ("2026-11-30", "2026-12-01"):
             out.append({"method": "GET", "path": f"/api/v1/quiz?variant={v}&date={day}"})
     out += _pages(rng, 1100)
-    from webcalc.web.rules_content import BY_ID  # every rule page, both languages
+    from webcalc.web.rules_content import by_id  # every rule page, both languages
 
     out.append({"method": "GET", "path": "/rules"})
     out.append({"method": "GET", "path": "/rules?lang=en"})
-    for rid in sorted(BY_ID):
+    for rid in sorted(by_id()):
         out.append({"method": "GET", "path": f"/rules/{rid}"})
         out.append({"method": "GET", "path": f"/rules/{rid}?lang=en"})
     for page in ("/t/new", "/t/new?variant=panjin", "/t/new?lang=en", "/t/mine", "/healthz",

@@ -73,8 +73,12 @@ from webcalc.variants.base import Situation
 from webcalc.web.review import MODES as REVIEW_MODES
 from webcalc.web.turns import history_text, review_text
 
-#: every registered rule set (webcalc.variants.VARIANTS), in its order
-VARIANTS = tuple(REGISTERED)
+
+def registered() -> tuple[str, ...]:
+    """Every registered rule set (webcalc.variants.VARIANTS, read now), in its order."""
+    return tuple(REGISTERED)
+
+
 CHINESE = re.compile(r"[\u4e00-\u9fff]")
 #: every error code an answer under /api/ may carry (API.md, docs/LEDGER.md)
 API_CODES = set(CODES) | {"bad_json", "bad_request", "not_found", "read_only", "conflict",
@@ -404,9 +408,11 @@ def _a_win(rng: random.Random, req: dict, hand: list[int], melds: list[dict],
     return {"draw": tile, "win": True}
 
 
-#: the rule sets that take the winner's history (三门峡 表, RULES SMX-5), in their defaults
-HISTORY_VARIANTS = tuple(n for n, v in REGISTERED.items()
-                         if v.takes_history(parse_options(v.Options, {})))
+def history_variants(names: tuple[str, ...] | None = None) -> tuple[str, ...]:
+    """The rule sets of ``names`` (default: every registered one) that take the winner's
+    history (三门峡 表, RULES SMX-5), in their defaults."""
+    return tuple(n for n in (registered() if names is None else names)
+                 if REGISTERED[n].takes_history(parse_options(REGISTERED[n].Options, {})))
 
 
 def complete_hand(rng: random.Random, name: str,
@@ -549,6 +555,11 @@ class Fuzzer:
     circle_edit: str | None = None             # a circle's edit token, made on first use
     steps: int = 0
     area: str = "ledger"
+    #: the rule sets it picks from (default: every one registered when it picks)
+    variants: tuple[str, ...] = ()
+
+    def names(self) -> tuple[str, ...]:
+        return self.variants or registered()
 
     # -- requests -------------------------------------------------------------------------
     def send(self, method: str, path: str, raw: bytes | None = None, *, form: dict | None = None,
@@ -581,7 +592,7 @@ class Fuzzer:
         self.failures.append(out)
 
     def new_table(self, variant: str | None = None, circle: LiveCircle | None = None) -> Live:
-        variant = variant or self.rng.choice(VARIANTS)
+        variant = variant or self.rng.choice(self.names())
         base = self.rng.choice([1, 2, 0.5, 0.25, 10, 100, 0.1])
         spec: dict = {"variant": variant, "base": base}
         if circle is not None:
@@ -700,7 +711,7 @@ class Fuzzer:
         r = rng.random()
         live = self.table()
         if r < 0.08:
-            body = {"variant": rng.choice(VARIANTS), "options": {},
+            body = {"variant": rng.choice(self.names()), "options": {},
                     "base": rng.choice([1, 0.5, 100]), "names": ["甲", "乙", "丙", "丁"],
                     "dealer": rng.randrange(4)}
             raw = None
@@ -742,7 +753,7 @@ class Fuzzer:
         text = self.text
         r = rng.random()
         if r < 0.2:
-            form = {"variant": rng.choice(VARIANTS + ("x",)), "base": text(), "dealer": text(),
+            form = {"variant": rng.choice(self.names() + ("x",)), "base": text(), "dealer": text(),
                     **{f"n{i}": text() for i in range(4)}}
             self.send("post", "/t/new", form=form)
         elif r < 0.45:
@@ -836,7 +847,7 @@ class Fuzzer:
             if resp.status_code == 201:
                 circle.players = len(resp.json["players"])
         elif r < 0.30:
-            body = {"variant": rng.choice(VARIANTS), "circle": self.token(circle),
+            body = {"variant": rng.choice(self.names()), "circle": self.token(circle),
                     "players": self.seats(circle)}
             if rng.random() < 0.3:
                 body.update(names=["老王", "小李", "阿梅", "张师傅"], base=rng.choice([1, 0.5]),
@@ -902,7 +913,7 @@ class Fuzzer:
         elif r < 0.68:
             form = {f"p{i}": str(p) if rng.random() < 0.9 else text()
                     for i, p in enumerate(self.seats(circle))}
-            form["variant"] = rng.choice(VARIANTS + ("x", text()))
+            form["variant"] = rng.choice(self.names() + ("x", text()))
             resp = self.send("post", f"/c/{self.token(circle)}/tables", form=form)
             if resp.status_code == 303:
                 circle.tables += 1
@@ -918,7 +929,7 @@ class Fuzzer:
         """``POST /api/v1/review`` with a legal log of a random rule set (mutated mostly),
         or the review page with that log as its URL state and a tap."""
         rng = self.rng
-        req = review_log(rng, rng.choice(VARIANTS))
+        req = review_log(rng, rng.choice(self.names()))
         if rng.random() < 0.65:
             sent = self.maybe(req)
             resp = self.send("post", "/api/v1/review", encode(rng, sent))
@@ -968,8 +979,8 @@ class Fuzzer:
         """``GET /api/v1/quiz`` and the ``/quiz`` page: every rule set, dates real and not,
         a pick of the hand's tiles or garbage."""
         rng = self.rng
-        variant = rng.choice(VARIANTS) if rng.random() < 0.85 else rng.choice(
-            ["", "x", VARIANTS[0].upper(), VARIANTS[0] + "\x00", "东" * 40])
+        variant = rng.choice(self.names()) if rng.random() < 0.85 else rng.choice(
+            ["", "x", self.names()[0].upper(), self.names()[0] + "\x00", "东" * 40])
         r = rng.random()
         if r < 0.7:
             day = f"{rng.randint(2000, 2099):04d}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}"
@@ -1010,7 +1021,9 @@ class Fuzzer:
     # -- the 三门峡 history (表) -------------------------------------------------------------
     def history_table(self) -> Live:
         if not self.history_tables or self.history_tables[0].entries > 60:
-            self.history_tables = [self.new_table(rng_choice(self.rng, HISTORY_VARIANTS))]
+            names = self.names()
+            self.history_tables = [self.new_table(rng_choice(self.rng, history_variants(names),
+                                                             names))]
         return self.history_tables[0]
 
     def history_step(self) -> None:
@@ -1018,7 +1031,8 @@ class Fuzzer:
         mostly; elsewhere it is refused), recorded or corrected at a table of such a rule
         set (the API and the entry form), its correction page opened; valid and mutated."""
         rng = self.rng
-        name = rng_choice(rng, HISTORY_VARIANTS) if rng.random() < 0.8 else rng.choice(VARIANTS)
+        name = (rng_choice(rng, history_variants(self.names()), self.names()) if rng.random() < 0.8
+                else rng.choice(self.names()))
         options = room_options(rng, name) if rng.random() < 0.2 else {}
         body = history_hand(rng, name, options)
         settlement: dict = {"winner": rng.randrange(4), "dealer": rng.randrange(4)}
@@ -1143,9 +1157,10 @@ class Fuzzer:
                 progress(self.requests)
 
 
-def rng_choice(rng: random.Random, names: tuple[str, ...]) -> str:
-    """One of ``names``, or any rule set when there is none (no rule set takes a history)."""
-    return rng.choice(names or VARIANTS)
+def rng_choice(rng: random.Random, names: tuple[str, ...], others: tuple[str, ...]) -> str:
+    """One of ``names``, or one of ``others`` when there is none (no rule set takes a
+    history)."""
+    return rng.choice(names or others)
 
 
 def exact(x: Any) -> Fraction:

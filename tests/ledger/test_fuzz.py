@@ -17,14 +17,14 @@ from webcalc.errors import InputError
 from webcalc.story import review
 
 from .fuzzing import (
-    HISTORY_VARIANTS,
     MIX,
-    VARIANTS,
     Fuzzer,
     encode,
     history_hand,
+    history_variants,
     hostile,
     mutate,
+    registered,
     review_log,
 )
 
@@ -61,7 +61,7 @@ def test_the_valid_bodies_are_valid():
     (a last turn that wins may be no win), a hand with a history where the rule set takes
     one, refused with ``bad_history`` elsewhere."""
     rng = random.Random(5)
-    for name in VARIANTS:
+    for name in registered():
         for _ in range(6):
             req = review_log(rng, name)
             try:
@@ -71,7 +71,7 @@ def test_the_valid_bodies_are_valid():
                 assert err.code in ("not_complete", "bad_win_by") and (
                     last.get("win") or last.get("claim") == "win"), (req, err.to_dict())
         body = history_hand(rng, name)
-        if name in HISTORY_VARIANTS:
+        if name in history_variants():
             assert analyze(body).to_json()["history"] is not None
         else:
             with pytest.raises(InputError) as err:

@@ -33,7 +33,7 @@ def _payments_in(settlement: dict, lang: str) -> dict:
     pays = [({**p, "detail": p["detail_en"]} if p.get("detail_en") else p)
             for p in settlement["payments"]]
     out = {**settlement, "payments": pays}
-    if settlement.get("notes"):             # the settlement's own notes (ZZ-6), likewise
+    if settlement.get("notes"):             # the settlement's own notes, likewise
         out["notes"] = [({**n, "message": n["message_en"]} if n.get("message_en") else n)
                         for n in settlement["notes"]]
     return out

@@ -12,6 +12,7 @@ rule set).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,6 +29,7 @@ from ..decompose import (
 from ..errors import InputError
 from ..hand import MELD_KINDS, MELD_LABELS, TAKEN_KINDS, Hand, Meld
 from ..messages import Message
+from ..rulebook import Rule
 from ..settlement import KONG_TYPES, Payment, SettlementResult, Table
 from ..shanten import four_wildcards_missing, free_standard, hand_caps, seven_pairs_plain
 from ..tables import jokers_needed, standard_waits
@@ -183,6 +185,13 @@ class Variant:
     declared_fields: tuple[str, ...] = ()
     #: what a 番 key of ``waits[].win.fan`` multiplies by where it is not ×2
     fan_multipliers: dict[str, int] = {}
+    #: this rule set's own words, code → (English, Chinese): its label, its options' labels
+    #: and help, its payment lines and its rule-specific messages; the catalogue finds them
+    #: through the registry (:func:`webcalc.variants.owned_text`), so no shared file holds them
+    texts: Mapping[str, tuple[str, str]] = {}
+    #: its rules pages (``/rules/<id>``), in RULES.md order, and the prefix of their ids
+    rules: tuple[Rule, ...] = ()
+    rule_prefix = ""
 
     # -- configuration -------------------------------------------------------------
     def wildcards_on(self, opts: Any) -> bool:

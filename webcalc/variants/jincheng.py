@@ -47,6 +47,7 @@ from .base import (
     Situation,
     Variant,
 )
+from .jincheng_texts import RULES, TEXTS
 
 ORPHANS = frozenset(TERMINALS_AND_HONORS)
 _SEVEN_ORPHANS = SEVEN_PAIRS | {"thirteen_orphans"}           # distance_shapes without melds
@@ -103,6 +104,9 @@ class JinchengOptions:
 class Jincheng(Variant):
     name = "jincheng"
     label = Message("variant.jincheng")
+    texts = TEXTS                              # its words: jincheng_texts.py
+    rules = RULES
+    rule_prefix = "JC"
     sample_hand = {"hand": "234m345p456s77z888s", "winning_tile": "8s",
                    "win_by": "discard"}
     seed = "003"

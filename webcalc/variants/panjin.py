@@ -63,6 +63,7 @@ from ..wildcards import PANJIN, wildcards_from_indicator
 from .base import WIN_METHOD_LABELS, Declarable, Judgement, Situation, Variant, reason
 from .panjin_draws import discards_search, panjin_standard_drawn, useful_search
 from .panjin_search import panjin_meld_flags, panjin_missing
+from .panjin_texts import RULES, TEXTS
 
 PJ_POLICY = JokerPolicy(in_triplet=False)            # PJ-2
 ONE_BAMBOO = 18                                       # 1条, 幺鸡
@@ -145,6 +146,9 @@ def fan(key: str, multiplier: int = 2) -> dict[Any, Any]:
 class Panjin(Variant):
     name = "panjin"
     label = Message("variant.panjin")
+    texts = TEXTS                              # its words: panjin_texts.py
+    rules = RULES
+    rule_prefix = "PJ"
     sample_hand = {"hand": "123m456p789s1112z", "indicator": "5m"}
     seed = "002"
     Options = PanjinOptions

@@ -47,6 +47,7 @@ from .base import (
     Situation,
     Variant,
 )
+from .sanmenxia_texts import RULES, TEXTS
 
 #: distance_shapes: (the default's, wildcards, 十三不靠) -> one object per set
 _SHAPES = {(s, w, k): s | ({"four_wildcards"} if w else set()) | ({"knitted"} if k else set())
@@ -137,6 +138,9 @@ class SanmenxiaOptions:
 class Sanmenxia(Variant):
     name = "sanmenxia"
     label = Message("variant.sanmenxia")
+    texts = TEXTS                              # its words: sanmenxia_texts.py
+    rules = RULES
+    rule_prefix = "SMX"
     sample_hand = {"hand": "123m456p789s1112z"}
     seed = "000"
     Options = SanmenxiaOptions

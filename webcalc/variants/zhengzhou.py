@@ -48,6 +48,7 @@ from .base import (
     Situation,
     Variant,
 )
+from .zhengzhou_texts import RULES, TEXTS
 
 #: distance_shapes with 四混 added, one object per set
 _WITH_FOUR = {s: s | {"four_wildcards"} for s in (NO_SHAPES, SEVEN_PAIRS)}
@@ -95,6 +96,9 @@ DECLARED_DOUBLES = {"seven_pairs": (Message("fan.seven_pairs"), "seven_pairs_dou
 class Zhengzhou(Variant):
     name = "zhengzhou"
     label = Message("variant.zhengzhou")
+    texts = TEXTS                              # its words: zhengzhou_texts.py
+    rules = RULES
+    rule_prefix = "ZZ"
     sample_hand = {"hand": "123m456p789s11122z", "winning_tile": "2z",
                    "win_by": "self_draw"}
     seed = "001"

@@ -168,11 +168,11 @@ def _static_source(name: str) -> str:
 def precache_lists() -> dict:
     """What the service worker keeps: the shell (fingerprinted files, the offline page in
     each language, the empty calculator, the rules index and 我的牌桌) and the rules pages."""
-    from .rules_content import RULES
+    from .rules_content import rules as every_rule
 
     shell = [url_for("static", filename=f) for f in SHELL_FILES]
     shell += ["/offline", "/offline?lang=zh", "/offline?lang=en", "/", "/rules", "/t/mine"]
-    rules = [url_for("rules.rule", rule_id=r.id) for r in RULES]
+    rules = [url_for("rules.rule", rule_id=r.id) for r in every_rule()]
     return {"shell": shell, "rules": rules}
 
 

@@ -37,7 +37,8 @@ class AnalyzeForm(FlaskForm):
     winning_tile = StringField(_l("Winning tile (the last one in)"),
                                validators=[Optional(), _too_long(20)])
     #: the winner's last turns as 摸/打 pairs (``7z7z 1m2m``, webcalc.web.turns), only where
-    #: the variant takes a history (三门峡 表, SMX-5); elsewhere the page drops it
+    #: the variant takes a history (its 表 counts the winner's turns); elsewhere the page
+    #: drops it
     history = StringField(_l("The winner's last turns (摸/打)"),
                           validators=[Optional(), _too_long(400)])
     #: choices are the chosen variant's win methods (:meth:`set_variant`); a value the variant

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from contextvars import ContextVar
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import flask_babel
 from flask import Flask, current_app, g, has_app_context, request
@@ -189,6 +189,13 @@ class _VariantNames(Mapping[str, str]):
         if is_free(name):                   # a table with no rule set (not a variant)
             return str(_l("Free scoring"))
         return localized(VARIANTS[name].label)
+
+    def get(self, name: object, default: Any = None) -> Any:
+        """The name of ``name`` if it is a rule set (or free scoring), else ``default``: any
+        value a request gave may be asked (None, a name no longer registered)."""
+        if isinstance(name, str) and (name in VARIANTS or is_free(name)):
+            return self[name]
+        return default
 
     def __iter__(self) -> Iterator[str]:
         return iter(VARIANTS)

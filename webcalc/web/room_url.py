@@ -17,7 +17,7 @@ URL parameters (the canonical URL keeps only values that differ from the default
 ``s_jiagang0..3``      加钢 per seat, ``1`` (盘锦 with 加钢, not 死钢)
 ``s_ready0..3``        上架 per seat, ``0`` for a seat that had not (晋城; default all ready)
 ``s_dready``           the discarder's 上架, ``1``/``0``: asked, no default, for a discard (or
-                       抢杠) win where 上架 changes the money (晋城 JC-5: ×2 when not)
+                       抢杠) win where 上架 changes the money (a discard before 上架 pays ×2)
 ``s_kongs``            every kong at the table: ``seat:type[:from]`` joined by commas, type
                        ``exposed`` 明杠, ``added`` 补杠, ``concealed`` 暗杠, ``wildcard`` 混杠
                        (``1:exposed:2,3:concealed``). The form edits it as rows

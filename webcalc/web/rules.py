@@ -1,5 +1,6 @@
 """The rules pages: ``GET /rules`` lists every decision id of docs/RULES.md,
-``GET /rules/<id>`` explains one (content: :mod:`.rules_content`), with the room options
+``GET /rules/<id>`` explains one (content: the common rules in :mod:`.rules_content`, each
+registered rule set's own as its ``Variant.rules``), with the room options
 that change it (from the engine's option specs) and worked examples that open the analysis
 page. Also the template helpers that turn a printed rule id into a link (``rule_url``) and
 name the 番 of a wait's value (``fan_label``).
@@ -18,7 +19,7 @@ from ..messages import Message
 from ..options import option_specs
 from ..variants import FAN_MULTIPLIERS, VARIANTS
 from .i18n import current_lang, lang_param, localized
-from .rules_content import BY_ID, RULES, SECTIONS, Example, Rule
+from .rules_content import Example, Rule, by_id, rule_note, rules, sections
 
 bp = Blueprint("rules", __name__)
 
@@ -35,14 +36,21 @@ FAN_TAGS_EN = {
 
 
 def fan_label(key: str) -> str:
-    """The tag of the 番 ``key`` of ``fan`` / ``waits[].win.fan`` (盘锦 PJ-10, 郑州's doubles
-    ZZ-4) in this response's language: the catalogue's ``fan.<key>``; an unknown key as is."""
+    """The tag of the 番 ``key`` of ``fan`` / ``waits[].win.fan`` (a rule set's 番 or
+    doubles) in this response's language: the catalogue's ``fan.<key>``; an unknown key as
+    is."""
     if current_lang() == "en" and key in FAN_TAGS_EN:
         return FAN_TAGS_EN[key]
     return localized(Message(f"fan.{key}")) if f"fan.{key}" in TEXTS else key
 
 
-SEED_VARIANTS = {v.seed: v.name for v in VARIANTS.values()}     # seed number → the variant
+
+
+def seed_variant(seed: str) -> str:
+    """The registered rule set whose rule text is the seed file ``seed``."""
+    return next(v.name for v in VARIANTS.values() if v.seed == seed)
+
+
 #: the Chinese terms the English rule texts gloss, as the English page names them (the
 #: English page shows no Chinese outside the tiles and the quoted seed text), longest first
 GLOSSES = sorted({
@@ -91,7 +99,7 @@ def english(text):
 def rule_url(rule_id) -> str:
     """``/rules/<id>`` (keeping ``?lang=``) for a known rule id, else the list ``/rules``."""
     rid = str(rule_id or "").strip()
-    if rid not in BY_ID:
+    if rid not in by_id():
         return url_for("rules.index", lang=lang_param())
     return url_for("rules.rule", rule_id=rid, lang=lang_param())
 
@@ -128,8 +136,8 @@ def _settlement_pairs(s: dict) -> list[tuple[str, str]]:
              ("s_winner", "none" if s.get("winner") is None else str(s["winner"]))]
     if s.get("discarder") is not None:
         pairs.append(("s_discarder", str(s["discarder"])))
-        # the discarder's 上架, which the page asks where it changes the money (晋城
-        # JC-5); the canonical URL drops it where the room does not use it
+        # the discarder's 上架, which the page asks where it changes the money; the
+        # canonical URL drops it where the room does not use it
         ready = s.get("ready") or [True] * 4
         pairs.append(("s_dready", "1" if ready[s["discarder"]] else "0"))
     pairs += [(f"s_pao{i}", str(v)) for i, v in enumerate(s.get("pao") or []) if v]
@@ -199,31 +207,44 @@ def _text(rule_or_example, field: str) -> str:
     return getattr(rule_or_example, f"{field}_zh")
 
 
+def rule_body(r: Rule) -> str:
+    """A rule's explanation in this response's language, with what the registered rule sets
+    add to it (its ``{notes}``: :func:`.rules_content.rule_note`)."""
+    lang = current_lang()
+    text = english(r.en) if lang == "en" else r.zh
+    if "{notes}" in text:
+        text = text.replace("{notes}", rule_note(r.id, lang))
+    return text
+
+
 @bp.get("/rules")
 def index():
-    sections = [(code, zh, en, [r for r in RULES if r.section == code])
-                for code, zh, en in SECTIONS]
-    return render_template("rules.html", sections=sections, title_of=lambda r: _text(r, "title"))
+    every = rules()
+    listed = [(code, zh, en, [r for r in every if r.section == code])
+              for code, zh, en in sections()]
+    return render_template("rules.html", sections=listed, title_of=lambda r: _text(r, "title"))
 
 
 @bp.get("/rules/<rule_id>")
 def rule(rule_id: str):
-    r = BY_ID.get(rule_id) or BY_ID.get(rule_id.upper())
+    book = by_id()
+    r = book.get(rule_id) or book.get(rule_id.upper())
     if r is None:
         return render_template("rule_missing.html", rule_id=rule_id), 404
-    i = RULES.index(r)
+    every = rules()
+    i = every.index(r)
     lang = lang_param()
     examples = [{"url": example_url(e, lang), "says": english(e.says_en)
                  if current_lang() == "en" else e.says_zh, "e": e,
                  "options": example_options(e)} for e in r.examples]
     return render_template(
         "rule.html", rule=r, title=_text(r, "title"),
-        body=english(r.en) if current_lang() == "en" else r.zh,
-        seed_label=(localized(Message(f"variant.{SEED_VARIANTS[r.seed[0]]}"))
+        body=rule_body(r),
+        seed_label=(localized(Message(f"variant.{seed_variant(r.seed[0])}"))
                     if r.seed else None),
         options=rule_options(r), examples=examples,
-        prev=RULES[i - 1] if i > 0 else None,
-        next=RULES[i + 1] if i + 1 < len(RULES) else None,
+        prev=every[i - 1] if i > 0 else None,
+        next=every[i + 1] if i + 1 < len(every) else None,
         title_of=lambda x: _text(x, "title"))
 
 

@@ -17,10 +17,11 @@ from typing import Any, cast
 from flask_babel import gettext as _
 
 from ..errors import InputError
+from ..messages import Message
 from ..options import parse_options
 from ..settlement import kongs_of_melds
 from ..variants import VARIANTS
-from .i18n import SEAT_LABELS
+from .i18n import SEAT_LABELS, localized
 from .i18n import lazy_gettext as _l
 
 SEATS = ("东家", "南家", "西家", "北家")
@@ -124,14 +125,14 @@ class SettlementForm:
         used |= {_FORM_NAME.get(f, f) for f in fields if f != "discarder"}
         if self.win_by in ("discard", "robbing_kong"):
             used.add("discarder")
-            if "ready" in used:             # JC-5: the discarder's 上架 changes the money
+            if "ready" in used:             # the discarder's 上架 changes the money
                 used.add("dready")
         return frozenset(used)
 
     @property
     def takes_history(self) -> bool:
-        """Whether the page asks for the winner's last turns (the variant says: 三门峡 with
-        wildcards, SMX-5)."""
+        """Whether the page asks for the winner's last turns (the variant says: where they
+        count 表, ``Variant.takes_history``)."""
         variant, options = self._engine_options
         return variant.takes_history(options)
 
@@ -154,8 +155,8 @@ class SettlementForm:
 
     @property
     def everyone_jiagang(self) -> bool:
-        """Every seat counts as 加钢 whatever the form says (the variant says: 盘锦 死钢,
-        PJ-11), read from the options as the form shows them (``Variant.everyone_jiagang``)."""
+        """Every seat counts as 加钢 whatever the form says (the variant says: 死钢), read
+        from the options as the form shows them (``Variant.everyone_jiagang``)."""
         variant = VARIANTS.get(self.variant)
         return variant is not None and variant.everyone_jiagang(SimpleNamespace(**self.opts))
 
@@ -258,8 +259,8 @@ class SettlementForm:
         self._check_winner_kongs()
         if ("dready" in self.uses and isinstance(self.winner, int) and self.dready is None
                 and "s_dready" not in self.errors):
-            self.errors["s_dready"] = [_("Had the seat that discarded it declared 上架? Choose: "
-                                         "it changes the payment (JC-5: ×2 when not).")]
+            # the question and its rule are the rule set's words (its texts)
+            self.errors["s_dready"] = [localized(Message("s.dready_choose"))]
 
     def _check_winner_kongs(self) -> None:
         """The winner's kongs come from their melds: one also in the kong list would be

@@ -14,7 +14,7 @@ here: the engine still checks every field it receives.
                        variant takes a history)
 ``meld_type``          with ``target=melds``: ``pong`` (default), ``chow`` (tap the lowest
                        tile), ``kong``, ``added_kong``, ``concealed_kong``, and in 晋城
-                       ``shi`` 拾 / ``qiang`` 搶 (one tile, JC-10)
+                       ``shi`` 拾 / ``qiang`` 搶 (one tile)
 ``meld_from``          with ``target=melds``: the seat 0-3 that supplied the tile (``@n``)
 ``remove``             the index of a tile of the hand as drawn (sorted) to drop
 ``remove_visible``     the same for the visible tiles
@@ -40,7 +40,7 @@ MELD_TYPES = ("pong", "chow", "kong", "added_kong", "concealed_kong", "shi", "qi
 #: the word the melds text field uses for each meld type (webcalc.notation)
 MELD_WORDS = {"pong": "碰", "chow": "吃", "kong": "明杠", "added_kong": "补杠",
               "concealed_kong": "暗杠", "shi": "拾", "qiang": "搶"}
-#: tiles a meld of each type counts toward the 13/14 (C-3; 拾/搶 one each, JC-10)
+#: tiles a meld of each type counts toward the 13/14 (C-3; 拾/搶 one each)
 MELD_SIZES = {"shi": 1, "qiang": 1}
 TARGET_LABELS = {
     "hand": _l("Hand"),
@@ -125,7 +125,7 @@ class Entry:
 
 
 def meld_count(melds: list[dict]) -> int:
-    """What the melds count toward C-3: 3 each (a kong too), 1 per 拾/搶 tile (JC-10)."""
+    """What the melds count toward C-3: 3 each (a kong too), 1 per 拾/搶 tile."""
     return sum(MELD_SIZES.get(m.get("type") or "", 3) for m in melds)
 
 

@@ -142,8 +142,8 @@ _RULE_TAIL = re.compile(r"\s*[（(]([A-Z]{1,3}-\d+(?:[、,，]\s*[A-Z]{1,3}-\d+)
 
 
 def split_rule(detail) -> tuple[str, list[str]]:
-    """An engine ``detail`` → (text, [rule ids]) when it ends with ``（ZZ-4、ZZ-5）`` (or, in
-    English, `` (ZZ-4, ZZ-5)``)."""
+    """An engine ``detail`` → (text, [rule ids]) when it ends with its rule ids, ``（C-11、C-15）``
+    (or, in English, `` (C-11, C-15)``)."""
     text = str(detail or "")
     m = _RULE_TAIL.search(text)
     if not m:

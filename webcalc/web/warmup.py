@@ -21,9 +21,13 @@ from flask import Flask
 
 from ..variants import VARIANTS
 
-#: a hand of each rule set, as the variant gives it (``Variant.sample_hand``: 13 tiles
-#: waiting; 14 tiles won, some with a wildcard indicator)
-HANDS = tuple({"variant": v.name, **v.sample_hand} for v in VARIANTS.values())
+
+def hands() -> tuple[dict, ...]:
+    """A hand of each registered rule set, as the variant gives it (``Variant.sample_hand``:
+    13 tiles waiting; 14 tiles won, some with a wildcard indicator)."""
+    return tuple({"variant": v.name, **v.sample_hand} for v in VARIANTS.values())
+
+
 #: pages that need no hand
 PLAIN = ("/", "/t/new", "/rules")
 
@@ -63,7 +67,7 @@ def warm_pages(app: Flask) -> dict:
     for lang in ("zh", "en"):
         for path in PLAIN:
             ask("GET", f"{path}?lang={lang}")
-        for req in HANDS:
+        for req in hands():
             query = urlencode({**req, "lang": lang})
             ask("GET", f"/?{query}")
             ask("GET", f"/?{query}", headers={"HX-Request": "true"})
