@@ -13,11 +13,9 @@ from flask import url_for
 from flask_babel import gettext as _
 from werkzeug.datastructures import MultiDict
 
-from ..analysis import VARIANT_LABELS
 from ..errors import InputError
 from ..messages import Message
-from ..options import option_specs, parse_options
-from ..settlement import fmt
+from ..options import parse_options
 from ..variants import VARIANTS
 from ..variants.base import Declarable
 from .forms import TEXT_FIELDS, attach_error
@@ -25,18 +23,26 @@ from .i18n import lang_param, localized, localized_error
 from .ledger_entry import (
     BET_KEYS,
     DECLARED_FIELDS,
-    DECLARED_MAX,
-    Bets,
-    Unsettled,
+    apply_bets,
+    bets_text,
     carried_bets,
+    changed_bets,
+    declared_values,
     entry_key,
+    entry_number,
     fixed_key,
-    prefill_hand,
+    from_calculator,
+    prefill,
+    table_args,
 )
 from .ledger_outcomes import DISCARD_METHODS
-from .room import Room, win_methods
+from .room import win_methods
 from .room_page import Home
-from .room_url import read_room
+
+
+class Unsettled(InputError):
+    """The entry's room has inputs it cannot read (shown under them): nothing is recorded,
+    as the calculator page computes no settlement then."""
 
 
 @dataclass(frozen=True)
@@ -87,106 +93,36 @@ class TableHome(Home):
     # -- reading ------------------------------------------------------------------------
 
     def bind(self, raw) -> MultiDict:
+        """The room's arguments from their sources, in this order (:mod:`.ledger_entry`): the
+        entry's own number; a calculator's room sent here; the corrected hand's inputs when
+        the entry gives none; the carried bets as defaults; the declared factors; and last
+        the table's own, which nothing else sets."""
         t = self.table
         args = MultiDict(raw)
-        self._read_number(args)
+        number = entry_number(args, t, self.correcting)
+        if number is not None:
+            self.number = number
         if "variant" in args:               # a calculator's room, sent to this table
-            args = self._from_calculator(args)
+            sent = from_calculator(args, t, self.dealer)
+            args = sent.args
+            if sent.refused is not None:
+                self.refused = sent.refused
+            else:
+                self.notes = sent.notes
         for key in list(args):
             if fixed_key(key, t["variant"], args.get(key)):
                 args.poplist(key)
         if self.correcting is not None and not any(entry_key(k) for k in args):
-            self._prefill(args, self.correcting)
-        self._apply_bets(args)
-        self.declared_values = {
-            name: [v.strip() for v in args.getlist(f"d_{name}") if v.strip()][:DECLARED_MAX]
-            for name in DECLARED_FIELDS}
-        for k, v in self._fixed().items(multi=True):
+            prefill(args, t, self.correcting)
+        apply_bets(args, self.carried, t["variant"])
+        self.declared_values = declared_values(args)
+        for k, v in table_args(t, self.dealer).items(multi=True):
             args.add(k, v)
         return args
 
-    def _read_number(self, args: MultiDict) -> None:
-        """The hand this entry was started for: the form keeps it through its taps, so a hand
-        someone else records meanwhile is a conflict at 记入, not a silent renumbering."""
-        number = args.poplist("number")
-        if (self.correcting is None and number and number[-1].isdecimal()   # not isdigit: ²
-                and len(number[-1]) <= 9):
-            self.number = min(int(number[-1]), self.table["next_number"])
-
-    def _from_calculator(self, args: MultiDict) -> MultiDict:
-        """A calculator's room sent here: refused (only ``lang`` kept) when it is another
-        variant's, else noted where the table differs, with no bet where it set none."""
-        theirs = args.get("variant")
-        if theirs != self.table["variant"]:
-            self.refused = refusal(theirs, self.table["variant"])
-            return MultiDict([(k, v) for k, v in args.items(multi=True) if k == "lang"])
-        self.notes = self._differences(args)
-        for key in BET_KEYS:                   # the calculator's default: no bet
-            if key not in args:
-                args[key] = "0"
-        return args
-
-    def _prefill(self, args: MultiDict, correcting: dict) -> None:
-        """The corrected hand's recorded inputs (the dealer is the table's to set)."""
-        fields, room_args = prefill_hand(self.table, correcting)
-        for k, v in {**fields, **room_args}.items():
-            if k != "s_dealer":
-                args.setlist(k, v if isinstance(v, list) else [v])
-
-    def _apply_bets(self, args: MultiDict) -> None:
-        """The bets buttons (清空 / 同上局) and, at a fresh entry, the carried bets as the
-        defaults."""
-        action = args.poplist("bets")
-        carried = self.carried or Bets()
-        if action and action[-1] in ("clear", "last"):
-            bets = Bets() if action[-1] == "clear" else carried
-            for i in range(4):
-                args.setlist(f"s_pao{i}", [str(bets.pao[i])])
-                args.setlist(f"s_jiagang{i}", ["1" if bets.jiagang[i] else "0"])
-        if self.carried:                    # the carried bets are the defaults
-            from_form = args.get("form_variant") == self.table["variant"]
-            for i in range(4):
-                if f"s_pao{i}" not in args:
-                    args[f"s_pao{i}"] = str(carried.pao[i])
-                if f"s_jiagang{i}" not in args and not from_form:
-                    args[f"s_jiagang{i}"] = "1" if carried.jiagang[i] else "0"
-
-    def _fixed(self) -> MultiDict:
-        """The room arguments of the table: its variant, options, base, names and dealer."""
-        t = self.table
-        out = MultiDict([("variant", t["variant"])])
-        specs = {s["name"] for s in option_specs(VARIANTS[t["variant"]].Options)}
-        for name, value in t["options"].items():
-            if name in specs:
-                out.add(f"opt_{name}",
-                        ("1" if value else "0") if isinstance(value, bool) else str(value))
-        out.add("s_base", str(t["base"]))
-        for i, n in enumerate(t["names"]):
-            out.add(f"n{i}", n)
-        out.add("s_dealer", str(self.dealer))
-        return out
-
-    def _differences(self, args) -> list[str]:
-        """What of a calculator's room this table decides otherwise: each option, the base
-        and the dealer, as "label: the table's (the calculator's)"."""
-        t = self.table
-        theirs = read_room(args, t["variant"])
-        ours = read_room(self._fixed(), t["variant"])
-        out = []
-        for mine, other in zip(ours.options, theirs.options):
-            if other.error is None and mine.value != other.value:
-                out.append(_("%(what)s: %(table)s (the calculator had %(calc)s)",
-                             what=mine.label, table=mine.value_text(), calc=other.value_text()))
-        if "s_base" not in theirs.errors and theirs.base != ours.base:
-            out.append(_("Base points: %(table)s (the calculator had %(calc)s)",
-                         table=fmt(ours.base), calc=fmt(theirs.base)))
-        if (theirs.dealer is not None and ours.dealer is not None
-                and theirs.dealer != ours.dealer):
-            out.append(_("Dealer: %(table)s (the calculator had %(calc)s)",
-                         table=ours.names[ours.dealer], calc=ours.names[theirs.dealer]))
-        return out
-
     def state_pairs(self, pairs, args, room) -> list[tuple[str, str]]:
+        """The URL state: the table's arguments left out, the carried bets only where they
+        were changed, the declared factors kept, the palette's target last."""
         out = [("correct", str(self.correcting["number"]))] if self.correcting else []
         tail: list[tuple[str, str]] = []
         for k, v in pairs:
@@ -196,16 +132,7 @@ class TableHome(Home):
                 continue
             (tail if k in ("target", "meld_type", "meld_from") else out).append((k, v))
         if self.carried and room is not None:
-            uses = room.uses
-            for i in range(4):
-                key = f"s_pao{i}"
-                if "pao" in uses and key not in room.errors and room.pao[i] != self.carried.pao[i]:
-                    out.append((key, str(room.pao[i])))
-            for i in range(4):
-                key = f"s_jiagang{i}"
-                if ("jiagang" in uses and key not in room.errors
-                        and room.jiagang[i] != self.carried.jiagang[i]):
-                    out.append((key, "1" if room.jiagang[i] else "0"))
+            out += changed_bets(self.carried, room)
         for name in DECLARED_FIELDS:
             out += [(f"d_{name}", v) for v in self.declared_values.get(name, [])]
         return out + tail
@@ -234,41 +161,14 @@ class TableHome(Home):
         options = room.options_request()
         if options:
             req["options"] = options
-        declared = self._declared()
+        declared = declared_request(self.declares, self.declared_values)
         if declared:
             req["declared"] = declared
         return req
 
-    def _declared(self) -> dict:
-        """The declared factors as typed; one the room does not offer is passed on too, so
-        the engine says why it does not count (never silently dropped)."""
-        d = self.declares
-        out: dict = {}
-        for name, values in self.declared_values.items():
-            if not values:
-                continue
-            if d is not None and name == d.field and not d.keys:        # a count (表)
-                text = values[-1]
-                if not re.fullmatch(r"\d{1,3}", text):
-                    raise InputError("bad_settlement", _(
-                        "%(name)s should be a whole number.", name=localized(d.label)),
-                        f"declared.{name}")
-                out[name] = int(text)
-            else:
-                out[name] = values
-        return out
-
-    def _relabel(self, message):
-        """A declared error names the field by its key (the API's ``doubles``); the page
-        names it as the reader does (加倍, 番, 表)."""
-        d = self.declares
-        if isinstance(message, Message) and d is not None and message.params.get("name") == d.field:
-            return Message(message.code, {**message.params, "name": d.label}, message.rule)
-        return message
-
     def attach(self, err: InputError) -> bool:
         if (err.field or "").startswith("declared"):
-            self.declared_errors.append(localized(self._relabel(err.message)))
+            self.declared_errors.append(localized(relabel(err.message, self.declares)))
             return True
         return False
 
@@ -374,31 +274,6 @@ class TableHome(Home):
                     or args.get("target", "hand") != "hand")
 
 
-def bets_text(bets: Bets, room: Room) -> str:
-    """老王 跑1 · 小李 跑2 · 阿梅 加钢 (the seats with a bet)."""
-    parts = []
-    for i in range(4):
-        what = []
-        if "pao" in room.uses and bets.pao[i]:
-            what.append(_("跑 %(n)s", n=bets.pao[i]))
-        if "jiagang" in room.uses and bets.jiagang[i]:
-            what.append(_("加钢"))
-        if what:
-            parts.append(f"{room.names[i]} {' '.join(what)}")
-    return " · ".join(parts)
-
-
-def refusal(theirs: str | None, ours: str) -> str:
-    from .templating import VARIANT_NAMES
-
-    if theirs not in VARIANT_LABELS:
-        return _("This is not a variant: the table plays %(table)s. Nothing was filled in.",
-                 table=VARIANT_NAMES.get(ours, ours))
-    return _("This table plays %(table)s; the hand was worked out for %(calc)s. Nothing was "
-             "filled in: open the hand in the calculator as %(table)s, or tap it in here.",
-             table=VARIANT_NAMES.get(ours, ours), calc=VARIANT_NAMES.get(theirs, theirs))
-
-
 def home_of(t: dict, token: str, args, key: str | None = None) -> TableHome:
     """The entry's home: a correction of hand ``?correct=n`` (a counted hand), else the next
     hand."""
@@ -407,3 +282,33 @@ def home_of(t: dict, token: str, args, key: str | None = None) -> TableHome:
     if h is not None and not (h["kind"] == "hand" and h["status"] == "recorded"):
         h = None
     return TableHome(t, token, correcting=h, key=key)
+
+
+# -- a win without tiles: the declared factors --------------------------------------------------
+
+def declared_request(d: Declarable | None, values: dict[str, list[str]]) -> dict:
+    """The declared factors as typed (``values``), as the request's ``declared``; one the room
+    does not offer (``d``) is passed on too, so the engine says why it does not count (never
+    silently dropped)."""
+    out: dict = {}
+    for name, typed in values.items():
+        if not typed:
+            continue
+        if d is not None and name == d.field and not d.keys:        # a count (表)
+            text = typed[-1]
+            if not re.fullmatch(r"\d{1,3}", text):
+                raise InputError("bad_settlement", _(
+                    "%(name)s should be a whole number.", name=localized(d.label)),
+                    f"declared.{name}")
+            out[name] = int(text)
+        else:
+            out[name] = typed
+    return out
+
+
+def relabel(message, d: Declarable | None):
+    """A declared error names the field by its key (the API's ``doubles``); the page
+    names it as the reader does (加倍, 番, 表)."""
+    if isinstance(message, Message) and d is not None and message.params.get("name") == d.field:
+        return Message(message.code, {**message.params, "name": d.label}, message.rule)
+    return message
