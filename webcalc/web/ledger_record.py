@@ -23,6 +23,16 @@ from .ledger_table import edit_only, not_editable, table_page
 from .room_page import analyse, read_room_state
 
 
+# POST /t/<token>/hands
+def record(token: str):
+    return _save(token, None)
+
+
+# POST /t/<token>/hands/<int:number>
+def correct(token: str, number: int):
+    return _save(token, number)
+
+
 def _posted_room(t: dict, token: str, correcting: dict | None, renumber: bool = False,
                  fresh_key: bool = False, dealer: int | None = None):
     """The entry's room from the posted form, as the GET of the same fields reads it (the
@@ -127,16 +137,6 @@ def _record(token: str, home: TableHome, body: dict):
             raise err from None
         return ledger().record(token, {**again, "idempotency_key": home.key,
                                        "expected_number": expected})
-
-
-# POST /t/<token>/hands
-def record(token: str):
-    return _save(token, None)
-
-
-# POST /t/<token>/hands/<int:number>
-def correct(token: str, number: int):
-    return _save(token, number)
 
 
 # POST /t/<token>/draw

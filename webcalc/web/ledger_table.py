@@ -28,6 +28,119 @@ from .ledger_view import filename, table_title, view_helpers
 from .room_page import analyse, needs_redirect, read_room_state, render_room
 
 
+# GET /t/<token>
+def table(token: str):
+    """The table page. With the edit token of a ruled table, its entry is a room read from
+    the query (:func:`.ledger_home.home_of`): a URL that is not the room's canonical one
+    answers 303 to it, an htmx tap the room alone, else the whole page (:func:`table_page`)."""
+    t = load_table(token)
+    if t["access"] != "edit" or is_free(t["variant"]):
+        return table_page(token, t)
+    home = home_of(t, token, request.args)
+    st = read_room_state(home, request.args)
+    if needs_redirect(st) and not home.notes and home.refused is None:
+        return add_vary(redirect(st.canonical, 303))
+    analyse(st)
+    if wants_fragment(request):
+        return render_room(st)
+    return table_page(token, t, st=st)
+
+# GET /t/<token>/live
+def live(token: str):
+    """The live region of the table page in one answer: the totals (``#live-top``) and the
+    settle-up, chart and hands (``#live``), so they change together; 304 while the table's
+    version is the one the client has. ``?part=top``/``rest`` answers one part (pages loaded
+    before the one-poll page asked so)."""
+    try:
+        version, editor = ledger().probe(token)       # one cheap query for the common 304
+    except NotFound:
+        abort(404)
+    except Busy:
+        abort(503)
+    etag = page_etag(version, editor)
+    part = request.args.get("part")
+    if request.if_none_match.contains(etag):
+        resp = current_app.response_class(status=304)
+    else:
+        t = load_table(token)
+        etag = page_etag(t, editor)
+        edit = t["access"] == "edit"
+        html = Markup("")
+        if part != "rest":
+            html += Markup(render_template(
+                "_ledger_live.html", table=t, token=token, edit=edit, etag=etag,
+                conflict_hand=None, part="top", **view_helpers(t)))
+        if part != "top":
+            html += live_rest(t, token, edit)
+        resp = make_response(html)
+    resp.set_etag(etag)
+    return add_vary(resp)
+
+# GET /t/<token>/outcomes
+def entry_outcomes(token: str):
+    """What the next hand records for each outcome without tiles (:func:`outcomes`), the
+    entry's other inputs read from the query as the table page reads them: JSON
+    ``{"version", "dealer", "outcomes": {"dealer:winner:win_by:discarder": [nets, next
+    dealer]}}``. static/js/ledger.js asks once the page has loaded, and shows these for a
+    hand queued without a network (docs/decisions.md "What a queued hand will record")."""
+    t = load_table(token)
+    if t["access"] != "edit":
+        abort(403)
+    st = read_room_state(TableHome(t, token), request.args)
+    if st.room is None:
+        abort(422)
+    resp = current_app.response_class(
+        json.dumps({"version": t["version"], "dealer": t["dealer"],
+                    "outcomes": outcomes(t, st.args)}, ensure_ascii=False, separators=(",", ":")),
+        mimetype="application/json")
+    return resp
+
+#: a table link as pasted: the token after /t/ (or the token alone)
+_TOKEN_IN_LINK = re.compile(r"(?:^|/t/)([A-Za-z0-9_-]{16,64})(?:[/?#]|$)")
+
+
+def token_of_link(text: str) -> str | None:
+    """The token of a pasted table link (``https://host/t/<token>…``) or of a bare token."""
+    m = _TOKEN_IN_LINK.search((text or "").strip())
+    return m.group(1) if m else None
+
+
+# GET /t/send
+def send():
+    """记入牌桌 with a pasted link: the calculator's state (this query, less ``table``) on
+    that table's entry (303 to ``/t/<edit>?<state>``), or a page that says why not."""
+    state = [(k, v) for k, v in request.args.items(multi=True) if k != "table"]
+    pasted = request.args.get("table", "")
+    token = token_of_link(pasted)
+    status, why = 422, _("Paste the table's edit link (the address of its page, with /t/ in it).")
+    if token is not None:
+        try:
+            access = ledger().access(token)
+        except NotFound:
+            access = None
+        except Busy:
+            abort(503)
+        if access == "edit":
+            return redirect(url_for(".table", token=token) + "?" + urlencode(state), 303)
+        if access == "view":
+            status, why = 403, _("This is the table's view link: it can follow the table, not "
+                                 "record on it. Paste the edit link (the one the scorer keeps).")
+        else:
+            status, why = 404, _("No table has this link. Check it, or open the table from My "
+                                 "tables.")
+    back = url_for("pages.index") + ("?" + urlencode(state) if state else "")
+    html = render_template("ledger_send.html", why=why, pasted=pasted[:300], state=state,
+                           back=back)
+    return add_vary(make_response(html, status))
+
+# GET /t/mine
+def mine():
+    """我的牌桌: the tables this phone opened, listed from its own localStorage by
+    static/js/ledger.js (the table pages keep that list); nothing is stored on the server."""
+    return add_vary(make_response(render_template("ledger_mine.html")))
+
+# -- the page and its hand list ----------------------------------------------------------------
+
 def table_page(token: str, t: dict, *, st=None, status: int | None = None,
                conflict: str | None = None, conflict_hand: int | None = None,
                message: str | None = None, free_entry=None):
@@ -76,7 +189,6 @@ def table_page(token: str, t: dict, *, st=None, status: int | None = None,
         status = 409
     return render_room(st, template="ledger_table.html", status=status, **context)
 
-
 def _revoked(links: dict | None) -> dict:
     """``?revoked=n`` (``&new_view=1``) after a co-scorer's link was revoked (and the view
     link replaced), for the line that says what they can still read: n only when the
@@ -92,6 +204,18 @@ def _done(t: dict) -> dict | None:
     n = request.args.get("done", type=int)
     return next((h for h in t["hands"] if h["number"] == n), None) if n else None
 
+def not_editable(token: str, t: dict):
+    return table_page(token, t, status=403,
+                      message=_("This is the view link: it cannot change the table."))
+
+
+def edit_only(token: str):
+    """The table (edit token), or the answer for the view token (403) or an unknown one."""
+    t = load_table(token)
+    if t["access"] != "edit":
+        return t, table_page(token, t, status=403,
+                             message=_("This is the view link: it cannot change the table."))
+    return t, None
 
 LIVE_CACHE_MAX = 16
 _live_lock = threading.Lock()
@@ -126,130 +250,3 @@ def live_rest(table: dict, token: str, edit: bool) -> Markup:
             while len(cache) > LIVE_CACHE_MAX:
                 cache.popitem(last=False)
     return Markup(html)
-
-
-# GET /t/mine
-def mine():
-    """我的牌桌: the tables this phone opened, listed from its own localStorage by
-    static/js/ledger.js (the table pages keep that list); nothing is stored on the server."""
-    return add_vary(make_response(render_template("ledger_mine.html")))
-
-
-#: a table link as pasted: the token after /t/ (or the token alone)
-_TOKEN_IN_LINK = re.compile(r"(?:^|/t/)([A-Za-z0-9_-]{16,64})(?:[/?#]|$)")
-
-
-def token_of_link(text: str) -> str | None:
-    """The token of a pasted table link (``https://host/t/<token>…``) or of a bare token."""
-    m = _TOKEN_IN_LINK.search((text or "").strip())
-    return m.group(1) if m else None
-
-
-# GET /t/send
-def send():
-    """记入牌桌 with a pasted link: the calculator's state (this query, less ``table``) on
-    that table's entry (303 to ``/t/<edit>?<state>``), or a page that says why not."""
-    state = [(k, v) for k, v in request.args.items(multi=True) if k != "table"]
-    pasted = request.args.get("table", "")
-    token = token_of_link(pasted)
-    status, why = 422, _("Paste the table's edit link (the address of its page, with /t/ in it).")
-    if token is not None:
-        try:
-            access = ledger().access(token)
-        except NotFound:
-            access = None
-        except Busy:
-            abort(503)
-        if access == "edit":
-            return redirect(url_for(".table", token=token) + "?" + urlencode(state), 303)
-        if access == "view":
-            status, why = 403, _("This is the table's view link: it can follow the table, not "
-                                 "record on it. Paste the edit link (the one the scorer keeps).")
-        else:
-            status, why = 404, _("No table has this link. Check it, or open the table from My "
-                                 "tables.")
-    back = url_for("pages.index") + ("?" + urlencode(state) if state else "")
-    html = render_template("ledger_send.html", why=why, pasted=pasted[:300], state=state,
-                           back=back)
-    return add_vary(make_response(html, status))
-
-
-# GET /t/<token>
-def table(token: str):
-    t = load_table(token)
-    if t["access"] != "edit" or is_free(t["variant"]):
-        return table_page(token, t)
-    home = home_of(t, token, request.args)
-    st = read_room_state(home, request.args)
-    if needs_redirect(st) and not home.notes and home.refused is None:
-        return add_vary(redirect(st.canonical, 303))
-    analyse(st)
-    if wants_fragment(request):
-        return render_room(st)
-    return table_page(token, t, st=st)
-
-
-# GET /t/<token>/outcomes
-def entry_outcomes(token: str):
-    """What the next hand records for each outcome without tiles (:func:`outcomes`), the
-    entry's other inputs read from the query as the table page reads them: JSON
-    ``{"version", "dealer", "outcomes": {"dealer:winner:win_by:discarder": [nets, next
-    dealer]}}``. static/js/ledger.js asks once the page has loaded, and shows these for a
-    hand queued without a network (docs/decisions.md "What a queued hand will record")."""
-    t = load_table(token)
-    if t["access"] != "edit":
-        abort(403)
-    st = read_room_state(TableHome(t, token), request.args)
-    if st.room is None:
-        abort(422)
-    resp = current_app.response_class(
-        json.dumps({"version": t["version"], "dealer": t["dealer"],
-                    "outcomes": outcomes(t, st.args)}, ensure_ascii=False, separators=(",", ":")),
-        mimetype="application/json")
-    return resp
-
-
-# GET /t/<token>/live
-def live(token: str):
-    """The live region of the table page in one answer: the totals (``#live-top``) and the
-    settle-up, chart and hands (``#live``), so they change together; 304 while the table's
-    version is the one the client has. ``?part=top``/``rest`` answers one part (pages loaded
-    before the one-poll page asked so)."""
-    try:
-        version, editor = ledger().probe(token)       # one cheap query for the common 304
-    except NotFound:
-        abort(404)
-    except Busy:
-        abort(503)
-    etag = page_etag(version, editor)
-    part = request.args.get("part")
-    if request.if_none_match.contains(etag):
-        resp = current_app.response_class(status=304)
-    else:
-        t = load_table(token)
-        etag = page_etag(t, editor)
-        edit = t["access"] == "edit"
-        html = Markup("")
-        if part != "rest":
-            html += Markup(render_template(
-                "_ledger_live.html", table=t, token=token, edit=edit, etag=etag,
-                conflict_hand=None, part="top", **view_helpers(t)))
-        if part != "top":
-            html += live_rest(t, token, edit)
-        resp = make_response(html)
-    resp.set_etag(etag)
-    return add_vary(resp)
-
-
-def not_editable(token: str, t: dict):
-    return table_page(token, t, status=403,
-                      message=_("This is the view link: it cannot change the table."))
-
-
-def edit_only(token: str):
-    """The table (edit token), or the answer for the view token (403) or an unknown one."""
-    t = load_table(token)
-    if t["access"] != "edit":
-        return t, table_page(token, t, status=403,
-                             message=_("This is the view link: it cannot change the table."))
-    return t, None
