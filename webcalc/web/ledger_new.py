@@ -33,7 +33,7 @@ class NewTableForm(FlaskForm):
     """新开一桌 (the room options come from ``_options.html``, read by :func:`read_room`)."""
 
     class Meta:
-        csrf = False    # the blueprint's hook checks the form (:func:`_prove`)
+        csrf = False    # the blueprint's hook checks the form (ledger_pages._prove)
 
     variant = SelectField(_l("Variant"), choices=[])
     base = StringField(_l("Base points"), default="1", validators=[Length(max=20)])
@@ -58,7 +58,7 @@ class NewTableForm(FlaskForm):
 
 class ImportForm(FlaskForm):
     class Meta:
-        csrf = False    # the blueprint's hook checks the form (:func:`_prove`)
+        csrf = False    # the blueprint's hook checks the form (ledger_pages._prove)
 
     file = FileField(_l("Exported JSON file"))
     text = TextAreaField(_l("…or paste the JSON"), validators=[Optional()])
