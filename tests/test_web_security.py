@@ -748,7 +748,7 @@ def test_csv_export_writes_formulas_as_text_and_amounts_as_numbers(ledger_app):
     ("=1+1", "'=1+1"), ("+1", "'+1"), ("-1", "'-1"), ("@x", "'@x"), ("\tx", "'\tx"),
     ("\rx", "'\rx"), ("东家", "东家"), ("", ""), ("a=b", "a=b"), ("'x", "'x")])
 def test_csv_text_cell(cell, written):
-    from webcalc.web.ledger_pages import csv_text
+    from webcalc.web.ledger_shared import csv_text
 
     assert csv_text(cell) == written
 

@@ -9,7 +9,7 @@ the server (docs/API.md "Pictures (share cards)", docs/decisions.md "Share cards
   and options, and a QR code of the calculator page's absolute URL. A query the page answers
   with an error gets the same status and the error as JSON.
 * The evening card (:func:`evening_card`, served at ``GET /t/<token>/card.png`` by
-  :mod:`webcalc.web.ledger_pages`): the table's variant, the day it was opened, the hands
+  :mod:`webcalc.web.ledger_exports`): the table's variant, the day it was opened, the hands
   counted, each seat's total, the settle-up and a QR code of the view link.
 
 Nothing here decides a rule or names a variant: the words are the engine's messages and the

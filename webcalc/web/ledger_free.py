@@ -4,8 +4,9 @@ without JavaScript (POST to the table's ``/hands`` or ``/hands/<n>``, 303 back t
 an error is the page again, 422, with the message under its input and what was typed kept).
 
 The rest of the table page (totals, settle-up, hands, undo, void, adjustments, links,
-exports) is the ledger's own, as on every table: :mod:`webcalc.web.ledger_pages` renders it
-and calls :func:`entry` for the entry and :func:`save` for a record or a correction.
+exports) is the ledger's own, as on every table: :mod:`webcalc.web.ledger_table` renders it
+and calls :func:`entry` for the entry, :mod:`webcalc.web.ledger_record` :func:`save` for a
+record or a correction.
 Nothing here knows a rule set; a free table is the ledger's (``is_free``).
 """
 
@@ -186,7 +187,7 @@ def save(token: str, t: dict, number: int | None, *, ledger, page, load, status)
     """记入 of a free hand (``number`` None) or its correction, from the posted form.
     ``ledger`` is the service, ``page(token, table, **kw)`` renders the table page,
     ``load(token)`` reads the table in the reader's language and ``status`` maps a ledger
-    error to its HTTP status (the table page's own, :mod:`.ledger_pages`)."""
+    error to its HTTP status (the table page's own, :mod:`.ledger_load`)."""
     correcting = None
     if number is not None:
         correcting = next((x for x in t["hands"] if x["number"] == number), None)

@@ -11,6 +11,7 @@ import hashlib
 from collections import OrderedDict
 from collections.abc import Hashable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, cast
 from urllib.parse import urlencode, urlsplit
 
 from flask import (
@@ -41,6 +42,10 @@ from .i18n import (
 )
 from .room import Room, win_methods
 from .room_url import canonical_pairs, read_page_room
+
+if TYPE_CHECKING:
+    from flask import Flask
+    from werkzeug.local import LocalProxy
 
 EXAMPLE_HAND = EXAMPLE_REQUEST["hand"]
 
@@ -117,7 +122,9 @@ class _Args(MultiDict):
     """The query, whose ``get`` answers a missing key without Werkzeug's raising and catching
     a ``BadRequestKeyError`` (a page asks for some sixty keys that are not there)."""
 
-    def get(self, key, default=None, type=None):
+    # MultiDict's overloads of ``get`` take ``type`` second where this takes ``default``;
+    # Werkzeug's own subclasses that override ``get`` ignore the same check
+    def get(self, key, default=None, type=None):  # type: ignore[override]
         if key not in self:
             return default
         return super().get(key, default, type)
@@ -128,7 +135,7 @@ class _Args(MultiDict):
 class Home:
     """Where a room lives, and what that home fixes of it: the calculator (``/``, this class:
     nothing fixed) or a table's entry (``/t/<edit>``,
-    :class:`webcalc.web.ledger_pages.TableHome`: the table's variant, options, base, names and
+    :class:`webcalc.web.ledger_home.TableHome`: the table's variant, options, base, names and
     dealer). Both read, canonicalise, analyse and render a room with the same functions below
     (:func:`read_room_state`, :func:`analyse`, :func:`render_room`); a home only binds the
     arguments (:meth:`bind`), trims the URL state (:meth:`state_pairs`) and may settle a win
@@ -348,7 +355,8 @@ def _place(st: RoomState, err: InputError) -> None:
     if st.error is None:
         st.error = err
     if not (attach_error(st.form, err)
-            or (st.room is not None and st.room.attach(err.field, err.message))
+            or (st.room is not None
+                and st.room.attach(err.field, cast(str, err.message)))   # rendered by localized_error
             or st.home.attach(err)):
         st.general_error = err
 
@@ -453,7 +461,8 @@ def room_sections(room: Room, form: AnalyzeForm, variant_label: str,
     buys 18.2 % of page CPU (range 13.1-28.0 % over 7 repeats: ``python bench/machinery.py
     --hands 60 --repeats 7``, 2026-12-06, commit f324730, load 12-16; bench/RESULTS.md
     "Machinery (issue 37.2)")."""
-    key = (id(current_app._get_current_object()), current_lang(), lang_param(),
+    key = (id(cast("LocalProxy[Flask]", current_app)._get_current_object()), current_lang(),
+           lang_param(),
            form.win_by.data, tuple(str(e) for e in form.win_by.errors), str(variant_label),
            room.state_key(), home.is_table, extra)
     html = _room_html.pop(key, None)

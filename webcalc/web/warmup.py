@@ -59,7 +59,7 @@ def warm_pages(app: Flask) -> dict:
         ok += resp.status_code < 400
         resp.close()
 
-    from webcalc.web.ledger_pages import preload
+    from webcalc.web.ledger_exports import preload
 
     preload()                                     # pygal and segno, shared by every worker
     for name in app.jinja_env.list_templates():   # the ledger's table pages too, unrendered

@@ -1,0 +1,148 @@
+"""新开一桌 (``GET/POST /t/new``) and import (``POST /t/import``): the two forms and their
+pages.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from flask import make_response, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from werkzeug.datastructures import MultiDict
+from wtforms import FileField, SelectChoice, SelectField, StringField, TextAreaField
+from wtforms.validators import Length, Optional
+
+from ..analysis import VARIANT_LABELS
+from ..errors import InputError
+from ..json_checks import reject_constant
+from ..ledger import FREE, LedgerError, is_free
+from ..messages import seat
+from ..variants import DEFAULT_VARIANT
+from .htmx import add_vary
+from .i18n import VARIANT_NAMES, localized
+from .ledger_load import STATUS, error_text, ledger
+from .room_url import read_room
+from .security import IMPORT_MAX
+
+# -- forms ------------------------------------------------------------------------------------
+
+class NewTableForm(FlaskForm):
+    """新开一桌 (the room options come from ``_options.html``, read by :func:`read_room`)."""
+
+    class Meta:
+        csrf = False    # the blueprint's hook checks the form (ledger_pages._prove)
+
+    variant = SelectField(_l("Variant"), choices=[])
+    base = StringField(_l("Base points"), default="1", validators=[Length(max=20)])
+    n0 = StringField(_l("East seat"), validators=[Optional(), Length(max=16)])
+    n1 = StringField(_l("South seat"), validators=[Optional(), Length(max=16)])
+    n2 = StringField(_l("West seat"), validators=[Optional(), Length(max=16)])
+    n3 = StringField(_l("North seat"), validators=[Optional(), Length(max=16)])
+    dealer = SelectField(_l("First dealer"), choices=[], default="0")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        from .templating import SEAT_LABELS, VARIANT_NAMES
+
+        self.variant.choices = [SelectChoice(n, VARIANT_NAMES.get(n, label))
+                                for n, label in VARIANT_LABELS.items()]
+        # a table with no rule set: four amounts a hand (any four-player game)
+        self.variant.choices.append(SelectChoice(FREE, VARIANT_NAMES[FREE]))
+        if self.variant.data not in VARIANT_LABELS and not is_free(self.variant.data):
+            self.variant.data = DEFAULT_VARIANT
+        self.dealer.choices = [SelectChoice(str(i), SEAT_LABELS[i]) for i in range(4)]
+
+
+class ImportForm(FlaskForm):
+    class Meta:
+        csrf = False    # the blueprint's hook checks the form (ledger_pages._prove)
+
+    file = FileField(_l("Exported JSON file"))
+    text = TextAreaField(_l("…or paste the JSON"), validators=[Optional()])
+
+
+# -- new table --------------------------------------------------------------------------------
+
+# GET/POST /t/new
+def new_table():
+    data = request.form if request.method == "POST" else request.args
+    form = NewTableForm(formdata=data if data else None)
+    variant = form.variant.data
+    free = is_free(variant)
+    room = None if free else read_room(data, variant)
+    status = 200
+    general = None
+    if request.method == "POST" and form.validate():
+        spec = {"variant": variant, "options": None if room is None else room.options_request(),
+                # a seat left blank is named as its placeholder says, in the page's language
+                "names": [(getattr(form, f"n{i}").data or "").strip() or localized(seat(i))
+                          for i in range(4)],
+                "dealer": int(form.dealer.data)}
+        base = (form.base.data or "1").strip()
+        try:
+            spec["base"] = int(base) if re.fullmatch(r"\d{1,12}", base) else float(base)
+        except ValueError:
+            form.base.errors = [_("Base points should be a positive number, such as 1, 100 or "
+                                  "0.5.")]
+        if free:                            # no rule set: no base, no options
+            spec.pop("base")
+            form.base.errors = []
+        if not form.base.errors and not (room is not None and any(o.error for o in room.options)):
+            try:
+                made = ledger().create_table(spec, address=request.remote_addr)
+                return redirect(url_for(".table", token=made.edit_token, new=1), 303)
+            except InputError as err:
+                field = (err.field or "").split(".")[0]
+                if field == "base":
+                    form.base.errors = [localized(err.message)]
+                elif field == "names":
+                    form.n0.errors = [localized(err.message)]
+                elif room is None or not room.attach(err.field, localized(err.message)):
+                    general = localized(err.message)
+            except LedgerError as err:
+                general = error_text(err)
+                status = STATUS.get(type(err), 400)
+        status = status if status != 200 else 422
+    elif request.method == "POST":
+        status = 422
+    html = render_template("ledger_new.html", form=form, room=room, general=general,
+                           import_form=ImportForm(formdata=None),
+                           free=free, variant_label=VARIANT_NAMES.get(variant, variant))
+    return add_vary(make_response(html, status))
+
+
+# POST /t/import
+def import_table():
+    form = ImportForm()
+    raw = b""
+    upload = request.files.get("file")
+    if upload is not None and upload.filename:
+        raw = upload.read(IMPORT_MAX + 1)
+    elif form.text.data:
+        raw = form.text.data.encode("utf-8")
+    general = None
+    try:
+        if not raw:
+            raise InputError("bad_json", _("Choose an exported JSON file or paste its text."))
+        try:
+            data = json.loads(raw.decode("utf-8-sig"), parse_constant=reject_constant)
+        except (UnicodeDecodeError, ValueError, RecursionError):
+            raise InputError("bad_json", _("This is not a JSON file exported from a table.")) \
+                from None
+        edit = import_json(data, request.remote_addr, raw)
+        return redirect(url_for(".table", token=edit, new=1), 303)
+    except (InputError, LedgerError) as err:
+        general = _("Import failed: %(why)s", why=error_text(err))
+    nform = NewTableForm(formdata=None)
+    room = read_room(MultiDict(), nform.variant.data)
+    html = render_template("ledger_new.html", form=nform, room=room, general=general,
+                           import_form=form, variant_label=localized(VARIANT_LABELS[nform.variant.data]))
+    return make_response(html, 422)
+
+
+def import_json(data, address: str | None, raw: bytes | None = None) -> str:
+    """A new table from an export (:meth:`Ledger.import_table`); returns its edit token."""
+    return ledger().import_table(data, address=address, raw=raw).edit_token
