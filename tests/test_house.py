@@ -19,9 +19,7 @@ MAX_LINES = 800
 SOURCES = (".py", ".c", ".h", ".html", ".js", ".css")
 #: files over the limit while other engineers split them (issue 37: the ledger's service,
 #: the table pages). Temporary: delete each line when its split lands.
-OVER_FOR_NOW = frozenset({
-    "webcalc/web/ledger_pages.py",
-})
+OVER_FOR_NOW: frozenset[str] = frozenset()
 
 #: a rule set's rule id: 三门峡 SMX-, 郑州 ZZ-, 盘锦 PJ-, 晋城 JC- (docs/RULES.md)
 RULE_ID = re.compile(r"\b(SMX|ZZ|PJ|JC)-[0-9]+")

@@ -186,7 +186,8 @@ def _prefill_fields(req: dict) -> dict:
 
 
 def _discarder_args(s: dict) -> dict[str, str]:
-    """The discarder and their 上架 (JC-5: asked apart; ready unless the record says)."""
+    """The discarder and their 上架 (a rule set whose settlement asks it asks it apart; ready
+    unless the record says)."""
     if s.get("discarder") is None:
         return {}
     ready = "1" if s.get("ready") is None or s["ready"][s["discarder"]] else "0"
