@@ -17,8 +17,8 @@ PACKAGE = ROOT / "webcalc"
 MAX_LINES = 800
 #: what counts as a source file (the translations' catalogue is data, made by pybabel)
 SOURCES = (".py", ".c", ".h", ".html", ".js", ".css")
-#: files over the limit while other engineers split them (issue 37: the ledger's service,
-#: the table pages). Temporary: delete each line when its split lands.
+#: files allowed over the limit while a split is under way (none since issue 37 split the
+#: ledger's service and the table pages)
 OVER_FOR_NOW: frozenset[str] = frozenset()
 
 #: a rule set's rule id: 三门峡 SMX-, 郑州 ZZ-, 盘锦 PJ-, 晋城 JC- (docs/RULES.md)
