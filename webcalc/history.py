@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import InputError
+from .errors import ERROR_CLASSES, BadHistoryError, InputError, TooManyError
 from .hand import Hand
 from .messages import Message
 from .tiles import Tile, format_tiles, parse_tiles, tiles_of
@@ -29,14 +29,14 @@ MAX_HISTORY = 40
 
 def _turn_error(code: str, field: str, i: int, text: Message, prefix: str) -> InputError:
     """An error about turn ``i`` (0-based in ``turn``; counted from 1 in the message)."""
-    return InputError(code, Message(prefix, n=i + 1, text=text), field, turn=i)
+    return ERROR_CLASSES[code](Message(prefix, n=i + 1, text=text), field, turn=i)
 
 
 def _about_turn(e: InputError, field: str, i: int, prefix: str) -> InputError:
     """An engine error (a meld the variant forbids, a win method it refuses …) as an error
     about turn ``i`` of ``field``: its code kept, its message led by the turn."""
-    return InputError(e.code, Message(prefix, n=i + 1, text=e.message), field, None,
-                      e.reasons, i, e.detail)
+    return e.replace(message=Message(prefix, n=i + 1, text=e.message), field=field,
+                     position=None, turn=i)
 
 
 def _one(raw: Any, key: str, kinds: int, field: str, i: int, prefix: str) -> Tile:
@@ -60,8 +60,8 @@ def _one(raw: Any, key: str, kinds: int, field: str, i: int, prefix: str) -> Til
 
 
 def _too_many(field: str, limit: str, cap: int, code: str) -> InputError:
-    return InputError("too_many", Message(code, max=cap), field,
-                      detail={"limit": limit, "max": cap})
+    return TooManyError(Message(code, max=cap), field,
+                        detail={"limit": limit, "max": cap})
 
 
 # -- 三门峡 history (SMX-5) ------------------------------------------------------------------
@@ -111,9 +111,9 @@ class History:
         if typed is None:
             return {**raw, "biao_discards": derived}
         if isinstance(typed, int) and not isinstance(typed, bool) and typed != derived:
-            raise InputError("bad_history", Message("history.disagrees", derived=derived,
-                                                    typed=typed, rule="SMX-5"),
-                             "settlement.biao_discards")
+            raise BadHistoryError(Message("history.disagrees", derived=derived,
+                                          typed=typed, rule="SMX-5"),
+                                  "settlement.biao_discards")
         return raw
 
 
@@ -144,13 +144,13 @@ def read_history(variant: Variant, sit: Situation, judgement: Judgement | None, 
             :data:`MAX_HISTORY` turns.
     """
     if not variant.takes_history(sit.options):
-        raise InputError("bad_history", Message("history.not_here", rule="SMX-5"), "history")
+        raise BadHistoryError(Message("history.not_here", rule="SMX-5"), "history")
     if not isinstance(raw, list):
-        raise InputError("bad_history", Message("history.not_list"), "history")
+        raise BadHistoryError(Message("history.not_list"), "history")
     if len(raw) > MAX_HISTORY:
         raise _too_many("history", "history_turns", MAX_HISTORY, "history.too_many")
     if (sit.winning_tile is None or judgement is None or not judgement.complete):
-        raise InputError("bad_history", Message("history.needs_win", rule="SMX-5"), "history")
+        raise BadHistoryError(Message("history.needs_win", rule="SMX-5"), "history")
     prefix = "history.turn"
     turns: list[tuple[Tile, Tile]] = []
     for i, t in enumerate(raw):

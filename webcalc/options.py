@@ -20,7 +20,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
-from .errors import InputError
+from .errors import BadOptionError
 from .messages import Message
 
 T = TypeVar("T")
@@ -64,14 +64,14 @@ def parse_options(cls: type[T], raw: Any) -> T:
     if raw is None:
         return cls()
     if not isinstance(raw, Mapping):
-        raise InputError("bad_option", Message("option.not_object"), "options")
+        raise BadOptionError(Message("option.not_object"), "options")
     specs = {s["name"]: s for s in option_specs(cls)}
     values: dict[str, Any] = {}
     for key, value in raw.items():
         spec = specs.get(key)
         if spec is None:
-            raise InputError("bad_option", Message("option.unknown", key=key, known=list(specs)),
-                             f"options.{key}")
+            raise BadOptionError(Message("option.unknown", key=key, known=list(specs)),
+                                 f"options.{key}")
         values[key] = _coerce(spec, value)
     return cls(**values)
 
@@ -82,17 +82,17 @@ def _coerce(spec: dict[Any, Any], value: Any) -> Any:
     if spec["type"] == "bool":
         if isinstance(value, bool):
             return value
-        raise InputError("bad_option", Message("option.not_bool", label=label), field)
+        raise BadOptionError(Message("option.not_bool", label=label), field)
     if spec["type"] == "choice":
         allowed = [c[0] for c in spec["choices"]]
         if isinstance(value, str) and value in allowed:
             return value
-        raise InputError("bad_option", Message("option.not_choice", label=label,
-                                               choices=[c[1] for c in spec["choices"]]), field)
+        raise BadOptionError(Message("option.not_choice", label=label,
+                                     choices=[c[1] for c in spec["choices"]]), field)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InputError("bad_option", Message("option.not_int", label=label), field)
+        raise BadOptionError(Message("option.not_int", label=label), field)
     lo, hi = spec.get("minimum"), spec.get("maximum")
     if (lo is not None and value < lo) or (hi is not None and value > hi):
-        raise InputError("bad_option", Message("option.out_of_range", label=label, lo=lo, hi=hi),
-                         field)
+        raise BadOptionError(Message("option.out_of_range", label=label, lo=lo, hi=hi),
+                             field)
     return value

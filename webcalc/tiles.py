@@ -23,7 +23,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 
-from .errors import InputError
+from .errors import BadTileError, InputError
 from .messages import Message
 
 SUITS = "mpsz"
@@ -66,7 +66,7 @@ class Tile(int):
         """
         tiles = parse_tiles(code)
         if len(tiles) != 1:
-            raise InputError("bad_tile", Message("tile.not_one_tile", text=code), None, 0)
+            raise BadTileError(Message("tile.not_one_tile", text=code), None, 0)
         return tiles[0]
 
     @property
@@ -177,7 +177,7 @@ def normalize_text(text: str) -> str:
 
 
 def _bad(message: Message, position: int) -> InputError:
-    return InputError("bad_tile", message, None, position)
+    return BadTileError(message, None, position)
 
 
 #: the notation most requests use (``123m456p11z``: digits and suit letters only, every
@@ -229,7 +229,7 @@ def parse_tiles(text: str) -> list[Tile]:
             (:meth:`InputError.with_field`).
     """
     if not isinstance(text, str):
-        raise InputError("bad_tile", Message("tile.not_text"), None, None)
+        raise BadTileError(Message("tile.not_text"), None, None)
     if _PLAIN_NOTATION.fullmatch(text):
         out = []
         tiles = ALL_TILES

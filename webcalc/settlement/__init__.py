@@ -23,7 +23,13 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, TypeGuard
 
-from ..errors import InputError
+from ..errors import (
+    BadSettlementError,
+    BadWinByError,
+    InputError,
+    NotCompleteError,
+    WrongTileCountError,
+)
 from ..messages import Joined, Message
 from ..messages import seat as seat_name
 
@@ -267,9 +273,9 @@ def kongs_of_melds(variant: Variant, opts: Any, melds: list[dict[Any, Any]], sea
 # -- validation (C-15) ---------------------------------------------------------------------
 
 def _bad(name: str, code: str, **params: Any) -> InputError:
-    return InputError("bad_settlement", Message("s.field_error", field=FIELD_LABELS.get(name, name),
-                                                text=Message(code, params)),
-                      f"settlement.{name}")
+    return BadSettlementError(Message("s.field_error", field=FIELD_LABELS.get(name, name),
+                                      text=Message(code, params)),
+                              f"settlement.{name}")
 
 
 def _is_int(v: Any) -> TypeGuard[int]:
@@ -409,11 +415,11 @@ def parse_table(variant: Variant, sit: Situation | None, raw: Any, judgement: Ju
     """Validate the ``settlement`` object (C-15); every error is ``bad_settlement``.
     Without tiles (``sit`` ``None``) the room ``options`` and ``win_by`` are given instead."""
     if not isinstance(raw, dict):
-        raise InputError("bad_settlement", Message("settlement.not_object"), "settlement")
+        raise BadSettlementError(Message("settlement.not_object"), "settlement")
     for key in raw:
         if key not in FIELDS:
-            raise InputError("bad_settlement", Message("s.unknown_key", key=key, known=list(FIELDS)),
-                             f"settlement.{key}")
+            raise BadSettlementError(Message("s.unknown_key", key=key, known=list(FIELDS)),
+                                     f"settlement.{key}")
     opts = sit.options if sit is not None else options
     fields = variant.settlement_fields(opts)
     base = _base(raw)
@@ -468,19 +474,19 @@ def parse_table(variant: Variant, sit: Situation | None, raw: Any, judgement: Ju
 def _check_winner(sit: Situation, judgement: Judgement | None, win_by_given: bool) -> None:
     """C-15: a winner needs a 14-tile hand, ``winning_tile``, ``win_by`` and a win."""
     if sit.hand.tile_count != 14 or judgement is None:
-        raise InputError("wrong_tile_count", Message("w.count", n=sit.hand.tile_count, rule="C-15"),
-                         "hand")
+        raise WrongTileCountError(Message("w.count", n=sit.hand.tile_count, rule="C-15"),
+                                  "hand")
     if sit.winning_tile is None:
-        raise InputError("not_complete", Message("w.no_winning_tile", rule="C-15"),
-                         "winning_tile", reasons=judgement.reasons)
+        raise NotCompleteError(Message("w.no_winning_tile", rule="C-15"),
+                               "winning_tile", reasons=judgement.reasons)
     if not win_by_given:
-        raise InputError("bad_win_by", Message("w.no_win_by", rule="C-15"), "win_by")
+        raise BadWinByError(Message("w.no_win_by", rule="C-15"), "win_by")
     if not judgement.complete:
         why = [Message("w.reason", message=r["message"], rule_id=r["rule"])
                for r in judgement.reasons]
         message = (Message("w.not_complete_why", why=Joined(why, "；", "; "), rule="C-15")
                    if why else Message("w.not_complete", rule="C-15"))
-        raise InputError("not_complete", message, "hand", reasons=judgement.reasons)
+        raise NotCompleteError(message, "hand", reasons=judgement.reasons)
 
 
 # -- entry point ------------------------------------------------------------------------
@@ -544,15 +550,15 @@ def settle_declared(variant: Variant, options: Any, win_by: str, raw_settlement:
     if declared is None:
         declared = {}
     if not isinstance(declared, dict):
-        raise InputError("bad_settlement", Message("d.not_object"), "declared")
+        raise BadSettlementError(Message("d.not_object"), "declared")
     allowed = variant.declared_fields
     for key in declared:
         if key not in allowed:
             what = list(allowed) if allowed else Message("d.nothing")
-            raise InputError("bad_settlement", Message("d.unknown", variant=variant.label, key=key,
-                                                       allowed=what), f"declared.{key}")
+            raise BadSettlementError(Message("d.unknown", variant=variant.label, key=key,
+                                             allowed=what), f"declared.{key}")
     if table.winner is None and any(declared.values()):
-        raise InputError("bad_settlement", Message("d.drawn"), "declared")
+        raise BadSettlementError(Message("d.drawn"), "declared")
     table.declared = variant.parse_declared(table, declared)
     return _result(table)
 
@@ -564,18 +570,18 @@ def declared_keys(raw: dict[Any, Any], name: str, allowed: dict[str, Message]) -
     if v is None:
         return []
     if not isinstance(v, list) or not all(isinstance(k, str) for k in v):
-        raise InputError("bad_settlement", Message("d.not_list", name=name, allowed=list(allowed)),
-                         f"declared.{name}")
+        raise BadSettlementError(Message("d.not_list", name=name, allowed=list(allowed)),
+                                 f"declared.{name}")
     for k in v:
         if k not in allowed:
-            raise InputError("bad_settlement", Message("d.unknown_key", name=name, key=k,
-                                                       allowed=list(allowed)), f"declared.{name}")
+            raise BadSettlementError(Message("d.unknown_key", name=name, key=k,
+                                             allowed=list(allowed)), f"declared.{name}")
     if len(set(v)) != len(v):
-        raise InputError("bad_settlement", Message("d.repeated", name=name), f"declared.{name}")
+        raise BadSettlementError(Message("d.repeated", name=name), f"declared.{name}")
     return list(v)
 
 
 def declared_refuse(name: str, message: Message) -> InputError:
     """A declared factor the room's options do not allow."""
-    return InputError("bad_settlement", Message("d.refused", name=name, text=message),
-                      f"declared.{name}")
+    return BadSettlementError(Message("d.refused", name=name, text=message),
+                              f"declared.{name}")

@@ -25,7 +25,7 @@ from ..decompose import (
     seven_pairs_waits,
     standard_readings,
 )
-from ..errors import InputError
+from ..errors import BadMeldError, BadWinByError
 from ..hand import MELD_KINDS, MELD_LABELS, TAKEN_KINDS, Hand, Meld
 from ..messages import Message
 from ..settlement import KONG_TYPES, Payment, SettlementResult, Table
@@ -206,7 +206,7 @@ class Variant:
         """Raise ``bad_win_by`` (C-14) when this variant does not allow ``win_by``."""
         if win_by not in self.win_methods:
             allowed = [WIN_METHOD_LABELS[w] for w in WIN_METHODS if w in self.win_methods]
-            raise InputError("bad_win_by", Message(
+            raise BadWinByError(Message(
                 "win_by.not_allowed", variant=self.label, method=WIN_METHOD_LABELS[win_by],
                 allowed=allowed, rule_id=self.win_rule, rule=self.win_rule), "win_by")
 
@@ -230,9 +230,9 @@ class Variant:
         """Raise ``bad_meld`` when this rule set has no chow at all (SMX-2, ZZ-2, JC-2): a
         ``chow`` meld, a chow claimed in a review's turn, a chow tapped on the review page."""
         if not self.chow_allowed:
-            raise InputError("bad_meld", Message("meld.no_chow", variant=self.label,
-                                                 rule_id=self.chow_rule, rule=self.chow_rule),
-                             "melds")
+            raise BadMeldError(Message("meld.no_chow", variant=self.label,
+                                       rule_id=self.chow_rule, rule=self.chow_rule),
+                               "melds")
 
     def check_meld(self, opts: Any, meld: Meld, wildcards: tuple[Tile, ...], index: int) -> None:
         """Raise ``bad_meld`` for a meld this variant forbids (no chow in 三门峡, 郑州 and
@@ -240,9 +240,9 @@ class Variant:
         if meld.kind == "chow":
             self.check_chow()
         if meld.is_taken and not self.taken_allowed:
-            raise InputError("bad_meld", Message("meld.no_taken", variant=self.label,
-                                                 meld=MELD_LABELS[meld.kind], tile=meld.tiles[0],
-                                                 rule="JC-10"), "melds")
+            raise BadMeldError(Message("meld.no_taken", variant=self.label,
+                                       meld=MELD_LABELS[meld.kind], tile=meld.tiles[0],
+                                       rule="JC-10"), "melds")
 
     def declarable(self, opts: Any) -> Declarable | None:
         """What a win recorded without its tiles may declare under ``opts``, or ``None``

@@ -35,7 +35,7 @@ from ..decompose import (
     thirteen_orphans_reading,
     thirteen_orphans_waits,
 )
-from ..errors import InputError
+from ..errors import BadMeldError, BadOptionError
 from ..hand import MELD_LABELS, Meld
 from ..messages import Joined, Message
 from ..options import opt
@@ -84,7 +84,7 @@ class Jincheng(Variant):
 
     def check_chow(self) -> None:
         """JC-2: no chow (a discard is taken only as 拾, JC-10)."""
-        raise InputError("bad_meld", Message("jc.no_chow", rule="JC-2"), "melds")
+        raise BadMeldError(Message("jc.no_chow", rule="JC-2"), "melds")
 
     def check_meld(self, opts: Any, meld: Meld, wildcards: tuple[Tile, ...],
                    index: int) -> None:
@@ -93,8 +93,8 @@ class Jincheng(Variant):
         super().check_meld(opts, meld, wildcards, index)
         if meld.is_taken and int(meld.tiles[0]) not in ORPHANS:
             t = meld.tiles[0]
-            raise InputError("bad_meld", Message("jc.taken_not_orphan", meld=MELD_LABELS[meld.kind],
-                                                 tile=t, rule="JC-10"), "melds")
+            raise BadMeldError(Message("jc.taken_not_orphan", meld=MELD_LABELS[meld.kind],
+                                       tile=t, rule="JC-10"), "melds")
 
     def check_melds(self, opts: Any, melds: list[Meld], wildcards: tuple[Tile, ...]) -> None:
         """JC-10 across the melds: at most one 搶, no two taken tiles of one kind, and no
@@ -104,22 +104,22 @@ class Jincheng(Variant):
         if not taken:
             return
         if sum(m.kind == "qiang" for m in taken) > 1:
-            raise InputError("bad_meld", Message("jc.one_qiang", rule="JC-10"), "melds")
+            raise BadMeldError(Message("jc.one_qiang", rule="JC-10"), "melds")
         kinds = [m.tiles[0] for m in taken]
         for t in kinds:
             if kinds.count(t) > 1:
-                raise InputError("bad_meld", Message("jc.taken_twice", tile=t, rule="JC-10"),
-                                 "melds")
+                raise BadMeldError(Message("jc.taken_twice", tile=t, rule="JC-10"),
+                                   "melds")
         other = next((m for m in melds if not m.is_taken), None)
         if other is not None:
             at = "" if other.source is None else f"@{other.source}"
-            raise InputError("bad_meld", Message(
+            raise BadMeldError(Message(
                 "jc.taken_with_meld", meld=MELD_LABELS[other.kind], tiles=format_tiles(other.tiles),
                 at=at, rule="JC-10"), "melds")
 
     def wildcards(self, opts: Any, indicator: Tile | None) -> tuple[Tile, ...]:
         if indicator is not None:
-            raise InputError("bad_option", Message("jc.no_indicator", rule="JC-1"), "indicator")
+            raise BadOptionError(Message("jc.no_indicator", rule="JC-1"), "indicator")
         return ()
 
     def is_win(self, sit: Situation) -> bool:

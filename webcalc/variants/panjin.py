@@ -40,7 +40,7 @@ from ..decompose import (
     seven_pairs_reading,
     seven_pairs_waits,
 )
-from ..errors import InputError
+from ..errors import BadMeldError, BadWinByError
 from ..hand import Meld
 from ..messages import Joined, Message
 from ..options import opt
@@ -176,13 +176,13 @@ class Panjin(Variant):
                    index: int) -> None:
         super().check_meld(opts, meld, wildcards, index)                # no 拾/搶 (JC-10)
         if meld.is_kong and not opts.kong:
-            raise InputError("bad_meld", Message("pj.no_kong_option", rule="PJ-13"), "melds")
+            raise BadMeldError(Message("pj.no_kong_option", rule="PJ-13"), "melds")
         wild = [t for t in meld.tiles if t in wildcards]
         if wild:
             if meld.is_kong and len(wild) == 4 and opts.wildcard_kong:
                 return                                  # 混杠
             code = "pj.wild_in_kong" if meld.is_kong else "pj.wild_in_meld"
-            raise InputError("bad_meld", Message(code, tile=wild[0], rule="PJ-2"), "melds")
+            raise BadMeldError(Message(code, tile=wild[0], rule="PJ-2"), "melds")
 
     def special_waits(self, sit: Situation) -> set[int]:
         """七对 with jokers standing in (PJ-8), only with its option."""
@@ -198,8 +198,8 @@ class Panjin(Variant):
     def check_winning_tile(self, win_by: str, winning: Tile | None, wildcards: tuple[Tile, ...]) -> None:
         """C-14, PJ-2: a wildcard is never discarded, so it cannot be won on a discard."""
         if win_by == "discard" and winning is not None and winning in wildcards:
-            raise InputError("bad_win_by", Message("pj.discard_wild", tile=winning, rule="PJ-2"),
-                             "win_by")
+            raise BadWinByError(Message("pj.discard_wild", tile=winning, rule="PJ-2"),
+                                "win_by")
 
     def can_discard(self, sit: Situation, t: Tile) -> bool:
         """PJ-2: a wildcard is never discarded (unless the hand holds nothing else)."""
