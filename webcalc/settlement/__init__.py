@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, TypeGuard
+from typing import TYPE_CHECKING, Any, Generic, TypeGuard
 
 from ..errors import (
     BadSettlementError,
@@ -32,6 +32,7 @@ from ..errors import (
 )
 from ..messages import Joined, Message
 from ..messages import seat as seat_name
+from ..options import OptionsT
 
 if TYPE_CHECKING:
     from ..variants.base import Judgement, Situation, Variant
@@ -130,11 +131,12 @@ class Kong:
 
 
 @dataclass
-class Table:
-    """The validated settlement input plus what the variant modules need of the hand."""
+class Table(Generic[OptionsT]):
+    """The validated settlement input plus what the variant modules need of the hand:
+    ``options`` is the room's, of the variant's own options type (``OptionsT``)."""
 
-    variant: Variant
-    options: Any
+    variant: Variant[OptionsT]
+    options: OptionsT
     base: int | float
     dealer: int
     winner: int | None
@@ -148,7 +150,7 @@ class Table:
     follow_dealer: bool
     duanmen: bool
     kong_discard: bool
-    sit: Situation | None = None
+    sit: Situation[OptionsT] | None = None
     judgement: Judgement | None = None
     #: for a win recorded without its tiles: the factors the tiles would decide, as each
     #: variant module's ``parse_declared`` returned them (:func:`settle_declared`)
@@ -234,7 +236,8 @@ def flat_kong_payments(t: Table, units_by_type: dict[str, int], rule: str) -> li
 MELD_KONG_TYPES: dict[Any, str] = {"kong": "exposed", "added_kong": "added", "concealed_kong": "concealed"}
 
 
-def kongs_of_melds(variant: Variant, opts: Any, melds: list[dict[Any, Any]], seat: int,
+def kongs_of_melds(variant: Variant[OptionsT], opts: OptionsT, melds: list[dict[Any, Any]],
+                   seat: int,
                    indicator: str | None = None) -> list[dict[Any, Any] | None]:
     """The ``settlement.kongs`` entries for the kongs among one seat's melds (API meld
     dicts), one per meld (``None`` for a meld that is no kong): 明杠/补杠 keep the meld's
@@ -346,7 +349,7 @@ def _flag(raw: dict[Any, Any], name: str) -> bool:
     return v
 
 
-def _pao(raw: dict[Any, Any], variant: Variant, opts: Any) -> tuple[int, ...]:
+def _pao(raw: dict[Any, Any], variant: Variant[OptionsT], opts: OptionsT) -> tuple[int, ...]:
     pao = _four(raw, "pao", lambda x: _is_int(x) and x >= 0, "s.four_ints", 0)
     limit, why = variant_pao_max(variant, opts)
     if max(pao) > limit:
@@ -356,26 +359,26 @@ def _pao(raw: dict[Any, Any], variant: Variant, opts: Any) -> tuple[int, ...]:
     return pao
 
 
-def variant_pao_max(variant: Variant, opts: Any) -> tuple[int, str | Message]:
+def variant_pao_max(variant: Variant[OptionsT], opts: OptionsT) -> tuple[int, str | Message]:
     """The largest 跑 a seat may have, and the rule that says so (C-15, SMX-6, ZZ-4); for
     none, the message saying why: :meth:`~webcalc.variants.base.Variant.pao_max`."""
     return variant.pao_max(opts)
 
 
-def settlement_fields(variant: Variant, opts: Any) -> frozenset[str]:
+def settlement_fields(variant: Variant[OptionsT], opts: OptionsT) -> frozenset[str]:
     """The ``settlement`` fields this variant uses under these room options — what a form
     should offer: :meth:`~webcalc.variants.base.Variant.settlement_fields`. Any other field
     is accepted only at its neutral value (0, false, none)."""
     return variant.settlement_fields(opts)
 
 
-def kong_types(variant: Variant, opts: Any) -> tuple[str, ...]:
+def kong_types(variant: Variant[OptionsT], opts: OptionsT) -> tuple[str, ...]:
     """The kong types of :data:`KONG_TYPES` this variant allows:
     :meth:`~webcalc.variants.base.Variant.kong_types`."""
     return variant.kong_types(opts)
 
 
-def _kongs(raw: dict[Any, Any], variant: Variant, opts: Any) -> tuple[Kong, ...]:
+def _kongs(raw: dict[Any, Any], variant: Variant[OptionsT], opts: OptionsT) -> tuple[Kong, ...]:
     v = raw.get("kongs")
     if v is None:
         return ()
@@ -410,8 +413,9 @@ def _kongs(raw: dict[Any, Any], variant: Variant, opts: Any) -> tuple[Kong, ...]
     return tuple(out)
 
 
-def parse_table(variant: Variant, sit: Situation | None, raw: Any, judgement: Judgement | None, *,
-                options: Any = None, win_by: str | None = None) -> Table:
+def parse_table(variant: Variant[OptionsT], sit: Situation[OptionsT] | None, raw: Any,
+                judgement: Judgement | None, *, options: OptionsT | None = None,
+                win_by: str | None = None) -> Table[OptionsT]:
     """Validate the ``settlement`` object (C-15); every error is ``bad_settlement``.
     Without tiles (``sit`` ``None``) the room ``options`` and ``win_by`` are given instead."""
     if not isinstance(raw, dict):
@@ -421,6 +425,7 @@ def parse_table(variant: Variant, sit: Situation | None, raw: Any, judgement: Ju
             raise BadSettlementError(Message("s.unknown_key", key=key, known=list(FIELDS)),
                                      f"settlement.{key}")
     opts = sit.options if sit is not None else options
+    assert opts is not None, "the situation's, or given beside the win method"
     fields = variant.settlement_fields(opts)
     base = _base(raw)
     dealer = _seat(raw, "dealer", True)
@@ -471,7 +476,7 @@ def parse_table(variant: Variant, sit: Situation | None, raw: Any, judgement: Ju
                  ready, kongs, bd, follow, duanmen, kong_discard, sit, judgement)
 
 
-def _check_winner(sit: Situation, judgement: Judgement | None, win_by_given: bool) -> None:
+def _check_winner(sit: Situation[Any], judgement: Judgement | None, win_by_given: bool) -> None:
     """C-15: a winner needs a 14-tile hand, ``winning_tile``, ``win_by`` and a win."""
     if sit.hand.tile_count != 14 or judgement is None:
         raise WrongTileCountError(Message("w.count", n=sit.hand.tile_count, rule="C-15"),
@@ -491,8 +496,8 @@ def _check_winner(sit: Situation, judgement: Judgement | None, win_by_given: boo
 
 # -- entry point ------------------------------------------------------------------------
 
-def settle(variant: Variant, sit: Situation, judgement: Judgement | None, raw_settlement: Any, *,
-           win_by_given: bool = True) -> SettlementResult:
+def settle(variant: Variant[OptionsT], sit: Situation[OptionsT], judgement: Judgement | None,
+           raw_settlement: Any, *, win_by_given: bool = True) -> SettlementResult:
     """Validate ``raw_settlement`` (C-15) and settle the hand by the variant's rules.
 
     Args:
@@ -512,7 +517,7 @@ def settle(variant: Variant, sit: Situation, judgement: Judgement | None, raw_se
     return _result(table)
 
 
-def _result(table: Table) -> SettlementResult:
+def _result(table: Table[Any]) -> SettlementResult:
     """The variant's payments and next dealer for a validated table."""
     variant = table.variant
     payments, extra = variant.payments(table)
@@ -523,7 +528,7 @@ def _result(table: Table) -> SettlementResult:
     return SettlementResult(Settlement.of(payments), **extra)
 
 
-def settle_declared(variant: Variant, options: Any, win_by: str, raw_settlement: Any,
+def settle_declared(variant: Variant[OptionsT], options: OptionsT, win_by: str, raw_settlement: Any,
                     declared: Any) -> SettlementResult:
     """Settle a hand recorded without its tiles (a 荒庄, or a win whose tiles nobody typed).
 
