@@ -183,7 +183,14 @@ def analyze(request: Any, *, advice: bool = True) -> Analysis:
         settlement then count its biao discards).
 
     Raises:
-        InputError: for any bad input, with the field at fault.
+        InputError: for any bad input, with the field at fault, as its code's class
+            (:mod:`webcalc.errors`): :class:`BadJsonError` (not an object),
+            :class:`BadRequestError` (an unknown key), :class:`UnknownVariantError`,
+            :class:`BadOptionError` (``options``, or an indicator the room has no use for),
+            :class:`BadTileError`, :class:`BadMeldError`, :class:`TooManyCopiesError`,
+            :class:`WrongTileCountError`, :class:`NotInHandError` (``winning_tile``),
+            :class:`BadWinByError`, :class:`BadHistoryError` or :class:`TooManyError`
+            (三门峡's ``history``), :class:`BadSettlementError`, :class:`NotCompleteError`.
     """
     req = _check_request(request)
     variant = _variant(req.get("variant"))
@@ -436,8 +443,9 @@ def settle_without_tiles(request: Any) -> SettledWithoutTiles:
         (三门峡) and ``fan`` (盘锦: declared and situational).
 
     Raises:
-        InputError: as :func:`analyze` for the fields it shares; ``bad_settlement`` for a
-        declared factor the variant or the room does not have.
+        InputError: as :func:`analyze` for the fields it shares;
+            :class:`~webcalc.errors.BadSettlementError` for a declared factor the variant or
+            the room does not have.
     """
     from .settlement import settle_declared
 

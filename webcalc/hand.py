@@ -108,7 +108,7 @@ class Meld:
                 position (and its "character N") counts from there.
 
         Raises:
-            InputError: ``bad_meld`` / ``bad_tile`` with field ``"melds"``.
+            BadMeldError, BadTileError: with field ``"melds"``.
         """
         token, start = normalize_text(text), offset
         kind = None
@@ -137,8 +137,8 @@ class Meld:
         """Validate and build a meld from API values.
 
         Raises:
-            InputError: ``bad_meld`` for an unknown kind, a wrong shape or seat;
-                ``bad_tile`` for unreadable tiles. ``field`` is passed through.
+            BadMeldError: for an unknown kind, a wrong shape or seat.
+            BadTileError: for unreadable tiles. ``field`` is passed through.
         """
         label = FIELD_LABELS["melds"]
         if kind not in MELD_KINDS:
@@ -190,7 +190,7 @@ def melds_from_api(raw: Any) -> list[Meld]:
     """Build melds from the API ``melds`` array of ``{"type", "tiles", "from"?}``.
 
     Raises:
-        InputError: ``bad_meld`` (field ``"melds"``) for a non-list or malformed entry.
+        BadMeldError: (field ``"melds"``) for a non-list or malformed entry.
     """
     if raw is None:
         return []
@@ -272,7 +272,7 @@ class Hand:
         ``Hand.parse(str(h)) == h`` for every hand ``h``.
 
         Raises:
-            InputError: ``bad_tile`` (field ``"hand"``) or, for a meld, as :meth:`Meld.parse`.
+            BadTileError: (field ``"hand"``) or, for a meld, as :meth:`Meld.parse`.
         """
         concealed: list[Tile] = []
         melds: list[Meld] = []

@@ -100,7 +100,7 @@ class History:
         """The request's ``settlement`` with ``biao_discards`` derived from this history.
 
         Raises:
-            InputError: ``bad_history`` when a typed ``biao_discards`` (a whole number)
+            BadHistoryError: when a typed ``biao_discards`` (a whole number)
                 disagrees with it. A value that is no whole number is left for the
                 settlement's own check (``bad_settlement``).
         """
@@ -137,11 +137,11 @@ def read_history(variant: Variant, sit: Situation, judgement: Judgement | None, 
         wait starts the count again from 0.
 
     Raises:
-        InputError: ``bad_history`` where the variant, its options or the hand take no
-            history, for a history that is not a list of ``{"draw", "discard"}`` objects,
-            a draw that is not there and a copy more than the wall holds (with ``turn``);
-            ``bad_tile`` (with ``turn``) for a tile that cannot be read; ``too_many`` past
-            :data:`MAX_HISTORY` turns.
+        BadHistoryError: where the variant, its options or the hand take no history, for
+            a history that is not a list of ``{"draw", "discard"}`` objects, a draw that
+            is not there and a copy more than the wall holds (with ``turn``).
+        BadTileError: (with ``turn``) for a tile that cannot be read.
+        TooManyError: past :data:`MAX_HISTORY` turns (``detail`` names the cap).
     """
     if not variant.takes_history(sit.options):
         raise BadHistoryError(Message("history.not_here", rule="SMX-5"), "history")

@@ -102,8 +102,8 @@ def daily_problem(variant_name: str, day: date | str) -> dict[Any, Any]:
         ``efficiency`` row with its ``rank``, and the rule ids the answer rests on.
 
     Raises:
-        InputError: ``unknown_variant``; ``bad_request`` (field ``date``) for a date that is
-            not ``YYYY-MM-DD``.
+        UnknownVariantError: for a name that is no rule set's.
+        BadRequestError: (field ``date``) for a date that is not ``YYYY-MM-DD``.
     """
     from .analysis import _variant
 

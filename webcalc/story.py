@@ -345,11 +345,13 @@ def review(request: Any) -> dict[Any, Any]:
         else the hand after the last turn.
 
     Raises:
-        InputError: the analyze codes for the room, ``start``, ``indicator`` and
-            ``visible``; ``bad_history`` (with ``turn``) for a turn that cannot be played
-            from the hand; ``bad_tile``, ``bad_meld``, ``bad_win_by``, ``not_complete``
-            (with ``turn``) for a turn's tiles, claims and win; ``too_many`` past
-            :data:`MAX_TURNS`.
+        InputError: :func:`~webcalc.analysis.analyze`'s classes for the room, ``start``,
+            ``indicator`` and ``visible``; :class:`~webcalc.errors.BadHistoryError` (with
+            ``turn``) for a turn that cannot be played from the hand;
+            :class:`~webcalc.errors.BadTileError`, :class:`~webcalc.errors.BadMeldError`,
+            :class:`~webcalc.errors.BadWinByError`, :class:`~webcalc.errors.NotCompleteError`
+            (with ``turn``) for a turn's tiles, claims and win;
+            :class:`~webcalc.errors.TooManyError` past :data:`MAX_TURNS`.
     """
     from .analysis import _one_tile, _tiles, _variant, analyze
     from .options import parse_options

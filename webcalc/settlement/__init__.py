@@ -508,8 +508,10 @@ def settle(variant: Variant[OptionsT], sit: Situation[OptionsT], judgement: Judg
         win_by_given: whether the request named ``win_by`` (C-15 needs it with a winner).
 
     Raises:
-        InputError: ``bad_settlement`` naming the field; ``not_complete`` (with reasons) or
-            ``wrong_tile_count`` when a winner is given for a hand that is not a win.
+        BadSettlementError: naming the field.
+        NotCompleteError: (with reasons) when a winner is given for a hand that is no win.
+        WrongTileCountError: when a winner is given for a hand that is not 14 tiles.
+        BadWinByError: when a winner is given and the request named no ``win_by``.
     """
     table = parse_table(variant, sit, raw_settlement, judgement)
     if table.winner is not None:
@@ -547,9 +549,9 @@ def settle_declared(variant: Variant[OptionsT], options: OptionsT, win_by: str, 
         declared: the declared factors (a dict) or ``None``.
 
     Raises:
-        InputError: ``bad_settlement`` naming the field (``declared.fan`` …) for a factor the
-            variant or the room does not have, or any error :func:`settle` would raise for
-            the settlement object itself.
+        BadSettlementError: naming the field (``declared.fan`` …) for a factor the variant
+            or the room does not have, or for the settlement object itself as
+            :func:`settle` does.
     """
     table = parse_table(variant, None, raw_settlement, None, options=options, win_by=win_by)
     if declared is None:
