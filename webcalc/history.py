@@ -17,6 +17,7 @@ from typing import Any
 from .errors import ERROR_CLASSES, BadHistoryError, InputError, TooManyError
 from .hand import Hand
 from .messages import Message
+from .options import OptionsT
 from .tiles import Tile, format_tiles, parse_tiles, tiles_of
 from .variants.base import Judgement, Situation, Variant
 
@@ -117,8 +118,8 @@ class History:
         return raw
 
 
-def read_history(variant: Variant, sit: Situation, judgement: Judgement | None, raw: Any,
-                 kinds: int) -> History:
+def read_history(variant: Variant[OptionsT], sit: Situation[OptionsT],
+                 judgement: Judgement | None, raw: Any, kinds: int) -> History:
     """Rebuild the winner's ``history`` (RULES SMX-5, API.md "三门峡 history").
 
     Args:
