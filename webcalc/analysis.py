@@ -15,7 +15,19 @@ from typing import Any
 
 from .decompose import listed_dicts
 from .efficiency import efficiency, ready_discards, useful_draws
-from .errors import InputError
+from .errors import (
+    BadJsonError,
+    BadOptionError,
+    BadRequestError,
+    BadSettlementError,
+    BadTileError,
+    BadWinByError,
+    InputError,
+    NotInHandError,
+    TooManyCopiesError,
+    UnknownVariantError,
+    WrongTileCountError,
+)
 from .hand import Hand, Meld, melds_from_api
 from .messages import Joined, Message, Plain
 from .options import parse_options
@@ -185,7 +197,14 @@ def analyze(request: Any, *, advice: bool = True) -> Analysis:
         the settlement then count its biao discards).
 
     Raises:
-        InputError: for any bad input, with the field at fault.
+        InputError: for any bad input, with the field at fault, as its code's class
+            (:mod:`webcalc.errors`): :class:`BadJsonError` (not an object),
+            :class:`BadRequestError` (an unknown key), :class:`UnknownVariantError`,
+            :class:`BadOptionError` (``options``, or an indicator the room has no use for),
+            :class:`BadTileError`, :class:`BadMeldError`, :class:`TooManyCopiesError`,
+            :class:`WrongTileCountError`, :class:`NotInHandError` (``winning_tile``),
+            :class:`BadWinByError`, :class:`BadHistoryError` or :class:`TooManyError`
+            (三门峡's ``history``), :class:`BadSettlementError`, :class:`NotCompleteError`.
     """
     req = _check_request(request)
     variant = _variant(req.get("variant"))
@@ -202,31 +221,31 @@ def analyze(request: Any, *, advice: bool = True) -> Analysis:
     winning = _one_tile(req, "winning_tile", kinds)
 
     if indicator is not None and not variant.wildcards_on(options):
-        raise InputError("bad_option", Message("indicator.no_wildcards", variant=variant.label,
-                                               rule="C-7"), "indicator")
+        raise BadOptionError(Message("indicator.no_wildcards", variant=variant.label,
+                                     rule="C-7"), "indicator")
     wildcards = variant.wildcards(options, indicator)
     variant.check_melds(options, melds, wildcards)
     hand = Hand.of(concealed, melds)
     _check_copies(hand, visible, indicator)
     if hand.tile_count not in (13, 14):
         code = "count.wrong_taken" if any(m.is_taken for m in melds) else "count.wrong"
-        raise InputError("wrong_tile_count", Message(code, n=hand.tile_count, rule="C-3"),
-                         "hand")
+        raise WrongTileCountError(Message(code, n=hand.tile_count, rule="C-3"),
+                                  "hand")
     if winning is not None:
         if hand.tile_count != 14:
-            raise InputError("wrong_tile_count", Message("count.with_winning", rule="C-3"),
-                             "hand")
+            raise WrongTileCountError(Message("count.with_winning", rule="C-3"),
+                                      "hand")
         if winning not in hand.concealed:
-            raise InputError("not_in_hand", Message("winning.not_in_hand", tile=winning),
-                             "winning_tile")
+            raise NotInHandError(Message("winning.not_in_hand", tile=winning),
+                                 "winning_tile")
     win_by = req.get("win_by", "self_draw")
     if win_by not in WIN_METHODS:
-        raise InputError("bad_win_by", Message("win_by.bad"), "win_by")
+        raise BadWinByError(Message("win_by.bad"), "win_by")
     variant.check_win_by(win_by)
     variant.check_winning_tile(win_by, winning, wildcards)
 
     if req.get("settlement") is not None and not isinstance(req["settlement"], dict):
-        raise InputError("bad_settlement", Message("settlement.not_object"), "settlement")
+        raise BadSettlementError(Message("settlement.not_object"), "settlement")
     sit = Situation(hand, wildcards, options, win_by, winning, indicator,
                     req.get("settlement"))
     codes = tuple(t.code for t in wildcards)
@@ -308,15 +327,15 @@ def _settle_drawn_game(variant: Variant, options: Any, req: dict[Any, Any],
     is reckoned; the analysis fields are empty (``tile_count`` 0)."""
     indicator = _one_tile(req, "indicator", kinds)
     if indicator is not None and not variant.wildcards_on(options):
-        raise InputError("bad_option", Message("indicator.no_wildcards", variant=variant.label,
-                                               rule="C-7"), "indicator")
+        raise BadOptionError(Message("indicator.no_wildcards", variant=variant.label,
+                                     rule="C-7"), "indicator")
     for field in ("melds", "winning_tile", "visible"):
         if req.get(field) not in (None, "", []):
-            raise InputError("bad_tile", Message("field_error", field=FIELD_LABELS[field],
-                             text=Message("drawn.no_tiles", rule="C-10")), field)
+            raise BadTileError(Message("field_error", field=FIELD_LABELS[field],
+                               text=Message("drawn.no_tiles", rule="C-10")), field)
     win_by = req.get("win_by", "self_draw")
     if win_by not in WIN_METHODS:
-        raise InputError("bad_win_by", Message("win_by.bad"), "win_by")
+        raise BadWinByError(Message("win_by.bad"), "win_by")
     wildcards = variant.wildcards(options, indicator)
     sit = Situation(Hand.of([], []), wildcards, options, win_by, None, indicator,
                     req["settlement"])
@@ -341,11 +360,11 @@ def _priced_waits(variant: Variant, before: Situation, waits: list[Wait]) -> Row
 
 def _check_request(request: Any) -> dict[Any, Any]:
     if not isinstance(request, dict):
-        raise InputError("bad_json", Message("request.not_object"), None)
+        raise BadJsonError(Message("request.not_object"), None)
     for key in request:
         if key not in REQUEST_FIELDS:
-            raise InputError("bad_request", Message("request.unknown_key", key=key,
-                                                    known=list(REQUEST_FIELDS)), str(key))
+            raise BadRequestError(Message("request.unknown_key", key=key,
+                                          known=list(REQUEST_FIELDS)), str(key))
     return request
 
 
@@ -362,11 +381,11 @@ def variant_names(labelled: bool = False) -> Any:
 
 def _variant(name: Any) -> Variant:
     if name is None:
-        raise InputError("unknown_variant", Message("variant.required", names=variant_names()),
-                         "variant")
+        raise UnknownVariantError(Message("variant.required", names=variant_names()),
+                                  "variant")
     variant = VARIANTS.get(name) if isinstance(name, str) else None
     if variant is None:
-        raise InputError("unknown_variant", Message(
+        raise UnknownVariantError(Message(
             "variant.unknown", name=name, names=variant_names(labelled=True)), "variant")
     return variant
 
@@ -376,15 +395,15 @@ def _tiles(req: dict[Any, Any], field: str, kinds: int, required: bool = False) 
     label = FIELD_LABELS[field]
     if raw is None:
         if required:
-            raise InputError("bad_tile", Message("field_error", field=label,
-                                                 text=Message("tiles.required")), field)
+            raise BadTileError(Message("field_error", field=label,
+                                       text=Message("tiles.required")), field)
         return []
     if not isinstance(raw, str):
-        raise InputError("bad_tile", Message("field_error", field=label,
-                                             text=Message("tiles.not_text")), field)
+        raise BadTileError(Message("field_error", field=label,
+                                   text=Message("tiles.not_text")), field)
     if len(raw) > MAX_TEXT:
-        raise InputError("bad_tile", Message("field_error", field=label,
-                                             text=Message("tiles.too_long", n=MAX_TEXT)), field)
+        raise BadTileError(Message("field_error", field=label,
+                                   text=Message("tiles.too_long", n=MAX_TEXT)), field)
     try:
         tiles = parse_tiles(raw)
     except InputError as e:
@@ -398,16 +417,16 @@ def _one_tile(req: dict[Any, Any], field: str, kinds: int) -> Tile | None:
         return None
     tiles = _tiles(req, field, kinds)
     if len(tiles) != 1:
-        raise InputError("bad_tile", Message("field_error", field=FIELD_LABELS[field],
-                                             text=Message("tiles.not_one", n=len(tiles))), field)
+        raise BadTileError(Message("field_error", field=FIELD_LABELS[field],
+                                   text=Message("tiles.not_one", n=len(tiles))), field)
     return tiles[0]
 
 
 def _check_kinds(tiles: list[Tile], kinds: int, field: str) -> None:
     for t in tiles:
         if t >= kinds:
-            raise InputError("bad_tile", Message("field_error", field=FIELD_LABELS[field],
-                             text=Message("tiles.no_honors", tile=t, rule="C-1")), field)
+            raise BadTileError(Message("field_error", field=FIELD_LABELS[field],
+                               text=Message("tiles.no_honors", tile=t, rule="C-1")), field)
 
 
 def _check_meld_tiles(melds: list[Meld], kinds: int) -> None:
@@ -426,8 +445,9 @@ def _check_copies(hand: Hand, visible: list[Tile], indicator: Tile | None) -> No
             limit = 3 if t == indicator else 4
             if totals[t] > limit:
                 code = "copies.indicator" if t == indicator else "copies.too_many"
-                raise InputError("too_many_copies", Message("field_error", field=FIELD_LABELS[field],
-                                 text=Message(code, tile=t, n=limit, rule="C-2")), field)
+                raise TooManyCopiesError(Message("field_error", field=FIELD_LABELS[field],
+                                                 text=Message(code, tile=t, n=limit, rule="C-2")),
+                                         field)
 
 
 NO_TILES_FIELDS = ("variant", "options", "win_by", "settlement", "declared")
@@ -450,29 +470,30 @@ def settle_without_tiles(request: Any) -> SettledWithoutTiles:
         (三门峡) and ``fan`` (盘锦: declared and situational).
 
     Raises:
-        InputError: as :func:`analyze` for the fields it shares; ``bad_settlement`` for a
-        declared factor the variant or the room does not have.
+        InputError: as :func:`analyze` for the fields it shares;
+            :class:`~webcalc.errors.BadSettlementError` for a declared factor the variant or
+            the room does not have.
     """
     from .settlement import settle_declared
 
     if not isinstance(request, dict):
-        raise InputError("bad_json", Message("request.not_object"), None)
+        raise BadJsonError(Message("request.not_object"), None)
     for key in request:
         if key not in NO_TILES_FIELDS:
-            raise InputError("bad_request", Message("request.unknown_key_no_tiles", key=key,
-                                                    known=list(NO_TILES_FIELDS)), str(key))
+            raise BadRequestError(Message("request.unknown_key_no_tiles", key=key,
+                                          known=list(NO_TILES_FIELDS)), str(key))
     variant = _variant(request.get("variant"))
     options = parse_options(variant.Options, request.get("options"))
     raw = request.get("settlement")
     if not isinstance(raw, dict):
-        raise InputError("bad_settlement", Message("settlement.required_no_tiles"), "settlement")
+        raise BadSettlementError(Message("settlement.required_no_tiles"), "settlement")
     win_by = request.get("win_by")
     if win_by is None:
         if raw.get("winner") is not None:
-            raise InputError("bad_win_by", Message("w.win_by_required", rule="C-15"), "win_by")
+            raise BadWinByError(Message("w.win_by_required", rule="C-15"), "win_by")
         win_by = "self_draw"                   # 荒庄: nobody won, the method is unused
     if win_by not in WIN_METHODS:
-        raise InputError("bad_win_by", Message("win_by.bad"), "win_by")
+        raise BadWinByError(Message("win_by.bad"), "win_by")
     variant.check_win_by(win_by)
     result = settle_declared(variant, options, win_by, raw, request.get("declared"))
     return SettledWithoutTiles(variant.name, **_settled(result))

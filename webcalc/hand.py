@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import InputError
+from .errors import BadMeldError, InputError
 from .messages import Message
 from .tiles import FIELD_LABELS, Tile, counts_of, format_tiles, normalize_text, parse_tiles
 
@@ -109,7 +109,7 @@ class Meld:
                 position (and its "character N") counts from there.
 
         Raises:
-            InputError: ``bad_meld`` / ``bad_tile`` with field ``"melds"``.
+            BadMeldError, BadTileError: with field ``"melds"``.
         """
         token, start = normalize_text(text), offset
         kind = None
@@ -122,7 +122,7 @@ class Meld:
         if "@" in token:
             token, _, seat = token.rpartition("@")
             if seat not in ("0", "1", "2", "3"):
-                raise InputError("bad_meld", Message("meld.bad_at", seat=seat), "melds")
+                raise BadMeldError(Message("meld.bad_at", seat=seat), "melds")
             source = int(seat)
         try:
             ts = sorted(parse_tiles(token))
@@ -138,23 +138,23 @@ class Meld:
         """Validate and build a meld from API values.
 
         Raises:
-            InputError: ``bad_meld`` for an unknown kind, a wrong shape or seat;
-                ``bad_tile`` for unreadable tiles. ``field`` is passed through.
+            BadMeldError: for an unknown kind, a wrong shape or seat.
+            BadTileError: for unreadable tiles. ``field`` is passed through.
         """
         label = FIELD_LABELS["melds"]
         if kind not in MELD_KINDS:
-            raise InputError("bad_meld", Message("field_error", field=label, text=Message(
+            raise BadMeldError(Message("field_error", field=label, text=Message(
                 "meld.bad_kind", kind=kind, kinds=list(MELD_KINDS))), field)
         if not isinstance(tiles, str):
-            raise InputError("bad_meld", Message("field_error", field=label,
-                                                 text=Message("meld.tiles_not_text")), field)
+            raise BadMeldError(Message("field_error", field=label,
+                                       text=Message("meld.tiles_not_text")), field)
         try:
             ts = tuple(sorted(parse_tiles(tiles)))
         except InputError as e:
             raise e.with_field(field, label) from None
         if source is not None and (isinstance(source, bool) or source not in SEATS):
-            raise InputError("bad_meld", Message("field_error", field=label,
-                                                 text=Message("meld.bad_from")), field)
+            raise BadMeldError(Message("field_error", field=label,
+                                       text=Message("meld.bad_from")), field)
         name = MELD_LABELS[kind]
         shown = format_tiles(ts) or Message("meld.empty")
         if kind == "chow":
@@ -169,7 +169,7 @@ class Meld:
             ok = len(ts) == size and len(set(ts)) == 1
             need = Message("meld.need_same", n=size)
         if not ok:
-            raise InputError("bad_meld", Message("field_error", field=label, text=Message(
+            raise BadMeldError(Message("field_error", field=label, text=Message(
                 "meld.invalid", meld=name, tiles=shown, need=need)), field)
         return cls(kind, ts, source)
 
@@ -184,27 +184,27 @@ def _shifted(err: InputError, by: int) -> InputError:
     if isinstance(message, Message) and isinstance(message.params.get("n"), int):
         message = Message(message.code, {**message.params, "n": message.params["n"] + by},
                           message.rule)
-    return InputError(err.code, message, err.field, err.position + by, err.reasons)
+    return err.replace(message=message, position=err.position + by, turn=None, detail=None)
 
 
 def melds_from_api(raw: Any) -> list[Meld]:
     """Build melds from the API ``melds`` array of ``{"type", "tiles", "from"?}``.
 
     Raises:
-        InputError: ``bad_meld`` (field ``"melds"``) for a non-list or malformed entry.
+        BadMeldError: (field ``"melds"``) for a non-list or malformed entry.
     """
     if raw is None:
         return []
     if not isinstance(raw, list):
-        raise InputError("bad_meld", Message("meld.not_list"), "melds")
+        raise BadMeldError(Message("meld.not_list"), "melds")
     out = []
     for item in raw:
         if not isinstance(item, dict):
-            raise InputError("bad_meld", Message("meld.not_object"), "melds")
+            raise BadMeldError(Message("meld.not_object"), "melds")
         unknown = set(item) - {"type", "tiles", "from"}
         if unknown:
-            raise InputError("bad_meld", Message("meld.unknown_key", key=sorted(unknown)[0]),
-                             "melds")
+            raise BadMeldError(Message("meld.unknown_key", key=sorted(unknown)[0]),
+                               "melds")
         out.append(Meld.build(item.get("type"), item.get("tiles"), item.get("from")))
     return out
 
@@ -273,7 +273,7 @@ class Hand:
         ``Hand.parse(str(h)) == h`` for every hand ``h``.
 
         Raises:
-            InputError: ``bad_tile`` (field ``"hand"``) or, for a meld, as :meth:`Meld.parse`.
+            BadTileError: (field ``"hand"``) or, for a meld, as :meth:`Meld.parse`.
         """
         concealed: list[Tile] = []
         melds: list[Meld] = []

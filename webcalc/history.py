@@ -16,9 +16,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import InputError
+from .errors import ERROR_CLASSES, BadHistoryError, InputError, TooManyError
 from .hand import Hand
 from .messages import Message
+from .options import OptionsT
 from .tiles import Tile, format_tiles, parse_tiles, tiles_of
 from .variants.base import Judgement, Situation, Variant
 
@@ -31,14 +32,14 @@ MAX_HISTORY = 40
 
 def _turn_error(code: str, field: str, i: int, text: Message, prefix: str) -> InputError:
     """An error about turn ``i`` (0-based in ``turn``; counted from 1 in the message)."""
-    return InputError(code, Message(prefix, n=i + 1, text=text), field, turn=i)
+    return ERROR_CLASSES[code](Message(prefix, n=i + 1, text=text), field, turn=i)
 
 
 def _about_turn(e: InputError, field: str, i: int, prefix: str) -> InputError:
     """An engine error (a meld the variant forbids, a win method it refuses …) as an error
     about turn ``i`` of ``field``: its code kept, its message led by the turn."""
-    return InputError(e.code, Message(prefix, n=i + 1, text=e.message), field, None,
-                      e.reasons, i, e.detail)
+    return e.replace(message=Message(prefix, n=i + 1, text=e.message), field=field,
+                     position=None, turn=i)
 
 
 def _one(raw: Any, key: str, kinds: int, field: str, i: int, prefix: str) -> Tile:
@@ -62,8 +63,8 @@ def _one(raw: Any, key: str, kinds: int, field: str, i: int, prefix: str) -> Til
 
 
 def _too_many(field: str, limit: str, cap: int, code: str) -> InputError:
-    return InputError("too_many", Message(code, max=cap), field,
-                      detail={"limit": limit, "max": cap})
+    return TooManyError(Message(code, max=cap), field,
+                        detail={"limit": limit, "max": cap})
 
 
 # -- the winner's history ------------------------------------------------------------------
@@ -113,7 +114,7 @@ class History:
         """The request's ``settlement`` with ``biao_discards`` derived from this history.
 
         Raises:
-            InputError: ``bad_history`` when a typed ``biao_discards`` (a whole number)
+            BadHistoryError: when a typed ``biao_discards`` (a whole number)
                 disagrees with it. A value that is no whole number is left for the
                 settlement's own check (``bad_settlement``).
         """
@@ -124,14 +125,14 @@ class History:
         if typed is None:
             return {**raw, "biao_discards": derived}
         if isinstance(typed, int) and not isinstance(typed, bool) and typed != derived:
-            raise InputError("bad_history", Message("history.disagrees", derived=derived,
-                                                    typed=typed, rule=self.rule),
-                             "settlement.biao_discards")
+            raise BadHistoryError(Message("history.disagrees", derived=derived,
+                                          typed=typed, rule=self.rule),
+                                  "settlement.biao_discards")
         return raw
 
 
-def read_history(variant: Variant, sit: Situation, judgement: Judgement | None, raw: Any,
-                 kinds: int) -> History:
+def read_history(variant: Variant[OptionsT], sit: Situation[OptionsT],
+                 judgement: Judgement | None, raw: Any, kinds: int) -> History:
     """Rebuild the winner's ``history`` (the variant's ``history_rule``, API.md "三门峡
     history").
 
@@ -151,21 +152,21 @@ def read_history(variant: Variant, sit: Situation, judgement: Judgement | None, 
         wait starts the count again from 0.
 
     Raises:
-        InputError: ``bad_history`` where the variant, its options or the hand take no
-            history, for a history that is not a list of ``{"draw", "discard"}`` objects,
-            a draw that is not there and a copy more than the wall holds (with ``turn``);
-            ``bad_tile`` (with ``turn``) for a tile that cannot be read; ``too_many`` past
-            :data:`MAX_HISTORY` turns.
+        BadHistoryError: where the variant, its options or the hand take no history, for
+            a history that is not a list of ``{"draw", "discard"}`` objects, a draw that
+            is not there and a copy more than the wall holds (with ``turn``).
+        BadTileError: (with ``turn``) for a tile that cannot be read.
+        TooManyError: past :data:`MAX_HISTORY` turns (``detail`` names the cap).
     """
     rule = _rule(variant)
     if not variant.takes_history(sit.options):
-        raise InputError("bad_history", Message("history.not_here", rule=rule), "history")
+        raise BadHistoryError(Message("history.not_here", rule=rule), "history")
     if not isinstance(raw, list):
-        raise InputError("bad_history", Message("history.not_list"), "history")
+        raise BadHistoryError(Message("history.not_list"), "history")
     if len(raw) > MAX_HISTORY:
         raise _too_many("history", "history_turns", MAX_HISTORY, "history.too_many")
     if (sit.winning_tile is None or judgement is None or not judgement.complete):
-        raise InputError("bad_history", Message("history.needs_win", rule=rule), "history")
+        raise BadHistoryError(Message("history.needs_win", rule=rule), "history")
     prefix = "history.turn"
     turns: list[tuple[Tile, Tile]] = []
     for i, t in enumerate(raw):

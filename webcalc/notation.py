@@ -26,7 +26,7 @@ def melds_from_text(text: str) -> list[dict[Any, Any]]:
      {'type': 'chow', 'tiles': '123p', 'from': 3}, {'type': 'shi', 'tiles': '1m', 'from': 3}]
 
     Raises:
-        InputError: ``bad_meld`` / ``bad_tile`` with field ``"melds"``.
+        BadMeldError, BadTileError: with field ``"melds"``.
     """
     return [Meld.parse(token, start).to_dict()
             for start, token in _meld_tokens(normalize_text(text or ""))]
@@ -41,7 +41,7 @@ def melds_to_text(melds: list[dict[Any, Any]]) -> str:
     """The inverse of :func:`melds_from_text`: API meld dicts → ``"碰555m@2 暗杠1111z"``.
 
     Raises:
-        InputError: ``bad_meld`` / ``bad_tile`` for a malformed meld dict.
+        BadMeldError, BadTileError: for a malformed meld dict.
     """
     return " ".join(str(Meld.build(m.get("type"), m.get("tiles"), m.get("from")))
                     for m in melds)

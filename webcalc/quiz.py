@@ -23,7 +23,7 @@ from datetime import date
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from .errors import InputError
+from .errors import BadRequestError
 from .messages import Message
 from .options import parse_options
 from .tiles import ALL_TILES, format_tiles
@@ -45,7 +45,7 @@ def parse_day(text: object) -> date:
             return date.fromisoformat(text)
         except ValueError:
             pass
-    raise InputError("bad_request", Message("quiz.bad_date"), "date")
+    raise BadRequestError(Message("quiz.bad_date"), "date")
 
 
 def _deal(rng: random.Random, kinds: int, indicator: int | None) -> list[int]:
@@ -102,8 +102,8 @@ def daily_problem(variant_name: str, day: date | str) -> dict[Any, Any]:
         ``efficiency`` row with its ``rank``, and the rule ids the answer rests on.
 
     Raises:
-        InputError: ``unknown_variant``; ``bad_request`` (field ``date``) for a date that is
-            not ``YYYY-MM-DD``.
+        UnknownVariantError: for a name that is no rule set's.
+        BadRequestError: (field ``date``) for a date that is not ``YYYY-MM-DD``.
     """
     from .analysis import _variant
 

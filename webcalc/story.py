@@ -21,7 +21,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .errors import InputError
+from .errors import (
+    BadHistoryError,
+    BadJsonError,
+    BadOptionError,
+    BadRequestError,
+    InputError,
+    NotCompleteError,
+    TooManyCopiesError,
+    WrongTileCountError,
+)
 from .hand import Hand, Meld
 
 # the winner's history lives in webcalc/history.py (the analysis reads it, and the review
@@ -139,7 +148,7 @@ class _Replay:
                 if self.out[t] > 4:
                     code = "copies.indicator" if t == indicator else "copies.too_many"
                     n = 3 if t == indicator else 4
-                    raise InputError("too_many_copies", Message(
+                    raise TooManyCopiesError(Message(
                         "field_error", field=FIELD_LABELS[field],
                         text=Message(code, tile=t, n=n, rule="C-2")), field)
         self.base = {"variant": variant.name}
@@ -261,11 +270,11 @@ class _Replay:
 
 def _check_review(request: Any) -> dict[Any, Any]:
     if not isinstance(request, dict):
-        raise InputError("bad_json", Message("review.not_object"), None)
+        raise BadJsonError(Message("review.not_object"), None)
     for key in request:
         if key not in REVIEW_FIELDS:
-            raise InputError("bad_request", Message("request.unknown_key", key=key,
-                                                    known=list(REVIEW_FIELDS)), str(key))
+            raise BadRequestError(Message("request.unknown_key", key=key,
+                                          known=list(REVIEW_FIELDS)), str(key))
     return request
 
 
@@ -337,11 +346,13 @@ def review(request: Any) -> dict[Any, Any]:
         else the hand after the last turn.
 
     Raises:
-        InputError: the analyze codes for the room, ``start``, ``indicator`` and
-            ``visible``; ``bad_history`` (with ``turn``) for a turn that cannot be played
-            from the hand; ``bad_tile``, ``bad_meld``, ``bad_win_by``, ``not_complete``
-            (with ``turn``) for a turn's tiles, claims and win; ``too_many`` past
-            :data:`MAX_TURNS`.
+        InputError: :func:`~webcalc.analysis.analyze`'s classes for the room, ``start``,
+            ``indicator`` and ``visible``; :class:`~webcalc.errors.BadHistoryError` (with
+            ``turn``) for a turn that cannot be played from the hand;
+            :class:`~webcalc.errors.BadTileError`, :class:`~webcalc.errors.BadMeldError`,
+            :class:`~webcalc.errors.BadWinByError`, :class:`~webcalc.errors.NotCompleteError`
+            (with ``turn``) for a turn's tiles, claims and win;
+            :class:`~webcalc.errors.TooManyError` past :data:`MAX_TURNS`.
     """
     from .analysis import _one_tile, _tiles, _variant, analyze
     from .options import parse_options
@@ -354,18 +365,18 @@ def review(request: Any) -> dict[Any, Any]:
     if turns is None:
         turns = []
     if not isinstance(turns, list):
-        raise InputError("bad_history", Message("review.turns_not_list"), "turns")
+        raise BadHistoryError(Message("review.turns_not_list"), "turns")
     if len(turns) > MAX_TURNS:
         raise _too_many("turns", "review_turns", MAX_TURNS, "review.too_many")
     start = _tiles(req, "start", kinds, required=True)
     indicator = _one_tile(req, "indicator", kinds)
     visible = _tiles(req, "visible", kinds)
     if indicator is not None and not variant.wildcards_on(options):
-        raise InputError("bad_option", Message("indicator.no_wildcards", variant=variant.label,
-                                               rule="C-7"), "indicator")
+        raise BadOptionError(Message("indicator.no_wildcards", variant=variant.label,
+                                     rule="C-7"), "indicator")
     if len(start) not in (13, 14):
-        raise InputError("wrong_tile_count", Message("review.start_count", n=len(start),
-                                                     rule="C-3"), "start")
+        raise WrongTileCountError(Message("review.start_count", n=len(start),
+                                          rule="C-3"), "start")
     wildcards = variant.wildcards(options, indicator)
     replay = _Replay(variant, req, options, kinds, wildcards, indicator, visible, start)
 
@@ -449,7 +460,7 @@ def _final(analyze: Callable[[dict[Any, Any]], Analysis], replay: _Replay, i: in
     except InputError as e:
         raise _about_turn(e, "turns", i, replay.PREFIX) from None
     if not out.complete:
-        raise InputError("not_complete", Message(replay.PREFIX, n=i + 1, text=Message(
+        raise NotCompleteError(Message(replay.PREFIX, n=i + 1, text=Message(
             "review.not_a_win", rule="C-15")), "turns", reasons=list(out.reasons) or None,
             turn=i)
     return out

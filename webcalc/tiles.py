@@ -23,7 +23,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 
-from .errors import InputError
+from .errors import BadTileError, InputError
 from .messages import Message
 
 SUITS = "mpsz"
@@ -62,11 +62,11 @@ class Tile(int):
         """Parse exactly one tile in any accepted notation (``"5m"``, ``"五万"``, ``"中"``).
 
         Raises:
-            InputError: ``bad_tile`` when ``code`` is not exactly one tile.
+            BadTileError: when ``code`` is not exactly one tile.
         """
         tiles = parse_tiles(code)
         if len(tiles) != 1:
-            raise InputError("bad_tile", Message("tile.not_one_tile", text=code), None, 0)
+            raise BadTileError(Message("tile.not_one_tile", text=code), None, 0)
         return tiles[0]
 
     @property
@@ -177,7 +177,7 @@ def normalize_text(text: str) -> str:
 
 
 def _bad(message: Message, position: int) -> InputError:
-    return InputError("bad_tile", message, None, position)
+    return BadTileError(message, None, position)
 
 
 #: the notation most requests use (``123m456p11z``: digits and suit letters only, every
@@ -220,7 +220,7 @@ def parse_tiles(text: str) -> list[Tile]:
         checked against 4 of a kind here (the request's validation does).
 
     Raises:
-        InputError: ``bad_tile`` with ``position``: the 0-based index, in ``text`` as given,
+        BadTileError: with ``position``: the 0-based index, in ``text`` as given,
             of the character at fault — an unknown character, a numeral with no suit after
             it, a suit with no numeral before it, ``8z``/``9z``/``0z``, a count with no tile
             touching it or touching a group of tiles, a second count for one tile, a count
@@ -229,7 +229,7 @@ def parse_tiles(text: str) -> list[Tile]:
             (:meth:`InputError.with_field`).
     """
     if not isinstance(text, str):
-        raise InputError("bad_tile", Message("tile.not_text"), None, None)
+        raise BadTileError(Message("tile.not_text"), None, None)
     if _PLAIN_NOTATION.fullmatch(text):
         out = []
         tiles = ALL_TILES
@@ -278,7 +278,7 @@ def _read_items(text: str) -> list[_Group | _Count]:
     a 个/张/对/刻 turns the last of them into a count.
 
     Raises:
-        InputError: ``bad_tile`` with the position of the character at fault.
+        BadTileError: with the position of the character at fault.
     """
     items: list[_Group | _Count] = []
     pending: list[tuple[int, int, str]] = []    # numerals: (value, position, char); -1 is 到
@@ -375,7 +375,7 @@ def _numbered(pending: list[tuple[int, int, str]], suit: str) -> list[Tile]:
     到 the ranks between its two numerals (一到四 → 1 2 3 4).
 
     Raises:
-        InputError: ``bad_tile``: ``bad_honor`` for a ``z`` numeral not ``1``-``7``, ``bad_run``
+        BadTileError: ``bad_honor`` for a ``z`` numeral not ``1``-``7``, ``bad_run``
             for a 到 with no numeral after it or one not above the numeral before it.
     """
     start = _SUIT_START[suit]
@@ -402,7 +402,7 @@ def _end_run(text: str, run_at: int, first: _Group | _Count, tiles: list[Tile]) 
     the run from it up to ``tiles``, the one tile after. Returns -1: no run is open.
 
     Raises:
-        InputError: ``bad_run`` at the 到 when ``tiles`` is not one higher tile of that suit.
+        BadTileError: ``bad_run`` at the 到 when ``tiles`` is not one higher tile of that suit.
     """
     assert isinstance(first, _Group)            # _read_items checked it (_one_suited)
     low = first.tiles[0]
@@ -418,7 +418,7 @@ def _bind_counts(items: list[_Group | _Count]) -> None:
     counts), unless that one has its own count after it (五万三张红中两张).
 
     Raises:
-        InputError: ``bad_tile`` at the count's numeral: ``count_alone`` (no tile touches it),
+        BadTileError: at the count's numeral: ``count_alone`` (no tile touches it),
             ``count_of_group`` (it touches several tiles written as one, 一二三万),
             ``count_twice`` (its tile already has a count).
     """

@@ -22,6 +22,7 @@ from typing import Any
 
 from .errors import InputError
 from .hand import Hand
+from .options import OptionsT
 from .settlement import settle
 from .variants.base import Situation, Variant
 from .waits import Wait
@@ -51,7 +52,7 @@ def hypothetical_settlement(raw: dict[Any, Any] | None, win_by: str,
     return s
 
 
-def _price(variant: Variant, sit: Situation, raw: dict[Any, Any],
+def _price(variant: Variant[OptionsT], sit: Situation[OptionsT], raw: dict[Any, Any],
            key: tuple[Any, ...] | None = None) -> dict[Any, Any] | None:
     judgement = (variant.judge(sit) if key is None
                  else variant.pricing_judgement(sit, key))
@@ -72,7 +73,7 @@ def _price(variant: Variant, sit: Situation, raw: dict[Any, Any],
     return out
 
 
-def score_key(variant: Variant, sit: Situation) -> tuple[Any, ...] | None:
+def score_key(variant: Variant[OptionsT], sit: Situation[OptionsT]) -> tuple[Any, ...] | None:
     """A key such that two wins of the same 13 tiles with equal keys are worth the same
     (same 番/表 and amount), or ``None`` when only a full judgement can tell (a 盘锦 wait
     that could be 夹胡): :meth:`~webcalc.variants.base.Variant.score_key`. It saves listing
@@ -111,7 +112,7 @@ def _raw_key(raw: dict[str, Any]) -> tuple[Any, ...] | None:
     return key
 
 
-def _price_shared(variant: Variant, sit: Situation, raw: dict[str, Any],
+def _price_shared(variant: Variant[OptionsT], sit: Situation[OptionsT], raw: dict[str, Any],
                   raw_key: tuple[Any, ...] | None,
                   key: tuple[Any, ...] | None) -> dict[str, Any] | None:
     """:func:`_price`, made once per (variant, room options, win method, settlement inputs
@@ -136,7 +137,7 @@ def _price_shared(variant: Variant, sit: Situation, raw: dict[str, Any],
     return value
 
 
-def wait_values(variant: Variant, before: Situation,
+def wait_values(variant: Variant[OptionsT], before: Situation[OptionsT],
                 waits: Sequence[Wait]) -> list[dict[str, Any] | None]:
     """What winning on each wait of the 13-tile hand ``before`` is worth, in the order of
     ``waits`` (API.md ``waits[].win``): ``{"fan": [keys], "amount": x}`` plus ``"biao": n``

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, TypeGuard
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ..errors import InputError
+from ..errors import BadJsonError, BadRequestError, InputError
 from ..json_checks import MAX_DEPTH, body_problem
 from ..messages import M, Message
 from . import db
@@ -73,7 +73,7 @@ class CircleCreated:
 
 
 def _bad(field: str, code: str, **params: Any) -> InputError:
-    return InputError("bad_request", Message(code, params), field)
+    return BadRequestError(Message(code, params), field)
 
 
 def _is_int(v: Any) -> TypeGuard[int]:
@@ -237,7 +237,7 @@ class CircleMixin:
         ``(circle C, edit_token, view_token)``. ``address`` counts towards
         ``tables_per_hour`` as a table's creation does."""
         if not isinstance(spec, dict):
-            raise InputError("bad_json", M("request.not_object"), None)
+            raise BadJsonError(M("request.not_object"), None)
         for key in spec:
             if key not in ("name", "players"):
                 raise _bad(str(key), "request.unknown_key", key=key, known=["name", "players"])
@@ -267,7 +267,7 @@ class CircleMixin:
     def add_player(self, token: str, body: Any) -> dict:
         """Add a player (``{"name"}``) with the circle's edit token → C."""
         if not isinstance(body, dict):
-            raise InputError("bad_json", M("request.not_object"), None)
+            raise BadJsonError(M("request.not_object"), None)
         for key in body:
             if key != "name":
                 raise _bad(str(key), "request.unknown_key", key=key, known=["name"])
@@ -485,7 +485,7 @@ class CircleMixin:
             kind, where = problem
             message = (M("ledger.too_deep", n=MAX_DEPTH, where=where) if kind == "deep"
                        else M("ledger.surrogate", where=where))
-            raise InputError("bad_json", message, where)
+            raise BadJsonError(message, where)
         name = circle_name(data.get("name"))
         raw_players = data.get("players")
         if not isinstance(raw_players, list):
@@ -598,8 +598,8 @@ def _prefixed(where: str):
     try:
         yield
     except InputError as err:
-        raise InputError(err.code, err.message,
-                         where + (f".{err.field}" if err.field else "")) from None
+        raise err.replace(field=where + (f".{err.field}" if err.field else ""), position=None,
+                          reasons=[], turn=None, detail=None) from None
 
 
 def db_count():

@@ -25,7 +25,7 @@ import math
 from decimal import Decimal
 from typing import Any
 
-from ..errors import InputError
+from ..errors import BadPointsError, BadRequestError, InputError
 from ..messages import M, seat
 from ..settlement import SEAT_NAMES, fmt
 from .money import all_ints, exact, number, settle_up
@@ -46,7 +46,7 @@ def is_free(variant: Any) -> bool:
 
 
 def _bad(field: str, message) -> InputError:
-    return InputError("bad_points", message, field)
+    return BadPointsError(message, field)
 
 
 def amount(v: Any, i: int) -> int | float:
@@ -95,11 +95,11 @@ def points_entry(raw: dict, default_dealer: int) -> tuple[dict, dict, int]:
     if dealer is None:
         dealer = default_dealer
     if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer <= 3:
-        raise InputError("bad_request", M("ledger.points_dealer"), "dealer")
+        raise BadRequestError(M("ledger.points_dealer"), "dealer")
     note = raw.get("note") or ""
     if not isinstance(note, str) or len(note.strip()) > NOTE_MAX or (
             note.strip() and not note.strip().isprintable()):
-        raise InputError("bad_request", M("ledger.note_bad", n=NOTE_MAX), "note")
+        raise BadRequestError(M("ledger.note_bad", n=NOTE_MAX), "note")
     request: dict = {"points": values, "dealer": dealer}
     if note.strip():
         request["note"] = note.strip()

@@ -21,11 +21,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, TypeGuard
+from typing import TYPE_CHECKING, Any, Generic, TypeGuard
 
-from ..errors import InputError
+from ..errors import (
+    BadSettlementError,
+    BadWinByError,
+    InputError,
+    NotCompleteError,
+    WrongTileCountError,
+)
 from ..messages import Joined, Message
 from ..messages import seat as seat_name
+from ..options import OptionsT
 
 if TYPE_CHECKING:
     from ..variants.base import Judgement, Situation, Variant
@@ -125,11 +132,12 @@ class Kong:
 
 
 @dataclass
-class Table:
-    """The validated settlement input plus what the variant modules need of the hand."""
+class Table(Generic[OptionsT]):
+    """The validated settlement input plus what the variant modules need of the hand:
+    ``options`` is the room's, of the variant's own options type (``OptionsT``)."""
 
-    variant: Variant
-    options: Any
+    variant: Variant[OptionsT]
+    options: OptionsT
     base: int | float
     dealer: int
     winner: int | None
@@ -143,7 +151,7 @@ class Table:
     follow_dealer: bool
     duanmen: bool
     kong_discard: bool
-    sit: Situation | None = None
+    sit: Situation[OptionsT] | None = None
     judgement: Judgement | None = None
     #: for a win recorded without its tiles: the factors the tiles would decide, as each
     #: variant module's ``parse_declared`` returned them (:func:`settle_declared`)
@@ -231,7 +239,8 @@ def flat_kong_payments(t: Table, units_by_type: dict[str, int], rule: str) -> li
 MELD_KONG_TYPES: dict[Any, str] = {"kong": "exposed", "added_kong": "added", "concealed_kong": "concealed"}
 
 
-def kongs_of_melds(variant: Variant, opts: Any, melds: list[dict[Any, Any]], seat: int,
+def kongs_of_melds(variant: Variant[OptionsT], opts: OptionsT, melds: list[dict[Any, Any]],
+                   seat: int,
                    indicator: str | None = None) -> list[dict[Any, Any] | None]:
     """The ``settlement.kongs`` entries for the kongs among one seat's melds (API meld
     dicts), one per meld (``None`` for a meld that is no kong): 明杠/补杠 keep the meld's
@@ -270,9 +279,9 @@ def kongs_of_melds(variant: Variant, opts: Any, melds: list[dict[Any, Any]], sea
 # -- validation (C-15) ---------------------------------------------------------------------
 
 def _bad(name: str, code: str, **params: Any) -> InputError:
-    return InputError("bad_settlement", Message("s.field_error", field=FIELD_LABELS.get(name, name),
-                                                text=Message(code, params)),
-                      f"settlement.{name}")
+    return BadSettlementError(Message("s.field_error", field=FIELD_LABELS.get(name, name),
+                                      text=Message(code, params)),
+                              f"settlement.{name}")
 
 
 def _is_int(v: Any) -> TypeGuard[int]:
@@ -343,7 +352,7 @@ def _flag(raw: dict[Any, Any], name: str) -> bool:
     return v
 
 
-def _pao(raw: dict[Any, Any], variant: Variant, opts: Any) -> tuple[int, ...]:
+def _pao(raw: dict[Any, Any], variant: Variant[OptionsT], opts: OptionsT) -> tuple[int, ...]:
     pao = _four(raw, "pao", lambda x: _is_int(x) and x >= 0, "s.four_ints", 0)
     limit, why = variant_pao_max(variant, opts)
     if max(pao) > limit:
@@ -353,26 +362,26 @@ def _pao(raw: dict[Any, Any], variant: Variant, opts: Any) -> tuple[int, ...]:
     return pao
 
 
-def variant_pao_max(variant: Variant, opts: Any) -> tuple[int, str | Message]:
+def variant_pao_max(variant: Variant[OptionsT], opts: OptionsT) -> tuple[int, str | Message]:
     """The largest 跑 a seat may have, and the rule that says so (C-15, the variant's); for
     none, the message saying why: :meth:`~webcalc.variants.base.Variant.pao_max`."""
     return variant.pao_max(opts)
 
 
-def settlement_fields(variant: Variant, opts: Any) -> frozenset[str]:
+def settlement_fields(variant: Variant[OptionsT], opts: OptionsT) -> frozenset[str]:
     """The ``settlement`` fields this variant uses under these room options — what a form
     should offer: :meth:`~webcalc.variants.base.Variant.settlement_fields`. Any other field
     is accepted only at its neutral value (0, false, none)."""
     return variant.settlement_fields(opts)
 
 
-def kong_types(variant: Variant, opts: Any) -> tuple[str, ...]:
+def kong_types(variant: Variant[OptionsT], opts: OptionsT) -> tuple[str, ...]:
     """The kong types of :data:`KONG_TYPES` this variant allows:
     :meth:`~webcalc.variants.base.Variant.kong_types`."""
     return variant.kong_types(opts)
 
 
-def _kongs(raw: dict[Any, Any], variant: Variant, opts: Any) -> tuple[Kong, ...]:
+def _kongs(raw: dict[Any, Any], variant: Variant[OptionsT], opts: OptionsT) -> tuple[Kong, ...]:
     v = raw.get("kongs")
     if v is None:
         return ()
@@ -407,17 +416,19 @@ def _kongs(raw: dict[Any, Any], variant: Variant, opts: Any) -> tuple[Kong, ...]
     return tuple(out)
 
 
-def parse_table(variant: Variant, sit: Situation | None, raw: Any, judgement: Judgement | None, *,
-                options: Any = None, win_by: str | None = None) -> Table:
+def parse_table(variant: Variant[OptionsT], sit: Situation[OptionsT] | None, raw: Any,
+                judgement: Judgement | None, *, options: OptionsT | None = None,
+                win_by: str | None = None) -> Table[OptionsT]:
     """Validate the ``settlement`` object (C-15); every error is ``bad_settlement``.
     Without tiles (``sit`` ``None``) the room ``options`` and ``win_by`` are given instead."""
     if not isinstance(raw, dict):
-        raise InputError("bad_settlement", Message("settlement.not_object"), "settlement")
+        raise BadSettlementError(Message("settlement.not_object"), "settlement")
     for key in raw:
         if key not in FIELDS:
-            raise InputError("bad_settlement", Message("s.unknown_key", key=key, known=list(FIELDS)),
-                             f"settlement.{key}")
+            raise BadSettlementError(Message("s.unknown_key", key=key, known=list(FIELDS)),
+                                     f"settlement.{key}")
     opts = sit.options if sit is not None else options
+    assert opts is not None, "the situation's, or given beside the win method"
     fields = variant.settlement_fields(opts)
     base = _base(raw)
     dealer = _seat(raw, "dealer", True)
@@ -468,28 +479,28 @@ def parse_table(variant: Variant, sit: Situation | None, raw: Any, judgement: Ju
                  ready, kongs, bd, follow, duanmen, kong_discard, sit, judgement)
 
 
-def _check_winner(sit: Situation, judgement: Judgement | None, win_by_given: bool) -> None:
+def _check_winner(sit: Situation[Any], judgement: Judgement | None, win_by_given: bool) -> None:
     """C-15: a winner needs a 14-tile hand, ``winning_tile``, ``win_by`` and a win."""
     if sit.hand.tile_count != 14 or judgement is None:
-        raise InputError("wrong_tile_count", Message("w.count", n=sit.hand.tile_count, rule="C-15"),
-                         "hand")
+        raise WrongTileCountError(Message("w.count", n=sit.hand.tile_count, rule="C-15"),
+                                  "hand")
     if sit.winning_tile is None:
-        raise InputError("not_complete", Message("w.no_winning_tile", rule="C-15"),
-                         "winning_tile", reasons=judgement.reasons)
+        raise NotCompleteError(Message("w.no_winning_tile", rule="C-15"),
+                               "winning_tile", reasons=judgement.reasons)
     if not win_by_given:
-        raise InputError("bad_win_by", Message("w.no_win_by", rule="C-15"), "win_by")
+        raise BadWinByError(Message("w.no_win_by", rule="C-15"), "win_by")
     if not judgement.complete:
         why = [Message("w.reason", message=r["message"], rule_id=r["rule"])
                for r in judgement.reasons]
         message = (Message("w.not_complete_why", why=Joined(why, "；", "; "), rule="C-15")
                    if why else Message("w.not_complete", rule="C-15"))
-        raise InputError("not_complete", message, "hand", reasons=judgement.reasons)
+        raise NotCompleteError(message, "hand", reasons=judgement.reasons)
 
 
 # -- entry point ------------------------------------------------------------------------
 
-def settle(variant: Variant, sit: Situation, judgement: Judgement | None, raw_settlement: Any, *,
-           win_by_given: bool = True) -> SettlementResult:
+def settle(variant: Variant[OptionsT], sit: Situation[OptionsT], judgement: Judgement | None,
+           raw_settlement: Any, *, win_by_given: bool = True) -> SettlementResult:
     """Validate ``raw_settlement`` (C-15) and settle the hand by the variant's rules.
 
     Args:
@@ -500,8 +511,10 @@ def settle(variant: Variant, sit: Situation, judgement: Judgement | None, raw_se
         win_by_given: whether the request named ``win_by`` (C-15 needs it with a winner).
 
     Raises:
-        InputError: ``bad_settlement`` naming the field; ``not_complete`` (with reasons) or
-            ``wrong_tile_count`` when a winner is given for a hand that is not a win.
+        BadSettlementError: naming the field.
+        NotCompleteError: (with reasons) when a winner is given for a hand that is no win.
+        WrongTileCountError: when a winner is given for a hand that is not 14 tiles.
+        BadWinByError: when a winner is given and the request named no ``win_by``.
     """
     table = parse_table(variant, sit, raw_settlement, judgement)
     if table.winner is not None:
@@ -509,7 +522,7 @@ def settle(variant: Variant, sit: Situation, judgement: Judgement | None, raw_se
     return _result(table)
 
 
-def _result(table: Table) -> SettlementResult:
+def _result(table: Table[Any]) -> SettlementResult:
     """The variant's payments and next dealer for a validated table."""
     variant = table.variant
     payments, extra = variant.payments(table)
@@ -520,7 +533,7 @@ def _result(table: Table) -> SettlementResult:
     return SettlementResult(Settlement.of(payments), **extra)
 
 
-def settle_declared(variant: Variant, options: Any, win_by: str, raw_settlement: Any,
+def settle_declared(variant: Variant[OptionsT], options: OptionsT, win_by: str, raw_settlement: Any,
                     declared: Any) -> SettlementResult:
     """Settle a hand recorded without its tiles (a 荒庄, or a win whose tiles nobody typed).
 
@@ -538,23 +551,23 @@ def settle_declared(variant: Variant, options: Any, win_by: str, raw_settlement:
         declared: the declared factors (a dict) or ``None``.
 
     Raises:
-        InputError: ``bad_settlement`` naming the field (``declared.fan`` …) for a factor the
-            variant or the room does not have, or any error :func:`settle` would raise for
-            the settlement object itself.
+        BadSettlementError: naming the field (``declared.fan`` …) for a factor the variant
+            or the room does not have, or for the settlement object itself as
+            :func:`settle` does.
     """
     table = parse_table(variant, None, raw_settlement, None, options=options, win_by=win_by)
     if declared is None:
         declared = {}
     if not isinstance(declared, dict):
-        raise InputError("bad_settlement", Message("d.not_object"), "declared")
+        raise BadSettlementError(Message("d.not_object"), "declared")
     allowed = variant.declared_fields
     for key in declared:
         if key not in allowed:
             what = list(allowed) if allowed else Message("d.nothing")
-            raise InputError("bad_settlement", Message("d.unknown", variant=variant.label, key=key,
-                                                       allowed=what), f"declared.{key}")
+            raise BadSettlementError(Message("d.unknown", variant=variant.label, key=key,
+                                             allowed=what), f"declared.{key}")
     if table.winner is None and any(declared.values()):
-        raise InputError("bad_settlement", Message("d.drawn"), "declared")
+        raise BadSettlementError(Message("d.drawn"), "declared")
     table.declared = variant.parse_declared(table, declared)
     return _result(table)
 
@@ -566,18 +579,18 @@ def declared_keys(raw: dict[Any, Any], name: str, allowed: dict[str, Message]) -
     if v is None:
         return []
     if not isinstance(v, list) or not all(isinstance(k, str) for k in v):
-        raise InputError("bad_settlement", Message("d.not_list", name=name, allowed=list(allowed)),
-                         f"declared.{name}")
+        raise BadSettlementError(Message("d.not_list", name=name, allowed=list(allowed)),
+                                 f"declared.{name}")
     for k in v:
         if k not in allowed:
-            raise InputError("bad_settlement", Message("d.unknown_key", name=name, key=k,
-                                                       allowed=list(allowed)), f"declared.{name}")
+            raise BadSettlementError(Message("d.unknown_key", name=name, key=k,
+                                             allowed=list(allowed)), f"declared.{name}")
     if len(set(v)) != len(v):
-        raise InputError("bad_settlement", Message("d.repeated", name=name), f"declared.{name}")
+        raise BadSettlementError(Message("d.repeated", name=name), f"declared.{name}")
     return list(v)
 
 
 def declared_refuse(name: str, message: Message) -> InputError:
     """A declared factor the room's options do not allow."""
-    return InputError("bad_settlement", Message("d.refused", name=name, text=message),
-                      f"declared.{name}")
+    return BadSettlementError(Message("d.refused", name=name, text=message),
+                              f"declared.{name}")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, cast
 
 from ..decompose import (
     FREE_JOKERS,
@@ -26,9 +26,10 @@ from ..decompose import (
     seven_pairs_waits,
     standard_readings,
 )
-from ..errors import InputError
+from ..errors import BadMeldError, BadWinByError
 from ..hand import MELD_KINDS, MELD_LABELS, TAKEN_KINDS, Hand, Meld
 from ..messages import Message
+from ..options import OptionsT
 from ..rulebook import Rule
 from ..settlement import KONG_TYPES, Payment, SettlementResult, Table
 from ..shanten import four_wildcards_missing, free_standard, hand_caps, seven_pairs_plain
@@ -46,13 +47,15 @@ COMMON_FIELDS = frozenset({"base", "dealer", "winner", "discarder"})
 
 
 @dataclass(frozen=True)
-class Situation:
-    """A hand as a variant judges it.
+class Situation(Generic[OptionsT]):
+    """A hand as a variant judges it, under the room options of type ``OptionsT`` (the
+    variant's ``Options``).
 
     Attributes:
         hand: concealed tiles + melds (13 or 14 tiles by C-3).
         wildcards: the wildcard kinds in force (empty when none).
-        options: the variant's options dataclass.
+        options: the variant's options, an ``OptionsT`` built once per request
+            (:func:`webcalc.options.parse_options`).
         win_by: one of :data:`WIN_METHODS` (``self_draw`` when the request gives none, C-9).
         winning_tile: the tile that came last, or ``None``.
         indicator: the indicator tile, or ``None``.
@@ -61,7 +64,7 @@ class Situation:
 
     hand: Hand
     wildcards: tuple[Tile, ...] = ()
-    options: Any = None
+    options: OptionsT = cast(Any, None)         # given by every caller; a default for order
     win_by: str = "self_draw"
     winning_tile: Tile | None = None
     indicator: Tile | None = None
@@ -82,7 +85,7 @@ class Situation:
         object.__setattr__(self, "real_counts", tuple(real))
         object.__setattr__(self, "jokers", tuple(t for t in self.hand.concealed if t in wild))
 
-    def without_tile(self, t: Tile) -> Situation:
+    def without_tile(self, t: Tile) -> Situation[OptionsT]:
         """This situation with one ``t`` taken from the concealed tiles."""
         rest = list(self.hand.concealed)
         rest.remove(t)
@@ -139,9 +142,13 @@ class Declarable:
     maximum: int = 0
 
 
-class Variant:
+class Variant(Generic[OptionsT]):
     """Base of the four rule sets; subclasses set the class attributes and override
-    what differs."""
+    what differs. Generic in the rule set's options (``class Sanmenxia(Variant[
+    SanmenxiaOptions])``): every hook that reads the room's options takes that type, as
+    ``opts``, or in ``sit.options`` (:class:`Situation`) and ``t.options``
+    (:class:`~webcalc.settlement.Table`), so the checker holds each hook to its own
+    rule set's options."""
 
     name = ""
     label: str | Message = ""
@@ -149,7 +156,9 @@ class Variant:
     #: a hand of this rule set (API request fields besides ``variant``) the server analyses
     #: once before it takes traffic (webcalc.web.warmup): 13 tiles waiting, or 14 won
     sample_hand: dict[str, str] = {}
-    Options: type[Any] = object
+    #: the room options' frozen dataclass (:mod:`webcalc.options`): fields with exact types
+    #: and defaults, built and checked once per request by ``parse_options(Options, raw)``
+    Options: type[OptionsT]
     cycle = HENAN
     #: win method → allowed; the rule id cited when refused (C-14)
     win_methods: frozenset[str] = frozenset({"self_draw", "kong_replacement"})
@@ -194,26 +203,26 @@ class Variant:
     rule_prefix = ""
 
     # -- configuration -------------------------------------------------------------
-    def wildcards_on(self, opts: Any) -> bool:
+    def wildcards_on(self, opts: OptionsT) -> bool:
         """Whether the room plays with wildcards at all."""
         return False
 
-    def wildcards(self, opts: Any, indicator: Tile | None) -> tuple[Tile, ...]:
+    def wildcards(self, opts: OptionsT, indicator: Tile | None) -> tuple[Tile, ...]:
         """Wildcard kinds for ``indicator`` (C-7: none without an indicator)."""
         if indicator is None or not self.wildcards_on(opts):
             return ()
         return wildcards_from_indicator(indicator, self.cycle)
 
-    def kinds_in_play(self, opts: Any) -> int:
+    def kinds_in_play(self, opts: OptionsT) -> int:
         """How many tile kinds are in the wall: 34, or 27 without honors."""
         return 34
 
-    def takes_history(self, opts: Any) -> bool:
+    def takes_history(self, opts: OptionsT) -> bool:
         """Whether a request may give the winner's ``history`` (三门峡 SMX-5: its 表 are
         counted from the turns). Default: no."""
         return False
 
-    def any_tile_wait(self, sit: Situation) -> bool:
+    def any_tile_wait(self, sit: Situation[OptionsT]) -> bool:
         """The any-tile wait a ``history`` tracks (SMX-4); only asked where
         :meth:`takes_history`."""
         return False
@@ -222,7 +231,7 @@ class Variant:
         """Raise ``bad_win_by`` (C-14) when this variant does not allow ``win_by``."""
         if win_by not in self.win_methods:
             allowed = [WIN_METHOD_LABELS[w] for w in WIN_METHODS if w in self.win_methods]
-            raise InputError("bad_win_by", Message(
+            raise BadWinByError(Message(
                 "win_by.not_allowed", variant=self.label, method=WIN_METHOD_LABELS[win_by],
                 allowed=allowed, rule_id=self.win_rule, rule=self.win_rule), "win_by")
 
@@ -237,7 +246,7 @@ class Variant:
         return tuple(k for k in MELD_KINDS if (k != "chow" or self.chow_allowed)
                      and (k not in TAKEN_KINDS or self.taken_allowed))
 
-    def check_melds(self, opts: Any, melds: list[Meld], wildcards: tuple[Tile, ...]) -> None:
+    def check_melds(self, opts: OptionsT, melds: list[Meld], wildcards: tuple[Tile, ...]) -> None:
         """Raise ``bad_meld`` for a meld, or a set of melds, this variant forbids."""
         for i, m in enumerate(melds):
             self.check_meld(opts, m, wildcards, i)
@@ -246,21 +255,22 @@ class Variant:
         """Raise ``bad_meld`` when this rule set has no chow at all (SMX-2, ZZ-2, JC-2): a
         ``chow`` meld, a chow claimed in a review's turn, a chow tapped on the review page."""
         if not self.chow_allowed:
-            raise InputError("bad_meld", Message("meld.no_chow", variant=self.label,
-                                                 rule_id=self.chow_rule, rule=self.chow_rule),
-                             "melds")
+            raise BadMeldError(Message("meld.no_chow", variant=self.label,
+                                       rule_id=self.chow_rule, rule=self.chow_rule),
+                               "melds")
 
-    def check_meld(self, opts: Any, meld: Meld, wildcards: tuple[Tile, ...], index: int) -> None:
+    def check_meld(self, opts: OptionsT, meld: Meld, wildcards: tuple[Tile, ...],
+                   index: int) -> None:
         """Raise ``bad_meld`` for a meld this variant forbids (no chow in 三门峡, 郑州 and
         晋城, :meth:`check_chow`; 拾/搶 only in 晋城, JC-10)."""
         if meld.kind == "chow":
             self.check_chow()
         if meld.is_taken and not self.taken_allowed:
-            raise InputError("bad_meld", Message("meld.no_taken", variant=self.label,
-                                                 meld=MELD_LABELS[meld.kind], tile=meld.tiles[0],
-                                                 rule="JC-10"), "melds")
+            raise BadMeldError(Message("meld.no_taken", variant=self.label,
+                                       meld=MELD_LABELS[meld.kind], tile=meld.tiles[0],
+                                       rule="JC-10"), "melds")
 
-    def declarable(self, opts: Any) -> Declarable | None:
+    def declarable(self, opts: OptionsT) -> Declarable | None:
         """What a win recorded without its tiles may declare under ``opts``, or ``None``
         when nothing (the variant's money needs no factor of the tiles, or the room has
         every such factor off). The settlement's ``parse_declared`` refuses the rest."""
@@ -272,12 +282,12 @@ class Variant:
         """Whether a form asks who supplied an exposed or added kong's tile."""
         return bool(self.kong_supplier_rule)
 
-    def pao_max(self, opts: Any) -> tuple[int, str | Message]:
+    def pao_max(self, opts: OptionsT) -> tuple[int, str | Message]:
         """The largest 跑 a seat may have, and the rule that says so (C-15); for none, the
         message saying why. Default: no 跑 in this rule set."""
         return 0, Message("s.no_pao", {"variant": self.label}, "C-15")
 
-    def settlement_fields(self, opts: Any) -> frozenset[str]:
+    def settlement_fields(self, opts: OptionsT) -> frozenset[str]:
         """The ``settlement`` fields this variant uses under these room options — what a
         form should offer. Any other field is accepted only at its neutral value (0, false,
         none). Default: ``base``, ``dealer``, ``winner``, ``discarder``, ``kongs``, and
@@ -287,43 +297,43 @@ class Variant:
             used |= {"pao"}
         return used
 
-    def kong_types(self, opts: Any) -> tuple[str, ...]:
+    def kong_types(self, opts: OptionsT) -> tuple[str, ...]:
         """The kong types of ``settlement.kongs`` this variant allows; default 明杠 补杠 暗杠."""
         return KONG_TYPES[:3]
 
-    def everyone_jiagang(self, opts: Any) -> bool:
+    def everyone_jiagang(self, opts: OptionsT) -> bool:
         """Whether every seat has 加钢 whatever ``settlement.jiagang`` says (盘锦 死钢,
         PJ-11); default no."""
         return False
 
-    def payments(self, t: Table) -> tuple[list[Payment], dict[str, Any]]:
+    def payments(self, t: Table[OptionsT]) -> tuple[list[Payment], dict[str, Any]]:
         """The payments of a validated table, and what the result adds beside them
         (:class:`~webcalc.settlement.SettlementResult`'s ``biao``, ``fan``, ``notes``)."""
         raise NotImplementedError
 
-    def next_dealer(self, t: Table) -> tuple[int, str]:
+    def next_dealer(self, t: Table[OptionsT]) -> tuple[int, str]:
         """Who deals the next hand, and the rule that says so."""
         raise NotImplementedError
 
-    def parse_declared(self, t: Table, raw: dict[Any, Any]) -> dict[Any, Any]:
+    def parse_declared(self, t: Table[OptionsT], raw: dict[Any, Any]) -> dict[Any, Any]:
         """The factors a win without tiles declares (``raw``, its keys among
         :attr:`declared_fields`), checked against the room; default none."""
         return {}
 
     # -- what a wait is worth (:mod:`webcalc.worth`) -----------------------------------
-    def score_key(self, sit: Situation) -> tuple[Any, ...] | None:
+    def score_key(self, sit: Situation[OptionsT]) -> tuple[Any, ...] | None:
         """A key such that two wins of the same 13 tiles with equal keys are worth the same
         (same 番/表 and amount), read off cheap predicates, or ``None`` when only a full
         judgement can tell. Default: ``None``."""
         return None
 
-    def pricing_judgement(self, sit: Situation, key: tuple[Any, ...]) -> Judgement:
+    def pricing_judgement(self, sit: Situation[OptionsT], key: tuple[Any, ...]) -> Judgement:
         """What the settlement reads of a judgement, built from :meth:`score_key` without
         listing the readings: the win is complete (the tile is a wait, C-9). Default: one
         standard reading and nothing else."""
         return Judgement([Reading("standard", ())])
 
-    def win_fan_keys(self, sit: Situation, judgement: Judgement,
+    def win_fan_keys(self, sit: Situation[OptionsT], judgement: Judgement,
                      result: SettlementResult) -> list[str]:
         """The keys of what multiplies a priced win (API ``waits[].win.fan``); default none."""
         return []
@@ -333,19 +343,19 @@ class Variant:
         return {}
 
     # -- judging ------------------------------------------------------------------
-    def is_win(self, sit: Situation) -> bool:
+    def is_win(self, sit: Situation[OptionsT]) -> bool:
         """Whether the 14-tile hand of ``sit`` is a legal win. Cheap; no listing."""
         return bool(self.judge(sit).readings)
 
-    def judge(self, sit: Situation) -> Judgement:
+    def judge(self, sit: Situation[OptionsT]) -> Judgement:
         """All legal readings of a 14-tile hand, best first, with reasons when none."""
         raise NotImplementedError
 
-    def can_discard(self, sit: Situation, t: Tile) -> bool:
+    def can_discard(self, sit: Situation[OptionsT], t: Tile) -> bool:
         """Whether ``t`` may be discarded (盘锦 PJ-2 forbids discarding a wildcard)."""
         return True
 
-    def missing_by_shape(self, sit: Situation, limit: int = 99) -> dict[str, int]:
+    def missing_by_shape(self, sit: Situation[OptionsT], limit: int = 99) -> dict[str, int]:
         """For each shape the variant knows and the hand can still reach, the fewest tiles
         a complete hand of that shape holds beyond the hand's (``d`` in
         :mod:`webcalc.shanten`: shanten is the minimum less one, exact, C-12). Shapes the
@@ -363,7 +373,7 @@ class Variant:
                 out["seven_pairs"] = d
         return out
 
-    def useful_search(self, sit: Situation, bound: int | None = None,
+    def useful_search(self, sit: Situation[OptionsT], bound: int | None = None,
                       standard: tuple[Any, ...] | None = None) -> tuple[int, set[int]]:
         """牌理 of a rule set with its own search (``free_joker_search`` false): the distance
         ``d`` of the 13-tile hand of ``sit`` (shanten ``d − 1``; ``INF`` = 99: never ready)
@@ -374,14 +384,15 @@ class Variant:
         hand, never inside a loop. The free-joker rule sets never reach it."""
         raise NotImplementedError(f"{type(self).__name__} has no search of its own")
 
-    def discards_search(self, sit: Situation) -> tuple[int | None, dict[int, Any]]:
+    def discards_search(self, sit: Situation[OptionsT]) -> tuple[int | None, dict[int, Any]]:
         """For a 14-tile hand of a rule set with its own search: ``(bound, pre)``, a
         distance every discard's 13 tiles are within (``-1``: no target at all, ``None``:
         none known) and per discarded kind its search's result at ``bound`` (handed back to
         :meth:`useful_search` as ``standard``). Default: nothing known."""
         return None, {}
 
-    def distance_shapes(self, sit: Situation, kinds_in_play: int = 34) -> frozenset[str] | None:
+    def distance_shapes(self, sit: Situation[OptionsT],
+                        kinds_in_play: int = 34) -> frozenset[str] | None:
         """The shapes :meth:`missing_by_shape` counts for this hand, when a win is exactly
         one of them complete and a wildcard may stand anywhere: then the distance search of
         :mod:`webcalc.efficiency` (``FreeOracle``, compiled in webcalc/_pjunit.c) answers
@@ -394,11 +405,11 @@ class Variant:
         return NO_SHAPES if sit.hand.melds else SEVEN_PAIRS
 
     @staticmethod
-    def missing_four_wildcards(sit: Situation) -> int | None:
+    def missing_four_wildcards(sit: Situation[Any]) -> int | None:
         """四混: tiles to add to hold the four tiles of one wildcard kind concealed."""
         return four_wildcards_missing(sit, hand_caps(sit)[0])
 
-    def winning_kinds(self, sit: Situation) -> list[Tile]:
+    def winning_kinds(self, sit: Situation[OptionsT]) -> list[Tile]:
         """Every kind whose addition makes the 13-tile hand of ``sit`` a legal win,
         liveness (C-9) not applied. Standard waits come from the unit tables in one
         pass; each variant adds its special shapes' waits in :meth:`special_waits`; a
@@ -408,14 +419,14 @@ class Variant:
         kinds |= self.special_waits(sit)
         return [ALL_TILES[k] for k in sorted(kinds)]
 
-    def special_waits(self, sit: Situation) -> set[int]:
+    def special_waits(self, sit: Situation[OptionsT]) -> set[int]:
         """Waits of the special shapes; default 七对 with every tile as itself."""
         if sit.hand.melds:
             return set()
         return set(seven_pairs_waits(sit.counts))
 
     @staticmethod
-    def four_wildcards_waits(sit: Situation) -> set[int]:
+    def four_wildcards_waits(sit: Situation[Any]) -> set[int]:
         """四混: three of a wildcard kind wait on the fourth; four already, on anything."""
         out: set[int] = set()
         for w in sit.wildcards:
@@ -428,11 +439,11 @@ class Variant:
 
     # -- helpers for subclasses ---------------------------------------------------
     @staticmethod
-    def standard(sit: Situation, policy: JokerPolicy = FREE_JOKERS) -> list[Reading]:
+    def standard(sit: Situation[Any], policy: JokerPolicy = FREE_JOKERS) -> list[Reading]:
         return standard_readings(sit.real_counts, sit.jokers, sit.hand.melds, policy)
 
     @staticmethod
-    def is_standard(sit: Situation, policy: JokerPolicy = FREE_JOKERS) -> bool:
+    def is_standard(sit: Situation[Any], policy: JokerPolicy = FREE_JOKERS) -> bool:
         """Whether the hand (14 tiles by C-3, so the count always fits) is 4 melds + a
         pair: the per-suit tables say how many jokers that takes."""
         if sit.hand.tile_count != 14:
@@ -440,26 +451,26 @@ class Variant:
         return jokers_needed(sit.real_counts, 1, policy.in_triplet) <= len(sit.jokers)
 
     @staticmethod
-    def seven_pairs_as_themselves(sit: Situation) -> Reading | None:
+    def seven_pairs_as_themselves(sit: Situation[Any]) -> Reading | None:
         """七对 with wildcards only as themselves (SMX-3, ZZ-3, JC-2); needs no melds."""
         if sit.hand.melds or any(c & 1 for c in sit.counts):
             return None
         return seven_pairs_reading(sit.counts)
 
     @staticmethod
-    def is_seven_pairs_as_themselves(sit: Situation) -> bool:
+    def is_seven_pairs_as_themselves(sit: Situation[Any]) -> bool:
         """Cheap form of :meth:`seven_pairs_as_themselves` ``is not None``: the sorted
         concealed tiles pair off two by two (four of a kind is two pairs, C-5)."""
         c = sit.hand.concealed
         return not sit.hand.melds and len(c) == 14 and c[0::2] == c[1::2]
 
     @staticmethod
-    def has_four_wildcards(sit: Situation) -> bool:
+    def has_four_wildcards(sit: Situation[Any]) -> bool:
         """Cheap form of :meth:`four_wildcards` ``is not None``."""
         return any(sit.counts[w] >= 4 for w in sit.wildcards)
 
     @staticmethod
-    def four_wildcards(sit: Situation) -> Reading | None:
+    def four_wildcards(sit: Situation[Any]) -> Reading | None:
         """四混: the four wildcard tiles of one kind held concealed (SMX-3, ZZ-3)."""
         if not sit.wildcards or len(sit.jokers) < 4:
             return None

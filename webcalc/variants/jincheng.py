@@ -32,7 +32,7 @@ from ..decompose import (
     Reading,
     meld_group,
 )
-from ..errors import InputError
+from ..errors import BadMeldError, BadOptionError
 from ..hand import MELD_LABELS, Meld
 from ..messages import Joined, Message
 from ..options import opt
@@ -101,7 +101,7 @@ class JinchengOptions:
         also=("C-10",)))
 
 
-class Jincheng(Variant):
+class Jincheng(Variant[JinchengOptions]):
     name = "jincheng"
     label = Message("variant.jincheng")
     texts = TEXTS                              # its words: jincheng_texts.py
@@ -121,19 +121,20 @@ class Jincheng(Variant):
 
     def check_chow(self) -> None:
         """JC-2: no chow (a discard is taken only as 拾, JC-10)."""
-        raise InputError("bad_meld", Message("jc.no_chow", rule="JC-2"), "melds")
+        raise BadMeldError(Message("jc.no_chow", rule="JC-2"), "melds")
 
-    def check_meld(self, opts: Any, meld: Meld, wildcards: tuple[Tile, ...],
+    def check_meld(self, opts: JinchengOptions, meld: Meld, wildcards: tuple[Tile, ...],
                    index: int) -> None:
         """JC-2: no chow (:meth:`check_chow`). JC-10: a 拾/搶 tile is a 幺 tile (1, 9 or an
         honor)."""
         super().check_meld(opts, meld, wildcards, index)
         if meld.is_taken and int(meld.tiles[0]) not in ORPHANS:
             t = meld.tiles[0]
-            raise InputError("bad_meld", Message("jc.taken_not_orphan", meld=MELD_LABELS[meld.kind],
-                                                 tile=t, rule="JC-10"), "melds")
+            raise BadMeldError(Message("jc.taken_not_orphan", meld=MELD_LABELS[meld.kind],
+                                       tile=t, rule="JC-10"), "melds")
 
-    def check_melds(self, opts: Any, melds: list[Meld], wildcards: tuple[Tile, ...]) -> None:
+    def check_melds(self, opts: JinchengOptions, melds: list[Meld], wildcards: tuple[Tile,
+                    ...]) -> None:
         """JC-10 across the melds: at most one 搶, no two taken tiles of one kind, and no
         pong or kong beside a taken tile (a hand holding one plays for 十三幺 only)."""
         super().check_melds(opts, melds, wildcards)
@@ -141,31 +142,31 @@ class Jincheng(Variant):
         if not taken:
             return
         if sum(m.kind == "qiang" for m in taken) > 1:
-            raise InputError("bad_meld", Message("jc.one_qiang", rule="JC-10"), "melds")
+            raise BadMeldError(Message("jc.one_qiang", rule="JC-10"), "melds")
         kinds = [m.tiles[0] for m in taken]
         for t in kinds:
             if kinds.count(t) > 1:
-                raise InputError("bad_meld", Message("jc.taken_twice", tile=t, rule="JC-10"),
-                                 "melds")
+                raise BadMeldError(Message("jc.taken_twice", tile=t, rule="JC-10"),
+                                   "melds")
         other = next((m for m in melds if not m.is_taken), None)
         if other is not None:
             at = "" if other.source is None else f"@{other.source}"
-            raise InputError("bad_meld", Message(
+            raise BadMeldError(Message(
                 "jc.taken_with_meld", meld=MELD_LABELS[other.kind], tiles=format_tiles(other.tiles),
                 at=at, rule="JC-10"), "melds")
 
-    def wildcards(self, opts: Any, indicator: Tile | None) -> tuple[Tile, ...]:
+    def wildcards(self, opts: JinchengOptions, indicator: Tile | None) -> tuple[Tile, ...]:
         if indicator is not None:
-            raise InputError("bad_option", Message("jc.no_indicator", rule="JC-1"), "indicator")
+            raise BadOptionError(Message("jc.no_indicator", rule="JC-1"), "indicator")
         return ()
 
-    def is_win(self, sit: Situation) -> bool:
+    def is_win(self, sit: Situation[JinchengOptions]) -> bool:
         if _taken(sit):
             return frozen_orphans_reading(sit) is not None
         return bool(self.is_standard(sit) or self.is_seven_pairs_as_themselves(sit)
                     or (not sit.hand.melds and thirteen_orphans_reading(sit.counts)))
 
-    def judge(self, sit: Situation) -> Judgement:
+    def judge(self, sit: Situation[JinchengOptions]) -> Judgement:
         if _taken(sit):
             reading = frozen_orphans_reading(sit)
             return Judgement([] if reading is None else [reading])
@@ -177,7 +178,7 @@ class Jincheng(Variant):
         return Judgement(readings)
 
 
-    def winning_kinds(self, sit: Situation) -> list[Tile]:
+    def winning_kinds(self, sit: Situation[JinchengOptions]) -> list[Tile]:
         """With 拾/搶 tiles only 十三幺 counts: each 幺 kind whose addition to the concealed
         tiles makes it, so never a kind held only as a taken tile (JC-10)."""
         if _taken(sit):
@@ -187,20 +188,21 @@ class Jincheng(Variant):
                     if frozen_orphans_reading(sit, k) is not None]
         return super().winning_kinds(sit)
 
-    def special_waits(self, sit: Situation) -> set[int]:
+    def special_waits(self, sit: Situation[JinchengOptions]) -> set[int]:
         out = super().special_waits(sit)
         if not sit.hand.melds:
             out |= set(thirteen_orphans_waits(sit.counts))
         return out
 
-    def distance_shapes(self, sit: Situation, kinds_in_play: int = 34) -> frozenset[str] | None:
+    def distance_shapes(self, sit: Situation[JinchengOptions],
+                        kinds_in_play: int = 34) -> frozenset[str] | None:
         """As :meth:`Variant.distance_shapes`, with 十三幺 without melds; ``None`` for a hand
         with 拾/搶 tiles (JC-10: only 十三幺, counted by :meth:`missing_by_shape`)."""
         if sit.hand.melds:
             return None if _taken(sit) else NO_SHAPES
         return _SEVEN_ORPHANS
 
-    def missing_by_shape(self, sit: Situation, limit: int = 99) -> dict[str, int]:
+    def missing_by_shape(self, sit: Situation[JinchengOptions], limit: int = 99) -> dict[str, int]:
         """As :meth:`Variant.missing_by_shape`; with 拾/搶 tiles (JC-10) only 十三幺, the
         taken tiles counting as their kinds and the pair concealed. Distances above
         ``limit`` are left out (the bounded protocol :mod:`webcalc.efficiency` uses)."""
@@ -214,12 +216,12 @@ class Jincheng(Variant):
         return {shape: d for shape, d in out.items() if d <= limit}
 
     # -- settlement: JC-5 the win, JC-6 kongs, JC-7 前包, JC-8 荒庄 后包, JC-9 -----------
-    def settlement_fields(self, opts: Any) -> frozenset[str]:
+    def settlement_fields(self, opts: JinchengOptions) -> frozenset[str]:
         """``ready`` (上架, JC-3) and ``follow_dealer`` (前包, JC-7) too."""
         return super().settlement_fields(opts) | {"ready", "follow_dealer"}
 
     @staticmethod
-    def win_payment(t: Table, payer: int) -> Payment:
+    def win_payment(t: Table[JinchengOptions], payer: int) -> Payment:
         """JC-5 for one payer."""
         assert t.winner is not None
         base, factors = t.base, []
@@ -240,12 +242,12 @@ class Jincheng(Variant):
                    Message("pay.line", who=who, formula=formula))
 
     @staticmethod
-    def kong_payments(t: Table) -> list[Payment]:
+    def kong_payments(t: Table[JinchengOptions]) -> list[Payment]:
         """JC-6: each other player pays the konger a fixed number of 底."""
         return flat_kong_payments(t, KONG_UNITS, "JC-6")
 
     @staticmethod
-    def dealer_pays_each(t: Table, units: int, item: str, rule: str,
+    def dealer_pays_each(t: Table[JinchengOptions], units: int, item: str, rule: str,
                          what: Message) -> list[Payment]:
         """The dealer pays each other player ``units`` 底 (JC-7, JC-8)."""
         if units <= 0:
@@ -255,7 +257,7 @@ class Jincheng(Variant):
                             base=fmt(t.base), n=units))
                 for s in t.others(t.dealer)]
 
-    def payments(self, t: Table) -> tuple[list[Payment], dict[str, Any]]:
+    def payments(self, t: Table[JinchengOptions]) -> tuple[list[Payment], dict[str, Any]]:
         out = []
         if t.follow_dealer:
             out += self.dealer_pays_each(t, 1, "follow_dealer", "JC-7",
@@ -266,17 +268,17 @@ class Jincheng(Variant):
         out += [self.win_payment(t, payer) for payer in t.losers]
         return out + self.kong_payments(t), {}
 
-    def next_dealer(self, t: Table) -> tuple[int, str]:
+    def next_dealer(self, t: Table[JinchengOptions]) -> tuple[int, str]:
         """JC-9: the dealer wins → stays; else (荒庄 included) the next seat deals."""
         return (t.dealer if t.winner == t.dealer else (t.dealer + 1) % 4), "JC-9"
 
     # -- what a wait is worth --------------------------------------------------------
-    def score_key(self, sit: Situation) -> tuple[Any, ...] | None:
+    def score_key(self, sit: Situation[JinchengOptions]) -> tuple[Any, ...] | None:
         """JC-5: no 番; the hand never counts."""
         return ()
 
 
-def _taken(sit: Situation) -> set[int]:
+def _taken(sit: Situation[JinchengOptions]) -> set[int]:
     """The kinds held as 拾/搶 tiles (JC-10); empty for a hand without them."""
     return {int(m.tiles[0]) for m in sit.hand.melds if m.is_taken}
 
@@ -300,7 +302,8 @@ def frozen_orphans_missing(counts: Sequence[int], taken: set[int]) -> int | None
     return 14 - kinds - paired
 
 
-def frozen_orphans_reading(sit: Situation, add: int | None = None) -> Reading | None:
+def frozen_orphans_reading(sit: Situation[JinchengOptions],
+                           add: int | None = None) -> Reading | None:
     """十三幺 of a hand with 拾/搶 tiles (JC-10), with kind ``add`` drawn into the concealed
     tiles when given, or ``None``. The taken tiles count toward the thirteen kinds but are
     never the pair, so the pair is two concealed tiles and every concealed tile is a 幺.

@@ -40,7 +40,7 @@ from ..decompose import (
     seven_pairs_reading,
     seven_pairs_waits,
 )
-from ..errors import InputError
+from ..errors import BadMeldError, BadWinByError
 from ..hand import Meld
 from ..messages import Joined, Message
 from ..options import opt
@@ -143,7 +143,7 @@ def fan(key: str, multiplier: int = 2) -> dict[Any, Any]:
     return {"name": FAN_NAMES[key], "key": key, "multiplier": multiplier}
 
 
-class Panjin(Variant):
+class Panjin(Variant[PanjinOptions]):
     name = "panjin"
     label = Message("variant.panjin")
     texts = TEXTS                              # its words: panjin_texts.py
@@ -162,10 +162,10 @@ class Panjin(Variant):
     declared_fields = ("fan",)
     discard_win_fields = frozenset({"kong_discard"})    # PJ-10: 杠流泪 is a 点炮 factor only
 
-    def wildcards_on(self, opts: Any) -> bool:
+    def wildcards_on(self, opts: PanjinOptions) -> bool:
         return bool(opts.wildcard_mode != "none")
 
-    def declarable(self, opts: Any) -> Declarable | None:
+    def declarable(self, opts: PanjinOptions) -> Declarable | None:
         """PJ-10: the hand's own 番 whose room option is on (穷胡 needs wildcards too)."""
         keys = tuple((k, FAN_NAMES[k]) for k, option in HAND_FAN_OPTION.items()
                      if getattr(opts, option)
@@ -174,24 +174,24 @@ class Panjin(Variant):
             return None
         return Declarable("fan", Message("declared.fan"), "PJ-10", keys)
 
-    def wildcards(self, opts: Any, indicator: Tile | None) -> tuple[Tile, ...]:
+    def wildcards(self, opts: PanjinOptions, indicator: Tile | None) -> tuple[Tile, ...]:
         if indicator is None or not self.wildcards_on(opts):
             return ()
         return wildcards_from_indicator(indicator, PANJIN, both=opts.wildcard_mode == "both")
 
-    def check_meld(self, opts: Any, meld: Meld, wildcards: tuple[Tile, ...],
+    def check_meld(self, opts: PanjinOptions, meld: Meld, wildcards: tuple[Tile, ...],
                    index: int) -> None:
         super().check_meld(opts, meld, wildcards, index)                # no 拾/搶 (JC-10)
         if meld.is_kong and not opts.kong:
-            raise InputError("bad_meld", Message("pj.no_kong_option", rule="PJ-13"), "melds")
+            raise BadMeldError(Message("pj.no_kong_option", rule="PJ-13"), "melds")
         wild = [t for t in meld.tiles if t in wildcards]
         if wild:
             if meld.is_kong and len(wild) == 4 and opts.wildcard_kong:
                 return                                  # 混杠
             code = "pj.wild_in_kong" if meld.is_kong else "pj.wild_in_meld"
-            raise InputError("bad_meld", Message(code, tile=wild[0], rule="PJ-2"), "melds")
+            raise BadMeldError(Message(code, tile=wild[0], rule="PJ-2"), "melds")
 
-    def special_waits(self, sit: Situation) -> set[int]:
+    def special_waits(self, sit: Situation[PanjinOptions]) -> set[int]:
         """七对 with jokers standing in (PJ-8), only with its option."""
         if not sit.options.seven_pairs or sit.hand.melds:
             return set()
@@ -202,17 +202,18 @@ class Panjin(Variant):
             out |= wild
         return out
 
-    def check_winning_tile(self, win_by: str, winning: Tile | None, wildcards: tuple[Tile, ...]) -> None:
+    def check_winning_tile(self, win_by: str, winning: Tile | None, wildcards: tuple[Tile,
+                           ...]) -> None:
         """C-14, PJ-2: a wildcard is never discarded, so it cannot be won on a discard."""
         if win_by == "discard" and winning is not None and winning in wildcards:
-            raise InputError("bad_win_by", Message("pj.discard_wild", tile=winning, rule="PJ-2"),
-                             "win_by")
+            raise BadWinByError(Message("pj.discard_wild", tile=winning, rule="PJ-2"),
+                                "win_by")
 
-    def can_discard(self, sit: Situation, t: Tile) -> bool:
+    def can_discard(self, sit: Situation[PanjinOptions], t: Tile) -> bool:
         """PJ-2: a wildcard is never discarded (unless the hand holds nothing else)."""
         return t not in sit.wildcards or len(sit.jokers) == len(sit.hand.concealed)
 
-    def missing_by_shape(self, sit: Situation, limit: int = 99) -> dict[str, int]:
+    def missing_by_shape(self, sit: Situation[PanjinOptions], limit: int = 99) -> dict[str, int]:
         """Exact distances (C-12) of the standard shape with PJ-2's joker places and
         PJ-4..PJ-7, and of 七对 with its option (PJ-8), those ≤ ``limit``:
         :func:`webcalc.variants.panjin_search.panjin_missing`."""
@@ -230,20 +231,20 @@ class Panjin(Variant):
         return discards_search(sit, self.allowed_suit_counts(sit))
 
     @staticmethod
-    def real_tiles(sit: Situation) -> list[Tile]:
+    def real_tiles(sit: Situation[PanjinOptions]) -> list[Tile]:
         """Every non-wildcard tile of the hand, melds included (a 混杠 is all wildcards)."""
         wild = set(sit.wildcards)
         return [t for t in sit.hand.all_tiles() if t not in wild]
 
     @staticmethod
-    def allowed_suit_counts(sit: Situation) -> set[int]:
+    def allowed_suit_counts(sit: Situation[PanjinOptions]) -> set[int]:
         """PJ-4: 3 suits; 2 after 断门; 1 more with ``one_suit``."""
         duanmen = sit.settlement is not None and sit.settlement.get("duanmen") is True
         if sit.options.one_suit:
             return {1, 2} if duanmen else {1, 3}
         return {2} if duanmen else {3}
 
-    def hand_reasons(self, sit: Situation) -> list[dict[Any, Any]]:
+    def hand_reasons(self, sit: Situation[PanjinOptions]) -> list[dict[Any, Any]]:
         """The failures of PJ-4 and PJ-5, which no reading can change."""
         real = self.real_tiles(sit)
         out = []
@@ -257,7 +258,7 @@ class Panjin(Variant):
         return out
 
     # -- reading-level conditions ---------------------------------------------------
-    def reading_reasons(self, sit: Situation, r: Reading) -> list[dict[Any, Any]]:
+    def reading_reasons(self, sit: Situation[PanjinOptions], r: Reading) -> list[dict[Any, Any]]:
         """The failures of PJ-6 and PJ-7 for one standard reading."""
         if r.shape == "seven_pairs":
             return []
@@ -290,7 +291,7 @@ class Panjin(Variant):
                    for g in r.groups)
 
     # -- judging --------------------------------------------------------------------
-    def structural_readings(self, sit: Situation) -> list[Reading]:
+    def structural_readings(self, sit: Situation[PanjinOptions]) -> list[Reading]:
         readings = self.standard(sit, PJ_POLICY)
         if sit.options.seven_pairs and not sit.hand.melds:
             sp = seven_pairs_reading(sit.real_counts, sit.jokers)
@@ -298,7 +299,7 @@ class Panjin(Variant):
                 readings.append(sp)
         return readings
 
-    def is_win(self, sit: Situation) -> bool:
+    def is_win(self, sit: Situation[PanjinOptions]) -> bool:
         """Cheap form of :meth:`judge`: PJ-4/PJ-5 first, then a split search that tracks
         only whether a 刻 (PJ-6) and a sequence (PJ-7) can be had, instead of listing."""
         if not self._hand_ok(sit):
@@ -307,7 +308,7 @@ class Panjin(Variant):
         return self._structure_ok(sit.options, sit.real_counts, len(sit.jokers),
                                   len(sit.hand.melds), meld_trip, meld_seq)
 
-    def winning_kinds(self, sit: Situation) -> list[Tile]:
+    def winning_kinds(self, sit: Situation[PanjinOptions]) -> list[Tile]:
         """Waits without building a hand per candidate: the shape candidates from the
         unit tables, narrowed by :meth:`_standard_filter`; a real kind its search shows a
         complete standard hand drawing wins outright, the others (七对, wildcard kinds,
@@ -343,7 +344,7 @@ class Panjin(Variant):
                 out.append(t)
         return out
 
-    def _standard_filter(self, sit: Situation,
+    def _standard_filter(self, sit: Situation[PanjinOptions],
                          candidates: set[int]) -> tuple[set[int], set[int]]:
         """``(may, proven)``: the candidates that may complete the hand, and those of them
         known to. One bounded search keeps the kinds the complete standard hands one tile
@@ -374,7 +375,7 @@ class Panjin(Variant):
                 out.add(k)
         return out, proven
 
-    def _hand_ok(self, sit: Situation) -> bool:
+    def _hand_ok(self, sit: Situation[PanjinOptions]) -> bool:
         """Cheap form of ``not hand_reasons(sit)`` (PJ-4, PJ-5), read off the counts."""
         real = sit.real_counts
         if sit.hand.melds:
@@ -385,7 +386,7 @@ class Panjin(Variant):
         return suits in self.allowed_suit_counts(sit)                # PJ-4
 
     @staticmethod
-    def _meld_flags(sit: Situation) -> tuple[bool, bool]:
+    def _meld_flags(sit: Situation[PanjinOptions]) -> tuple[bool, bool]:
         """Whether the declared melds already give a 刻 (a real pong/kong) and a 顺 (a chow)."""
         if not sit.hand.melds:
             return False, False
@@ -395,7 +396,7 @@ class Panjin(Variant):
         return meld_trip, meld_seq
 
     @staticmethod
-    def _structure_ok(opts: Any, counts: tuple[int, ...], jokers: int, melds: int,
+    def _structure_ok(opts: PanjinOptions, counts: tuple[int, ...], jokers: int, melds: int,
                       meld_trip: bool, meld_seq: bool) -> bool:
         """七对 with its option (PJ-8), or a standard split with PJ-2's joker places that
         has a 刻 (PJ-6) and a 顺 unless 飘胡, 手把一 only as 飘胡 (PJ-7)."""
@@ -414,7 +415,7 @@ class Panjin(Variant):
                 return True                              # PJ-7
         return False
 
-    def judge(self, sit: Situation) -> Judgement:
+    def judge(self, sit: Situation[PanjinOptions]) -> Judgement:
         hand_reasons = self.hand_reasons(sit)
         if hand_reasons:
             # PJ-4/PJ-5 fail (from the counts): no reading can win, so the readings are
@@ -448,7 +449,7 @@ class Panjin(Variant):
         best_fan = scored[0][0] + self.hand_fan(sit)
         return Judgement([r for _, r in scored], fan=best_fan)
 
-    def _closest_reasons(self, sit: Situation) -> list[dict[Any, Any]] | None:
+    def _closest_reasons(self, sit: Situation[PanjinOptions]) -> list[dict[Any, Any]] | None:
         """What :meth:`judge` reports beside PJ-4/PJ-5 for a hand that has a winning shape:
         the fewest PJ-6/PJ-7 reasons of any reading, found from the ``(刻, 顺)`` flags the
         splits reach (:func:`achievable_flags`) instead of listing the readings. ``None``
@@ -481,7 +482,8 @@ class Panjin(Variant):
             return None
         return tied[0]
 
-    def reading_fan(self, sit: Situation, r: Reading, jiahu_ok: bool) -> list[dict[Any, Any]]:
+    def reading_fan(self, sit: Situation[PanjinOptions], r: Reading,
+                    jiahu_ok: bool) -> list[dict[Any, Any]]:
         """The 番 that depend on the reading (PJ-10): 飘胡, 七对, 夹胡."""
         out = []
         if r.shape == "seven_pairs":
@@ -493,7 +495,7 @@ class Panjin(Variant):
             out.append(fan("jiahu"))
         return out
 
-    def hand_fan(self, sit: Situation) -> list[dict[Any, Any]]:
+    def hand_fan(self, sit: Situation[PanjinOptions]) -> list[dict[Any, Any]]:
         """The 番 that any reading has (PJ-10): 清一色, 鸡胡/群鸡, 穷胡."""
         opts = sit.options
         out = []
@@ -511,7 +513,7 @@ class Panjin(Variant):
             out.append(fan("qionghu"))
         return out
 
-    def jiahu_possible(self, sit: Situation) -> bool:
+    def jiahu_possible(self, sit: Situation[PanjinOptions]) -> bool:
         """PJ-10 夹胡: with ``jiahu`` on and a real winning tile given, the 13 tiles before
         the win waited on that one kind only, waits counted as C-9 counts them (a kind
         with no live copy outside the hand is no wait) and the wildcard kinds left out
@@ -525,7 +527,7 @@ class Panjin(Variant):
         return kinds == [sit.winning_tile]
 
     # -- settlement: PJ-10 番, PJ-11 pair factors, PJ-12 who pays, PJ-13 kongs, PJ-14 ----
-    def settlement_fields(self, opts: Any) -> frozenset[str]:
+    def settlement_fields(self, opts: PanjinOptions) -> frozenset[str]:
         """``kongs`` only with ``kong`` (PJ-13); ``jiagang`` with 加钢 but not 死钢 (PJ-11);
         ``duanmen`` and ``kong_discard`` with their options (PJ-4, PJ-10)."""
         used = set(super().settlement_fields(opts))
@@ -539,16 +541,16 @@ class Panjin(Variant):
             used.add("kong_discard")
         return frozenset(used)
 
-    def kong_types(self, opts: Any) -> tuple[str, ...]:
+    def kong_types(self, opts: PanjinOptions) -> tuple[str, ...]:
         """混杠 too with ``wildcard_kong`` (PJ-13)."""
         return KONG_TYPES if opts.wildcard_kong else super().kong_types(opts)
 
-    def everyone_jiagang(self, opts: Any) -> bool:
+    def everyone_jiagang(self, opts: PanjinOptions) -> bool:
         """PJ-11: 死钢 (``all_jiagang``), everyone has 加钢."""
         return bool(opts.all_jiagang)
 
     @staticmethod
-    def fan_list(t: Table) -> list[dict[Any, Any]]:
+    def fan_list(t: Table[PanjinOptions]) -> list[dict[Any, Any]]:
         """PJ-10: the hand's 番 (judgement) plus the situational ones."""
         if t.declared is not None:
             out = list(t.declared["fan"])
@@ -566,7 +568,7 @@ class Panjin(Variant):
             out.append(fan("kong_discard"))
         return out
 
-    def parse_declared(self, t: Table, raw: dict[Any, Any]) -> dict[Any, Any]:
+    def parse_declared(self, t: Table[PanjinOptions], raw: dict[Any, Any]) -> dict[Any, Any]:
         """``{"fan": [keys]}``: the hand's own 番 (PJ-10), each allowed by its room option
         (群鸡 ×4 and 鸡胡 by ``jihu``; 穷胡 needs wildcards); 鸡胡 and 群鸡, 七对 and 飘胡
         exclude each other. The situational 番 (自摸, 点炮, 杠开, 杠流泪) come from the
@@ -587,7 +589,8 @@ class Panjin(Variant):
         return {"fan": [fan(k, FAN_MULTIPLIERS.get(k, 2)) for k in keys]}
 
     @staticmethod
-    def share(t: Table, loser: int, fans: list[dict[Any, Any]]) -> tuple[int | float, Joined]:
+    def share(t: Table[PanjinOptions], loser: int, fans: list[dict[Any,
+              Any]]) -> tuple[int | float, Joined]:
         """One loser's share of the win (PJ-10, PJ-11, PJ-12) and its arithmetic (the parts)."""
         assert t.winner is not None
         amount, parts = t.base, [Message("pay.base", base=fmt(t.base))]
@@ -608,7 +611,7 @@ class Panjin(Variant):
             parts.append(Message("pay.factor", m=2, name=Message("pj.loser_jiagang")))
         return amount, Joined(parts, " ", " ")
 
-    def win_payments(self, t: Table, fans: list[dict[Any, Any]]) -> list[Payment]:
+    def win_payments(self, t: Table[PanjinOptions], fans: list[dict[Any, Any]]) -> list[Payment]:
         """PJ-12: each loser's share, paid by the loser (self-draw) or the discarder."""
         assert t.winner is not None
         out = []
@@ -629,18 +632,18 @@ class Panjin(Variant):
         return out
 
     @staticmethod
-    def kong_payments(t: Table) -> list[Payment]:
+    def kong_payments(t: Table[PanjinOptions]) -> list[Payment]:
         """PJ-13: each other player pays the konger a fixed number of 底."""
         return flat_kong_payments(t, KONG_UNITS, "PJ-13")
 
-    def payments(self, t: Table) -> tuple[list[Payment], dict[str, Any]]:
+    def payments(self, t: Table[PanjinOptions]) -> tuple[list[Payment], dict[str, Any]]:
         kongs = self.kong_payments(t) if t.options.kong else []   # PJ-13: paid on 荒庄 too
         if t.winner is None:                                       # C-10
             return kongs, {}
         fans = self.fan_list(t)
         return self.win_payments(t, fans) + kongs, {"fan": fans}
 
-    def next_dealer(self, t: Table) -> tuple[int, str]:
+    def next_dealer(self, t: Table[PanjinOptions]) -> tuple[int, str]:
         """PJ-14: the dealer wins or 荒庄 → the dealer stays; else the next seat deals.
         ``no_dealer_repeat`` (不连庄): the deal always passes."""
         if t.options.no_dealer_repeat or t.winner not in (None, t.dealer):
@@ -648,14 +651,14 @@ class Panjin(Variant):
         return t.dealer, "PJ-14"
 
     # -- what a wait is worth --------------------------------------------------------
-    def score_key(self, sit: Situation) -> tuple[Any, ...] | None:
+    def score_key(self, sit: Situation[PanjinOptions]) -> tuple[Any, ...] | None:
         """The hand's 番 and the best reading's (PJ-10); ``None`` for a wait that could be
         夹胡 (at most one wait: judged in full)."""
         if sit.options.jiahu and self.jiahu_possible(sit):
             return None
         return (tuple(f["key"] for f in self.hand_fan(sit)), reading_fan(sit))
 
-    def pricing_judgement(self, sit: Situation, key: tuple[Any, ...]) -> Judgement:
+    def pricing_judgement(self, sit: Situation[PanjinOptions], key: tuple[Any, ...]) -> Judgement:
         """番 (PJ-10) from the key: the best reading's 番 first, then the hand's, as
         :meth:`judge` orders them."""
         judgement = super().pricing_judgement(sit, key)
@@ -664,13 +667,13 @@ class Panjin(Variant):
             fan(k, FAN_MULTIPLIERS.get(k, 2)) for k in hand_fan]
         return judgement
 
-    def win_fan_keys(self, sit: Situation, judgement: Judgement,
+    def win_fan_keys(self, sit: Situation[PanjinOptions], judgement: Judgement,
                      result: SettlementResult) -> list[str]:
         """PJ-10: every 番 of the win, the situational ones included."""
         return [f["key"] for f in (result.fan or [])]
 
 
-def reading_fan(sit: Situation) -> str:
+def reading_fan(sit: Situation[PanjinOptions]) -> str:
     """Without 夹胡, the reading 番 of 盘锦's best reading (PJ-10, C-6): 飘胡 when an
     all-triplet reading exists (listed before 七对, both ×2), else 七对 when a seven-pairs
     reading exists, else none. A wildcard never sits in a triplet (PJ-2), so an

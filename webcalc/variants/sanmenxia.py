@@ -135,7 +135,7 @@ class SanmenxiaOptions:
         Message("opt.sanmenxia.kong_pao"), Message("opt.sanmenxia.kong_pao.help"), "SMX-7"))
 
 
-class Sanmenxia(Variant):
+class Sanmenxia(Variant[SanmenxiaOptions]):
     name = "sanmenxia"
     label = Message("variant.sanmenxia")
     texts = TEXTS                              # its words: sanmenxia_texts.py
@@ -153,25 +153,25 @@ class Sanmenxia(Variant):
     declared_fields = ("biao",)
     history_rule = "SMX-5"                      # biao_discards from the winner's turns
 
-    def wildcards_on(self, opts: Any) -> bool:
+    def wildcards_on(self, opts: SanmenxiaOptions) -> bool:
         return bool(opts.wildcard)
 
-    def declarable(self, opts: Any) -> Declarable | None:
+    def declarable(self, opts: SanmenxiaOptions) -> Declarable | None:
         """SMX-5: the 表 count of a 混单吊 win, in a room with wildcards (SMX-4)."""
         if not opts.wildcard:
             return None
         return Declarable("biao", Message("declared.biao"), "SMX-5",
                           maximum=1 + MAX_BIAO_DISCARDS)
 
-    def kinds_in_play(self, opts: Any) -> int:
+    def kinds_in_play(self, opts: SanmenxiaOptions) -> int:
         return 34 if opts.with_honors else 27          # C-1: 108 tiles without honors
 
-    def is_win(self, sit: Situation) -> bool:
+    def is_win(self, sit: Situation[SanmenxiaOptions]) -> bool:
         return bool(self.is_standard(sit) or self.is_seven_pairs_as_themselves(sit)
                     or self.has_four_wildcards(sit)
                     or (not sit.hand.melds and knitted_reading(sit.counts)))
 
-    def judge(self, sit: Situation) -> Judgement:
+    def judge(self, sit: Situation[SanmenxiaOptions]) -> Judgement:
         readings = self.standard(sit)
         for special in (self.seven_pairs_as_themselves(sit), self.four_wildcards(sit),
                         None if sit.hand.melds else knitted_reading(sit.counts)):
@@ -183,13 +183,13 @@ class Sanmenxia(Variant):
             readings.sort(key=lambda r: not self.is_wildcard_pair_reading(sit, r))
         return Judgement(readings, biao=1 if dandiao else 0)
 
-    def special_waits(self, sit: Situation) -> set[int]:
+    def special_waits(self, sit: Situation[SanmenxiaOptions]) -> set[int]:
         out = super().special_waits(sit) | self.four_wildcards_waits(sit)
         if not sit.hand.melds:
             out |= set(knitted_waits(sit.counts))
         return out
 
-    def missing_by_shape(self, sit: Situation, limit: int = 99) -> dict[str, int]:
+    def missing_by_shape(self, sit: Situation[SanmenxiaOptions], limit: int = 99) -> dict[str, int]:
         out = super().missing_by_shape(sit, limit)
         four = self.missing_four_wildcards(sit) if sit.wildcards else None
         if four is not None:
@@ -198,7 +198,8 @@ class Sanmenxia(Variant):
             out["knitted"] = min_missing_knitted(sit.counts)
         return out
 
-    def distance_shapes(self, sit: Situation, kinds_in_play: int = 34) -> frozenset[str] | None:
+    def distance_shapes(self, sit: Situation[SanmenxiaOptions],
+                        kinds_in_play: int = 34) -> frozenset[str] | None:
         """As :meth:`Variant.distance_shapes`, with 四混 when there are wildcards and 十三不靠
         without melds when the honors are in play (SMX-3, C-1)."""
         shapes = super().distance_shapes(sit, kinds_in_play)
@@ -206,7 +207,7 @@ class Sanmenxia(Variant):
         return _SHAPES[shapes, bool(sit.wildcards), not sit.hand.melds and kinds_in_play == 34]
 
     @staticmethod
-    def is_wildcard_pair_reading(sit: Situation, r: Reading) -> bool:
+    def is_wildcard_pair_reading(sit: Situation[SanmenxiaOptions], r: Reading) -> bool:
         """SMX-4's reading of a 混单吊 win: the eyes are the winning tile and a held
         wildcard — two wildcards (a ``free`` pair) when the winning tile is one, else the
         winning tile beside one wildcard standing in for it."""
@@ -218,7 +219,7 @@ class Sanmenxia(Variant):
         return p.kind == "pair" and sum(p.wild) == 1 and sit.winning_tile in p.real_tiles
 
     @staticmethod
-    def is_wildcard_pair_wait(sit: Situation) -> bool:
+    def is_wildcard_pair_wait(sit: Situation[SanmenxiaOptions]) -> bool:
         """SMX-4 混单吊: the 13 tiles before ``winning_tile``, less one wildcard tile, form
         four melds (so any tile would have won with that wildcard as the eyes).
 
@@ -229,7 +230,7 @@ class Sanmenxia(Variant):
         return Sanmenxia.any_tile_wait(sit.without_tile(sit.winning_tile))
 
     @staticmethod
-    def any_tile_wait(sit: Situation) -> bool:
+    def any_tile_wait(sit: Situation[SanmenxiaOptions]) -> bool:
         """SMX-4's any-tile wait of a 13-tile hand: less one wildcard tile, it forms four
         melds (with its declared melds), so any tile makes the eyes with that wildcard.
         SMX-5 counts 表 from the turns spent in it (:mod:`webcalc.story`)."""
@@ -238,24 +239,24 @@ class Sanmenxia(Variant):
         need = 4 - len(sit.hand.melds)
         return can_complete(sit.real_counts, len(sit.jokers) - 1, need, 0)
 
-    def takes_history(self, opts: Any) -> bool:
+    def takes_history(self, opts: SanmenxiaOptions) -> bool:
         """SMX-5: a history of the winner's turns derives ``biao_discards`` (with wildcards)."""
         return bool(opts.wildcard)
 
     # -- settlement: SMX-5 表, SMX-6 the win, SMX-7 kongs (荒庄荒杠), SMX-8 -------------
-    def pao_max(self, opts: Any) -> tuple[int, str | Message]:
+    def pao_max(self, opts: SanmenxiaOptions) -> tuple[int, str | Message]:
         """SMX-6: up to ``pao_max`` where 下跑 (``pao``) is on."""
         if not opts.pao:
             return 0, Message("s.no_pao_option", rule="SMX-6")
         return opts.pao_max, "SMX-6"
 
-    def settlement_fields(self, opts: Any) -> frozenset[str]:
+    def settlement_fields(self, opts: SanmenxiaOptions) -> frozenset[str]:
         """With wildcards, ``biao_discards`` too (SMX-5)."""
         used = super().settlement_fields(opts)
         return used | {"biao_discards"} if opts.wildcard else used
 
     @staticmethod
-    def biao(t: Table) -> int:
+    def biao(t: Table[SanmenxiaOptions]) -> int:
         """SMX-5: 0 unless the win is 混单吊 (SMX-4, from the judgement); then 1 +
         biao_discards. Declared without tiles: the count as declared."""
         if t.declared is not None:
@@ -263,7 +264,7 @@ class Sanmenxia(Variant):
         assert t.judgement is not None
         return 1 + t.biao_discards if t.judgement.biao else 0
 
-    def parse_declared(self, t: Table, raw: dict[Any, Any]) -> dict[Any, Any]:
+    def parse_declared(self, t: Table[SanmenxiaOptions], raw: dict[Any, Any]) -> dict[Any, Any]:
         """``{"biao": n}``: the 表 count of the win (SMX-5), 0 unless it was 混单吊 (SMX-4),
         else 1 + the wildcards discarded while waiting; so ``biao_discards`` must not be
         given beside it."""
@@ -279,7 +280,7 @@ class Sanmenxia(Variant):
         return {"biao": n}
 
     @staticmethod
-    def win_payment(t: Table, payer: int, b: int) -> Payment:
+    def win_payment(t: Table[SanmenxiaOptions], payer: int, b: int) -> Payment:
         """SMX-6 for one payer."""
         assert t.winner is not None
         base, pw, pp = t.base, t.pao[t.winner], t.pao[payer]
@@ -294,7 +295,7 @@ class Sanmenxia(Variant):
                    Message("pay.line", who=who, formula=formula))
 
     @staticmethod
-    def kong_payments(t: Table) -> list[Payment]:
+    def kong_payments(t: Table[SanmenxiaOptions]) -> list[Payment]:
         """SMX-7 (only called when there is a winner: 荒庄荒杠)."""
         out = []
         for k in t.kongs:
@@ -309,23 +310,24 @@ class Sanmenxia(Variant):
                                Message("pay.line", who=who, formula=formula)))
         return out
 
-    def payments(self, t: Table) -> tuple[list[Payment], dict[str, Any]]:
+    def payments(self, t: Table[SanmenxiaOptions]) -> tuple[list[Payment], dict[str, Any]]:
         if t.winner is None:
             return [], {}                          # C-10, SMX-7: 荒庄荒杠
         b = self.biao(t)
         out = [self.win_payment(t, payer, b) for payer in t.losers]
         return out + self.kong_payments(t), {"biao": b}
 
-    def next_dealer(self, t: Table) -> tuple[int, str]:
+    def next_dealer(self, t: Table[SanmenxiaOptions]) -> tuple[int, str]:
         """SMX-8: the winner deals next; on 荒庄 the dealer stays."""
         return (t.dealer if t.winner is None else t.winner), "SMX-8"
 
     # -- what a wait is worth --------------------------------------------------------
-    def score_key(self, sit: Situation) -> tuple[Any, ...] | None:
+    def score_key(self, sit: Situation[SanmenxiaOptions]) -> tuple[Any, ...] | None:
         """SMX-4: 混单吊 or not."""
         return (self.is_wildcard_pair_wait(sit),)
 
-    def pricing_judgement(self, sit: Situation, key: tuple[Any, ...]) -> Judgement:
+    def pricing_judgement(self, sit: Situation[SanmenxiaOptions], key: tuple[Any,
+                          ...]) -> Judgement:
         """The 表 of SMX-4 from the key."""
         judgement = super().pricing_judgement(sit, key)
         judgement.biao = 1 if key[0] else 0

@@ -93,7 +93,7 @@ DECLARED_DOUBLES = {"seven_pairs": (Message("fan.seven_pairs"), "seven_pairs_dou
                     "four_wildcards": (Message("fan.four_wildcards"), "four_wildcards_double")}
 
 
-class Zhengzhou(Variant):
+class Zhengzhou(Variant[ZhengzhouOptions]):
     name = "zhengzhou"
     label = Message("variant.zhengzhou")
     texts = TEXTS                              # its words: zhengzhou_texts.py
@@ -111,14 +111,14 @@ class Zhengzhou(Variant):
     kong_supplier_rule = "ZZ-5"
     declared_fields = ("doubles",)
 
-    def wildcards_on(self, opts: Any) -> bool:
+    def wildcards_on(self, opts: ZhengzhouOptions) -> bool:
         return bool(opts.wildcard)
 
-    def is_win(self, sit: Situation) -> bool:
+    def is_win(self, sit: Situation[ZhengzhouOptions]) -> bool:
         return bool(self.is_standard(sit) or self.is_seven_pairs_as_themselves(sit)
                     or self.has_four_wildcards(sit))
 
-    def judge(self, sit: Situation) -> Judgement:
+    def judge(self, sit: Situation[ZhengzhouOptions]) -> Judgement:
         readings = self.standard(sit)
         for special in (self.seven_pairs_as_themselves(sit), self.four_wildcards(sit)):
             if special is not None:
@@ -126,23 +126,24 @@ class Zhengzhou(Variant):
         readings.sort(key=lambda r: -self.shape_doubles(sit.options, r.shape))
         return Judgement(readings)
 
-    def special_waits(self, sit: Situation) -> set[int]:
+    def special_waits(self, sit: Situation[ZhengzhouOptions]) -> set[int]:
         return super().special_waits(sit) | self.four_wildcards_waits(sit)
 
-    def missing_by_shape(self, sit: Situation, limit: int = 99) -> dict[str, int]:
+    def missing_by_shape(self, sit: Situation[ZhengzhouOptions], limit: int = 99) -> dict[str, int]:
         out = super().missing_by_shape(sit, limit)
         four = self.missing_four_wildcards(sit) if sit.wildcards else None
         if four is not None:
             out["four_wildcards"] = four
         return out
 
-    def distance_shapes(self, sit: Situation, kinds_in_play: int = 34) -> frozenset[str] | None:
+    def distance_shapes(self, sit: Situation[ZhengzhouOptions],
+                        kinds_in_play: int = 34) -> frozenset[str] | None:
         """As :meth:`Variant.distance_shapes`, with 四混 when there are wildcards (ZZ-3)."""
         out = super().distance_shapes(sit, kinds_in_play)
         assert out is not None                  # free jokers (free_joker_search)
         return _WITH_FOUR[out] if sit.wildcards else out
 
-    def declarable(self, opts: Any) -> Declarable | None:
+    def declarable(self, opts: ZhengzhouOptions) -> Declarable | None:
         """ZZ-4: 七对 with ``seven_pairs_double``, 四混 with ``four_wildcards_double`` in a
         room with wildcards (ZZ-3); 杠上花 is the win method's, not declared."""
         keys = tuple((k, DECLARED_DOUBLES[k][0]) for k in ("seven_pairs", "four_wildcards")
@@ -153,7 +154,7 @@ class Zhengzhou(Variant):
         return Declarable("doubles", Message("declared.doubles"), "ZZ-4", keys)
 
     @classmethod
-    def hand_doubles(cls, opts: Any, readings: list[Reading]) -> list[str]:
+    def hand_doubles(cls, opts: ZhengzhouOptions, readings: list[Reading]) -> list[str]:
         """ZZ-4: the keys of the enabled shape doubles that apply to the hand — ``seven_pairs``
         (七对) when some legal reading is seven pairs, 四混 when the hand holds the four wildcards;
         a hand that is both gets both (docs/decisions.md)."""
@@ -166,18 +167,18 @@ class Zhengzhou(Variant):
         return out
 
     @staticmethod
-    def shape_doubles(opts: Any, shape: str) -> int:
+    def shape_doubles(opts: ZhengzhouOptions, shape: str) -> int:
         """ZZ-4: how many enabled doubles a reading's shape brings (七对, 四混)."""
         return int((shape == "seven_pairs" and opts.seven_pairs_double)
                    or (shape == "four_wildcards" and opts.four_wildcards_double))
 
     # -- settlement: ZZ-4 the win, ZZ-5 kongs, ZZ-6 the seed's examples, ZZ-7 ------------
-    def pao_max(self, opts: Any) -> tuple[int, str | Message]:
+    def pao_max(self, opts: ZhengzhouOptions) -> tuple[int, str | Message]:
         """ZZ-4: up to ``pao_max`` (0: none, a cap)."""
         return opts.pao_max, "ZZ-4"
 
     @staticmethod
-    def doubles(t: Table) -> list[str]:
+    def doubles(t: Table[ZhengzhouOptions]) -> list[str]:
         """ZZ-4: the keys of the enabled doubles that apply to this win (``seven_pairs``,
         ``four_wildcards``, ``kong_bloom``)."""
         opts = t.options
@@ -191,7 +192,7 @@ class Zhengzhou(Variant):
         return out
 
     @staticmethod
-    def seed_notes(t: Table) -> list[dict[Any, Any]]:
+    def seed_notes(t: Table[ZhengzhouOptions]) -> list[dict[Any, Any]]:
         """ZZ-6: one note, ``[{"rule": "ZZ-6", "message"}]``, naming the seed's miscounted
         worked examples that, applied to this settlement, would give a number the formula
         does not (docs/decisions.md, "ZZ-6 once per settlement"); empty for most hands.
@@ -221,7 +222,7 @@ class Zhengzhou(Variant):
         return [{"rule": "ZZ-6", "message": Message(
             "zz.seed_differs", examples=Joined(examples, "；", "; "), rule="ZZ-6")}]
 
-    def parse_declared(self, t: Table, raw: dict[Any, Any]) -> dict[Any, Any]:
+    def parse_declared(self, t: Table[ZhengzhouOptions], raw: dict[Any, Any]) -> dict[Any, Any]:
         """``{"doubles": [keys]}`` (ZZ-4): each must be enabled in the room;
         ``four_wildcards`` needs wildcards, ``kong_bloom`` a win by ``kong_replacement``
         (which doubles anyway)."""
@@ -238,7 +239,7 @@ class Zhengzhou(Variant):
         return {"doubles": keys}
 
     @staticmethod
-    def _units(t: Table, a: int, b: int, with_pao: bool) -> tuple[int, Joined]:
+    def _units(t: Table[ZhengzhouOptions], a: int, b: int, with_pao: bool) -> tuple[int, Joined]:
         """1 [+ 跑_a + 跑_b] [+1 庄 with dealer_plus_base], and its parts."""
         n = 1
         parts: list[str | Message] = ["1"]
@@ -250,7 +251,7 @@ class Zhengzhou(Variant):
             parts.append(Message("zz.dealer_base"))
         return n, Joined(parts, "+", "+")
 
-    def win_payment(self, t: Table, payer: int, dbl: list[str]) -> Payment:
+    def win_payment(self, t: Table[ZhengzhouOptions], payer: int, dbl: list[str]) -> Payment:
         """ZZ-4 for one payer."""
         assert t.winner is not None
         n, units = self._units(t, t.winner, payer, True)
@@ -265,7 +266,7 @@ class Zhengzhou(Variant):
         return pay(payer, t.winner, amount, "win", "ZZ-4",
                    Message("pay.line", who=who, formula=formula))
 
-    def kong_payments(self, t: Table) -> list[Payment]:
+    def kong_payments(self, t: Table[ZhengzhouOptions]) -> list[Payment]:
         """ZZ-5."""
         out = []
         for k in t.kongs:
@@ -277,7 +278,7 @@ class Zhengzhou(Variant):
                 out.append(pay(payer, k.seat, t.base * n, "kong", "ZZ-5", text))
         return out
 
-    def payments(self, t: Table) -> tuple[list[Payment], dict[str, Any]]:
+    def payments(self, t: Table[ZhengzhouOptions]) -> tuple[list[Payment], dict[str, Any]]:
         if t.winner is None:                       # C-10
             return (self.kong_payments(t) if t.options.draw_settles_kongs else []), {}
         dbl = self.doubles(t)
@@ -285,24 +286,25 @@ class Zhengzhou(Variant):
         notes = self.seed_notes(t)
         return out + self.kong_payments(t), ({"notes": notes} if notes else {})
 
-    def next_dealer(self, t: Table) -> tuple[int, str]:
+    def next_dealer(self, t: Table[ZhengzhouOptions]) -> tuple[int, str]:
         """ZZ-7: the winner deals next; on 荒庄 the dealer stays."""
         return (t.dealer if t.winner is None else t.winner), "ZZ-7"
 
     # -- what a wait is worth --------------------------------------------------------
-    def score_key(self, sit: Situation) -> tuple[Any, ...] | None:
+    def score_key(self, sit: Situation[ZhengzhouOptions]) -> tuple[Any, ...] | None:
         """ZZ-4: the 七对 and 四混 doubles, where the room has them on."""
         opts = sit.options
         return (opts.seven_pairs_double and self.is_seven_pairs_as_themselves(sit),
                 opts.four_wildcards_double and self.has_four_wildcards(sit))
 
-    def pricing_judgement(self, sit: Situation, key: tuple[Any, ...]) -> Judgement:
+    def pricing_judgement(self, sit: Situation[ZhengzhouOptions], key: tuple[Any,
+                          ...]) -> Judgement:
         """The shapes present (七对, 四混) from the key, for ZZ-4's doubles."""
         shapes = ["standard"] + [shape for shape, on in zip(("seven_pairs", "four_wildcards"), key)
                                  if on]
         return Judgement([Reading(shape, ()) for shape in shapes])
 
-    def win_fan_keys(self, sit: Situation, judgement: Judgement,
+    def win_fan_keys(self, sit: Situation[ZhengzhouOptions], judgement: Judgement,
                      result: SettlementResult) -> list[str]:
         """ZZ-4: the doubles of the win."""
         keys = self.hand_doubles(sit.options, judgement.readings)

@@ -52,7 +52,7 @@ from wtforms import FileField, StringField, TextAreaField
 from wtforms.validators import Optional
 
 from ..analysis import VARIANT_LABELS
-from ..errors import InputError
+from ..errors import BadJsonError, InputError
 from ..json_checks import reject_constant
 from ..ledger import (
     FREE,
@@ -157,13 +157,13 @@ def import_circle():
         raw = form.text.data.encode("utf-8")
     try:
         if not raw:
-            raise InputError("bad_json", _("Choose an exported JSON file or paste its text."))
+            raise BadJsonError(_("Choose an exported JSON file or paste its text."))
         if len(raw) > IMPORT_MAX:
             abort(413)
         try:
             data = json.loads(raw.decode("utf-8-sig"), parse_constant=reject_constant)
         except (UnicodeDecodeError, ValueError, RecursionError):
-            raise InputError("bad_json", _("This is not a JSON file exported from a circle.")) \
+            raise BadJsonError(_("This is not a JSON file exported from a circle.")) \
                 from None
         made = ledger().import_circle(data, address=request.remote_addr, raw=raw)
         return redirect(url_for(".circle", token=made.edit_token, new=1, lang=lang_param()),

@@ -239,5 +239,4 @@ def list_sep() -> str:
 
 def localized_error(err: InputError) -> InputError:
     """``err`` with its message and reasons rendered in this response's language."""
-    return InputError(err.code, localized(err.message), err.field, err.position,
-                      localized(err.reasons), err.turn, err.detail)
+    return err.replace(message=localized(err.message), reasons=localized(err.reasons) or [])

@@ -54,7 +54,7 @@ from flask import Blueprint, Flask, current_app, jsonify, request
 from flask.cli import with_appcontext
 from sqlalchemy.exc import OperationalError
 
-from ..errors import InputError
+from ..errors import BadJsonError, BadRequestError, InputError
 from ..json_checks import MAX_DEPTH, body_problem, reject_constant
 from ..ledger import (
     BadKey,
@@ -165,7 +165,7 @@ def _decoded():
     try:
         return json.loads(raw.decode("utf-8"), parse_constant=reject_constant), raw
     except (UnicodeDecodeError, ValueError, RecursionError):
-        raise InputError("bad_json", M("ledger.bad_json")) from None
+        raise BadJsonError(M("ledger.bad_json")) from None
 
 
 def check_body(body, raw: bytes | None = None) -> None:
@@ -178,8 +178,8 @@ def check_body(body, raw: bytes | None = None) -> None:
         return
     kind, where = problem
     if kind == "deep":
-        raise InputError("bad_json", M("ledger.too_deep", n=MAX_DEPTH, where=where), where)
-    raise InputError("bad_json", M("ledger.surrogate", where=where), where)
+        raise BadJsonError(M("ledger.too_deep", n=MAX_DEPTH, where=where), where)
+    raise BadJsonError(M("ledger.surrogate", where=where), where)
 
 
 def _writable(token: str) -> None:
@@ -231,7 +231,7 @@ def _optional_body() -> dict:
         return {}
     body = _body()
     if not isinstance(body, dict):
-        raise InputError("bad_json", M("request.not_object"))
+        raise BadJsonError(M("request.not_object"))
     return body
 
 
@@ -309,7 +309,7 @@ def void(token: str, number: int):
         _writable(token)
         body = _body()
         if not isinstance(body, dict):
-            raise InputError("bad_json", M("ledger.void_body"))
+            raise BadJsonError(M("ledger.void_body"))
         return _json(_doc(ledger().void(token, number, body.get("reason"))))
     return _answer(run)
 
@@ -320,11 +320,11 @@ def undo(token: str):
         _writable(token)
         body = _body()
         if not isinstance(body, dict) or "number" not in body:
-            raise InputError("bad_request", M("ledger.undo_number"), "number")
+            raise BadRequestError(M("ledger.undo_number"), "number")
         for key in body:
             if key != "number":
-                raise InputError("bad_request", M("request.unknown_key", key=key,
-                                                  known=["number"]), str(key))
+                raise BadRequestError(M("request.unknown_key", key=key,
+                                        known=["number"]), str(key))
         return _json(_doc(ledger().undo(token, body["number"])))
     return _answer(run)
 
@@ -336,8 +336,8 @@ def add_editor(token: str):
         body = _optional_body()
         if body:
             key = next(iter(body))
-            raise InputError("bad_request", M("request.unknown_key", key=key, known=[]),
-                             str(key))
+            raise BadRequestError(M("request.unknown_key", key=key, known=[]),
+                                  str(key))
         number, edit_token = ledger().add_editor(token)
         return _uncached(jsonify({"editor": number, "edit_token": edit_token})), 201
     return _answer(run)
@@ -365,8 +365,8 @@ def rotate(token: str):
         body = _optional_body()
         for key in body:
             if key != "view":
-                raise InputError("bad_request", M("request.unknown_key", key=key,
-                                                  known=["view"]), str(key))
+                raise BadRequestError(M("request.unknown_key", key=key,
+                                        known=["view"]), str(key))
         view = body.get("view", False)
         if view is None:
             view = False
