@@ -220,8 +220,8 @@ class TooLargeError(_OneCode):
 
 
 class BadHistoryError(_OneCode):
-    """A 三门峡 ``history`` (SMX-5) or a review's turns that cannot be replayed; ``turn``
-    is the first turn at fault."""
+    """A winner's ``history`` the variant cannot take, or a review's turns that cannot be
+    replayed; ``turn`` is the first turn at fault."""
 
     code = "bad_history"
 
