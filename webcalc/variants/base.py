@@ -179,6 +179,10 @@ class Variant:
     #: the rule that derives the 表 count from a winner's ``history`` (where
     #: :meth:`takes_history`); ``""`` where none does (webcalc/history.py)
     history_rule = ""
+    #: the rule a form cites beside a settlement input (a link by its label): settlement
+    #: field → rule id, and ``discarder_ready`` for the discarder's 上架 a form asks apart;
+    #: a field not named cites none
+    field_rules: Mapping[str, str] = {}
     #: what a win recorded without its tiles may declare (keys of the API's ``declared``,
     #: :func:`webcalc.settlement.settle_declared`); empty where the money needs no factor
     #: of the tiles

@@ -161,6 +161,8 @@ class Panjin(Variant):
     fan_multipliers = FAN_MULTIPLIERS
     declared_fields = ("fan",)
     discard_win_fields = frozenset({"kong_discard"})    # PJ-10: 杠流泪 is a 点炮 factor only
+    #: 断门 (PJ-4), 杠流泪 (PJ-10), 加钢 (PJ-11)
+    field_rules = {"duanmen": "PJ-4", "kong_discard": "PJ-10", "jiagang": "PJ-11"}
 
     def wildcards_on(self, opts: Any) -> bool:
         return bool(opts.wildcard_mode != "none")

@@ -33,7 +33,7 @@ KONG_ALIASES = {"明": "exposed", "明杠": "exposed", "补": "added", "补杠":
                 "暗": "concealed", "暗杠": "concealed", "混": "wildcard", "混杠": "wildcard"}
 MAX_KONGS = 16
 #: engine settlement field → the name the form and its template use
-_FORM_NAME = {"biao_discards": "biao", "follow_dealer": "follow"}
+_FORM_NAME = {"biao_discards": "biao", "follow_dealer": "follow", "discarder_ready": "dready"}
 #: engine settlement field → the input its error shows under
 _ERROR_INPUT = {"base": "s_base", "dealer": "s_dealer", "winner": "s_winner",
                 "discarder": "s_discarder", "pao": "s_seats", "jiagang": "s_seats",
@@ -135,6 +135,21 @@ class SettlementForm:
         count 表, ``Variant.takes_history``)."""
         variant, options = self._engine_options
         return variant.takes_history(options)
+
+    @property
+    def field_rules(self) -> dict[str, str]:
+        """The rule each settlement input cites by its label, in the form's names: the
+        variant says (``Variant.field_rules``); an input it names none for cites none."""
+        variant = VARIANTS.get(self.variant)
+        if variant is None:
+            return {}
+        return {_FORM_NAME.get(f, f): rule for f, rule in variant.field_rules.items()}
+
+    @property
+    def history_rule(self) -> str:
+        """The rule the winner's turns count 表 by (``Variant.history_rule``), or ``""``."""
+        variant = VARIANTS.get(self.variant)
+        return variant.history_rule if variant is not None else ""
 
     @property
     def pao_max(self) -> int:
