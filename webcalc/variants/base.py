@@ -149,6 +149,9 @@ class Variant:
     #: a hand of this rule set (API request fields besides ``variant``) the server analyses
     #: once before it takes traffic (webcalc.web.warmup): 13 tiles waiting, or 14 won
     sample_hand: dict[str, str] = {}
+    #: a rule of this rule set the rules page's introduction names, beside a common one, as
+    #: an example of the ids the results cite (the first registered variant's that has one)
+    sample_rule = ""
     Options: type[Any] = object
     cycle = HENAN
     #: win method → allowed; the rule id cited when refused (C-14)

@@ -150,6 +150,7 @@ class Panjin(Variant):
     rules = RULES
     rule_prefix = "PJ"
     sample_hand = {"hand": "123m456p789s1112z", "indicator": "5m"}
+    sample_rule = "PJ-10"                       # the rules page's example id (杠流泪)
     seed = "002"
     Options = PanjinOptions
     cycle = PANJIN

@@ -15,6 +15,7 @@ from types import SimpleNamespace
 from typing import Any, cast
 
 from flask_babel import gettext as _
+from markupsafe import Markup
 
 from ..errors import InputError
 from ..messages import Message
@@ -174,6 +175,19 @@ class SettlementForm:
         from the options as the form shows them (``Variant.everyone_jiagang``)."""
         variant = VARIANTS.get(self.variant)
         return variant is not None and variant.everyone_jiagang(SimpleNamespace(**self.opts))
+
+    @property
+    def everyone_jiagang_note(self) -> str:
+        """What the seats' table says under it when :attr:`everyone_jiagang` (the words of
+        the rule set that has 死钢: ``s.everyone_jiagang``)."""
+        return localized(Message("s.everyone_jiagang"))
+
+    @property
+    def history_help(self) -> Markup:
+        """The help under the winner's turns where :attr:`takes_history` (the words of the
+        rule set that counts 表 from them: ``history.help``), as the page's own strings are
+        given (not escaped again)."""
+        return Markup(localized(Message("history.help")))
 
     @property
     def winner_kongs(self) -> list[tuple[int, dict, Kong]]:
