@@ -1,10 +1,11 @@
 """A house the next engineer can change in an afternoon (issue 37.1): no source file under
-webcalc/ over 800 lines, and no rule set's rule id in a shared engine module.
+webcalc/ over 800 lines, and no rule set's rule id in a shared module.
 
-The shared engine modules are webcalc/*.py (outside webcalc/variants/), webcalc/settlement/
-and the C sources that are not a variant's own (webcalc/*.c, webcalc/*.h); a rule set's
-rules and their ids live in its variant (webcalc/variants/<name>*.py, its own C source next
-to it): docs/ARCHITECTURE.md "Where a rule lives"."""
+The shared modules are webcalc/*.py (outside webcalc/variants/), webcalc/settlement/, the C
+sources that are not a variant's own (webcalc/*.c, webcalc/*.h), the web layer
+(webcalc/web/, templates/) and the ledger (webcalc/ledger/); a rule set's rules, their ids
+and the words citing them live in its variant (webcalc/variants/<name>*.py, its own C source
+next to it), which the shared code asks: docs/ARCHITECTURE.md "Where a rule lives"."""
 
 from __future__ import annotations
 
@@ -26,6 +27,11 @@ RULE_ID = re.compile(r"\b(SMX|ZZ|PJ|JC)-[0-9]+")
 #: shared modules whose rule ids are user-visible wording owned elsewhere: the message
 #: catalogue cites the rules by id in its texts (webcalc/catalogue_texts.py)
 TEXTS = frozenset({"webcalc/catalogue_texts.py"})
+#: shared modules still citing a rule set's id while another engineer splits them (issue
+#: 37: the table pages). Temporary: delete each line when its split lands.
+IDS_FOR_NOW = frozenset({
+    "webcalc/web/ledger_pages.py",
+})
 
 
 def long_files(root: Path = PACKAGE) -> list[str]:
@@ -42,15 +48,18 @@ def long_files(root: Path = PACKAGE) -> list[str]:
 
 
 def shared_modules(root: Path = PACKAGE) -> list[Path]:
-    """The shared engine modules: webcalc/*.py, webcalc/settlement/, webcalc/*.c and *.h."""
+    """The shared modules: webcalc/*.py, webcalc/settlement/, webcalc/*.c and *.h, the web
+    layer (webcalc/web/, the templates beside the package) and webcalc/ledger/."""
     paths = [p for p in root.glob("*") if p.suffix in (".py", ".c", ".h")]
-    paths += root.joinpath("settlement").rglob("*.py")
+    for package in ("settlement", "web", "ledger"):
+        paths += root.joinpath(package).rglob("*.py")
+    paths += root.parent.joinpath("templates").rglob("*.html")
     return sorted(p for p in paths
-                  if p.relative_to(root.parent).as_posix() not in TEXTS)
+                  if p.relative_to(root.parent).as_posix() not in TEXTS | IDS_FOR_NOW)
 
 
 def rule_ids(root: Path = PACKAGE) -> list[str]:
-    """``path:line: text`` of every line of a shared engine module citing a rule set's id."""
+    """``path:line: text`` of every line of a shared module citing a rule set's id."""
     out = []
     for path in shared_modules(root):
         rel = path.relative_to(root.parent).as_posix()
@@ -62,8 +71,9 @@ def rule_ids(root: Path = PACKAGE) -> list[str]:
 
 def _tree(tmp_path: Path) -> Path:
     pkg = tmp_path / "webcalc"
-    for d in ("variants", "settlement", "web"):
+    for d in ("variants", "settlement", "web", "ledger"):
         (pkg / d).mkdir(parents=True)
+    (tmp_path / "templates").mkdir()
     return pkg
 
 
@@ -82,8 +92,15 @@ def test_the_checks_find_what_they_refuse(tmp_path):
     (pkg / "tables.py").write_text("# C-12, a common rule; ZZ4 is no id\n", encoding="utf-8")
     (pkg / "catalogue_texts.py").write_text('M_("x", "PJ-2")\n', encoding="utf-8")
     (pkg / "web" / "rules_content.py").write_text('"ZZ-3"\n', encoding="utf-8")
-    assert rule_ids(pkg) == ["webcalc/_search.h:1: /* JC-2 */",
+    (pkg / "web" / "ledger_pages.py").write_text("# JC-5, split under way\n", encoding="utf-8")
+    (pkg / "ledger" / "service.py").write_text("# SMX-8 deals next\n", encoding="utf-8")
+    (tmp_path / "templates" / "_settlement.html").write_text(
+        "<a href=\"{{ rule_url('PJ-11') }}\">\n", encoding="utf-8")
+    assert rule_ids(pkg) == ["templates/_settlement.html:1: <a href=\"{{ rule_url('PJ-11') }}\">",
+                             "webcalc/_search.h:1: /* JC-2 */",
+                             "webcalc/ledger/service.py:1: # SMX-8 deals next",
                              "webcalc/settlement/__init__.py:1: rule = \"SMX-6\"",
+                             "webcalc/web/rules_content.py:1: \"ZZ-3\"",
                              "webcalc/worth.py:1: # 杠流泪 (PJ-10)"]
 
 
@@ -99,8 +116,15 @@ def test_the_temporary_allowance_is_still_needed():
         assert path.exists() and len(path.read_text(encoding="utf-8").splitlines()) > MAX_LINES, rel
 
 
-def test_no_rule_set_id_in_a_shared_engine_module():
+def test_no_rule_set_id_in_a_shared_module():
     found = rule_ids()
     assert not found, ("a rule set's rule belongs to its variant (webcalc/variants/; the "
                        "shared code asks it, its comments describe the mechanism):\n"
                        + "\n".join(found))
+
+
+def test_the_temporary_id_allowance_is_still_needed():
+    # each shared module allowed a rule set's id still cites one: delete its line when fixed
+    for rel in IDS_FOR_NOW:
+        path = ROOT / rel
+        assert path.exists() and RULE_ID.search(path.read_text(encoding="utf-8")), rel

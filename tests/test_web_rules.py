@@ -15,7 +15,7 @@ import pytest
 from webcalc.analysis import analyze
 from webcalc.errors import InputError
 from webcalc.notation import melds_from_text
-from webcalc.options import option_specs
+from webcalc.options import option_specs, parse_options
 from webcalc.variants import VARIANTS
 from webcalc.variants.panjin import FAN_NAMES
 from webcalc.web.rules import english
@@ -361,3 +361,34 @@ def test_every_option_that_changes_an_example_is_named_on_its_rule_page():
                         continue
                     missing.append((r.id, e.variant, spec["name"], value))
     assert not missing, missing
+
+
+# -- a rule set's ids on the settlement form: the variant's (issue 37) -------------------------
+
+def test_each_rule_a_page_cites_for_a_variant_is_its_own():
+    # the shared pages show a rule set's id only as its variant gives it (field_rules,
+    # history_rule, sample_rule): each a rule of that rule set, each field one it settles
+    for v in VARIANTS.values():
+        for rid in [*v.field_rules.values(), v.history_rule, v.sample_rule]:
+            assert not rid or (rid in RULE_IDS and rid.startswith(v.rule_prefix + "-")), v.name
+        assert set(v.field_rules) <= {"biao_discards", "follow_dealer", "duanmen", "kong_discard",
+                                      "jiagang", "ready", "discarder_ready"}, v.name
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_settlement_inputs_link_the_rules_their_variant_names(client, variant):
+    # every option on and a discard win: each input the variant names a rule for is shown
+    # with that rule's link, and the form shows no other rule set's id
+    v = VARIANTS[variant]
+    on = [sp["name"] for sp in option_specs(v.Options) if sp["type"] == "bool"]
+    _, html = page(client, f"/?variant={variant}&" + "&".join(f"opt_{n}=1" for n in on)
+                   + "&win_by=discard")
+    fields = v.settlement_fields(parse_options(v.Options, dict.fromkeys(on, True)))
+    asked = fields | ({"discarder_ready"} if "ready" in fields else set())
+    start = html.index('id="settle"')
+    settle = html[start:html.index("</fieldset>", start)]
+    cited = set(re.findall(r'<span class="rule-note">([A-Z]+-\d+)</span>', settle))
+    assert cited == {rid for f, rid in v.field_rules.items() if f in asked}
+    assert bool(cited) == bool(v.field_rules)
+    for rid in cited - {v.field_rules.get("discarder_ready")}:
+        assert f'href="/rules/{rid}"' in settle

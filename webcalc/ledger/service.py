@@ -52,7 +52,7 @@ Methods (all take a token as the user gave it; all return plain JSON-ready dicts
 
 T (a table, a :class:`TableDoc`: a dict, read only, that also writes its JSON) =
 ``{"variant", "options" (every option, defaults filled in), "base", "names", "dealer" (who
-deals the next hand, SMX-8/ZZ-7/PJ-14/JC-9 from the last counted hand), "first_dealer",
+deals the next hand, the variant's next_dealer from the last counted hand), "first_dealer",
 "next_number" (the next entry's id), "next_hand_no" (the place of the next hand played: counted
 hands + 1), "version", "access" ("edit"|"view"), "created_at", "updated_at", "hands": [H],
 "totals": [4 numbers], "settle_up": [{"from", "to", "amount"}], "carry_bets" ("keep"|"reset"),

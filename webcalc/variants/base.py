@@ -156,6 +156,9 @@ class Variant(Generic[OptionsT]):
     #: a hand of this rule set (API request fields besides ``variant``) the server analyses
     #: once before it takes traffic (webcalc.web.warmup): 13 tiles waiting, or 14 won
     sample_hand: dict[str, str] = {}
+    #: a rule of this rule set the rules page's introduction names, beside a common one, as
+    #: an example of the ids the results cite (the first registered variant's that has one)
+    sample_rule = ""
     #: the room options' frozen dataclass (:mod:`webcalc.options`): fields with exact types
     #: and defaults, built and checked once per request by ``parse_options(Options, raw)``
     Options: type[OptionsT]
@@ -188,6 +191,10 @@ class Variant(Generic[OptionsT]):
     #: the rule that derives the 表 count from a winner's ``history`` (where
     #: :meth:`takes_history`); ``""`` where none does (webcalc/history.py)
     history_rule = ""
+    #: the rule a form cites beside a settlement input (a link by its label): settlement
+    #: field → rule id, and ``discarder_ready`` for the discarder's 上架 a form asks apart;
+    #: a field not named cites none
+    field_rules: Mapping[str, str] = {}
     #: what a win recorded without its tiles may declare (keys of the API's ``declared``,
     #: :func:`webcalc.settlement.settle_declared`); empty where the money needs no factor
     #: of the tiles

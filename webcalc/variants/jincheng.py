@@ -118,6 +118,8 @@ class Jincheng(Variant[JinchengOptions]):
     chow_allowed = False
     chow_rule = "JC-2"
     taken_allowed = True
+    #: 上架 (JC-3), the discarder's asked apart (JC-5: it doubles what they pay), 前包 (JC-7)
+    field_rules = {"ready": "JC-3", "discarder_ready": "JC-5", "follow_dealer": "JC-7"}
 
     def check_chow(self) -> None:
         """JC-2: no chow (a discard is taken only as 拾, JC-10)."""

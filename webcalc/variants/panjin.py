@@ -150,6 +150,7 @@ class Panjin(Variant[PanjinOptions]):
     rules = RULES
     rule_prefix = "PJ"
     sample_hand = {"hand": "123m456p789s1112z", "indicator": "5m"}
+    sample_rule = "PJ-10"                       # the rules page's example id (杠流泪)
     seed = "002"
     Options = PanjinOptions
     cycle = PANJIN
@@ -161,6 +162,8 @@ class Panjin(Variant[PanjinOptions]):
     fan_multipliers = FAN_MULTIPLIERS
     declared_fields = ("fan",)
     discard_win_fields = frozenset({"kong_discard"})    # PJ-10: 杠流泪 is a 点炮 factor only
+    #: 断门 (PJ-4), 杠流泪 (PJ-10), 加钢 (PJ-11)
+    field_rules = {"duanmen": "PJ-4", "kong_discard": "PJ-10", "jiagang": "PJ-11"}
 
     def wildcards_on(self, opts: PanjinOptions) -> bool:
         return bool(opts.wildcard_mode != "none")

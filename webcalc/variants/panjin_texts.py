@@ -11,6 +11,10 @@ from __future__ import annotations
 from ..rulebook import Rule, ex
 
 TEXTS: dict[str, tuple[str, str]] = {
+    # the calculator's note under the seats where 死钢 gives everyone 加钢
+    's.everyone_jiagang': (
+        'Everyone jiagang: every seat counts as jiagang (PJ-11).',
+        '死钢：每家都算加钢（PJ-11）。'),
     # what 盘锦 adds to the common rule C-8's page (webcalc/web/rules_content.py)
     'rules.C-8.note': (
         ' (Panjin limits this, PJ-2)',

@@ -152,6 +152,7 @@ class Sanmenxia(Variant[SanmenxiaOptions]):
     kong_supplier_rule = "SMX-7"
     declared_fields = ("biao",)
     history_rule = "SMX-5"                      # biao_discards from the winner's turns
+    field_rules = {"biao_discards": "SMX-5"}
 
     def wildcards_on(self, opts: SanmenxiaOptions) -> bool:
         return bool(opts.wildcard)

@@ -11,6 +11,10 @@ from __future__ import annotations
 from ..rulebook import Rule, ex
 
 TEXTS: dict[str, tuple[str, str]] = {
+    # the calculator's help under the winner's turns (where a room takes them)
+    'history.help': (
+        "The winner's turns after their last meld, oldest first, before the winning draw: each the tile drawn, then the tile discarded (7z7z 1m2m). They count biao (SMX-5).",
+        '胡牌者最后一次吃碰杠之后、和牌那张之前的每一手，从早到晚：先写摸到的牌，再写打出的牌（7z7z 1m2m，或 摸中打中）。按这些手数表（SMX-5）。'),
     's.no_pao_option': (
         'the room has no pao option, so no pao may be bet (SMX-6, C-15).',
         '房间没有勾选带跑，不能下跑（SMX-6、C-15）。'),

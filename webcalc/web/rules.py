@@ -222,7 +222,9 @@ def index():
     every = rules()
     listed = [(code, zh, en, [r for r in every if r.section == code])
               for code, zh, en in sections()]
-    return render_template("rules.html", sections=listed, title_of=lambda r: _text(r, "title"))
+    sample = next((v.sample_rule for v in VARIANTS.values() if v.sample_rule), "")
+    return render_template("rules.html", sections=listed, sample_rule=sample,
+                           title_of=lambda r: _text(r, "title"))
 
 
 @bp.get("/rules/<rule_id>")

@@ -15,6 +15,7 @@ from types import SimpleNamespace
 from typing import Any, cast
 
 from flask_babel import gettext as _
+from markupsafe import Markup
 
 from ..errors import InputError
 from ..messages import Message
@@ -33,7 +34,7 @@ KONG_ALIASES = {"明": "exposed", "明杠": "exposed", "补": "added", "补杠":
                 "暗": "concealed", "暗杠": "concealed", "混": "wildcard", "混杠": "wildcard"}
 MAX_KONGS = 16
 #: engine settlement field → the name the form and its template use
-_FORM_NAME = {"biao_discards": "biao", "follow_dealer": "follow"}
+_FORM_NAME = {"biao_discards": "biao", "follow_dealer": "follow", "discarder_ready": "dready"}
 #: engine settlement field → the input its error shows under
 _ERROR_INPUT = {"base": "s_base", "dealer": "s_dealer", "winner": "s_winner",
                 "discarder": "s_discarder", "pao": "s_seats", "jiagang": "s_seats",
@@ -137,6 +138,21 @@ class SettlementForm:
         return variant.takes_history(options)
 
     @property
+    def field_rules(self) -> dict[str, str]:
+        """The rule each settlement input cites by its label, in the form's names: the
+        variant says (``Variant.field_rules``); an input it names none for cites none."""
+        variant = VARIANTS.get(self.variant)
+        if variant is None:
+            return {}
+        return {_FORM_NAME.get(f, f): rule for f, rule in variant.field_rules.items()}
+
+    @property
+    def history_rule(self) -> str:
+        """The rule the winner's turns count 表 by (``Variant.history_rule``), or ``""``."""
+        variant = VARIANTS.get(self.variant)
+        return variant.history_rule if variant is not None else ""
+
+    @property
     def pao_max(self) -> int:
         variant, options = self._engine_options
         return variant.pao_max(options)[0]
@@ -159,6 +175,19 @@ class SettlementForm:
         from the options as the form shows them (``Variant.everyone_jiagang``)."""
         variant = VARIANTS.get(self.variant)
         return variant is not None and variant.everyone_jiagang(SimpleNamespace(**self.opts))
+
+    @property
+    def everyone_jiagang_note(self) -> str:
+        """What the seats' table says under it when :attr:`everyone_jiagang` (the words of
+        the rule set that has 死钢: ``s.everyone_jiagang``)."""
+        return localized(Message("s.everyone_jiagang"))
+
+    @property
+    def history_help(self) -> Markup:
+        """The help under the winner's turns where :attr:`takes_history` (the words of the
+        rule set that counts 表 from them: ``history.help``), as the page's own strings are
+        given (not escaped again)."""
+        return Markup(localized(Message("history.help")))
 
     @property
     def winner_kongs(self) -> list[tuple[int, dict, Kong]]:
