@@ -18,20 +18,9 @@ PACKAGE = ROOT / "webcalc"
 MAX_LINES = 800
 #: what counts as a source file (the translations' catalogue is data, made by pybabel)
 SOURCES = (".py", ".c", ".h", ".html", ".js", ".css")
-#: files allowed over the limit while a split is under way (none since issue 37 split the
-#: ledger's service and the table pages)
-OVER_FOR_NOW: frozenset[str] = frozenset()
 
 #: a rule set's rule id: 三门峡 SMX-, 郑州 ZZ-, 盘锦 PJ-, 晋城 JC- (docs/RULES.md)
 RULE_ID = re.compile(r"\b(SMX|ZZ|PJ|JC)-[0-9]+")
-#: shared modules whose rule ids are user-visible wording owned elsewhere: the message
-#: catalogue cites the rules by id in its texts (webcalc/catalogue_texts.py)
-TEXTS = frozenset({"webcalc/catalogue_texts.py"})
-#: shared modules still citing a rule set's id while another engineer splits them (issue
-#: 37: the table pages). Temporary: delete each line when its split lands.
-IDS_FOR_NOW = frozenset({
-    "webcalc/web/ledger_pages.py",
-})
 
 
 def long_files(root: Path = PACKAGE) -> list[str]:
@@ -42,7 +31,7 @@ def long_files(root: Path = PACKAGE) -> list[str]:
             continue
         rel = path.relative_to(root.parent).as_posix()
         n = len(path.read_text(encoding="utf-8").splitlines())
-        if n > MAX_LINES and rel not in OVER_FOR_NOW:
+        if n > MAX_LINES:
             out.append(f"{rel}: {n} lines")
     return out
 
@@ -54,8 +43,7 @@ def shared_modules(root: Path = PACKAGE) -> list[Path]:
     for package in ("settlement", "web", "ledger"):
         paths += root.joinpath(package).rglob("*.py")
     paths += root.parent.joinpath("templates").rglob("*.html")
-    return sorted(p for p in paths
-                  if p.relative_to(root.parent).as_posix() not in TEXTS | IDS_FOR_NOW)
+    return sorted(paths)
 
 
 def rule_ids(root: Path = PACKAGE) -> list[str]:
@@ -92,14 +80,16 @@ def test_the_checks_find_what_they_refuse(tmp_path):
     (pkg / "tables.py").write_text("# C-12, a common rule; ZZ4 is no id\n", encoding="utf-8")
     (pkg / "catalogue_texts.py").write_text('M_("x", "PJ-2")\n', encoding="utf-8")
     (pkg / "web" / "rules_content.py").write_text('"ZZ-3"\n', encoding="utf-8")
-    (pkg / "web" / "ledger_pages.py").write_text("# JC-5, split under way\n", encoding="utf-8")
+    (pkg / "web" / "ledger_pages.py").write_text("# JC-5\n", encoding="utf-8")
     (pkg / "ledger" / "service.py").write_text("# SMX-8 deals next\n", encoding="utf-8")
     (tmp_path / "templates" / "_settlement.html").write_text(
         "<a href=\"{{ rule_url('PJ-11') }}\">\n", encoding="utf-8")
     assert rule_ids(pkg) == ["templates/_settlement.html:1: <a href=\"{{ rule_url('PJ-11') }}\">",
                              "webcalc/_search.h:1: /* JC-2 */",
+                             "webcalc/catalogue_texts.py:1: M_(\"x\", \"PJ-2\")",
                              "webcalc/ledger/service.py:1: # SMX-8 deals next",
                              "webcalc/settlement/__init__.py:1: rule = \"SMX-6\"",
+                             "webcalc/web/ledger_pages.py:1: # JC-5",
                              "webcalc/web/rules_content.py:1: \"ZZ-3\"",
                              "webcalc/worth.py:1: # 杠流泪 (PJ-10)"]
 
@@ -109,22 +99,8 @@ def test_no_source_file_over_800_lines():
     assert not found, ("split it (docs/ARCHITECTURE.md, the file map):\n" + "\n".join(found))
 
 
-def test_the_temporary_allowance_is_still_needed():
-    # each file allowed over the limit still is: delete its line when its split lands
-    for rel in OVER_FOR_NOW:
-        path = ROOT / rel
-        assert path.exists() and len(path.read_text(encoding="utf-8").splitlines()) > MAX_LINES, rel
-
-
 def test_no_rule_set_id_in_a_shared_module():
     found = rule_ids()
     assert not found, ("a rule set's rule belongs to its variant (webcalc/variants/; the "
                        "shared code asks it, its comments describe the mechanism):\n"
                        + "\n".join(found))
-
-
-def test_the_temporary_id_allowance_is_still_needed():
-    # each shared module allowed a rule set's id still cites one: delete its line when fixed
-    for rel in IDS_FOR_NOW:
-        path = ROOT / rel
-        assert path.exists() and RULE_ID.search(path.read_text(encoding="utf-8")), rel
