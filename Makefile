@@ -1,10 +1,10 @@
 # make run   -> serve on http://127.0.0.1:8000 (SQLite ledger in instance/, nothing to set up)
 # make test-fast -> the edit loop (about 2-3 min): no browser, SQLite only, no servers started,
 #                   the Hypothesis "dev" profile and WEBCALC_TEST_SCALE=0.2, on every core
-# make test  -> before a push, and what .ci/run runs (about 10 min on 2 cores): every check at
+# make test  -> before a push, and what .ci/run runs (about 11 min on 2 cores): every check at
 #               full scale, in parallel (pytest-xdist), PostgreSQL for the tests marked both_dbs,
-#               the browser tier on SQLite; then the serial tests alone; then the engine's own
-#               tests again without its C part (WEBCALC_PURE_PYTHON=1)
+#               the browser tier on SQLite, and beside it the engine's own tests again without
+#               its C part (WEBCALC_PURE_PYTHON=1); then the serial tests alone
 # make test-extras -> the golden corpus (-m refactor) and the city (-m slow); .ci/run runs it
 # make check -> ruff and mypy ([tool.ruff], [tool.mypy] in pyproject.toml); must be clean
 # make golden -> re-record tests/golden/ after a change meant to alter answers, with a summary
@@ -58,10 +58,21 @@ ENGINE_TESTS := tests/test_engine_*.py tests/test_cases.py tests/test_free_draws
 # the files that hold serial tests (collecting only them spares the serial step ~10 s)
 SERIAL_TESTS = $(shell grep -l "mark\.serial" tests/*.py tests/ledger/*.py)
 
+# make test: the engine's tests without its C part (test-pure's, in one process) run beside
+# the parallel block, on the CPU its browser tests leave idle while they wait for Chromium;
+# their output follows the block's. Then the serial tests, with the machine to themselves.
 test: $(VENV)/.stamp-test
-	$(PYTEST) -q -n $(BLOCK_WORKERS) --dist worksteal -m "not slow and not serial and not refactor"
+	@pure_log=$$(mktemp); \
+	echo "== the engine's tests without its C part, beside the parallel block (log: $$pure_log)"; \
+	( WEBCALC_PURE_PYTHON=1 $(PYTEST) -q -p no:xdist -m "not slow and not serial and not refactor" \
+		$(ENGINE_TESTS) > $$pure_log 2>&1 ) & pure=$$!; \
+	block=0; $(PYTEST) -q -n $(BLOCK_WORKERS) --dist worksteal \
+		-m "not slow and not serial and not refactor" || block=$$?; \
+	purerc=0; wait $$pure || purerc=$$?; \
+	echo "== the engine's tests without its C part (WEBCALC_PURE_PYTHON=1):"; \
+	cat $$pure_log; rm -f $$pure_log; \
+	test $$block -eq 0 && test $$purerc -eq 0
 	$(PYTEST) -q -p no:xdist -m "serial and not slow and not refactor" $(SERIAL_TESTS)
-	$(MAKE) --no-print-directory test-pure
 
 # the CI extras, with no time pressure: the golden corpus and the city test
 test-extras: $(VENV)/.stamp-test
