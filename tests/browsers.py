@@ -37,16 +37,53 @@ def _page(browser, live_server, locale="zh-CN", **context_args):
     page.on("request", lambda r: foreign.append(r.url)
             if urlsplit(r.url).hostname not in ("127.0.0.1", None) else None)
     page.foreign_requests = foreign
-    # wait_for_function polls on requestAnimationFrame by default, and headless Chromium on
-    # a loaded machine can go seconds without a frame: seen here, a wait for
-    # "window.scrollY > 0" timed out after 15 s while scrollY was 531. Poll on a timer.
-    wait_for_function = page.wait_for_function
-
-    def wait_polling(expression, *, polling=100, **kw):
-        return wait_for_function(expression, polling=polling, **kw)
-
-    page.wait_for_function = wait_polling
     return context, page
+
+
+def poll_from_python() -> None:
+    """Make every page's ``wait_for_function`` poll from the test, not in the page (called
+    once by the ``browser`` fixture). In the page Playwright polled on requestAnimationFrame
+    (headless Chromium on a loaded machine can go seconds without a frame: a wait for
+    "window.scrollY > 0" timed out after 15 s while scrollY was 531), then on a page timer,
+    and on CI a no-JS page's wait outlived the page it changed to: the 12th palette tap's
+    page had loaded (200 in the server's log) and the wait saw nothing for 20 s. From here
+    each check is one ``evaluate`` in whatever page is current, JavaScript on or off."""
+    from playwright.sync_api import Page
+
+    def wait_for_function(self, expression, *, arg=None, timeout=None, polling=None):
+        return poll(self, expression, arg=arg, timeout=timeout,
+                    interval=polling if isinstance(polling, (int, float)) else 100)
+
+    Page.wait_for_function = wait_for_function  # type: ignore[method-assign]
+
+
+def poll(page, expression: str, *, arg=None, interval: float = 100,
+         timeout: float | None = None):
+    """Evaluate the function ``expression`` (with ``arg``) in ``page`` every ``interval`` ms
+    until it returns a truthy value, and return that value. A check that meets a page being
+    replaced (a navigation) counts as false. Raises Playwright's TimeoutError after
+    ``timeout`` ms (30 s, Playwright's default, when None)."""
+    import time
+
+    from playwright.sync_api import Error as PlaywrightError
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    limit = (30_000 if timeout is None else timeout) / 1000
+    deadline = time.monotonic() + limit
+    last: Exception | None = None
+    while True:
+        try:
+            value = page.evaluate(expression, arg)
+        except PlaywrightTimeout:
+            raise
+        except PlaywrightError as exc:   # "Execution context was destroyed", mid-navigation
+            value, last = None, exc
+        if value:
+            return value
+        if time.monotonic() >= deadline:
+            raise PlaywrightTimeout(f"poll: {expression!r} not true after {limit:g} s"
+                                    + (f" (last error: {last})" if last else ""))
+        time.sleep(interval / 1000)
 
 
 #: WeChat's in-app browser as its User-Agent names it (docs/SERVING.md "Serving to WeChat
@@ -66,9 +103,31 @@ WECHAT_UAS = {"android": WECHAT_ANDROID, "ios": WECHAT_IOS}
 def served(app) -> Iterator[str]:
     """``app`` served by werkzeug in a thread for a browser: yields its base URL, and shuts
     the server down afterwards (the caller disposes of the app's ledger)."""
-    from werkzeug.serving import make_server
+    from werkzeug.serving import WSGIRequestHandler, make_server
 
-    srv = make_server("127.0.0.1", 0, app, threaded=True)
+    answers = threading.local()
+
+    class Handler(WSGIRequestHandler):
+        # werkzeug's dev server drains the socket before it closes the app's answer; when
+        # the browser has reset the connection (a context closed mid-request) the drain
+        # raises and the answer, a static file, is never closed: a ResourceWarning that
+        # filterwarnings=error turned into a failure of whichever test ran next (CI, stop
+        # 40). Close it here, whatever happened (closing twice is harmless). gunicorn, which
+        # serves the app for real, closes it itself.
+        def run_wsgi(self):
+            answers.current = None
+            try:
+                super().run_wsgi()
+            finally:
+                answer, answers.current = answers.current, None
+                if answer is not None and hasattr(answer, "close"):
+                    answer.close()
+
+    def keep_answer(environ, start_response):
+        answers.current = answer = app(environ, start_response)
+        return answer
+
+    srv = make_server("127.0.0.1", 0, keep_answer, threaded=True, request_handler=Handler)
     thread = threading.Thread(target=srv.serve_forever, daemon=True)
     thread.start()
     try:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import tempfile
-import threading
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -46,9 +45,10 @@ def browser():
     """Debian's Chromium under Playwright, one per test process (each test opens its own
     context: cookies, storage, service workers and cache are the context's). Launched once
     rather than once per module: a launch, with Playwright's driver, is about a second."""
-    from tests.browsers import CHROMIUM, LAUNCH_ARGS, need_chromium
+    from tests.browsers import CHROMIUM, LAUNCH_ARGS, need_chromium, poll_from_python
 
     need_chromium()
+    poll_from_python()
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
@@ -62,15 +62,7 @@ def browser():
 @pytest.fixture(scope="module")
 def live_server():
     """The app (TESTING) served by werkzeug in a thread on 127.0.0.1; yields its base URL."""
-    from werkzeug.serving import make_server
+    from tests.browsers import served
 
-    from webcalc import create_app
-
-    server = make_server("127.0.0.1", 0, create_app({"TESTING": True}), threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join(timeout=5)
+    with served(create_app({"TESTING": True})) as base:
+        yield base
