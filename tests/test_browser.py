@@ -1,4 +1,4 @@
-"""Browser tests: Playwright driving Debian's Chromium (/usr/bin/chromium) against the app
+"""Browser tests: Playwright driving Debian's headless Chromium (tests/browsers.py) against the app
 served by werkzeug in a thread. Never `playwright install`: it downloads a browser."""
 
 from __future__ import annotations
