@@ -14,6 +14,9 @@ from urllib.parse import urlsplit
 import pytest
 
 SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
+#: what a new browser context does with the app's service worker: "block" unless the test is
+#: marked ``service_worker`` (set per test by tests/conftest.py)
+service_workers = "block"
 #: Debian's headless build of Chromium (package chromium-headless-shell: the same Blink and
 #: version as its chromium package, without the desktop browser's compositor and UI; what
 #: Playwright itself runs headless). The browser tier took 42 % less CPU under it than under

@@ -44,7 +44,14 @@ def client(app):
 def browser():
     """Debian's Chromium under Playwright, one per test process (each test opens its own
     context: cookies, storage, service workers and cache are the context's). Launched once
-    rather than once per module: a launch, with Playwright's driver, is about a second."""
+    rather than once per module: a launch, with Playwright's driver, is about a second.
+
+    A context runs without the service worker, as iOS WeChat's browser does (it has none),
+    unless the test is marked ``service_worker`` (the worker's own tests: installing, the
+    offline pages and queue, and one evening journey) or passes ``service_workers=`` itself.
+    Installing the worker fetches the shell, six pages and seven files, in every new context:
+    16 % of the CPU of the calculator's browser tests (docs/TESTING.md)."""
+    from tests import browsers
     from tests.browsers import CHROMIUM, LAUNCH_ARGS, need_chromium, poll_from_python
 
     need_chromium()
@@ -53,10 +60,26 @@ def browser():
 
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
+        new_context = b.new_context
+
+        def context(**kw):
+            kw.setdefault("service_workers", browsers.service_workers)
+            return new_context(**kw)
+
+        b.new_context = context  # type: ignore[method-assign]
         try:
             yield b
         finally:
             b.close()
+
+
+@pytest.fixture(autouse=True)
+def _service_worker_marker(request):
+    """The ``service_worker`` mark lets this test's browser contexts install the worker."""
+    from tests import browsers
+
+    browsers.service_workers = ("allow" if request.node.get_closest_marker("service_worker")
+                                else "block")
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ import pytest
 
 from .browsers import SCREENSHOTS, _page  # noqa: F401
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.service_worker]
 
 PHONE = {"width": 390, "height": 844}
 RESULT = "/?variant=zhengzhou&hand=123m456p789s1112z&indicator=3z"

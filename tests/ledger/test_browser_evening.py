@@ -222,6 +222,7 @@ def record_by_taps(page, js: bool, hand: Hand, shot=None) -> Taps:
     return t
 
 
+@pytest.mark.service_worker        # the one journey with the worker in the path of every request
 @pytest.mark.parametrize("js", [True], ids=["js"])
 def test_an_evening_by_taps(browser, server, capsys, record_property, js):
     from playwright.sync_api import expect

@@ -123,6 +123,7 @@ def test_eight_hands_on_a_free_table(browser, server, js):
             viewer_ctx.close()
 
 
+@pytest.mark.service_worker
 def test_free_hands_queued_offline_are_recorded_as_shown(browser, server):
     """Without a network two free hands are queued (the service worker keeps them); the queue
     shows each hand's four amounts; back online they are sent in order, once each, and the

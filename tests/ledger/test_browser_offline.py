@@ -19,7 +19,7 @@ import pytest
 
 from .test_browser_ledger import new_page, open_table, open_tiles, totals, win
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.service_worker]
 
 SCREENSHOTS = Path(__file__).resolve().parent.parent / "screenshots"
 WIN = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "1z", "2z", "2z"]
