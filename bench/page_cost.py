@@ -7,7 +7,7 @@
   warm-up's) the full calculator page as a browser asks for it (``GET /?…`` from
   :func:`hands.page_query`, a 303 to the canonical URL followed) and ``POST
   /api/v1/analyze`` for the same hand, the order alternating hand by hand, through Flask's
-  test client; also the page at its canonical URL and the htmx fragment.
+  test client; and the htmx fragment of the same query (what a tap or a change asks for).
 * **304 ÷ minimal route**: webcalc's live poll (``GET /t/<view>/live``), its JSON read
   (``GET /api/v1/tables/<token>``), each with the ``If-None-Match`` of the table's current
   version (a 304), ``/healthz?via=flask`` and bench/minimal_app.py's one route, each called as
@@ -102,7 +102,7 @@ def run(hands: int, rounds: int, block: int, seed: int, gun: str | None = None) 
         reqs = page_requests(seed, hands)
         while gun and not os.path.exists(gun):
             time.sleep(0.01)
-        cpu: dict[str, list[float]] = {k: [] for k in ("api", "page", "canonical", "fragment")}
+        cpu: dict[str, list[float]] = {k: [] for k in ("api", "page", "fragment")}
         redirects = 0
         for i, r in enumerate(reqs):
             q = page_query(r)
@@ -117,13 +117,6 @@ def run(hands: int, rounds: int, block: int, seed: int, gun: str | None = None) 
                 else:
                     c.get(q, headers={"HX-Request": "true"})
                 cpu[kind].append(time.process_time() - t)
-        # the canonical page: a second request of the same hand (its answer is not cached)
-        for r in reqs:
-            canon = c.get(page_query(r))
-            url = canon.headers.get("Location") or page_query(r)
-            t = time.process_time()
-            assert c.get(url).status_code in (200, 422)
-            cpu["canonical"].append(time.process_time() - t)
         calls = {
             "minimal": wsgi_caller(minimal_app.create_app(), "/"),
             "healthz_flask": wsgi_caller(app, "/healthz?via=flask"),
@@ -145,7 +138,7 @@ def run(hands: int, rounds: int, block: int, seed: int, gun: str | None = None) 
     for k, xs in {**cpu, **per}.items():
         out[k + "_median_us"] = statistics.median(xs) * 1e6
         out[k + "_total"] = sum(xs)
-    for k in ("page", "canonical", "fragment"):
+    for k in ("page", "fragment"):
         out[k + "/api"] = sum(cpu[k]) / sum(cpu["api"])
     for k in ("healthz_flask", "live_304", "read_304"):
         out[k + "/minimal"] = sum(per[k]) / sum(per["minimal"])

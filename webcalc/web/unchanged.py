@@ -18,8 +18,9 @@ Flask as before, which answers it as it always did.
 
 Why below Flask: the 304 itself is a probe and a string compare; Flask's request context, URL
 matching, hooks and response object cost several times that (the poll's 304 was 4.2× a
-minimal Flask route's CPU, bench/page_cost.py; bench/RESULTS.md "Pages and unchanged answers
-(issue 38)"). Not a cache: nothing is kept but the headers of one answer per kind.
+minimal Flask route's CPU; below it 0.43×: ``python bench/page_cost.py --hands 300 --rounds
+20``, 2026-12-06, before and after at once, load 10.4; bench/RESULTS.md "Pages and unchanged
+answers (issue 38)"). Not a cache: nothing is kept but the headers of one answer per kind.
 """
 
 from __future__ import annotations
