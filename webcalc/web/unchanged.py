@@ -104,6 +104,8 @@ def unchanged(app: Flask, environ) -> tuple[str, str] | None:
         version, editor = app.extensions["ledger"].probe(token)
     except LedgerError:                      # not found (revoked, rotated), busy: the app's
         return None
+    except Exception:  # noqa: BLE001 - anything else: the app's, with its error handlers
+        return None
     etag = table_etag(version, editor, lang)
     # a compressed answer's ETag comes back with -gzip (webcalc.web.assets._plain_validators)
     if not parse_etags(environ["HTTP_IF_NONE_MATCH"].replace('-gzip"', '"')).contains(etag):
