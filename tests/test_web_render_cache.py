@@ -4,6 +4,8 @@ that show anything differently never share an entry."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from werkzeug.datastructures import MultiDict
 
@@ -105,3 +107,78 @@ def test_state_key_ignores_a_hand_that_does_not_show(app):
         != _room(app, "s_winner=0").state_key()
     assert _room(app, "s_winner=0", melds=[KONG]).winner_kongs
 
+
+
+# -- the result panel's groups, headings and shanten labels written without a macro ---------
+
+#: the macros of templates/_tiles.html that drew them before issue 38.2, verbatim
+OLD_MACROS = (Path(__file__).parent / "old_result_macros.html").read_text(encoding="utf-8")
+
+
+def _readings(seed: int, n: int) -> list[dict]:
+    """The readings of ``n`` random complete hands in every variant with an indicator, up
+    to three of their tiles made the wildcard (drawn as its face, playing as another), as
+    the page gets them."""
+    import random
+
+    from webcalc.analysis import analyze
+    from webcalc.errors import InputError
+    from webcalc.tiles import format_tiles, parse_tiles
+    from webcalc.variants import VARIANTS
+    from webcalc.warmup import complete_tiles
+
+    rng = random.Random(seed)
+    out: list[dict] = []
+    for i in range(n):
+        variant = sorted(VARIANTS)[i % len(VARIANTS)]
+        hand = complete_tiles(rng)
+        req = {"variant": variant, "hand": format_tiles(hand),
+               "winning_tile": format_tiles(hand[:1]),
+               "indicator": format_tiles([rng.randrange(34)])}
+        try:
+            wild = analyze(req).wildcards
+            if wild:
+                w = int(parse_tiles(wild[0])[0])
+                for j in rng.sample(range(1, 14), rng.randrange(4)):
+                    if hand.count(w) < 4:
+                        hand[j] = w
+                req["hand"] = format_tiles(hand)
+            out += analyze(req).readings
+        except InputError:
+            pass
+    return out
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_groups_headings_and_labels_are_the_old_macros_bytes(app, lang):
+    """:func:`templating.reading` and :func:`templating.shanten_label`, written in Python
+    (issue 38.2: no template call per tile), give the bytes the ``_tiles.html`` macros gave,
+    on the readings of random hands with wildcards, exposed and taken groups and odd kinds."""
+    from webcalc.web import templating
+
+    readings = _readings(38 + len(lang), 160)
+    assert sum(1 for d in readings for g in d["groups"] if any(g.get("wild") or ())) > 20
+    odd = [{"kind": kind, "tiles": tiles, "wild": wild, "faces": faces, "exposed": exposed,
+            "meld": meld}
+           for kind in ("pair", "free", "knitted", "nonsense", None)
+           for tiles, wild, faces in ((["1m", "1m"], [False, True], ["1m", "5z"]),
+                                      (["2p", "3p", "4p"], [True], []),
+                                      (["7z", "7z", "7z"], [], ["7z", "7z", "1s"]),
+                                      (["<b>"], [True], ["&"]))
+           for exposed, meld in ((False, None), (True, None), (True, "shi"), (True, "qiang"),
+                                 (True, "chi"))]
+    readings.append({"shape": "standard", "groups": odd})
+    readings.append({"shape": "<odd>", "groups": []})
+    with app.test_request_context(f"/?lang={lang}"):
+        old = app.jinja_env.overlay(autoescape=True).from_string(OLD_MACROS).module
+        for best in (False, True):
+            for d in readings:
+                want = "".join((old.reading_head_markup(d.get("shape"), best),
+                                '\n<ul class="groups">\n',
+                                "".join(old.group_markup(g) for g in
+                                        [g for g in d["groups"] if not g.get("exposed")]
+                                        + [g for g in d["groups"] if g.get("exposed")]),
+                                "</ul>"))
+                assert str(templating.reading(d, best)) == want, d
+        for n in (None, -1, 0, 1, 2, 6):
+            assert str(templating.shanten_label(n)) == str(old.shanten_label_markup(n)), n

@@ -76,6 +76,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         pages,
         rules,
         templating,
+        unchanged,
     )
 
     i18n.init_app(app)
@@ -96,6 +97,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     errors.init_app(app)
     security.init_app(app)  # body and query limits, security headers
     health.init_app(app)  # /healthz answered without the per-request hooks (the same bytes)
+    unchanged.init_app(app)  # a poll's or a table read's 304 decided below Flask (the same bytes)
     _behind_proxies(app)
     security.lower_host(app)  # host names without case: around every other WSGI layer
     assets.init_app(app)  # last: fingerprinted static files, /sw.js, page caching, compression

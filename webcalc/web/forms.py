@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 from wtforms import SelectChoice, SelectField, StringField
 from wtforms.validators import Length, Optional
 
 from ..analysis import VARIANT_LABELS
 from ..errors import InputError
+from .i18n import gettext as _
 from .i18n import lazy_gettext as _l
 
 #: The form fields that map one-to-one to request keys of the engine (and so to

@@ -16,13 +16,12 @@ from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from typing import Any
 
-from flask_babel import gettext as _
-
 from ..catalogue import localize
 from ..options import option_specs
 from ..variants import VARIANTS
 from ..variants.base import WIN_METHOD_LABELS, WIN_METHODS
 from .i18n import current_lang, list_sep
+from .i18n import gettext as _
 from .settlement_form import SEATS, Kong, SettlementForm
 
 

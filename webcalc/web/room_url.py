@@ -39,10 +39,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from flask_babel import gettext as _
-
 from ..errors import InputError
 from .i18n import current_lang
+from .i18n import gettext as _
 from .i18n import lazy_gettext as _l
 from .room import OptionInput, Room, _option_specs
 from .settlement_form import KONG_ALIASES, KONG_TYPES, MAX_KONGS, SEAT_SHORT, SEATS, Kong

@@ -14,7 +14,6 @@ from functools import lru_cache
 from types import SimpleNamespace
 from typing import Any, cast
 
-from flask_babel import gettext as _
 from markupsafe import Markup
 
 from ..errors import InputError
@@ -23,6 +22,7 @@ from ..options import parse_options
 from ..settlement import kongs_of_melds
 from ..variants import VARIANTS
 from .i18n import SEAT_LABELS, localized
+from .i18n import gettext as _
 from .i18n import lazy_gettext as _l
 
 SEATS = ("东家", "南家", "西家", "北家")

@@ -29,9 +29,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from flask_babel import gettext as _
 from werkzeug.datastructures import MultiDict
 
+from .i18n import gettext as _
 from .i18n import lazy_gettext as _l
 
 ACTIONS = ("add", "remove", "remove_visible", "remove_meld", "remove_turn", "clear")

@@ -42,6 +42,12 @@ from .i18n import lazy_gettext as _l
 from .settlement_form import KONG_TYPES
 from .tap import MELD_TYPE_LABELS, TARGET_LABELS
 
+
+def N_(string: str) -> str:
+    """A msgid for ``pybabel extract`` (translated where it is shown)."""
+    return string
+
+
 KIND_LABELS = {
     "pair": _l("Pair"),
     "sequence": _l("Sequence"),
@@ -285,27 +291,60 @@ def hand_keys(codes, wild=None, action="") -> Markup:
     return Markup("".join(parts))
 
 
-def _group(g) -> Markup:
+#: an exposed group's tag, by how it was taken (``meld``): 拾 and 搶 (盘锦), else exposed
+_TAKEN = {"shi": N_("taken (拾)"), "qiang": N_("taken (搶)")}
+
+
+def _group(g, translations, app_id: int, lang: str) -> str:
+    """One group as ``<li class="group …">``: its tiles (each :func:`tile`'s cached HTML, a
+    wildcard drawn as its face with the tile it plays as), its kind, an exposed group's tag
+    and what each wildcard counts as. Written here, not by a macro calling ``tile`` per tile
+    (issue 38.2: the result panel without a template call per tile); the same bytes as the
+    ``group_markup`` macro it replaces (``tests/test_web_render_cache.py``)."""
     get = g.get if hasattr(g, "get") else (lambda k, d=None: getattr(g, k, d))
-    return Markup(_macros().group_markup({
-        "kind": get("kind"), "tiles": list(get("tiles") or ()), "wild": list(get("wild") or ()),
-        "faces": list(get("faces") or ()), "exposed": bool(get("exposed")),
-        "meld": get("meld")}))
+    kind, tiles = get("kind"), list(get("tiles") or ())
+    wild, faces = list(get("wild") or ()), list(get("faces") or ()) or tiles
+    exposed, meld = bool(get("exposed")), get("meld")
+    parts = ['<li class="group group-', escape(kind), " group-exposed" if exposed else "",
+             '">\n<span class="tiles">']
+    stand = []
+    for i, c in enumerate(tiles):
+        w = bool(wild[i]) if i < len(wild) else False
+        face = faces[i] if i < len(faces) else None
+        parts.append(_tile(app_id, lang, str(c), w, False, "", None if face is None else
+                           str(face), False))
+        if w:
+            real = face if i < len(faces) and face != c else ""
+            stand.append(_gettext(translations, N_("%(real)s as %(tile)s"),
+                                  {"real": tile_text(real) if real else "",
+                                   "tile": tile_text(c)}))
+    parts.append('</span>\n<span class="group-label">')
+    if exposed:
+        parts += ('<span class="exposed-tag">',
+                  _gettext(translations, _TAKEN.get(meld, N_("exposed")), {}), "</span>")
+    parts.append(escape(KIND_LABELS.get(kind, kind)))
+    if stand and kind != "free":
+        parts += (' <span class="wild-note">',
+                  _gettext(translations, N_("wild: %(list)s"),
+                           {"list": escape(list_sep()).join(stand)}), "</span>")
+    parts.append("</span>\n</li>")
+    return "".join(parts)
 
 
 def group(g) -> Markup:
-    """One group of a reading (a result dict's ``decompositions[i].groups[j]``) as the
-    ``group_markup`` macro draws it. Not cached: a cache per language and content (with the
-    headings', worths' and shanten labels') bought 3.4 % of page CPU on fresh hands
-    (bench/RESULTS.md "Machinery (issue 37.2)"), so it went."""
-    return _group(g)
+    """One group of a reading (a result dict's ``decompositions[i].groups[j]``): see
+    :func:`_group`. Not cached: a cache per language and content (with the headings',
+    worths' and shanten labels') bought 3.4 % of page CPU on fresh hands (bench/RESULTS.md
+    "Machinery (issue 37.2)"), so it went."""
+    return Markup(_group(g, _request_i18n()[0], *app_lang()))
 
 
 def reading_groups(groups) -> Markup:
     """A reading's groups as :func:`group` draws them, the concealed ones first, then the
-    exposed ones: one template call per reading."""
+    exposed ones: one call per reading."""
+    translations, (app_id, lang) = _request_i18n()[0], app_lang()
     ordered = [g for g in groups if not g.get("exposed")] + [g for g in groups if g.get("exposed")]
-    return Markup("".join([_group(g) for g in ordered]))
+    return Markup("".join([_group(g, translations, app_id, lang) for g in ordered]))
 
 
 def worth(win) -> Markup:
@@ -316,11 +355,14 @@ def worth(win) -> Markup:
 
 
 def reading(d, best=False) -> Markup:
-    """One reading of the result (``decompositions[i]``): its heading (``reading_head_markup``)
-    and its groups (:func:`reading_groups`)."""
-    return Markup("".join((_macros().reading_head_markup(d.get("shape"), bool(best)),
-                           '\n<ul class="groups">\n', reading_groups(d.get("groups") or ()),
-                           "</ul>")))
+    """One reading of the result (``decompositions[i]``): its heading (its shape, and
+    ``best`` marked) and its groups (:func:`reading_groups`)."""
+    shape = d.get("shape")
+    head = ['<p class="reading-head">', escape(SHAPE_LABELS.get(shape, shape))]
+    if best:
+        head += (' <span class="best">', _gettext(_request_i18n()[0], N_("best"), {}), "</span>")
+    return Markup("".join((*head, "</p>", '\n<ul class="groups">\n',
+                           reading_groups(d.get("groups") or ()), "</ul>")))
 
 
 def _codes(tiles) -> tuple | None:
@@ -362,11 +404,6 @@ def meld_builder(entry) -> Markup:
     language, target, meld types offered and the chosen type and seat."""
     return _meld_builder(*app_lang(), entry.target, tuple(entry.meld_types), entry.meld_type,
                          entry.meld_from)
-
-
-def N_(string: str) -> str:
-    """A msgid for ``pybabel extract`` (translated where it is shown)."""
-    return string
 
 
 _NEVER_NOTE = N_("Never ready: no exchange of tiles can ever make this hand a win (a condition "
@@ -472,8 +509,18 @@ def eff_rows(eff, complete=False, wild=None) -> Markup:
 
 
 def shanten_label(n) -> Markup:
-    """How far a hand is from ready (``shanten_label_markup``)."""
-    return Markup(_macros().shanten_label_markup(n))
+    """How far a hand is from ready: none = never, below 0 = won, 0 = ready, else n from
+    ready (what the ``shanten_label_markup`` macro drew, the same bytes)."""
+    translations = _request_i18n()[0]
+    if n is None:
+        return Markup('<span class="never-ready" title="%s">%s</span>') % (
+            _gettext(translations, N_("No exchange of tiles can ever make this hand a win."),
+                     {}), _gettext(translations, N_("never ready"), {}))
+    if n < 0:
+        return _gettext(translations, N_("Won"), {})
+    if n == 0:
+        return _gettext(translations, N_("Ready"), {})
+    return _gettext(translations, N_("%(n)s from ready"), {"n": n})
 
 
 @lru_cache(maxsize=1 << 10)
