@@ -37,6 +37,7 @@ from .tiles import ALL_TILES, FIELD_LABELS, Tile, counts_of, parse_tiles
 from .variants import VARIANTS, Situation, Variant
 from .variants.base import WIN_METHODS, Judgement
 from .waits import Wait, discard_advice, find_waits, is_any_tile_wait
+from .worth import wait_values
 
 
 class _VariantLabels(Mapping[str, "str | Message"]):
@@ -370,8 +371,6 @@ def _settle_drawn_game(variant: Variant, options: Any, req: dict[Any, Any],
 def _priced_waits(variant: Variant, before: Situation, waits: list[Wait]) -> Rows:
     """``waits`` as the API's rows, with ``win`` (API.md ``waits[].win``): what winning on
     each is worth, where it can be priced (:func:`webcalc.worth.wait_values`)."""
-    from .worth import wait_values
-
     rows = []
     for w, value in zip(waits, wait_values(variant, before, waits), strict=True):
         row = w.to_dict()
@@ -390,8 +389,6 @@ def _priced_rows(variant: Variant, before: Situation, rows: list[dict[str, Any]]
     new dict)."""
     if not rows:
         return ()
-    from .worth import wait_values
-
     waits = [Wait(_TILE_OF_CODE[r["tile"]], r["remaining"]) for r in rows]
     return tuple(r if value is None else {**r, "win": value}
                  for r, value in zip(rows, wait_values(variant, before, waits), strict=True))
@@ -475,6 +472,14 @@ def _check_meld_tiles(melds: list[Meld], kinds: int) -> None:
 
 def _check_copies(hand: Hand, visible: list[Tile], indicator: Tile | None) -> None:
     """C-2: hand + melds + visible hold at most 4 of a kind, 3 of the indicator's kind."""
+    totals = hand.held_counts()
+    for t in visible:
+        totals[t] += 1
+    if indicator is not None:
+        totals[indicator] += 1
+    if max(totals) <= 4:
+        return
+    # a kind over its limit: the field where the count first goes over is at fault
     totals = [0] * 34
     for field, tiles in (("hand", hand.concealed),
                          ("melds", [t for m in hand.melds for t in m.tiles]),

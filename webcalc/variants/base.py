@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Generic, cast
 
 from ..decompose import (
@@ -69,21 +70,27 @@ class Situation(Generic[OptionsT]):
     winning_tile: Tile | None = None
     indicator: Tile | None = None
     settlement: dict[Any, Any] | None = None
-    counts: list[int] = field(init=False, compare=False, repr=False)
-    real_counts: tuple[int, ...] = field(init=False, compare=False, repr=False)
-    jokers: tuple[Tile, ...] = field(init=False, compare=False, repr=False)
+    # derived when first read (a situation made to price one wait may never need them), then
+    # kept in the instance: functools.cached_property, no lookup after the first
 
-    def __post_init__(self) -> None:
-        """Derived once: ``counts`` (34-vector of the concealed tiles, wildcards as
-        themselves), ``real_counts`` (without the wildcard tiles) and ``jokers``."""
-        wild = set(self.wildcards)
-        counts = counts_of(self.hand.concealed)
-        real = list(counts)
-        for w in wild:
+    @cached_property
+    def counts(self) -> list[int]:
+        """34-vector of the concealed tiles, wildcards as themselves."""
+        return counts_of(self.hand.concealed)
+
+    @cached_property
+    def real_counts(self) -> tuple[int, ...]:
+        """:attr:`counts` without the wildcard tiles."""
+        real = list(self.counts)
+        for w in self.wildcards:
             real[w] = 0
-        object.__setattr__(self, "counts", counts)
-        object.__setattr__(self, "real_counts", tuple(real))
-        object.__setattr__(self, "jokers", tuple(t for t in self.hand.concealed if t in wild))
+        return tuple(real)
+
+    @cached_property
+    def jokers(self) -> tuple[Tile, ...]:
+        """The concealed wildcard tiles."""
+        wild = self.wildcards
+        return tuple(t for t in self.hand.concealed if t in wild) if wild else ()
 
     def without_tile(self, t: Tile) -> Situation[OptionsT]:
         """This situation with one ``t`` taken from the concealed tiles."""
