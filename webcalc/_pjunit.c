@@ -1,4 +1,4 @@
-/* webcalc._pjunit: the engine's hot searches compiled, eleven functions in one optional
+/* webcalc._pjunit: the engine's hot searches compiled, twelve functions in one optional
  * extension (setup.py). Each is the twin of a Python function that stays the reference and
  * runs when the module was not built or refuses a call (webcalc/compiled.py): the same
  * states, transitions, bounds and pruning, so tests/test_pjunit.py can hold both equal.
@@ -6,7 +6,7 @@
  * This file is the module: the argument readers the other sources share, the re-entrancy
  * guards and the method table. The searches are in the sources _pjunit.h lists: the
  * free-joker unit tables and folds (_pjunit_free.c), a free-joker hand's draws at once
- * (_pjunit_draws.c), and a rule set's own per-unit search next to its variant
+ * (_pjunit_draws.c) and its advice as rows (_pjunit_rows.c), and a rule set's own per-unit search next to its variant
  * (variants/panjin_unit.c).
  *
  * Some functions keep tables between calls (static buffers and bounded caches, below); none
@@ -125,6 +125,11 @@ static PyMethodDef methods[] = {
      "free_draws(counts, meld_tiles, indicator, kinds, wild, shapes, melds, discards) -> "
      "(d, lower, zero), or per discard a list of them. See webcalc/efficiency.py "
      "FreeOracle."},
+    {"free_advice", free_advice, METH_VARARGS,
+     "free_advice(counts, meld_tiles, indicator, kinds, wild, shapes, melds, discards, "
+     "visible) -> free_draws' answer as the API's rows: (shanten, waits, useful, "
+     "useful_total, any_tile_wait), or with discards (efficiency, discards, shanten). See "
+     "webcalc/advice_rows.py."},
     {"free_warm", free_warm, METH_VARARGS,
      "free_warm(max_tiles, any_jokers) -> tables looked up: fills free_draws' cache with "
      "the unit patterns of up to max_tiles tiles (webcalc/warmup.py)."},

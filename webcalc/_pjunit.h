@@ -2,12 +2,14 @@
  * the module is one extension, webcalc._pjunit).
  *
  *   webcalc/_pjunit.c              the module: the argument readers, the re-entrancy
- *                                  guards and the method table (eleven functions)
+ *                                  guards and the method table (twelve functions)
  *   webcalc/_pjunit_free.c         the free-joker unit tables and folds (shanten.py:
  *                                  unit_free, _plain_rows, free_unit_states,
  *                                  free_unit_draws) and tables.py's unit_needs
  *   webcalc/_pjunit_draws.c        a free-joker hand's distance and every draw's at once
  *                                  (efficiency.py FreeOracle, draws.py)
+ *   webcalc/_pjunit_rows.c         a free-joker hand's advice as the API's rows, in one
+ *                                  call (advice_rows.py)
  *   webcalc/variants/panjin_unit.c a rule set's own per-unit search and merge, and its
  *                                  rest bound (webcalc/variants/panjin_search.py,
  *                                  panjin_draws.py)
@@ -59,6 +61,9 @@ PJ_HIDDEN PyObject *plain_unit(PyObject *self, PyObject *args);
 PJ_HIDDEN PyObject *free_draws(PyObject *self, PyObject *args);
 PJ_HIDDEN PyObject *free_warm(PyObject *self, PyObject *args);
 PJ_HIDDEN PyObject *free_cache_info(PyObject *self, PyObject *args);
+
+/* _pjunit_rows.c */
+PJ_HIDDEN PyObject *free_advice(PyObject *self, PyObject *args);
 
 /* variants/panjin_unit.c */
 PJ_HIDDEN PyObject *search_impl(PyObject *self, PyObject *args);

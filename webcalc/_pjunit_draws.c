@@ -210,6 +210,8 @@ static int finish_rows(States best, const Row *rows, int nr, int G, int qm, int 
 
 static const int UNIT_A[4] = {0, 9, 18, 27}, UNIT_N[4] = {9, 9, 9, 7};
 static const int ORPH[13] = {0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33};
+static const char IS_ORPH[34] = {1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1,
+                                 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1};
 static const int PERMS[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
 
 static inline void slots(int c, int cap, int *hist, int sign) {
@@ -402,12 +404,10 @@ static void shape_masks(const FreeHand *h, const int *std, int base, int *d_out,
         }
         if (h->shapes & SH_ORPH) {
             int kinds = orph_kinds, paired = orph_paired;
-            if (k >= 0)
-                for (int i = 0; i < 13; i++)
-                    if (ORPH[i] == k) {
-                        kinds += !c[k];
-                        paired = paired || c[k] >= 1;
-                    }
+            if (k >= 0 && IS_ORPH[k]) {
+                kinds += !c[k];
+                paired = paired || c[k] >= 1;
+            }
             int d = 14 - kinds - paired;
             if (d < best_d) best_d = d;
         }

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .decompose import listed_dicts
+from .draws import compiled_advice
 from .efficiency import efficiency, ready_discards, useful_draws
 from .errors import (
     BadJsonError,
@@ -32,10 +33,11 @@ from .hand import Hand, Meld, melds_from_api
 from .messages import Joined, Message, Plain
 from .options import parse_options
 from .settlement import SettlementResult, settle
-from .tiles import FIELD_LABELS, Tile, counts_of, parse_tiles
+from .tiles import ALL_TILES, FIELD_LABELS, Tile, counts_of, parse_tiles
 from .variants import VARIANTS, Situation, Variant
 from .variants.base import WIN_METHODS, Judgement
 from .waits import Wait, discard_advice, find_waits, is_any_tile_wait
+from .worth import wait_values
 
 
 class _VariantLabels(Mapping[str, "str | Message"]):
@@ -282,14 +284,33 @@ def analyze(request: Any, *, advice: bool = True) -> Analysis:
     before = sit if hand.tile_count == 13 else (
         sit.without_tile(winning) if winning is not None else None)
     waits: list[Wait] = []
+    # the free-joker rule sets, compiled: one call answers a hand (or each discard) with the
+    # API's rows (webcalc/advice_rows.py); the other paths below give the same rows
+    compiled = variant.free_joker_search
+    rows13 = None
     if before is not None:
-        waits = find_waits(variant, before, vis, kinds)
-        judged["any_tile_wait"] = is_any_tile_wait(before, waits, kinds)
-        judged["waits"] = _priced_waits(variant, before, waits)
+        rows13 = compiled_advice(variant, before, kinds, vis) if compiled else None
+        if rows13 is not None:
+            judged["any_tile_wait"] = rows13[4]
+            judged["waits"] = _priced_rows(variant, before, rows13[1])
+        else:
+            waits = find_waits(variant, before, vis, kinds)
+            judged["any_tile_wait"] = is_any_tile_wait(before, waits, kinds)
+            judged["waits"] = _priced_waits(variant, before, waits)
     if hand.tile_count == 14:
         # 牌理 (API "Hand efficiency"): every discard with its shanten and useful draws;
         # the hand's own shanten is the best of them (C-12: an exchange starts with the
         # discard), −1 when it is complete
+        rows14 = None
+        if compiled:
+            allowed = tuple(int(t) for t in sorted(set(hand.concealed))
+                            if variant.can_discard(sit, t))
+            rows14 = compiled_advice(variant, sit, kinds, vis, allowed)
+        if rows14 is not None:
+            eff_rows, discard_rows, best = rows14
+            return Analysis(variant.name, codes, hand.tile_count, **judged,
+                            discards=tuple(discard_rows), efficiency=tuple(eff_rows),
+                            shanten=-1 if judged["complete"] else best)
         if not variant.free_joker_search:
             # 盘锦: its 牌理 search finds every discard's waits as well (C-12: a ready
             # hand's useful draws are exactly its waits), so the advice is read off it
@@ -303,6 +324,9 @@ def analyze(request: Any, *, advice: bool = True) -> Analysis:
         return Analysis(variant.name, codes, hand.tile_count, **judged,
                         discards=tuple(d.to_dict() for d in discards),
                         efficiency=tuple(eff), shanten=shanten)
+    if rows13 is not None:
+        return Analysis(variant.name, codes, hand.tile_count, **judged, shanten=rows13[0],
+                        useful=tuple(rows13[2]), useful_total=rows13[3])
     useful = useful_draws(variant, sit, vis, kinds, waits=[int(w.tile) for w in waits])
     return Analysis(variant.name, codes, hand.tile_count, **judged, shanten=useful.shanten,
                     useful=tuple(w.to_dict() for w in useful.useful),
@@ -347,8 +371,6 @@ def _settle_drawn_game(variant: Variant, options: Any, req: dict[Any, Any],
 def _priced_waits(variant: Variant, before: Situation, waits: list[Wait]) -> Rows:
     """``waits`` as the API's rows, with ``win`` (API.md ``waits[].win``): what winning on
     each is worth, where it can be priced (:func:`webcalc.worth.wait_values`)."""
-    from .worth import wait_values
-
     rows = []
     for w, value in zip(waits, wait_values(variant, before, waits), strict=True):
         row = w.to_dict()
@@ -356,6 +378,20 @@ def _priced_waits(variant: Variant, before: Situation, waits: list[Wait]) -> Row
             row["win"] = value
         rows.append(row)
     return tuple(rows)
+
+
+_TILE_OF_CODE = {t.code: t for t in ALL_TILES}
+
+
+def _priced_rows(variant: Variant, before: Situation, rows: list[dict[str, Any]]) -> Rows:
+    """:func:`_priced_waits` of the waits as rows (``{"tile", "remaining", "dead"}``, as
+    :func:`webcalc.draws.compiled_advice` gives them, left as they are: a priced wait is a
+    new dict)."""
+    if not rows:
+        return ()
+    waits = [Wait(_TILE_OF_CODE[r["tile"]], r["remaining"]) for r in rows]
+    return tuple(r if value is None else {**r, "win": value}
+                 for r, value in zip(rows, wait_values(variant, before, waits), strict=True))
 
 
 def _check_request(request: Any) -> dict[Any, Any]:
@@ -436,6 +472,14 @@ def _check_meld_tiles(melds: list[Meld], kinds: int) -> None:
 
 def _check_copies(hand: Hand, visible: list[Tile], indicator: Tile | None) -> None:
     """C-2: hand + melds + visible hold at most 4 of a kind, 3 of the indicator's kind."""
+    totals = hand.held_counts()
+    for t in visible:
+        totals[t] += 1
+    if indicator is not None:
+        totals[indicator] += 1
+    if max(totals) <= 4:
+        return
+    # a kind over its limit: the field where the count first goes over is at fault
     totals = [0] * 34
     for field, tiles in (("hand", hand.concealed),
                          ("melds", [t for m in hand.melds for t in m.tiles]),

@@ -326,6 +326,53 @@ def _splits(counts: tuple[int, ...], jokers: int, melds: int, pair: int, in_trip
     return out
 
 
+def _plain_splits(counts: list[int], start: int, melds: int, pair: int,
+                  floor: int) -> list[tuple[tuple[int, tuple[Any, ...]], ...]]:
+    """:func:`_splits` of a hand without jokers (the same splits, each once, in the same
+    form): the group holding the lowest tile is its pair, its triplet or the sequence it
+    starts (a sequence cannot reach below it, nor a joker stand in), and the groups of one
+    lowest tile are taken in non-decreasing kind order (``floor``). No state is met twice on
+    one path, so nothing is memoised. ``counts`` is changed and restored; ``start``: no tile
+    below it is left."""
+    i = start
+    while i < NUM_KINDS and not counts[i]:
+        i += 1
+    if i == NUM_KINDS:
+        return [()] if melds == 0 and pair == 0 else []
+    if i != start:
+        floor = 0
+    c = counts[i]
+    out: list[tuple[tuple[int, tuple[Any, ...]], ...]] = []
+    if pair and c >= 2 and floor <= 0:
+        counts[i] = c - 2
+        rests = _plain_splits(counts, i, melds, 0, 0)
+        counts[i] = c
+        if rests:
+            head: tuple[tuple[int, tuple[Any, ...]], ...] = ((0, ((i, False), (i, False))),)
+            out.extend([head + rest for rest in rests])
+    if not melds:
+        return out
+    if (floor <= 1 and i < 27 and i % 9 < 7 and counts[i + 1] and counts[i + 2]):
+        counts[i] = c - 1
+        counts[i + 1] -= 1
+        counts[i + 2] -= 1
+        rests = _plain_splits(counts, i, melds - 1, pair, 1)
+        counts[i] = c
+        counts[i + 1] += 1
+        counts[i + 2] += 1
+        if rests:
+            head = ((1, ((i, False), (i + 1, False), (i + 2, False))),)
+            out.extend([head + rest for rest in rests])
+    if c >= 3:
+        counts[i] = c - 3
+        rests = _plain_splits(counts, i, melds - 1, pair, 2)
+        counts[i] = c
+        if rests:
+            head = ((2, ((i, False),) * 3),)
+            out.extend([head + rest for rest in rests])
+    return out
+
+
 _ORDER = {"pair": 0, "sequence": 1, "triplet": 2, "free": 3}
 _KINDS = ("pair", "sequence", "triplet", "free")
 
@@ -379,7 +426,8 @@ def standard_readings(counts: Sequence[int], jokers: Sequence[Tile], melds: Sequ
         return []
     if not can_complete(key, len(jokers), need, 1, policy.in_triplet):
         return []
-    splits = _splits(key, len(jokers), need, 1, policy.in_triplet, None, {})
+    splits = (_splits(key, len(jokers), need, 1, policy.in_triplet, None, {}) if jokers
+              else _plain_splits(list(key), 0, need, 1, 0))
     # each distinct group once, in order; a reading is the sorted ranks of its groups (the
     # same order as its sorted groups, compared as small numbers)
     distinct = sorted({g for groups in splits for g in groups})

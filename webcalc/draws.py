@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from .compiled import pjunit as _pjunit
@@ -37,6 +38,17 @@ def compiled_draws(variant: Variant, sit: Situation, kinds: int = 34,
     last = _last
     if last[0] is sit and last[1] == kinds and last[2] == discards:
         return last[3]
+    args = _draw_args(variant, sit, kinds)
+    if args is None:
+        return None
+    out = _pjunit.free_draws(*args, discards)
+    _last = (sit, kinds, discards, out)
+    return out
+
+
+def _draw_args(variant: Variant, sit: Situation, kinds: int) -> tuple[Any, ...] | None:
+    """``free_draws``' arguments but the discards, or ``None`` when the variant's searches
+    are not the free-joker ones."""
     shapes = variant.distance_shapes(sit, kinds)
     if shapes is None or len(set(sit.wildcards)) != len(sit.wildcards):
         return None
@@ -47,8 +59,21 @@ def compiled_draws(variant: Variant, sit: Situation, kinds: int = 34,
     if bits is None:
         bits = _shape_bits[shapes] = sum(_SHAPE_BITS[s] for s in shapes)
     melds = sit.hand.melds
-    out = _pjunit.free_draws(sit.counts, [t for m in melds for t in m.tiles] if melds else (),
-                             -1 if sit.indicator is None else sit.indicator, kinds, wild, bits,
-                             len(melds), discards)
-    _last = (sit, kinds, discards, out)
-    return out
+    return (sit.counts, [t for m in melds for t in m.tiles] if melds else (),
+            -1 if sit.indicator is None else sit.indicator, kinds, wild, bits, len(melds))
+
+
+def compiled_advice(variant: Variant, sit: Situation, kinds: int, visible: Sequence[int],
+                    discards: Sequence[int] | None = None) -> Any:
+    """:func:`compiled_draws`' answer as the API's rows, in one call of the compiled part
+    (webcalc/_pjunit_rows.c ``free_advice``, the twin of
+    :func:`webcalc.advice_rows.advice_rows`, which says what the rows are), or ``None``
+    when :func:`compiled_draws` would give ``None``. ``visible``: 34 counts or empty.
+    ``discards`` (a 14-tile hand: the kinds it may discard, in tile order) as for
+    :func:`compiled_draws`."""
+    if _pjunit is None:
+        return None
+    args = _draw_args(variant, sit, kinds)
+    if args is None:
+        return None
+    return _pjunit.free_advice(*args, discards, visible)

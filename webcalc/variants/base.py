@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Generic, cast
+from typing import Any, Generic, TypeVar, cast, overload
 
 from ..decompose import (
     FREE_JOKERS,
@@ -46,6 +46,31 @@ WIN_METHOD_LABELS = {w: Message(f"win.{w}") for w in WIN_METHODS}  # 自摸 点�
 COMMON_FIELDS = frozenset({"base", "dealer", "winner", "discarder"})
 
 
+_T = TypeVar("_T")
+
+
+class _Derived(Generic[_T]):
+    """An attribute of a :class:`Situation` derived from its hand on first read: the
+    instance's ``_derive`` stores it (and its siblings) in the instance's ``__dict__``,
+    which later reads find first (a non-data descriptor: no call after the first)."""
+
+    name = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, inst: None, owner: type | None = None) -> _Derived[_T]: ...
+    @overload
+    def __get__(self, inst: Any, owner: type | None = None) -> _T: ...
+
+    def __get__(self, inst: Any, owner: type | None = None) -> Any:
+        if inst is None:
+            return self
+        inst._derive()
+        return inst.__dict__[self.name]
+
+
 @dataclass(frozen=True)
 class Situation(Generic[OptionsT]):
     """A hand as a variant judges it, under the room options of type ``OptionsT`` (the
@@ -69,21 +94,28 @@ class Situation(Generic[OptionsT]):
     winning_tile: Tile | None = None
     indicator: Tile | None = None
     settlement: dict[Any, Any] | None = None
-    counts: list[int] = field(init=False, compare=False, repr=False)
-    real_counts: tuple[int, ...] = field(init=False, compare=False, repr=False)
-    jokers: tuple[Tile, ...] = field(init=False, compare=False, repr=False)
+    # counts (34-vector of the concealed tiles, wildcards as themselves), real_counts
+    # (without the wildcard tiles) and jokers (the concealed wildcard tiles): derived
+    # together when one is first read (a situation made to price one wait may never need
+    # them), then plain attributes of the instance (_Derived)
+    counts = _Derived["list[int]"]()
+    real_counts = _Derived["tuple[int, ...]"]()
+    jokers = _Derived["tuple[Tile, ...]"]()
 
-    def __post_init__(self) -> None:
-        """Derived once: ``counts`` (34-vector of the concealed tiles, wildcards as
-        themselves), ``real_counts`` (without the wildcard tiles) and ``jokers``."""
-        wild = set(self.wildcards)
+    def _derive(self) -> None:
         counts = counts_of(self.hand.concealed)
-        real = list(counts)
-        for w in wild:
-            real[w] = 0
-        object.__setattr__(self, "counts", counts)
-        object.__setattr__(self, "real_counts", tuple(real))
-        object.__setattr__(self, "jokers", tuple(t for t in self.hand.concealed if t in wild))
+        d = self.__dict__
+        d["counts"] = counts
+        wild = self.wildcards
+        if wild:
+            real = list(counts)
+            for w in wild:
+                real[w] = 0
+            d["real_counts"] = tuple(real)
+            d["jokers"] = tuple(t for t in self.hand.concealed if t in wild)
+        else:
+            d["real_counts"] = tuple(counts)
+            d["jokers"] = ()
 
     def without_tile(self, t: Tile) -> Situation[OptionsT]:
         """This situation with one ``t`` taken from the concealed tiles."""

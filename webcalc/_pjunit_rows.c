@@ -1,0 +1,312 @@
+/* webcalc._pjunit, a free-joker hand's advice in one call, as the API's rows: free_draws
+ * (_pjunit_draws.c) and the rows read off its answer, the twin of
+ * webcalc/advice_rows.py advice_rows (see there for what the rows are; issue 38: Python only
+ * parses the request and shapes the answer). tests/test_advice_rows.py holds the two equal.
+ *
+ * free_advice(counts, meld_tiles, indicator, kinds, wild, shapes, melds, discards, visible):
+ * the first eight arguments as free_draws takes them, visible 34 counts or empty.
+ *   discards None: (shanten, waits, useful, useful_total, any_tile_wait)
+ *   else:          (efficiency, discards, shanten)
+ * Each kind's {"tile", "remaining", "dead"} is one dict, listed in every row that has it. */
+#include "_pjunit.h"
+
+#define RINF 99
+
+static const char *const CODE[34] = {
+    "1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m",
+    "1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p", "9p",
+    "1s", "2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s",
+    "1z", "2z", "3z", "4z", "5z", "6z", "7z"};
+
+static PyObject *s_tile, *s_remaining, *s_dead, *s_discard, *s_shanten, *s_useful,
+    *s_useful_total, *s_waits, *s_code[34];
+
+static int strings_ready(void) {
+    if (s_tile)
+        return 0;
+#define INTERN(var, text)                                                                 \
+    if (!(var = PyUnicode_InternFromString(text)))                                        \
+        return -1;
+    INTERN(s_remaining, "remaining")
+    INTERN(s_dead, "dead")
+    INTERN(s_discard, "discard")
+    INTERN(s_shanten, "shanten")
+    INTERN(s_useful, "useful")
+    INTERN(s_useful_total, "useful_total")
+    INTERN(s_waits, "waits")
+    for (int k = 0; k < 34; k++)
+        INTERN(s_code[k], CODE[k])
+    INTERN(s_tile, "tile") /* last: the flag that all are made */
+#undef INTERN
+    return 0;
+}
+
+typedef struct {
+    int gone[34], left[34];
+    PyObject *cell[34]; /* borrowed from owned below, made when first listed */
+} Cells;
+
+static PyObject *cell_of(Cells *c, int k) {
+    if (!c->cell[k]) {
+        PyObject *d = PyDict_New();
+        PyObject *n = d ? PyLong_FromLong(c->left[k]) : NULL;
+        if (!n || PyDict_SetItem(d, s_tile, s_code[k]) < 0
+            || PyDict_SetItem(d, s_remaining, n) < 0
+            || PyDict_SetItem(d, s_dead, c->left[k] == 0 ? Py_True : Py_False) < 0) {
+            Py_XDECREF(n);
+            Py_XDECREF(d);
+            return NULL;
+        }
+        Py_DECREF(n);
+        c->cell[k] = d;
+    }
+    return c->cell[k];
+}
+
+/* the kinds of mask as a new list of their cells; *total gets their copies left */
+static PyObject *cell_list(Cells *c, uint64_t mask, long *total) {
+    PyObject *out = PyList_New(0);
+    long sum = 0;
+    if (!out)
+        return NULL;
+    for (int k = 0; mask; k++, mask >>= 1) {
+        if (!(mask & 1))
+            continue;
+        PyObject *d = cell_of(c, k);
+        if (!d || PyList_Append(out, d) < 0) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        sum += c->left[k];
+    }
+    *total = sum;
+    return out;
+}
+
+static int read_triple(PyObject *t, int *d, uint64_t *lower, uint64_t *zero) {
+    if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 3) {
+        PyErr_SetString(PyExc_TypeError, "free_advice: free_draws gave no triple");
+        return -1;
+    }
+    *d = (int)PyLong_AsLong(PyTuple_GET_ITEM(t, 0));
+    *lower = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(t, 1));
+    *zero = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(t, 2));
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+static PyObject *row4(PyObject *k1, PyObject *v1, PyObject *k2, PyObject *v2, PyObject *k3,
+                      PyObject *v3, PyObject *k4, PyObject *v4) {
+    PyObject *d = PyDict_New();
+    if (!d || PyDict_SetItem(d, k1, v1) < 0 || PyDict_SetItem(d, k2, v2) < 0
+        || PyDict_SetItem(d, k3, v3) < 0 || (k4 && PyDict_SetItem(d, k4, v4) < 0)) {
+        Py_XDECREF(d);
+        return NULL;
+    }
+    return d;
+}
+
+typedef struct {
+    long key[3];
+    PyObject *row;
+} Keyed;
+
+static void sort_keyed(Keyed *a, int n) { /* insertion sort: at most 14, keys distinct */
+    for (int i = 1; i < n; i++) {
+        Keyed x = a[i];
+        int j = i - 1;
+        while (j >= 0
+               && (a[j].key[0] > x.key[0]
+                   || (a[j].key[0] == x.key[0]
+                       && (a[j].key[1] > x.key[1]
+                           || (a[j].key[1] == x.key[1] && a[j].key[2] > x.key[2]))))) {
+            a[j + 1] = a[j];
+            j--;
+        }
+        a[j + 1] = x;
+    }
+}
+
+static PyObject *keyed_list(Keyed *a, int n) {
+    sort_keyed(a, n);
+    PyObject *out = PyList_New(n);
+    if (!out)
+        return NULL;
+    for (int i = 0; i < n; i++) {
+        PyList_SET_ITEM(out, i, a[i].row);
+        a[i].row = NULL;
+    }
+    return out;
+}
+
+static PyObject *advice13(Cells *c, PyObject *answer, uint64_t live) {
+    int d;
+    uint64_t lower, zero;
+    long wt, ut;
+    if (read_triple(answer, &d, &lower, &zero) < 0)
+        return NULL;
+    PyObject *waits = cell_list(c, zero & live, &wt);
+    if (!waits)
+        return NULL;
+    int nlive = 0;
+    for (uint64_t m = live; m; m >>= 1)
+        nlive += (int)(m & 1);
+    PyObject *any = nlive && PyList_GET_SIZE(waits) == nlive ? Py_True : Py_False;
+    if (d >= RINF) {
+        PyObject *empty = PyList_New(0);
+        if (!empty) {
+            Py_DECREF(waits);
+            return NULL;
+        }
+        return Py_BuildValue("(ONNiO)", Py_None, waits, empty, 0, any);
+    }
+    PyObject *useful = cell_list(c, (d == 1 ? zero : lower) & live, &ut);
+    if (!useful) {
+        Py_DECREF(waits);
+        return NULL;
+    }
+    return Py_BuildValue("(iNNlO)", d > 1 ? d - 1 : 0, waits, useful, ut, any);
+}
+
+static PyObject *advice14(Cells *c, PyObject *answer, const int *ds, int nd, int kinds,
+                          uint64_t live) {
+    Keyed eff[34], ready[34];
+    int ne = 0, nr = 0;
+    PyObject *out = NULL;
+    if (!PyList_Check(answer) || PyList_GET_SIZE(answer) != nd) {
+        PyErr_SetString(PyExc_TypeError, "free_advice: free_draws gave no list per discard");
+        return NULL;
+    }
+    for (int e = 0; e < nd; e++) {
+        int t = ds[e], d;
+        uint64_t lower, zero;
+        long wt, ut;
+        if (read_triple(PyList_GET_ITEM(answer, e), &d, &lower, &zero) < 0)
+            goto fail;
+        uint64_t back = t < kinds && c->gone[t] < 5 ? live | (uint64_t)1 << t : live;
+        PyObject *wl = cell_list(c, zero & back, &wt);
+        if (!wl)
+            goto fail;
+        Py_ssize_t nw = PyList_GET_SIZE(wl);
+        if (nw) {
+            PyObject *n = PyLong_FromLong(wt);
+            PyObject *row = n ? row4(s_discard, s_code[t], s_waits, wl, s_remaining, n, NULL,
+                                     NULL)
+                              : NULL;
+            Py_XDECREF(n);
+            if (!row) {
+                Py_DECREF(wl);
+                goto fail;
+            }
+            ready[nr].key[0] = -wt;
+            ready[nr].key[1] = -(long)nw;
+            ready[nr].key[2] = t;
+            ready[nr++].row = row;
+        }
+        PyObject *useful, *sh, *tot, *row;
+        if (d >= RINF) {
+            Py_DECREF(wl);
+            useful = PyList_New(0);
+            ut = 0;
+            sh = Py_None;
+            Py_INCREF(sh);
+        } else {
+            if (d == 1) {
+                useful = PyList_GetSlice(wl, 0, nw);
+                ut = wt;
+            } else {
+                useful = cell_list(c, lower & back, &ut);
+            }
+            Py_DECREF(wl);
+            sh = PyLong_FromLong(d > 1 ? d - 1 : 0);
+        }
+        tot = PyLong_FromLong(ut);
+        row = useful && sh && tot ? row4(s_discard, s_code[t], s_shanten, sh, s_useful, useful,
+                                         s_useful_total, tot)
+                                  : NULL;
+        Py_XDECREF(useful);
+        Py_XDECREF(sh);
+        Py_XDECREF(tot);
+        if (!row)
+            goto fail;
+        eff[ne].key[0] = d >= RINF ? RINF : (d > 1 ? d - 1 : 0);
+        eff[ne].key[1] = d >= RINF ? 0 : -ut;
+        eff[ne].key[2] = t;
+        eff[ne++].row = row;
+    }
+    {
+        sort_keyed(eff, ne);
+        long best = ne && eff[0].key[0] < RINF ? eff[0].key[0] : -1;
+        PyObject *el = keyed_list(eff, ne);
+        if (!el)
+            goto fail;
+        ne = 0;
+        PyObject *rl = keyed_list(ready, nr);
+        if (!rl) {
+            Py_DECREF(el);
+            goto fail;
+        }
+        nr = 0;
+        if (best < 0)
+            out = Py_BuildValue("(NNO)", el, rl, Py_None);
+        else
+            out = Py_BuildValue("(NNl)", el, rl, best);
+    }
+fail:
+    for (int i = 0; i < ne; i++)
+        Py_XDECREF(eff[i].row);
+    for (int i = 0; i < nr; i++)
+        Py_XDECREF(ready[i].row);
+    return out;
+}
+
+PyObject *free_advice(PyObject *self, PyObject *args) {
+    if (!PyTuple_Check(args) || PyTuple_GET_SIZE(args) != 9) {
+        PyErr_SetString(PyExc_TypeError, "free_advice: nine arguments");
+        return NULL;
+    }
+    if (strings_ready() < 0)
+        return NULL;
+    PyObject *head = PyTuple_GetSlice(args, 0, 8);
+    if (!head)
+        return NULL;
+    PyObject *answer = free_draws(self, head); /* validates the first eight */
+    Py_DECREF(head);
+    if (!answer)
+        return NULL;
+    Cells c;
+    int counts[34], mt[64], vis[34], ds[34];
+    int indicator = (int)PyLong_AsLong(PyTuple_GET_ITEM(args, 2));
+    int kinds = (int)PyLong_AsLong(PyTuple_GET_ITEM(args, 3));
+    PyObject *discards_o = PyTuple_GET_ITEM(args, 7), *out = NULL;
+    int nm, nv, nd = 0;
+    memset(c.cell, 0, sizeof(c.cell));
+    if (read_ints(PyTuple_GET_ITEM(args, 0), counts, 34, "counts") != 34
+        || (nm = read_ints(PyTuple_GET_ITEM(args, 1), mt, 64, "meld tiles")) < 0
+        || (nv = read_ints(PyTuple_GET_ITEM(args, 8), vis, 34, "visible")) < 0
+        || (discards_o != Py_None && (nd = read_ints(discards_o, ds, 34, "discards")) < 0))
+        goto done;
+    if (nv != 0 && nv != 34) {
+        PyErr_SetString(PyExc_ValueError, "visible: 34 numbers or none");
+        goto done;
+    }
+    for (int k = 0; k < 34; k++)
+        c.gone[k] = counts[k];
+    for (int i = 0; i < nm; i++)
+        c.gone[mt[i]]++;
+    if (indicator >= 0)
+        c.gone[indicator]++;
+    uint64_t live = 0;
+    for (int k = 0; k < 34; k++) {
+        int left = 4 - c.gone[k] - (nv ? vis[k] : 0);
+        c.left[k] = left > 0 ? left : 0;
+        if (k < kinds && c.gone[k] < 4)
+            live |= (uint64_t)1 << k;
+    }
+    out = discards_o == Py_None ? advice13(&c, answer, live)
+                                : advice14(&c, answer, ds, nd, kinds, live);
+done:
+    for (int k = 0; k < 34; k++)
+        Py_XDECREF(c.cell[k]);
+    Py_DECREF(answer);
+    return out;
+}
