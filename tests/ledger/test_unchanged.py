@@ -102,3 +102,21 @@ def test_a_write_or_a_revoked_link_is_never_answered_304(make_app, path):
         before = len(seen)
         assert poller.get(path.format(token), headers={"If-None-Match": tag}).status_code == 304
         assert len(seen) == before
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_a_query_over_the_limit_is_the_apps_414_not_a_304(make_app, path):
+    """A plain query longer than QUERY_MAX (``lang=en`` 1200 times: 9599 bytes) is a 414 in
+    the app (webcalc.web.security); below Flask it must not become a 304, even after the
+    headers of a first 304 are kept."""
+    from webcalc.web.security import QUERY_MAX
+
+    app = make_app()
+    api = app.test_client()
+    edit, view, _ = create(api)
+    url = path.format(view)
+    tag = api.get(url + "?lang=en").headers["ETag"]
+    assert api.get(url + "?lang=en", headers={"If-None-Match": tag}).status_code == 304
+    query = "&".join(["lang=en"] * 1200)
+    assert len(query) > QUERY_MAX
+    assert api.get(f"{url}?{query}", headers={"If-None-Match": tag}).status_code == 414

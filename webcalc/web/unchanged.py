@@ -3,7 +3,8 @@
 the app does any other work.
 
 A plain revalidation (a ``GET`` with ``If-None-Match``, no body, a trusted host, a query of at
-most ``lang=`` and, for the poll, ``part=`` with plain values) is answered by :func:`init_app`'s
+most ``lang=`` and, for the poll, ``part=`` with plain values, no longer than the app's
+:data:`~webcalc.web.security.QUERY_MAX`) is answered by :func:`init_app`'s
 WSGI wrapper when the ETag the app would send now is among the request's: the ETag is what it
 is in the views (:func:`webcalc.web.ledger_shared.table_etag`: the table's version and the
 link's rights from :meth:`Ledger.probe <webcalc.ledger.service.Ledger.probe>`, the reader's
@@ -36,6 +37,7 @@ from werkzeug.sansio.utils import get_host
 from ..ledger import LedgerError
 from .i18n import LANGS
 from .ledger_shared import table_etag
+from .security import QUERY_MAX
 
 #: (kind, path pattern, query keys it may carry)
 ROUTES = (
@@ -77,7 +79,7 @@ def _route(path: str):
 def _plain(app: Flask, environ) -> bool:
     """A ``GET`` revalidation without a body to a trusted host, as the app is mounted."""
     if (environ.get("REQUEST_METHOD") != "GET" or "HTTP_IF_NONE_MATCH" not in environ
-            or environ.get("SCRIPT_NAME")
+            or environ.get("SCRIPT_NAME") or len(environ.get("QUERY_STRING", "")) > QUERY_MAX
             or environ.get("CONTENT_LENGTH") not in (None, "", "0")
             or "HTTP_TRANSFER_ENCODING" in environ or app.config.get("SERVER_NAME")):
         return False
