@@ -107,6 +107,18 @@ def test_free_advice_bad_arguments():
         C.free_advice(counts, (), 40, 34, 0, 1, 0, None, ())          # free_draws' checks
     with pytest.raises(TypeError):
         C.free_advice(counts, (), -1, 34, 0, 1, 0, None)              # nine arguments
+    for bad in (2**40, 2**32 + 1, -1, 5):   # 2**40 was read as 0 copies seen: 3 left, not 0
+        visible = [0] * 34
+        visible[13] = bad
+        with pytest.raises(ValueError):
+            C.free_advice(counts, (), -1, 34, 0, 1, 0, None, visible)
+        with pytest.raises(ValueError):
+            advice_rows(C.free_draws(counts, (), -1, 34, 0, 1, 0, None), counts, (), -1, 34,
+                        visible, None)
+    # counts an iterator: free_draws reads it up, free_advice found none left and returned
+    # NULL with no exception set (SystemError)
+    with pytest.raises(ValueError):
+        C.free_advice(iter(counts), (), -1, 34, 0, 1, 0, None, ())
 
 
 def _json(req):

@@ -32,6 +32,11 @@ int read_ints(PyObject *seq, int *out, int maxn, const char *what) {
             Py_DECREF(fast);
             return -1;
         }
+        if (v < INT_MIN || v > INT_MAX) { /* not cut to its low bits: 2**40 is not 0 */
+            Py_DECREF(fast);
+            PyErr_Format(PyExc_ValueError, "%s: %ld is out of range", what, v);
+            return -1;
+        }
         out[i] = (int)v;
     }
     Py_DECREF(fast);

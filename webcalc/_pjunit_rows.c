@@ -4,7 +4,7 @@
  * parses the request and shapes the answer). tests/test_advice_rows.py holds the two equal.
  *
  * free_advice(counts, meld_tiles, indicator, kinds, wild, shapes, melds, discards, visible):
- * the first eight arguments as free_draws takes them, visible 34 counts or empty.
+ * the first eight arguments as free_draws takes them, visible 34 counts (0 to 4) or empty.
  *   discards None: (shanten, waits, useful, useful_total, any_tile_wait)
  *   else:          (efficiency, discards, shanten)
  * Each kind's {"tile", "remaining", "dead"} is one dict, listed in every row that has it. */
@@ -283,11 +283,20 @@ PyObject *free_advice(PyObject *self, PyObject *args) {
     if (read_ints(PyTuple_GET_ITEM(args, 0), counts, 34, "counts") != 34
         || (nm = read_ints(PyTuple_GET_ITEM(args, 1), mt, 64, "meld tiles")) < 0
         || (nv = read_ints(PyTuple_GET_ITEM(args, 8), vis, 34, "visible")) < 0
-        || (discards_o != Py_None && (nd = read_ints(discards_o, ds, 34, "discards")) < 0))
+        || (discards_o != Py_None && (nd = read_ints(discards_o, ds, 34, "discards")) < 0)) {
+        if (!PyErr_Occurred()) /* an iterator free_draws used up: fewer than 34 counts */
+            PyErr_SetString(PyExc_ValueError, "counts: 34 numbers");
         goto done;
+    }
     if (nv != 0 && nv != 34) {
         PyErr_SetString(PyExc_ValueError, "visible: 34 numbers or none");
         goto done;
+    }
+    for (int k = 0; k < nv; k++) {
+        if (vis[k] < 0 || vis[k] > 4) {
+            PyErr_SetString(PyExc_ValueError, "visible: counts are 0 to 4");
+            goto done;
+        }
     }
     for (int k = 0; k < 34; k++)
         c.gone[k] = counts[k];

@@ -45,6 +45,8 @@ def advice_rows(answer: Any, counts: Sequence[int], meld_tiles: Sequence[int],
     ``shanten`` the least of the discards' (``None``: none is ever ready); the rows in the
     API's order (efficiency: lowest shanten, most copies, tile order; discards: most copies,
     most kinds, tile order)."""
+    if visible and any(not 0 <= v <= 4 for v in visible):
+        raise ValueError("visible: counts are 0 to 4")
     gone = list(counts)
     for t in meld_tiles:
         gone[t] += 1
