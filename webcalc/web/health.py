@@ -58,50 +58,63 @@ def readyz():
     return resp
 
 
+def plain_get(app: Flask, environ) -> bool:
+    """A ``GET`` without a body to a trusted host, with the app mounted at the root: what a
+    wrapper below Flask may answer itself (this module's and :mod:`webcalc.web.unchanged`'s);
+    anything else goes through Flask."""
+    if (environ.get("REQUEST_METHOD") != "GET" or environ.get("SCRIPT_NAME")
+            or environ.get("CONTENT_LENGTH") not in (None, "", "0")
+            or "HTTP_TRANSFER_ENCODING" in environ or app.config.get("SERVER_NAME")):
+        return False
+    try:
+        get_host(environ.get("wsgi.url_scheme", "http"), environ.get("HTTP_HOST"),
+                 (environ.get("SERVER_NAME", ""), environ.get("SERVER_PORT")),
+                 app.config.get("TRUSTED_HOSTS"))
+    except SecurityError:
+        return False
+    return True
+
+
+def run_and_capture(inner, environ, start_response) -> tuple[str | None, list, bytes]:
+    """Run the WSGI app ``inner`` on ``environ``, passing its answer on to
+    ``start_response``, and return the status and headers it started with (``None`` and
+    ``[]`` if it never did) and its whole body, read and closed."""
+    seen: list = []
+
+    def capture(status, headers, exc_info=None):
+        seen.append((status, list(headers)))
+        return start_response(status, headers, exc_info) if exc_info else \
+            start_response(status, headers)
+
+    out = inner(environ, capture)
+    try:
+        body = b"".join(out)
+    finally:
+        close = getattr(out, "close", None)
+        if close is not None:
+            close()
+    status, headers = seen[0] if seen else (None, [])
+    return status, headers, body
+
+
 def init_app(app: Flask) -> None:
     """Answer a plain ``GET /healthz`` from the first such answer (see the module docstring).
     Call after every hook is registered, before any WSGI middleware (ProxyFix) wraps the app."""
     inner = app.wsgi_app
     kept: list = []                          # [(status, headers, body)] once answered 200
 
-    def plain(environ) -> bool:
-        if (environ.get("REQUEST_METHOD") != "GET" or environ.get("PATH_INFO") != "/healthz"
-                or environ.get("QUERY_STRING") or environ.get("SCRIPT_NAME")
-                or environ.get("CONTENT_LENGTH") not in (None, "", "0")
-                or "HTTP_TRANSFER_ENCODING" in environ or app.config.get("SERVER_NAME")):
-            return False
-        try:
-            get_host(environ.get("wsgi.url_scheme", "http"), environ.get("HTTP_HOST"),
-                     (environ.get("SERVER_NAME", ""), environ.get("SERVER_PORT")),
-                     app.config.get("TRUSTED_HOSTS"))
-        except SecurityError:
-            return False
-        return True
-
     def wsgi_app(environ, start_response):
-        if not plain(environ):
+        if (environ.get("PATH_INFO") != "/healthz" or environ.get("QUERY_STRING")
+                or not plain_get(app, environ)):
             return inner(environ, start_response)
         if kept:
             status, headers, body = kept[0]
             start_response(status, list(headers))
             return [body]
-        seen: list = []
-
-        def capture(status, headers, exc_info=None):
-            seen.append((status, list(headers)))
-            return start_response(status, headers, exc_info) if exc_info else \
-                start_response(status, headers)
-
-        out = inner(environ, capture)
-        try:
-            body = b"".join(out)
-        finally:
-            close = getattr(out, "close", None)
-            if close is not None:
-                close()
-        if seen and seen[0][0].startswith("200 ") and not any(
-                name.lower() == "set-cookie" for name, _ in seen[0][1]):
-            kept.append((seen[0][0], tuple(seen[0][1]), body))
+        status, headers, body = run_and_capture(inner, environ, start_response)
+        if status is not None and status.startswith("200 ") and not any(
+                name.lower() == "set-cookie" for name, _ in headers):
+            kept.append((status, tuple(headers), body))
         return [body]
 
     app.wsgi_app = wsgi_app  # type: ignore[method-assign]

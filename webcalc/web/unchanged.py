@@ -30,11 +30,10 @@ import re
 
 from flask import Flask
 from werkzeug.datastructures import LanguageAccept
-from werkzeug.exceptions import SecurityError
 from werkzeug.http import parse_accept_header, parse_etags
-from werkzeug.sansio.utils import get_host
 
 from ..ledger import LedgerError
+from .health import plain_get, run_and_capture
 from .i18n import LANGS
 from .ledger_shared import table_etag
 from .security import QUERY_MAX
@@ -77,19 +76,10 @@ def _route(path: str):
 
 
 def _plain(app: Flask, environ) -> bool:
-    """A ``GET`` revalidation without a body to a trusted host, as the app is mounted."""
-    if (environ.get("REQUEST_METHOD") != "GET" or "HTTP_IF_NONE_MATCH" not in environ
-            or environ.get("SCRIPT_NAME") or len(environ.get("QUERY_STRING", "")) > QUERY_MAX
-            or environ.get("CONTENT_LENGTH") not in (None, "", "0")
-            or "HTTP_TRANSFER_ENCODING" in environ or app.config.get("SERVER_NAME")):
-        return False
-    try:
-        get_host(environ.get("wsgi.url_scheme", "http"), environ.get("HTTP_HOST"),
-                 (environ.get("SERVER_NAME", ""), environ.get("SERVER_PORT")),
-                 app.config.get("TRUSTED_HOSTS"))
-    except SecurityError:
-        return False
-    return True
+    """A ``GET`` revalidation without a body to a trusted host, as the app is mounted, its
+    query within the app's limit."""
+    return ("HTTP_IF_NONE_MATCH" in environ
+            and len(environ.get("QUERY_STRING", "")) <= QUERY_MAX and plain_get(app, environ))
 
 
 def unchanged(app: Flask, environ) -> tuple[str, str] | None:
@@ -134,22 +124,8 @@ def init_app(app: Flask) -> None:
             headers[at] = ("ETag", f'"{etag}"')
             start_response("304 NOT MODIFIED", headers)
             return []
-        seen: list = []
-
-        def capture(status, headers, exc_info=None):
-            seen.append((status, list(headers)))
-            return start_response(status, headers, exc_info) if exc_info else \
-                start_response(status, headers)
-
-        out = inner(environ, capture)
-        try:
-            body = b"".join(out)
-        finally:
-            close = getattr(out, "close", None)
-            if close is not None:
-                close()
-        if seen and seen[0][0] == "304 NOT MODIFIED" and not body:
-            headers = seen[0][1]
+        status, headers, body = run_and_capture(inner, environ, start_response)
+        if status == "304 NOT MODIFIED" and not body:
             at = [i for i, (name, _v) in enumerate(headers) if name.lower() == "etag"]
             if (len(at) == 1 and headers[at[0]] == ("ETag", f'"{etag}"')
                     and not any(name.lower() == "set-cookie" for name, _v in headers)):
