@@ -43,35 +43,11 @@ sys.path.insert(0, str(TREE))
 
 import minimal_app  # noqa: E402
 from hands import fresh_requests, page_query  # noqa: E402
-from werkzeug.test import EnvironBuilder  # noqa: E402
+from wsgi_calls import wsgi_caller  # noqa: E402
 
 from webcalc import create_app  # noqa: E402
 
 assert Path(sys.modules["webcalc"].__file__ or "").resolve().is_relative_to(TREE)
-
-
-def wsgi_caller(wsgi, path: str, headers: dict | None = None, expect: str = "200"):
-    base = EnvironBuilder(path=path, base_url="http://localhost",
-                          headers=headers or {}).get_environ()
-    status: list[str] = []
-
-    def start_response(s, h, exc_info=None):
-        status.append(s)
-
-    def call():
-        env = dict(base)
-        env["wsgi.input"] = io.BytesIO(b"")
-        it = wsgi(env, start_response)
-        try:
-            for _ in it:
-                pass
-        finally:
-            close = getattr(it, "close", None)
-            if close:
-                close()
-    call()
-    assert status[-1].startswith(expect), (path, status[-1])
-    return call
 
 
 def setup(tmp: str):

@@ -65,7 +65,7 @@ TARGETS_HEAD = "## Targets (issues 6, 13 and 26)"
 TARGET_PAGE, TARGET_HEALTHZ, TARGET_MIX = 1.5, 1.15, 0.25
 
 CPU_SCRIPT = r"""
-import io, itertools, json, statistics, sys, time
+import itertools, json, statistics, sys, time
 tree, bench, seed, n, blocks, block = sys.argv[1:7]
 sys.path.insert(0, tree)
 sys.path.insert(0, bench)
@@ -73,8 +73,8 @@ from hands import fresh_requests, page_query
 import webcalc
 assert webcalc.__file__.startswith(tree), webcalc.__file__
 from webcalc import create_app
-from werkzeug.test import EnvironBuilder
 import minimal_app
+from wsgi_calls import wsgi_caller
 app = create_app({"TESTING": True})
 c = app.test_client()
 reqs = [r for r in itertools.islice(fresh_requests(int(seed)), 5000) if page_query(r)]
@@ -95,25 +95,6 @@ for i, r in enumerate(timed):
         run_page(r); run_api(r)
 
 # /healthz against the minimal route: WSGI calls on a prepared environ, alternating blocks
-def wsgi_caller(wsgi, path):
-    base = EnvironBuilder(path=path, base_url="http://localhost").get_environ()
-    status = []
-    def start_response(s, headers, exc_info=None):
-        status.append(s)
-    def call():
-        env = dict(base)
-        env["wsgi.input"] = io.BytesIO(b"")
-        it = wsgi(env, start_response)
-        try:
-            for _ in it:
-                pass
-        finally:
-            close = getattr(it, "close", None)
-            if close:
-                close()
-    call()
-    assert status[-1].startswith("200"), (path, status[-1])
-    return call
 calls = {"healthz": wsgi_caller(app, "/healthz"),
          "minimal": wsgi_caller(minimal_app.create_app(), "/"),
          "flask": wsgi_caller(app, "/healthz?via=flask")}
