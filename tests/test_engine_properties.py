@@ -306,9 +306,10 @@ def full_cases(draw):
     every = concealed + [t for _, ts in melds for t in ts]
     assume(all(every.count(k) <= 4 for k in set(every)))
     assume(indicator is None or every.count(indicator) <= 3)
-    if variant == "panjin":                       # PJ-2: no wildcard in a meld but 混杠
-        assume(not any(set(ts) & wild and not (kind == "concealed_kong" and len(set(ts)) == 1)
-                       for kind, ts in melds))
+    if variant == "panjin":                       # PJ-2: no wildcard in a meld but 混杠,
+        assume(not any(set(ts) & wild and not (   # and that only with its option (PJ-13)
+            kind == "concealed_kong" and len(set(ts)) == 1 and options["wildcard_kong"])
+            for kind, ts in melds))
     removed = draw(st.sampled_from(sorted(set(concealed))))
     win_by = draw(st.sampled_from(["self_draw", "discard"] if variant in ("panjin", "jincheng")
                                   else ["self_draw", "kong_replacement"]))
