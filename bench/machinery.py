@@ -163,25 +163,6 @@ def room_sections_off(ctx):
     room_page.room_sections = room_sections
 
 
-def shell_off(ctx):
-    """The full page's template rendered whole, head and foot included, at each request."""
-    from webcalc.web import room_page
-
-    room_page.SHELL_CACHE = False
-
-
-def share_off(ctx):
-    """The result's share picture and 记入牌桌 block rendered at each request."""
-    from webcalc.web import templating
-
-    templating.SHARE_CACHE = False
-
-
-def spliced_off(ctx):
-    shell_off(ctx)
-    share_off(ctx)
-
-
 def i18n_request_off(ctx):
     """Flask-Babel's look-up at each message: no catalogue kept on ``g``, no ``_`` bound to
     the request's catalogue."""
@@ -250,17 +231,6 @@ def run_page(ctx, inputs) -> tuple[float, str]:
     return time.process_time() - t, h.hexdigest()
 
 
-def run_full(ctx, inputs) -> tuple[float, str]:
-    """The full calculator page of each input's canonical URL (what a browser without
-    JavaScript, or a shared link, asks for)."""
-    c, h = ctx["client"], hashlib.sha256()
-    t = time.process_time()
-    for _req, url in inputs:
-        r = c.get(url)
-        digest(h, r.status.encode() + r.data)
-    return time.process_time() - t, h.hexdigest()
-
-
 def run_api(ctx, inputs) -> tuple[float, str]:
     c, h = ctx["client"], hashlib.sha256()
     t = time.process_time()
@@ -324,8 +294,8 @@ def healthz_off(ctx):
     dict(zip(f.__code__.co_freevars, f.__closure__))["plain"].cell_contents = lambda env: False
 
 
-PATHS: dict[str, Callable] = {"page": run_page, "full": run_full, "api": run_api,
-                              "engine": run_engine, "healthz": run_healthz}
+PATHS: dict[str, Callable] = {"page": run_page, "api": run_api, "engine": run_engine,
+                              "healthz": run_healthz}
 
 #: (name, where, path, turn off, prepare both children the same way)
 MECHANISMS: list[tuple[str, str, str, Callable, Callable | None]] = [
@@ -336,11 +306,6 @@ MECHANISMS: list[tuple[str, str, str, Callable, Callable | None]] = [
     ("all the render caches above", "web/templating.py", "page",
      templating_caches(TILE_CACHES + PANEL_CACHES), None),
     ("room_sections (LRU 256)", "web/room_page.py", "page", room_sections_off, None),
-    ("page shell: head and foot once per language (spliced)", "web/room_page.py", "full",
-     shell_off, None),
-    ("result share and 记入牌桌 block once per language (spliced)", "web/templating.py", "page",
-     share_off, None),
-    ("both spliced pieces", "web/room_page.py, web/templating.py", "full", spliced_off, None),
     ("per-request translations (RequestDomain, _request_i18n, request_gettext)",
      "web/i18n.py", "page", i18n_request_off, None),
     ("/healthz replayed below Flask", "web/health.py", "healthz", healthz_off, None),
@@ -353,7 +318,7 @@ MECHANISMS: list[tuple[str, str, str, Callable, Callable | None]] = [
 
 #: inputs per repeat of each path, in multiples of ``--hands`` (the cheaper paths take more,
 #: so that each child runs a few hundred milliseconds)
-SCALE = {"page": 1, "full": 1, "api": 3, "engine": 8, "healthz": 1}
+SCALE = {"page": 1, "api": 3, "engine": 8, "healthz": 1}
 
 
 def child(ctx, mech, on: bool, inputs, ready: int, go: int, out: int) -> None:
@@ -450,7 +415,7 @@ def main() -> None:
         page = [(req, canonical(app, url)) for req, url in fresh[:args.hands]]
         for mech in mechs:
             path = mech[2]
-            inputs = page if path in ("page", "full") else fresh[:SCALE[path] * args.hands]
+            inputs = page if path == "page" else fresh[:SCALE[path] * args.hands]
             got = in_pair(ctx, mech, inputs)
             if got[True]["digest"] != got[False]["digest"]:
                 raise SystemExit(f"{mech[0]}: the answers differ with it off")
@@ -487,8 +452,8 @@ def main() -> None:
         f"run at the same time on the same inputs, CPU time (`time.process_time`), the "
         f"answers' bytes compared equal. {args.repeats} repeats. Saves = (off − on) ÷ off "
         f"of the path's CPU, median of the repeats (range). Path: page = the calculator's "
-        f"htmx fragment, full = the full page, api = POST /api/v1/analyze, engine = "
-        f"`analyze()`, healthz = a `GET /healthz` called as a WSGI app (20 per input).",
+        f"htmx fragment, api = POST /api/v1/analyze, engine = `analyze()`, healthz = a "
+        f"`GET /healthz` called as a WSGI app (20 per input).",
         "",
         "| mechanism | where | path | path CPU on (median per input) | off | saves | range "
         "| verdict |",

@@ -42,7 +42,6 @@ from .i18n import (
 )
 from .room import Room, win_methods
 from .room_url import canonical_pairs, read_page_room
-from .templating import spliced
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -146,10 +145,6 @@ class Home:
     page = "index.html"                 # the full page's template
     fragment = "_panel.html"            # what htmx swaps in
     is_table = False
-    #: the full page is the fragment inside the page's head and foot, which carry nothing of
-    #: the request but its language (:func:`page_shell`); a home whose page shows more around
-    #: its panel says False
-    shell = True
     #: one-off display flags kept on the URL they came with, never in the room's state
     flags: tuple[str, ...] = ()
 
@@ -393,7 +388,8 @@ def render_room(st: RoomState, template: str | None = None, status: int | None =
     calc_title = None if home.is_table else calculator_title(form)
     # again: an engine error may name a room input
     state = _state_query(st.args, form, room, home)
-    context = dict(
+    html = render_template(
+        template,
         home=home,
         form=form,
         entry=st.entry,
@@ -424,13 +420,6 @@ def render_room(st: RoomState, template: str | None = None, status: int | None =
         **home.context(st),
         **extra,
     )
-    if template == home.page and home.shell and SHELL_CACHE:
-        # the panel as htmx gets it, in the page's head and foot, which carry nothing of the
-        # request but its language: rendered once per language and spliced around it
-        html: str = spliced(template, calc_title=calc_title,
-                            panel_html=Markup(render_template(home.fragment, **context)))
-    else:
-        html = render_template(template, **context)
     response = make_response(html, st.status if status is None else status)
     if is_htmx(request) and request.method == "GET":
         # The form pushes its raw URL; name the canonical one instead, and replace rather
@@ -453,12 +442,6 @@ def room_page(home: Home, **extra) -> BaseResponse:
         return add_vary(redirect(st.canonical, 303))
     analyse(st)
     return render_room(st, **extra)
-
-
-#: the full page's head and foot from a cache (:func:`~webcalc.web.templating.spliced`);
-#: False renders the page template whole (the same bytes: tests/test_web_spliced.py;
-#: bench/machinery.py times both)
-SHELL_CACHE = True
 
 
 #: rendered option and settlement sections kept (least recently used dropped first); one is

@@ -28,7 +28,7 @@ from numbers import Number
 from types import SimpleNamespace
 from typing import cast
 
-from flask import Flask, current_app, request
+from flask import Flask, current_app
 from markupsafe import Markup, escape
 
 from .i18n import (
@@ -38,7 +38,6 @@ from .i18n import (
     _request_i18n,
     app_lang,
     current_lang,
-    lang_param,
     list_sep,
 )
 from .i18n import lazy_gettext as _l
@@ -630,65 +629,8 @@ def select_input(f, describedby="", invalid=False) -> Markup:
     return Markup("".join(parts))
 
 
-# -- pieces with the request's values spliced in ------------------------------------------------
-
-#: the result's share picture and 记入牌桌 block from a cache (:func:`result_share`); False
-#: renders it at each request (the same bytes: tests/test_web_spliced.py; bench/machinery.py
-#: times both)
-SHARE_CACHE = True
-SPLICED_MAX = 64
-_spliced: dict = {}
-_SENTINEL = re.compile("\x00([a-z_]+)\x00")
-
-
-def spliced(template: str, **values) -> Markup:
-    """``template`` rendered with ``values`` (its only variables that differ per request),
-    from a copy rendered once per app, language, ``?lang=`` (in its links) and script root
-    (``url_for``) with a sentinel standing for each value, each value then written where its
-    sentinel stands, escaped as ``{{ value }}`` escapes it (a :class:`Markup` as it is).
-    The copy holds no request's data, so one language's is never served in another (its
-    key); the template may read only plain ``{{ value }}`` and ``~`` of these values (a
-    filter or a method of one would act on the sentinel). The copy is kept only when, spliced
-    with the first request's values, it gives what that request's own render gives
-    (tests/test_web_spliced.py holds the bytes equal on a sample of pages)."""
-    app = current_app._get_current_object()  # type: ignore[attr-defined]
-    key = (id(app), template, _request_i18n()[1], lang_param(), request.script_root)
-    parts = _spliced.get(key)
-    if parts is None:
-        tpl = app.jinja_env.get_template(template)
-        parts = _SENTINEL.split(            # text, name, text, name, …, text
-            tpl.render({name: Markup(f"\x00{name}\x00") for name in values}))
-        whole = Markup(tpl.render(values))
-        if (not set(parts[1::2]) <= values.keys() or _splice(parts, values) != whole
-                or app.jinja_env.auto_reload):   # (a template may change under the app)
-            return whole
-        if len(_spliced) >= SPLICED_MAX:
-            _spliced.clear()
-        _spliced[key] = parts
-    return _splice(parts, values)
-
-
-def _splice(parts: list[str], values: dict) -> Markup:
-    """``parts`` (text, name, text, …) with each name's value, escaped, in its place."""
-    out = list(parts)
-    for i in range(1, len(out), 2):
-        out[i] = escape(values[out[i]])
-    return Markup("".join(out))
-
-
-def result_share(query: str, variant: str) -> Markup:
-    """The settled result's share picture and 记入牌桌 block (``_result_share.html``) of the
-    calculator state ``query`` (the canonical URL's) and ``variant``: :func:`spliced`, or
-    rendered afresh when :data:`SHARE_CACHE` is off."""
-    if SHARE_CACHE:
-        return spliced("_result_share.html", query=query, variant=variant)
-    return Markup(current_app.jinja_env.get_template("_result_share.html").render(
-        query=query, variant=variant))
-
-
 def init_app(app: Flask) -> None:
     app.jinja_env.globals.update(
-        result_share=result_share,
         form_label=form_label,
         field=field,
         text_input=text_input,
