@@ -182,3 +182,28 @@ def test_groups_headings_and_labels_are_the_old_macros_bytes(app, lang):
                 assert str(templating.reading(d, best)) == want, d
         for n in (None, -1, 0, 1, 2, 6):
             assert str(templating.shanten_label(n)) == str(old.shanten_label_markup(n)), n
+
+
+# -- the result's seats written without a macro ----------------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_seats_are_the_old_macros_bytes(app, lang):
+    """:func:`templating.seat` gives the bytes ``_result.html``'s ``seat`` macro gave (in
+    tests/old_result_macros.html), in a room with its seats named or not (a name with
+    markup in it), out of a room, for seats in and out of range, ``None``, a bool, a float
+    and text."""
+    from webcalc.web import templating
+
+    seats = [0, 1, 2, 3, -1, 4, None, True, False, 1.0, "x", "<i>"]
+    with app.test_request_context(f"/?lang={lang}"):
+        env = app.jinja_env.overlay(autoescape=True)
+        rooms = [None, _room(app, ""), _room(app, "n0=Ann&n2=%3Cb%3E%26&s_dealer=0"),
+                 _room(app, "n1=East&n3=北家")]
+        for room in rooms:
+            macro = env.from_string(OLD_MACROS).make_module(
+                {} if room is None else {"room": room}).seat
+            for i in seats:
+                assert str(templating.seat(room, i)) == str(macro(i)), (room, i)
+        assert str(templating.seat(rooms[2], 0)).startswith("Ann<small")
+        assert "&lt;b&gt;&amp;" in str(templating.seat(rooms[2], 2))

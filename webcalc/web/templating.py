@@ -24,7 +24,9 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from numbers import Number
 from types import SimpleNamespace
+from typing import cast
 
 from flask import Flask, current_app
 from markupsafe import Markup, escape
@@ -195,6 +197,23 @@ def seat_label(seat) -> str:
     if isinstance(seat, int) and 0 <= seat < len(SEAT_LABELS):
         return SEAT_LABELS[seat]
     return "—" if seat is None else str(seat)
+
+
+def seat(room, i) -> Markup:
+    """A seat as the result names it (what ``_result.html``'s ``seat`` macro drew, the same
+    bytes): in ``room`` (``None`` where there is none) a renamed seat by its name, then its
+    seat in small type (``Ann（东家）``), else the seat's label; out of a room,
+    :func:`seat_label`. One call instead of a macro call, a dozen of them per settlement."""
+    # Jinja's ``is number``: bools too
+    if room and isinstance(i, Number) and 0 <= cast(float, i) < 4:
+        if not isinstance(i, int):      # SEAT_NAMES[1.0]: undefined in the macro, nothing
+            return Markup("")
+        label = escape(SEAT_LABELS[i])
+        if not room.seat_renamed(i):
+            return label
+        seat_of = f"（{label}）" if current_lang() == "zh" else f" ({label})"
+        return Markup(f'{escape(room.seat_name(i))}<small class="seat-of">{seat_of}</small>')
+    return escape(seat_label(i))
 
 
 # -- cached drawing ---------------------------------------------------------------------------
@@ -648,6 +667,7 @@ def init_app(app: Flask) -> None:
         MELD_LABELS=MELD_LABELS,
         KONG_LABELS=KONG_TYPES,
         seat_label=seat_label,
+        seat=seat,
         SEAT_NAMES=SEAT_LABELS,
         WIN_BY_LABELS=WIN_BY_LABELS,
         split_rule=split_rule,
