@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from .hand import Meld
-from .tables import can_complete, jokers_needed
+from .tables import UNITS, can_complete, unit_needs
 from .tiles import ALL_TILES, CODES, NUM_KINDS, Tile
 
 TERMINALS_AND_HONORS: tuple[int, ...] = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
@@ -307,6 +307,11 @@ def _splits(counts: tuple[int, ...], jokers: int, melds: int, pair: int, in_trip
         memo[key] = out
         return out
     out = []
+    # every group holding tile i lies in i's unit: the other units' jokers (tables.
+    # jokers_needed's terms) are the same for every child state, summed once when needed
+    others = -1
+    pair_best = 2
+    a, b, honors = UNITS[i // 9 if i < 27 else 3]
     for grp, need in _choices(counts, i, jokers, melds, pair, in_triplet):
         if floor is not None and grp < floor:
             continue
@@ -330,8 +335,17 @@ def _splits(counts: tuple[int, ...], jokers: int, melds: int, pair: int, in_trip
         if rests is None:
             # tiles and jokers still fill the groups left exactly (each group took its
             # places): can_complete's count check holds, only the jokers are asked
+            if others < 0:
+                others = 0
+                for a2, b2, h2 in UNITS:
+                    if a2 != a:
+                        n0, n1 = unit_needs(counts[a2:b2], h2, in_triplet)
+                        others += n0
+                        pair_best = min(pair_best, n1 - n0)
+            n0, n1 = unit_needs(nct[a:b], honors, in_triplet)
+            wanted = others + n0 + (min(pair_best, n1 - n0) if np_ else 0)
             rests = (_splits(nct, nj, nm, np_, in_triplet, sub[4], memo)
-                     if jokers_needed(nct, np_, in_triplet) <= nj else [])
+                     if wanted <= nj else [])
             memo[sub] = rests
         if rests:
                 head = ((_ORDER[grp[0]], grp[1]),)
