@@ -281,3 +281,43 @@ def test_panjin_wait_values_with_every_fan_option():
         checked += 1
     assert checked == 100
     assert {"jiahu", "piaohu", "seven_pairs", "one_suit", "jihu", "discard"} <= seen, seen
+
+
+
+def test_wait_score_keys_are_each_waits_score_key():
+    """三门峡 tells every wait's key from the 13 tiles (``Variant.wait_score_keys``): each is
+    the ``score_key`` of the completed hand, 混单吊 (an any-tile wait) or not; 晋城 asks
+    per wait (``None``)."""
+    from webcalc.hand import Hand
+    from webcalc.options import parse_options
+    from webcalc.tiles import parse_tiles
+    from webcalc.variants import Situation
+    from webcalc.worth import _won
+
+    rng = random.Random(38)
+    v = VARIANTS["sanmenxia"]
+    seen = {True: 0, False: 0}
+    tried = 0
+    while min(seen.values()) < 40 and tried < 20000:
+        tried += 1
+        req = _random_ready(rng)
+        if req["variant"] != "sanmenxia":
+            continue
+        try:
+            waits = [ALL_TILES[int(t)] for t in
+                     parse_tiles("".join(w["tile"] for w in analyze(req).to_json()["waits"]))]
+        except Exception:  # noqa: BLE001 - an impossible random hand (copies)
+            continue
+        if not waits:
+            continue
+        opts = parse_options(v.Options, req["options"])
+        ind = parse_tiles(req["indicator"])[0] if "indicator" in req else None
+        before = Situation(Hand.of(parse_tiles(req["hand"])), v.wildcards(opts, ind), opts,
+                           req["win_by"], None, ind)
+        keys = v.wait_score_keys(before, waits)
+        assert keys == [v.score_key(_won(before, t, {})) for t in waits], req
+        seen[bool(keys[0][0])] += 1
+    assert min(seen.values()) >= 40, seen
+    jc = VARIANTS["jincheng"]
+    before = Situation(Hand.of(parse_tiles("123m456p789s1122z")), (), jc.Options())
+    assert jc.wait_score_keys(before, parse_tiles("1z2z")) is None

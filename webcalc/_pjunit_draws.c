@@ -18,12 +18,17 @@
  * counts[k] >= 4, are in neither). discards a sequence of kinds: the hand is 14 tiles and
  * the answer is a list, per discard t, of the same triple for the 13 tiles left.
  *
- * Unit tables are kept between calls in two bounded caches (plain: no jokers at all; free:
- * with), keyed by the unit's counts and caps: a table is a pure function of its key. */
+ * Unit tables are kept between calls in two bounded caches, keyed by the unit's counts and
+ * caps (a table is a pure function of its key): one D per (g, p) for the plain tables (no
+ * wildcard in play) and the relaxed ones (wildcards in play, no caps: keyed by the counts
+ * alone, see "the relaxed tables first" below), and the free tables with the caps, which
+ * a hand with wildcards needs only when the relaxed ones cannot settle it. PC_BITS 18:
+ * the plain and the relaxed tables of every suit pattern up to 9 tiles (webcalc/warmup.py,
+ * 84,506) fit with 493 of them pushed out (17: 5,219), for 6 MB. */
 
 #define TINF 99
 #define BIG 100000
-#define PC_BITS 17
+#define PC_BITS 18
 #define PC_WAYS 4
 #define FC_BITS 13
 #define FC_ROWS 48
@@ -31,6 +36,10 @@
 #define SH_FOUR 2
 #define SH_KNIT 4
 #define SH_ORPH 8
+#define M_PLAIN 0                  /* no wildcard in play: shanten.py _plain_rows */
+#define M_FREE 1                   /* jokers, the caps honoured: shanten.py unit_free */
+#define M_RELAXED 2                /* jokers, no cap: unit_free with every cap RCAP */
+#define RCAP 31                    /* a cap no place count reaches (at most 20 places) */
 
 typedef struct {
     uint64_t key;
@@ -53,16 +62,18 @@ static inline uint64_t slot_of(uint64_t key, int bits) {
 
 /* the unit's table (unit counts 0-5, caps 0-4) into out, its rows counted; -1 with an
  * exception set (memory) */
-static int unit_rows(const int *unit, const int *caps, int n, int honors, int any_jokers,
+static int unit_rows(const int *unit, const int *caps, int n, int honors, int mode,
                      Row *out) {
+    static const int no_caps[MAXN] = {RCAP, RCAP, RCAP, RCAP, RCAP, RCAP, RCAP, RCAP, RCAP};
+    int any_jokers = mode != M_PLAIN;
     uint64_t key = 1;
-    for (int i = 0; i < n; i++)
-        key = (key << 6) | (uint64_t)(unit[i] << 3 | caps[i]);
+    for (int i = 0; i < n; i++)       /* a relaxed table's caps are 7 in its key: never a cap */
+        key = (key << 6) | (uint64_t)(unit[i] << 3 | (mode == M_RELAXED ? 7 : caps[i]));
     key = (key << 2) | (uint64_t)(honors << 1 | (any_jokers ? 1 : 0));
     int pad[MAXN + 2] = {0};
     for (int i = 0; i < n; i++)
         pad[i] = unit[i];
-    if (!any_jokers) {
+    if (mode != M_FREE) {             /* one D per (g, p): the plain and the relaxed tables */
         if (!pcache) {
             pcache = PyMem_Calloc((size_t)1 << PC_BITS, sizeof(PEntry));
             if (!pcache) {
@@ -97,7 +108,10 @@ static int unit_rows(const int *unit, const int *caps, int n, int honors, int an
                 sum += unit[i];
             misses_by_tiles[sum < 15 ? sum : 15]++;
         }
-        int nr = plain_rows(pad, caps, n, honors, out);
+        int nr = mode == M_PLAIN ? plain_rows(pad, caps, n, honors, out)
+                                 : free_rows(pad, no_caps, n, honors, out);
+        if (nr < 0)
+            return -1;
         PEntry *e = free_slot ? free_slot : &pcache[h];
         e->key = key;
         memset(e->d, 255, sizeof(e->d));
@@ -140,6 +154,7 @@ static int unit_rows(const int *unit, const int *caps, int n, int honors, int an
 typedef struct {
     int real[34], caps[34], counts[34], face[34];
     int jokers, room, groups, shapes, melds;
+    int mode;                      /* the tables looked up: M_PLAIN, M_FREE or M_RELAXED */
     uint64_t wild;
 } FreeHand;
 
@@ -240,7 +255,7 @@ typedef struct {
 /* the table of unit u (counts unit, caps caps) into out; -1 with an exception set. The
  * honors have no sequences: their table is that of the same (count, cap) pairs in any
  * order, so they are looked up sorted (more hands share a pattern). */
-static int lookup(const int *unit, const int *caps, int u, int any_jokers, Tab *out) {
+static int lookup(const int *unit, const int *caps, int u, int mode, Tab *out) {
     int n = UNIT_N[u];
     if (u == 3) {
         int su[MAXN], sc[MAXN];
@@ -254,9 +269,9 @@ static int lookup(const int *unit, const int *caps, int u, int any_jokers, Tab *
                 int t = su[j]; su[j] = su[j - 1]; su[j - 1] = t;
                 t = sc[j]; sc[j] = sc[j - 1]; sc[j - 1] = t;
             }
-        out->n = unit_rows(su, sc, n, 1, any_jokers, out->r);
+        out->n = unit_rows(su, sc, n, 1, mode, out->r);
     } else {
-        out->n = unit_rows(unit, caps, n, 0, any_jokers, out->r);
+        out->n = unit_rows(unit, caps, n, 0, mode, out->r);
     }
     return out->n < 0 ? -1 : 0;
 }
@@ -276,20 +291,20 @@ static int is_far(const int *unit, const int *caps, int u, int i) {
     return 1;
 }
 
-static Tab lone[2][10];            /* [any_jokers][rank, or 9 for an honor] */
-static int lone_ready[2];
+static Tab lone[3][10];            /* [mode][rank, or 9 for an honor] */
+static int lone_ready[3];
 
-static int lone_tables(int any_jokers) {
-    if (lone_ready[any_jokers])
+static int lone_tables(int mode) {
+    if (lone_ready[mode])
         return 0;
     int caps[MAXN] = {4, 4, 4, 4, 4, 4, 4, 4, 4};
     for (int i = 0; i < 10; i++) {
         int unit[MAXN] = {0};
         unit[i < 9 ? i : 0] = 1;
-        if (lookup(unit, caps, i < 9 ? 0 : 3, any_jokers, &lone[any_jokers][i]) < 0)
+        if (lookup(unit, caps, i < 9 ? 0 : 3, mode, &lone[mode][i]) < 0)
             return -1;
     }
-    lone_ready[any_jokers] = 1;
+    lone_ready[mode] = 1;
     return 0;
 }
 
@@ -298,8 +313,8 @@ static int lone_tables(int any_jokers) {
  * else not drawn: a wildcard, or a kind held four times) */
 static void eval_std(const FreeHand *h, Tab *const T[4], Tab *const D[34], const int *far,
                      int *std, int *base_out) {
-    int G = h->groups, J = h->jokers, qm = h->jokers + h->room;
-    Tab *lt = lone[qm > 0];
+    int G = h->groups, J = h->jokers, qm = h->mode == M_FREE ? h->jokers + h->room : 0;
+    Tab *lt = lone[h->mode];
     States zero_s, tmp, s01, s23, all, best;
     states_clear(zero_s);
     zero_s[0][0][0] = 0;
@@ -432,7 +447,7 @@ static void shape_masks(const FreeHand *h, const int *std, int base, int *d_out,
 
 /* the drawn tables of unit u as held in h (NULL where far, wild or held four times) */
 static int drawn_tables(const FreeHand *h, int u, Tab *store, Tab **D, int *far) {
-    int a = UNIT_A[u], n = UNIT_N[u], any_jokers = h->jokers + h->room > 0;
+    int a = UNIT_A[u], n = UNIT_N[u];
     for (int i = 0; i < n; i++) {
         int k = a + i;
         D[k] = NULL;
@@ -447,62 +462,115 @@ static int drawn_tables(const FreeHand *h, int u, Tab *store, Tab **D, int *far)
         for (int j = 0; j < n; j++)
             unit[j] = h->real[a + j];
         unit[i]++;
-        if (lookup(unit, h->caps + a, u, any_jokers, &store[i]) < 0)
+        if (lookup(unit, h->caps + a, u, h->mode, &store[i]) < 0)
             return -1;
         D[k] = &store[i];
     }
     return 0;
 }
 
-static Tab tb_base[4], tb_drawn[34], tb_unit, tb_unit_drawn[MAXN];
+/* ---- jokers in play: the relaxed tables first ------------------------------------------
+ *
+ * With wildcards in play a unit's table depends on its caps only through q, the places
+ * beyond them (a joker's there), and the hand only asks q <= jokers + room. The caps vary
+ * with the room (the wildcard kind's real cap 0, the indicator's 3, the melds'), so tables
+ * keyed by them are many. The relaxed tables drop the caps (every cap RCAP: q is always 0)
+ * and depend on the counts alone. They give each target its D, so a relaxed distance is
+ * never above the capped one; and it is the capped one whenever the relaxed optimum S of
+ * the hand H satisfies S + E <= room (E: the real tiles held beyond their caps,
+ * excess()): a target of cost S has D <= S + jokers, and q <= D + E, so it is allowed.
+ * Then every draw's answer is exact too: a draw k whose relaxed distance is below S is a
+ * target of cost at most S - 1 with E at most one more (exact by the same bound); one
+ * whose relaxed distance is S or more has a capped one of S or more, and neither lowers
+ * the hand nor completes it (S >= 1). The same holds when another shape is nearer than S
+ * (d < S): no standard distance of H or H + k (S - 1 at least, so >= d) decides a bit.
+ * Otherwise (relaxed_exact false) the capped tables answer. efficiency.py FreeOracle does
+ * the same (free_oracle). */
+
+static int excess(const FreeHand *h) {
+    int e = 0;
+    for (int k = 0; k < 34; k++)
+        if (h->real[k] > h->caps[k])
+            e += h->real[k] - h->caps[k];
+    return e;
+}
+
+static int relaxed_exact(const FreeHand *h, int base, int d) {
+    return base < TINF && (base + excess(h) <= h->room || base > d);
+}
+
+static Tab tb_base[3][4], tb_drawn[3][34], tb_unit, tb_unit_drawn[MAXN];
 
 static PyObject *triple(int d, uint64_t lower, uint64_t zero) {
     return Py_BuildValue("(iKK)", d, (unsigned long long)lower, (unsigned long long)zero);
 }
 
-/* (d, lower, zero) of the 13-tile hand h */
-static PyObject *draws13(const FreeHand *h) {
-    int any_jokers = h->jokers + h->room > 0;
-    if (lone_tables(any_jokers) < 0)
-        return NULL;
-    Tab *T[4], *D[34];
-    int far[34], std[34], base, d;
+/* the four unit tables of h and their drawn tables, in h's mode */
+static int hand_tables(const FreeHand *h, Tab **T, Tab **D, int *far) {
+    if (lone_tables(h->mode) < 0)
+        return -1;
     for (int u = 0; u < 4; u++) {
-        if (lookup(h->real + UNIT_A[u], h->caps + UNIT_A[u], u, any_jokers, &tb_base[u]) < 0
-            || drawn_tables(h, u, tb_drawn + UNIT_A[u], D, far) < 0)
-            return NULL;
-        T[u] = &tb_base[u];
+        if (lookup(h->real + UNIT_A[u], h->caps + UNIT_A[u], u, h->mode,
+                   &tb_base[h->mode][u]) < 0
+            || drawn_tables(h, u, tb_drawn[h->mode] + UNIT_A[u], D, far) < 0)
+            return -1;
+        T[u] = &tb_base[h->mode][u];
     }
-    eval_std(h, T, D, far, std, &base);
-    uint64_t lo, ze;
-    shape_masks(h, std, base, &d, &lo, &ze);
-    return triple(d, lo, ze);
+    return 0;
 }
 
-/* per discard of the 14-tile hand h, (d, lower, zero) of the 13 tiles left: the units a
- * discard leaves alone keep their tables and drawn tables */
-static PyObject *draws14(const FreeHand *h, const int *ds, int nd) {
-    int any_jokers = h->jokers + h->room > 0;
-    if (lone_tables(any_jokers) < 0)
-        return NULL;
-    Tab *TB[4], *DB[34];
-    int farB[34];
-    for (int u = 0; u < 4; u++) {
-        if (lookup(h->real + UNIT_A[u], h->caps + UNIT_A[u], u, any_jokers, &tb_base[u]) < 0
-            || drawn_tables(h, u, tb_drawn + UNIT_A[u], DB, farB) < 0)
+/* (d, lower, zero) of the 13-tile hand h */
+static PyObject *draws13(FreeHand *h) {
+    Tab *T[4], *D[34];
+    int far[34], std[34], base, d;
+    uint64_t lo, ze;
+    h->mode = h->jokers + h->room > 0 ? M_RELAXED : M_PLAIN;
+    for (;;) {
+        if (hand_tables(h, T, D, far) < 0)
             return NULL;
-        TB[u] = &tb_base[u];
+        eval_std(h, T, D, far, std, &base);
+        shape_masks(h, std, base, &d, &lo, &ze);
+        if (h->mode != M_RELAXED || relaxed_exact(h, base, d))
+            return triple(d, lo, ze);
+        h->mode = M_FREE;
     }
+}
+
+/* (d, lower, zero) of h2, the 14-tile hand h less a tile t, into out: the units a discard
+ * leaves alone keep the tables and drawn tables of h (TB, DB, farB, in h2's mode); -1 with
+ * an exception set */
+static int one_discard(const FreeHand *h, FreeHand *h2, int t, Tab *const TB[4],
+                       Tab *const DB[34], const int *farB, int *base, int *d, uint64_t *lo,
+                       uint64_t *ze) {
+    Tab *T[4] = {TB[0], TB[1], TB[2], TB[3]}, *D[34];
+    int far[34], std[34];
+    memcpy(D, DB, sizeof(D));
+    memcpy(far, farB, sizeof(far));
+    if (!(h->wild >> t & 1)) {
+        int u = t < 27 ? t / 9 : 3;
+        if (lookup(h2->real + UNIT_A[u], h2->caps + UNIT_A[u], u, h2->mode, &tb_unit) < 0
+            || drawn_tables(h2, u, tb_unit_drawn, D, far) < 0)
+            return -1;
+        T[u] = &tb_unit;
+    }
+    eval_std(h2, T, D, far, std, base);
+    shape_masks(h2, std, *base, d, lo, ze);
+    return 0;
+}
+
+/* per discard of the 14-tile hand h, (d, lower, zero) of the 13 tiles left; in the relaxed
+ * tables first, a discard whose answer they do not settle in the capped ones */
+static PyObject *draws14(FreeHand *h, const int *ds, int nd) {
+    Tab *TB[3][4], *DB[3][34];
+    int farB[3][34], ready[3] = {0, 0, 0};
+    int mode0 = h->jokers + h->room > 0 ? M_RELAXED : M_PLAIN;
     PyObject *out = PyList_New(nd);
     if (!out)
         return NULL;
     for (int e = 0; e < nd; e++) {
         FreeHand h2 = *h;
-        int t = ds[e];
-        Tab *T[4] = {TB[0], TB[1], TB[2], TB[3]}, *D[34];
-        int far[34];
-        memcpy(D, DB, sizeof(D));
-        memcpy(far, farB, sizeof(far));
+        int t = ds[e], base, d;
+        uint64_t lo, ze;
         h2.counts[t]--;
         if (h->wild >> t & 1) {
             h2.jokers--;
@@ -510,26 +578,30 @@ static PyObject *draws14(const FreeHand *h, const int *ds, int nd) {
                 h2.room++;
         } else {
             h2.real[t]--;
-            int u = t < 27 ? t / 9 : 3;
-            if (lookup(h2.real + UNIT_A[u], h2.caps + UNIT_A[u], u, any_jokers, &tb_unit) < 0
-                || drawn_tables(&h2, u, tb_unit_drawn, D, far) < 0) {
-                Py_DECREF(out);
-                return NULL;
+        }
+        for (int mode = mode0;; mode = M_FREE) {
+            if (!ready[mode]) {
+                h->mode = mode;
+                if (hand_tables(h, TB[mode], DB[mode], farB[mode]) < 0)
+                    goto fail;
+                ready[mode] = 1;
             }
-            T[u] = &tb_unit;
+            h2.mode = mode;
+            if (one_discard(h, &h2, t, TB[mode], DB[mode], farB[mode], &base, &d, &lo,
+                            &ze) < 0)
+                goto fail;
+            if (mode != M_RELAXED || relaxed_exact(&h2, base, d))
+                break;
         }
-        int std[34], base, d;
-        uint64_t lo, ze;
-        eval_std(&h2, T, D, far, std, &base);
-        shape_masks(&h2, std, base, &d, &lo, &ze);
         PyObject *tr = triple(d, lo, ze);
-        if (!tr) {
-            Py_DECREF(out);
-            return NULL;
-        }
+        if (!tr)
+            goto fail;
         PyList_SET_ITEM(out, e, tr);
     }
     return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
 }
 
 static int read34(PyObject *o, int *out, int lo, int hi, const char *what) {
@@ -617,7 +689,9 @@ PyObject *free_draws(PyObject *self, PyObject *args) {
 
 /* free_warm(max_tiles, any_jokers): fill the unit-table cache with every suit pattern of at
  * most max_tiles tiles (each kind 0-4, caps 4) and every honors pattern (sorted), so that
- * a server's workers fork with them (webcalc/warmup.py); returns how many were looked up */
+ * a server's workers fork with them (webcalc/warmup.py); returns how many were looked up.
+ * any_jokers: the relaxed tables (what a hand with wildcards in play looks up first), else
+ * the plain ones */
 PyObject *free_warm(PyObject *self, PyObject *args) {
     int max_tiles, any_jokers;
     if (!PyArg_ParseTuple(args, "ip", &max_tiles, &any_jokers))
@@ -639,7 +713,7 @@ PyObject *free_warm(PyObject *self, PyObject *args) {
                     sorted_ok = 0;
             }
             if (sum <= max_tiles && sorted_ok) {
-                if (lookup(unit, caps, u, any_jokers, &tab) < 0)
+                if (lookup(unit, caps, u, any_jokers ? M_RELAXED : M_PLAIN, &tab) < 0)
                     return NULL;
                 done++;
             }

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from .hand import Meld
-from .tables import can_complete
+from .tables import UNITS, can_complete, unit_needs
 from .tiles import ALL_TILES, CODES, NUM_KINDS, Tile
 
 TERMINALS_AND_HONORS: tuple[int, ...] = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
@@ -234,10 +234,9 @@ def _choices(counts: Sequence[int], i: int, jokers: int, melds: int, pair: int,
         for p0 in options[0]:
             for p1 in options[1]:
                 for p2 in options[2]:
-                    places = (p0, p1, p2)
-                    need = sum(1 for _, w in places if w)
+                    need = p0[1] + p1[1] + p2[1]
                     if need <= jokers:
-                        yield ("sequence", places), need
+                        yield ("sequence", (p0, p1, p2)), need
 
 
 def _apply(counts: tuple[int, ...], grp: _AGroup, jokers: int, melds: int,
@@ -299,25 +298,54 @@ def _splits(counts: tuple[int, ...], jokers: int, melds: int, pair: int, in_trip
     out: list[tuple[tuple[int, tuple[Any, ...]], ...]] | None = memo.get(key)
     if out is not None:
         return out
-    i = next((k for k in range(NUM_KINDS) if counts[k]), -1)
-    if i < 0:
+    i = 0
+    while i < NUM_KINDS and not counts[i]:
+        i += 1
+    if i == NUM_KINDS:
         out = ([((3, ((-1, True),) * 3),) * melds + ((3, ((-1, True),) * 2),) * pair]
                if jokers == 3 * melds + 2 * pair else [])
         memo[key] = out
         return out
     out = []
-    for grp, _ in _choices(counts, i, jokers, melds, pair, in_triplet):
+    # every group holding tile i lies in i's unit: the other units' jokers (tables.
+    # jokers_needed's terms) are the same for every child state, summed once when needed
+    others = -1
+    pair_best = 2
+    a, b, honors = UNITS[i // 9 if i < 27 else 3]
+    for grp, need in _choices(counts, i, jokers, melds, pair, in_triplet):
         if floor is not None and grp < floor:
             continue
-        nc, nj, nm, np_ = _apply(counts, grp, jokers, melds, pair)
-        if nj < 0:
+        nc = list(counts)
+        short = False
+        for k, w in grp[1]:
+            if not w:
+                nc[k] -= 1
+                short = short or nc[k] < 0
+        if short:
             continue
+        nct = tuple(nc)
+        nj = jokers - need
+        if grp[0] == "pair":
+            nm, np_ = melds, pair - 1
+        else:
+            nm, np_ = melds - 1, pair
         # the floor holds while tile i is still the lowest
-        sub = (nc, nj, nm, np_, grp if nc[i] else None)
+        sub = (nct, nj, nm, np_, grp if nc[i] else None)
         rests = memo.get(sub)
         if rests is None:
-            rests = (_splits(nc, nj, nm, np_, in_triplet, sub[4], memo)
-                     if can_complete(nc, nj, nm, np_, in_triplet) else [])
+            # tiles and jokers still fill the groups left exactly (each group took its
+            # places): can_complete's count check holds, only the jokers are asked
+            if others < 0:
+                others = 0
+                for a2, b2, h2 in UNITS:
+                    if a2 != a:
+                        n0, n1 = unit_needs(counts[a2:b2], h2, in_triplet)
+                        others += n0
+                        pair_best = min(pair_best, n1 - n0)
+            n0, n1 = unit_needs(nct[a:b], honors, in_triplet)
+            wanted = others + n0 + (min(pair_best, n1 - n0) if np_ else 0)
+            rests = (_splits(nct, nj, nm, np_, in_triplet, sub[4], memo)
+                     if wanted <= nj else [])
             memo[sub] = rests
         if rests:
                 head = ((_ORDER[grp[0]], grp[1]),)

@@ -33,6 +33,7 @@ from .decompose import KNITTED_RUNS, TERMINALS_AND_HONORS
 from .draws import compiled_draws  # noqa: F401  (re-exported: efficiency.compiled_draws)
 from .shanten import (
     INF,
+    RELAXED_CAPS,
     UNITS,
     _finish_free,
     _merge_free,
@@ -101,21 +102,31 @@ class FreeOracle:
     changed: int | None
 
     def __init__(self, variant: Variant, sit: Situation, kinds: int,
-                 parent: FreeOracle | None = None, discard: int | None = None):
+                 parent: FreeOracle | None = None, discard: int | None = None,
+                 relaxed: bool = False):
         """``parent``, ``discard``: ``sit`` is the 14-tile hand of ``parent`` less a tile of
         kind ``discard``; the units it shares with that hand are not searched again (its
-        standard distance is the parent's or one more, decided by one bounded search)."""
+        standard distance is the parent's or one more, decided by one bounded search).
+        ``relaxed`` (only with wildcards in play): the unit tables without caps
+        (:data:`~webcalc.shanten.RELAXED_CAPS`), answers that :meth:`exact` says whether
+        they stand for the hand's; a parent and its discards' oracles are both relaxed or
+        both not. :func:`free_oracle` makes the oracle a hand is asked with."""
         self.sit = sit
         shapes = _free_shapes(variant, sit, kinds)
         self.shapes = shapes
         face, real, room = hand_caps(sit, kinds)
-        self.face, self.real_caps, self.room = face, real, room
-        self.jokers = len(sit.jokers)
-        self.groups = 4 - len(sit.hand.melds)
-        self.wild = frozenset(int(w) for w in sit.wildcards)
         counts = sit.real_counts
+        self.jokers = len(sit.jokers)
         any_jokers = self.jokers + room > 0
         self.any_jokers = any_jokers
+        self.relaxed = relaxed and any_jokers
+        # the real tiles held beyond their caps (0 for a hand within the copy limits)
+        self.excess = sum(c - cap for c, cap in zip(counts, real) if c > cap)
+        if self.relaxed:
+            real = list(RELAXED_CAPS)
+        self.face, self.real_caps, self.room = face, real, room
+        self.groups = 4 - len(sit.hand.melds)
+        self.wild = frozenset(int(w) for w in sit.wildcards)
         self.units = [tuple(counts[a:b]) for a, b, _ in UNITS]
         self.kinds = kinds
         self._seeds: dict[tuple[int, int], dict[Any, Any]] = {}
@@ -332,6 +343,19 @@ class FreeOracle:
             self._found[key] = found
         return k - a in found
 
+    def exact(self) -> bool:
+        """Whether this oracle's answers are the hand's: always without :attr:`relaxed`;
+        with it (the caps dropped, every target allowed its joker-only places), when the
+        relaxed standard distance ``S`` is finite and ``S`` + :attr:`excess` ≤ the wildcard
+        tiles left to draw (a target within ``S`` then needs no more joker-only places than
+        there are wildcards), or another shape is nearer than ``S`` (then no standard
+        distance decides an answer: a draw lowers ``S`` by one at most). webcalc/
+        _pjunit_draws.c ``relaxed_exact`` is the same test; its comment gives the proof."""
+        if not self.relaxed:
+            return True
+        s = self.base
+        return s < INF and (s + self.excess <= self.room or s > self.distance(None))
+
     def lowers(self, k: int, d0: int) -> bool:
         """``d(H + k) < d0``, where ``d0`` = ``distance(None)`` (the standard shape only
         searched when H's own standard distance is ``d0``: a draw lowers it by one at most)."""
@@ -404,6 +428,25 @@ def _finish_last(acc: dict[Any, Any], table: tuple[tuple[int, int, int, int], ..
     return best
 
 
+def free_oracle(variant: Variant, sit: Situation, kinds: int,
+                parent: FreeOracle | None = None, discard: int | None = None) -> FreeOracle:
+    """The :class:`FreeOracle` a hand is asked with: relaxed (unit tables keyed by the counts
+    alone, shared by every room) when wildcards are in play and :meth:`FreeOracle.exact`
+    holds, else one with the caps honoured. ``parent``: a 14-tile hand's oracle from
+    :func:`free_oracle_14` (its discards' oracles share its tables)."""
+    relaxed = parent.relaxed if parent is not None else True
+    oracle = FreeOracle(variant, sit, kinds, parent, discard, relaxed)
+    if oracle.exact():
+        return oracle
+    return FreeOracle(variant, sit, kinds)
+
+
+def free_oracle_14(variant: Variant, sit: Situation, kinds: int) -> FreeOracle:
+    """A 14-tile hand's oracle for its discards' (:func:`free_oracle` with ``parent``):
+    relaxed when wildcards are in play (its own answers are not asked)."""
+    return FreeOracle(variant, sit, kinds, relaxed=True)
+
+
 # -- the public functions ----------------------------------------------------------------
 
 def useful_draws(variant: Variant, sit: Situation, visible: Sequence[int] = (),
@@ -463,9 +506,9 @@ def useful_draws(variant: Variant, sit: Situation, visible: Sequence[int] = (),
     if variant.distance_shapes(sit, kinds_in_play) is not None:
         # (distance_shapes None: the variant counts the hand's shapes itself, below)
         if parent is not None:
-            oracle = FreeOracle(variant, sit, kinds_in_play, parent[0], parent[1])
+            oracle = free_oracle(variant, sit, kinds_in_play, parent[0], parent[1])
         else:
-            oracle = FreeOracle(variant, sit, kinds_in_play)
+            oracle = free_oracle(variant, sit, kinds_in_play)
         d0 = oracle.distance(None)
     else:
         d0 = min(variant.missing_by_shape(sit).values(), default=INF)
@@ -521,7 +564,7 @@ def efficiency(variant: Variant, sit: Situation, visible: Sequence[int] = (),
     fast = compiled_draws(variant, sit, kinds_in_play, tuple(int(t) for t in tiles))
     if fast is None and variant.distance_shapes(sit, kinds_in_play) is not None:
         # the free-joker variants: each discard's hand shares three units with this one
-        parent = FreeOracle(variant, sit, kinds_in_play)
+        parent = free_oracle_14(variant, sit, kinds_in_play)
     ready = None
     if (parent is not None or fast is not None) and discards is not None:
         ready = {int(d.tile): [int(w.tile) for w in d.waits] for d in discards}

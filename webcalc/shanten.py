@@ -50,6 +50,10 @@ if TYPE_CHECKING:
 INF = 99
 UNITS = ((0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True))
 CACHE = 1 << 13                     # unit patterns kept per table (bounded)
+#: caps no place count of a unit reaches (at most 20 places at a kind): :func:`unit_free`
+#: with these never counts a joker-only place, and its table depends on the counts alone
+#: (the relaxed tables of :func:`webcalc.efficiency.free_oracle`, webcalc/_pjunit_draws.c)
+RELAXED_CAPS = (31,) * 34
 # table rows are few distinct small tuples: one copy each
 _SHARED: dict[tuple[Any, ...], tuple[Any, ...]] = {}
 

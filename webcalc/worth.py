@@ -24,6 +24,7 @@ from .errors import InputError
 from .hand import Hand
 from .options import OptionsT
 from .settlement import settle
+from .tiles import Tile
 from .variants.base import Situation, Variant
 from .waits import Wait
 
@@ -112,7 +113,16 @@ def _raw_key(raw: dict[str, Any]) -> tuple[Any, ...] | None:
     return key
 
 
-def _price_shared(variant: Variant[OptionsT], sit: Situation[OptionsT], raw: dict[str, Any],
+def _won(before: Situation[OptionsT], tile: Tile, raw: dict[str, Any]) -> Situation[OptionsT]:
+    """The 14-tile win of ``before`` on ``tile``, ``raw`` its settlement inputs."""
+    # Hand.of(concealed + [tile]): the concealed tiles are sorted Tiles already
+    hand = Hand(tuple(sorted(before.hand.concealed + (tile,))), before.hand.melds)
+    return Situation(hand, before.wildcards, before.options, before.win_by, tile,
+                     before.indicator, raw)
+
+
+def _price_shared(variant: Variant[OptionsT], sit: Situation[OptionsT] | None,
+                  before: Situation[OptionsT], tile: Tile, raw: dict[str, Any],
                   raw_key: tuple[Any, ...] | None,
                   key: tuple[Any, ...] | None) -> dict[str, Any] | None:
     """:func:`_price`, made once per (variant, room options, win method, settlement inputs
@@ -120,17 +130,18 @@ def _price_shared(variant: Variant[OptionsT], sit: Situation[OptionsT], raw: dic
     process, share it. That is all such a price depends on: the win is judged from the key
     alone (``Variant.pricing_judgement``), and the settlement reads of the situation only the
     room options and the win method (parse_table; the 14 tiles and the winning tile only
-    pass its checks)."""
+    pass its checks). ``sit``: the win of ``before`` on ``tile``, or ``None`` (made here
+    when a price is made)."""
     if key is None or raw_key is None:
-        return _price(variant, sit, raw, key)
-    pk = (variant.name, sit.options, sit.win_by, raw_key, key)
+        return _price(variant, sit or _won(before, tile, raw), raw, key)
+    pk = (variant.name, before.options, before.win_by, raw_key, key)
     try:
         return _PRICES[pk]
     except KeyError:
         pass
     except TypeError:                     # an unhashable option value: priced afresh
-        return _price(variant, sit, raw, key)
-    value = _price(variant, sit, raw, key)
+        return _price(variant, sit or _won(before, tile, raw), raw, key)
+    value = _price(variant, sit or _won(before, tile, raw), raw, key)
     if len(_PRICES) >= PRICES_MAX:
         _PRICES.clear()
     _PRICES[pk] = value
@@ -144,17 +155,19 @@ def wait_values(variant: Variant[OptionsT], before: Situation[OptionsT],
     where the variant counts 表 (see the module docstring for the settlement it is priced
     with). A wait that
     cannot be priced (the variant's judgement is not a win there) is ``None``. Waits with the same
-    :func:`score_key` are priced once (:func:`_price_shared`)."""
+    :func:`score_key` are priced once (:func:`_price_shared`); a variant that tells every
+    wait's key from ``before`` (``Variant.wait_score_keys``) has no win made per wait."""
     raw = hypothetical_settlement(before.settlement, before.win_by, variant.discard_win_fields)
     raw_key = _raw_key(raw)
-    concealed, melds = before.hand.concealed, before.hand.melds
+    keys = variant.wait_score_keys(before, [w.tile for w in waits])
     out: list[dict[str, Any] | None] = []
-    for w in waits:
+    for i, w in enumerate(waits):
         tile = w.tile
-        # Hand.of(concealed + [tile]): the concealed tiles are sorted Tiles already
-        hand = Hand(tuple(sorted(concealed + (tile,))), melds)
-        sit = Situation(hand, before.wildcards, before.options, before.win_by, tile,
-                        before.indicator, raw)
-        value = _price_shared(variant, sit, raw, raw_key, score_key(variant, sit))
+        if keys is None:
+            won = _won(before, tile, raw)
+            value = _price_shared(variant, won, before, tile, raw, raw_key,
+                                  score_key(variant, won))
+        else:
+            value = _price_shared(variant, None, before, tile, raw, raw_key, keys[i])
         out.append(None if value is None else dict(value, fan=list(value["fan"])))
     return out

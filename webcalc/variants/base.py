@@ -12,7 +12,7 @@ rule set).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar, cast, overload
 
@@ -364,6 +364,13 @@ class Variant(Generic[OptionsT]):
         """A key such that two wins of the same 13 tiles with equal keys are worth the same
         (same 番/表 and amount), read off cheap predicates, or ``None`` when only a full
         judgement can tell. Default: ``None``."""
+        return None
+
+    def wait_score_keys(self, before: Situation[OptionsT],
+                        tiles: Sequence[Tile]) -> list[tuple[Any, ...] | None] | None:
+        """:meth:`score_key` of the win on each of ``tiles`` (waits of the 13-tile
+        ``before``) when one look at ``before`` tells them all, else ``None`` (then
+        :meth:`score_key` is asked per wait, of the completed hand). Default: ``None``."""
         return None
 
     def pricing_judgement(self, sit: Situation[OptionsT], key: tuple[Any, ...]) -> Judgement:

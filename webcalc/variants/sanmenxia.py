@@ -37,7 +37,7 @@ from ..settlement import (
     pay,
 )
 from ..tables import can_complete
-from ..tiles import ALL_TILES
+from ..tiles import ALL_TILES, Tile
 from .base import (
     NO_SHAPES,
     SEVEN_PAIRS,
@@ -226,9 +226,22 @@ class Sanmenxia(Variant[SanmenxiaOptions]):
 
         False when no winning tile is given or no wildcard was held before it.
         """
-        if sit.winning_tile is None or not sit.wildcards:
+        t = sit.winning_tile
+        if t is None or not sit.wildcards:
             return False
-        return Sanmenxia.any_tile_wait(sit.without_tile(sit.winning_tile))
+        if not sit.counts[t]:                     # not held: without_tile refuses it
+            return Sanmenxia.any_tile_wait(sit.without_tile(t))
+        # any_tile_wait of the 13 tiles before t, read off this situation's counts (no
+        # Situation made per wait priced: webcalc/worth.py asks this for every wait)
+        jokers = len(sit.jokers)
+        real = sit.real_counts
+        if t in sit.wildcards:
+            jokers -= 1
+        else:
+            real = real[:t] + (real[t] - 1,) + real[t + 1:]
+        if not jokers:
+            return False
+        return can_complete(real, jokers - 1, 4 - len(sit.hand.melds), 0)
 
     @staticmethod
     def any_tile_wait(sit: Situation[SanmenxiaOptions]) -> bool:
@@ -326,6 +339,14 @@ class Sanmenxia(Variant[SanmenxiaOptions]):
     def score_key(self, sit: Situation[SanmenxiaOptions]) -> tuple[Any, ...] | None:
         """SMX-4: 混单吊 or not."""
         return (self.is_wildcard_pair_wait(sit),)
+
+    def wait_score_keys(self, before: Situation[SanmenxiaOptions],
+                        tiles: Sequence[Tile]) -> list[tuple[Any, ...] | None] | None:
+        """:meth:`score_key` of every wait at once: a win on any tile is 混单吊 exactly when
+        ``before`` is an any-tile wait (:meth:`is_wildcard_pair_wait` of ``before`` + the
+        tile is :meth:`any_tile_wait` of ``before``)."""
+        key = (bool(before.wildcards) and self.any_tile_wait(before),)
+        return [key] * len(tiles)
 
     def pricing_judgement(self, sit: Situation[SanmenxiaOptions], key: tuple[Any,
                           ...]) -> Judgement:
