@@ -1,7 +1,7 @@
 # make run   -> serve on http://127.0.0.1:8000 (SQLite ledger in instance/, nothing to set up)
-# make test-fast -> the edit loop (about 2-3 min): no browser, SQLite only, no servers started,
+# make test-fast -> the edit loop (about 1½ min): no browser, SQLite only, no servers started,
 #                   the Hypothesis "dev" profile and WEBCALC_TEST_SCALE=0.2, on every core
-# make test  -> before a push, and what .ci/run runs (about 10 min on 2 cores): every check at
+# make test  -> before a push, and what .ci/run runs (about 9 min on 2 cores): every check at
 #               full scale, in parallel (pytest-xdist), PostgreSQL for the tests marked both_dbs,
 #               the browser tier on SQLite, and beside it the engine's own tests again without
 #               its C part (WEBCALC_PURE_PYTHON=1); then the serial tests alone
