@@ -32,12 +32,23 @@ class SharedTemplateCode(jinja2.BytecodeCache):
     """Jinja's bytecode cache, in memory, shared by every app a test process makes: the tests
     make a fresh app each (a fresh database per test, as flaskr's do), and each fresh app
     compiled its templates again (the calculator page's twelve: about 0.19 s of CPU, 50 times
-    the page itself). A template's code is keyed by its name and file and by the options that
-    change what it compiles to, and Jinja drops it when the source's checksum changes; the
-    apps render from the same code, byte for byte, as they would from their own."""
+    the page itself). A template's code is keyed by its name and file and by what changes
+    what it compiles to: the options, the i18n policies and gettext style, and the very
+    filters and tests (the compiler calls a filter with its context or not as the filter
+    asks, and folds a filter of constants into the code: ``{{ "a"|f }}``), and Jinja drops
+    it when the source's checksum changes; the apps render from the same code, byte for
+    byte, as they would from their own."""
 
     def __init__(self) -> None:
         self.code: dict[str, bytes] = {}
+        # every filter, test and code generator a key names, kept so that its id is never
+        # another object's (create_app's apps hold the same module functions: one key)
+        self.named: dict[int, object] = {}
+
+    def _ids(self, objects) -> tuple[int, ...]:
+        for obj in objects:
+            self.named.setdefault(id(obj), obj)
+        return tuple(id(obj) for obj in objects)
 
     def get_bucket(self, environment, name, filename, source):
         options = (environment.block_start_string, environment.block_end_string,
@@ -48,7 +59,14 @@ class SharedTemplateCode(jinja2.BytecodeCache):
                    environment.newline_sequence, environment.keep_trailing_newline,
                    environment.optimized, environment.is_async, sorted(environment.extensions),
                    getattr(environment.autoescape, "__qualname__", environment.autoescape),
-                   getattr(environment.finalize, "__qualname__", environment.finalize))
+                   getattr(environment.finalize, "__qualname__", environment.finalize),
+                   environment.sandboxed, getattr(environment, "newstyle_gettext", None),
+                   sorted((k, v) for k, v in environment.policies.items()
+                          if k.startswith(("ext.i18n.", "compiler."))),
+                   sorted(environment.filters), sorted(environment.tests),
+                   self._ids([environment.code_generator_class]
+                             + [environment.filters[k] for k in sorted(environment.filters)]
+                             + [environment.tests[k] for k in sorted(environment.tests)]))
         bucket = jinja2.bccache.Bucket(environment,
                                        f"{self.get_cache_key(name, filename)} {options!r}",
                                        self.get_source_checksum(source))
