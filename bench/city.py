@@ -94,6 +94,9 @@ def report(r: dict, args) -> str:
         lat_w.remove(x)
     p50, p99 = pct(lat_q, 0.5) * 1000, pct(lat_q, 0.99) * 1000
     w50, w99 = pct(lat_w, 0.5) * 1000, pct(lat_w, 0.99) * 1000
+    lat_writes = res.write_latencies or [float("nan")]
+    r50, r99 = pct(lat_writes, 0.5) * 1000, pct(lat_writes, 0.99) * 1000
+    timeouts = sum(1 for e in res.errors if "Timeout" in e[2])
     c304 = q["cpu"] / nq
     all304 = (q["cpu"] + q["nginx"] + q["pg"]) / nq
     cw = r["cpu"] / nw
@@ -132,6 +135,7 @@ def report(r: dict, args) -> str:
         f"| poll latency p50 / p99 | {p50:.1f} / {p99:.1f} ms | {w50:.1f} / {w99:.1f} ms |",
         f"| gunicorn workers' CPU per poll (all their CPU ÷ polls) | {c304 * 1000:.2f} ms | "
         f"{cw * 1000:.2f} ms |",
+        f"| write latency p50 / p99 (`POST …/hands` through nginx) | — | {r50:.1f} / {r99:.1f} ms |",
         f"| nginx / PostgreSQL sessions' CPU per poll | {q['nginx'] / nq * 1000:.2f} / "
         f"{q['pg'] / nq * 1000:.2f} ms | {r['nginx'] / nw * 1000:.2f} / "
         f"{r['pg'] / nw * 1000:.2f} ms |", "",
@@ -147,6 +151,8 @@ def report(r: dict, args) -> str:
         f"- Errors (5xx, refused, dropped, timeouts, malformed): {len(res.errors)}. A token in "
         f"nginx's access log: {'yes' if r['leaked'] else 'no'}.",
         f"- Target p99 ≤ 50 ms (quiet window): {verdict(p99 <= 50)} ({p99:.1f} ms).",
+        f"- Target write p99 ≤ 500 ms with 0 client time-outs (write window): "
+        f"{verdict(r99 <= 500 and not timeouts)} ({r99:.1f} ms, {timeouts} time-outs).",
         f"- 0 errors and no write answered stale: {verdict(not res.errors and not seen_old)}.",
         ""]
     return "\n".join(lines)

@@ -264,6 +264,8 @@ class Result:
     seen: dict = field(default_factory=dict)
     #: (table, time the write's answer was read, the version it made)
     writes: list = field(default_factory=list)
+    #: each answered write's latency (its request sent → its answer read), seconds
+    write_latencies: list = field(default_factory=list)
     #: polls started after the warm-up (drive's ``warm``), their latencies, 304s among them
     measured: int = 0
     measured_latencies: list = field(default_factory=list)
@@ -401,6 +403,7 @@ async def _writer(city: City, table: int, at: float, res: Result, port: int) -> 
     await asyncio.sleep(max(0.0, at - time.monotonic()))
     conn = _Conn(port)
     body = json.dumps(WIN).encode()
+    sent = time.monotonic()
     try:
         status, _headers, data = await asyncio.wait_for(conn.request(
             "POST", f"/api/v1/tables/{city.tokens[table][0]}/hands",
@@ -410,6 +413,7 @@ async def _writer(city: City, table: int, at: float, res: Result, port: int) -> 
             raise ValueError(f"write: status {status}: {data[:200]!r}")
         version = json.loads(data)["table"]["version"]
         res.writes.append((table, done, version))
+        res.write_latencies.append(done - sent)
     except (TimeoutError, OSError, asyncio.IncompleteReadError, ValueError, KeyError) as err:
         res.errors.append(("write", table, repr(err)))
     finally:
