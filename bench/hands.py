@@ -30,6 +30,21 @@ def random_tiles(rng: random.Random, n: int = 14) -> list[int]:
     return sorted(rng.sample([k for k in range(34) for _ in range(4)], n))
 
 
+def with_wildcards(rng: random.Random, base: list[int], n: int, wild: list[int],
+                   w: int) -> list[int]:
+    """``n`` tiles, sorted: ``base``'s tiles that are not wildcards, shuffled and cut to
+    ``n - w``, then ``w`` wildcard tiles (the kinds of ``wild`` in turn), then random other
+    tiles (never a wildcard, at most four of a kind) up to ``n``."""
+    tiles = [t for t in base if t not in wild]
+    rng.shuffle(tiles)
+    tiles = tiles[: n - w] + [wild[i % len(wild)] for i in range(w)]
+    while len(tiles) < n:                           # top up with other tiles
+        t = rng.randrange(34)
+        if t not in wild and tiles.count(t) < 4:
+            tiles.append(t)
+    return sorted(tiles)
+
+
 def fresh_tiles(rng: random.Random, n: int, seen: set) -> list[int]:
     """A wildcard-free hand of ``n`` (13 or 14) tiles not in ``seen`` (then added to it):
     half complete/ready shapes (a complete hand, less one tile for 13), half random."""
@@ -127,14 +142,7 @@ def fresh_requests(seed: int = 13) -> Iterator[dict]:
         w = 0
         if wild:
             w = rng.choice((0, 1, 1, 2, 2, 3, 4) + ((5, 6, 8) if len(wild) == 2 else ()))
-        tiles = [t for t in base if t not in wild]
-        rng.shuffle(tiles)
-        tiles = tiles[: n - w] + [wild[i % len(wild)] for i in range(w)]
-        while len(tiles) < n:                           # top up with other tiles
-            t = rng.randrange(34)
-            if t not in wild and tiles.count(t) < 4:
-                tiles.append(t)
-        tiles.sort()
+        tiles = with_wildcards(rng, base, n, wild, w)
         visible = tiles + ([ind] if ind is not None else [])
         if any(visible.count(k) > 4 for k in visible):
             continue

@@ -31,6 +31,8 @@ JOBS = [(v, t, w) for v in ("jincheng", "sanmenxia", "zhengzhou") for t in (13, 
 
 def one(tree: str, seed: int, hands: int) -> dict[str, float]:
     sys.path.insert(0, tree)
+    from hands import random_tiles, with_wildcards  # bench/hands.py (imports webcalc)
+
     from webcalc.analysis import analyze
     from webcalc.options import parse_options
     from webcalc.tiles import ALL_TILES, format_tiles
@@ -47,19 +49,10 @@ def one(tree: str, seed: int, hands: int) -> dict[str, float]:
             ind = None if variant == "jincheng" else rng.randrange(34)
             indicator = None if ind is None else ALL_TILES[ind]
             wild = [int(t) for t in v.wildcards(parse_options(v.Options, {}), indicator)]
-            base = (complete_tiles(rng) if rng.random() < 0.5
-                    else sorted(rng.sample([k for k in range(34) for _ in range(4)], 14)))
+            base = complete_tiles(rng) if rng.random() < 0.5 else random_tiles(rng, 14)
             if n == 13:
                 base.remove(rng.choice(base))
-            ww = w if wild else 0
-            tiles = [t for t in base if t not in wild]
-            rng.shuffle(tiles)
-            tiles = tiles[: n - ww] + [wild[i % len(wild)] for i in range(ww)]
-            while len(tiles) < n:
-                t = rng.randrange(34)
-                if t not in wild and tiles.count(t) < 4:
-                    tiles.append(t)
-            tiles.sort()
+            tiles = with_wildcards(rng, base, n, wild, w if wild else 0)
             vis = tiles + ([ind] if ind is not None else [])
             if any(vis.count(k) > 4 for k in vis):
                 continue

@@ -47,7 +47,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from hands import complete_tiles, page_query, random_tiles  # noqa: E402
+from hands import complete_tiles, page_query, random_tiles, with_wildcards  # noqa: E402
 
 from webcalc import create_app  # noqa: E402
 from webcalc.analysis import analyze  # noqa: E402
@@ -83,14 +83,7 @@ def _request(rng, variant, options, n, wild_count, seen, one_suit=False):
             base = [s + rng.randrange(9) for _ in range(14)]
         else:
             base = complete_tiles(rng) if rng.random() < 0.5 else random_tiles(rng, 14)
-        tiles = [t for t in base if t not in wild]
-        rng.shuffle(tiles)
-        tiles = tiles[: n - wild_count] + [wild[i % len(wild)] for i in range(wild_count)]
-        while len(tiles) < n:
-            t = rng.randrange(34)
-            if t not in wild and tiles.count(t) < 4:
-                tiles.append(t)
-        tiles.sort()
+        tiles = with_wildcards(rng, base, n, wild, wild_count)
         shown = tiles + [ind]
         if any(shown.count(k) > 4 for k in shown):
             continue
