@@ -239,19 +239,21 @@ class Sanmenxia(Variant[SanmenxiaOptions]):
             jokers -= 1
         else:
             real = real[:t] + (real[t] - 1,) + real[t + 1:]
-        if not jokers:
-            return False
-        return can_complete(real, jokers - 1, 4 - len(sit.hand.melds), 0)
+        return Sanmenxia._four_melds_less_a_wildcard(real, jokers, len(sit.hand.melds))
 
     @staticmethod
     def any_tile_wait(sit: Situation[SanmenxiaOptions]) -> bool:
         """SMX-4's any-tile wait of a 13-tile hand: less one wildcard tile, it forms four
         melds (with its declared melds), so any tile makes the eyes with that wildcard.
         SMX-5 counts 表 from the turns spent in it (:mod:`webcalc.story`)."""
-        if not sit.jokers:
-            return False
-        need = 4 - len(sit.hand.melds)
-        return can_complete(sit.real_counts, len(sit.jokers) - 1, need, 0)
+        return Sanmenxia._four_melds_less_a_wildcard(sit.real_counts, len(sit.jokers),
+                                                     len(sit.hand.melds))
+
+    @staticmethod
+    def _four_melds_less_a_wildcard(real: tuple[int, ...], jokers: int, melds: int) -> bool:
+        """:meth:`any_tile_wait` from the counts: ``real`` tiles and ``jokers`` wildcard
+        tiles concealed, ``melds`` declared."""
+        return jokers > 0 and can_complete(real, jokers - 1, 4 - melds, 0)
 
     def takes_history(self, opts: SanmenxiaOptions) -> bool:
         """SMX-5: a history of the winner's turns derives ``biao_discards`` (with wildcards)."""
