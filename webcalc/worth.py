@@ -132,16 +132,19 @@ def _price_shared(variant: Variant[OptionsT], sit: Situation[OptionsT] | None,
     room options and the win method (parse_table; the 14 tiles and the winning tile only
     pass its checks). ``sit``: the win of ``before`` on ``tile``, or ``None`` (made here
     when a price is made)."""
-    if key is None or raw_key is None:
+    def priced() -> dict[str, Any] | None:
         return _price(variant, sit or _won(before, tile, raw), raw, key)
+
+    if key is None or raw_key is None:
+        return priced()
     pk = (variant.name, before.options, before.win_by, raw_key, key)
     try:
         return _PRICES[pk]
     except KeyError:
         pass
     except TypeError:                     # an unhashable option value: priced afresh
-        return _price(variant, sit or _won(before, tile, raw), raw, key)
-    value = _price(variant, sit or _won(before, tile, raw), raw, key)
+        return priced()
+    value = priced()
     if len(_PRICES) >= PRICES_MAX:
         _PRICES.clear()
     _PRICES[pk] = value
