@@ -94,8 +94,7 @@ def report(r: dict, args) -> str:
         lat_w.remove(x)
     p50, p99 = pct(lat_q, 0.5) * 1000, pct(lat_q, 0.99) * 1000
     w50, w99 = pct(lat_w, 0.5) * 1000, pct(lat_w, 0.99) * 1000
-    lat_writes = res.write_latencies or [float("nan")]
-    r50, r99 = pct(lat_writes, 0.5) * 1000, pct(lat_writes, 0.99) * 1000
+    r50, r99 = pct(res.write_latencies, 0.5) * 1000, pct(res.write_latencies, 0.99) * 1000
     timeouts = sum(1 for e in res.errors if "Timeout" in e[2])
     c304 = q["cpu"] / nq
     all304 = (q["cpu"] + q["nginx"] + q["pg"]) / nq

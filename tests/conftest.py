@@ -27,7 +27,6 @@ if not os.environ.get("DATABASE_URL"):
         f"sqlite:///{tempfile.mkdtemp(prefix='webcalc-tests-')}/ledger.sqlite3")
 
 
-
 class SharedTemplateCode(jinja2.BytecodeCache):
     """Jinja's bytecode cache, in memory, shared by every app a test process makes: the tests
     make a fresh app each (a fresh database per test, as flaskr's do), and each fresh app
