@@ -6,7 +6,7 @@ than 2× slower than 晋城 at the same tile count and wildcard count ≤ 2").
 For each seed, one process per tree, the two started together, each importing ``webcalc``
 from its tree (its compiled part built in place), warming up as a worker does
 (:func:`webcalc.warmup.warm_up`) and then analysing the same fresh requests: per job (晋城,
-三门峡, 郑州 × 13/14 tiles × 0/1/2 wildcard tiles, 晋城 without) ``--hands`` hands never seen
+三门峡, 郑州, 盘锦 × 13/14 tiles × 0/1/2 wildcard tiles, 晋城 without) ``--hands`` hands never seen
 in the process, half complete shapes (13: less one tile), half random from a wall, the
 indicator random. The jobs take turns by batches of 10. The clock is CPU time
 (``time.process_time_ns``). Prints per job the µs per hand and the ratio to 晋城 at the same
@@ -25,7 +25,7 @@ import sys
 import time
 from typing import Any
 
-JOBS = [(v, t, w) for v in ("jincheng", "sanmenxia", "zhengzhou") for t in (13, 14)
+JOBS = [(v, t, w) for v in ("jincheng", "sanmenxia", "zhengzhou", "panjin") for t in (13, 14)
         for w in ((0,) if v == "jincheng" else (0, 1, 2))]
 
 
