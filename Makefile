@@ -19,6 +19,7 @@
 # make soak -> 60 s loopback load test against gunicorn -> bench/RESULTS.md "## Soak (issue 7)"
 # make bench-ledger -> ledger record/read/200-hand page timings, writes at 1/50/200 entries and 304 polls vs /healthz, SQLite and PostgreSQL -> "## Ledger (issue 12)", "## Ledger writes at 1, 50 and 200 entries (issue 21)"
 # make soak-ledger -> 60 s per database of ledger reads and writes on 2 gunicorn workers -> "## Ledger soak (issue 12)"
+# make bench-38 -> every figure of issue 38's Done-when in one run (peers, rule sets, page, 304s, mix, city, golden) -> "## Issue 38: the targets in one run"
 # make bench-city -> 3 gunicorn servers x 2 workers behind nginx on one PostgreSQL, 1000 tables x 4 polling viewers plus writes: poll p50/p99, server CPU per poll, tables per core -> "## City (issue 26.4)"
 # make bench-circle -> a circle of 100 tables x 16 hands on SQLite: the circle page, its JSON and a player's page after a write -> "## Circles (issue 24)"
 # make bench-limits -> the refused 2 MB import beside a record, the biggest import the caps allow, a table at the caps -> "## Ledger limits and imports (issue 20)"
@@ -37,7 +38,7 @@ BIN    := $(VENV)/bin
 LOCK   := constraints.txt
 PIP    := $(BIN)/python -m pip install -q -c $(LOCK)
 
-.PHONY: run test test-extras check test-fast test-pure golden bench worst bench-ledger bench-city bench-circle bench-circle-import bench-review bench-cards bench-limits bench-machinery fuzz soak-ledger soak load lock memory pages clean
+.PHONY: run test test-extras check test-fast test-pure golden bench worst bench-ledger bench-38 bench-city bench-circle bench-circle-import bench-review bench-cards bench-limits bench-machinery fuzz soak-ledger soak load lock memory pages clean
 
 run: $(VENV)/.stamp-run
 	$(BIN)/gunicorn -c gunicorn.conf.py 'webcalc:create_app()'
@@ -135,6 +136,9 @@ bench-ledger: $(VENV)/.stamp-run
 # (WEBCALC_TEST_POSTGRES_URL) with nginx in front (deploy/nginx-city.conf); about 3 minutes.
 # CITY_ARGS: e.g. --interval 5 (seconds between one viewer's polls) --tables 500
 CITY_ARGS ?=
+bench-38: $(VENV)/.stamp-run
+	$(BIN)/python bench/issue38.py
+
 bench-city: $(VENV)/.stamp-run
 	$(BIN)/python bench/city.py $(CITY_ARGS)
 

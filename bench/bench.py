@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import json
 import os
 import platform
 import random
@@ -340,6 +341,22 @@ def table_stats():
     return dt, tables.unit_needs.cache_info().currsize, tables._need.cache_info().currsize
 
 
+def peer_figures(sides, runs, agree, special, repeats, sizes) -> dict:
+    """The peers' figures as data: per job and peer, µs per hand of each side per repeat,
+    webcalc ÷ peer per repeat, and the answers compared (timed and 七对/十三幺 hands)."""
+    out: dict = {"repeats": repeats, "hands": sizes, "jobs": {}}
+    for n in JOBS:
+        us = {name: [runs[(n, r)][0][name] / runs[(n, r)][1] / 1000 for r in range(repeats)]
+              for name in sides}
+        ratios = {peer: ratio_stats(runs, peer, n, repeats)[3] for peer in sides
+                  if peer != "webcalc"}
+        compared = {peer: {kind: {k: v for k, v in rows.rows[(n, peer)].items()}
+                           for kind, rows in (("timed", agree), ("special", special))}
+                    for peer in ratios}
+        out["jobs"][str(n)] = {"us": us, "ratio": ratios, "compared": compared}
+    return out
+
+
 def _loadavg() -> str:
     try:
         return " ".join(Path("/proc/loadavg").read_text().split()[:3])
@@ -446,6 +463,9 @@ def main(argv=None):
     ap.add_argument("--hands14", type=int, default=PEER_HANDS[14])
     ap.add_argument("--peers-only", action="store_true",
                     help="only the comparison with the peers (prints, writes nothing)")
+    ap.add_argument("--json", action="store_true",
+                    help="with --peers-only: print the figures as JSON (bench/issue38.py)")
+    ap.add_argument("--seed", type=int, default=4026, help="the peers' hands' seed")
     args = ap.parse_args(argv)
     sizes = {13: args.hands13, 14: args.hands14}
     t_start = time.perf_counter()
@@ -453,7 +473,10 @@ def main(argv=None):
     if args.peers_only:
         warm_up()
         t0 = time.perf_counter()
-        sides, runs, agree, special = bench_peers(4026, args.repeats, sizes)
+        sides, runs, agree, special = bench_peers(args.seed, args.repeats, sizes)
+        if args.json:
+            print(json.dumps(peer_figures(sides, runs, agree, special, args.repeats, sizes)))
+            return
         print("\n".join(peer_lines(sides, runs, agree, special, args.repeats, sizes,
                                    time.perf_counter() - t0, load_start)))
         return
@@ -474,7 +497,7 @@ def main(argv=None):
     engine_hands = len(SEEN)
     load_peers = _loadavg()
     t0 = time.perf_counter()
-    sides, runs, agree, special = bench_peers(4026, args.repeats, sizes)
+    sides, runs, agree, special = bench_peers(args.seed, args.repeats, sizes)
     t_peers = time.perf_counter() - t0
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 

@@ -84,18 +84,29 @@ def run(args) -> dict:
             "pg_sessions": len(pids), "load": (load0, loadq, load1), "leaked": leaked}
 
 
-def report(r: dict, args) -> str:
+def figures(r: dict) -> dict[str, float]:
+    """The run's latencies in ms: quiet-window polls ``p50``/``p99``, write-window polls
+    ``w50``/``w99``, writes ``r50``/``r99``; ``timeouts`` (client time-outs), ``errors``."""
     res = r["res"]
-    q = r["quiet"]
-    nq, nw = q["polls"], r["polls"]
     lat_q = res.quiet_latencies
     lat_w = res.measured_latencies[:]
     for x in lat_q:
         lat_w.remove(x)
-    p50, p99 = pct(lat_q, 0.5) * 1000, pct(lat_q, 0.99) * 1000
-    w50, w99 = pct(lat_w, 0.5) * 1000, pct(lat_w, 0.99) * 1000
-    r50, r99 = pct(res.write_latencies, 0.5) * 1000, pct(res.write_latencies, 0.99) * 1000
-    timeouts = sum(1 for e in res.errors if "Timeout" in e[2])
+    return {"p50": pct(lat_q, 0.5) * 1000, "p99": pct(lat_q, 0.99) * 1000,
+            "w50": pct(lat_w, 0.5) * 1000, "w99": pct(lat_w, 0.99) * 1000,
+            "r50": pct(res.write_latencies, 0.5) * 1000,
+            "r99": pct(res.write_latencies, 0.99) * 1000,
+            "timeouts": sum(1 for e in res.errors if "Timeout" in e[2]),
+            "errors": len(res.errors)}
+
+
+def report(r: dict, args) -> str:
+    res = r["res"]
+    q = r["quiet"]
+    nq, nw = q["polls"], r["polls"]
+    f = figures(r)
+    p50, p99, w50, w99, r50, r99 = (f[k] for k in ("p50", "p99", "w50", "w99", "r50", "r99"))
+    timeouts = f["timeouts"]
     c304 = q["cpu"] / nq
     all304 = (q["cpu"] + q["nginx"] + q["pg"]) / nq
     cw = r["cpu"] / nw

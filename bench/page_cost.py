@@ -145,7 +145,7 @@ def profile(path: str, hands: int, seed: int) -> None:
         prof.disable()
         app.extensions["ledger"].dispose()
     s = io.StringIO()
-    pstats.Stats(prof, stream=s).sort_stats("cumulative").print_stats(45)
+    pstats.Stats(prof, stream=s).sort_stats(os.environ.get("SORT", "cumulative")).print_stats(45)
     print(s.getvalue())
 
 

@@ -52,3 +52,41 @@ def test_no_results_file_or_no_targets_section_keeps_nothing(tmp_path):
     (tmp_path / "other.md").write_text("# Benchmark results\n\n## Load\n\n| a | b |\n",
                                        encoding="utf-8")
     assert bench.kept_targets(str(tmp_path / "other.md"), set()) == []
+
+
+def _issue38():
+    spec = importlib.util.spec_from_file_location("bench_issue38", ROOT / "bench" / "issue38.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_issue38_judges_a_rule_set_by_its_worst_seed_and_wildcard_count(monkeypatch):
+    """``make bench-38``: a rule set meets "≤ 2× 晋城" only if every seed at every wildcard
+    count 0-2 does; one seed at 2.1× with two wildcards is a miss."""
+    m = _issue38()
+    fast = {f"{v} {n} w{w}": 100.0 * (1 if v == "jincheng" else 1.5)
+            for v in ("jincheng", *m.RULE_SETS) for n in (13, 14) for w in (0, 1, 2)}
+    slow = dict(fast, **{"panjin 14 w2": 210.0})
+    runs = iter([fast, fast, slow])
+    monkeypatch.setattr(m, "run_json", lambda args: next(runs))
+    rows = m.rule_sets([1, 2, 3], 10)
+    verdicts = {r.split(" | ")[0][2:]: r.split(" | ")[2] for r in rows}
+    assert verdicts["panjin ÷ 晋城, 14 tiles, 0-2 wildcard tiles (≤ 2×)"] == "**missed**"
+    assert verdicts["panjin ÷ 晋城, 13 tiles, 0-2 wildcard tiles (≤ 2×)"] == "met"
+    assert "w2 1.50× (1.50–2.10)" in rows[-1]
+
+
+def test_issue38_misses_the_peers_on_any_other_answer(monkeypatch):
+    """Fast but one answer that is neither equal nor a C-5 difference: not met."""
+    m = _issue38()
+    compared = {"timed": {"hands": 10, "equal": 9, "c5": 0, "other": 1},
+                "special": {"hands": 3, "equal": 3, "c5": 0, "other": 0}}
+    job = {"us": {"webcalc": [10.0], "riichienv": [20.0]}, "ratio": {"riichienv": [0.5]},
+           "compared": {"riichienv": compared}}
+    monkeypatch.setattr(m, "run_json", lambda args: {"jobs": {"13": job, "14": job}})
+    rows = m.peers(1, 1, 10, 10)
+    assert [r.split(" | ")[2] for r in rows] == ["**missed**", "**missed**"]
+    compared["timed"].update(equal=10, other=0)
+    assert [r.split(" | ")[2] for r in m.peers(1, 1, 10, 10)] == ["met", "met"]
