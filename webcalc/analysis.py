@@ -372,7 +372,8 @@ def _priced_waits(variant: Variant, before: Situation, waits: list[Wait]) -> Row
     """``waits`` as the API's rows, with ``win`` (API.md ``waits[].win``): what winning on
     each is worth, where it can be priced (:func:`webcalc.worth.wait_values`)."""
     rows = []
-    for w, value in zip(waits, wait_values(variant, before, waits), strict=True):
+    for w, value in zip(waits, wait_values(variant, before, [w.tile for w in waits]),
+                        strict=True):
         row = w.to_dict()
         if value is not None:
             row["win"] = value
@@ -389,7 +390,7 @@ def _priced_rows(variant: Variant, before: Situation, rows: list[dict[str, Any]]
     new dict)."""
     if not rows:
         return ()
-    waits = [Wait(_TILE_OF_CODE[r["tile"]], r["remaining"]) for r in rows]
+    waits = [_TILE_OF_CODE[r["tile"]] for r in rows]
     return tuple(r if value is None else {**r, "win": value}
                  for r, value in zip(rows, wait_values(variant, before, waits), strict=True))
 
