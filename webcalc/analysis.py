@@ -33,7 +33,7 @@ from .hand import Hand, Meld, melds_from_api
 from .messages import Joined, Message, Plain
 from .options import parse_options
 from .settlement import SettlementResult, settle
-from .tiles import ALL_TILES, FIELD_LABELS, Tile, counts_of, parse_tiles
+from .tiles import ALL_TILES, FIELD_LABELS, Tile, counts_of, parse_tiles, plain_kinds
 from .variants import VARIANTS, Situation, Variant
 from .variants.base import WIN_METHODS, Judgement
 from .waits import Wait, discard_advice, find_waits, is_any_tile_wait
@@ -215,7 +215,10 @@ def analyze(request: Any, *, advice: bool = True) -> Analysis:
 
     if req.get("hand") is None and _drawn_game(req.get("settlement")):
         return _settle_drawn_game(variant, options, req, kinds)
-    concealed = _tiles(req, "hand", kinds, required=True)
+    # the notation most requests use, read straight to counts (every kind in play, at most
+    # four of each: else the general path reads the field and says what is wrong with it)
+    plain = _plain_hand(req.get("hand"), kinds)
+    concealed = _tiles(req, "hand", kinds, required=True) if plain is None else []
     melds = melds_from_api(req.get("melds"))
     _check_meld_tiles(melds, kinds)
     indicator = _one_tile(req, "indicator", kinds)
@@ -227,8 +230,9 @@ def analyze(request: Any, *, advice: bool = True) -> Analysis:
                                      rule="C-7"), "indicator")
     wildcards = variant.wildcards(options, indicator)
     variant.check_melds(options, melds, wildcards)
-    hand = Hand.of(concealed, melds)
-    _check_copies(hand, visible, indicator)
+    hand = Hand.of(concealed, melds) if plain is None else Hand.of_sorted(*plain, melds)
+    if plain is None or melds or visible or indicator is not None:
+        _check_copies(hand, visible, indicator)
     if hand.tile_count not in (13, 14):
         code = "count.wrong_taken" if any(m.is_taken for m in melds) else "count.wrong"
         raise WrongTileCountError(Message(code, n=hand.tile_count, rule="C-3"),
@@ -250,6 +254,8 @@ def analyze(request: Any, *, advice: bool = True) -> Analysis:
         raise BadSettlementError(Message("settlement.not_object"), "settlement")
     sit = Situation(hand, wildcards, options, win_by, winning, indicator,
                     req.get("settlement"))
+    if plain is not None:
+        sit = sit.with_counts(plain[1])
     codes = tuple(t.code for t in wildcards)
     judgement: Judgement | None = None
     judged: dict[str, Any] = {}
@@ -447,6 +453,20 @@ def _tiles(req: dict[Any, Any], field: str, kinds: int, required: bool = False) 
         raise e.with_field(field, label) from None
     _check_kinds(tiles, kinds, field)
     return tiles
+
+
+def _plain_hand(raw: Any, kinds: int) -> tuple[list[int], list[int]] | None:
+    """A hand field in the plain notation (:func:`webcalc.tiles.plain_kinds`) that
+    :func:`_tiles` and :func:`_check_copies` would pass (every kind in play, at most four of
+    a kind) as its sorted kinds and its 34 counts, else ``None``: the general path then
+    reads it, and says what is wrong with it."""
+    if type(raw) is not str or len(raw) > MAX_TEXT:
+        return None
+    held = plain_kinds(raw)
+    if held is None or (held and held[-1] >= kinds):
+        return None
+    counts = counts_of(held)
+    return None if max(counts) > 4 else (held, counts)
 
 
 def _one_tile(req: dict[Any, Any], field: str, kinds: int) -> Tile | None:

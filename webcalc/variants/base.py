@@ -102,8 +102,9 @@ class Situation(Generic[OptionsT]):
     real_counts = _Derived["tuple[int, ...]"]()
     jokers = _Derived["tuple[Tile, ...]"]()
 
-    def _derive(self) -> None:
-        counts = counts_of(self.hand.concealed)
+    def _derive(self, counts: list[int] | None = None) -> None:
+        if counts is None:
+            counts = counts_of(self.hand.concealed)
         d = self.__dict__
         d["counts"] = counts
         wild = self.wildcards
@@ -116,6 +117,12 @@ class Situation(Generic[OptionsT]):
         else:
             d["real_counts"] = tuple(counts)
             d["jokers"] = ()
+
+    def with_counts(self, counts: list[int]) -> Situation[OptionsT]:
+        """This situation with ``counts`` as its concealed tiles' counts (a list nobody else
+        changes), where the caller counted them already: not counted again."""
+        self._derive(counts)
+        return self
 
     def without_tile(self, t: Tile) -> Situation[OptionsT]:
         """This situation with one ``t`` taken from the concealed tiles."""
