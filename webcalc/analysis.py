@@ -33,7 +33,15 @@ from .hand import Hand, Meld, melds_from_api
 from .messages import Joined, Message, Plain
 from .options import parse_options
 from .settlement import SettlementResult, settle
-from .tiles import ALL_TILES, FIELD_LABELS, Tile, counts_of, parse_tiles, plain_kinds
+from .tiles import (
+    ALL_TILES,
+    FIELD_LABELS,
+    NUM_KINDS,
+    Tile,
+    counts_of,
+    parse_tiles,
+    plain_kinds,
+)
 from .variants import VARIANTS, Situation, Variant
 from .variants.base import WIN_METHODS, Judgement
 from .waits import Wait, discard_advice, find_waits, is_any_tile_wait
@@ -256,7 +264,7 @@ def analyze(request: Any, *, advice: bool = True) -> Analysis:
                     req.get("settlement"))
     if plain is not None:
         sit = sit.with_counts(plain[1])
-    codes = tuple(t.code for t in wildcards)
+    codes = tuple([t.code for t in wildcards]) if wildcards else ()
     judgement: Judgement | None = None
     judged: dict[str, Any] = {}
     if hand.tile_count == 14:
@@ -287,6 +295,7 @@ def analyze(request: Any, *, advice: bool = True) -> Analysis:
     if not advice:
         return Analysis(variant.name, codes, hand.tile_count, **judged)
     vis = counts_of(visible)
+    cvis = vis if visible else ()      # the compiled call: no visible tiles, no counts read
     before = sit if hand.tile_count == 13 else (
         sit.without_tile(winning) if winning is not None else None)
     waits: list[Wait] = []
@@ -295,7 +304,7 @@ def analyze(request: Any, *, advice: bool = True) -> Analysis:
     compiled = variant.free_joker_search
     rows13 = None
     if before is not None:
-        rows13 = compiled_advice(variant, before, kinds, vis) if compiled else None
+        rows13 = compiled_advice(variant, before, kinds, cvis) if compiled else None
         if rows13 is not None:
             judged["any_tile_wait"] = rows13[4]
             judged["waits"] = _priced_rows(variant, before, rows13[1])
@@ -309,9 +318,9 @@ def analyze(request: Any, *, advice: bool = True) -> Analysis:
         # discard), −1 when it is complete
         rows14 = None
         if compiled:
-            allowed = tuple(int(t) for t in sorted(set(hand.concealed))
-                            if variant.can_discard(sit, t))
-            rows14 = compiled_advice(variant, sit, kinds, vis, allowed)
+            held, can = sit.counts, variant.can_discard
+            allowed = tuple([k for k in range(NUM_KINDS) if held[k] and can(sit, ALL_TILES[k])])
+            rows14 = compiled_advice(variant, sit, kinds, cvis, allowed)
         if rows14 is not None:
             eff_rows, discard_rows, best = rows14
             return Analysis(variant.name, codes, hand.tile_count, **judged,
@@ -397,8 +406,8 @@ def _priced_rows(variant: Variant, before: Situation, rows: list[dict[str, Any]]
     if not rows:
         return ()
     waits = [_TILE_OF_CODE[r["tile"]] for r in rows]
-    return tuple(r if value is None else {**r, "win": value}
-                 for r, value in zip(rows, wait_values(variant, before, waits), strict=True))
+    return tuple([r if value is None else {**r, "win": value}
+                  for r, value in zip(rows, wait_values(variant, before, waits), strict=True)])
 
 
 def _check_request(request: Any) -> dict[Any, Any]:

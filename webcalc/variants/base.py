@@ -506,7 +506,7 @@ class Variant(Generic[OptionsT]):
     @staticmethod
     def seven_pairs_as_themselves(sit: Situation[Any]) -> Reading | None:
         """七对 with wildcards only as themselves (SMX-3, ZZ-3, JC-2); needs no melds."""
-        if sit.hand.melds or any(c & 1 for c in sit.counts):
+        if sit.hand.melds or any(map((1).__and__, sit.counts)):
             return None
         return seven_pairs_reading(sit.counts)
 
