@@ -350,12 +350,14 @@ static void eval_std(const FreeHand *h, Tab *const T[4], Tab *const D[34], const
     int v = best[0][0][0];
     int base = v >= BIG ? TINF : (v > J ? v - J : 0);
     *base_out = base;
+    int by_rank[10] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1}; /* a far tile: by its rank */
     for (int k = 0; k < 34; k++) {
+        int r = k < 27 ? k % 9 : 9;
         if (h->wild >> k & 1)
             std[k] = base < TINF ? (base > 1 ? base - 1 : 0) : TINF;
         else if (far[k])
-            std[k] = finish_rows(best, lt[k < 27 ? k % 9 : 9].r, lt[k < 27 ? k % 9 : 9].n, G,
-                                 qm, J);
+            std[k] = by_rank[r] >= 0 ? by_rank[r]
+                     : (by_rank[r] = finish_rows(best, lt[r].r, lt[r].n, G, qm, J));
         else
             std[k] = TINF;
     }
@@ -413,20 +415,25 @@ static void shape_masks(const FreeHand *h, const int *std, int base, int *d_out,
             orph_kinds += c[ORPH[i]] > 0;
             orph_paired |= c[ORPH[i]] >= 2;
         }
-    int dk[34], d0 = TINF;
+    int dk[34], d0 = TINF, seven_at[4][5];
+    memset(seven_at, 0xff, sizeof(seven_at));           /* -1: not worked out yet */
     for (int k = -1; k < 34; k++) {
         if (k >= 0 && c[k] >= 4) {
             dk[k] = TINF;
             continue;
         }
         int best_d = k < 0 ? base : std[k];
-        if (h->shapes & SH_SEVEN) {
-            int hh[3] = {hist[0], hist[1], hist[2]};
-            if (k >= 0) {
-                slots(c[k], h->face[k], hh, -1);
-                slots(c[k] + 1, h->face[k], hh, 1);
+        if (h->shapes & SH_SEVEN) {       /* a draw's 七对 distance: by (count, face) */
+            int *at = k >= 0 ? &seven_at[c[k]][h->face[k]] : NULL, d = at ? *at : -1;
+            if (d < 0) {
+                int hh[3] = {hist[0], hist[1], hist[2]};
+                if (k >= 0) {
+                    slots(c[k], h->face[k], hh, -1);
+                    slots(c[k] + 1, h->face[k], hh, 1);
+                }
+                d = seven_of(hh);
+                if (at) *at = d;
             }
-            int d = seven_of(hh);
             if (d < best_d) best_d = d;
         }
         if ((h->shapes & SH_FOUR) && h->melds <= 3)
