@@ -286,8 +286,8 @@ def test_panjin_wait_values_with_every_fan_option():
 
 def test_wait_score_keys_are_each_waits_score_key():
     """三门峡 tells every wait's key from the 13 tiles (``Variant.wait_score_keys``): each is
-    the ``score_key`` of the completed hand, 混单吊 (an any-tile wait) or not; 晋城 asks
-    per wait (``None``)."""
+    the ``score_key`` of the completed hand, 混单吊 (an any-tile wait) or not; 晋城's is
+    the same for every wait (JC-5: no 番)."""
     from webcalc.hand import Hand
     from webcalc.options import parse_options
     from webcalc.tiles import parse_tiles
@@ -320,4 +320,6 @@ def test_wait_score_keys_are_each_waits_score_key():
     assert min(seen.values()) >= 40, seen
     jc = VARIANTS["jincheng"]
     before = Situation(Hand.of(parse_tiles("123m456p789s1122z")), (), jc.Options())
-    assert jc.wait_score_keys(before, parse_tiles("1z2z")) is None
+    waits = parse_tiles("1z2z")
+    assert jc.wait_score_keys(before, waits) == [
+        jc.score_key(_won(before, t, {})) for t in waits] == [(), ()]

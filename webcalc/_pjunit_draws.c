@@ -160,16 +160,17 @@ typedef struct {
 
 typedef int States[5][2][32];      /* merged units: (g, p, q) -> D, BIG for none */
 
-static void states_clear(States s) {
-    for (int g = 0; g < 5; g++)
+/* only the states g <= G, q <= qm are ever read: only those are cleared */
+static void states_clear(States s, int G, int qm) {
+    for (int g = 0; g <= G; g++)
         for (int p = 0; p < 2; p++)
-            for (int q = 0; q < 32; q++)
+            for (int q = 0; q <= qm; q++)
                 s[g][p][q] = BIG;
 }
 
 /* out = a merged with one more unit's rows (groups <= G, one pair, q <= qm) */
 static void states_merge(States a, const Row *rows, int nr, int G, int qm, States out) {
-    states_clear(out);
+    states_clear(out, G, qm);
     for (int g = 0; g <= G; g++)
         for (int p = 0; p < 2; p++)
             for (int q = 0; q <= qm; q++) {
@@ -308,48 +309,80 @@ static int lone_tables(int mode) {
     return 0;
 }
 
+/* The merged states of a hand's units: pair[0] units 0 and 1, pair[1] units 2 and 3,
+ * rest[u] the three units other than u and best[u] its states_best (in G, qm). A discard
+ * changes one unit u: its hand's rest[u] is the 14 tiles' (prep_merges of the 14 tiles),
+ * and the others' rests need one or two merges, not the whole hand's six and one more per
+ * unit. */
+typedef struct {
+    States pair[2], rest[4], best[4];
+} Merged;
+
+static Merged m14[3];              /* per mode: the 14-tile hand of draws14 */
+
+static void prep_merges(Tab *const T[4], int G, int qm, Merged *m) {
+    States zero_s, tmp;
+    states_clear(zero_s, G, qm);
+    zero_s[0][0][0] = 0;
+    for (int a = 0; a < 2; a++) {
+        states_merge(zero_s, T[2 * a]->r, T[2 * a]->n, G, qm, tmp);
+        states_merge(tmp, T[2 * a + 1]->r, T[2 * a + 1]->n, G, qm, m->pair[a]);
+    }
+    for (int u = 0; u < 4; u++) {
+        int other = u ^ 1;                            /* the pair partner */
+        states_merge(m->pair[u < 2], T[other]->r, T[other]->n, G, qm, m->rest[u]);
+        states_best(m->rest[u], G, qm, m->best[u]);
+    }
+}
+
 /* d_std of the hand (base) and of the hand with each kind drawn (std): T the four units'
  * tables, D[k] the table of k's unit with k drawn, or NULL (far[k]: from the lone tile;
- * else not drawn: a wildcard, or a kind held four times) */
+ * else not drawn: a wildcard, or a kind held four times). m: T's merged states (u < 0),
+ * or those of tables that differ from T only at unit u (u >= 0; their rest[u] is T's) */
 static void eval_std(const FreeHand *h, Tab *const T[4], Tab *const D[34], const int *far,
-                     int *std, int *base_out) {
+                     Merged *m, int u, int *std, int *base_out) {
     int G = h->groups, J = h->jokers, qm = h->mode == M_FREE ? h->jokers + h->room : 0;
+    int u0 = u < 0 ? 0 : u;
     Tab *lt = lone[h->mode];
-    States zero_s, tmp, s01, s23, all, best;
-    states_clear(zero_s);
-    zero_s[0][0][0] = 0;
-    states_merge(zero_s, T[0]->r, T[0]->n, G, qm, tmp);
-    states_merge(tmp, T[1]->r, T[1]->n, G, qm, s01);
-    states_merge(zero_s, T[2]->r, T[2]->n, G, qm, tmp);
-    states_merge(tmp, T[3]->r, T[3]->n, G, qm, s23);
-    states_merge(s01, T[2]->r, T[2]->n, G, qm, tmp);
-    states_merge(tmp, T[3]->r, T[3]->n, G, qm, all);
+    States all, best, tmp, pu, rest;
+    states_merge(m->rest[u0], T[u0]->r, T[u0]->n, G, qm, all);
     states_best(all, G, qm, best);
     int v = best[0][0][0];
     int base = v >= BIG ? TINF : (v > J ? v - J : 0);
     *base_out = base;
+    int by_rank[10] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1}; /* a far tile: by its rank */
     for (int k = 0; k < 34; k++) {
+        int r = k < 27 ? k % 9 : 9;
         if (h->wild >> k & 1)
             std[k] = base < TINF ? (base > 1 ? base - 1 : 0) : TINF;
         else if (far[k])
-            std[k] = finish_rows(best, lt[k < 27 ? k % 9 : 9].r, lt[k < 27 ? k % 9 : 9].n, G,
-                                 qm, J);
+            std[k] = by_rank[r] >= 0 ? by_rank[r]
+                     : (by_rank[r] = finish_rows(best, lt[r].r, lt[r].n, G, qm, J));
         else
             std[k] = TINF;
     }
-    for (int u = 0; u < 4; u++) {
-        int a = UNIT_A[u], n = UNIT_N[u], any = 0;
+    if (u >= 0) {                                     /* u's new table with its partner's */
+        states_clear(tmp, G, qm);
+        tmp[0][0][0] = 0;
+        states_merge(tmp, T[u]->r, T[u]->n, G, qm, rest);
+        states_merge(rest, T[u ^ 1]->r, T[u ^ 1]->n, G, qm, pu);
+    }
+    for (int w = 0; w < 4; w++) {
+        int a = UNIT_A[w], n = UNIT_N[w], any = 0;
         for (int i = 0; i < n; i++)
             any |= D[a + i] != NULL;
         if (!any)
             continue;
-        int other = u < 2 ? 1 - u : 5 - u;               /* the pair partner */
-        States rest;
-        states_merge(u < 2 ? s23 : s01, T[other]->r, T[other]->n, G, qm, rest);
-        states_best(rest, G, qm, tmp);
+        int (*bw)[2][32] = m->best[w];
+        if (u >= 0 && w != u) {          /* the rest of w holds u's new table: merged here */
+            states_merge(w == (u ^ 1) ? m->pair[u < 2] : pu, T[w ^ 1]->r, T[w ^ 1]->n, G, qm,
+                         rest);
+            states_best(rest, G, qm, tmp);
+            bw = tmp;
+        }
         for (int i = 0; i < n; i++)
             if (D[a + i])
-                std[a + i] = finish_rows(tmp, D[a + i]->r, D[a + i]->n, G, qm, J);
+                std[a + i] = finish_rows(bw, D[a + i]->r, D[a + i]->n, G, qm, J);
     }
 }
 
@@ -382,20 +415,25 @@ static void shape_masks(const FreeHand *h, const int *std, int base, int *d_out,
             orph_kinds += c[ORPH[i]] > 0;
             orph_paired |= c[ORPH[i]] >= 2;
         }
-    int dk[34], d0 = TINF;
+    int dk[34], d0 = TINF, seven_at[4][5];
+    memset(seven_at, 0xff, sizeof(seven_at));           /* -1: not worked out yet */
     for (int k = -1; k < 34; k++) {
         if (k >= 0 && c[k] >= 4) {
             dk[k] = TINF;
             continue;
         }
         int best_d = k < 0 ? base : std[k];
-        if (h->shapes & SH_SEVEN) {
-            int hh[3] = {hist[0], hist[1], hist[2]};
-            if (k >= 0) {
-                slots(c[k], h->face[k], hh, -1);
-                slots(c[k] + 1, h->face[k], hh, 1);
+        if (h->shapes & SH_SEVEN) {       /* a draw's 七对 distance: by (count, face) */
+            int *at = k >= 0 ? &seven_at[c[k]][h->face[k]] : NULL, d = at ? *at : -1;
+            if (d < 0) {
+                int hh[3] = {hist[0], hist[1], hist[2]};
+                if (k >= 0) {
+                    slots(c[k], h->face[k], hh, -1);
+                    slots(c[k] + 1, h->face[k], hh, 1);
+                }
+                d = seven_of(hh);
+                if (at) *at = d;
             }
-            int d = seven_of(hh);
             if (d < best_d) best_d = d;
         }
         if ((h->shapes & SH_FOUR) && h->melds <= 3)
@@ -445,8 +483,10 @@ static void shape_masks(const FreeHand *h, const int *std, int base, int *d_out,
     *zero = ze;
 }
 
-/* the drawn tables of unit u as held in h (NULL where far, wild or held four times) */
-static int drawn_tables(const FreeHand *h, int u, Tab *store, Tab **D, int *far) {
+/* the drawn tables of unit u as held in h (NULL where far, wild or held four times); the
+ * kind t drawn (a discard's own kind drawn back, t >= 0) has the table same */
+static int drawn_tables(const FreeHand *h, int u, Tab *store, Tab **D, int *far, int t,
+                        Tab *same) {
     int a = UNIT_A[u], n = UNIT_N[u];
     for (int i = 0; i < n; i++) {
         int k = a + i;
@@ -456,6 +496,10 @@ static int drawn_tables(const FreeHand *h, int u, Tab *store, Tab **D, int *far)
             continue;
         if (is_far(h->real + a, h->caps + a, u, i)) {
             far[k] = 1;
+            continue;
+        }
+        if (k == t) {
+            D[k] = same;
             continue;
         }
         int unit[MAXN];
@@ -500,6 +544,11 @@ static int relaxed_exact(const FreeHand *h, int base, int d) {
 }
 
 static Tab tb_base[3][4], tb_drawn[3][34], tb_unit, tb_unit_drawn[MAXN];
+static Merged m_one;               /* draws13's merged states, or a wildcard discard's */
+
+static inline int qmax(const FreeHand *h) {
+    return h->mode == M_FREE ? h->jokers + h->room : 0;
+}
 
 static PyObject *triple(int d, uint64_t lower, uint64_t zero) {
     return Py_BuildValue("(iKK)", d, (unsigned long long)lower, (unsigned long long)zero);
@@ -512,7 +561,7 @@ static int hand_tables(const FreeHand *h, Tab **T, Tab **D, int *far) {
     for (int u = 0; u < 4; u++) {
         if (lookup(h->real + UNIT_A[u], h->caps + UNIT_A[u], u, h->mode,
                    &tb_base[h->mode][u]) < 0
-            || drawn_tables(h, u, tb_drawn[h->mode] + UNIT_A[u], D, far) < 0)
+            || drawn_tables(h, u, tb_drawn[h->mode] + UNIT_A[u], D, far, -1, NULL) < 0)
             return -1;
         T[u] = &tb_base[h->mode][u];
     }
@@ -528,7 +577,8 @@ static PyObject *draws13(FreeHand *h) {
     for (;;) {
         if (hand_tables(h, T, D, far) < 0)
             return NULL;
-        eval_std(h, T, D, far, std, &base);
+        prep_merges(T, h->groups, qmax(h), &m_one);
+        eval_std(h, T, D, far, &m_one, -1, std, &base);
         shape_masks(h, std, base, &d, &lo, &ze);
         if (h->mode != M_RELAXED || relaxed_exact(h, base, d))
             return triple(d, lo, ze);
@@ -546,14 +596,17 @@ static int one_discard(const FreeHand *h, FreeHand *h2, int t, Tab *const TB[4],
     int far[34], std[34];
     memcpy(D, DB, sizeof(D));
     memcpy(far, farB, sizeof(far));
+    int u = -1;
     if (!(h->wild >> t & 1)) {
-        int u = t < 27 ? t / 9 : 3;
+        u = t < 27 ? t / 9 : 3;
         if (lookup(h2->real + UNIT_A[u], h2->caps + UNIT_A[u], u, h2->mode, &tb_unit) < 0
-            || drawn_tables(h2, u, tb_unit_drawn, D, far) < 0)
+            || drawn_tables(h2, u, tb_unit_drawn, D, far, t, TB[u]) < 0)
             return -1;
         T[u] = &tb_unit;
+    } else {                           /* a wildcard discarded: no unit changed, J and qm did */
+        prep_merges(T, h2->groups, qmax(h2), &m_one);
     }
-    eval_std(h2, T, D, far, std, base);
+    eval_std(h2, T, D, far, u < 0 ? &m_one : &m14[h2->mode], u, std, base);
     shape_masks(h2, std, *base, d, lo, ze);
     return 0;
 }
@@ -584,6 +637,7 @@ static PyObject *draws14(FreeHand *h, const int *ds, int nd) {
                 h->mode = mode;
                 if (hand_tables(h, TB[mode], DB[mode], farB[mode]) < 0)
                     goto fail;
+                prep_merges(TB[mode], h->groups, qmax(h), &m14[mode]);
                 ready[mode] = 1;
             }
             h2.mode = mode;

@@ -33,7 +33,15 @@ from .hand import Hand, Meld, melds_from_api
 from .messages import Joined, Message, Plain
 from .options import parse_options
 from .settlement import SettlementResult, settle
-from .tiles import ALL_TILES, FIELD_LABELS, Tile, counts_of, parse_tiles
+from .tiles import (
+    ALL_TILES,
+    FIELD_LABELS,
+    NUM_KINDS,
+    Tile,
+    counts_of,
+    parse_tiles,
+    plain_kinds,
+)
 from .variants import VARIANTS, Situation, Variant
 from .variants.base import WIN_METHODS, Judgement
 from .waits import Wait, discard_advice, find_waits, is_any_tile_wait
@@ -215,7 +223,10 @@ def analyze(request: Any, *, advice: bool = True) -> Analysis:
 
     if req.get("hand") is None and _drawn_game(req.get("settlement")):
         return _settle_drawn_game(variant, options, req, kinds)
-    concealed = _tiles(req, "hand", kinds, required=True)
+    # the notation most requests use, read straight to counts (every kind in play, at most
+    # four of each: else the general path reads the field and says what is wrong with it)
+    plain = _plain_hand(req.get("hand"), kinds)
+    concealed = _tiles(req, "hand", kinds, required=True) if plain is None else []
     melds = melds_from_api(req.get("melds"))
     _check_meld_tiles(melds, kinds)
     indicator = _one_tile(req, "indicator", kinds)
@@ -227,8 +238,9 @@ def analyze(request: Any, *, advice: bool = True) -> Analysis:
                                      rule="C-7"), "indicator")
     wildcards = variant.wildcards(options, indicator)
     variant.check_melds(options, melds, wildcards)
-    hand = Hand.of(concealed, melds)
-    _check_copies(hand, visible, indicator)
+    hand = Hand.of(concealed, melds) if plain is None else Hand.of_sorted(*plain, melds)
+    if plain is None or melds or visible or indicator is not None:
+        _check_copies(hand, visible, indicator)
     if hand.tile_count not in (13, 14):
         code = "count.wrong_taken" if any(m.is_taken for m in melds) else "count.wrong"
         raise WrongTileCountError(Message(code, n=hand.tile_count, rule="C-3"),
@@ -250,7 +262,9 @@ def analyze(request: Any, *, advice: bool = True) -> Analysis:
         raise BadSettlementError(Message("settlement.not_object"), "settlement")
     sit = Situation(hand, wildcards, options, win_by, winning, indicator,
                     req.get("settlement"))
-    codes = tuple(t.code for t in wildcards)
+    if plain is not None:
+        sit = sit.with_counts(plain[1])
+    codes = tuple([t.code for t in wildcards]) if wildcards else ()
     judgement: Judgement | None = None
     judged: dict[str, Any] = {}
     if hand.tile_count == 14:
@@ -281,6 +295,7 @@ def analyze(request: Any, *, advice: bool = True) -> Analysis:
     if not advice:
         return Analysis(variant.name, codes, hand.tile_count, **judged)
     vis = counts_of(visible)
+    cvis = vis if visible else ()      # the compiled call: no visible tiles, no counts read
     before = sit if hand.tile_count == 13 else (
         sit.without_tile(winning) if winning is not None else None)
     waits: list[Wait] = []
@@ -289,7 +304,7 @@ def analyze(request: Any, *, advice: bool = True) -> Analysis:
     compiled = variant.free_joker_search
     rows13 = None
     if before is not None:
-        rows13 = compiled_advice(variant, before, kinds, vis) if compiled else None
+        rows13 = compiled_advice(variant, before, kinds, cvis) if compiled else None
         if rows13 is not None:
             judged["any_tile_wait"] = rows13[4]
             judged["waits"] = _priced_rows(variant, before, rows13[1])
@@ -303,9 +318,9 @@ def analyze(request: Any, *, advice: bool = True) -> Analysis:
         # discard), −1 when it is complete
         rows14 = None
         if compiled:
-            allowed = tuple(int(t) for t in sorted(set(hand.concealed))
-                            if variant.can_discard(sit, t))
-            rows14 = compiled_advice(variant, sit, kinds, vis, allowed)
+            held, can = sit.counts, variant.can_discard
+            allowed = tuple([k for k in range(NUM_KINDS) if held[k] and can(sit, ALL_TILES[k])])
+            rows14 = compiled_advice(variant, sit, kinds, cvis, allowed)
         if rows14 is not None:
             eff_rows, discard_rows, best = rows14
             return Analysis(variant.name, codes, hand.tile_count, **judged,
@@ -372,7 +387,8 @@ def _priced_waits(variant: Variant, before: Situation, waits: list[Wait]) -> Row
     """``waits`` as the API's rows, with ``win`` (API.md ``waits[].win``): what winning on
     each is worth, where it can be priced (:func:`webcalc.worth.wait_values`)."""
     rows = []
-    for w, value in zip(waits, wait_values(variant, before, waits), strict=True):
+    for w, value in zip(waits, wait_values(variant, before, [w.tile for w in waits]),
+                        strict=True):
         row = w.to_dict()
         if value is not None:
             row["win"] = value
@@ -389,9 +405,9 @@ def _priced_rows(variant: Variant, before: Situation, rows: list[dict[str, Any]]
     new dict)."""
     if not rows:
         return ()
-    waits = [Wait(_TILE_OF_CODE[r["tile"]], r["remaining"]) for r in rows]
-    return tuple(r if value is None else {**r, "win": value}
-                 for r, value in zip(rows, wait_values(variant, before, waits), strict=True))
+    waits = [_TILE_OF_CODE[r["tile"]] for r in rows]
+    return tuple([r if value is None else {**r, "win": value}
+                  for r, value in zip(rows, wait_values(variant, before, waits), strict=True)])
 
 
 def _check_request(request: Any) -> dict[Any, Any]:
@@ -446,6 +462,20 @@ def _tiles(req: dict[Any, Any], field: str, kinds: int, required: bool = False) 
         raise e.with_field(field, label) from None
     _check_kinds(tiles, kinds, field)
     return tiles
+
+
+def _plain_hand(raw: Any, kinds: int) -> tuple[list[int], list[int]] | None:
+    """A hand field in the plain notation (:func:`webcalc.tiles.plain_kinds`) that
+    :func:`_tiles` and :func:`_check_copies` would pass (every kind in play, at most four of
+    a kind) as its sorted kinds and its 34 counts, else ``None``: the general path then
+    reads it, and says what is wrong with it."""
+    if type(raw) is not str or len(raw) > MAX_TEXT:
+        return None
+    held = plain_kinds(raw)
+    if held is None or (held and held[-1] >= kinds):
+        return None
+    counts = counts_of(held)
+    return None if max(counts) > 4 else (held, counts)
 
 
 def _one_tile(req: dict[Any, Any], field: str, kinds: int) -> Tile | None:

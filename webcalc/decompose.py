@@ -471,12 +471,31 @@ def standard_readings(counts: Sequence[int], jokers: Sequence[Tile], melds: Sequ
         order, places = g
         kind = _KINDS[order]
         tiles = ((placeholder,) * len(places) if kind == "free"
-                 else tuple(ALL_TILES[k] for k, _ in places))
-        return Group(kind, tiles, tuple(w for _, w in places))
+                 else tuple([ALL_TILES[k] for k, _ in places]))
+        return Group(kind, tiles, tuple([w for _, w in places]))
 
-    shown = [bare(g) for g in distinct]
+    plain = _PLAIN_GROUPS.get
+    shown = [plain(g) or bare(g) for g in distinct]
     return [Reading("standard", tuple([shown[r] for r in ranks]) + meld_groups)
             for ranks in sorted(seen)]
+
+
+def _plain_groups() -> dict[tuple[int, tuple[Any, ...]], Group]:
+    """Every group a split without jokers holds (34 pairs, 21 sequences, 34 triplets) as
+    :func:`standard_readings` shows it, by its split form: built once, at import."""
+    out = {}
+    for k in range(NUM_KINDS):
+        runs = [(0, (k, k)), (2, (k, k, k))]
+        if k < 27 and k % 9 < 7:
+            runs.append((1, (k, k + 1, k + 2)))
+        for order, kinds in runs:
+            out[(order, tuple((i, False) for i in kinds))] = Group(
+                _KINDS[order], tuple(ALL_TILES[i] for i in kinds), (False,) * len(kinds))
+    return out
+
+
+#: :func:`_plain_groups`: a Group is an immutable value, so every reading shares these
+_PLAIN_GROUPS = _plain_groups()
 
 
 def is_standard(counts: Sequence[int], jokers: int, melds: int,

@@ -11,13 +11,21 @@ melds. Both print back in the notation they parse from (``str(meld) == "碰555m"
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from .errors import BadMeldError, InputError
 from .messages import Message
-from .tiles import FIELD_LABELS, Tile, counts_of, format_tiles, normalize_text, parse_tiles
+from .tiles import (
+    ALL_TILES,
+    FIELD_LABELS,
+    Tile,
+    counts_of,
+    format_tiles,
+    normalize_text,
+    parse_tiles,
+)
 
 MELD_KINDS = ("pong", "chow", "kong", "added_kong", "concealed_kong", "shi", "qiang")
 KONG_KINDS = frozenset({"kong", "added_kong", "concealed_kong"})
@@ -234,6 +242,16 @@ class Hand:
                 tiles = tuple(Tile(t) for t in tiles)
                 break
         return cls(tuple(sorted(tiles)), tuple(melds))
+
+    @classmethod
+    def of_sorted(cls, kinds: Sequence[int], counts: Sequence[int],
+                  melds: Iterable[Meld] = ()) -> Hand:
+        """:meth:`of` concealed tiles given as their kinds already sorted, with their 34
+        ``counts``: nothing sorted again, and without melds :meth:`held_counts` is known."""
+        hand = cls(tuple(map(ALL_TILES.__getitem__, kinds)), tuple(melds))
+        if not hand.melds:
+            object.__setattr__(hand, "_held", tuple(counts))
+        return hand
 
     @property
     def tile_count(self) -> int:

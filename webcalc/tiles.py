@@ -246,6 +246,26 @@ def parse_tiles(text: str) -> list[Tile]:
     return out
 
 
+def plain_kinds(text: str) -> list[int] | None:
+    """The kinds (0-33) of the tiles of ``text``, sorted, when it is in the notation most
+    requests use (``123m456p11z``: digits and suit letters only), read with no :class:`Tile`
+    built: ``sorted(parse_tiles(text))`` as ints; ``None`` for any other text (blank
+    included), which :func:`parse_tiles` reads or refuses.
+
+    >>> plain_kinds("1230m11z"), plain_kinds("东")
+    ([0, 1, 2, 4, 27, 27], None)
+    """
+    if not _PLAIN_NOTATION.fullmatch(text):
+        return None
+    out: list[int] = []
+    rank = _RANK
+    for digits, suit in _PLAIN_GROUP.findall(text):
+        start = _SUIT_START[suit]
+        out += [start + rank[d] for d in digits]
+    out.sort()
+    return out
+
+
 # -- the general path: items, then counts (API.md "Spoken tile notation") ----------------------
 
 class _Group:

@@ -26,7 +26,6 @@ from .options import OptionsT
 from .settlement import settle
 from .tiles import Tile
 from .variants.base import Situation, Variant
-from .waits import Wait
 
 #: settlement fields that do not change what a win pays the winner (kongs are paid apart)
 _NOT_FOR_THE_WIN = ("kongs",)
@@ -152,9 +151,9 @@ def _price_shared(variant: Variant[OptionsT], sit: Situation[OptionsT] | None,
 
 
 def wait_values(variant: Variant[OptionsT], before: Situation[OptionsT],
-                waits: Sequence[Wait]) -> list[dict[str, Any] | None]:
-    """What winning on each wait of the 13-tile hand ``before`` is worth, in the order of
-    ``waits`` (API.md ``waits[].win``): ``{"fan": [keys], "amount": x}`` plus ``"biao": n``
+                waits: Sequence[Tile]) -> list[dict[str, Any] | None]:
+    """What winning on each wait (its tile) of the 13-tile hand ``before`` is worth, in the
+    order of ``waits`` (API.md ``waits[].win``): ``{"fan": [keys], "amount": x}`` plus ``"biao": n``
     where the variant counts 表 (see the module docstring for the settlement it is priced
     with). A wait that
     cannot be priced (the variant's judgement is not a win there) is ``None``. Waits with the same
@@ -162,15 +161,16 @@ def wait_values(variant: Variant[OptionsT], before: Situation[OptionsT],
     wait's key from ``before`` (``Variant.wait_score_keys``) has no win made per wait."""
     raw = hypothetical_settlement(before.settlement, before.win_by, variant.discard_win_fields)
     raw_key = _raw_key(raw)
-    keys = variant.wait_score_keys(before, [w.tile for w in waits])
+    keys = variant.wait_score_keys(before, waits)
     out: list[dict[str, Any] | None] = []
-    for i, w in enumerate(waits):
-        tile = w.tile
+    value: dict[str, Any] | None = None
+    for i, tile in enumerate(waits):
         if keys is None:
             won = _won(before, tile, raw)
             value = _price_shared(variant, won, before, tile, raw, raw_key,
                                   score_key(variant, won))
-        else:
+        elif not i or keys[i] is None or keys[i] != keys[i - 1] or raw_key is None:
+            # a wait whose key is the one before's is worth the same (_price_shared)
             value = _price_shared(variant, None, before, tile, raw, raw_key, keys[i])
         out.append(None if value is None else dict(value, fan=list(value["fan"])))
     return out

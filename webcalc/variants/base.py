@@ -102,8 +102,9 @@ class Situation(Generic[OptionsT]):
     real_counts = _Derived["tuple[int, ...]"]()
     jokers = _Derived["tuple[Tile, ...]"]()
 
-    def _derive(self) -> None:
-        counts = counts_of(self.hand.concealed)
+    def _derive(self, counts: list[int] | None = None) -> None:
+        if counts is None:
+            counts = counts_of(self.hand.concealed)
         d = self.__dict__
         d["counts"] = counts
         wild = self.wildcards
@@ -116,6 +117,12 @@ class Situation(Generic[OptionsT]):
         else:
             d["real_counts"] = tuple(counts)
             d["jokers"] = ()
+
+    def with_counts(self, counts: list[int]) -> Situation[OptionsT]:
+        """This situation with ``counts`` as its concealed tiles' counts (a list nobody else
+        changes), where the caller counted them already: not counted again."""
+        self._derive(counts)
+        return self
 
     def without_tile(self, t: Tile) -> Situation[OptionsT]:
         """This situation with one ``t`` taken from the concealed tiles."""
@@ -499,7 +506,7 @@ class Variant(Generic[OptionsT]):
     @staticmethod
     def seven_pairs_as_themselves(sit: Situation[Any]) -> Reading | None:
         """七对 with wildcards only as themselves (SMX-3, ZZ-3, JC-2); needs no melds."""
-        if sit.hand.melds or any(c & 1 for c in sit.counts):
+        if sit.hand.melds or any(map((1).__and__, sit.counts)):
             return None
         return seven_pairs_reading(sit.counts)
 

@@ -279,6 +279,12 @@ class Jincheng(Variant[JinchengOptions]):
         """JC-5: no 番; the hand never counts."""
         return ()
 
+    def wait_score_keys(self, before: Situation[JinchengOptions],
+                        tiles: Sequence[Tile]) -> list[tuple[Any, ...] | None] | None:
+        """:meth:`score_key` of every wait at once: the same for every win (JC-5), so no
+        win is made per wait to ask it."""
+        return [()] * len(tiles)
+
 
 def _taken(sit: Situation[JinchengOptions]) -> set[int]:
     """The kinds held as 拾/搶 tiles (JC-10); empty for a hand without them."""
