@@ -356,7 +356,9 @@ class Panjin(Variant[PanjinOptions]):
         (:meth:`special_waits`), the wildcard kinds when some such hand draws a wildcard,
         and kinds no complete hand can hold one more of (left to the split search as
         before) may complete it. A hand that is not ready loses its standard candidates
-        before any split search."""
+        before any split search. No candidates, no search: nothing to narrow."""
+        if not candidates:
+            return set(), set()
         face, real_caps, room = hand_caps(sit)
         jokers = len(sit.jokers)
         found = panjin_standard_drawn(
