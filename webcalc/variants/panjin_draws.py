@@ -24,7 +24,6 @@ from .panjin_search import (
     _yj_flags,
     panjin_count_lower,
     panjin_meld_flags,
-    panjin_missing,
     panjin_rest_places,
 )
 
@@ -641,12 +640,12 @@ def discards_search(sit: Situation, allowed: set[int]) -> tuple[int | None, dict
     jokers = len(sit.jokers)
     if jokers >= len(sit.hand.concealed) - 1:
         return None, {}
-    d14 = panjin_missing(sit, allowed, seven_pairs=False).get("standard")
+    face, real_caps, room = hand_caps(sit)
+    d14 = _standard_distance(sit, allowed, real_caps, room)
     if d14 is None:
         return -1, {}
     bound = d14 + 1
     # every discard's search at once (the same results as one search per discard)
-    face, real_caps, room = hand_caps(sit)
     pre = panjin_discards_drawn(
         sit.real_counts, real_caps, jokers, room, len(sit.hand.melds),
         panjin_meld_flags(sit), allowed, sit.options.piaohu,
@@ -654,3 +653,26 @@ def discards_search(sit: Situation, allowed: set[int]) -> tuple[int | None, dict
                                if t not in sit.wildcards}),
         sit.win_by == "discard")
     return bound, pre
+
+def _standard_distance(sit: Situation, allowed: Collection[int], real_caps: Sequence[int],
+                       room: int) -> int | None:
+    """The standard distance of ``sit`` (every held joker placed, the discard-win rule
+    counted): :func:`webcalc.variants.panjin_search.panjin_missing`'s ``"standard"``, by
+    the same bounded searches from the same looser count up, each
+    :func:`panjin_standard_drawn` (its merges compiled) instead of :func:`panjin_standard`
+    (merged in Python). For a hand that need not give up a joker (``min_jokers`` =
+    ``jokers``: :func:`discards_search`'s hands)."""
+    jokers = len(sit.jokers)
+    melds = len(sit.hand.melds)
+    lower = free_standard(sit.real_counts, real_caps, jokers, room, melds)
+    if lower is None:
+        return None
+    lower = max(lower, panjin_count_lower(sit, allowed))
+    flags = panjin_meld_flags(sit)
+    for b in range(lower, 15 - 3 * melds + 1):
+        found = panjin_standard_drawn(sit.real_counts, real_caps, jokers, room, melds, flags,
+                                      allowed, sit.options.piaohu, jokers, b,
+                                      sit.win_by == "discard")
+        if found is not None:
+            return found[0]
+    return None
