@@ -1,4 +1,4 @@
-/* webcalc._pjunit: the engine's hot searches compiled, twelve functions in one optional
+/* webcalc._pjunit: the engine's hot searches compiled, thirteen functions in one optional
  * extension (setup.py). Each is the twin of a Python function that stays the reference and
  * runs when the module was not built or refuses a call (webcalc/compiled.py): the same
  * states, transitions, bounds and pruning, so tests/test_pjunit.py can hold both equal.
@@ -126,6 +126,10 @@ static PyMethodDef methods[] = {
      "rest_places(m0, m1, m2, m3) -> four rest tables. See "
      "webcalc/variants/panjin_search.py "
      "_rest_places_all."},
+    {"combine", combine, METH_VARARGS,
+     "combine(acc, tables, groups, max_x, min_jokers, allowed, counts_suit, want, jokers, "
+     "need_real, limit) -> [(d, drawn, wild) or None per table]. See "
+     "webcalc/variants/panjin_draws.py _combine."},
     {"free_draws", free_draws, METH_VARARGS,
      "free_draws(counts, meld_tiles, indicator, kinds, wild, shapes, melds, discards) -> "
      "(d, lower, zero), or per discard a list of them. See webcalc/efficiency.py "

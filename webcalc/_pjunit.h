@@ -2,7 +2,7 @@
  * the module is one extension, webcalc._pjunit).
  *
  *   webcalc/_pjunit.c              the module: the argument readers, the re-entrancy
- *                                  guards and the method table (twelve functions)
+ *                                  guards and the method table (thirteen functions)
  *   webcalc/_pjunit_free.c         the free-joker unit tables and folds (shanten.py:
  *                                  unit_free, _plain_rows, free_unit_states,
  *                                  free_unit_draws) and tables.py's unit_needs
@@ -13,6 +13,8 @@
  *   webcalc/variants/panjin_unit.c a rule set's own per-unit search and merge, and its
  *                                  rest bound (webcalc/variants/panjin_search.py,
  *                                  panjin_draws.py)
+ *   webcalc/variants/panjin_combine.c the same rule set's last step for every discard of
+ *                                  a 14-tile hand (panjin_draws.py _combine)
  *
  * Every function is the twin of a Python function that stays the reference
  * (tests/test_pjunit.py holds the two equal).
@@ -69,5 +71,8 @@ PJ_HIDDEN PyObject *free_advice(PyObject *self, PyObject *args);
 PJ_HIDDEN PyObject *search_impl(PyObject *self, PyObject *args);
 PJ_HIDDEN PyObject *merge_impl(PyObject *self, PyObject *args);
 PJ_HIDDEN PyObject *rest_places(PyObject *self, PyObject *args);
+
+/* variants/panjin_combine.c */
+PJ_HIDDEN PyObject *combine(PyObject *self, PyObject *args);
 
 #endif

@@ -524,40 +524,63 @@ def panjin_discards_drawn(real: Sequence[int], caps: Sequence[int], jokers: int,
             k_u = sum(held[v] for v in rest[pos + 1:]) + held[u] - 1 + jokers
             acc = _merge_drawn(acc, multi[w][0], groups, max_x, jokers, limit,
                                not UNITS[w][2] and not suits0 >> w & 1, want, k_u)
-        by_gp: dict[tuple[int, int], list[Any]] = {}
-        for (g, p, x, n, f), v in acc.items():
-            by_gp.setdefault((g, p), []).append((x, n, f) + v)
-        counts_suit = not honors and not suits0 >> u & 1
         tables = dict(multi[u][1])
-        for k in mine:
-            best, mask, wild = None, 0, False
-            for g2, p2, x2, fl, r2, m2 in tables[k - a]:
-                lst = by_gp.get((groups - g2, 1 - p2))
-                if not lst:
+        found = _combine(acc, [tables[k - a] for k in mine], groups, max_x, min_jokers,
+                         allowed_suits, not honors and not suits0 >> u & 1, want, jokers,
+                         need_real_draw, limit)
+        out.update(zip(mine, found))
+    return out
+
+
+def _combine(acc: dict[Any, Any], tables: Sequence[tuple[tuple[int, ...], ...]], groups: int,
+             max_x: int, min_jokers: int, allowed_suits: Collection[int], counts_suit: bool,
+             want: int, jokers: int, need_real_draw: bool,
+             limit: int) -> list[tuple[int, int, bool] | None]:
+    """The last step of :func:`panjin_discards_drawn`: ``acc`` (the other three units
+    merged, :func:`_merge_drawn`) against each of ``tables`` (the rows of the unit a
+    discard touches, one table per discard): per table ``(d, kinds bit set, a wildcard
+    draw lowers it)`` of its cheapest complete targets within ``limit``, read as
+    :func:`_drawn_best` reads them, or ``None``. Compiled: webcalc/variants/panjin_combine.c
+    (``_pjunit.combine``), this the reference."""
+    if _pjunit is not None:
+        allowed = sum(1 << s for s in set(allowed_suits) if 0 <= s <= 4)
+        found: list[tuple[int, int, bool] | None] = _pjunit.combine(
+            acc, tables, groups, max_x, min_jokers, allowed, counts_suit, want, jokers,
+            need_real_draw, limit)
+        return found
+    by_gp: dict[tuple[int, int], list[Any]] = {}
+    for (g, p, x, n, f), v in acc.items():
+        by_gp.setdefault((g, p), []).append((x, n, f) + v)
+    out: list[tuple[int, int, bool] | None] = []
+    for table in tables:
+        best, mask, wild = None, 0, False
+        for g2, p2, x2, fl, r2, m2 in table:
+            lst = by_gp.get((groups - g2, 1 - p2))
+            if not lst:
+                continue
+            inc = 1 if counts_suit and fl & PRES else 0
+            fw = fl & want
+            for x, n, f, r, m in lst:
+                x3 = x + x2
+                if x3 > max_x or x3 < min_jokers or n + inc not in allowed_suits:
                     continue
-                inc = 1 if counts_suit and fl & PRES else 0
-                fw = fl & want
-                for x, n, f, r, m in lst:
-                    x3 = x + x2
-                    if x3 > max_x or x3 < min_jokers or n + inc not in allowed_suits:
-                        continue
-                    if (f | fw) != want:
-                        continue
-                    cost = r + r2 + (x3 - jokers if x3 > jokers else 0)
-                    m3 = m | m2
-                    if need_real_draw:              # as _drawn_best
-                        if r + r2 < 2:
-                            m3 = 0
-                            if not r + r2:
-                                cost += 1
-                    if cost > limit:
-                        continue
-                    if best is None or cost < best:
-                        best, mask, wild = cost, m3, x3 > jokers
-                    elif cost == best:
-                        mask |= m3
-                        wild = wild or x3 > jokers
-            out[k] = None if best is None else (best, mask, wild)
+                if (f | fw) != want:
+                    continue
+                cost = r + r2 + (x3 - jokers if x3 > jokers else 0)
+                m3 = m | m2
+                if need_real_draw:              # as _drawn_best
+                    if r + r2 < 2:
+                        m3 = 0
+                        if not r + r2:
+                            cost += 1
+                if cost > limit:
+                    continue
+                if best is None or cost < best:
+                    best, mask, wild = cost, m3, x3 > jokers
+                elif cost == best:
+                    mask |= m3
+                    wild = wild or x3 > jokers
+        out.append(None if best is None else (best, mask, wild))
     return out
 
 
@@ -653,6 +676,7 @@ def discards_search(sit: Situation, allowed: set[int]) -> tuple[int | None, dict
                                if t not in sit.wildcards}),
         sit.win_by == "discard")
     return bound, pre
+
 
 def _standard_distance(sit: Situation, allowed: Collection[int], real_caps: Sequence[int],
                        room: int) -> int | None:
