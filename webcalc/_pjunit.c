@@ -1,4 +1,4 @@
-/* webcalc._pjunit: the engine's hot searches compiled, thirteen functions in one optional
+/* webcalc._pjunit: the engine's hot searches compiled, fourteen functions in one optional
  * extension (setup.py). Each is the twin of a Python function that stays the reference and
  * runs when the module was not built or refuses a call (webcalc/compiled.py): the same
  * states, transitions, bounds and pruning, so tests/test_pjunit.py can hold both equal.
@@ -122,6 +122,9 @@ static PyMethodDef methods[] = {
     {"plain_unit", plain_unit, METH_VARARGS,
      "plain_unit(unit, caps, honors) -> [(g, p, 0, D), ...]: unit_free without jokers. "
      "See webcalc/shanten.py _plain_rows."},
+    {"free_merge", free_merge, METH_VARARGS,
+     "free_merge(tables, groups, jokers, joker_room) -> int or None: free_standard from its "
+     "unit tables. See webcalc/shanten.py free_standard."},
     {"rest_places", rest_places, METH_VARARGS,
      "rest_places(m0, m1, m2, m3) -> four rest tables. See "
      "webcalc/variants/panjin_search.py "

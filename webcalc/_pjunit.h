@@ -2,10 +2,11 @@
  * the module is one extension, webcalc._pjunit).
  *
  *   webcalc/_pjunit.c              the module: the argument readers, the re-entrancy
- *                                  guards and the method table (thirteen functions)
- *   webcalc/_pjunit_free.c         the free-joker unit tables and folds (shanten.py:
+ *                                  guards and the method table (fourteen functions)
+ *   webcalc/_pjunit_free.c         the free-joker unit tables, folds and merge (shanten.py:
  *                                  unit_free, _plain_rows, free_unit_states,
- *                                  free_unit_draws) and tables.py's unit_needs
+ *                                  free_unit_draws, free_standard) and tables.py's
+ *                                  unit_needs
  *   webcalc/_pjunit_draws.c        a free-joker hand's distance and every draw's at once
  *                                  (efficiency.py FreeOracle, draws.py)
  *   webcalc/_pjunit_rows.c         a free-joker hand's advice as the API's rows, in one
@@ -58,6 +59,7 @@ PJ_HIDDEN PyObject *fold_impl(PyObject *self, PyObject *args);
 PJ_HIDDEN PyObject *fold_draws_impl(PyObject *self, PyObject *args);
 PJ_HIDDEN PyObject *needs(PyObject *self, PyObject *args);
 PJ_HIDDEN PyObject *plain_unit(PyObject *self, PyObject *args);
+PJ_HIDDEN PyObject *free_merge(PyObject *self, PyObject *args);
 
 /* _pjunit_draws.c */
 PJ_HIDDEN PyObject *free_draws(PyObject *self, PyObject *args);
