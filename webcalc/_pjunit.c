@@ -1,4 +1,4 @@
-/* webcalc._pjunit: the engine's hot searches compiled, fourteen functions in one optional
+/* webcalc._pjunit: the engine's hot searches compiled, fifteen functions in one optional
  * extension (setup.py). Each is the twin of a Python function that stays the reference and
  * runs when the module was not built or refuses a call (webcalc/compiled.py): the same
  * states, transitions, bounds and pruning, so tests/test_pjunit.py can hold both equal.
@@ -94,6 +94,7 @@ static int busy_search, busy_merge, busy_fold;
     }
 GUARDED(search, busy_search)
 GUARDED(merge, busy_merge)
+GUARDED(standard_drawn, busy_search)        /* its searches use search()'s tables */
 GUARDED(fold, busy_fold)
 GUARDED(fold_draws, busy_fold)
 
@@ -103,6 +104,10 @@ static PyMethodDef methods[] = {
      "drops, track_rd, track_mask) -> [rows of the unit, rows of the unit less one tile at "
      "each of drops]; each row (g, p, x, flags, r, drawn). See "
      "webcalc/variants/panjin_search.py unit_panjin."},
+    {"standard_drawn", standard_drawn, METH_VARARGS,
+     "standard_drawn(real, caps, jokers, max_x, groups, suits0, want, allowed, min_jokers, "
+     "limit, need_real, rest) -> (d, drawn, wild) or None. See "
+     "webcalc/variants/panjin_draws.py panjin_standard_drawn."},
     {"merge", merge, METH_VARARGS,
      "merge(acc, table, groups, max_x, jokers, limit, counts_suit, want, k_u) -> dict: "
      "one merge step of panjin_standard_drawn, pruned. See "

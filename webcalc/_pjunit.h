@@ -2,7 +2,7 @@
  * the module is one extension, webcalc._pjunit).
  *
  *   webcalc/_pjunit.c              the module: the argument readers, the re-entrancy
- *                                  guards and the method table (fourteen functions)
+ *                                  guards and the method table (fifteen functions)
  *   webcalc/_pjunit_free.c         the free-joker unit tables, folds and merge (shanten.py:
  *                                  unit_free, _plain_rows, free_unit_states,
  *                                  free_unit_draws, free_standard) and tables.py's
@@ -11,11 +11,12 @@
  *                                  (efficiency.py FreeOracle, draws.py)
  *   webcalc/_pjunit_rows.c         a free-joker hand's advice as the API's rows, in one
  *                                  call (advice_rows.py)
- *   webcalc/variants/panjin_unit.c a rule set's own per-unit search and merge, and its
- *                                  rest bound (webcalc/variants/panjin_search.py,
- *                                  panjin_draws.py)
+ *   webcalc/variants/panjin_unit.c a rule set's own per-unit search and merge, and a
+ *                                  hand's standard search whole (webcalc/variants/
+ *                                  panjin_search.py, panjin_draws.py)
  *   webcalc/variants/panjin_combine.c the same rule set's last step for every discard of
- *                                  a 14-tile hand (panjin_draws.py _combine)
+ *                                  a 14-tile hand (panjin_draws.py _combine) and its
+ *                                  rest bound (panjin_search.py _rest_places_all)
  *
  * Every function is the twin of a Python function that stays the reference
  * (tests/test_pjunit.py holds the two equal).
@@ -72,9 +73,10 @@ PJ_HIDDEN PyObject *free_advice(PyObject *self, PyObject *args);
 /* variants/panjin_unit.c */
 PJ_HIDDEN PyObject *search_impl(PyObject *self, PyObject *args);
 PJ_HIDDEN PyObject *merge_impl(PyObject *self, PyObject *args);
-PJ_HIDDEN PyObject *rest_places(PyObject *self, PyObject *args);
+PJ_HIDDEN PyObject *standard_drawn_impl(PyObject *self, PyObject *args);
 
 /* variants/panjin_combine.c */
 PJ_HIDDEN PyObject *combine(PyObject *self, PyObject *args);
+PJ_HIDDEN PyObject *rest_places(PyObject *self, PyObject *args);
 
 #endif

@@ -1,7 +1,9 @@
-/* webcalc._pjunit's combine(), in C: the twin of _combine (webcalc/variants/panjin_draws.py),
- * the last step of panjin_discards_drawn — a 14-tile 盘锦 hand's other three units merged,
- * against each table of the unit a discard touches (every discard of that unit at once).
- * Part of the one extension webcalc._pjunit (setup.py; the method table is webcalc/_pjunit.c).
+/* webcalc._pjunit's combine() and rest_places(), in C. combine is the twin of _combine
+ * (webcalc/variants/panjin_draws.py), the last step of panjin_discards_drawn — a 14-tile 盘锦
+ * hand's other three units merged, against each table of the unit a discard touches (every
+ * discard of that unit at once); rest_places the twin of _rest_places_all (panjin_search.py),
+ * the bound the unit searches of webcalc/variants/panjin_unit.c prune with. Part of the one
+ * extension webcalc._pjunit (setup.py; the method table is webcalc/_pjunit.c).
  *
  * combine(acc, tables, groups, max_x, min_jokers, allowed, counts_suit, want, jokers,
  * need_real, limit) -> [(d, drawn, wild) or None per table]. acc {(g, p, x, n, f): (r,
@@ -184,3 +186,71 @@ done:
     Py_DECREF(tables);
     return result;
 }
+
+/* rest_places(m0, m1, m2, m3) -> (rest without unit 0, ..., without unit 3): shanten.py
+ * _rest_places_all from the four units' minima (_unit_free_min: ten numbers [g * 2 + p],
+ * 99 for none). For each unit left out, the other three combined (min-plus, groups up to
+ * four, one pair), then rest[g][p] = min(acc[g][p], rest[g - 1][p] + 3, rest[g][p - 1] + 2)
+ * capped at 99, as ((r00, r01), ..., (r40, r41)). */
+static void min_plus(const int *a, const int *b, int *out) {
+    for (int k = 0; k < 10; k++)
+        out[k] = 99;
+    for (int i = 0; i < 10; i++) {
+        if (a[i] >= 99)
+            continue;
+        for (int j = 0; j < 10; j++) {
+            if (b[j] >= 99 || ((i & 1) && (j & 1)) || i + j >= 10)
+                continue;
+            if (a[i] + b[j] < out[i + j])
+                out[i + j] = a[i] + b[j];
+        }
+    }
+}
+
+PyObject *rest_places(PyObject *self, PyObject *args) {
+    PyObject *mo[4];
+    if (!PyArg_ParseTuple(args, "OOOO", &mo[0], &mo[1], &mo[2], &mo[3]))
+        return NULL;
+    int m[4][10];
+    for (int u = 0; u < 4; u++) {
+        int got = read_ints(mo[u], m[u], 10, "minima");
+        if (got < 0)
+            return NULL;
+        if (got != 10) {
+            PyErr_SetString(PyExc_ValueError, "minima: 10 numbers");
+            return NULL;
+        }
+    }
+    int m01[10], m23[10], w[4][10];
+    min_plus(m[0], m[1], m01);
+    min_plus(m[2], m[3], m23);
+    min_plus(m[1], m23, w[0]);
+    min_plus(m[0], m23, w[1]);
+    min_plus(m01, m[3], w[2]);
+    min_plus(m01, m[2], w[3]);
+    PyObject *out = PyTuple_New(4);
+    if (!out)
+        return NULL;
+    for (int u = 0; u < 4; u++) {
+        int r[5][2];
+        for (int g = 0; g < 5; g++) {
+            int r0 = w[u][g * 2], r1 = w[u][g * 2 + 1];
+            if (g) {
+                if (r[g - 1][0] + 3 < r0) r0 = r[g - 1][0] + 3;
+                if (r[g - 1][1] + 3 < r1) r1 = r[g - 1][1] + 3;
+            }
+            if (r0 + 2 < r1) r1 = r0 + 2;
+            r[g][0] = r0 < 99 ? r0 : 99;
+            r[g][1] = r1 < 99 ? r1 : 99;
+        }
+        PyObject *t = Py_BuildValue("((ii)(ii)(ii)(ii)(ii))", r[0][0], r[0][1], r[1][0], r[1][1],
+                                    r[2][0], r[2][1], r[3][0], r[3][1], r[4][0], r[4][1]);
+        if (!t) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, u, t);
+    }
+    return out;
+}
+

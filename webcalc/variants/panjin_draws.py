@@ -20,6 +20,7 @@ from .panjin_search import (
     YJ,
     _flat_rest,
     _joker_room,
+    _rest_places_all,
     _suffix_bound,
     _yj_flags,
     panjin_count_lower,
@@ -244,6 +245,14 @@ def panjin_standard_drawn(real: Sequence[int], caps: Sequence[int], jokers: int,
         want |= SEQ
     if groups == 0 and (seq0 or not piaohu):
         return None
+    if _pjunit is not None and max_x < 32 and jokers < 32 and 0 <= limit <= 99:
+        try:
+            return _standard_drawn_compiled(
+                tuple(real), tuple(caps), jokers, max_x, groups, suits0, want,
+                sum(1 << s for s in set(allowed_suits) if 0 <= s <= 4), min_jokers, limit,
+                need_real_draw)
+        except RuntimeError:          # already running in another thread: Python below
+            pass
     acc: dict[tuple[Any, ...], tuple[int, int]] = {(0, 0, 0, bin(suits0).count("1"), 0): (0, 0)}
     held = [sum(real[a:b]) for a, b, _ in UNITS]
     total = sum(held)
@@ -257,6 +266,23 @@ def panjin_standard_drawn(real: Sequence[int], caps: Sequence[int], jokers: int,
     return _drawn_best([(r, x, m) for (g, p, x, n, f), (r, m) in acc.items()
                         if g == groups and p == 1 and x >= min_jokers and n in allowed_suits
                         and f & want == want], jokers, need_real_draw, limit)
+
+
+@lru_cache(maxsize=64)                 # a hand asks one bound twice (its waits, its draws)
+def _standard_drawn_compiled(real: tuple[int, ...], caps: tuple[int, ...], jokers: int,
+                             max_x: int, groups: int, suits0: int, want: int, allowed: int,
+                             min_jokers: int, limit: int,
+                             need_real_draw: bool) -> tuple[int, int, bool] | None:
+    """:func:`panjin_standard_drawn` (below its first checks) in one call of the compiled
+    part (webcalc/variants/panjin_unit.c ``standard_drawn``: the same four searches, merges
+    and :func:`_drawn_best`; ``allowed``: the suit counts as a bit set)."""
+    rest: tuple[int, ...] = ()
+    for r in _rest_places_all(real, caps, max_x > 0):
+        rest += _flat_rest(r)
+    found: tuple[int, int, bool] | None = _pjunit.standard_drawn(
+        real, caps, jokers, max_x, groups, suits0, want, allowed, min_jokers, limit,
+        need_real_draw, rest)
+    return found
 
 
 def _drawn_best(targets: Iterable[tuple[int, int, int]], jokers: int, need_real_draw: bool,

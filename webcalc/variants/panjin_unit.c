@@ -1,8 +1,10 @@
 /* webcalc._pjunit, 盘锦's own per-unit search in C: the twin of the Python functions
  * unit_panjin (webcalc/variants/panjin_search.py), unit_panjin_drawn and
  * unit_panjin_drawn_drops (webcalc/variants/panjin_draws.py), of their merge step
- * (_merge_drawn) and of the rest bound (_rest_places_all). Part of the one extension
- * webcalc._pjunit (setup.py; the module and its method table are webcalc/_pjunit.c).
+ * (_merge_drawn), and of panjin_standard_drawn whole (standard_drawn: four searches, their
+ * merges and _drawn_best in one call). Part of the one extension webcalc._pjunit (setup.py;
+ * the module and its method table are webcalc/_pjunit.c; the rest bound is in
+ * panjin_combine.c).
  *
  * search() runs the state search those Python functions run (the same states, the same
  * transitions, the same bounds, the same dominance pruning), so the pure-Python versions
@@ -139,44 +141,26 @@ static inline int joker_room(int beside, int held_left) {
     return beside >= held_left ? beside : held_left;
 }
 
-PyObject *search_impl(PyObject *self, PyObject *args) {
-    PyObject *unit_o, *caps_o, *yj_o, *bound_o, *drops_o;
-    int start, honors, max_x, limit, jokers, need_x, groups, track_rd, track_mask;
-    if (!PyArg_ParseTuple(args, "OOOiiiiiiiOOpp", &unit_o, &caps_o, &yj_o, &start, &honors,
-                          &max_x, &limit, &jokers, &need_x, &groups, &bound_o, &drops_o,
-                          &track_rd, &track_mask))
-        return NULL;
-    int unit[MAXN + 2] = {0}, caps[MAXN] = {0}, yj[MAXN] = {0}, drops[MAXN];
-    int n = read_ints(unit_o, unit, MAXN, "unit");
-    if (n < 0 || read_caps(caps_o, caps) < 0 || read_ints(yj_o, yj, MAXN, "yj") < 0)
-        return NULL;
-    int nd = read_ints(drops_o, drops, MAXN, "drops");
-    if (nd < 0 || check_unit(unit, n) < 0)
-        return NULL;
-    if (max_x >= NX || max_x < 0 || groups < 0 || groups > 4) {
-        PyErr_SetString(PyExc_ValueError, "max_x or groups out of range");
-        return NULL;
-    }
-    if (track_mask && (start < 0 || start > 64 - n)) {   /* start + n may overflow */
-        PyErr_SetString(PyExc_ValueError, "start: the unit's kinds must fit the 64-bit mask");
-        return NULL;
-    }
-    if (track_rd && nd) {
-        PyErr_SetString(PyExc_ValueError, "track_rd is for one table only");
-        return NULL;
-    }
+/* three tables kept between calls (their key maps are 1 MB each: cleared entry by entry,
+ * never reallocated); the GIL is held throughout, so one set serves all */
+static Table t0, t1, t2;
+static int ready = 0;
+
+/* The search proper (search() without its argument reading): the unit's table and, per
+ * drops[e], the table of the unit less one tile there; rest NULL: unbounded. Leaves the
+ * final states in *fin (one of the tables above: the caller reads it, and clears it with
+ * table_clear before the next search) and returns 0; or -1 with an exception set. */
+static int pj_search(const int *unit, int n, const int *caps, const int *yj, int start,
+                     int honors, int max_x, int limit, int jokers, int need_x, int groups,
+                     const int *rest, const int *drops, int nd, int track_rd, int track_mask,
+                     Table **fin) {
     /* rest[g][p] (10 numbers, g = 0..4, p = 0..1): at least how many places of g groups
      * and p pairs the other units leave unfilled (panjin_rest_places); bound[g][p][v + 14]:
      * _suffix_bound, at least how many places stay unfilled when g groups and p pairs are
      * still to make and the unit's open places exceed its real tiles still to come by v */
-    int rest[10], bound[5 * 2 * 41];
-    int bounded = bound_o != Py_None;
+    int bound[5 * 2 * 41];
+    int bounded = rest != NULL;
     if (bounded) {
-        if (read_ints(bound_o, rest, 10, "rest") != 10) {
-            if (!PyErr_Occurred())
-                PyErr_SetString(PyExc_ValueError, "rest: 10 items");
-            return NULL;
-        }
         for (int g = 0; g < 5; g++)
             for (int p = 0; p < 2; p++)
                 for (int v = -14; v < 27; v++) {
@@ -202,7 +186,7 @@ PyObject *search_impl(PyObject *self, PyObject *args) {
     for (int e = 0; e < nd; e++) {
         if (drops[e] < 0 || drops[e] >= n || !unit[drops[e]]) {
             PyErr_SetString(PyExc_ValueError, "drops: a position the unit holds");
-            return NULL;
+            return -1;
         }
         cnt[e + 1][drops[e]] -= 1;
         start_at[drops[e]] = e + 1;
@@ -214,13 +198,11 @@ PyObject *search_impl(PyObject *self, PyObject *args) {
             held_after[i] += unit[j];
     }
 
-    /* three tables kept between calls (their key maps are 1 MB each: cleared entry by
-     * entry, never reallocated); the GIL is held throughout, so one set serves all */
-    static Table t0, t1, t2;
-    static int ready = 0;
     if (!ready) {
-        if (table_init(&t0) || table_init(&t1) || table_init(&t2))
-            return PyErr_NoMemory();
+        if (table_init(&t0) || table_init(&t1) || table_init(&t2)) {
+            PyErr_NoMemory();
+            return -1;
+        }
         ready = 1;
     }
     Table cur = t0, nxt = t1, tmp = t2;
@@ -376,12 +358,63 @@ PyObject *search_impl(PyObject *self, PyObject *args) {
             Table sw = cur; cur = nxt; nxt = sw;
         }
     }
-    PyObject *result = NULL;
+    if (failed) {
+        table_clear(&cur);
+        table_clear(&nxt);
+        table_clear(&tmp);
+    }
+    /* the tables may have grown or swapped roles: keep them all for the next call */
+    table_clear(&nxt);
+    table_clear(&tmp);
+    t0 = cur;
+    t1 = nxt;
+    t2 = tmp;
     if (failed) {
         PyErr_NoMemory();
-        goto done;
+        return -1;
     }
-    result = PyList_New(ntab);
+    *fin = &t0;
+    return 0;
+}
+
+PyObject *search_impl(PyObject *self, PyObject *args) {
+    PyObject *unit_o, *caps_o, *yj_o, *bound_o, *drops_o;
+    int start, honors, max_x, limit, jokers, need_x, groups, track_rd, track_mask;
+    if (!PyArg_ParseTuple(args, "OOOiiiiiiiOOpp", &unit_o, &caps_o, &yj_o, &start, &honors,
+                          &max_x, &limit, &jokers, &need_x, &groups, &bound_o, &drops_o,
+                          &track_rd, &track_mask))
+        return NULL;
+    int unit[MAXN + 2] = {0}, caps[MAXN] = {0}, yj[MAXN] = {0}, drops[MAXN];
+    int n = read_ints(unit_o, unit, MAXN, "unit");
+    if (n < 0 || read_caps(caps_o, caps) < 0 || read_ints(yj_o, yj, MAXN, "yj") < 0)
+        return NULL;
+    int nd = read_ints(drops_o, drops, MAXN, "drops");
+    if (nd < 0 || check_unit(unit, n) < 0)
+        return NULL;
+    if (max_x >= NX || max_x < 0 || groups < 0 || groups > 4) {
+        PyErr_SetString(PyExc_ValueError, "max_x or groups out of range");
+        return NULL;
+    }
+    if (track_mask && (start < 0 || start > 64 - n)) {   /* start + n may overflow */
+        PyErr_SetString(PyExc_ValueError, "start: the unit's kinds must fit the 64-bit mask");
+        return NULL;
+    }
+    if (track_rd && nd) {
+        PyErr_SetString(PyExc_ValueError, "track_rd is for one table only");
+        return NULL;
+    }
+    int rest[10];
+    if (bound_o != Py_None && read_ints(bound_o, rest, 10, "rest") != 10) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "rest: 10 items");
+        return NULL;
+    }
+    Table *fin;
+    if (pj_search(unit, n, caps, yj, start, honors, max_x, limit, jokers, need_x, groups,
+                  bound_o != Py_None ? rest : NULL, drops, nd, track_rd, track_mask, &fin) < 0)
+        return NULL;
+    int ntab = nd + 1;
+    PyObject *result = PyList_New(ntab);
     if (!result)
         goto done;
     for (int e = 0; e < ntab; e++) {
@@ -389,8 +422,8 @@ PyObject *search_impl(PyObject *self, PyObject *args) {
         if (!lst) { Py_CLEAR(result); goto done; }
         PyList_SET_ITEM(result, e, lst);
     }
-    for (int k = 0; k < cur.n; k++) {
-        State *st = &cur.s[k];
+    for (int k = 0; k < fin->n; k++) {
+        State *st = &fin->s[k];
         int key = st->key;
         int fl = key % NF;
         int x = (key / NF) % NX;
@@ -410,13 +443,7 @@ PyObject *search_impl(PyObject *self, PyObject *args) {
         }
     }
 done:
-    /* the tables may have grown or swapped roles: keep them all for the next call */
-    table_clear(&cur);
-    table_clear(&nxt);
-    table_clear(&tmp);
-    t0 = cur;
-    t1 = nxt;
-    t2 = tmp;
+    table_clear(fin);
     return result;
 }
 
@@ -563,70 +590,182 @@ done:
     return result;
 }
 
-/* rest_places(m0, m1, m2, m3) -> (rest without unit 0, ..., without unit 3): shanten.py
- * _rest_places_all from the four units' minima (_unit_free_min: ten numbers [g * 2 + p],
- * 99 for none). For each unit left out, the other three combined (min-plus, groups up to
- * four, one pair), then rest[g][p] = min(acc[g][p], rest[g - 1][p] + 3, rest[g][p - 1] + 2)
- * capped at 99, as ((r00, r01), ..., (r40, r41)). */
-static void min_plus(const int *a, const int *b, int *out) {
-    for (int k = 0; k < 10; k++)
-        out[k] = 99;
-    for (int i = 0; i < 10; i++) {
-        if (a[i] >= 99)
-            continue;
-        for (int j = 0; j < 10; j++) {
-            if (b[j] >= 99 || ((i & 1) && (j & 1)) || i + j >= 10)
-                continue;
-            if (a[i] + b[j] < out[i + j])
-                out[i + j] = a[i] + b[j];
-        }
-    }
+/* standard_drawn(real, caps, jokers, max_x, groups, suits0, want, allowed, min_jokers,
+ * limit, need_real, rest) -> (d, drawn, wild) or None: panjin_standard_drawn
+ * (panjin_draws.py) in one call, its four unit searches (as unit_panjin_drawn asks them),
+ * its merges (as merge) and _drawn_best, with no row going through Python. real, caps: 34
+ * each; allowed: the bit set of the suit counts PJ-4 allows; rest: _rest_places_all's four
+ * rest tables, flat (40 numbers). */
+typedef struct {
+    int key, r;
+    uint64_t m;
+} MRow;
+
+static int yaojiu(int k) {
+    return k >= 27 || k % 9 == 0 || k % 9 == 8;
 }
 
-PyObject *rest_places(PyObject *self, PyObject *args) {
-    PyObject *mo[4];
-    if (!PyArg_ParseTuple(args, "OOOO", &mo[0], &mo[1], &mo[2], &mo[3]))
+PyObject *standard_drawn_impl(PyObject *self, PyObject *args) {
+    PyObject *real_o, *caps_o, *rest_o;
+    int jokers, max_x, groups, suits0, want, allowed, min_jokers, limit, need_real;
+    if (!PyArg_ParseTuple(args, "OOiiiiiiiipO", &real_o, &caps_o, &jokers, &max_x, &groups,
+                          &suits0, &want, &allowed, &min_jokers, &limit, &need_real, &rest_o))
         return NULL;
-    int m[4][10];
-    for (int u = 0; u < 4; u++) {
-        int got = read_ints(mo[u], m[u], 10, "minima");
-        if (got < 0)
-            return NULL;
-        if (got != 10) {
-            PyErr_SetString(PyExc_ValueError, "minima: 10 numbers");
+    int real[34], caps[34], rest[40];
+    if (read_ints(real_o, real, 34, "real") != 34 || read_ints(caps_o, caps, 34, "caps") != 34
+        || read_ints(rest_o, rest, 40, "rest") != 40) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "real, caps: 34 numbers; rest: 40");
+        return NULL;
+    }
+    if (check_unit(real, 34) < 0)
+        return NULL;
+    for (int k = 0; k < 34; k++)
+        if (caps[k] < -64 || caps[k] > 64) {
+            PyErr_SetString(PyExc_ValueError, "caps: -64 to 64");
             return NULL;
         }
-    }
-    int m01[10], m23[10], w[4][10];
-    min_plus(m[0], m[1], m01);
-    min_plus(m[2], m[3], m23);
-    min_plus(m[1], m23, w[0]);
-    min_plus(m[0], m23, w[1]);
-    min_plus(m01, m[3], w[2]);
-    min_plus(m01, m[2], w[3]);
-    PyObject *out = PyTuple_New(4);
-    if (!out)
+    if (max_x < 0 || max_x >= NX || jokers < 0 || jokers >= NX || groups < 0 || groups > 4 ||
+        suits0 < 0 || suits0 > 7 || want < 0 || want >= NF || limit < 0 || limit > 99) {
+        PyErr_SetString(PyExc_ValueError, "an argument out of range");
         return NULL;
+    }
+    static Table ma, mb;
+    static int mready = 0;
+    if (!mready) {
+        if (table_init(&ma) || table_init(&mb))
+            return PyErr_NoMemory();
+        mready = 1;
+    }
+    /* the merged states so far, as merge keys (mpack) with their (r, drawn) */
+    MRow *acc = PyMem_Malloc(sizeof(MRow)), *rows = NULL;
+    int nacc = 1;
+    if (!acc)
+        return PyErr_NoMemory();
+    acc[0] = (MRow){mpack(0, 0, 0, (suits0 & 1) + (suits0 >> 1 & 1) + (suits0 >> 2 & 1), 0),
+                    0, 0};
+    int held[4] = {0, 0, 0, 0};
+    for (int k = 0; k < 34; k++)
+        held[k < 27 ? k / 9 : 3] += real[k];
+    PyObject *result = NULL;
     for (int u = 0; u < 4; u++) {
-        int r[5][2];
-        for (int g = 0; g < 5; g++) {
-            int r0 = w[u][g * 2], r1 = w[u][g * 2 + 1];
-            if (g) {
-                if (r[g - 1][0] + 3 < r0) r0 = r[g - 1][0] + 3;
-                if (r[g - 1][1] + 3 < r1) r1 = r[g - 1][1] + 3;
+        int a = 9 * u, n = u < 3 ? 9 : 7, honors = u == 3;
+        int unit[MAXN + 2] = {0}, yj[MAXN];
+        for (int i = 0; i < n; i++) {
+            unit[i] = real[a + i];
+            yj[i] = yaojiu(a + i);
+        }
+        int mx = jokers + limit < max_x ? jokers + limit : max_x;
+        Table *fin;
+        if (pj_search(unit, n, caps + a, yj, a, honors, mx, limit, jokers, jokers, groups,
+                      rest + 10 * u, NULL, 0, 0, 1, &fin) < 0)
+            goto done;
+        PyMem_Free(rows);
+        rows = PyMem_Malloc(sizeof(MRow) * (fin->n ? fin->n : 1));
+        if (!rows) {
+            table_clear(fin);
+            PyErr_NoMemory();
+            goto done;
+        }
+        int nr = 0;
+        for (int k = 0; k < fin->n; k++)      /* the search's key (pack) and value */
+            if (fin->s[k].r[0] != NOVAL)
+                rows[nr++] = (MRow){fin->s[k].key, fin->s[k].r[0], fin->s[k].m[0]};
+        table_clear(fin);
+        int k_u = jokers, counts_suit = !honors && !(suits0 >> u & 1);
+        for (int v = u + 1; v < 4; v++)
+            k_u += held[v];
+        /* merge (merge_impl's step) */
+        for (int i = 0; i < nacc; i++) {
+            int kk = acc[i].key, f = kk % NF, nn = (kk / NF) % 4, x = (kk / (NF * 4)) % NX;
+            int p = (kk / (NF * 4 * NX)) % 2, g = kk / (NF * 4 * NX * 2);
+            for (int j = 0; j < nr; j++) {
+                int rk = rows[j].key, fl = rk % NF, x2 = (rk / NF) % NX;
+                int p2 = (rk / (NF * NX)) % 2, g2 = (rk / (NF * NX * 2)) % 5;
+                int g3 = g + g2, p3 = p + p2, x3 = x + x2;
+                if (g3 > groups || p3 > 1 || x3 > max_x || x3 >= NX)
+                    continue;
+                int still = 3 * (groups - g3) + 2 * (1 - p3);
+                if (x3 + still < jokers)
+                    continue;
+                int r3 = acc[i].r + rows[j].r;
+                int lb = x3 - jokers;
+                if (still + x3 - k_u > lb) lb = still + x3 - k_u;
+                if (lb < 0) lb = 0;
+                if (r3 + lb > limit)
+                    continue;
+                int n3 = (counts_suit && (fl & PRES)) ? nn + 1 : nn;
+                if (n3 > 3) {
+                    PyErr_SetString(PyExc_ValueError, "more than three suits");
+                    goto done;
+                }
+                State *st = table_get(&ma, mpack(g3, p3, x3, n3, f | (fl & want)));
+                if (!st) {
+                    PyErr_NoMemory();
+                    goto done;
+                }
+                uint64_t m3 = acc[i].m | rows[j].m;
+                if (st->r[0] == NOVAL || r3 < st->r[0]) {
+                    st->r[0] = r3;
+                    st->m[0] = m3;
+                } else if (r3 == st->r[0]) {
+                    st->m[0] |= m3;
+                }
             }
-            if (r0 + 2 < r1) r1 = r0 + 2;
-            r[g][0] = r0 < 99 ? r0 : 99;
-            r[g][1] = r1 < 99 ? r1 : 99;
         }
-        PyObject *t = Py_BuildValue("((ii)(ii)(ii)(ii)(ii))", r[0][0], r[0][1], r[1][0], r[1][1],
-                                    r[2][0], r[2][1], r[3][0], r[3][1], r[4][0], r[4][1]);
-        if (!t) {
-            Py_DECREF(out);
-            return NULL;
+        if (prune(&ma, &mb, 1)) {
+            PyErr_NoMemory();
+            goto done;
         }
-        PyTuple_SET_ITEM(out, u, t);
+        PyMem_Free(acc);
+        acc = PyMem_Malloc(sizeof(MRow) * (mb.n ? mb.n : 1));
+        if (!acc) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        nacc = mb.n;
+        for (int k = 0; k < mb.n; k++)
+            acc[k] = (MRow){mb.s[k].key, mb.s[k].r[0], mb.s[k].m[0]};
+        table_clear(&ma);
+        table_clear(&mb);
     }
-    return out;
+    /* _drawn_best over the complete targets */
+    int best = -1, wild = 0;
+    uint64_t mask = 0;
+    for (int i = 0; i < nacc; i++) {
+        int kk = acc[i].key, f = kk % NF, nn = (kk / NF) % 4, x = (kk / (NF * 4)) % NX;
+        int p = (kk / (NF * 4 * NX)) % 2, g = kk / (NF * 4 * NX * 2);
+        if (g != groups || p != 1 || x < min_jokers || !(allowed >> nn & 1) ||
+            (f & want) != want)
+            continue;
+        int r = acc[i].r, cost = r + (x > jokers ? x - jokers : 0);
+        uint64_t m = acc[i].m;
+        if (need_real) {
+            if (!r)
+                cost += 1;
+            if (r < 2)
+                m = 0;
+        }
+        if (best < 0 || cost < best) {
+            best = cost;
+            mask = m;
+            wild = x > jokers;
+        } else if (cost == best) {
+            mask |= m;
+            wild = wild || x > jokers;
+        }
+    }
+    if (best < 0 || best > limit) {
+        result = Py_None;
+        Py_INCREF(result);
+    } else {
+        result = Py_BuildValue("(iKO)", best, (unsigned long long)mask,
+                               wild ? Py_True : Py_False);
+    }
+done:
+    table_clear(&ma);
+    table_clear(&mb);
+    PyMem_Free(acc);
+    PyMem_Free(rows);
+    return result;
 }
-
