@@ -67,11 +67,13 @@ def values(rng, N):
         "merge": lambda: (acc(), table(), rng.randint(0, 4) if rng.random() < .9 else i(), rng.randint(0, 31) if rng.random() < .9 else i(),
                           rng.randint(0, 20) if rng.random() < .9 else i(), rng.randint(0, 9) if rng.random() < .9 else i(), b(),
                           rng.randint(0, 31), rng.randint(0, 40) if rng.random() < .9 else i()),
-        "combine": lambda: (acc(), [table() for _ in range(rng.choice([0, 1, 3]))] if rng.random() < .95 else junk(),
-                            rng.randint(0, 4) if rng.random() < .9 else i(), rng.randint(0, 31) if rng.random() < .9 else i(),
-                            rng.randint(0, 8) if rng.random() < .9 else i(), rng.randint(0, 31) if rng.random() < .9 else i(), b(),
-                            rng.randint(0, 31), rng.randint(0, 8) if rng.random() < .9 else i(), b(),
-                            rng.randint(0, 9) if rng.random() < .9 else i()),
+        "discards_drawn": lambda: (counts34(), [rng.choice([4, 4, 3, 0]) if rng.random() < .95 else i() for _ in range(rng.choice([34, 34, 33, 35]))],
+                                   rng.randint(0, 4) if rng.random() < .9 else i(), rng.randint(0, 8) if rng.random() < .9 else i(),
+                                   rng.randint(0, 4) if rng.random() < .9 else i(), rng.randint(0, 7) if rng.random() < .9 else i(),
+                                   rng.randint(0, 31) if rng.random() < .9 else i(), rng.randint(0, 15) if rng.random() < .9 else i(),
+                                   rng.randint(0, 4) if rng.random() < .9 else i(), rng.randint(0, 6) if rng.random() < .9 else i(), b(),
+                                   [rng.randint(0, 14) if rng.random() < .95 else i() for _ in range(rng.choice([40, 40, 39, 41]))],
+                                   [rng.randrange(34) if rng.random() < .9 else i() for _ in range(rng.choice([0, 1, 5, 14, 40]))]),
         "free_merge": lambda: ([[(rng.randint(0, 4), rng.randint(0, 1), rng.randint(0, 31), rng.randint(0, 14)) if rng.random() < .95 else tuple(i() for _ in range(4))
                                  for _ in range(rng.choice([0, 1, 5, 40]))] for _ in range(rng.choice([0, 1, 4, 4, 5]))] if rng.random() < .95 else junk(),
                                rng.randint(0, 4) if rng.random() < .9 else i(), rng.randint(0, 8) if rng.random() < .9 else i(),
@@ -156,7 +158,7 @@ def objects(rng, N):
             elif f == 4: P.merge(dct({(rng.randint(0, 2), 0, rng.randint(0, 5), 0, rng.randint(0, 31)): (rng.randint(0, 5), 3) for _ in range(40)}), lst([tuple(ev(x) for x in (rng.randint(0, 2), rng.randint(0, 1), rng.randint(0, 5), rng.randint(0, 31), 1, 7)) for _ in range(60)]), 4, 31, 3, 20, True, 31, 20)
             elif f == 5: P.fold(dct({(rng.randint(0, 4), rng.randint(0, 1), rng.randint(0, 12)): rng.randint(0, 6) for _ in range(40)}), lst([rng.randint(0, 4) for _ in range(9)]), lst([4] * 9), False, True, 4, 8, 8, 9, ev(3))
             elif f == 6: P.fold_draws(dct({(rng.randint(0, 4), rng.randint(0, 1), rng.randint(0, 12)): rng.randint(0, 6) for _ in range(40)}), lst([rng.randint(0, 4) for _ in range(9)]), lst([4] * 9), False, True, 4, 8, 8, 9, lst([0, 3, 5]))
-            elif f == 9: P.combine(dct({(rng.randint(0, 2), 0, rng.randint(0, 5), 0, rng.randint(0, 31)): (rng.randint(0, 5), 3) for _ in range(40)}), lst([lst([tuple(ev(x) for x in (rng.randint(0, 2), rng.randint(0, 1), rng.randint(0, 5), rng.randint(0, 31), 1, 7)) for _ in range(30)]) for _ in range(3)]), 4, 31, 3, 15, True, 14, 3, True, 20)
+            elif f == 9: P.discards_drawn(lst([rng.randint(0, 2) for _ in range(34)]), lst([4] * 34), ev(1), 4, 4, 0, 14, 14, 1, ev(3), False, lst([rng.randint(0, 9) for _ in range(40)]), lst([k for k in range(34) if rng.random() < .3]))
             elif f == 10: P.free_merge(lst([lst([tuple(ev(x) for x in (rng.randint(0, 4), rng.randint(0, 1), rng.randint(0, 9), rng.randint(0, 9))) for _ in range(20)]) for _ in range(4)]), 4, ev(2), 3)
             elif f == 11: P.standard_drawn(lst([rng.randint(0, 2) for _ in range(34)]), lst([4] * 34), ev(1), 4, 4, 0, 14, 14, 1, ev(3), False, lst([rng.randint(0, 9) for _ in range(40)]))
             elif f == 7: P.rest_places(*(lst([rng.randint(0, 99) for _ in range(10)]) for _ in range(4)))

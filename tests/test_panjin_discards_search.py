@@ -5,12 +5,11 @@
   :func:`webcalc.variants.panjin_search.panjin_missing`'s ``"standard"`` (the bounded
   search merged in Python, as :func:`discards_search` asked before), with and without the
   discard-win rule.
-* ``_pjunit.combine`` (webcalc/variants/panjin_combine.c), the last step of
-  :func:`panjin_discards_drawn`, equals its Python twin :func:`_combine`: on the merges and
-  tables real hands make (every discard's answer of :func:`panjin_discards_drawn`, compiled
-  against the whole search in Python), and on made-up merges and tables that reach every
-  branch (the discard-win rule with 0 and 1 real tiles drawn, jokers beyond the held ones,
-  suit counts PJ-4 refuses, missing flags).
+* ``_pjunit.discards_drawn`` (webcalc/variants/panjin_hand.c: every discard's search,
+  merges and :func:`_combine` in one call) equals :func:`panjin_discards_drawn`'s Python
+  body (the whole search in Python), and :func:`_combine`, its last step, reads values the
+  rules fix (the discard-win rule with 0, 1 and 2 real tiles drawn, jokers beyond the held
+  ones, suit counts PJ-4 refuses, missing flags).
 
 Hands: Hypothesis draws the seed of tests/test_engine_panjin_discards.py's case maker
 (random 盘锦 hands of 14 tiles, near-complete and random, with melds, 0-8 wildcards)."""
@@ -91,49 +90,6 @@ def _clear():
         f.cache_clear()
 
 
-@st.composite
-def merges(draw):
-    """(acc, tables, the other arguments of _combine): small merges and tables, each table
-    row made to meet some row of acc (the groups and the pair they complete) and the flags
-    drawn near the wanted ones, so that targets are found as often as refused."""
-    groups = draw(st.integers(0, 4))
-    jokers = draw(st.integers(0, 3))
-    want = draw(st.sampled_from((0, 2, 4, 8, 14)))
-    flags = st.sampled_from((0, 2, 4, 8, 6, 10, 12, 14, 16, 30))
-    acc = draw(st.dictionaries(
-        st.tuples(st.integers(0, groups), st.integers(0, 1), st.integers(0, 4),
-                  st.integers(0, 3), flags),
-        st.tuples(st.integers(0, 3), st.integers(0, 2**34 - 1)), min_size=1, max_size=16))
-    keys = sorted(acc)
-    tables = []
-    for _ in range(draw(st.integers(0, 3))):
-        rows = []
-        for _ in range(draw(st.integers(0, 8))):
-            g, p, _, _, _ = draw(st.sampled_from(keys))
-            g2 = groups - g if draw(st.integers(0, 5)) else draw(st.integers(0, 4))
-            rows.append((max(0, min(4, g2)), 1 - p if draw(st.integers(0, 5)) else p,
-                         draw(st.integers(0, 4)),
-                         draw(st.sampled_from((0, 1, 3, 5, 9, 15, 17, 31))),
-                         draw(st.integers(0, 3)), draw(st.integers(0, 2**34 - 1))))
-        tables.append(tuple(rows))
-    return (acc, tables, groups, jokers + draw(st.integers(0, 4)), jokers,
-            draw(st.sets(st.integers(0, 4), min_size=1)), draw(st.booleans()), want, jokers,
-            draw(st.booleans()), draw(st.integers(0, 7)))
-
-
-@pytest.mark.skipif(COMPILED is None, reason="webcalc._pjunit not built (or ruled out)")
-@settings(max_examples=500, deadline=None)
-@given(merges())
-def test_combine_same_compiled_and_in_python(args):
-    compiled = PD._combine(*args)
-    PD._pjunit = None
-    try:
-        python = PD._combine(*args)
-    finally:
-        PD._pjunit = COMPILED
-    assert compiled == python
-
-
 def test_combine_reads_the_discard_win_rule():
     """Values the rules fix: one target, 4 groups and the pair done, no joker: it costs its
     real draws r; with the discard-win rule (PJ-2, C-9) a target drawing nothing real costs
@@ -145,13 +101,8 @@ def test_combine_reads_the_discard_win_rule():
                                (2, True, (2, 1 << 5 | 1 << 6, False))):
         mask = 0 if r == 0 else (1 << 5 if r == 1 else 1 << 5 | 1 << 6)
         table = ((0, 1, 0, 1, r, mask),)
-        for m in (COMPILED, None):
-            PD._pjunit = m
-            try:
-                assert PD._combine(acc, [table], 4, 4, 0, {2}, False, 14, 0, need_real,
-                                   5) == [want], (r, need_real, m)
-            finally:
-                PD._pjunit = COMPILED
+        assert PD._combine(acc, [table], 4, 4, 0, {2}, False, 14, 0, need_real,
+                           5) == [want], (r, need_real)
     # a suit count PJ-4 refuses, a flag missing, over the limit: no target
     table = ((0, 1, 0, 1, 1, 1),)
     assert PD._combine(acc, [table], 4, 4, 0, {3}, False, 14, 0, False, 5) == [None]

@@ -94,7 +94,8 @@ static int busy_search, busy_merge, busy_fold;
     }
 GUARDED(search, busy_search)
 GUARDED(merge, busy_merge)
-GUARDED(standard_drawn, busy_search)        /* its searches use search()'s tables */
+GUARDED(standard_drawn, busy_search)        /* their searches use search()'s tables */
+GUARDED(discards_drawn, busy_search)
 GUARDED(fold, busy_fold)
 GUARDED(fold_draws, busy_fold)
 
@@ -108,6 +109,10 @@ static PyMethodDef methods[] = {
      "standard_drawn(real, caps, jokers, max_x, groups, suits0, want, allowed, min_jokers, "
      "limit, need_real, rest) -> (d, drawn, wild) or None. See "
      "webcalc/variants/panjin_draws.py panjin_standard_drawn."},
+    {"discards_drawn", discards_drawn, METH_VARARGS,
+     "discards_drawn(real, caps, jokers, max_x, groups, suits0, want, allowed, min_jokers, "
+     "limit, need_real, rest, discards) -> [(d, drawn, wild) or None per discard]. See "
+     "webcalc/variants/panjin_draws.py panjin_discards_drawn."},
     {"merge", merge, METH_VARARGS,
      "merge(acc, table, groups, max_x, jokers, limit, counts_suit, want, k_u) -> dict: "
      "one merge step of panjin_standard_drawn, pruned. See "
@@ -134,10 +139,6 @@ static PyMethodDef methods[] = {
      "rest_places(m0, m1, m2, m3) -> four rest tables. See "
      "webcalc/variants/panjin_search.py "
      "_rest_places_all."},
-    {"combine", combine, METH_VARARGS,
-     "combine(acc, tables, groups, max_x, min_jokers, allowed, counts_suit, want, jokers, "
-     "need_real, limit) -> [(d, drawn, wild) or None per table]. See "
-     "webcalc/variants/panjin_draws.py _combine."},
     {"free_draws", free_draws, METH_VARARGS,
      "free_draws(counts, meld_tiles, indicator, kinds, wild, shapes, melds, discards) -> "
      "(d, lower, zero), or per discard a list of them. See webcalc/efficiency.py "

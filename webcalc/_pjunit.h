@@ -11,12 +11,12 @@
  *                                  (efficiency.py FreeOracle, draws.py)
  *   webcalc/_pjunit_rows.c         a free-joker hand's advice as the API's rows, in one
  *                                  call (advice_rows.py)
- *   webcalc/variants/panjin_unit.c a rule set's own per-unit search and merge, and a
- *                                  hand's standard search whole (webcalc/variants/
- *                                  panjin_search.py, panjin_draws.py)
- *   webcalc/variants/panjin_combine.c the same rule set's last step for every discard of
- *                                  a 14-tile hand (panjin_draws.py _combine) and its
- *                                  rest bound (panjin_search.py _rest_places_all)
+ *   webcalc/variants/panjin_unit.c a rule set's own per-unit search and merge
+ *                                  (webcalc/variants/panjin_search.py, panjin_draws.py;
+ *                                  panjin_unit.h what it shares with panjin_hand.c)
+ *   webcalc/variants/panjin_hand.c the same rule set's searches of a whole hand, 13
+ *                                  tiles or every discard of 14, in one call each, and
+ *                                  their rest bound (panjin_search.py _rest_places_all)
  *
  * Every function is the twin of a Python function that stays the reference
  * (tests/test_pjunit.py holds the two equal).
@@ -73,10 +73,11 @@ PJ_HIDDEN PyObject *free_advice(PyObject *self, PyObject *args);
 /* variants/panjin_unit.c */
 PJ_HIDDEN PyObject *search_impl(PyObject *self, PyObject *args);
 PJ_HIDDEN PyObject *merge_impl(PyObject *self, PyObject *args);
-PJ_HIDDEN PyObject *standard_drawn_impl(PyObject *self, PyObject *args);
 
-/* variants/panjin_combine.c */
-PJ_HIDDEN PyObject *combine(PyObject *self, PyObject *args);
+/* variants/panjin_hand.c */
+PJ_HIDDEN PyObject *standard_drawn_impl(PyObject *self, PyObject *args);
+PJ_HIDDEN PyObject *discards_drawn_impl(PyObject *self, PyObject *args);
 PJ_HIDDEN PyObject *rest_places(PyObject *self, PyObject *args);
+
 
 #endif

@@ -530,6 +530,19 @@ def panjin_discards_drawn(real: Sequence[int], caps: Sequence[int], jokers: int,
         want |= SEQ
     if groups == 0 and (seq0 or not piaohu):
         return {k: None for k in discards}
+    if _pjunit is not None and max_x < 32 and jokers < 32 and 0 <= limit <= 99:
+        # the same searches, merges and combine in one call (webcalc/variants/panjin_hand.c)
+        try:
+            flat: tuple[int, ...] = ()
+            for r in _rest_places_all(tuple(real), tuple(caps), max_x > 0):
+                flat += _flat_rest(r)
+            found = _pjunit.discards_drawn(
+                real, caps, jokers, max_x, groups, suits0, want,
+                sum(1 << s for s in set(allowed_suits) if 0 <= s <= 4), min_jokers, limit,
+                need_real_draw, flat, discards)
+            return dict(zip(discards, found))
+        except RuntimeError:          # already running in another thread: Python below
+            pass
     held = [sum(real[a:b]) for a, b, _ in UNITS]
     total = sum(held) - 1                       # real tiles of the 13-tile hands
     multi = [unit_panjin_drawn_drops(tuple(real[a:b]), tuple(caps[a:b]), a, honors, max_x,
@@ -566,14 +579,8 @@ def _combine(acc: dict[Any, Any], tables: Sequence[tuple[tuple[int, ...], ...]],
     merged, :func:`_merge_drawn`) against each of ``tables`` (the rows of the unit a
     discard touches, one table per discard): per table ``(d, kinds bit set, a wildcard
     draw lowers it)`` of its cheapest complete targets within ``limit``, read as
-    :func:`_drawn_best` reads them, or ``None``. Compiled: webcalc/variants/panjin_combine.c
-    (``_pjunit.combine``), this the reference."""
-    if _pjunit is not None:
-        allowed = sum(1 << s for s in set(allowed_suits) if 0 <= s <= 4)
-        found: list[tuple[int, int, bool] | None] = _pjunit.combine(
-            acc, tables, groups, max_x, min_jokers, allowed, counts_suit, want, jokers,
-            need_real_draw, limit)
-        return found
+    :func:`_drawn_best` reads them, or ``None``. (Compiled within ``discards_drawn``,
+    webcalc/variants/panjin_hand.c, with the searches and merges before it.)"""
     by_gp: dict[tuple[int, int], list[Any]] = {}
     for (g, p, x, n, f), v in acc.items():
         by_gp.setdefault((g, p), []).append((x, n, f) + v)

@@ -1,10 +1,9 @@
 /* webcalc._pjunit, 盘锦's own per-unit search in C: the twin of the Python functions
  * unit_panjin (webcalc/variants/panjin_search.py), unit_panjin_drawn and
  * unit_panjin_drawn_drops (webcalc/variants/panjin_draws.py), of their merge step
- * (_merge_drawn), and of panjin_standard_drawn whole (standard_drawn: four searches, their
- * merges and _drawn_best in one call). Part of the one extension webcalc._pjunit (setup.py;
- * the module and its method table are webcalc/_pjunit.c; the rest bound is in
- * panjin_combine.c).
+ * (_merge_drawn). Part of the one extension webcalc._pjunit (setup.py; the module and its
+ * method table are webcalc/_pjunit.c); panjin_hand.c runs its search for whole hands, and
+ * holds the rest bound (_rest_places_all).
  *
  * search() runs the state search those Python functions run (the same states, the same
  * transitions, the same bounds, the same dominance pruning), so the pure-Python versions
@@ -18,33 +17,10 @@
  * draws. Table 0 is the unit as held; table e >= 1 is the unit less one tile at
  * drops[e - 1], which starts from the shared prefix when the search reaches that kind.
  */
-#include "../_pjunit.h"
+#include "panjin_unit.h"
 
 
-#define MAXE (MAXN + 1)        /* tables: the unit and the unit less one tile per kind */
-#define NX 32                  /* jokers placed: 0..31 */
-#define NF 32                  /* flags: PRES YJ TRIP SEQ RD */
-#define NKEYS (5 * 5 * 5 * 2 * NX * NF)
-#define PRES 1
-#define YJ 2
-#define TRIP 4
-#define SEQ 8
-#define RD 16
-
-typedef struct {
-    int key;
-    int r[MAXE];
-    uint64_t m[MAXE];
-} State;
-
-typedef struct {
-    State *s;
-    int n, cap;
-    int *slot;                  /* key -> index in s + 1, or 0 (calloc: untouched pages of
-                                 * the map are never made resident) */
-} Table;
-
-static int table_init(Table *t) {
+int table_init(Table *t) {
     t->cap = 256;
     t->n = 0;
     t->s = PyMem_Malloc(sizeof(State) * t->cap);
@@ -54,13 +30,13 @@ static int table_init(Table *t) {
     return 0;
 }
 
-static void table_clear(Table *t) {
+void table_clear(Table *t) {
     for (int i = 0; i < t->n; i++)
         t->slot[t->s[i].key] = 0;
     t->n = 0;
 }
 
-static State *table_get(Table *t, int key) {
+State *table_get(Table *t, int key) {
     int i = t->slot[key] - 1;
     if (i >= 0)
         return &t->s[i];
@@ -79,14 +55,11 @@ static State *table_get(Table *t, int key) {
     return s;
 }
 
-static inline int pack(int a, int b, int g, int p, int x, int fl) {
-    return ((((a * 5 + b) * 5 + g) * 2 + p) * NX + x) * NF + fl;
-}
 
 /* _prune_drops: a table's value is dropped when another state with the same key but for
  * flags, a superset of its flags with the same PRES bit, is cheaper there, or as cheap
  * with every kind it draws; a state with no value left is dropped. */
-static int prune(Table *src, Table *dst, int ne) {
+int prune(Table *src, Table *dst, int ne) {
     table_clear(dst);
     for (int i = 0; i < src->n; i++) {
         State *s = &src->s[i];
@@ -150,7 +123,7 @@ static int ready = 0;
  * drops[e], the table of the unit less one tile there; rest NULL: unbounded. Leaves the
  * final states in *fin (one of the tables above: the caller reads it, and clears it with
  * table_clear before the next search) and returns 0; or -1 with an exception set. */
-static int pj_search(const int *unit, int n, const int *caps, const int *yj, int start,
+int pj_search(const int *unit, int n, const int *caps, const int *yj, int start,
                      int honors, int max_x, int limit, int jokers, int need_x, int groups,
                      const int *rest, const int *drops, int nd, int track_rd, int track_mask,
                      Table **fin) {
@@ -452,11 +425,7 @@ done:
  * merge step of panjin_standard_drawn / panjin_discards_drawn (shanten.py _merge_drawn):
  * acc {(g, p, x, n, f): (r, drawn)} with a unit's table rows (g, p, x, flags, r, drawn),
  * then the dominance pruning of _prune_drawn. */
-#define MKEYS (5 * 2 * NX * 4 * NF)
 
-static inline int mpack(int g, int p, int x, int n, int f) {
-    return (((g * 2 + p) * NX + x) * 4 + n) * NF + f;
-}
 
 PyObject *merge_impl(PyObject *self, PyObject *args) {
     PyObject *acc, *table_o;
@@ -587,185 +556,5 @@ done:
     table_clear(&out);
     a = cur;
     b = out;
-    return result;
-}
-
-/* standard_drawn(real, caps, jokers, max_x, groups, suits0, want, allowed, min_jokers,
- * limit, need_real, rest) -> (d, drawn, wild) or None: panjin_standard_drawn
- * (panjin_draws.py) in one call, its four unit searches (as unit_panjin_drawn asks them),
- * its merges (as merge) and _drawn_best, with no row going through Python. real, caps: 34
- * each; allowed: the bit set of the suit counts PJ-4 allows; rest: _rest_places_all's four
- * rest tables, flat (40 numbers). */
-typedef struct {
-    int key, r;
-    uint64_t m;
-} MRow;
-
-static int yaojiu(int k) {
-    return k >= 27 || k % 9 == 0 || k % 9 == 8;
-}
-
-PyObject *standard_drawn_impl(PyObject *self, PyObject *args) {
-    PyObject *real_o, *caps_o, *rest_o;
-    int jokers, max_x, groups, suits0, want, allowed, min_jokers, limit, need_real;
-    if (!PyArg_ParseTuple(args, "OOiiiiiiiipO", &real_o, &caps_o, &jokers, &max_x, &groups,
-                          &suits0, &want, &allowed, &min_jokers, &limit, &need_real, &rest_o))
-        return NULL;
-    int real[34], caps[34], rest[40];
-    if (read_ints(real_o, real, 34, "real") != 34 || read_ints(caps_o, caps, 34, "caps") != 34
-        || read_ints(rest_o, rest, 40, "rest") != 40) {
-        if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_ValueError, "real, caps: 34 numbers; rest: 40");
-        return NULL;
-    }
-    if (check_unit(real, 34) < 0)
-        return NULL;
-    for (int k = 0; k < 34; k++)
-        if (caps[k] < -64 || caps[k] > 64) {
-            PyErr_SetString(PyExc_ValueError, "caps: -64 to 64");
-            return NULL;
-        }
-    if (max_x < 0 || max_x >= NX || jokers < 0 || jokers >= NX || groups < 0 || groups > 4 ||
-        suits0 < 0 || suits0 > 7 || want < 0 || want >= NF || limit < 0 || limit > 99) {
-        PyErr_SetString(PyExc_ValueError, "an argument out of range");
-        return NULL;
-    }
-    static Table ma, mb;
-    static int mready = 0;
-    if (!mready) {
-        if (table_init(&ma) || table_init(&mb))
-            return PyErr_NoMemory();
-        mready = 1;
-    }
-    /* the merged states so far, as merge keys (mpack) with their (r, drawn) */
-    MRow *acc = PyMem_Malloc(sizeof(MRow)), *rows = NULL;
-    int nacc = 1;
-    if (!acc)
-        return PyErr_NoMemory();
-    acc[0] = (MRow){mpack(0, 0, 0, (suits0 & 1) + (suits0 >> 1 & 1) + (suits0 >> 2 & 1), 0),
-                    0, 0};
-    int held[4] = {0, 0, 0, 0};
-    for (int k = 0; k < 34; k++)
-        held[k < 27 ? k / 9 : 3] += real[k];
-    PyObject *result = NULL;
-    for (int u = 0; u < 4; u++) {
-        int a = 9 * u, n = u < 3 ? 9 : 7, honors = u == 3;
-        int unit[MAXN + 2] = {0}, yj[MAXN];
-        for (int i = 0; i < n; i++) {
-            unit[i] = real[a + i];
-            yj[i] = yaojiu(a + i);
-        }
-        int mx = jokers + limit < max_x ? jokers + limit : max_x;
-        Table *fin;
-        if (pj_search(unit, n, caps + a, yj, a, honors, mx, limit, jokers, jokers, groups,
-                      rest + 10 * u, NULL, 0, 0, 1, &fin) < 0)
-            goto done;
-        PyMem_Free(rows);
-        rows = PyMem_Malloc(sizeof(MRow) * (fin->n ? fin->n : 1));
-        if (!rows) {
-            table_clear(fin);
-            PyErr_NoMemory();
-            goto done;
-        }
-        int nr = 0;
-        for (int k = 0; k < fin->n; k++)      /* the search's key (pack) and value */
-            if (fin->s[k].r[0] != NOVAL)
-                rows[nr++] = (MRow){fin->s[k].key, fin->s[k].r[0], fin->s[k].m[0]};
-        table_clear(fin);
-        int k_u = jokers, counts_suit = !honors && !(suits0 >> u & 1);
-        for (int v = u + 1; v < 4; v++)
-            k_u += held[v];
-        /* merge (merge_impl's step) */
-        for (int i = 0; i < nacc; i++) {
-            int kk = acc[i].key, f = kk % NF, nn = (kk / NF) % 4, x = (kk / (NF * 4)) % NX;
-            int p = (kk / (NF * 4 * NX)) % 2, g = kk / (NF * 4 * NX * 2);
-            for (int j = 0; j < nr; j++) {
-                int rk = rows[j].key, fl = rk % NF, x2 = (rk / NF) % NX;
-                int p2 = (rk / (NF * NX)) % 2, g2 = (rk / (NF * NX * 2)) % 5;
-                int g3 = g + g2, p3 = p + p2, x3 = x + x2;
-                if (g3 > groups || p3 > 1 || x3 > max_x || x3 >= NX)
-                    continue;
-                int still = 3 * (groups - g3) + 2 * (1 - p3);
-                if (x3 + still < jokers)
-                    continue;
-                int r3 = acc[i].r + rows[j].r;
-                int lb = x3 - jokers;
-                if (still + x3 - k_u > lb) lb = still + x3 - k_u;
-                if (lb < 0) lb = 0;
-                if (r3 + lb > limit)
-                    continue;
-                int n3 = (counts_suit && (fl & PRES)) ? nn + 1 : nn;
-                if (n3 > 3) {
-                    PyErr_SetString(PyExc_ValueError, "more than three suits");
-                    goto done;
-                }
-                State *st = table_get(&ma, mpack(g3, p3, x3, n3, f | (fl & want)));
-                if (!st) {
-                    PyErr_NoMemory();
-                    goto done;
-                }
-                uint64_t m3 = acc[i].m | rows[j].m;
-                if (st->r[0] == NOVAL || r3 < st->r[0]) {
-                    st->r[0] = r3;
-                    st->m[0] = m3;
-                } else if (r3 == st->r[0]) {
-                    st->m[0] |= m3;
-                }
-            }
-        }
-        if (prune(&ma, &mb, 1)) {
-            PyErr_NoMemory();
-            goto done;
-        }
-        PyMem_Free(acc);
-        acc = PyMem_Malloc(sizeof(MRow) * (mb.n ? mb.n : 1));
-        if (!acc) {
-            PyErr_NoMemory();
-            goto done;
-        }
-        nacc = mb.n;
-        for (int k = 0; k < mb.n; k++)
-            acc[k] = (MRow){mb.s[k].key, mb.s[k].r[0], mb.s[k].m[0]};
-        table_clear(&ma);
-        table_clear(&mb);
-    }
-    /* _drawn_best over the complete targets */
-    int best = -1, wild = 0;
-    uint64_t mask = 0;
-    for (int i = 0; i < nacc; i++) {
-        int kk = acc[i].key, f = kk % NF, nn = (kk / NF) % 4, x = (kk / (NF * 4)) % NX;
-        int p = (kk / (NF * 4 * NX)) % 2, g = kk / (NF * 4 * NX * 2);
-        if (g != groups || p != 1 || x < min_jokers || !(allowed >> nn & 1) ||
-            (f & want) != want)
-            continue;
-        int r = acc[i].r, cost = r + (x > jokers ? x - jokers : 0);
-        uint64_t m = acc[i].m;
-        if (need_real) {
-            if (!r)
-                cost += 1;
-            if (r < 2)
-                m = 0;
-        }
-        if (best < 0 || cost < best) {
-            best = cost;
-            mask = m;
-            wild = x > jokers;
-        } else if (cost == best) {
-            mask |= m;
-            wild = wild || x > jokers;
-        }
-    }
-    if (best < 0 || best > limit) {
-        result = Py_None;
-        Py_INCREF(result);
-    } else {
-        result = Py_BuildValue("(iKO)", best, (unsigned long long)mask,
-                               wild ? Py_True : Py_False);
-    }
-done:
-    table_clear(&ma);
-    table_clear(&mb);
-    PyMem_Free(acc);
-    PyMem_Free(rows);
     return result;
 }
