@@ -5,7 +5,9 @@ as the Python reference does (the same distance, the same kinds whose draw lower
 same wildcard-draw flag, ``None`` alike), for 13-tile hands of every kind the case maker of
 tests/test_engine_shanten_exact.py draws (melds, room options, 0-8 wildcards), at every
 limit from the loose count to two above the distance, with and without the discard-win
-rule."""
+rule. And 盘锦's waits: a hand with no standard hand one tile away skips the standard
+candidates (``standard_waits``) when nothing but the search could keep one — the same waits
+as narrowing them (:meth:`Panjin._standard_filter`)."""
 
 from __future__ import annotations
 
@@ -26,8 +28,8 @@ from .test_engine_shanten_exact import situation_of
 PANJIN = VARIANTS["panjin"]
 COMPILED = PD._pjunit
 
-pytestmark = pytest.mark.skipif(COMPILED is None,
-                                reason="webcalc._pjunit not built (or ruled out)")
+compiled_only = pytest.mark.skipif(COMPILED is None,
+                                   reason="webcalc._pjunit not built (or ruled out)")
 
 
 def _clear():
@@ -48,6 +50,7 @@ def _python(*args):
         _clear()
 
 
+@compiled_only
 @settings(max_examples=200, deadline=None)
 @given(st.integers(0, 2**31), st.booleans(), st.integers(0, 3))
 def test_standard_drawn_same_compiled_and_in_python(seed, need_real, discard):
@@ -71,6 +74,7 @@ def test_standard_drawn_same_compiled_and_in_python(seed, need_real, discard):
         assert PD.panjin_standard_drawn(*args) == _python(*args), (req, limit)
 
 
+@compiled_only
 def test_standard_drawn_of_a_known_hand():
     """Values the rules fix: 111m 234m 567p 78s 99s (no wildcard in play) has a 刻, a 顺,
     幺九 and three suits (PJ-4..PJ-7): one tile from complete (d = 1), and the draws that
@@ -85,3 +89,23 @@ def test_standard_drawn_of_a_known_hand():
                 sit.options.piaohu, 0, 2, need_real)
         assert PD.panjin_standard_drawn(*args) == want
         assert _python(*args) == want
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2**31), st.sampled_from((None, "discard")), st.integers(0, 3))
+def test_waits_without_the_standard_candidates_equal_those_narrowed(seed, win_by, discard):
+    req = _cases(seed, 1)[0]
+    _, sit14 = situation_of({**req, "win_by": win_by} if win_by else req)
+    real = sorted({int(t) for t in sit14.hand.concealed if t not in sit14.wildcards})
+    if not real:
+        return
+    sit = sit14.without_tile(real[discard % len(real)])           # 13 tiles
+    cls = type(PANJIN)
+    kept = cls.__dict__["_kept_unsearched"]
+    got = PANJIN.winning_kinds(sit)
+    cls._kept_unsearched = staticmethod(lambda s: True)           # always the filter
+    try:
+        want = PANJIN.winning_kinds(sit)
+    finally:
+        cls._kept_unsearched = kept
+    assert got == want, req
