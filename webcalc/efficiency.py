@@ -562,10 +562,13 @@ def efficiency(variant: Variant, sit: Situation, visible: Sequence[int] = (),
     # distance every discard is within, ``pre`` each discard's result at it
     bound: int | None = None
     pre: dict[int, Any] = {}
+    tiles = sorted(set(sit.hand.concealed))
     if not variant.free_joker_search:
         bound, pre = variant.discards_search(sit)
+        own = None if bound is None else _own_draws(variant, sit, tiles, bound, pre)
+        if own is not None:
+            return _compiled_entries(variant, sit, visible, kinds_in_play, tiles, own, None)
     parent = None
-    tiles = sorted(set(sit.hand.concealed))
     fast = compiled_draws(variant, sit, kinds_in_play, tuple(int(t) for t in tiles))
     if fast is None and variant.distance_shapes(sit, kinds_in_play) is not None:
         # the free-joker variants: each discard's hand shares three units with this one
@@ -587,6 +590,44 @@ def efficiency(variant: Variant, sit: Situation, visible: Sequence[int] = (),
     entries.sort(key=lambda e: (INF if e[1].shanten is None else e[1].shanten,
                                 -e[1].total, e[0]))
     return [{"discard": t.code, **u.to_dict()} for t, u in entries]
+
+
+def _own_draws(variant: Variant, sit: Situation, tiles: list[Tile], bound: int,
+               pre: dict[int, Any]) -> list[tuple[int, int, Any]] | None:
+    """For a rule set with its own search: per discard in ``tiles`` ``(d, kinds bit set,
+    None)`` as :func:`compiled_draws` gives them, from the rule set's ``useful_search`` of
+    the discard's 13 tiles at ``bound`` with its result in ``pre`` — the same call
+    :func:`useful_draws` makes for it, or its ``discards_useful`` of them all at once — so
+    :func:`_compiled_entries` writes the rows without a :class:`Useful` per discard.
+    ``None`` (the caller's loop instead) when some discard leaves only wildcards
+    (:func:`useful_draws` searches those otherwise)."""
+    out: list[tuple[int, int, Any]] = []
+    every = variant.discards_useful(sit, bound, pre)
+    for t in tiles:
+        if not variant.can_discard(sit, t):
+            out.append((INF, 0, None))
+        elif every is not None and int(t) in every:
+            out.append((*every[int(t)], None))
+        else:
+            break
+    else:
+        return out
+    out = []
+    for t in tiles:
+        if not variant.can_discard(sit, t):
+            out.append((INF, 0, None))
+            continue
+        rest = sit.without_tile(t)
+        jokers = len(rest.jokers)
+        if jokers and jokers == len(rest.hand.concealed):
+            return None
+        k = int(t)
+        d, kinds = variant.useful_search(rest, bound, (pre[k],) if k in pre else None)
+        mask = 0
+        for w in kinds:
+            mask |= 1 << w
+        out.append((d, mask, None))
+    return out
 
 
 def _compiled_entries(variant: Variant, sit: Situation, visible: Sequence[int], kinds: int,

@@ -444,6 +444,13 @@ class Variant(Generic[OptionsT]):
         :meth:`useful_search` as ``standard``). Default: nothing known."""
         return None, {}
 
+    def discards_useful(self, sit: Situation[OptionsT], bound: int,
+                        pre: dict[int, Any]) -> dict[int, tuple[int, int]] | None:
+        """:meth:`useful_search` of every discard of a 14-tile hand at ``bound`` with its
+        result in ``pre`` (:meth:`discards_search`), at once: per discarded real kind ``(d,
+        kinds bit set)``, the same answers. Default ``None``: one call per discard."""
+        return None
+
     def distance_shapes(self, sit: Situation[OptionsT],
                         kinds_in_play: int = 34) -> frozenset[str] | None:
         """The shapes :meth:`missing_by_shape` counts for this hand, when a win is exactly

@@ -61,7 +61,12 @@ from ..tables import standard_waits
 from ..tiles import ALL_TILES, Tile
 from ..wildcards import PANJIN, wildcards_from_indicator
 from .base import WIN_METHOD_LABELS, Declarable, Judgement, Situation, Variant, reason
-from .panjin_draws import discards_search, panjin_standard_drawn, useful_search
+from .panjin_draws import (
+    discards_search,
+    discards_useful,
+    panjin_standard_drawn,
+    useful_search,
+)
 from .panjin_search import panjin_meld_flags, panjin_missing
 from .panjin_texts import RULES, TEXTS
 
@@ -232,6 +237,13 @@ class Panjin(Variant[PanjinOptions]):
     def discards_search(self, sit: Situation) -> tuple[int | None, dict[int, Any]]:
         """Every discard at once: :func:`webcalc.variants.panjin_draws.discards_search`."""
         return discards_search(sit, self.allowed_suit_counts(sit))
+
+    def discards_useful(self, sit: Situation, bound: int,
+                        pre: dict[int, Any]) -> dict[int, tuple[int, int]] | None:
+        """Every discard's :meth:`useful_search` at once:
+        :func:`webcalc.variants.panjin_draws.discards_useful`."""
+        return discards_useful(sit, self.allowed_suit_counts(sit),
+                               lambda s: [int(t) for t in self.winning_kinds(s)], bound, pre)
 
     @staticmethod
     def real_tiles(sit: Situation[PanjinOptions]) -> list[Tile]:

@@ -683,6 +683,50 @@ def useful_search(sit: Situation, allowed: set[int], winning: Callable[[], Itera
     return d0, kinds
 
 
+def discards_useful(sit: Situation, allowed: set[int],
+                    winning_of: Callable[[Situation], Iterable[int]], bound: int,
+                    pre: dict[int, Any]) -> dict[int, tuple[int, int]] | None:
+    """:func:`useful_search` of every discard's 13 tiles at once, at ``bound`` with its
+    standard result in ``pre`` (:func:`discards_search`): ``{kind: (d, kinds bit set)}``
+    per real kind held, or ``None`` (one search per discard) when one is not in ``pre``.
+    A real discard changes neither the caps nor the wildcard room of :func:`hand_caps`, so
+    they are the 14 tiles' and only the discarded kind's real count differs."""
+    face, real_caps, room = hand_caps(sit)
+    jokers = len(sit.jokers)
+    need_real = sit.win_by == "discard"
+    seven_ok = sit.options.seven_pairs and not sit.hand.melds
+    wild = 0
+    for w in sit.wildcards:
+        wild |= 1 << int(w)
+    real = list(sit.real_counts)
+    out: dict[int, tuple[int, int]] = {}
+    for t in sorted({t for t in sit.hand.concealed if t not in sit.wildcards}):
+        k = int(t)
+        found = pre[k] if k in pre else None
+        if found is None and k not in pre and bound >= 0:
+            return None
+        seven = None
+        if seven_ok:
+            real[k] -= 1
+            seven = seven_pairs_panjin_drawn(tuple(real), real_caps, jokers, room, allowed,
+                                             need_real, jokers,
+                                             INF if found is None else found[0])
+            real[k] += 1
+        d0 = min(INF if found is None else found[0], INF if seven is None else seven[0])
+        mask = 0
+        if d0 >= INF:
+            d0 = INF
+        elif need_real and d0 == 1:                      # as useful_search: its waits
+            for kind in winning_of(sit.without_tile(t)):
+                mask |= 1 << kind
+        else:
+            for res in (found, seven):
+                if res is not None and res[0] == d0:
+                    mask |= res[1] | (wild if res[2] else 0)
+        out[k] = (d0, mask & (1 << 34) - 1)
+    return out
+
+
 def discards_search(sit: Situation, allowed: set[int]) -> tuple[int | None, dict[int, Any]]:
     """Every discard of a 14-tile hand searched at once: ``(bound, pre)`` as
     :meth:`webcalc.variants.base.Variant.discards_search` says.
