@@ -97,6 +97,9 @@ GUARDED(merge, busy_merge)
 GUARDED(fold, busy_fold)
 GUARDED(fold_draws, busy_fold)
 
+/* _pjunit_rows.c: a hand field in the plain notation read to its tiles and counts */
+PJ_HIDDEN PyObject *plain_hand(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+
 static PyMethodDef methods[] = {
     {"search", search, METH_VARARGS,
      "search(unit, caps, yj, start, honors, max_x, limit, jokers, need_x, groups, rest, "
@@ -140,6 +143,10 @@ static PyMethodDef methods[] = {
      "the unit patterns of up to max_tiles tiles (webcalc/warmup.py)."},
     {"free_cache_info", free_cache_info, METH_NOARGS,
      "free_cache_info() -> (hits, misses) of free_draws' unit tables."},
+    {"plain_hand", (PyCFunction)(void (*)(void))plain_hand, METH_FASTCALL,
+     "plain_hand(text, tiles, kinds) -> (tiles held, sorted; 34 counts), or None when the "
+     "text is not in the plain notation or holds a kind not below kinds or five of a kind. "
+     "See webcalc/analysis.py _plain_hand."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -319,3 +319,81 @@ done:
     Py_DECREF(answer);
     return out;
 }
+
+/* plain_hand(text, tiles, kinds): a hand field in the plain notation (``123m456p11z``: the
+ * text webcalc/tiles.py _PLAIN_NOTATION matches whole, digits and suit letters only, 1-7
+ * before z, 0 a red five) as (its tiles sorted, from ``tiles`` (ALL_TILES), a tuple; its 34
+ * counts, a list), or None: any other text, a kind not below ``kinds``, or more than four
+ * of a kind (the general path then reads the field and words what is wrong). The twin of
+ * webcalc/analysis.py _plain_hand's Python (plain_kinds and counts_of); tests/test_pjunit.py
+ * holds the two equal. */
+PyObject *plain_hand(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "plain_hand(text, tiles, kinds)");
+        return NULL;
+    }
+    PyObject *text = args[0], *tiles = args[1];
+    long kinds = PyLong_AsLong(args[2]);
+    if (kinds == -1 && PyErr_Occurred())
+        return NULL;
+    if (!PyTuple_Check(tiles) || PyTuple_GET_SIZE(tiles) != 34) {
+        PyErr_SetString(PyExc_TypeError, "plain_hand: tiles must be a tuple of 34 tiles");
+        return NULL;
+    }
+    if (!PyUnicode_Check(text) || !PyUnicode_IS_ASCII(text))
+        Py_RETURN_NONE;
+    const char *s = (const char *)PyUnicode_DATA(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    int counts[34] = {0};
+    Py_ssize_t i = 0, total = 0;
+    if (n == 0)
+        Py_RETURN_NONE;
+    while (i < n) {                    /* one group: digits, then its suit letter */
+        Py_ssize_t j = i;
+        while (j < n && s[j] >= '0' && s[j] <= '9')
+            j++;
+        if (j == i || j == n)
+            Py_RETURN_NONE;
+        int start;
+        switch (s[j]) {
+        case 'm': case 'M': start = 0; break;
+        case 'p': case 'P': start = 9; break;
+        case 's': case 'S': start = 18; break;
+        case 'z': case 'Z': start = 27; break;
+        default: Py_RETURN_NONE;
+        }
+        for (Py_ssize_t q = i; q < j; q++) {
+            int d = s[q] - '0';
+            if (start == 27 && (d < 1 || d > 7))
+                Py_RETURN_NONE;
+            int k = start + (d == 0 ? 4 : d - 1);
+            if (k >= kinds || ++counts[k] > 4)
+                Py_RETURN_NONE;
+        }
+        total += j - i;
+        i = j + 1;
+    }
+    PyObject *held = PyTuple_New(total), *list = PyList_New(34);
+    if (held == NULL || list == NULL) {
+        Py_XDECREF(held);
+        Py_XDECREF(list);
+        return NULL;
+    }
+    Py_ssize_t at = 0;
+    for (int k = 0; k < 34; k++) {
+        PyObject *c = PyLong_FromLong(counts[k]);
+        if (c == NULL) {
+            Py_DECREF(held);
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, k, c);
+        PyObject *t = PyTuple_GET_ITEM(tiles, k);
+        for (int c2 = 0; c2 < counts[k]; c2++) {
+            Py_INCREF(t);
+            PyTuple_SET_ITEM(held, at++, t);
+        }
+    }
+    return Py_BuildValue("(NN)", held, list);
+}
