@@ -1,7 +1,10 @@
-"""The compiled reading of a hand field in the plain notation (webcalc/_pjunit_rows.c
-``plain_hand``) against its Python twin (webcalc/analysis.py ``_plain_hand`` with the compiled
-part ruled out: ``plain_kinds`` and ``counts_of``): the same tiles and counts, or the same
-``None``, for hand texts written to hit every branch and for random ones."""
+"""Two compiled steps of a hand without wildcards (webcalc/_pjunit_rows.c) against their
+Python twins: ``plain_hand``, the hand field in the plain notation read to tiles and counts
+(webcalc/analysis.py ``_plain_hand`` with the compiled part ruled out: ``plain_kinds`` and
+``counts_of``), the same tiles and counts, or the same ``None``, for hand texts written to hit
+every branch and for random ones; and ``plain_readings``, the standard readings as group ids
+(webcalc/decompose.py ``_plain_reading_ids``), the same readings in the same order as the twin
+and as standard_readings listed them before ids."""
 
 import os
 import random
@@ -9,6 +12,7 @@ import random
 import pytest
 
 import webcalc.analysis as A
+import webcalc.decompose as D
 from webcalc.tiles import ALL_TILES
 
 COMPILED = A._read_plain
@@ -77,3 +81,73 @@ def test_plain_hand_refuses_bad_arguments():
     with pytest.raises(TypeError):
         COMPILED("1m", ALL_TILES)
 
+
+def _hands(rng, n):
+    """Random concealed counts of 3n + 2 tiles (at most four of a kind), a third of them
+    built of groups so that they have readings, some several."""
+    while True:
+        c = [0] * 34
+        left = n
+        if n >= 3 and rng.random() < 0.3:   # 111222333: three triplets or three sequences
+            k = rng.randrange(27)
+            k -= max(0, k % 9 - 6)
+            for j in (k, k + 1, k + 2):
+                c[j] += 3
+            left = n - 3
+        if left < n or rng.random() < 0.6:
+            for _ in range(left):
+                k = rng.randrange(34)
+                if k < 27 and k % 9 < 7 and rng.random() < 0.6:
+                    for j in (k, k + 1, k + 2):
+                        c[j] += 1
+                else:
+                    c[k] += 3
+            c[rng.randrange(34)] += 2
+        else:
+            suits = rng.sample(range(34), rng.randrange(4, 12))
+            for _ in range(3 * n + 2):
+                c[rng.choice(suits)] += 1
+        if max(c) <= 4:
+            return c
+
+
+def _old_plain_readings(counts, melds):
+    """standard_readings' readings of a hand without jokers as they were listed before the
+    ids: the splits' distinct groups ranked, each reading its ranks sorted, the set sorted."""
+    splits = D._plain_splits(list(counts), 0, melds, 1, 0)
+    distinct = sorted({g for groups in splits for g in groups})
+    rank = {g: r for r, g in enumerate(distinct)}
+    seen = {tuple(sorted([rank[g] for g in groups])) for groups in splits}
+    return [tuple([D._PLAIN_GROUPS[distinct[r]] for r in ranks]) for ranks in sorted(seen)]
+
+
+def test_plain_readings_as_the_python_twin_and_the_old_listing():
+    rng = random.Random(3814)
+    several = 0
+    for i in range(4000):
+        melds = i % 5
+        counts = _hands(rng, melds)
+        compiled = D._pjunit.plain_readings(counts, melds)
+        assert compiled == D._plain_reading_ids(counts, melds), counts
+        old = _old_plain_readings(counts, melds)
+        assert [tuple(D._PLAIN_BY_ID[g] for g in r) for r in compiled] == old, counts
+        several += len(compiled) > 1
+    assert several > 100                 # the order of several readings is held too
+
+
+def test_plain_readings_known_hands():
+    # 111222333m 456p 77s: three triplets or three sequences (two readings), 123m first
+    c = [0] * 34
+    for k in (0, 1, 2):
+        c[k] = 3
+    for k in (12, 13, 14):
+        c[k] = 1
+    c[24] = 2
+    assert D._pjunit.plain_readings(c, 4) == [(24, 34, 34, 34, 46), (24, 46, 68, 69, 70)]
+    c[24] = 1
+    c[25] = 1                           # no pair left: no reading
+    assert D._pjunit.plain_readings(c, 4) == []
+    with pytest.raises(ValueError):
+        D._pjunit.plain_readings(c[:33], 4)
+    with pytest.raises(ValueError):
+        D._pjunit.plain_readings(c, 5)
