@@ -106,6 +106,7 @@ def listed_dicts(readings: Sequence[Reading], jokers: Sequence[Tile]) -> list[di
     out = []
     codes = CODES
     shared: dict[Any, dict[Any, Any]] = {}      # group (and its faces) → its dict
+    plain_parts = _PLAIN_PARTS.get
     for i, r in enumerate(readings):
         groups = r.groups
         if not jokers or all(g.faces or True not in g.wild for g in groups):
@@ -113,7 +114,13 @@ def listed_dicts(readings: Sequence[Reading], jokers: Sequence[Tile]) -> list[di
             for g in groups:
                 d = shared.get(g)
                 if d is None:
-                    d = shared[g] = g.to_dict()
+                    parts = plain_parts(id(g))
+                    if parts is None:
+                        d = shared[g] = g.to_dict()
+                    else:               # g.to_dict() of a group without jokers, from its parts
+                        kind, tiles, wild = parts
+                        d = shared[g] = {"kind": kind, "tiles": list(tiles), "wild": list(wild),
+                                         "exposed": False, "faces": list(tiles)}
                 dicts.append(d)
             out.append({"shape": r.shape, "groups": dicts, "best": i == 0})
             continue
@@ -514,6 +521,12 @@ _PLAIN_ID = {g: 34 * g[0] + g[1][0][0] for g in _PLAIN_GROUPS}
 _PLAIN_BY_ID: list[Any] = [None] * 102
 for _g, _i in _PLAIN_ID.items():
     _PLAIN_BY_ID[_i] = _PLAIN_GROUPS[_g]
+
+
+#: the parts of each of them's API dict (:meth:`Group.to_dict`: kind, tile codes, wild
+#: flags), by the group's identity (they live as long as the module: no id is reused)
+_PLAIN_PARTS = {id(g): (g.kind, tuple([CODES[t] for t in g.tiles]), g.wild)
+                for g in _PLAIN_GROUPS.values()}
 
 
 def _plain_reading_ids(counts: Sequence[int], melds: int) -> list[tuple[int, ...]]:
