@@ -263,10 +263,10 @@ def analyze(request: Any, *, advice: bool = True) -> Analysis:
 
     if req.get("settlement") is not None and not isinstance(req["settlement"], dict):
         raise BadSettlementError(Message("settlement.not_object"), "settlement")
-    sit = Situation(hand, wildcards, options, win_by, winning, indicator,
-                    req.get("settlement"))
-    if plain is not None:
-        sit = sit.with_counts(plain[1])
+    sit = (Situation(hand, wildcards, options, win_by, winning, indicator,
+                     req.get("settlement")) if plain is None
+           else Situation.counted(hand, wildcards, options, win_by, winning, indicator,
+                                  req.get("settlement"), plain[1]))
     codes = tuple([t.code for t in wildcards]) if wildcards else ()
     judgement: Judgement | None = None
     judged: dict[str, Any] = {}
@@ -297,8 +297,8 @@ def analyze(request: Any, *, advice: bool = True) -> Analysis:
                                       win_by_given="win_by" in req)))
     if not advice:
         return Analysis(variant.name, codes, hand.tile_count, **judged)
-    vis = counts_of(visible)
-    cvis = vis if visible else ()      # the compiled call: no visible tiles, no counts read
+    cvis = counts_of(visible) if visible else ()    # the compiled call: no counts of none
+    vis = cvis or [0] * NUM_KINDS
     before = sit if hand.tile_count == 13 else (
         sit.without_tile(winning) if winning is not None else None)
     waits: list[Wait] = []

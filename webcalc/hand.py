@@ -246,10 +246,13 @@ class Hand:
     def of_sorted(cls, concealed: tuple[Tile, ...], counts: Sequence[int],
                   melds: Iterable[Meld] = ()) -> Hand:
         """:meth:`of` concealed tiles given as sorted :class:`Tile`\\ s, with their 34
-        ``counts``: nothing sorted again, and without melds :meth:`held_counts` is known."""
-        hand = cls(concealed, tuple(melds))
-        if not hand.melds:
-            object.__setattr__(hand, "_held", tuple(counts))
+        ``counts``: nothing sorted again, and without melds :meth:`held_counts` is known
+        (the instance's fields set as the frozen ``__init__`` sets them, in one step)."""
+        melds = tuple(melds)
+        if melds:
+            return cls(concealed, melds)
+        hand = object.__new__(cls)
+        hand.__dict__.update(concealed=concealed, melds=melds, _held=tuple(counts))
         return hand
 
     @property
