@@ -7,10 +7,15 @@ objects whose ``__index__`` empties the containers being read, calls the module 
 (re-entrance) or raises. Every call must return or raise ValueError, TypeError, OverflowError
 or RuntimeError; a SystemError or MemoryError exits 3. Prints one summary line."""
 
+import os
 import random
 import sys
 
-from webcalc import _pjunit as P
+# the tree this script is in, not whichever webcalc the interpreter installed (a shared
+# environment's editable install may point at another checkout)
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from webcalc import _pjunit as P  # noqa: E402
 
 EXPECTED = (ValueError, TypeError, OverflowError, RuntimeError)
 
@@ -62,6 +67,23 @@ def values(rng, N):
         "merge": lambda: (acc(), table(), rng.randint(0, 4) if rng.random() < .9 else i(), rng.randint(0, 31) if rng.random() < .9 else i(),
                           rng.randint(0, 20) if rng.random() < .9 else i(), rng.randint(0, 9) if rng.random() < .9 else i(), b(),
                           rng.randint(0, 31), rng.randint(0, 40) if rng.random() < .9 else i()),
+        "discards_drawn": lambda: (counts34(), [rng.choice([4, 4, 3, 0]) if rng.random() < .95 else i() for _ in range(rng.choice([34, 34, 33, 35]))],
+                                   rng.randint(0, 4) if rng.random() < .9 else i(), rng.randint(0, 8) if rng.random() < .9 else i(),
+                                   rng.randint(0, 4) if rng.random() < .9 else i(), rng.randint(0, 7) if rng.random() < .9 else i(),
+                                   rng.randint(0, 31) if rng.random() < .9 else i(), rng.randint(0, 15) if rng.random() < .9 else i(),
+                                   rng.randint(0, 4) if rng.random() < .9 else i(), rng.randint(0, 6) if rng.random() < .9 else i(), b(),
+                                   [rng.randint(0, 14) if rng.random() < .95 else i() for _ in range(rng.choice([40, 40, 39, 41]))],
+                                   [rng.randrange(34) if rng.random() < .9 else i() for _ in range(rng.choice([0, 1, 5, 14, 40]))]),
+        "free_merge": lambda: ([[(rng.randint(0, 4), rng.randint(0, 1), rng.randint(0, 31), rng.randint(0, 14)) if rng.random() < .95 else tuple(i() for _ in range(4))
+                                 for _ in range(rng.choice([0, 1, 5, 40]))] for _ in range(rng.choice([0, 1, 4, 4, 5]))] if rng.random() < .95 else junk(),
+                               rng.randint(0, 4) if rng.random() < .9 else i(), rng.randint(0, 8) if rng.random() < .9 else i(),
+                               rng.randint(0, 8) if rng.random() < .9 else i()),
+        "standard_drawn": lambda: (counts34(), [rng.choice([4, 4, 3, 0]) if rng.random() < .95 else i() for _ in range(rng.choice([34, 34, 33, 35]))],
+                                   rng.randint(0, 4) if rng.random() < .9 else i(), rng.randint(0, 8) if rng.random() < .9 else i(),
+                                   rng.randint(0, 4) if rng.random() < .9 else i(), rng.randint(0, 7) if rng.random() < .9 else i(),
+                                   rng.randint(0, 31) if rng.random() < .9 else i(), rng.randint(0, 15) if rng.random() < .9 else i(),
+                                   rng.randint(0, 4) if rng.random() < .9 else i(), rng.randint(0, 6) if rng.random() < .9 else i(), b(),
+                                   [rng.randint(0, 14) if rng.random() < .95 else i() for _ in range(rng.choice([40, 40, 39, 41]))]),
         "free_unit": lambda: (seq(), seq(), b()),
         "plain_unit": lambda: (seq(), seq(), b()),
         "needs": lambda: (seq(), b(), b()),
@@ -127,7 +149,7 @@ def objects(rng, N):
         containers.append(d2); return d2
     for _ in range(N):
         containers.clear()
-        f = rng.randrange(9)
+        f = rng.randrange(12)
         try:
             if f == 0: P.needs(lst([rng.randint(0, 4) for _ in range(9)]), False, True)
             elif f == 1: P.free_unit(lst([rng.randint(0, 4) for _ in range(9)]), lst([4] * 9), False)
@@ -136,6 +158,9 @@ def objects(rng, N):
             elif f == 4: P.merge(dct({(rng.randint(0, 2), 0, rng.randint(0, 5), 0, rng.randint(0, 31)): (rng.randint(0, 5), 3) for _ in range(40)}), lst([tuple(ev(x) for x in (rng.randint(0, 2), rng.randint(0, 1), rng.randint(0, 5), rng.randint(0, 31), 1, 7)) for _ in range(60)]), 4, 31, 3, 20, True, 31, 20)
             elif f == 5: P.fold(dct({(rng.randint(0, 4), rng.randint(0, 1), rng.randint(0, 12)): rng.randint(0, 6) for _ in range(40)}), lst([rng.randint(0, 4) for _ in range(9)]), lst([4] * 9), False, True, 4, 8, 8, 9, ev(3))
             elif f == 6: P.fold_draws(dct({(rng.randint(0, 4), rng.randint(0, 1), rng.randint(0, 12)): rng.randint(0, 6) for _ in range(40)}), lst([rng.randint(0, 4) for _ in range(9)]), lst([4] * 9), False, True, 4, 8, 8, 9, lst([0, 3, 5]))
+            elif f == 9: P.discards_drawn(lst([rng.randint(0, 2) for _ in range(34)]), lst([4] * 34), ev(1), 4, 4, 0, 14, 14, 1, ev(3), False, lst([rng.randint(0, 9) for _ in range(40)]), lst([k for k in range(34) if rng.random() < .3]))
+            elif f == 10: P.free_merge(lst([lst([tuple(ev(x) for x in (rng.randint(0, 4), rng.randint(0, 1), rng.randint(0, 9), rng.randint(0, 9))) for _ in range(20)]) for _ in range(4)]), 4, ev(2), 3)
+            elif f == 11: P.standard_drawn(lst([rng.randint(0, 2) for _ in range(34)]), lst([4] * 34), ev(1), 4, 4, 0, 14, 14, 1, ev(3), False, lst([rng.randint(0, 9) for _ in range(40)]))
             elif f == 7: P.rest_places(*(lst([rng.randint(0, 99) for _ in range(10)]) for _ in range(4)))
             else:
                 counts = [0] * 34

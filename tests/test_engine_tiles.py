@@ -169,3 +169,16 @@ def test_melds_text_field_taken_tiles_JC10():
     with pytest.raises(InputError) as err:
         melds_from_text("拾11m")
     assert err.value.code == "bad_meld" and err.value.field == "melds"
+
+
+@given(st.text(alphabet="0123456789mpszMPSZ 东万,", max_size=24))
+def test_plain_kinds_is_parse_tiles_where_it_answers(text):
+    """:func:`webcalc.tiles.plain_kinds` (the analysis's short path for the notation most
+    requests use) gives the kinds :func:`parse_tiles` reads, sorted, or ``None``; it
+    answers every text in that notation."""
+    from webcalc.tiles import _PLAIN_NOTATION, plain_kinds
+    kinds = plain_kinds(text)
+    if kinds is None:
+        assert not _PLAIN_NOTATION.fullmatch(text)
+    else:
+        assert kinds == sorted(int(t) for t in parse_tiles(text))

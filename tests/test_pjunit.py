@@ -13,6 +13,8 @@ import os
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import webcalc.shanten as S
 import webcalc.variants.panjin_draws as PD
@@ -215,6 +217,28 @@ def test_unit_free_same_tables(seed):
             py, cc = _both(S.unit_free, unit, caps, honors, jokers)
             assert set(py) == set(cc), (unit, caps, honors, jokers)
             assert len(set(cc)) == len(cc)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.integers(0, 33), max_size=14), st.lists(st.sampled_from((4, 4, 3, 2, 1, 0)),
+                                                           min_size=34, max_size=34),
+       st.integers(0, 8), st.integers(0, 8), st.integers(0, 4), st.sampled_from((34, 27)))
+def test_free_standard_same_merge(tiles, caps, jokers, room, melds, kinds):
+    """free_standard (the standard distance with free jokers: the lower bound 盘锦's searches
+    start from, and other rule sets' Python path) merges its unit tables in C
+    (free_merge): the same distance as the Python merge (_merge_free, _finish_free), for
+    any counts, caps, jokers, wildcard tiles left, melds and kinds in play."""
+    real = [0] * 34
+    for k in tiles:
+        real[k] = min(4, real[k] + 1)
+    caps = [max(real[k], c) for k, c in enumerate(caps)]
+    args = (real, caps, jokers, room, melds, kinds)
+    S._pjunit = None
+    try:
+        py = S.free_standard(*args)
+    finally:
+        S._pjunit = COMPILED
+    assert S.free_standard(*args) == py
 
 
 def _rest_places_reference(real, caps, skip, any_jokers):

@@ -1,4 +1,4 @@
-/* webcalc._pjunit: the engine's hot searches compiled, twelve functions in one optional
+/* webcalc._pjunit: the engine's hot searches compiled, fifteen functions in one optional
  * extension (setup.py). Each is the twin of a Python function that stays the reference and
  * runs when the module was not built or refuses a call (webcalc/compiled.py): the same
  * states, transitions, bounds and pruning, so tests/test_pjunit.py can hold both equal.
@@ -94,6 +94,8 @@ static int busy_search, busy_merge, busy_fold;
     }
 GUARDED(search, busy_search)
 GUARDED(merge, busy_merge)
+GUARDED(standard_drawn, busy_search)        /* their searches use search()'s tables */
+GUARDED(discards_drawn, busy_search)
 GUARDED(fold, busy_fold)
 GUARDED(fold_draws, busy_fold)
 
@@ -108,6 +110,14 @@ static PyMethodDef methods[] = {
      "drops, track_rd, track_mask) -> [rows of the unit, rows of the unit less one tile at "
      "each of drops]; each row (g, p, x, flags, r, drawn). See "
      "webcalc/variants/panjin_search.py unit_panjin."},
+    {"standard_drawn", standard_drawn, METH_VARARGS,
+     "standard_drawn(real, caps, jokers, max_x, groups, suits0, want, allowed, min_jokers, "
+     "limit, need_real, rest) -> (d, drawn, wild) or None. See "
+     "webcalc/variants/panjin_draws.py panjin_standard_drawn."},
+    {"discards_drawn", discards_drawn, METH_VARARGS,
+     "discards_drawn(real, caps, jokers, max_x, groups, suits0, want, allowed, min_jokers, "
+     "limit, need_real, rest, discards) -> [(d, drawn, wild) or None per discard]. See "
+     "webcalc/variants/panjin_draws.py panjin_discards_drawn."},
     {"merge", merge, METH_VARARGS,
      "merge(acc, table, groups, max_x, jokers, limit, counts_suit, want, k_u) -> dict: "
      "one merge step of panjin_standard_drawn, pruned. See "
@@ -127,6 +137,9 @@ static PyMethodDef methods[] = {
     {"plain_unit", plain_unit, METH_VARARGS,
      "plain_unit(unit, caps, honors) -> [(g, p, 0, D), ...]: unit_free without jokers. "
      "See webcalc/shanten.py _plain_rows."},
+    {"free_merge", free_merge, METH_VARARGS,
+     "free_merge(tables, groups, jokers, joker_room) -> int or None: free_standard from its "
+     "unit tables. See webcalc/shanten.py free_standard."},
     {"rest_places", rest_places, METH_VARARGS,
      "rest_places(m0, m1, m2, m3) -> four rest tables. See "
      "webcalc/variants/panjin_search.py "

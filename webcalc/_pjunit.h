@@ -2,17 +2,21 @@
  * the module is one extension, webcalc._pjunit).
  *
  *   webcalc/_pjunit.c              the module: the argument readers, the re-entrancy
- *                                  guards and the method table (twelve functions)
- *   webcalc/_pjunit_free.c         the free-joker unit tables and folds (shanten.py:
+ *                                  guards and the method table (fifteen functions)
+ *   webcalc/_pjunit_free.c         the free-joker unit tables, folds and merge (shanten.py:
  *                                  unit_free, _plain_rows, free_unit_states,
- *                                  free_unit_draws) and tables.py's unit_needs
+ *                                  free_unit_draws, free_standard) and tables.py's
+ *                                  unit_needs
  *   webcalc/_pjunit_draws.c        a free-joker hand's distance and every draw's at once
  *                                  (efficiency.py FreeOracle, draws.py)
  *   webcalc/_pjunit_rows.c         a free-joker hand's advice as the API's rows, in one
  *                                  call (advice_rows.py)
- *   webcalc/variants/panjin_unit.c a rule set's own per-unit search and merge, and its
- *                                  rest bound (webcalc/variants/panjin_search.py,
- *                                  panjin_draws.py)
+ *   webcalc/variants/panjin_unit.c a rule set's own per-unit search and merge
+ *                                  (webcalc/variants/panjin_search.py, panjin_draws.py;
+ *                                  panjin_unit.h what it shares with panjin_hand.c)
+ *   webcalc/variants/panjin_hand.c the same rule set's searches of a whole hand, 13
+ *                                  tiles or every discard of 14, in one call each, and
+ *                                  their rest bound (panjin_search.py _rest_places_all)
  *
  * Every function is the twin of a Python function that stays the reference
  * (tests/test_pjunit.py holds the two equal).
@@ -56,6 +60,7 @@ PJ_HIDDEN PyObject *fold_impl(PyObject *self, PyObject *args);
 PJ_HIDDEN PyObject *fold_draws_impl(PyObject *self, PyObject *args);
 PJ_HIDDEN PyObject *needs(PyObject *self, PyObject *args);
 PJ_HIDDEN PyObject *plain_unit(PyObject *self, PyObject *args);
+PJ_HIDDEN PyObject *free_merge(PyObject *self, PyObject *args);
 
 /* _pjunit_draws.c */
 PJ_HIDDEN PyObject *free_draws(PyObject *self, PyObject *args);
@@ -68,6 +73,11 @@ PJ_HIDDEN PyObject *free_advice(PyObject *self, PyObject *args);
 /* variants/panjin_unit.c */
 PJ_HIDDEN PyObject *search_impl(PyObject *self, PyObject *args);
 PJ_HIDDEN PyObject *merge_impl(PyObject *self, PyObject *args);
+
+/* variants/panjin_hand.c */
+PJ_HIDDEN PyObject *standard_drawn_impl(PyObject *self, PyObject *args);
+PJ_HIDDEN PyObject *discards_drawn_impl(PyObject *self, PyObject *args);
 PJ_HIDDEN PyObject *rest_places(PyObject *self, PyObject *args);
+
 
 #endif

@@ -669,3 +669,106 @@ PyObject *plain_unit(PyObject *self, PyObject *args) {
     return rows_list(rows, plain_rows(unit, caps, n, honors, rows));
 }
 
+
+/* free_merge(tables, groups, jokers, joker_room) -> int or None: shanten.py free_standard
+ * from its unit tables (unit_free rows (g, p, q, D)): _merge_free of each in turn from
+ * {(0, 0, 0): 0} (groups up to `groups`, one pair), then _finish_free (a target whose
+ * joker-only places q exceed the jokers and the wildcard tiles left is refused; the rest
+ * cost the places left unfilled, less the jokers). Keeps nothing between calls. */
+#define MQ (4 * FQ)                     /* q summed over four units */
+typedef struct {
+    int g, p, q, d;
+} MRow;
+
+PyObject *free_merge(PyObject *self, PyObject *args) {
+    PyObject *tables_o;
+    int groups, jokers, joker_room;
+    if (!PyArg_ParseTuple(args, "Oiii", &tables_o, &groups, &jokers, &joker_room))
+        return NULL;
+    if (groups < 0 || groups > 4 || jokers < 0 || jokers > 1000 || joker_room < 0 ||
+        joker_room > 1000) {
+        PyErr_SetString(PyExc_ValueError, "groups 0 to 4, jokers and joker_room 0 to 1000");
+        return NULL;
+    }
+    PyObject *tables = PySequence_Tuple(tables_o);
+    if (!tables)
+        return NULL;
+    if (PySequence_Fast_GET_SIZE(tables) > 4) {
+        Py_DECREF(tables);
+        PyErr_SetString(PyExc_ValueError, "tables: at most four");
+        return NULL;
+    }
+    static short slot[5 * 2 * MQ];     /* (g, p, q) -> index in the new rows + 1, or 0 */
+    MRow cur[5 * 2 * MQ], nxt[5 * 2 * MQ], rows[MAXROWS];
+    int ncur = 1;
+    cur[0] = (MRow){0, 0, 0, 0};
+    PyObject *result = NULL;
+    for (Py_ssize_t u = 0; u < PySequence_Fast_GET_SIZE(tables); u++) {
+        PyObject *table = PySequence_Tuple(PySequence_Fast_GET_ITEM(tables, u));
+        if (!table)
+            goto done;
+        Py_ssize_t nr = PySequence_Fast_GET_SIZE(table);
+        if (nr > MAXROWS) {
+            Py_DECREF(table);
+            PyErr_SetString(PyExc_ValueError, "table: too many rows");
+            goto done;
+        }
+        for (Py_ssize_t i = 0; i < nr; i++) {
+            PyObject *row = PySequence_Fast_GET_ITEM(table, i);
+            int g, p, q, d;
+            if (!is_tuple(row, "table row") ||
+                !PyArg_ParseTuple(row, "iiii", &g, &p, &q, &d)) {
+                Py_DECREF(table);
+                goto done;
+            }
+            if (g < 0 || g > 4 || p < 0 || p > 1 || q < 0 || q >= FQ || d < 0 || d > 1000) {
+                Py_DECREF(table);
+                PyErr_SetString(PyExc_ValueError, "table: a row out of range");
+                goto done;
+            }
+            rows[i] = (MRow){g, p, q, d};
+        }
+        Py_DECREF(table);
+        int nn = 0;
+        for (int a = 0; a < ncur; a++) {
+            const MRow *s = &cur[a];
+            for (Py_ssize_t i = 0; i < nr; i++) {
+                int g3 = s->g + rows[i].g, p3 = s->p + rows[i].p;
+                if (g3 > groups || p3 > 1)
+                    continue;
+                int q3 = s->q + rows[i].q, d3 = s->d + rows[i].d;
+                int key = (g3 * 2 + p3) * MQ + q3;
+                int at = slot[key] - 1;
+                if (at < 0) {
+                    slot[key] = (short)(nn + 1);
+                    nxt[nn++] = (MRow){g3, p3, q3, d3};
+                } else if (d3 < nxt[at].d) {
+                    nxt[at].d = d3;
+                }
+            }
+        }
+        for (int a = 0; a < nn; a++) {
+            slot[(nxt[a].g * 2 + nxt[a].p) * MQ + nxt[a].q] = 0;
+            cur[a] = nxt[a];
+        }
+        ncur = nn;
+    }
+    int best = -1;
+    for (int a = 0; a < ncur; a++) {
+        if (cur[a].q - jokers > joker_room)
+            continue;
+        int total = cur[a].d + 3 * (groups - cur[a].g) + 2 * (1 - cur[a].p);
+        int cost = total > jokers ? total - jokers : 0;
+        if (best < 0 || cost < best)
+            best = cost;
+    }
+    if (best < 0) {
+        result = Py_None;
+        Py_INCREF(result);
+    } else {
+        result = PyLong_FromLong(best);
+    }
+done:
+    Py_DECREF(tables);
+    return result;
+}

@@ -489,20 +489,25 @@ def useful_draws(variant: Variant, sit: Situation, visible: Sequence[int] = (),
             if gone < 4:
                 out.append(Wait(ALL_TILES[k], max(0, 4 - gone - (visible[k] if visible else 0))))
         return Useful(max(d0 - 1, 0), tuple(out))
+    jokers = len(sit.jokers)
+    if not variant.free_joker_search and not (jokers and jokers == len(sit.hand.concealed)):
+        # the rule set's own search: the distance and the kinds whose draw lowers it, those
+        # with a copy left (in tile order, as from the live kinds below)
+        d0, kinds = variant.useful_search(sit, bound, standard)
+        if d0 >= INF:
+            return Useful(None, ())
+        out = []
+        for k in sorted(kinds):
+            gone = held[k] + (k == indicator)
+            if k < kinds_in_play and gone < 4:
+                out.append(Wait(ALL_TILES[k], max(0, 4 - gone - (visible[k] if visible else 0))))
+        return Useful(max(d0 - 1, 0), tuple(out))
     live = []
     for k in range(kinds_in_play):
         used = held[k] + (1 if k == indicator else 0)
         if used < 4:
             live.append((k, max(0, 4 - used - (visible[k] if visible else 0))))
     oracle = None
-    jokers = len(sit.jokers)
-    if not variant.free_joker_search and not (jokers and jokers == len(sit.hand.concealed)):
-        # the rule set's own search: the distance and the kinds whose draw lowers it
-        d0, kinds = variant.useful_search(sit, bound, standard)
-        if d0 >= INF:
-            return Useful(None, ())
-        return Useful(max(d0 - 1, 0), tuple(Wait(ALL_TILES[k], rem) for k, rem in live
-                                            if k in kinds))
     if variant.distance_shapes(sit, kinds_in_play) is not None:
         # (distance_shapes None: the variant counts the hand's shapes itself, below)
         if parent is not None:

@@ -427,6 +427,12 @@ def free_standard(real: Sequence[int], caps: Sequence[int], jokers: int, joker_r
     if groups < 0:
         return None
     any_jokers = jokers + joker_room > 0
+    if _pjunit is not None:
+        # the same merge and finish compiled (webcalc/_pjunit_free.c free_merge)
+        merged: int | None = _pjunit.free_merge(
+            [unit_free(tuple(real[a:b]), tuple(caps[a:b]), honors, any_jokers)
+             for a, b, honors in UNITS if a < kinds], groups, jokers, joker_room)
+        return merged
     acc: dict[tuple[int, int, int], int] = {(0, 0, 0): 0}
     for a, b, honors in UNITS:
         if a >= kinds:

@@ -313,12 +313,21 @@ class Panjin(Variant[PanjinOptions]):
 
     def winning_kinds(self, sit: Situation[PanjinOptions]) -> list[Tile]:
         """Waits without building a hand per candidate: the shape candidates from the
-        unit tables, narrowed by :meth:`_standard_filter`; a real kind its search shows a
+        unit tables (unless :meth:`_ready_search` finds no standard hand one tile away and
+        nothing else could keep one: then 七对's alone), narrowed by
+        :meth:`_standard_filter`; a real kind its search shows a
         complete standard hand drawing wins outright, the others (七对, wildcard kinds,
         kinds with no copy left to hold) go through PJ-4/PJ-5 updated by the one added tile
         and the PJ-6/PJ-7 split search. No wildcard kind for a ``discard`` win (C-9, PJ-2)."""
-        candidates = set(standard_waits(sit.real_counts, len(sit.jokers), len(sit.hand.melds),
-                                        sit.wildcards, False)) | self.special_waits(sit)
+        keep = self.special_waits(sit)
+        found = self._ready_search(sit)
+        # no standard hand one tile away and no kind _standard_filter keeps without the
+        # search: of the candidates only 七对's would stay (standard_waits is not asked)
+        only_keep = found is None and not self._kept_unsearched(sit)
+        candidates, proven = set(keep), set[int]()
+        if not only_keep:
+            candidates |= set(standard_waits(sit.real_counts, len(sit.jokers),
+                                             len(sit.hand.melds), sit.wildcards, False))
         wild = set(sit.wildcards)
         real = self.real_tiles(sit)
         suits = {t.suit for t in real if not t.is_honor}
@@ -327,7 +336,8 @@ class Panjin(Variant[PanjinOptions]):
         meld_trip, meld_seq = self._meld_flags(sit)
         if sit.win_by == "discard":
             candidates -= {int(w) for w in wild}   # C-9, PJ-2: a wildcard is never discarded
-        candidates, proven = self._standard_filter(sit, candidates)
+        if not only_keep:
+            candidates, proven = self._standard_filter(sit, candidates, found)
         out = []
         for k in sorted(candidates):
             if k in proven:                        # a complete standard hand draws it
@@ -347,22 +357,40 @@ class Panjin(Variant[PanjinOptions]):
                 out.append(t)
         return out
 
-    def _standard_filter(self, sit: Situation[PanjinOptions],
-                         candidates: set[int]) -> tuple[set[int], set[int]]:
-        """``(may, proven)``: the candidates that may complete the hand, and those of them
-        known to. One bounded search keeps the kinds the complete standard hands one tile
-        away draw (:func:`webcalc.variants.panjin_draws.panjin_standard_drawn`, exact under PJ-2,
-        PJ-4..PJ-7): those real kinds are proven; of the rest only the 七对 candidates
-        (:meth:`special_waits`), the wildcard kinds when some such hand draws a wildcard,
-        and kinds no complete hand can hold one more of (left to the split search as
-        before) may complete it. A hand that is not ready loses its standard candidates
-        before any split search."""
+    def _ready_search(self, sit: Situation[PanjinOptions]) -> tuple[int, int, bool] | None:
+        """The bounded search :meth:`_standard_filter` reads: the complete standard hands
+        one tile away (:func:`webcalc.variants.panjin_draws.panjin_standard_drawn` at limit
+        1, exact under PJ-2, PJ-4..PJ-7): ``(1, kinds they draw, one draws a wildcard)``,
+        or ``None`` when there is none."""
         face, real_caps, room = hand_caps(sit)
         jokers = len(sit.jokers)
-        found = panjin_standard_drawn(
+        return panjin_standard_drawn(
             sit.real_counts, real_caps, jokers, room, len(sit.hand.melds),
             panjin_meld_flags(sit), self.allowed_suit_counts(sit), sit.options.piaohu,
             jokers, 1)
+
+    @staticmethod
+    def _kept_unsearched(sit: Situation[PanjinOptions]) -> bool:
+        """Whether :meth:`_standard_filter` may keep a standard candidate the search does not
+        prove: a real kind no complete hand can hold one more of, or a wildcard kind when
+        no wildcard tile is left to draw (and the win may be on one)."""
+        face, real_caps, room = hand_caps(sit)
+        wild = {int(w) for w in sit.wildcards}
+        if wild and room < 1 and sit.win_by != "discard":
+            return True
+        counts = sit.real_counts
+        return any(counts[k] >= real_caps[k] for k in range(34) if k not in wild)
+
+    def _standard_filter(self, sit: Situation[PanjinOptions], candidates: set[int],
+                         found: tuple[int, int, bool] | None) -> tuple[set[int], set[int]]:
+        """``(may, proven)``: the candidates that may complete the hand, and those of them
+        known to. ``found``: :meth:`_ready_search`, which keeps the kinds the complete
+        standard hands one tile away draw: those real kinds are proven; of the rest only the
+        七对 candidates (:meth:`special_waits`), the wildcard kinds when some such hand draws
+        a wildcard, and kinds no complete hand can hold one more of (left to the split
+        search as before) may complete it. A hand that is not ready loses its standard
+        candidates before any split search."""
+        face, real_caps, room = hand_caps(sit)
         mask, wild_draw = (found[1], found[2]) if found is not None else (0, False)
         keep = self.special_waits(sit)
         counts = sit.real_counts

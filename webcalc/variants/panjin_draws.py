@@ -20,11 +20,11 @@ from .panjin_search import (
     YJ,
     _flat_rest,
     _joker_room,
+    _rest_places_all,
     _suffix_bound,
     _yj_flags,
     panjin_count_lower,
     panjin_meld_flags,
-    panjin_missing,
     panjin_rest_places,
 )
 
@@ -245,6 +245,14 @@ def panjin_standard_drawn(real: Sequence[int], caps: Sequence[int], jokers: int,
         want |= SEQ
     if groups == 0 and (seq0 or not piaohu):
         return None
+    if _pjunit is not None and max_x < 32 and jokers < 32 and 0 <= limit <= 99:
+        try:
+            return _standard_drawn_compiled(
+                tuple(real), tuple(caps), jokers, max_x, groups, suits0, want,
+                sum(1 << s for s in set(allowed_suits) if 0 <= s <= 4), min_jokers, limit,
+                need_real_draw)
+        except RuntimeError:          # already running in another thread: Python below
+            pass
     acc: dict[tuple[Any, ...], tuple[int, int]] = {(0, 0, 0, bin(suits0).count("1"), 0): (0, 0)}
     held = [sum(real[a:b]) for a, b, _ in UNITS]
     total = sum(held)
@@ -258,6 +266,23 @@ def panjin_standard_drawn(real: Sequence[int], caps: Sequence[int], jokers: int,
     return _drawn_best([(r, x, m) for (g, p, x, n, f), (r, m) in acc.items()
                         if g == groups and p == 1 and x >= min_jokers and n in allowed_suits
                         and f & want == want], jokers, need_real_draw, limit)
+
+
+@lru_cache(maxsize=64)                 # a hand asks one bound twice (its waits, its draws)
+def _standard_drawn_compiled(real: tuple[int, ...], caps: tuple[int, ...], jokers: int,
+                             max_x: int, groups: int, suits0: int, want: int, allowed: int,
+                             min_jokers: int, limit: int,
+                             need_real_draw: bool) -> tuple[int, int, bool] | None:
+    """:func:`panjin_standard_drawn` (below its first checks) in one call of the compiled
+    part (webcalc/variants/panjin_unit.c ``standard_drawn``: the same four searches, merges
+    and :func:`_drawn_best`; ``allowed``: the suit counts as a bit set)."""
+    rest: tuple[int, ...] = ()
+    for r in _rest_places_all(real, caps, max_x > 0):
+        rest += _flat_rest(r)
+    found: tuple[int, int, bool] | None = _pjunit.standard_drawn(
+        real, caps, jokers, max_x, groups, suits0, want, allowed, min_jokers, limit,
+        need_real_draw, rest)
+    return found
 
 
 def _drawn_best(targets: Iterable[tuple[int, int, int]], jokers: int, need_real_draw: bool,
@@ -505,6 +530,19 @@ def panjin_discards_drawn(real: Sequence[int], caps: Sequence[int], jokers: int,
         want |= SEQ
     if groups == 0 and (seq0 or not piaohu):
         return {k: None for k in discards}
+    if _pjunit is not None and max_x < 32 and jokers < 32 and 0 <= limit <= 99:
+        # the same searches, merges and combine in one call (webcalc/variants/panjin_hand.c)
+        try:
+            flat: tuple[int, ...] = ()
+            for r in _rest_places_all(tuple(real), tuple(caps), max_x > 0):
+                flat += _flat_rest(r)
+            found = _pjunit.discards_drawn(
+                real, caps, jokers, max_x, groups, suits0, want,
+                sum(1 << s for s in set(allowed_suits) if 0 <= s <= 4), min_jokers, limit,
+                need_real_draw, flat, discards)
+            return dict(zip(discards, found))
+        except RuntimeError:          # already running in another thread: Python below
+            pass
     held = [sum(real[a:b]) for a, b, _ in UNITS]
     total = sum(held) - 1                       # real tiles of the 13-tile hands
     multi = [unit_panjin_drawn_drops(tuple(real[a:b]), tuple(caps[a:b]), a, honors, max_x,
@@ -525,40 +563,57 @@ def panjin_discards_drawn(real: Sequence[int], caps: Sequence[int], jokers: int,
             k_u = sum(held[v] for v in rest[pos + 1:]) + held[u] - 1 + jokers
             acc = _merge_drawn(acc, multi[w][0], groups, max_x, jokers, limit,
                                not UNITS[w][2] and not suits0 >> w & 1, want, k_u)
-        by_gp: dict[tuple[int, int], list[Any]] = {}
-        for (g, p, x, n, f), v in acc.items():
-            by_gp.setdefault((g, p), []).append((x, n, f) + v)
-        counts_suit = not honors and not suits0 >> u & 1
         tables = dict(multi[u][1])
-        for k in mine:
-            best, mask, wild = None, 0, False
-            for g2, p2, x2, fl, r2, m2 in tables[k - a]:
-                lst = by_gp.get((groups - g2, 1 - p2))
-                if not lst:
+        found = _combine(acc, [tables[k - a] for k in mine], groups, max_x, min_jokers,
+                         allowed_suits, not honors and not suits0 >> u & 1, want, jokers,
+                         need_real_draw, limit)
+        out.update(zip(mine, found))
+    return out
+
+
+def _combine(acc: dict[Any, Any], tables: Sequence[tuple[tuple[int, ...], ...]], groups: int,
+             max_x: int, min_jokers: int, allowed_suits: Collection[int], counts_suit: bool,
+             want: int, jokers: int, need_real_draw: bool,
+             limit: int) -> list[tuple[int, int, bool] | None]:
+    """The last step of :func:`panjin_discards_drawn`: ``acc`` (the other three units
+    merged, :func:`_merge_drawn`) against each of ``tables`` (the rows of the unit a
+    discard touches, one table per discard): per table ``(d, kinds bit set, a wildcard
+    draw lowers it)`` of its cheapest complete targets within ``limit``, read as
+    :func:`_drawn_best` reads them, or ``None``. (Compiled within ``discards_drawn``,
+    webcalc/variants/panjin_hand.c, with the searches and merges before it.)"""
+    by_gp: dict[tuple[int, int], list[Any]] = {}
+    for (g, p, x, n, f), v in acc.items():
+        by_gp.setdefault((g, p), []).append((x, n, f) + v)
+    out: list[tuple[int, int, bool] | None] = []
+    for table in tables:
+        best, mask, wild = None, 0, False
+        for g2, p2, x2, fl, r2, m2 in table:
+            lst = by_gp.get((groups - g2, 1 - p2))
+            if not lst:
+                continue
+            inc = 1 if counts_suit and fl & PRES else 0
+            fw = fl & want
+            for x, n, f, r, m in lst:
+                x3 = x + x2
+                if x3 > max_x or x3 < min_jokers or n + inc not in allowed_suits:
                     continue
-                inc = 1 if counts_suit and fl & PRES else 0
-                fw = fl & want
-                for x, n, f, r, m in lst:
-                    x3 = x + x2
-                    if x3 > max_x or x3 < min_jokers or n + inc not in allowed_suits:
-                        continue
-                    if (f | fw) != want:
-                        continue
-                    cost = r + r2 + (x3 - jokers if x3 > jokers else 0)
-                    m3 = m | m2
-                    if need_real_draw:              # as _drawn_best
-                        if r + r2 < 2:
-                            m3 = 0
-                            if not r + r2:
-                                cost += 1
-                    if cost > limit:
-                        continue
-                    if best is None or cost < best:
-                        best, mask, wild = cost, m3, x3 > jokers
-                    elif cost == best:
-                        mask |= m3
-                        wild = wild or x3 > jokers
-            out[k] = None if best is None else (best, mask, wild)
+                if (f | fw) != want:
+                    continue
+                cost = r + r2 + (x3 - jokers if x3 > jokers else 0)
+                m3 = m | m2
+                if need_real_draw:              # as _drawn_best
+                    if r + r2 < 2:
+                        m3 = 0
+                        if not r + r2:
+                            cost += 1
+                if cost > limit:
+                    continue
+                if best is None or cost < best:
+                    best, mask, wild = cost, m3, x3 > jokers
+                elif cost == best:
+                    mask |= m3
+                    wild = wild or x3 > jokers
+        out.append(None if best is None else (best, mask, wild))
     return out
 
 
@@ -641,12 +696,12 @@ def discards_search(sit: Situation, allowed: set[int]) -> tuple[int | None, dict
     jokers = len(sit.jokers)
     if jokers >= len(sit.hand.concealed) - 1:
         return None, {}
-    d14 = panjin_missing(sit, allowed, seven_pairs=False).get("standard")
+    face, real_caps, room = hand_caps(sit)
+    d14 = _standard_distance(sit, allowed, real_caps, room)
     if d14 is None:
         return -1, {}
     bound = d14 + 1
     # every discard's search at once (the same results as one search per discard)
-    face, real_caps, room = hand_caps(sit)
     pre = panjin_discards_drawn(
         sit.real_counts, real_caps, jokers, room, len(sit.hand.melds),
         panjin_meld_flags(sit), allowed, sit.options.piaohu,
@@ -654,3 +709,27 @@ def discards_search(sit: Situation, allowed: set[int]) -> tuple[int | None, dict
                                if t not in sit.wildcards}),
         sit.win_by == "discard")
     return bound, pre
+
+
+def _standard_distance(sit: Situation, allowed: Collection[int], real_caps: Sequence[int],
+                       room: int) -> int | None:
+    """The standard distance of ``sit`` (every held joker placed, the discard-win rule
+    counted): :func:`webcalc.variants.panjin_search.panjin_missing`'s ``"standard"``, by
+    the same bounded searches from the same looser count up, each
+    :func:`panjin_standard_drawn` (its merges compiled) instead of :func:`panjin_standard`
+    (merged in Python). For a hand that need not give up a joker (``min_jokers`` =
+    ``jokers``: :func:`discards_search`'s hands)."""
+    jokers = len(sit.jokers)
+    melds = len(sit.hand.melds)
+    lower = free_standard(sit.real_counts, real_caps, jokers, room, melds)
+    if lower is None:
+        return None
+    lower = max(lower, panjin_count_lower(sit, allowed))
+    flags = panjin_meld_flags(sit)
+    for b in range(lower, 15 - 3 * melds + 1):
+        found = panjin_standard_drawn(sit.real_counts, real_caps, jokers, room, melds, flags,
+                                      allowed, sit.options.piaohu, jokers, b,
+                                      sit.win_by == "discard")
+        if found is not None:
+            return found[0]
+    return None

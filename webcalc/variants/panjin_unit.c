@@ -1,8 +1,9 @@
 /* webcalc._pjunit, 盘锦's own per-unit search in C: the twin of the Python functions
  * unit_panjin (webcalc/variants/panjin_search.py), unit_panjin_drawn and
  * unit_panjin_drawn_drops (webcalc/variants/panjin_draws.py), of their merge step
- * (_merge_drawn) and of the rest bound (_rest_places_all). Part of the one extension
- * webcalc._pjunit (setup.py; the module and its method table are webcalc/_pjunit.c).
+ * (_merge_drawn). Part of the one extension webcalc._pjunit (setup.py; the module and its
+ * method table are webcalc/_pjunit.c); panjin_hand.c runs its search for whole hands, and
+ * holds the rest bound (_rest_places_all).
  *
  * search() runs the state search those Python functions run (the same states, the same
  * transitions, the same bounds, the same dominance pruning), so the pure-Python versions
@@ -16,33 +17,10 @@
  * draws. Table 0 is the unit as held; table e >= 1 is the unit less one tile at
  * drops[e - 1], which starts from the shared prefix when the search reaches that kind.
  */
-#include "../_pjunit.h"
+#include "panjin_unit.h"
 
 
-#define MAXE (MAXN + 1)        /* tables: the unit and the unit less one tile per kind */
-#define NX 32                  /* jokers placed: 0..31 */
-#define NF 32                  /* flags: PRES YJ TRIP SEQ RD */
-#define NKEYS (5 * 5 * 5 * 2 * NX * NF)
-#define PRES 1
-#define YJ 2
-#define TRIP 4
-#define SEQ 8
-#define RD 16
-
-typedef struct {
-    int key;
-    int r[MAXE];
-    uint64_t m[MAXE];
-} State;
-
-typedef struct {
-    State *s;
-    int n, cap;
-    int *slot;                  /* key -> index in s + 1, or 0 (calloc: untouched pages of
-                                 * the map are never made resident) */
-} Table;
-
-static int table_init(Table *t) {
+int table_init(Table *t) {
     t->cap = 256;
     t->n = 0;
     t->s = PyMem_Malloc(sizeof(State) * t->cap);
@@ -52,13 +30,13 @@ static int table_init(Table *t) {
     return 0;
 }
 
-static void table_clear(Table *t) {
+void table_clear(Table *t) {
     for (int i = 0; i < t->n; i++)
         t->slot[t->s[i].key] = 0;
     t->n = 0;
 }
 
-static State *table_get(Table *t, int key) {
+State *table_get(Table *t, int key) {
     int i = t->slot[key] - 1;
     if (i >= 0)
         return &t->s[i];
@@ -77,14 +55,11 @@ static State *table_get(Table *t, int key) {
     return s;
 }
 
-static inline int pack(int a, int b, int g, int p, int x, int fl) {
-    return ((((a * 5 + b) * 5 + g) * 2 + p) * NX + x) * NF + fl;
-}
 
 /* _prune_drops: a table's value is dropped when another state with the same key but for
  * flags, a superset of its flags with the same PRES bit, is cheaper there, or as cheap
  * with every kind it draws; a state with no value left is dropped. */
-static int prune(Table *src, Table *dst, int ne) {
+int prune(Table *src, Table *dst, int ne) {
     table_clear(dst);
     for (int i = 0; i < src->n; i++) {
         State *s = &src->s[i];
@@ -139,44 +114,26 @@ static inline int joker_room(int beside, int held_left) {
     return beside >= held_left ? beside : held_left;
 }
 
-PyObject *search_impl(PyObject *self, PyObject *args) {
-    PyObject *unit_o, *caps_o, *yj_o, *bound_o, *drops_o;
-    int start, honors, max_x, limit, jokers, need_x, groups, track_rd, track_mask;
-    if (!PyArg_ParseTuple(args, "OOOiiiiiiiOOpp", &unit_o, &caps_o, &yj_o, &start, &honors,
-                          &max_x, &limit, &jokers, &need_x, &groups, &bound_o, &drops_o,
-                          &track_rd, &track_mask))
-        return NULL;
-    int unit[MAXN + 2] = {0}, caps[MAXN] = {0}, yj[MAXN] = {0}, drops[MAXN];
-    int n = read_ints(unit_o, unit, MAXN, "unit");
-    if (n < 0 || read_caps(caps_o, caps) < 0 || read_ints(yj_o, yj, MAXN, "yj") < 0)
-        return NULL;
-    int nd = read_ints(drops_o, drops, MAXN, "drops");
-    if (nd < 0 || check_unit(unit, n) < 0)
-        return NULL;
-    if (max_x >= NX || max_x < 0 || groups < 0 || groups > 4) {
-        PyErr_SetString(PyExc_ValueError, "max_x or groups out of range");
-        return NULL;
-    }
-    if (track_mask && (start < 0 || start > 64 - n)) {   /* start + n may overflow */
-        PyErr_SetString(PyExc_ValueError, "start: the unit's kinds must fit the 64-bit mask");
-        return NULL;
-    }
-    if (track_rd && nd) {
-        PyErr_SetString(PyExc_ValueError, "track_rd is for one table only");
-        return NULL;
-    }
+/* three tables kept between calls (their key maps are 1 MB each: cleared entry by entry,
+ * never reallocated); the GIL is held throughout, so one set serves all */
+static Table t0, t1, t2;
+static int ready = 0;
+
+/* The search proper (search() without its argument reading): the unit's table and, per
+ * drops[e], the table of the unit less one tile there; rest NULL: unbounded. Leaves the
+ * final states in *fin (one of the tables above: the caller reads it, and clears it with
+ * table_clear before the next search) and returns 0; or -1 with an exception set. */
+int pj_search(const int *unit, int n, const int *caps, const int *yj, int start,
+                     int honors, int max_x, int limit, int jokers, int need_x, int groups,
+                     const int *rest, const int *drops, int nd, int track_rd, int track_mask,
+                     Table **fin) {
     /* rest[g][p] (10 numbers, g = 0..4, p = 0..1): at least how many places of g groups
      * and p pairs the other units leave unfilled (panjin_rest_places); bound[g][p][v + 14]:
      * _suffix_bound, at least how many places stay unfilled when g groups and p pairs are
      * still to make and the unit's open places exceed its real tiles still to come by v */
-    int rest[10], bound[5 * 2 * 41];
-    int bounded = bound_o != Py_None;
+    int bound[5 * 2 * 41];
+    int bounded = rest != NULL;
     if (bounded) {
-        if (read_ints(bound_o, rest, 10, "rest") != 10) {
-            if (!PyErr_Occurred())
-                PyErr_SetString(PyExc_ValueError, "rest: 10 items");
-            return NULL;
-        }
         for (int g = 0; g < 5; g++)
             for (int p = 0; p < 2; p++)
                 for (int v = -14; v < 27; v++) {
@@ -202,7 +159,7 @@ PyObject *search_impl(PyObject *self, PyObject *args) {
     for (int e = 0; e < nd; e++) {
         if (drops[e] < 0 || drops[e] >= n || !unit[drops[e]]) {
             PyErr_SetString(PyExc_ValueError, "drops: a position the unit holds");
-            return NULL;
+            return -1;
         }
         cnt[e + 1][drops[e]] -= 1;
         start_at[drops[e]] = e + 1;
@@ -214,13 +171,11 @@ PyObject *search_impl(PyObject *self, PyObject *args) {
             held_after[i] += unit[j];
     }
 
-    /* three tables kept between calls (their key maps are 1 MB each: cleared entry by
-     * entry, never reallocated); the GIL is held throughout, so one set serves all */
-    static Table t0, t1, t2;
-    static int ready = 0;
     if (!ready) {
-        if (table_init(&t0) || table_init(&t1) || table_init(&t2))
-            return PyErr_NoMemory();
+        if (table_init(&t0) || table_init(&t1) || table_init(&t2)) {
+            PyErr_NoMemory();
+            return -1;
+        }
         ready = 1;
     }
     Table cur = t0, nxt = t1, tmp = t2;
@@ -376,12 +331,63 @@ PyObject *search_impl(PyObject *self, PyObject *args) {
             Table sw = cur; cur = nxt; nxt = sw;
         }
     }
-    PyObject *result = NULL;
+    if (failed) {
+        table_clear(&cur);
+        table_clear(&nxt);
+        table_clear(&tmp);
+    }
+    /* the tables may have grown or swapped roles: keep them all for the next call */
+    table_clear(&nxt);
+    table_clear(&tmp);
+    t0 = cur;
+    t1 = nxt;
+    t2 = tmp;
     if (failed) {
         PyErr_NoMemory();
-        goto done;
+        return -1;
     }
-    result = PyList_New(ntab);
+    *fin = &t0;
+    return 0;
+}
+
+PyObject *search_impl(PyObject *self, PyObject *args) {
+    PyObject *unit_o, *caps_o, *yj_o, *bound_o, *drops_o;
+    int start, honors, max_x, limit, jokers, need_x, groups, track_rd, track_mask;
+    if (!PyArg_ParseTuple(args, "OOOiiiiiiiOOpp", &unit_o, &caps_o, &yj_o, &start, &honors,
+                          &max_x, &limit, &jokers, &need_x, &groups, &bound_o, &drops_o,
+                          &track_rd, &track_mask))
+        return NULL;
+    int unit[MAXN + 2] = {0}, caps[MAXN] = {0}, yj[MAXN] = {0}, drops[MAXN];
+    int n = read_ints(unit_o, unit, MAXN, "unit");
+    if (n < 0 || read_caps(caps_o, caps) < 0 || read_ints(yj_o, yj, MAXN, "yj") < 0)
+        return NULL;
+    int nd = read_ints(drops_o, drops, MAXN, "drops");
+    if (nd < 0 || check_unit(unit, n) < 0)
+        return NULL;
+    if (max_x >= NX || max_x < 0 || groups < 0 || groups > 4) {
+        PyErr_SetString(PyExc_ValueError, "max_x or groups out of range");
+        return NULL;
+    }
+    if (track_mask && (start < 0 || start > 64 - n)) {   /* start + n may overflow */
+        PyErr_SetString(PyExc_ValueError, "start: the unit's kinds must fit the 64-bit mask");
+        return NULL;
+    }
+    if (track_rd && nd) {
+        PyErr_SetString(PyExc_ValueError, "track_rd is for one table only");
+        return NULL;
+    }
+    int rest[10];
+    if (bound_o != Py_None && read_ints(bound_o, rest, 10, "rest") != 10) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "rest: 10 items");
+        return NULL;
+    }
+    Table *fin;
+    if (pj_search(unit, n, caps, yj, start, honors, max_x, limit, jokers, need_x, groups,
+                  bound_o != Py_None ? rest : NULL, drops, nd, track_rd, track_mask, &fin) < 0)
+        return NULL;
+    int ntab = nd + 1;
+    PyObject *result = PyList_New(ntab);
     if (!result)
         goto done;
     for (int e = 0; e < ntab; e++) {
@@ -389,8 +395,8 @@ PyObject *search_impl(PyObject *self, PyObject *args) {
         if (!lst) { Py_CLEAR(result); goto done; }
         PyList_SET_ITEM(result, e, lst);
     }
-    for (int k = 0; k < cur.n; k++) {
-        State *st = &cur.s[k];
+    for (int k = 0; k < fin->n; k++) {
+        State *st = &fin->s[k];
         int key = st->key;
         int fl = key % NF;
         int x = (key / NF) % NX;
@@ -410,13 +416,7 @@ PyObject *search_impl(PyObject *self, PyObject *args) {
         }
     }
 done:
-    /* the tables may have grown or swapped roles: keep them all for the next call */
-    table_clear(&cur);
-    table_clear(&nxt);
-    table_clear(&tmp);
-    t0 = cur;
-    t1 = nxt;
-    t2 = tmp;
+    table_clear(fin);
     return result;
 }
 
@@ -425,11 +425,7 @@ done:
  * merge step of panjin_standard_drawn / panjin_discards_drawn (shanten.py _merge_drawn):
  * acc {(g, p, x, n, f): (r, drawn)} with a unit's table rows (g, p, x, flags, r, drawn),
  * then the dominance pruning of _prune_drawn. */
-#define MKEYS (5 * 2 * NX * 4 * NF)
 
-static inline int mpack(int g, int p, int x, int n, int f) {
-    return (((g * 2 + p) * NX + x) * 4 + n) * NF + f;
-}
 
 PyObject *merge_impl(PyObject *self, PyObject *args) {
     PyObject *acc, *table_o;
@@ -562,71 +558,3 @@ done:
     b = out;
     return result;
 }
-
-/* rest_places(m0, m1, m2, m3) -> (rest without unit 0, ..., without unit 3): shanten.py
- * _rest_places_all from the four units' minima (_unit_free_min: ten numbers [g * 2 + p],
- * 99 for none). For each unit left out, the other three combined (min-plus, groups up to
- * four, one pair), then rest[g][p] = min(acc[g][p], rest[g - 1][p] + 3, rest[g][p - 1] + 2)
- * capped at 99, as ((r00, r01), ..., (r40, r41)). */
-static void min_plus(const int *a, const int *b, int *out) {
-    for (int k = 0; k < 10; k++)
-        out[k] = 99;
-    for (int i = 0; i < 10; i++) {
-        if (a[i] >= 99)
-            continue;
-        for (int j = 0; j < 10; j++) {
-            if (b[j] >= 99 || ((i & 1) && (j & 1)) || i + j >= 10)
-                continue;
-            if (a[i] + b[j] < out[i + j])
-                out[i + j] = a[i] + b[j];
-        }
-    }
-}
-
-PyObject *rest_places(PyObject *self, PyObject *args) {
-    PyObject *mo[4];
-    if (!PyArg_ParseTuple(args, "OOOO", &mo[0], &mo[1], &mo[2], &mo[3]))
-        return NULL;
-    int m[4][10];
-    for (int u = 0; u < 4; u++) {
-        int got = read_ints(mo[u], m[u], 10, "minima");
-        if (got < 0)
-            return NULL;
-        if (got != 10) {
-            PyErr_SetString(PyExc_ValueError, "minima: 10 numbers");
-            return NULL;
-        }
-    }
-    int m01[10], m23[10], w[4][10];
-    min_plus(m[0], m[1], m01);
-    min_plus(m[2], m[3], m23);
-    min_plus(m[1], m23, w[0]);
-    min_plus(m[0], m23, w[1]);
-    min_plus(m01, m[3], w[2]);
-    min_plus(m01, m[2], w[3]);
-    PyObject *out = PyTuple_New(4);
-    if (!out)
-        return NULL;
-    for (int u = 0; u < 4; u++) {
-        int r[5][2];
-        for (int g = 0; g < 5; g++) {
-            int r0 = w[u][g * 2], r1 = w[u][g * 2 + 1];
-            if (g) {
-                if (r[g - 1][0] + 3 < r0) r0 = r[g - 1][0] + 3;
-                if (r[g - 1][1] + 3 < r1) r1 = r[g - 1][1] + 3;
-            }
-            if (r0 + 2 < r1) r1 = r0 + 2;
-            r[g][0] = r0 < 99 ? r0 : 99;
-            r[g][1] = r1 < 99 ? r1 : 99;
-        }
-        PyObject *t = Py_BuildValue("((ii)(ii)(ii)(ii)(ii))", r[0][0], r[0][1], r[1][0], r[1][1],
-                                    r[2][0], r[2][1], r[3][0], r[3][1], r[4][0], r[4][1]);
-        if (!t) {
-            Py_DECREF(out);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(out, u, t);
-    }
-    return out;
-}
-

@@ -1,0 +1,451 @@
+/* webcalc._pjunit's standard_drawn() and discards_drawn(), in C: 盘锦's searches of a whole
+ * hand in one call each, with no table row going through Python. standard_drawn is the twin
+ * of panjin_standard_drawn (webcalc/variants/panjin_draws.py): its four unit searches (as
+ * unit_panjin_drawn asks them, pj_search of panjin_unit.c), their merges (as merge) and
+ * _drawn_best. discards_drawn is the twin of panjin_discards_drawn: its four unit searches
+ * with the tables of every discard (unit_panjin_drawn_drops), the other three units merged
+ * per unit, and _combine per discard. rest_places is the twin of _rest_places_all
+ * (panjin_search.py), the bound those searches prune with. Part of the one extension
+ * webcalc._pjunit (setup.py; the method table is webcalc/_pjunit.c, which guards both
+ * like search(): they use its tables).
+ */
+#include "panjin_unit.h"
+
+typedef struct {
+    int key, r;                  /* key: a search key (pack) or a merge key (mpack) */
+    uint64_t m;
+} MRow;
+
+static int yaojiu(int k) {
+    return k >= 27 || k % 9 == 0 || k % 9 == 8;
+}
+
+/* two tables for the merges, kept between calls as search()'s are */
+static Table ma, mb;
+static int mready = 0;
+
+/* the arguments both functions share, read and checked: 0, or -1 with an exception set */
+static int read_hand(PyObject *real_o, PyObject *caps_o, PyObject *rest_o, int *real,
+                     int *caps, int *rest, int jokers, int max_x, int groups, int suits0,
+                     int want, int limit) {
+    if (read_ints(real_o, real, 34, "real") != 34 || read_ints(caps_o, caps, 34, "caps") != 34
+        || read_ints(rest_o, rest, 40, "rest") != 40) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "real, caps: 34 numbers; rest: 40");
+        return -1;
+    }
+    if (check_unit(real, 34) < 0)
+        return -1;
+    for (int k = 0; k < 34; k++)
+        if (caps[k] < -64 || caps[k] > 64) {
+            PyErr_SetString(PyExc_ValueError, "caps: -64 to 64");
+            return -1;
+        }
+    if (max_x < 0 || max_x >= NX || jokers < 0 || jokers >= NX || groups < 0 || groups > 4 ||
+        suits0 < 0 || suits0 > 7 || want < 0 || want >= NF || limit < 0 || limit > 99) {
+        PyErr_SetString(PyExc_ValueError, "an argument out of range");
+        return -1;
+    }
+    if (!mready) {
+        if (table_init(&ma) || table_init(&mb)) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        mready = 1;
+    }
+    return 0;
+}
+
+/* unit u's search as unit_panjin_drawn(_drops) asks it: its tables' rows (table 0: the unit
+ * as held; e >= 1: less one tile at drops[e - 1]) into rows[e] / nrows[e] (PyMem, the
+ * caller frees); 0, or -1 with an exception set */
+static int unit_rows(const int *real, const int *caps, const int *rest, int u, int jokers,
+                     int max_x, int limit, int groups, const int *drops, int nd,
+                     MRow **rows, int *nrows) {
+    int a = 9 * u, n = u < 3 ? 9 : 7;
+    int unit[MAXN + 2] = {0}, yj[MAXN];
+    for (int i = 0; i < n; i++) {
+        unit[i] = real[a + i];
+        yj[i] = yaojiu(a + i);
+    }
+    int mx = jokers + limit < max_x ? jokers + limit : max_x;
+    Table *fin;
+    if (pj_search(unit, n, caps + a, yj, a, u == 3, mx, limit, jokers, jokers, groups,
+                  rest + 10 * u, drops, nd, 0, 1, &fin) < 0)
+        return -1;
+    int failed = 0;
+    for (int e = 0; e <= nd; e++) {
+        rows[e] = PyMem_Malloc(sizeof(MRow) * (fin->n ? fin->n : 1));
+        nrows[e] = 0;
+        if (!rows[e]) {
+            failed = 1;
+            continue;
+        }
+        for (int k = 0; k < fin->n; k++)
+            if (fin->s[k].r[e] != NOVAL)
+                rows[e][nrows[e]++] = (MRow){fin->s[k].key, fin->s[k].r[e], fin->s[k].m[e]};
+    }
+    table_clear(fin);
+    if (failed) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+/* one merge step (merge_impl's): acc (merge keys) with a unit's rows (search keys), then
+ * the dominance pruning; the result replaces *acc (PyMem). 0, or -1 with an exception set */
+static int merge_rows(MRow **acc, int *nacc, const MRow *rows, int nr, int groups,
+                      int max_x, int jokers, int limit, int counts_suit, int want, int k_u) {
+    int failed = 0;
+    for (int i = 0; i < *nacc && !failed; i++) {
+        const MRow *s = &(*acc)[i];
+        int kk = s->key, f = kk % NF, nn = (kk / NF) % 4, x = (kk / (NF * 4)) % NX;
+        int p = (kk / (NF * 4 * NX)) % 2, g = kk / (NF * 4 * NX * 2);
+        for (int j = 0; j < nr; j++) {
+            int rk = rows[j].key, fl = rk % NF, x2 = (rk / NF) % NX;
+            int p2 = (rk / (NF * NX)) % 2, g2 = (rk / (NF * NX * 2)) % 5;
+            int g3 = g + g2, p3 = p + p2, x3 = x + x2;
+            if (g3 > groups || p3 > 1 || x3 > max_x || x3 >= NX)
+                continue;
+            int still = 3 * (groups - g3) + 2 * (1 - p3);
+            if (x3 + still < jokers)
+                continue;
+            int r3 = s->r + rows[j].r;
+            int lb = x3 - jokers;
+            if (still + x3 - k_u > lb) lb = still + x3 - k_u;
+            if (lb < 0) lb = 0;
+            if (r3 + lb > limit)
+                continue;
+            int n3 = (counts_suit && (fl & PRES)) ? nn + 1 : nn;
+            if (n3 > 3) {
+                PyErr_SetString(PyExc_ValueError, "more than three suits");
+                failed = 1;
+                break;
+            }
+            State *st = table_get(&ma, mpack(g3, p3, x3, n3, f | (fl & want)));
+            if (!st) {
+                PyErr_NoMemory();
+                failed = 1;
+                break;
+            }
+            uint64_t m3 = s->m | rows[j].m;
+            if (st->r[0] == NOVAL || r3 < st->r[0]) {
+                st->r[0] = r3;
+                st->m[0] = m3;
+            } else if (r3 == st->r[0]) {
+                st->m[0] |= m3;
+            }
+        }
+    }
+    if (!failed && prune(&ma, &mb, 1)) {
+        PyErr_NoMemory();
+        failed = 1;
+    }
+    MRow *out = failed ? NULL : PyMem_Malloc(sizeof(MRow) * (mb.n ? mb.n : 1));
+    if (!failed && !out) {
+        PyErr_NoMemory();
+        failed = 1;
+    }
+    if (!failed) {
+        for (int k = 0; k < mb.n; k++)
+            out[k] = (MRow){mb.s[k].key, mb.s[k].r[0], mb.s[k].m[0]};
+        PyMem_Free(*acc);
+        *acc = out;
+        *nacc = mb.n;
+    }
+    table_clear(&ma);
+    table_clear(&mb);
+    return failed ? -1 : 0;
+}
+
+/* the merge of no unit yet: the melds' suits counted */
+static MRow *merge_start(int suits0) {
+    MRow *acc = PyMem_Malloc(sizeof(MRow));
+    if (acc)
+        acc[0] = (MRow){mpack(0, 0, 0, (suits0 & 1) + (suits0 >> 1 & 1) + (suits0 >> 2 & 1),
+                              0), 0, 0};
+    else
+        PyErr_NoMemory();
+    return acc;
+}
+
+/* (d, drawn, wild) or None: the cheapest targets of best/mask/wild as _drawn_best gives */
+static PyObject *drawn_value(long long best, uint64_t mask, int wild, int limit) {
+    if (best < 0 || best > limit)
+        Py_RETURN_NONE;
+    return Py_BuildValue("(LKO)", best, (unsigned long long)mask, wild ? Py_True : Py_False);
+}
+
+/* standard_drawn(real, caps, jokers, max_x, groups, suits0, want, allowed, min_jokers,
+ * limit, need_real, rest) -> (d, drawn, wild) or None. real, caps: 34 each; allowed: the
+ * bit set of the suit counts PJ-4 allows; rest: _rest_places_all's four rest tables, flat
+ * (40 numbers). */
+PyObject *standard_drawn_impl(PyObject *self, PyObject *args) {
+    PyObject *real_o, *caps_o, *rest_o;
+    int jokers, max_x, groups, suits0, want, allowed, min_jokers, limit, need_real;
+    if (!PyArg_ParseTuple(args, "OOiiiiiiiipO", &real_o, &caps_o, &jokers, &max_x, &groups,
+                          &suits0, &want, &allowed, &min_jokers, &limit, &need_real, &rest_o))
+        return NULL;
+    int real[34], caps[34], rest[40];
+    if (read_hand(real_o, caps_o, rest_o, real, caps, rest, jokers, max_x, groups, suits0,
+                  want, limit) < 0)
+        return NULL;
+    MRow *acc = merge_start(suits0), *rows = NULL;
+    int nacc = 1, nr = 0;
+    if (!acc)
+        return NULL;
+    int held[4] = {0, 0, 0, 0};
+    for (int k = 0; k < 34; k++)
+        held[k < 27 ? k / 9 : 3] += real[k];
+    PyObject *result = NULL;
+    for (int u = 0; u < 4; u++) {
+        PyMem_Free(rows);
+        rows = NULL;
+        if (unit_rows(real, caps, rest, u, jokers, max_x, limit, groups, NULL, 0, &rows, &nr))
+            goto done;
+        int k_u = jokers;
+        for (int v = u + 1; v < 4; v++)
+            k_u += held[v];
+        if (merge_rows(&acc, &nacc, rows, nr, groups, max_x, jokers, limit,
+                       u < 3 && !(suits0 >> u & 1), want, k_u))
+            goto done;
+    }
+    long long best = -1;
+    int wild = 0;
+    uint64_t mask = 0;
+    for (int i = 0; i < nacc; i++) {
+        int kk = acc[i].key, f = kk % NF, nn = (kk / NF) % 4, x = (kk / (NF * 4)) % NX;
+        int p = (kk / (NF * 4 * NX)) % 2, g = kk / (NF * 4 * NX * 2);
+        if (g != groups || p != 1 || x < min_jokers || !(allowed >> nn & 1) ||
+            (f & want) != want)
+            continue;
+        int r = acc[i].r, cost = r + (x > jokers ? x - jokers : 0);
+        uint64_t m = acc[i].m;
+        if (need_real) {
+            if (!r)
+                cost += 1;
+            if (r < 2)
+                m = 0;
+        }
+        if (best < 0 || cost < best) {
+            best = cost;
+            mask = m;
+            wild = x > jokers;
+        } else if (cost == best) {
+            mask |= m;
+            wild = wild || x > jokers;
+        }
+    }
+    result = drawn_value(best, mask, wild, limit);
+done:
+    PyMem_Free(acc);
+    PyMem_Free(rows);
+    return result;
+}
+
+/* discards_drawn(real, caps, jokers, max_x, groups, suits0, want, allowed, min_jokers,
+ * limit, need_real, rest, discards) -> [(d, drawn, wild) or None per discard, in order]:
+ * panjin_discards_drawn of the 14-tile hand real (arguments as standard_drawn's; discards:
+ * kinds the hand holds). */
+PyObject *discards_drawn_impl(PyObject *self, PyObject *args) {
+    PyObject *real_o, *caps_o, *rest_o, *discards_o;
+    int jokers, max_x, groups, suits0, want, allowed, min_jokers, limit, need_real;
+    if (!PyArg_ParseTuple(args, "OOiiiiiiiipOO", &real_o, &caps_o, &jokers, &max_x, &groups,
+                          &suits0, &want, &allowed, &min_jokers, &limit, &need_real, &rest_o,
+                          &discards_o))
+        return NULL;
+    int real[34], caps[34], rest[40], discards[34];
+    if (read_hand(real_o, caps_o, rest_o, real, caps, rest, jokers, max_x, groups, suits0,
+                  want, limit) < 0)
+        return NULL;
+    int nk = read_ints(discards_o, discards, 34, "discards");
+    if (nk < 0)
+        return NULL;
+    int wanted[34] = {0};
+    for (int i = 0; i < nk; i++) {
+        if (discards[i] < 0 || discards[i] > 33 || !real[discards[i]]) {
+            PyErr_SetString(PyExc_ValueError, "discards: kinds the hand holds");
+            return NULL;
+        }
+        wanted[discards[i]] = 1;
+    }
+    int held[4] = {0, 0, 0, 0};
+    for (int k = 0; k < 34; k++)
+        held[k < 27 ? k / 9 : 3] += real[k];
+    /* per unit: its tables (0: as held; e >= 1: less one tile at drops[u][e - 1]) */
+    MRow *rows[4][MAXE] = {{NULL}};
+    int nrows[4][MAXE], drops[4][MAXN], nd[4];
+    int table_of[34];                    /* a discard's table in its unit */
+    MRow *acc = NULL;
+    PyObject *result = NULL;
+    for (int u = 0; u < 4; u++) {
+        int a = 9 * u, n = u < 3 ? 9 : 7;
+        nd[u] = 0;
+        for (int i = 0; i < n; i++)
+            if (wanted[a + i]) {
+                drops[u][nd[u]++] = i;
+                table_of[a + i] = nd[u];
+            }
+        if (unit_rows(real, caps, rest, u, jokers, max_x, limit, groups, drops[u], nd[u],
+                      rows[u], nrows[u]))
+            goto done;
+    }
+    result = PyList_New(nk);
+    if (!result)
+        goto done;
+    for (int i = 0; i < nk; i++) {
+        Py_INCREF(Py_None);
+        PyList_SET_ITEM(result, i, Py_None);
+    }
+    for (int u = 0; u < 4; u++) {
+        if (!nd[u])
+            continue;
+        /* the other three units merged (their tables as held; this unit holds one less) */
+        PyMem_Free(acc);
+        int nacc = 1;
+        acc = merge_start(suits0);
+        if (!acc) {
+            Py_CLEAR(result);
+            goto done;
+        }
+        for (int w = 0; w < 4; w++) {
+            if (w == u)
+                continue;
+            int k_u = held[u] - 1 + jokers;
+            for (int v = w + 1; v < 4; v++)
+                if (v != u)
+                    k_u += held[v];
+            if (merge_rows(&acc, &nacc, rows[w][0], nrows[w][0], groups, max_x, jokers, limit,
+                           w < 3 && !(suits0 >> w & 1), want, k_u)) {
+                Py_CLEAR(result);
+                goto done;
+            }
+        }
+        int counts_suit = u < 3 && !(suits0 >> u & 1);
+        for (int i = 0; i < nk; i++) {
+            int k = discards[i];
+            if (k < 9 * u || k >= 9 * u + (u < 3 ? 9 : 7))
+                continue;
+            const MRow *tab = rows[u][table_of[k]];
+            long long best = -1;
+            uint64_t mask = 0;
+            int wild = 0;
+            for (int j = 0; j < nrows[u][table_of[k]]; j++) {   /* combine (_combine) */
+                int rk = tab[j].key, fl = rk % NF, x2 = (rk / NF) % NX;
+                int p2 = (rk / (NF * NX)) % 2, g2 = (rk / (NF * NX * 2)) % 5;
+                int inc = (counts_suit && (fl & PRES)) ? 1 : 0, fw = fl & want;
+                for (int q = 0; q < nacc; q++) {
+                    int kk = acc[q].key, f = kk % NF, nn = (kk / NF) % 4;
+                    int x = (kk / (NF * 4)) % NX, p = (kk / (NF * 4 * NX)) % 2;
+                    int g = kk / (NF * 4 * NX * 2), x3 = x + x2;
+                    if (g != groups - g2 || p != 1 - p2)
+                        continue;
+                    if (x3 > max_x || x3 < min_jokers || !((allowed >> (nn + inc)) & 1) ||
+                        (f | fw) != want)
+                        continue;
+                    long long rr = (long long)acc[q].r + tab[j].r;
+                    long long cost = rr + (x3 > jokers ? x3 - jokers : 0);
+                    uint64_t m3 = acc[q].m | tab[j].m;
+                    if (need_real && rr < 2) {
+                        m3 = 0;
+                        if (!rr)
+                            cost += 1;
+                    }
+                    if (cost > limit)
+                        continue;
+                    if (best < 0 || cost < best) {
+                        best = cost;
+                        mask = m3;
+                        wild = x3 > jokers;
+                    } else if (cost == best) {
+                        mask |= m3;
+                        wild = wild || x3 > jokers;
+                    }
+                }
+            }
+            PyObject *one = drawn_value(best, mask, wild, limit);
+            if (!one) {
+                Py_CLEAR(result);
+                goto done;
+            }
+            PyObject *old = PyList_GET_ITEM(result, i);
+            PyList_SET_ITEM(result, i, one);
+            Py_DECREF(old);
+        }
+    }
+done:
+    PyMem_Free(acc);
+    for (int u = 0; u < 4; u++)
+        for (int e = 0; e < MAXE; e++)
+            PyMem_Free(rows[u][e]);
+    return result;
+}
+
+/* rest_places(m0, m1, m2, m3) -> (rest without unit 0, ..., without unit 3): shanten.py
+ * _rest_places_all from the four units' minima (_unit_free_min: ten numbers [g * 2 + p],
+ * 99 for none). For each unit left out, the other three combined (min-plus, groups up to
+ * four, one pair), then rest[g][p] = min(acc[g][p], rest[g - 1][p] + 3, rest[g][p - 1] + 2)
+ * capped at 99, as ((r00, r01), ..., (r40, r41)). */
+static void min_plus(const int *a, const int *b, int *out) {
+    for (int k = 0; k < 10; k++)
+        out[k] = 99;
+    for (int i = 0; i < 10; i++) {
+        if (a[i] >= 99)
+            continue;
+        for (int j = 0; j < 10; j++) {
+            if (b[j] >= 99 || ((i & 1) && (j & 1)) || i + j >= 10)
+                continue;
+            if (a[i] + b[j] < out[i + j])
+                out[i + j] = a[i] + b[j];
+        }
+    }
+}
+
+PyObject *rest_places(PyObject *self, PyObject *args) {
+    PyObject *mo[4];
+    if (!PyArg_ParseTuple(args, "OOOO", &mo[0], &mo[1], &mo[2], &mo[3]))
+        return NULL;
+    int m[4][10];
+    for (int u = 0; u < 4; u++) {
+        int got = read_ints(mo[u], m[u], 10, "minima");
+        if (got < 0)
+            return NULL;
+        if (got != 10) {
+            PyErr_SetString(PyExc_ValueError, "minima: 10 numbers");
+            return NULL;
+        }
+    }
+    int m01[10], m23[10], w[4][10];
+    min_plus(m[0], m[1], m01);
+    min_plus(m[2], m[3], m23);
+    min_plus(m[1], m23, w[0]);
+    min_plus(m[0], m23, w[1]);
+    min_plus(m01, m[3], w[2]);
+    min_plus(m01, m[2], w[3]);
+    PyObject *out = PyTuple_New(4);
+    if (!out)
+        return NULL;
+    for (int u = 0; u < 4; u++) {
+        int r[5][2];
+        for (int g = 0; g < 5; g++) {
+            int r0 = w[u][g * 2], r1 = w[u][g * 2 + 1];
+            if (g) {
+                if (r[g - 1][0] + 3 < r0) r0 = r[g - 1][0] + 3;
+                if (r[g - 1][1] + 3 < r1) r1 = r[g - 1][1] + 3;
+            }
+            if (r0 + 2 < r1) r1 = r0 + 2;
+            r[g][0] = r0 < 99 ? r0 : 99;
+            r[g][1] = r1 < 99 ? r1 : 99;
+        }
+        PyObject *t = Py_BuildValue("((ii)(ii)(ii)(ii)(ii))", r[0][0], r[0][1], r[1][0], r[1][1],
+                                    r[2][0], r[2][1], r[3][0], r[3][1], r[4][0], r[4][1]);
+        if (!t) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, u, t);
+    }
+    return out;
+}
+
