@@ -6,7 +6,14 @@ complete hands built from random groups and for random tiles, with 0-3 melds dec
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from webcalc.decompose import _plain_splits, _splits, standard_readings
+from webcalc.decompose import (
+    _PLAIN_GROUPS,
+    Reading,
+    _plain_splits,
+    _splits,
+    listed_dicts,
+    standard_readings,
+)
 
 GROUPS = ([("pair", k) for k in range(34)] + [("trip", k) for k in range(34)]
           + [("seq", s * 9 + r) for s in range(3) for r in range(7)])
@@ -60,3 +67,20 @@ def test_a_hand_with_two_readings():
     shapes = sorted(tuple(g.kind for g in r.groups) for r in readings)
     assert shapes == [("pair", "sequence", "sequence", "sequence", "sequence"),
                       ("pair", "sequence", "triplet", "triplet", "triplet")]
+
+
+def test_listed_groups_without_wildcards_are_their_to_dict():
+    """listed_dicts builds a group without wildcards' API dict from its stored parts: the
+    same dict as ``Group.to_dict`` for each of the 89 (the order of keys included), one new
+    dict per call (a caller that changes it changes no other answer)."""
+    for g in _PLAIN_GROUPS.values():
+        reading = Reading("standard", (g,))
+        got = listed_dicts([reading], ())[0]["groups"][0]
+        assert list(got.items()) == list(g.to_dict().items())
+        assert got["faces"] == got["tiles"] and got["wild"] == [False] * len(g.tiles)
+        again = listed_dicts([reading], ())[0]["groups"][0]
+        assert again == got and again is not got and again["tiles"] is not got["tiles"]
+    pair = _PLAIN_GROUPS[(0, ((27, False), (27, False)))]
+    assert listed_dicts([Reading("standard", (pair,))], ())[0]["groups"] == [
+        {"kind": "pair", "tiles": ["1z", "1z"], "wild": [False, False], "exposed": False,
+         "faces": ["1z", "1z"]}]

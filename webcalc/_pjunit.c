@@ -99,6 +99,11 @@ GUARDED(discards_drawn, busy_search)
 GUARDED(fold, busy_fold)
 GUARDED(fold_draws, busy_fold)
 
+/* _pjunit_rows.c: a hand field in the plain notation read to its tiles and counts */
+PJ_HIDDEN PyObject *plain_hand(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+/* _pjunit_rows.c: the standard readings of a hand without jokers, as group ids */
+PJ_HIDDEN PyObject *plain_readings(PyObject *self, PyObject *args);
+
 static PyMethodDef methods[] = {
     {"search", search, METH_VARARGS,
      "search(unit, caps, yj, start, honors, max_x, limit, jokers, need_x, groups, rest, "
@@ -153,6 +158,13 @@ static PyMethodDef methods[] = {
      "the unit patterns of up to max_tiles tiles (webcalc/warmup.py)."},
     {"free_cache_info", free_cache_info, METH_NOARGS,
      "free_cache_info() -> (hits, misses) of free_draws' unit tables."},
+    {"plain_hand", (PyCFunction)(void (*)(void))plain_hand, METH_FASTCALL,
+     "plain_hand(text, tiles, kinds) -> (tiles held, sorted; 34 counts), or None when the "
+     "text is not in the plain notation or holds a kind not below kinds or five of a kind. "
+     "See webcalc/analysis.py _plain_hand."},
+    {"plain_readings", plain_readings, METH_VARARGS,
+     "plain_readings(counts, melds) -> [sorted group ids of each standard reading], sorted; "
+     "None past 512 splits. See webcalc/decompose.py _plain_reading_ids."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -319,3 +319,218 @@ done:
     Py_DECREF(answer);
     return out;
 }
+
+/* plain_hand(text, tiles, kinds): a hand field in the plain notation (``123m456p11z``: the
+ * text webcalc/tiles.py _PLAIN_NOTATION matches whole, digits and suit letters only, 1-7
+ * before z, 0 a red five) as (its tiles sorted, from ``tiles`` (ALL_TILES), a tuple; its 34
+ * counts, a list), or None: any other text, a kind not below ``kinds``, or more than four
+ * of a kind (the general path then reads the field and words what is wrong). The twin of
+ * webcalc/analysis.py _plain_hand's Python (plain_kinds and counts_of); tests/test_pjunit.py
+ * holds the two equal. */
+PyObject *plain_hand(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "plain_hand(text, tiles, kinds)");
+        return NULL;
+    }
+    PyObject *text = args[0], *tiles = args[1];
+    long kinds = PyLong_AsLong(args[2]);
+    if (kinds == -1 && PyErr_Occurred())
+        return NULL;
+    if (!PyTuple_Check(tiles) || PyTuple_GET_SIZE(tiles) != 34) {
+        PyErr_SetString(PyExc_TypeError, "plain_hand: tiles must be a tuple of 34 tiles");
+        return NULL;
+    }
+    if (!PyUnicode_Check(text) || !PyUnicode_IS_ASCII(text))
+        Py_RETURN_NONE;
+    const char *s = (const char *)PyUnicode_DATA(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    int counts[34] = {0};
+    Py_ssize_t i = 0, total = 0;
+    if (n == 0)
+        Py_RETURN_NONE;
+    while (i < n) {                    /* one group: digits, then its suit letter */
+        Py_ssize_t j = i;
+        while (j < n && s[j] >= '0' && s[j] <= '9')
+            j++;
+        if (j == i || j == n)
+            Py_RETURN_NONE;
+        int start;
+        switch (s[j]) {
+        case 'm': case 'M': start = 0; break;
+        case 'p': case 'P': start = 9; break;
+        case 's': case 'S': start = 18; break;
+        case 'z': case 'Z': start = 27; break;
+        default: Py_RETURN_NONE;
+        }
+        for (Py_ssize_t q = i; q < j; q++) {
+            int d = s[q] - '0';
+            if (start == 27 && (d < 1 || d > 7))
+                Py_RETURN_NONE;
+            int k = start + (d == 0 ? 4 : d - 1);
+            if (k >= kinds || ++counts[k] > 4)
+                Py_RETURN_NONE;
+        }
+        total += j - i;
+        i = j + 1;
+    }
+    PyObject *held = PyTuple_New(total), *list = PyList_New(34);
+    if (held == NULL || list == NULL) {
+        Py_XDECREF(held);
+        Py_XDECREF(list);
+        return NULL;
+    }
+    Py_ssize_t at = 0;
+    for (int k = 0; k < 34; k++) {
+        PyObject *c = PyLong_FromLong(counts[k]);
+        if (c == NULL) {
+            Py_DECREF(held);
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, k, c);
+        PyObject *t = PyTuple_GET_ITEM(tiles, k);
+        for (int c2 = 0; c2 < counts[k]; c2++) {
+            Py_INCREF(t);
+            PyTuple_SET_ITEM(held, at++, t);
+        }
+    }
+    return Py_BuildValue("(NN)", held, list);
+}
+
+/* plain_readings(counts, melds): the standard readings of concealed tiles without jokers
+ * (``counts``, 34 ints) as ``melds`` sequences/triplets and a pair, each a tuple of group
+ * ids sorted (a pair of kind k is k, a sequence from k is 34 + k, a triplet 68 + k: the
+ * order of webcalc/decompose.py's split groups), the list sorted and each reading once. The
+ * twin of decompose.py _plain_reading_ids (its _plain_splits, read to ids); None when there
+ * are more than PR_MAX splits (never for 14 tiles: the twin then answers). */
+#define PR_MAX 512
+#define PR_GROUPS 5
+typedef struct {
+    int n, len;
+    uint8_t ids[PR_MAX][PR_GROUPS];
+} Splits;
+
+static void pr_emit(Splits *out, const uint8_t *stack, int depth) {
+    if (out->n >= PR_MAX) {
+        out->n = PR_MAX + 1;                     /* too many: the caller refuses */
+        return;
+    }
+    uint8_t *row = out->ids[out->n++];
+    for (int a = 0; a < depth; a++) {            /* insertion sort of at most 5 ids */
+        uint8_t v = stack[a];
+        int b = a;
+        while (b > 0 && row[b - 1] > v) {
+            row[b] = row[b - 1];
+            b--;
+        }
+        row[b] = v;
+    }
+    out->len = depth;
+}
+
+static void pr_dfs(int *c, int start, int melds, int pair, int floor, uint8_t *stack,
+                   int depth, Splits *out) {
+    int i = start;
+    while (i < 34 && !c[i])
+        i++;
+    if (i == 34) {
+        if (melds == 0 && pair == 0)
+            pr_emit(out, stack, depth);
+        return;
+    }
+    if (depth >= PR_GROUPS || out->n > PR_MAX)
+        return;
+    if (i != start)
+        floor = 0;
+    if (pair && c[i] >= 2 && floor <= 0) {
+        c[i] -= 2;
+        stack[depth] = (uint8_t)i;
+        pr_dfs(c, i, melds, 0, 0, stack, depth + 1, out);
+        c[i] += 2;
+    }
+    if (!melds)
+        return;
+    if (floor <= 1 && i < 27 && i % 9 < 7 && c[i + 1] && c[i + 2]) {
+        c[i]--, c[i + 1]--, c[i + 2]--;
+        stack[depth] = (uint8_t)(34 + i);
+        pr_dfs(c, i, melds - 1, pair, 1, stack, depth + 1, out);
+        c[i]++, c[i + 1]++, c[i + 2]++;
+    }
+    if (c[i] >= 3) {
+        c[i] -= 3;
+        stack[depth] = (uint8_t)(68 + i);
+        pr_dfs(c, i, melds - 1, pair, 2, stack, depth + 1, out);
+        c[i] += 3;
+    }
+}
+
+static int pr_cmp_len;
+static int pr_cmp(const void *a, const void *b) {
+    return memcmp(a, b, (size_t)pr_cmp_len);
+}
+
+PyObject *plain_readings(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *seq;
+    int melds;
+    if (!PyArg_ParseTuple(args, "Oi", &seq, &melds))
+        return NULL;
+    int c[34];
+    int got = read_ints(seq, c, 34, "counts");
+    if (got < 0)
+        return NULL;
+    if (got != 34) {
+        PyErr_SetString(PyExc_ValueError, "plain_readings: 34 counts");
+        return NULL;
+    }
+    if (melds < 0 || melds > 4) {
+        PyErr_SetString(PyExc_ValueError, "plain_readings: melds must be 0 to 4");
+        return NULL;
+    }
+    for (int k = 0; k < 34; k++)
+        if (c[k] < 0 || c[k] > 4) {
+            PyErr_SetString(PyExc_ValueError, "plain_readings: counts must be 0 to 4");
+            return NULL;
+        }
+    Splits buf, *out = &buf;
+    out->n = 0;
+    out->len = melds + 1;
+    uint8_t stack[PR_GROUPS];
+    pr_dfs(c, 0, melds, 1, 0, stack, 0, out);
+    if (out->n > PR_MAX)
+        Py_RETURN_NONE;                   /* more than it holds: the Python twin lists them */
+    int len = melds + 1, n = out->n;
+    pr_cmp_len = len;                     /* the GIL is held: no other call runs this */
+    if (n > 1)
+        qsort(out->ids, (size_t)n, sizeof(out->ids[0]), pr_cmp);
+    PyObject *list = PyList_New(0);
+    if (list == NULL) {
+        return NULL;
+    }
+    for (int r = 0; r < n; r++) {
+        if (r && memcmp(out->ids[r], out->ids[r - 1], (size_t)len) == 0)
+            continue;
+        PyObject *t = PyTuple_New(len);
+        if (t == NULL) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        for (int g = 0; g < len; g++) {
+            PyObject *v = PyLong_FromLong(out->ids[r][g]);
+            if (v == NULL) {
+                Py_DECREF(t);
+                Py_DECREF(list);
+                    return NULL;
+            }
+            PyTuple_SET_ITEM(t, g, v);
+        }
+        if (PyList_Append(list, t) < 0) {
+            Py_DECREF(t);
+            Py_DECREF(list);
+            return NULL;
+        }
+        Py_DECREF(t);
+    }
+    return list;
+}

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from .compiled import pjunit
 from .decompose import listed_dicts
 from .draws import compiled_advice
 from .efficiency import efficiency, ready_discards, useful_draws
@@ -69,6 +70,8 @@ MAX_TEXT = 200            # characters in one tile field
 
 
 Rows = tuple[dict[str, Any], ...]
+#: the compiled twin of :func:`_plain_hand`'s reading, or ``None`` (pure Python)
+_read_plain = pjunit.plain_hand if pjunit is not None else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,10 +263,10 @@ def analyze(request: Any, *, advice: bool = True) -> Analysis:
 
     if req.get("settlement") is not None and not isinstance(req["settlement"], dict):
         raise BadSettlementError(Message("settlement.not_object"), "settlement")
-    sit = Situation(hand, wildcards, options, win_by, winning, indicator,
-                    req.get("settlement"))
-    if plain is not None:
-        sit = sit.with_counts(plain[1])
+    sit = (Situation(hand, wildcards, options, win_by, winning, indicator,
+                     req.get("settlement")) if plain is None
+           else Situation.counted(hand, wildcards, options, win_by, winning, indicator,
+                                  req.get("settlement"), plain[1]))
     codes = tuple([t.code for t in wildcards]) if wildcards else ()
     judgement: Judgement | None = None
     judged: dict[str, Any] = {}
@@ -294,8 +297,8 @@ def analyze(request: Any, *, advice: bool = True) -> Analysis:
                                       win_by_given="win_by" in req)))
     if not advice:
         return Analysis(variant.name, codes, hand.tile_count, **judged)
-    vis = counts_of(visible)
-    cvis = vis if visible else ()      # the compiled call: no visible tiles, no counts read
+    cvis = counts_of(visible) if visible else ()    # the compiled call: no counts of none
+    vis = cvis or [0] * NUM_KINDS
     before = sit if hand.tile_count == 13 else (
         sit.without_tile(winning) if winning is not None else None)
     waits: list[Wait] = []
@@ -464,18 +467,21 @@ def _tiles(req: dict[Any, Any], field: str, kinds: int, required: bool = False) 
     return tiles
 
 
-def _plain_hand(raw: Any, kinds: int) -> tuple[list[int], list[int]] | None:
+def _plain_hand(raw: Any, kinds: int) -> tuple[tuple[Tile, ...], list[int]] | None:
     """A hand field in the plain notation (:func:`webcalc.tiles.plain_kinds`) that
     :func:`_tiles` and :func:`_check_copies` would pass (every kind in play, at most four of
-    a kind) as its sorted kinds and its 34 counts, else ``None``: the general path then
-    reads it, and says what is wrong with it."""
+    a kind) as its tiles, sorted, and its 34 counts, else ``None``: the general path then
+    reads it, and says what is wrong with it. Compiled: webcalc/_pjunit_rows.c
+    ``plain_hand``, this function's twin."""
     if type(raw) is not str or len(raw) > MAX_TEXT:
         return None
+    if _read_plain is not None:
+        return _read_plain(raw, ALL_TILES, kinds)     # type: ignore[no-any-return]
     held = plain_kinds(raw)
     if held is None or (held and held[-1] >= kinds):
         return None
     counts = counts_of(held)
-    return None if max(counts) > 4 else (held, counts)
+    return None if max(counts) > 4 else (tuple(map(ALL_TILES.__getitem__, held)), counts)
 
 
 def _one_tile(req: dict[Any, Any], field: str, kinds: int) -> Tile | None:

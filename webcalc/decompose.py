@@ -26,6 +26,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from .compiled import pjunit as _pjunit
 from .hand import Meld
 from .tables import UNITS, can_complete, unit_needs
 from .tiles import ALL_TILES, CODES, NUM_KINDS, Tile
@@ -105,6 +106,7 @@ def listed_dicts(readings: Sequence[Reading], jokers: Sequence[Tile]) -> list[di
     out = []
     codes = CODES
     shared: dict[Any, dict[Any, Any]] = {}      # group (and its faces) → its dict
+    plain_parts = _PLAIN_PARTS.get
     for i, r in enumerate(readings):
         groups = r.groups
         if not jokers or all(g.faces or True not in g.wild for g in groups):
@@ -112,7 +114,13 @@ def listed_dicts(readings: Sequence[Reading], jokers: Sequence[Tile]) -> list[di
             for g in groups:
                 d = shared.get(g)
                 if d is None:
-                    d = shared[g] = g.to_dict()
+                    parts = plain_parts(id(g))
+                    if parts is None:
+                        d = shared[g] = g.to_dict()
+                    else:               # g.to_dict() of a group without jokers, from its parts
+                        kind, tiles, wild = parts
+                        d = shared[g] = {"kind": kind, "tiles": list(tiles), "wild": list(wild),
+                                         "exposed": False, "faces": list(tiles)}
                 dicts.append(d)
             out.append({"shape": r.shape, "groups": dicts, "best": i == 0})
             continue
@@ -452,6 +460,18 @@ def standard_readings(counts: Sequence[int], jokers: Sequence[Tile], melds: Sequ
     key = tuple(counts)
     if need < 0 or sum(key) + len(jokers) != 3 * need + 2:
         return []
+    meld_groups = tuple(meld_group(m) for m in melds)
+    if not jokers:
+        # a split without jokers as ids (_plain_reading_ids), compiled where built: its
+        # search refuses an incomplete hand as fast as can_complete would
+        ids = _pjunit.plain_readings(key, need) if _pjunit is not None else None
+        if ids is None:
+            if not can_complete(key, 0, need, 1, policy.in_triplet):
+                return []
+            ids = _plain_reading_ids(key, need)
+        by_id = _PLAIN_BY_ID
+        return [Reading("standard", tuple([by_id[g] for g in r]) + meld_groups)
+                for r in ids]
     if not can_complete(key, len(jokers), need, 1, policy.in_triplet):
         return []
     splits = (_splits(key, len(jokers), need, 1, policy.in_triplet, None, {}) if jokers
@@ -461,7 +481,6 @@ def standard_readings(counts: Sequence[int], jokers: Sequence[Tile], melds: Sequ
     distinct = sorted({g for groups in splits for g in groups})
     rank = {g: r for r, g in enumerate(distinct)}
     seen = {tuple(sorted([rank[g] for g in groups])) for groups in splits}
-    meld_groups = tuple(meld_group(m) for m in melds)
     # Groups are shared between readings; which physical wildcard sits where (faces) is
     # settled only for the readings shown (listed_dicts).
     # (a Tile whenever it is used: only a hand with jokers has ``free`` groups)
@@ -496,6 +515,30 @@ def _plain_groups() -> dict[tuple[int, tuple[Any, ...]], Group]:
 
 #: :func:`_plain_groups`: a Group is an immutable value, so every reading shares these
 _PLAIN_GROUPS = _plain_groups()
+#: each of them by its id (a pair of kind k: k, a sequence from k: 34 + k, a triplet: 68 + k),
+#: ids in the order of the split groups; and each id by its split group
+_PLAIN_ID = {g: 34 * g[0] + g[1][0][0] for g in _PLAIN_GROUPS}
+_PLAIN_BY_ID: list[Any] = [None] * 102
+for _g, _i in _PLAIN_ID.items():
+    _PLAIN_BY_ID[_i] = _PLAIN_GROUPS[_g]
+
+
+#: the parts of each of them's API dict (:meth:`Group.to_dict`: kind, tile codes, wild
+#: flags), by the group's identity (they live as long as the module: no id is reused)
+_PLAIN_PARTS = {id(g): (g.kind, tuple([CODES[t] for t in g.tiles]), g.wild)
+                for g in _PLAIN_GROUPS.values()}
+
+
+def _plain_reading_ids(counts: Sequence[int], melds: int) -> list[tuple[int, ...]]:
+    """The standard readings of concealed ``counts`` without jokers as ``melds`` groups and a
+    pair: each the sorted ids (:data:`_PLAIN_ID`) of its :func:`_plain_splits` groups, the
+    list sorted, each once. Ids keep the order of the groups, so this is the order
+    :func:`standard_readings` gives readings with jokers too. Compiled:
+    webcalc/_pjunit_rows.c ``plain_readings``, tests/test_pjunit_plain_hand.py holds the two
+    equal."""
+    ids = _PLAIN_ID
+    return sorted({tuple(sorted([ids[g] for g in split]))
+                   for split in _plain_splits(list(counts), 0, melds, 1, 0)})
 
 
 def is_standard(counts: Sequence[int], jokers: int, melds: int,

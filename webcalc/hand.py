@@ -18,7 +18,6 @@ from typing import Any
 from .errors import BadMeldError, InputError
 from .messages import Message
 from .tiles import (
-    ALL_TILES,
     FIELD_LABELS,
     Tile,
     counts_of,
@@ -244,13 +243,16 @@ class Hand:
         return cls(tuple(sorted(tiles)), tuple(melds))
 
     @classmethod
-    def of_sorted(cls, kinds: Sequence[int], counts: Sequence[int],
+    def of_sorted(cls, concealed: tuple[Tile, ...], counts: Sequence[int],
                   melds: Iterable[Meld] = ()) -> Hand:
-        """:meth:`of` concealed tiles given as their kinds already sorted, with their 34
-        ``counts``: nothing sorted again, and without melds :meth:`held_counts` is known."""
-        hand = cls(tuple(map(ALL_TILES.__getitem__, kinds)), tuple(melds))
-        if not hand.melds:
-            object.__setattr__(hand, "_held", tuple(counts))
+        """:meth:`of` concealed tiles given as sorted :class:`Tile`\\ s, with their 34
+        ``counts``: nothing sorted again, and without melds :meth:`held_counts` is known
+        (the instance's fields set as the frozen ``__init__`` sets them, in one step)."""
+        melds = tuple(melds)
+        if melds:
+            return cls(concealed, melds)
+        hand = object.__new__(cls)
+        hand.__dict__.update(concealed=concealed, melds=melds, _held=tuple(counts))
         return hand
 
     @property

@@ -1,0 +1,49 @@
+"""The analysis's plain path builds its Hand (``Hand.of_sorted``) and its Situation
+(``Situation.counted``) without the frozen dataclasses' ``__init__``: each is the instance
+the general constructors make, field for field and in the same order, with the same counts
+derived, so that everything reading it (equality, hashing, ``replace``, the judgement)
+sees no difference. A field added to either class and not set here fails these tests."""
+
+import random
+from dataclasses import fields, replace
+
+from webcalc.analysis import _plain_hand
+from webcalc.hand import Hand, Meld
+from webcalc.options import parse_options
+from webcalc.tiles import ALL_TILES, format_tiles
+from webcalc.variants import VARIANTS, Situation
+from webcalc.warmup import complete_tiles
+
+
+def test_of_sorted_is_of():
+    rng = random.Random(38)
+    for _ in range(200):
+        tiles = sorted(complete_tiles(rng))
+        concealed, counts = _plain_hand(format_tiles(tiles), 34)
+        fast, general = Hand.of_sorted(concealed, counts), Hand.of(tiles)
+        assert fast == general and hash(fast) == hash(general)
+        assert list(vars(fast)) == [f.name for f in fields(Hand)] + ["_held"]
+        assert fast.held_counts() == general.held_counts() == counts
+        assert fast.concealed is concealed and fast.melds == ()
+    meld = Meld.parse("碰111m")
+    with_meld = Hand.of_sorted(concealed[:11], counts, [meld])
+    assert with_meld == Hand.of(concealed[:11], [meld]) and "_held" not in vars(with_meld)
+
+
+def test_counted_is_the_constructor_with_counts():
+    variant = VARIANTS["jincheng"]
+    options = parse_options(variant.Options, None)
+    concealed, counts = _plain_hand("123m456p789s1122z", 34)
+    hand = Hand.of_sorted(concealed, counts)
+    for args in [((), "self_draw", None, None, None),
+                 ((ALL_TILES[27],), "discard", ALL_TILES[28], ALL_TILES[4], {"dealer": 1})]:
+        wild, win_by, winning, indicator, settlement = args
+        fast = Situation.counted(hand, wild, options, win_by, winning, indicator, settlement,
+                                 list(counts))
+        general = Situation(hand, wild, options, win_by, winning, indicator,
+                            settlement).with_counts(list(counts))
+        assert fast == general
+        assert list(vars(fast).items()) == list(vars(general).items())
+        assert fast.real_counts == general.real_counts and fast.jokers == general.jokers
+        assert replace(fast, win_by="self_draw") == replace(general, win_by="self_draw")
+    assert vars(fast)["jokers"] == (ALL_TILES[27],) * 2     # the two 1z held, wild here
