@@ -151,3 +151,17 @@ def test_plain_readings_known_hands():
         D._pjunit.plain_readings(c[:33], 4)
     with pytest.raises(ValueError):
         D._pjunit.plain_readings(c, 5)
+
+
+def test_standard_readings_of_five_of_a_kind_as_the_python_twin(monkeypatch):
+    # 11111m234m 999p 789s: 111m 11m 234m 999p 789s. Five of a kind never comes from a
+    # request (C-2), but standard_readings took such counts before plain_readings (the
+    # Python twin lists them): the compiled step must leave them to the twin, not raise
+    c = [0] * 34
+    c[0], c[1], c[2], c[3], c[17], c[24], c[25], c[26] = 5, 1, 1, 1, 3, 1, 1, 1
+    assert D._pjunit.plain_readings(c, 4) is None      # the twin's to list
+    compiled = D.standard_readings(c, (), ())
+    monkeypatch.setattr(D, "_pjunit", None)
+    python = D.standard_readings(c, (), ())
+    assert compiled == python
+    assert len(python) == 1 and len(python[0].groups) == 5

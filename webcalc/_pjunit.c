@@ -164,7 +164,8 @@ static PyMethodDef methods[] = {
      "See webcalc/analysis.py _plain_hand."},
     {"plain_readings", plain_readings, METH_VARARGS,
      "plain_readings(counts, melds) -> [sorted group ids of each standard reading], sorted; "
-     "None past 512 splits. See webcalc/decompose.py _plain_reading_ids."},
+     "None past 512 splits or for a count above four. See webcalc/decompose.py "
+     "_plain_reading_ids."},
     {NULL, NULL, 0, NULL},
 };
 

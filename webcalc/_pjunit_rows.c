@@ -403,7 +403,8 @@ PyObject *plain_hand(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
  * ids sorted (a pair of kind k is k, a sequence from k is 34 + k, a triplet 68 + k: the
  * order of webcalc/decompose.py's split groups), the list sorted and each reading once. The
  * twin of decompose.py _plain_reading_ids (its _plain_splits, read to ids); None when there
- * are more than PR_MAX splits (never for 14 tiles: the twin then answers). */
+ * are more than PR_MAX splits (never for 14 tiles) or a count above four (standard_readings
+ * takes any counts; never a request's, C-2): the twin then answers. */
 #define PR_MAX 512
 #define PR_GROUPS 5
 typedef struct {
@@ -488,11 +489,16 @@ PyObject *plain_readings(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "plain_readings: melds must be 0 to 4");
         return NULL;
     }
-    for (int k = 0; k < 34; k++)
-        if (c[k] < 0 || c[k] > 4) {
-            PyErr_SetString(PyExc_ValueError, "plain_readings: counts must be 0 to 4");
+    int over = 0;
+    for (int k = 0; k < 34; k++) {
+        if (c[k] < 0) {
+            PyErr_SetString(PyExc_ValueError, "plain_readings: counts must not be negative");
             return NULL;
         }
+        over |= c[k] > 4;
+    }
+    if (over)                 /* five of a kind (never a request's, C-2): the twin lists it */
+        Py_RETURN_NONE;
     Splits buf, *out = &buf;
     out->n = 0;
     out->len = melds + 1;
