@@ -16,6 +16,9 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from webcalc import _pjunit as P  # noqa: E402
+from webcalc.tiles import ALL_TILES  # noqa: E402
+
+TILES = tuple(ALL_TILES)
 
 EXPECTED = (ValueError, TypeError, OverflowError, RuntimeError)
 
@@ -55,6 +58,9 @@ def values(rng, N):
             rows.append(r)
         return rows
     def b(): return rng.random() < 0.5
+    def text():
+        n = rng.choice([0, 1, 2, 13, 14, 40, 199, 200, 201, 1000])
+        return "".join(rng.choice("0123456789" * 3 + "mpszMPSZ" * 2 + " x\0东１") for _ in range(n))
     def counts34():
         xs = [rng.choice((0, 0, 0, 1, 1, 2, 3, 4)) if rng.random() < 0.97 else i() for _ in range(rng.choice([34, 34, 34, 33, 35]))]
         return rng.choice([tuple, list])(xs) if rng.random() < 0.97 else junk()
@@ -84,6 +90,11 @@ def values(rng, N):
                                    rng.randint(0, 31) if rng.random() < .9 else i(), rng.randint(0, 15) if rng.random() < .9 else i(),
                                    rng.randint(0, 4) if rng.random() < .9 else i(), rng.randint(0, 6) if rng.random() < .9 else i(), b(),
                                    [rng.randint(0, 14) if rng.random() < .95 else i() for _ in range(rng.choice([40, 40, 39, 41]))]),
+        "plain_hand": lambda: (text() if rng.random() < .95 else junk(),
+                               TILES if rng.random() < .9 else rng.choice([TILES[:33], TILES + (0,), list(TILES), tuple(junk() for _ in range(34)), junk()]),
+                               rng.choice([27, 34, 34]) if rng.random() < .9 else i()),
+        "plain_readings": lambda: (counts34() if rng.random() < .9 else [rng.choice((0, 4, 5, 14, -1, i())) for _ in range(34)],
+                                   rng.randint(0, 4) if rng.random() < .9 else i()),
         "free_unit": lambda: (seq(), seq(), b()),
         "plain_unit": lambda: (seq(), seq(), b()),
         "needs": lambda: (seq(), b(), b()),
@@ -149,7 +160,7 @@ def objects(rng, N):
         containers.append(d2); return d2
     for _ in range(N):
         containers.clear()
-        f = rng.randrange(12)
+        f = rng.randrange(14)
         try:
             if f == 0: P.needs(lst([rng.randint(0, 4) for _ in range(9)]), False, True)
             elif f == 1: P.free_unit(lst([rng.randint(0, 4) for _ in range(9)]), lst([4] * 9), False)
@@ -161,6 +172,8 @@ def objects(rng, N):
             elif f == 9: P.discards_drawn(lst([rng.randint(0, 2) for _ in range(34)]), lst([4] * 34), ev(1), 4, 4, 0, 14, 14, 1, ev(3), False, lst([rng.randint(0, 9) for _ in range(40)]), lst([k for k in range(34) if rng.random() < .3]))
             elif f == 10: P.free_merge(lst([lst([tuple(ev(x) for x in (rng.randint(0, 4), rng.randint(0, 1), rng.randint(0, 9), rng.randint(0, 9))) for _ in range(20)]) for _ in range(4)]), 4, ev(2), 3)
             elif f == 11: P.standard_drawn(lst([rng.randint(0, 2) for _ in range(34)]), lst([4] * 34), ev(1), 4, 4, 0, 14, 14, 1, ev(3), False, lst([rng.randint(0, 9) for _ in range(40)]))
+            elif f == 12: P.plain_readings(lst([rng.randint(0, 5) for _ in range(34)]), ev(rng.randint(0, 4)))
+            elif f == 13: P.plain_hand(rng.choice(["123m456p789s1122z", "0555m", "1z" * 90, ""]), TILES, ev(rng.choice([27, 34])))
             elif f == 7: P.rest_places(*(lst([rng.randint(0, 99) for _ in range(10)]) for _ in range(4)))
             else:
                 counts = [0] * 34
