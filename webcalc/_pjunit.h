@@ -11,6 +11,8 @@
  *                                  (efficiency.py FreeOracle, draws.py)
  *   webcalc/_pjunit_rows.c         a free-joker hand's advice as the API's rows, in one
  *                                  call (advice_rows.py)
+ *   webcalc/_pjunit_jokers.c       a complete hand's standard readings with jokers
+ *                                  (decompose.py _splits, read to group codes)
  *   webcalc/variants/panjin_unit.c a rule set's own per-unit search and merge
  *                                  (webcalc/variants/panjin_search.py, panjin_draws.py;
  *                                  panjin_unit.h what it shares with panjin_hand.c)
