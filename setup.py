@@ -34,8 +34,8 @@ class BuildWithPages(build_py):
 # one extension, its sources split by job (webcalc/_pjunit.h lists them); a rule set's own
 # search sits next to its variant
 PJUNIT_SOURCES = ["webcalc/_pjunit.c", "webcalc/_pjunit_free.c", "webcalc/_pjunit_draws.c",
-                  "webcalc/_pjunit_rows.c", "webcalc/variants/panjin_unit.c",
-                  "webcalc/variants/panjin_hand.c"]
+                  "webcalc/_pjunit_rows.c", "webcalc/_pjunit_jokers.c",
+                  "webcalc/variants/panjin_unit.c", "webcalc/variants/panjin_hand.c"]
 
 setup(ext_modules=[Extension("webcalc._pjunit", PJUNIT_SOURCES,
                              depends=["webcalc/_pjunit.h", "webcalc/variants/panjin_unit.h"],

@@ -103,6 +103,8 @@ GUARDED(fold_draws, busy_fold)
 PJ_HIDDEN PyObject *plain_hand(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 /* _pjunit_rows.c: the standard readings of a hand without jokers, as group ids */
 PJ_HIDDEN PyObject *plain_readings(PyObject *self, PyObject *args);
+/* _pjunit_jokers.c: the standard readings of a complete hand with jokers, as group codes */
+PJ_HIDDEN PyObject *joker_readings(PyObject *self, PyObject *args);
 
 static PyMethodDef methods[] = {
     {"search", search, METH_VARARGS,
@@ -166,6 +168,10 @@ static PyMethodDef methods[] = {
      "plain_readings(counts, melds) -> [sorted group ids of each standard reading], sorted; "
      "None past 512 splits or for a count above four. See webcalc/decompose.py "
      "_plain_reading_ids."},
+    {"joker_readings", joker_readings, METH_VARARGS,
+     "joker_readings(counts, jokers, melds, in_triplet) -> [sorted group codes of each "
+     "standard reading], sorted; None past 65536 splits. See webcalc/decompose.py "
+     "_joker_reading_codes."},
     {NULL, NULL, 0, NULL},
 };
 

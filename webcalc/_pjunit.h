@@ -2,7 +2,7 @@
  * the module is one extension, webcalc._pjunit).
  *
  *   webcalc/_pjunit.c              the module: the argument readers, the re-entrancy
- *                                  guards and the method table (fifteen functions)
+ *                                  guards and the method table (eighteen functions)
  *   webcalc/_pjunit_free.c         the free-joker unit tables, folds and merge (shanten.py:
  *                                  unit_free, _plain_rows, free_unit_states,
  *                                  free_unit_draws, free_standard) and tables.py's
@@ -11,6 +11,8 @@
  *                                  (efficiency.py FreeOracle, draws.py)
  *   webcalc/_pjunit_rows.c         a free-joker hand's advice as the API's rows, in one
  *                                  call (advice_rows.py)
+ *   webcalc/_pjunit_jokers.c       a complete hand's standard readings with jokers
+ *                                  (decompose.py _splits, read to group codes)
  *   webcalc/variants/panjin_unit.c a rule set's own per-unit search and merge
  *                                  (webcalc/variants/panjin_search.py, panjin_draws.py;
  *                                  panjin_unit.h what it shares with panjin_hand.c)

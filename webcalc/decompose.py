@@ -474,8 +474,11 @@ def standard_readings(counts: Sequence[int], jokers: Sequence[Tile], melds: Sequ
                 for r in ids]
     if not can_complete(key, len(jokers), need, 1, policy.in_triplet):
         return []
-    splits = (_splits(key, len(jokers), need, 1, policy.in_triplet, None, {}) if jokers
-              else _plain_splits(list(key), 0, need, 1, 0))
+    codes = (_pjunit.joker_readings(key, len(jokers), need, policy.in_triplet)
+             if _pjunit is not None else None)
+    if codes is not None:
+        return _coded_readings(codes, ALL_TILES[min(jokers)], meld_groups)
+    splits = _splits(key, len(jokers), need, 1, policy.in_triplet, None, {})
     # each distinct group once, in order; a reading is the sorted ranks of its groups (the
     # same order as its sorted groups, compared as small numbers)
     distinct = sorted({g for groups in splits for g in groups})
@@ -539,6 +542,57 @@ def _plain_reading_ids(counts: Sequence[int], melds: int) -> list[tuple[int, ...
     ids = _PLAIN_ID
     return sorted({tuple(sorted([ids[g] for g in split]))
                    for split in _plain_splits(list(counts), 0, melds, 1, 0)})
+
+
+def _group_code(g: tuple[int, tuple[Any, ...]]) -> int:
+    """A split group ``(kind order, places)`` as one int that sorts as the groups do: each
+    place ``(k, wild)`` as ``(k + 1) * 2 + wild + 1`` (1..70), the group as ``order << 21 |
+    p0 << 14 | p1 << 7 | p2`` (``p2`` 0 for two places: a prefix sorts first)."""
+    order, places = g
+    p: list[int] = [(k + 1) * 2 + w + 1 for k, w in places] + [0]
+    return order << 21 | p[0] << 14 | p[1] << 7 | p[2]
+
+
+def _joker_reading_codes(counts: Sequence[int], jokers: int, melds: int,
+                         in_triplet: bool) -> list[tuple[int, ...]]:
+    """The standard readings of a complete hand (``counts`` real, ``jokers`` jokers, as
+    ``melds`` groups and a pair): each the sorted :func:`_group_code` of its :func:`_splits`
+    groups, the list sorted, each once: the order :func:`standard_readings` gives them.
+    Compiled: webcalc/_pjunit_jokers.c ``joker_readings``; tests/test_pjunit_jokers.py holds
+    the two equal."""
+    return sorted({tuple(sorted([_group_code(g) for g in split]))
+                   for split in _splits(tuple(counts), jokers, melds, 1, in_triplet, None, {})})
+
+
+#: each group a code of :func:`_group_code` stands for, but ``free`` ones (their tiles are
+#: a placeholder of the hand's): built as met, bounded (a few hundred groups exist)
+_CODED: dict[int, Group] = {_group_code(g): grp for g, grp in _PLAIN_GROUPS.items()}
+
+
+def _code_group(code: int) -> Group:
+    """The Group of a non-``free`` :func:`_group_code` (as :func:`standard_readings` shows it)."""
+    grp = _CODED.get(code)
+    if grp is None:
+        places = [p - 1 for p in (code >> 14 & 127, code >> 7 & 127, code & 127) if p]
+        grp = _CODED[code] = Group(_KINDS[code >> 21],
+                                   tuple([ALL_TILES[p // 2 - 1] for p in places]),
+                                   tuple([bool(p & 1) for p in places]))
+    return grp
+
+
+def _coded_readings(codes: list[tuple[int, ...]], placeholder: Tile,
+                    meld_groups: tuple[Group, ...]) -> list[Reading]:
+    """:func:`standard_readings`' readings from :func:`_joker_reading_codes`' codes."""
+    shown: dict[int, Group] = {}
+    for r in codes:
+        for c in r:
+            if c not in shown:
+                if c >> 21 == 3:
+                    n = 3 if c & 127 else 2
+                    shown[c] = Group("free", (placeholder,) * n, (True,) * n)
+                else:
+                    shown[c] = _code_group(c)
+    return [Reading("standard", tuple([shown[c] for c in r]) + meld_groups) for r in codes]
 
 
 def is_standard(counts: Sequence[int], jokers: int, melds: int,

@@ -1,0 +1,117 @@
+"""``joker_readings`` (webcalc/_pjunit_jokers.c): the standard readings of a complete hand with
+jokers as group codes, against its Python twin webcalc/decompose.py ``_joker_reading_codes``
+(``_splits`` read to codes): the same readings in the same order over hands of 0-8 jokers,
+0-4 groups, every joker policy, tiles of one suit up to all kinds, complete or not; and
+``standard_readings`` gives the same readings with the compiled part ruled out."""
+
+import os
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+import webcalc.decompose as D
+from tests.scale import examples
+from webcalc.tables import can_complete
+from webcalc.tiles import ALL_TILES, CODES
+
+COMPILED = D._pjunit
+if COMPILED is None:
+    if os.environ.get("CI") and not os.environ.get("WEBCALC_PURE_PYTHON"):
+        raise AssertionError("webcalc._pjunit was not built: CI must test it")
+    pytest.skip("the compiled part is ruled out or not built: the Python twin is the only one",
+                allow_module_level=True)
+
+
+@st.composite
+def hands(draw, complete: bool):
+    """(34 counts, jokers, groups, in_triplet): ``groups`` melds and a pair of real tiles and
+    jokers, kinds below a cap (one suit .. all), no kind past four; complete when asked."""
+    melds = draw(st.integers(0, 4))
+    jokers = draw(st.integers(0, min(8, 3 * melds + 2)))
+    kinds = draw(st.sampled_from([9, 18, 27, 34, 7]))
+    offset = 27 if kinds == 7 else 0
+    wall = [offset + k for k in range(kinds) for _ in range(4)]
+    real = draw(st.lists(st.sampled_from(range(len(wall))), min_size=3 * melds + 2 - jokers,
+                         max_size=3 * melds + 2 - jokers, unique=True))
+    counts = [0] * 34
+    for r in real:
+        counts[wall[r]] += 1
+    in_triplet = draw(st.booleans())
+    if complete:
+        assume(can_complete(tuple(counts), jokers, melds, 1, in_triplet))
+    return counts, jokers, melds, in_triplet
+
+
+def _twins(counts, jokers, melds, in_triplet):
+    return (D._joker_reading_codes(counts, jokers, melds, in_triplet),
+            COMPILED.joker_readings(tuple(counts), jokers, melds, in_triplet))
+
+
+@settings(max_examples=examples(400))
+@given(hands(complete=True))
+def test_joker_readings_equal_the_twin_on_complete_hands(hand):
+    python, compiled = _twins(*hand)
+    assert python, "a complete hand has a reading"
+    assert compiled == python
+
+
+@settings(max_examples=examples(200))
+@given(hands(complete=False))
+def test_joker_readings_equal_the_twin_on_any_hand(hand):
+    python, compiled = _twins(*hand)
+    assert compiled == python
+
+
+@settings(max_examples=examples(200))
+@given(hands(complete=True), st.sampled_from([27, 31, 33, 0, 4]))
+def test_standard_readings_the_same_without_the_compiled_part(hand, wild):
+    counts, jokers, melds, in_triplet = hand
+    policy = D.JokerPolicy(in_triplet)
+    joker_tiles = [ALL_TILES[wild]] * jokers
+    fast = D.standard_readings(counts, joker_tiles, (), policy)
+    saved, D._pjunit = D._pjunit, None
+    try:
+        slow = D.standard_readings(counts, joker_tiles, (), policy)
+    finally:
+        D._pjunit = saved
+    assert fast == slow
+    assert D.listed_dicts(fast, joker_tiles) == D.listed_dicts(slow, joker_tiles)
+
+
+def test_a_hand_with_one_joker_reads_as_the_rules_say():
+    # 1z1z1z 2z2z2z 3z3z3z 1m 2m 5z 5z and a joker (7z): 1m cannot pair (a joker pairing it
+    # leaves 2m alone), 5z5z with the joker a triplet leaves 1m 2m no pair: so 5z5z is the
+    # pair, 1m 2m and the joker as 3m a sequence, the honors triplets; one reading
+    counts = [0] * 34
+    counts[0] = counts[1] = 1
+    counts[31] = 2
+    counts[27] = counts[28] = counts[29] = 3
+    for in_triplet in (True, False):
+        readings = D.standard_readings(counts, [ALL_TILES[33]], (), D.JokerPolicy(in_triplet))
+        assert [[(g.kind, _codes(g.tiles), g.wild) for g in r.groups] for r in readings] == [
+            [("pair", ["5z", "5z"], (False, False)),
+             ("sequence", ["1m", "2m", "3m"], (False, False, True)),
+             ("triplet", ["1z"] * 3, (False,) * 3), ("triplet", ["2z"] * 3, (False,) * 3),
+             ("triplet", ["3z"] * 3, (False,) * 3)]]
+
+
+def test_only_jokers_left_make_free_groups():
+    # 11m and three jokers as one meld and a pair: among them 11m the pair and the three
+    # jokers a free meld; where jokers stand in no triplet, no triplet holds one
+    counts = [0] * 34
+    counts[0] = 2
+    python, compiled = _twins(counts, 3, 1, True)
+    assert compiled == python
+    free_meld = D._group_code((3, ((-1, True),) * 3))
+    pair_11 = D._group_code((0, ((0, False), (0, False))))
+    assert (pair_11, free_meld) in compiled
+    assert any(c >> 21 == 2 for r in compiled for c in r), "11m and a joker a triplet"
+    python, compiled = _twins(counts, 3, 1, False)
+    assert compiled == python
+    assert (pair_11, free_meld) in compiled
+    assert not any(c >> 21 == 2 for r in compiled for c in r), "no triplet holds a joker"
+
+
+def _codes(tiles):
+    return [CODES[t] for t in tiles]
