@@ -115,3 +115,20 @@ def test_only_jokers_left_make_free_groups():
 
 def _codes(tiles):
     return [CODES[t] for t in tiles]
+
+
+def test_five_of_a_kind_with_a_joker_as_the_python_twin(monkeypatch):
+    # 11111m 234m 999p 78s and a joker: 111m 11m 234m 999p and 678s or 789s. Five of a kind never
+    # comes from a request (C-2), but standard_readings takes any counts and its Python twin
+    # lists them: the compiled step must leave them to the twin, not raise (as plain_readings)
+    c = [0] * 34
+    c[0], c[1], c[2], c[3], c[17], c[24], c[25] = 5, 1, 1, 1, 3, 1, 1
+    assert COMPILED.joker_readings(tuple(c), 1, 4, True) is None    # the twin's to list
+    compiled = D.standard_readings(c, [ALL_TILES[33]], (), D.JokerPolicy(True))
+    monkeypatch.setattr(D, "_pjunit", None)
+    python = D.standard_readings(c, [ALL_TILES[33]], (), D.JokerPolicy(True))
+    assert compiled == python
+    # the joker is 6s or 9s beside 78s; 1m is a pair and a triplet in both
+    assert [[(g.kind, _codes(g.tiles), g.wild) for g in r.groups][2] for r in python] == [
+        ("sequence", ["6s", "7s", "8s"], (True, False, False)),
+        ("sequence", ["7s", "8s", "9s"], (False, False, True))]

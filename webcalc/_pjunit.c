@@ -170,7 +170,8 @@ static PyMethodDef methods[] = {
      "_plain_reading_ids."},
     {"joker_readings", joker_readings, METH_VARARGS,
      "joker_readings(counts, jokers, melds, in_triplet) -> [sorted group codes of each "
-     "standard reading], sorted; None past 65536 splits. See webcalc/decompose.py "
+     "standard reading], sorted; None past 65536 splits or for a count above four. See "
+     "webcalc/decompose.py "
      "_joker_reading_codes."},
     {NULL, NULL, 0, NULL},
 };

@@ -292,11 +292,15 @@ PyObject *joker_readings(PyObject *self, PyObject *args) {
                         "joker_readings: 34 counts, 0-14 jokers, 0-4 melds");
         return NULL;
     }
-    for (int k = 0; k < 34; k++)
-        if (st.c[k] < 0 || st.c[k] > 4) {
-            PyErr_SetString(PyExc_ValueError, "joker_readings: counts must be 0 to 4");
+    for (int k = 0; k < 34; k++) {
+        if (st.c[k] < 0) {
+            PyErr_SetString(PyExc_ValueError, "joker_readings: counts must be 0 or more");
             return NULL;
         }
+        if (st.c[k] > 4)        /* standard_readings takes any counts (never a request's,
+                                 * C-2): five of a kind is the Python twin's to list */
+            Py_RETURN_NONE;
+    }
     JRSplits out = {0, 0, melds + 1, 0, NULL};
     st.in_triplet = in_triplet;
     st.out = &out;
