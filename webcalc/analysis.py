@@ -74,7 +74,7 @@ Rows = tuple[dict[str, Any], ...]
 _read_plain = pjunit.plain_hand if pjunit is not None else None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Analysis:
     """What :func:`analyze` found: the hand's judgement, its settlement and its advice.
 
@@ -86,7 +86,8 @@ class Analysis:
     ``discards``, ``efficiency``, ``useful``, ``history``) are tuples of the API's dicts;
     text a reader sees (reasons, fan names, payment details, notes) is held as
     :class:`~webcalc.messages.Message`\\ s, rendered by :meth:`localized` or by the API.
-    See docs/decisions.md "A typed analysis result".
+    See docs/decisions.md "A typed analysis result". No ``__slots__``: :meth:`built` sets only
+    the fields it is given, the others read their defaults off the class.
     """
 
     variant: str
@@ -107,6 +108,18 @@ class Analysis:
     shanten: int | None = None           # None: never ready, or no advice asked
     useful: Rows | None = None           # 13 tiles with advice
     useful_total: int | None = None      # 13 tiles with advice
+
+    @classmethod
+    def built(cls, variant: str, wildcards: tuple[str, ...], tile_count: int,
+              fields: dict[str, Any]) -> Analysis:
+        """``Analysis(variant, wildcards, tile_count, **fields)`` in one ``__dict__`` update
+        (the generated ``__init__`` of a frozen class sets each of its 19 fields through
+        ``object.__setattr__``); ``fields``: :func:`analyze`'s own, of this class's names."""
+        self = object.__new__(cls)
+        d = self.__dict__
+        d["variant"], d["wildcards"], d["tile_count"] = variant, wildcards, tile_count
+        d.update(fields)
+        return self
 
     def to_json(self) -> dict[str, Any]:
         """The API body (``POST /api/v1/analyze``), its messages not yet rendered.
@@ -296,7 +309,7 @@ def analyze(request: Any, *, advice: bool = True) -> Analysis:
         judged.update(_settled(settle(variant, sit, judgement, raw_settlement,
                                       win_by_given="win_by" in req)))
     if not advice:
-        return Analysis(variant.name, codes, hand.tile_count, **judged)
+        return Analysis.built(variant.name, codes, hand.tile_count, judged)
     cvis = counts_of(visible) if visible else ()    # the compiled call: no counts of none
     vis = cvis or [0] * NUM_KINDS
     before = sit if hand.tile_count == 13 else (
@@ -326,9 +339,9 @@ def analyze(request: Any, *, advice: bool = True) -> Analysis:
             rows14 = compiled_advice(variant, sit, kinds, cvis, allowed)
         if rows14 is not None:
             eff_rows, discard_rows, best = rows14
-            return Analysis(variant.name, codes, hand.tile_count, **judged,
-                            discards=tuple(discard_rows), efficiency=tuple(eff_rows),
-                            shanten=-1 if judged["complete"] else best)
+            judged.update(discards=tuple(discard_rows), efficiency=tuple(eff_rows),
+                          shanten=-1 if judged["complete"] else best)
+            return Analysis.built(variant.name, codes, hand.tile_count, judged)
         if not variant.free_joker_search:
             # 盘锦: its 牌理 search finds every discard's waits as well (C-12: a ready
             # hand's useful draws are exactly its waits), so the advice is read off it
@@ -343,8 +356,8 @@ def analyze(request: Any, *, advice: bool = True) -> Analysis:
                         discards=tuple(d.to_dict() for d in discards),
                         efficiency=tuple(eff), shanten=shanten)
     if rows13 is not None:
-        return Analysis(variant.name, codes, hand.tile_count, **judged, shanten=rows13[0],
-                        useful=tuple(rows13[2]), useful_total=rows13[3])
+        judged.update(shanten=rows13[0], useful=tuple(rows13[2]), useful_total=rows13[3])
+        return Analysis.built(variant.name, codes, hand.tile_count, judged)
     useful = useful_draws(variant, sit, vis, kinds, waits=[int(w.tile) for w in waits])
     return Analysis(variant.name, codes, hand.tile_count, **judged, shanten=useful.shanten,
                     useful=tuple(w.to_dict() for w in useful.useful),
