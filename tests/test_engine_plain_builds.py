@@ -5,9 +5,11 @@ derived, so that everything reading it (equality, hashing, ``replace``, the judg
 sees no difference. A field added to either class and not set here fails these tests."""
 
 import random
-from dataclasses import fields, replace
+from dataclasses import FrozenInstanceError, fields, replace
 
-from webcalc.analysis import _plain_hand
+import pytest
+
+from webcalc.analysis import Analysis, _plain_hand, analyze
 from webcalc.hand import Hand, Meld
 from webcalc.options import parse_options
 from webcalc.tiles import ALL_TILES, format_tiles
@@ -47,3 +49,27 @@ def test_counted_is_the_constructor_with_counts():
         assert fast.real_counts == general.real_counts and fast.jokers == general.jokers
         assert replace(fast, win_by="self_draw") == replace(general, win_by="self_draw")
     assert vars(fast)["jokers"] == (ALL_TILES[27],) * 2     # the two 1z held, wild here
+
+
+
+def test_analysis_built_is_the_constructor():
+    """``Analysis.built`` (one ``__dict__`` update; the fields not given read the class's
+    defaults) makes the instance ``Analysis(...)`` makes: equal, the same ``to_json()``,
+    every field the same value, frozen, rebuilt by ``replace``."""
+    seen = []
+    for hand in ["123m456p789s1122z", "19m19p19s1234567z", "1358m2p4679s1357z",
+                 "123m456p789s11222z", "123m456p789s1122z9s"]:
+        got = analyze({"variant": "jincheng", "hand": hand})
+        given = {f.name: getattr(got, f.name) for f in fields(Analysis)}
+        general = Analysis(**given)
+        assert got == general and got.to_json() == general.to_json()
+        assert replace(got, shanten=9) == replace(general, shanten=9)
+        with pytest.raises(FrozenInstanceError):
+            got.shanten = 9                                          # type: ignore[misc]
+        seen.append((got.tile_count, got.complete, got.shanten, len(got.waits)))
+    assert seen == [(13, False, 0, 2), (13, False, 0, 13), (13, False, 5, 0),
+                    (14, True, -1, 0), (14, False, 0, 0)]
+    short = Analysis.built("jincheng", (), 13, {"shanten": 1, "useful": (), "useful_total": 0})
+    assert short == Analysis("jincheng", (), 13, shanten=1, useful=(), useful_total=0)
+    assert short.waits == () and short.discards is None and short.reasons == ()
+    assert short.to_json()["useful_total"] == 0 and "discards" not in short.to_json()

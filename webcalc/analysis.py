@@ -65,6 +65,7 @@ class _VariantLabels(Mapping[str, "str | Message"]):
 VARIANT_LABELS: Mapping[str, str | Message] = _VariantLabels()
 REQUEST_FIELDS = ("variant", "options", "hand", "melds", "indicator", "winning_tile",
                   "win_by", "visible", "settlement", "history")
+_REQUEST_FIELD_SET = frozenset(REQUEST_FIELDS)
 MAX_LISTED = 200          # API.md: the readings list may stop at 200
 MAX_TEXT = 200            # characters in one tile field
 
@@ -74,7 +75,7 @@ Rows = tuple[dict[str, Any], ...]
 _read_plain = pjunit.plain_hand if pjunit is not None else None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Analysis:
     """What :func:`analyze` found: the hand's judgement, its settlement and its advice.
 
@@ -86,7 +87,8 @@ class Analysis:
     ``discards``, ``efficiency``, ``useful``, ``history``) are tuples of the API's dicts;
     text a reader sees (reasons, fan names, payment details, notes) is held as
     :class:`~webcalc.messages.Message`\\ s, rendered by :meth:`localized` or by the API.
-    See docs/decisions.md "A typed analysis result".
+    See docs/decisions.md "A typed analysis result". No ``__slots__``: :meth:`built` sets only
+    the fields it is given, the others read their defaults off the class.
     """
 
     variant: str
@@ -107,6 +109,18 @@ class Analysis:
     shanten: int | None = None           # None: never ready, or no advice asked
     useful: Rows | None = None           # 13 tiles with advice
     useful_total: int | None = None      # 13 tiles with advice
+
+    @classmethod
+    def built(cls, variant: str, wildcards: tuple[str, ...], tile_count: int,
+              fields: dict[str, Any]) -> Analysis:
+        """``Analysis(variant, wildcards, tile_count, **fields)`` in one ``__dict__`` update
+        (the generated ``__init__`` of a frozen class sets each of its 19 fields through
+        ``object.__setattr__``); ``fields``: :func:`analyze`'s own, of this class's names."""
+        self = object.__new__(cls)
+        d = self.__dict__
+        d["variant"], d["wildcards"], d["tile_count"] = variant, wildcards, tile_count
+        d.update(fields)
+        return self
 
     def to_json(self) -> dict[str, Any]:
         """The API body (``POST /api/v1/analyze``), its messages not yet rendered.
@@ -230,8 +244,9 @@ def analyze(request: Any, *, advice: bool = True) -> Analysis:
     # four of each: else the general path reads the field and says what is wrong with it)
     plain = _plain_hand(req.get("hand"), kinds)
     concealed = _tiles(req, "hand", kinds, required=True) if plain is None else []
-    melds = melds_from_api(req.get("melds"))
-    _check_meld_tiles(melds, kinds)
+    melds = melds_from_api(req["melds"]) if req.get("melds") is not None else []
+    if melds:
+        _check_meld_tiles(melds, kinds)
     indicator = _one_tile(req, "indicator", kinds)
     visible = _tiles(req, "visible", kinds)
     winning = _one_tile(req, "winning_tile", kinds)
@@ -244,12 +259,13 @@ def analyze(request: Any, *, advice: bool = True) -> Analysis:
     hand = Hand.of(concealed, melds) if plain is None else Hand.of_sorted(*plain, melds)
     if plain is None or melds or visible or indicator is not None:
         _check_copies(hand, visible, indicator)
-    if hand.tile_count not in (13, 14):
+    n = hand.tile_count
+    if n not in (13, 14):
         code = "count.wrong_taken" if any(m.is_taken for m in melds) else "count.wrong"
-        raise WrongTileCountError(Message(code, n=hand.tile_count, rule="C-3"),
+        raise WrongTileCountError(Message(code, n=n, rule="C-3"),
                                   "hand")
     if winning is not None:
-        if hand.tile_count != 14:
+        if n != 14:
             raise WrongTileCountError(Message("count.with_winning", rule="C-3"),
                                       "hand")
         if winning not in hand.concealed:
@@ -270,7 +286,7 @@ def analyze(request: Any, *, advice: bool = True) -> Analysis:
     codes = tuple([t.code for t in wildcards]) if wildcards else ()
     judgement: Judgement | None = None
     judged: dict[str, Any] = {}
-    if hand.tile_count == 14:
+    if n == 14:
         judgement = variant.judge(sit)
         judged = {"complete": judgement.complete, "readings_total": len(judgement.readings),
                   "readings": tuple(listed_dicts(judgement.readings[:MAX_LISTED], sit.jokers)),
@@ -296,10 +312,10 @@ def analyze(request: Any, *, advice: bool = True) -> Analysis:
         judged.update(_settled(settle(variant, sit, judgement, raw_settlement,
                                       win_by_given="win_by" in req)))
     if not advice:
-        return Analysis(variant.name, codes, hand.tile_count, **judged)
+        return Analysis.built(variant.name, codes, n, judged)
     cvis = counts_of(visible) if visible else ()    # the compiled call: no counts of none
     vis = cvis or [0] * NUM_KINDS
-    before = sit if hand.tile_count == 13 else (
+    before = sit if n == 13 else (
         sit.without_tile(winning) if winning is not None else None)
     waits: list[Wait] = []
     # the free-joker rule sets, compiled: one call answers a hand (or each discard) with the
@@ -315,7 +331,7 @@ def analyze(request: Any, *, advice: bool = True) -> Analysis:
             waits = find_waits(variant, before, vis, kinds)
             judged["any_tile_wait"] = is_any_tile_wait(before, waits, kinds)
             judged["waits"] = _priced_waits(variant, before, waits)
-    if hand.tile_count == 14:
+    if n == 14:
         # 牌理 (API "Hand efficiency"): every discard with its shanten and useful draws;
         # the hand's own shanten is the best of them (C-12: an exchange starts with the
         # discard), −1 when it is complete
@@ -326,9 +342,9 @@ def analyze(request: Any, *, advice: bool = True) -> Analysis:
             rows14 = compiled_advice(variant, sit, kinds, cvis, allowed)
         if rows14 is not None:
             eff_rows, discard_rows, best = rows14
-            return Analysis(variant.name, codes, hand.tile_count, **judged,
-                            discards=tuple(discard_rows), efficiency=tuple(eff_rows),
-                            shanten=-1 if judged["complete"] else best)
+            judged.update(discards=tuple(discard_rows), efficiency=tuple(eff_rows),
+                          shanten=-1 if judged["complete"] else best)
+            return Analysis.built(variant.name, codes, n, judged)
         if not variant.free_joker_search:
             # 盘锦: its 牌理 search finds every discard's waits as well (C-12: a ready
             # hand's useful draws are exactly its waits), so the advice is read off it
@@ -339,14 +355,14 @@ def analyze(request: Any, *, advice: bool = True) -> Analysis:
             eff = efficiency(variant, sit, vis, kinds, discards)
         shanten = -1 if judged["complete"] else min(
             (e["shanten"] for e in eff if e["shanten"] is not None), default=None)
-        return Analysis(variant.name, codes, hand.tile_count, **judged,
+        return Analysis(variant.name, codes, n, **judged,
                         discards=tuple(d.to_dict() for d in discards),
                         efficiency=tuple(eff), shanten=shanten)
     if rows13 is not None:
-        return Analysis(variant.name, codes, hand.tile_count, **judged, shanten=rows13[0],
-                        useful=tuple(rows13[2]), useful_total=rows13[3])
+        judged.update(shanten=rows13[0], useful=tuple(rows13[2]), useful_total=rows13[3])
+        return Analysis.built(variant.name, codes, n, judged)
     useful = useful_draws(variant, sit, vis, kinds, waits=[int(w.tile) for w in waits])
-    return Analysis(variant.name, codes, hand.tile_count, **judged, shanten=useful.shanten,
+    return Analysis(variant.name, codes, n, **judged, shanten=useful.shanten,
                     useful=tuple(w.to_dict() for w in useful.useful),
                     useful_total=useful.total)
 
@@ -417,7 +433,7 @@ def _check_request(request: Any) -> dict[Any, Any]:
     if not isinstance(request, dict):
         raise BadJsonError(Message("request.not_object"), None)
     for key in request:
-        if key not in REQUEST_FIELDS:
+        if key not in _REQUEST_FIELD_SET:
             raise BadRequestError(Message("request.unknown_key", key=key,
                                           known=list(REQUEST_FIELDS)), str(key))
     return request

@@ -25,7 +25,7 @@ from .hand import Hand
 from .options import OptionsT
 from .settlement import settle
 from .tiles import Tile
-from .variants.base import Situation, Variant
+from .variants.base import WIN_METHODS, Situation, Variant
 
 #: settlement fields that do not change what a win pays the winner (kongs are paid apart)
 _NOT_FOR_THE_WIN = ("kongs",)
@@ -112,6 +112,12 @@ def _raw_key(raw: dict[str, Any]) -> tuple[Any, ...] | None:
     return key
 
 
+#: :func:`_raw_key` of the settlement a wait is priced with when the request names none, by
+#: win method (:func:`hypothetical_settlement` of ``None``: seat 0 wins and deals, seat 3
+#: discards a 点炮/抢杠 win; no variant's discard-only field is there to drop)
+_UNSETTLED_KEYS = {w: _raw_key(hypothetical_settlement(None, w)) for w in WIN_METHODS}
+
+
 def _won(before: Situation[OptionsT], tile: Tile, raw: dict[str, Any]) -> Situation[OptionsT]:
     """The 14-tile win of ``before`` on ``tile``, ``raw`` its settlement inputs."""
     # Hand.of(concealed + [tile]): the concealed tiles are sorted Tiles already
@@ -121,7 +127,7 @@ def _won(before: Situation[OptionsT], tile: Tile, raw: dict[str, Any]) -> Situat
 
 
 def _price_shared(variant: Variant[OptionsT], sit: Situation[OptionsT] | None,
-                  before: Situation[OptionsT], tile: Tile, raw: dict[str, Any],
+                  before: Situation[OptionsT], tile: Tile, raw: dict[str, Any] | None,
                   raw_key: tuple[Any, ...] | None,
                   key: tuple[Any, ...] | None) -> dict[str, Any] | None:
     """:func:`_price`, made once per (variant, room options, win method, settlement inputs
@@ -130,9 +136,12 @@ def _price_shared(variant: Variant[OptionsT], sit: Situation[OptionsT] | None,
     alone (``Variant.pricing_judgement``), and the settlement reads of the situation only the
     room options and the win method (parse_table; the 14 tiles and the winning tile only
     pass its checks). ``sit``: the win of ``before`` on ``tile``, or ``None`` (made here
-    when a price is made)."""
+    when a price is made); ``raw``: the settlement inputs, or ``None`` for those of a
+    request without any (made here when a price is made)."""
     def priced() -> dict[str, Any] | None:
-        return _price(variant, sit or _won(before, tile, raw), raw, key)
+        settlement = raw if raw is not None else hypothetical_settlement(
+            None, before.win_by, variant.discard_win_fields)
+        return _price(variant, sit or _won(before, tile, settlement), settlement, key)
 
     if key is None or raw_key is None:
         return priced()
@@ -159,13 +168,20 @@ def wait_values(variant: Variant[OptionsT], before: Situation[OptionsT],
     cannot be priced (the variant's judgement is not a win there) is ``None``. Waits with the same
     :func:`score_key` are priced once (:func:`_price_shared`); a variant that tells every
     wait's key from ``before`` (``Variant.wait_score_keys``) has no win made per wait."""
-    raw = hypothetical_settlement(before.settlement, before.win_by, variant.discard_win_fields)
-    raw_key = _raw_key(raw)
     keys = variant.wait_score_keys(before, waits)
+    raw: dict[str, Any] | None = None
+    raw_key = (_UNSETTLED_KEYS.get(before.win_by) if before.settlement is None
+               and keys is not None else None)
+    if raw_key is None:
+        # a request's own settlement inputs, or wins made per wait (which carry them)
+        raw = hypothetical_settlement(before.settlement, before.win_by,
+                                      variant.discard_win_fields)
+        raw_key = _raw_key(raw)
     out: list[dict[str, Any] | None] = []
     value: dict[str, Any] | None = None
     for i, tile in enumerate(waits):
         if keys is None:
+            assert raw is not None
             won = _won(before, tile, raw)
             value = _price_shared(variant, won, before, tile, raw, raw_key,
                                   score_key(variant, won))
