@@ -56,7 +56,7 @@ def commit() -> str:
         out = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
                              capture_output=True, text=True, check=True).stdout.strip()
         dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--",
-                                "webcalc", "templates", "bench"],
+                                "webcalc", "templates", "bench", ":(exclude)bench/RESULTS.md"],
                                capture_output=True, text=True).stdout.strip()
         return out + ("+" if dirty else "")
     except (OSError, subprocess.CalledProcessError):
