@@ -61,6 +61,8 @@ PJ_HIDDEN PyObject *free_unit(PyObject *self, PyObject *args);
 PJ_HIDDEN PyObject *fold_impl(PyObject *self, PyObject *args);
 PJ_HIDDEN PyObject *fold_draws_impl(PyObject *self, PyObject *args);
 PJ_HIDDEN PyObject *needs(PyObject *self, PyObject *args);
+PJ_HIDDEN void unit_needs_dp(const int *unit, int n, int honors, int in_triplet, int *n0,
+                            int *n1);
 PJ_HIDDEN PyObject *plain_unit(PyObject *self, PyObject *args);
 PJ_HIDDEN PyObject *free_merge(PyObject *self, PyObject *args);
 

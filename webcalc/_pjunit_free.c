@@ -500,23 +500,17 @@ fail:
     return NULL;
 }
 
-/* needs(unit, honors, in_triplet) -> (n0, n1): tables.py unit_needs, the fewest jokers
- * that complete the unit's real tiles into groups (n0) or groups and one pair (n1), every
+/* unit_needs_dp (also _pjunit_jokers.c's), and needs(unit, honors, in_triplet) -> (n0, n1)
+ * around it: tables.py unit_needs (99: none), the fewest jokers that complete the unit's
+ * real tiles into groups (n0) or groups and one pair (n1), every
  * real tile used. A DP over the kinds: the sequences begun one and two kinds back still
  * open, and whether the pair is placed; at each kind s sequences begin (at most four: five
  * alike would leave one all jokers, which an optimum drops), t triplets (jokers in them
  * only with in_triplet, else t <= count / 3 of real tiles) and maybe the pair; the kind's
  * real tiles must all find places, jokers fill the rest. tables.py's recursive _need stays
  * the reference (tests/test_pjunit.py). */
-PyObject *needs(PyObject *self, PyObject *args) {
-    PyObject *unit_o;
-    int honors, in_triplet;
-    if (!PyArg_ParseTuple(args, "Opp", &unit_o, &honors, &in_triplet))
-        return NULL;
-    int unit[MAXN + 2] = {0};
-    int n = read_ints(unit_o, unit, MAXN, "unit");
-    if (n < 0 || check_unit(unit, n) < 0)
-        return NULL;
+PJ_HIDDEN void unit_needs_dp(const int *unit, int n, int honors, int in_triplet, int *n0,
+                            int *n1) {
     /* dp[o1][o2][pr]: o1 sequences begun at the kind before (they need this kind and the
      * next), o2 begun two kinds back (they need this kind), pr pairs placed */
     int dp[5][5][2], nx[5][5][2];
@@ -561,8 +555,22 @@ PyObject *needs(PyObject *self, PyObject *args) {
                 }
         memcpy(dp, nx, sizeof(dp));
     }
-    int n0 = dp[0][0][0], n1 = dp[0][0][1];
-    return Py_BuildValue("(ii)", n0 == NOVAL ? 99 : n0, n1 == NOVAL ? 99 : n1);
+    *n0 = dp[0][0][0] == NOVAL ? 99 : dp[0][0][0];
+    *n1 = dp[0][0][1] == NOVAL ? 99 : dp[0][0][1];
+}
+
+PyObject *needs(PyObject *self, PyObject *args) {
+    PyObject *unit_o;
+    int honors, in_triplet;
+    if (!PyArg_ParseTuple(args, "Opp", &unit_o, &honors, &in_triplet))
+        return NULL;
+    int unit[MAXN + 2] = {0};
+    int n = read_ints(unit_o, unit, MAXN, "unit");
+    if (n < 0 || check_unit(unit, n) < 0)
+        return NULL;
+    int n0, n1;
+    unit_needs_dp(unit, n, honors, in_triplet, &n0, &n1);
+    return Py_BuildValue("(ii)", n0, n1);
 }
 
 /* plain_unit(unit, caps, honors) -> [(g, p, 0, D), ...]: shanten.py _plain_rows, unit_free

@@ -7,53 +7,8 @@
 #define JR_MAX 65536                /* splits held; past this the Python twin lists them */
 #define JR_INF 99                   /* tables.py INF */
 
-/* tables.py unit_needs (n0, n1) of one unit's real tiles: the DP of _pjunit_free.c
- * needs(), as a C call (no unit is canonicalised: the DP does not depend on it). */
-static void jr_needs(const int *unit, int n, int honors, int in_triplet, int *n0, int *n1) {
-    int dp[5][5][2], nx[5][5][2];
-    for (int a = 0; a < 5; a++)
-        for (int b = 0; b < 5; b++)
-            dp[a][b][0] = dp[a][b][1] = NOVAL;
-    dp[0][0][0] = 0;
-    for (int i = 0; i < n; i++) {
-        int c = unit[i];
-        int s_top = 0;
-        if (!honors && i <= n - 3) {
-            s_top = c + unit[i + 1] + unit[i + 2];
-            if (s_top > 4) s_top = 4;
-        }
-        int t_top = c >= 4 ? 2 : (c ? 1 : 0);
-        int pair_here = c || i == n - 1;
-        for (int a = 0; a < 5; a++)
-            for (int b = 0; b < 5; b++)
-                nx[a][b][0] = nx[a][b][1] = NOVAL;
-        for (int o1 = 0; o1 < 5; o1++)
-            for (int o2 = 0; o2 < 5; o2++)
-                for (int pr = 0; pr < 2; pr++) {
-                    int d = dp[o1][o2][pr];
-                    if (d == NOVAL)
-                        continue;
-                    for (int sq = 0; sq <= s_top; sq++)
-                        for (int t = 0; t <= t_top; t++) {
-                            if (!in_triplet && 3 * t > c)
-                                break;
-                            for (int p2 = 0; p2 <= (pair_here ? 1 - pr : 0); p2++) {
-                                int places = o1 + o2 + sq + 3 * t + 2 * p2;
-                                if (c > places)
-                                    continue;
-                                int d2 = d + places - c;
-                                if (d2 < nx[sq][o1][pr + p2])
-                                    nx[sq][o1][pr + p2] = d2;
-                            }
-                        }
-                }
-        memcpy(dp, nx, sizeof(dp));
-    }
-    *n0 = dp[0][0][0] == NOVAL ? JR_INF : dp[0][0][0];
-    *n1 = dp[0][0][1] == NOVAL ? JR_INF : dp[0][0][1];
-}
-
-/* jr_needs through a direct-mapped cache (the DP is ~10 us; the search asks it once a
+/* unit_needs_dp (_pjunit_free.c: tables.py unit_needs of one unit's real tiles; 99 is
+ * JR_INF) through a direct-mapped cache (the DP is ~10 us; the search asks it once a
  * child state): key the unit's counts in base 5, honors and in_triplet; 0 is no key.
  * Buys: a complete hand's readings with one / two jokers 6.5 / 4.8 us with it, 47 / 80 us
  * without (200 fresh complete hands each, CPU, 2026-12-06, f4bfb38, load 2.5; bench/
@@ -74,7 +29,7 @@ static void jr_needs_cached(const int *unit, int n, int honors, int in_triplet, 
         *n1 = jr_vals[slot][1];
         return;
     }
-    jr_needs(unit, n, honors, in_triplet, n0, n1);
+    unit_needs_dp(unit, n, honors, in_triplet, n0, n1);
     jr_keys[slot] = key;
     jr_vals[slot][0] = (uint8_t)*n0;
     jr_vals[slot][1] = (uint8_t)*n1;
