@@ -170,6 +170,21 @@ static MRow *merge_start(int suits0) {
     return acc;
 }
 
+/* _drawn_best's step: a target costing cost and drawing the kinds m (wild_here: it places
+ * more jokers than the hand holds) kept when it is the cheapest so far, its kinds and its
+ * wildcard draw joined to the others' when it is as cheap */
+static inline void keep_best(long long cost, uint64_t m, int wild_here, long long *best,
+                             uint64_t *mask, int *wild) {
+    if (*best < 0 || cost < *best) {
+        *best = cost;
+        *mask = m;
+        *wild = wild_here;
+    } else if (cost == *best) {
+        *mask |= m;
+        *wild = *wild || wild_here;
+    }
+}
+
 /* (d, drawn, wild) or None: the cheapest targets of best/mask/wild as _drawn_best gives */
 static PyObject *drawn_value(long long best, uint64_t mask, int wild, int limit) {
     if (best < 0 || best > limit)
@@ -228,14 +243,7 @@ PyObject *standard_drawn_impl(PyObject *self, PyObject *args) {
             if (r < 2)
                 m = 0;
         }
-        if (best < 0 || cost < best) {
-            best = cost;
-            mask = m;
-            wild = x > jokers;
-        } else if (cost == best) {
-            mask |= m;
-            wild = wild || x > jokers;
-        }
+        keep_best(cost, m, x > jokers, &best, &mask, &wild);
     }
     result = drawn_value(best, mask, wild, limit);
 done:
@@ -354,14 +362,7 @@ PyObject *discards_drawn_impl(PyObject *self, PyObject *args) {
                     }
                     if (cost > limit)
                         continue;
-                    if (best < 0 || cost < best) {
-                        best = cost;
-                        mask = m3;
-                        wild = x3 > jokers;
-                    } else if (cost == best) {
-                        mask |= m3;
-                        wild = wild || x3 > jokers;
-                    }
+                    keep_best(cost, m3, x3 > jokers, &best, &mask, &wild);
                 }
             }
             PyObject *one = drawn_value(best, mask, wild, limit);
