@@ -168,7 +168,8 @@ def report(r: dict, args) -> str:
     return "\n".join(lines)
 
 
-def main() -> None:
+def parser() -> argparse.ArgumentParser:
+    """The command line (bench/issue38.py reads its city arguments with it too)."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tables", type=int, default=1000)
     ap.add_argument("--interval", type=float, default=10.0,
@@ -180,7 +181,11 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--out", default=str(ROOT / "bench" / "RESULTS.md"))
     ap.add_argument("--no-write", action="store_true")
-    args = ap.parse_args()
+    return ap
+
+
+def main() -> None:
+    args = parser().parse_args()
     why = problem()
     if why is not None:
         raise SystemExit(f"bench/city.py: {why}")

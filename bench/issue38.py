@@ -189,10 +189,10 @@ def city(out: Path, write: bool) -> list[str]:
     why = city_bench.problem()
     if why is not None:
         return [f"| the city | not run: {why} | — | — |"]
-    ns = argparse.Namespace(tables=1000, interval=30.0, warm=75.0, quiet=40.0, seconds=40.0,
-                            servers=3, workers=2)
-    part = Part("python bench/city.py --tables 1000 --interval 30 --warm 75 --quiet 40 "
-                "--seconds 40")
+    args = ["--tables", "1000", "--interval", "30", "--warm", "75", "--quiet", "40",
+            "--seconds", "40"]
+    ns = city_bench.parser().parse_args(args)
+    part = Part("python bench/city.py " + " ".join(args))
     r = city_bench.run(ns)
     part.done()
     if write:

@@ -9,12 +9,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _bench():
-    spec = importlib.util.spec_from_file_location("bench_bench", ROOT / "bench" / "bench.py")
+def _load(name: str):
+    """bench/<name>.py as a module (bench/ is scripts, not a package)."""
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", ROOT / "bench" / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def _bench():
+    return _load("bench")
 
 
 OLD = """# Benchmark results
@@ -55,11 +60,7 @@ def test_no_results_file_or_no_targets_section_keeps_nothing(tmp_path):
 
 
 def _issue38():
-    spec = importlib.util.spec_from_file_location("bench_issue38", ROOT / "bench" / "issue38.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return _load("issue38")
 
 
 def test_issue38_judges_a_rule_set_by_its_worst_seed_and_wildcard_count(monkeypatch):
