@@ -122,7 +122,8 @@ class Situation(Generic[OptionsT]):
     def counted(cls, hand: Hand, wildcards: tuple[Tile, ...], options: OptionsT, win_by: str,
                 winning_tile: Tile | None, indicator: Tile | None,
                 settlement: dict[Any, Any] | None, counts: list[int]) -> Situation[OptionsT]:
-        """``cls(hand, …, settlement).with_counts(counts)``, its fields set as the frozen
+        """``cls(hand, …, settlement)`` with ``counts`` (the concealed tiles' counts, a list
+        nobody else changes) as its counts, not counted again; its fields set as the frozen
         ``__init__`` sets them, in one step (an analysis builds one per request)."""
         sit = object.__new__(cls)
         sit.__dict__.update(hand=hand, wildcards=wildcards, options=options, win_by=win_by,
@@ -130,12 +131,6 @@ class Situation(Generic[OptionsT]):
                             settlement=settlement)
         sit._derive(counts)
         return sit
-
-    def with_counts(self, counts: list[int]) -> Situation[OptionsT]:
-        """This situation with ``counts`` as its concealed tiles' counts (a list nobody else
-        changes), where the caller counted them already: not counted again."""
-        self._derive(counts)
-        return self
 
     def without_tile(self, t: Tile) -> Situation[OptionsT]:
         """This situation with one ``t`` taken from the concealed tiles."""
