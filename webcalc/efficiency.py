@@ -25,7 +25,7 @@ asked once per hand (:meth:`~webcalc.variants.base.Variant.useful_search`, and f
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from itertools import permutations
 from typing import Any, NamedTuple
 
@@ -449,6 +449,19 @@ def free_oracle_14(variant: Variant, sit: Situation, kinds: int) -> FreeOracle:
 
 # -- the public functions ----------------------------------------------------------------
 
+def _drawable(kinds: Iterable[int], held: Sequence[int], indicator: Tile | None,
+              visible: Sequence[int], kinds_in_play: int) -> tuple[Wait, ...]:
+    """The useful draws among ``kinds`` (in the order given) that can still be drawn: a
+    kind in play of which the hand and the indicator hold fewer than four, with its copies
+    left less those ``visible``."""
+    out = []
+    for k in kinds:
+        gone = held[k] + (k == indicator)
+        if k < kinds_in_play and gone < 4:
+            out.append(Wait(ALL_TILES[k], max(0, 4 - gone - (visible[k] if visible else 0))))
+    return tuple(out)
+
+
 def useful_draws(variant: Variant, sit: Situation, visible: Sequence[int] = (),
                  kinds_in_play: int = 34, bound: int | None = None,
                  parent: tuple[FreeOracle, int] | None = None,
@@ -479,16 +492,13 @@ def useful_draws(variant: Variant, sit: Situation, visible: Sequence[int] = (),
             mask = 0
             for k in waits:
                 mask |= 1 << k
-        out = []
+        ks = []
         mask &= (1 << kinds_in_play) - 1
         while mask:
             low = mask & -mask
-            k = low.bit_length() - 1
+            ks.append(low.bit_length() - 1)
             mask ^= low
-            gone = held[k] + (k == indicator)
-            if gone < 4:
-                out.append(Wait(ALL_TILES[k], max(0, 4 - gone - (visible[k] if visible else 0))))
-        return Useful(max(d0 - 1, 0), tuple(out))
+        return Useful(max(d0 - 1, 0), _drawable(ks, held, indicator, visible, kinds_in_play))
     jokers = len(sit.jokers)
     if not variant.free_joker_search and not (jokers and jokers == len(sit.hand.concealed)):
         # the rule set's own search: the distance and the kinds whose draw lowers it, those
@@ -496,12 +506,8 @@ def useful_draws(variant: Variant, sit: Situation, visible: Sequence[int] = (),
         d0, kinds = variant.useful_search(sit, bound, standard)
         if d0 >= INF:
             return Useful(None, ())
-        out = []
-        for k in sorted(kinds):
-            gone = held[k] + (k == indicator)
-            if k < kinds_in_play and gone < 4:
-                out.append(Wait(ALL_TILES[k], max(0, 4 - gone - (visible[k] if visible else 0))))
-        return Useful(max(d0 - 1, 0), tuple(out))
+        return Useful(max(d0 - 1, 0),
+                      _drawable(sorted(kinds), held, indicator, visible, kinds_in_play))
     live = []
     for k in range(kinds_in_play):
         used = held[k] + (1 if k == indicator else 0)
