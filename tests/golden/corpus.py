@@ -379,6 +379,10 @@ _KEY = re.compile(r'(name="idempotency_key"[^>]*value=")[^"]+"')
 _KEY_URL = re.compile(r"(idempotency_key=)[A-Za-z0-9_%-]+")
 _SVG_QR = re.compile(r'<svg role="img" aria-label="QR".*?</svg>', re.S)
 _CLOCK = re.compile(r"\b\d\d:\d\d(:\d\d)?\b")
+#: the day a table was opened, as its default name says it (webcalc/web/ledger_view.py):
+#: 12月6日 / 6 Dec 2026; a corpus recorded one day replays the next
+_DAY = re.compile(r"\b\d{1,2}月\d{1,2}日"
+                  r"|\b\d{1,2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) 20\d\d\b")
 #: a static file's fingerprinted name (webcalc/web/assets.py) and the service worker's version:
 #: they change with the file's bytes, which is not what this corpus is about
 _ASSET = re.compile(r"(/static/[\w/.-]+?)\.[0-9a-f]{10}\.(\w+)")
@@ -402,6 +406,7 @@ def normalize(text: str, tokens: dict[str, str]) -> str:
     text = _KEY_URL.sub(r"\1<key>", text)
     text = _TIME.sub("<time>", text)
     text = _DATE.sub("<date>", text)
+    text = _DAY.sub("<day>", text)
     return _CLOCK.sub("<clock>", text)
 
 
