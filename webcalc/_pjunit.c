@@ -1,4 +1,4 @@
-/* webcalc._pjunit: the engine's hot searches compiled, fifteen functions in one optional
+/* webcalc._pjunit: the engine's hot searches compiled, nineteen functions in one optional
  * extension (setup.py). Each is the twin of a Python function that stays the reference and
  * runs when the module was not built or refuses a call (webcalc/compiled.py): the same
  * states, transitions, bounds and pruning, so tests/test_pjunit.py can hold both equal.
@@ -173,6 +173,11 @@ static PyMethodDef methods[] = {
      "standard reading], sorted; None past 65536 splits or for a count above four. See "
      "webcalc/decompose.py "
      "_joker_reading_codes."},
+    {"achievable_flags", (PyCFunction)(void (*)(void))achievable_flags, METH_FASTCALL,
+     "achievable_flags(counts, jokers, melds, pair, in_triplet) -> int: the (triplet, "
+     "sequence) flags the standard splits reach, bit trip * 2 + seq each; None outside "
+     "counts 0-4, 0-14 jokers, 0-4 melds, 0-1 pair. See webcalc/decompose.py "
+     "_achievable_flags."},
     {NULL, NULL, 0, NULL},
 };
 
