@@ -2,7 +2,7 @@
  * the module is one extension, webcalc._pjunit).
  *
  *   webcalc/_pjunit.c              the module: the argument readers, the re-entrancy
- *                                  guards and the method table (nineteen functions)
+ *                                  guards and the method table (twenty functions)
  *   webcalc/_pjunit_free.c         the free-joker unit tables, folds and merge (shanten.py:
  *                                  unit_free, _plain_rows, free_unit_states,
  *                                  free_unit_draws, free_standard) and tables.py's
@@ -75,6 +75,7 @@ PJ_HIDDEN PyObject *free_cache_info(PyObject *self, PyObject *args);
 
 /* _pjunit_rows.c */
 PJ_HIDDEN PyObject *free_advice(PyObject *self, PyObject *args);
+PJ_HIDDEN PyObject *own_rows(PyObject *self, PyObject *args);
 
 /* variants/panjin_unit.c */
 PJ_HIDDEN PyObject *search_impl(PyObject *self, PyObject *args);

@@ -29,6 +29,7 @@ from collections.abc import Iterable, Sequence
 from itertools import permutations
 from typing import Any, NamedTuple
 
+from .compiled import pjunit as _pjunit
 from .decompose import KNITTED_RUNS, TERMINALS_AND_HONORS
 from .draws import compiled_draws  # noqa: F401  (re-exported: efficiency.compiled_draws)
 from .shanten import (
@@ -644,23 +645,45 @@ def _compiled_entries(variant: Variant, sit: Situation, visible: Sequence[int], 
     the 13 tiles left by a discard ``t`` a kind is gone when the 14 tiles and the indicator
     hold four of it, ``t`` itself when they hold five; its copies left are the same as for
     the 14 tiles (the discard is seen: C-9 as amended, :func:`webcalc.waits.river`)."""
+    discards = []
+    for t, (d, mask, _) in zip(tiles, fast):
+        if not variant.can_discard(sit, t):
+            continue
+        if d == 1 and ready is not None:
+            mask = 0
+            for k in ready.get(int(t), ()):
+                mask |= 1 << k
+        discards.append((int(t), d, mask))
     held = sit.hand.held_counts()
-    indicator = sit.indicator
-    # each discard's kinds as a bit set first; then one {"tile", "remaining", "dead"} dict
-    # per kind some row lists, shared by every row that lists it (as _pjunit_rows.c's
-    # rows: the API encodes the same JSON; read them, never change them)
+    indicator = -1 if sit.indicator is None else int(sit.indicator)
+    vis = visible if visible else ()
+    if _pjunit is not None:
+        try:
+            rows: list[dict[str, Any]] = _pjunit.own_rows(discards, held, indicator, vis, kinds)
+            return rows
+        except ValueError:        # counts it does not take: the twin answers
+            pass
+    return _entry_rows(discards, held, indicator, vis, kinds)
+
+
+def _entry_rows(discards: list[tuple[int, int, int]], held: Sequence[int], indicator: int,
+                visible: Sequence[int], kinds: int) -> list[dict[str, Any]]:
+    """:func:`_compiled_entries`' rows from ``(t, d, kinds bit set)`` per discard allowed
+    (``held``: the 14 tiles' counts, melds included; ``indicator``: its kind or -1;
+    ``visible``: 34 counts or none). Compiled: webcalc/_pjunit_rows.c ``own_rows``;
+    tests/test_pjunit_own_rows.py holds the two equal.
+
+    Each discard's kinds narrowed to the live ones first; then one ``{"tile", "remaining",
+    "dead"}`` dict per kind some row lists, shared by every row that lists it (as
+    _pjunit_rows.c's rows: the API encodes the same JSON; read them, never change them)."""
     live = 0
     for k in range(kinds):
         if held[k] + (k == indicator) < 4:
             live |= 1 << k
     masks: list[int] = []
     union = 0
-    for t, (d, mask, _) in zip(tiles, fast):
+    for t, d, mask in discards:
         if d < INF:
-            if d == 1 and ready is not None:
-                mask = 0
-                for k in ready.get(int(t), ()):
-                    mask |= 1 << k
             if t < kinds and held[t] + (t == indicator) < 5:
                 mask &= live | 1 << t
             else:
@@ -676,10 +699,8 @@ def _compiled_entries(variant: Variant, sit: Situation, visible: Sequence[int], 
             cells.append((1 << k, {"tile": CODES[k], "remaining": left, "dead": left == 0},
                           left))
         k += 1
-    entries: list[tuple[int, int, Tile, dict[str, Any]]] = []
-    for t, (d, _, _), mask in zip(tiles, fast, masks):
-        if not variant.can_discard(sit, t):
-            continue
+    entries: list[tuple[int, int, int, dict[str, Any]]] = []
+    for (t, d, _), mask in zip(discards, masks):
         if d >= INF:
             entries.append((INF, 0, t, {"discard": CODES[t], "shanten": None, "useful": [],
                                         "useful_total": 0}))
