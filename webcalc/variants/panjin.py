@@ -342,15 +342,17 @@ class Panjin(Variant[PanjinOptions]):
             candidates |= set(standard_waits(sit.real_counts, len(sit.jokers),
                                              len(sit.hand.melds), sit.wildcards, False))
         wild = set(sit.wildcards)
+        if sit.win_by == "discard":
+            candidates -= {int(w) for w in wild}   # C-9, PJ-2: a wildcard is never discarded
+        if not only_keep:
+            candidates, proven = self._standard_filter(sit, candidates, found, caps, keep)
+        if candidates <= proven:                   # no split search: nothing more to read
+            return [ALL_TILES[k] for k in sorted(candidates)]
         real = self.real_tiles(sit)
         suits = {t.suit for t in real if not t.is_honor}
         yaojiu = any(t.is_terminal_or_honor for t in real)
         allowed = self.allowed_suit_counts(sit)
         meld_trip, meld_seq = self._meld_flags(sit)
-        if sit.win_by == "discard":
-            candidates -= {int(w) for w in wild}   # C-9, PJ-2: a wildcard is never discarded
-        if not only_keep:
-            candidates, proven = self._standard_filter(sit, candidates, found, caps, keep)
         out = []
         for k in sorted(candidates):
             if k in proven:                        # a complete standard hand draws it
