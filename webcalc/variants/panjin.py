@@ -260,15 +260,22 @@ class Panjin(Variant[PanjinOptions]):
         return {2} if duanmen else {3}
 
     def hand_reasons(self, sit: Situation[PanjinOptions]) -> list[dict[Any, Any]]:
-        """The failures of PJ-4 and PJ-5, which no reading can change."""
-        real = self.real_tiles(sit)
+        """The failures of PJ-4 and PJ-5, which no reading can change (without melds read
+        off the real counts, as :meth:`_hand_ok`)."""
+        if sit.hand.melds:
+            real = self.real_tiles(sit)
+            n_suits = len({t.suit for t in real if not t.is_honor})
+            yaojiu = any(t.is_terminal_or_honor for t in real)
+        else:
+            counts = sit.real_counts
+            n_suits = bool(any(counts[0:9])) + bool(any(counts[9:18])) + bool(any(counts[18:27]))
+            yaojiu = any(map(counts.__getitem__, TERMINALS_AND_HONORS))
         out = []
-        suits = {t.suit for t in real if not t.is_honor}
         allowed = self.allowed_suit_counts(sit)
-        if len(suits) not in allowed:
+        if n_suits not in allowed:
             want = [Message(f"pj.suits_want.{n}") for n in sorted(allowed, reverse=True)]
-            out.append(reason("PJ-4", "pj.suits", n=len(suits), want=want))
-        if not any(t.is_terminal_or_honor for t in real):
+            out.append(reason("PJ-4", "pj.suits", n=n_suits, want=want))
+        if not yaojiu:
             out.append(reason("PJ-5", "pj.no_terminal"))
         return out
 
