@@ -151,13 +151,17 @@ def test_discards_at_once_with_the_discard_win_rule(seed):
 def test_discard_advice_read_off_efficiency_equals_waits_per_discard(seed):
     """analyze() takes 盘锦's discard advice from the 牌理 rows (ready_discards): it must be
     what discard_advice finds discard by discard (find_waits of each 13-tile hand)."""
-    from webcalc.efficiency import ready_discards
+    from webcalc.efficiency import ready_discard_rows, ready_discards
     from webcalc.waits import discard_advice
     checked = ready = 0
     for req in _requests(700 + seed, 12, 14):
         _, sit = situation_of(req)
-        got = ready_discards(efficiency(PANJIN, sit))
-        assert got == discard_advice(PANJIN, sit), req
+        eff = efficiency(PANJIN, sit)
+        got = ready_discards(eff)
+        want = discard_advice(PANJIN, sit)
+        assert got == want, req
+        # the API's rows written straight from the 牌理 rows: the same as the advice's
+        assert ready_discard_rows(eff) == [d.to_dict() for d in want], req
         checked += 1
         ready += bool(got)
     assert checked == 12 and ready >= 2

@@ -1,4 +1,4 @@
-/* webcalc._pjunit: the engine's hot searches compiled, fifteen functions in one optional
+/* webcalc._pjunit: the engine's hot searches compiled, twenty functions in one optional
  * extension (setup.py). Each is the twin of a Python function that stays the reference and
  * runs when the module was not built or refuses a call (webcalc/compiled.py): the same
  * states, transitions, bounds and pruning, so tests/test_pjunit.py can hold both equal.
@@ -155,6 +155,9 @@ static PyMethodDef methods[] = {
      "visible) -> free_draws' answer as the API's rows: (shanten, waits, useful, "
      "useful_total, any_tile_wait), or with discards (efficiency, discards, shanten). See "
      "webcalc/advice_rows.py."},
+    {"own_rows", own_rows, METH_VARARGS,
+     "own_rows(discards, held, indicator, visible, kinds) -> the 14-tile 牌理 rows from "
+     "each allowed discard's (t, d, mask). See webcalc/efficiency.py _entry_rows."},
     {"free_warm", free_warm, METH_VARARGS,
      "free_warm(max_tiles, any_jokers) -> tables looked up: fills free_draws' cache with "
      "the unit patterns of up to max_tiles tiles (webcalc/warmup.py)."},
@@ -173,6 +176,11 @@ static PyMethodDef methods[] = {
      "standard reading], sorted; None past 65536 splits or for a count above four. See "
      "webcalc/decompose.py "
      "_joker_reading_codes."},
+    {"achievable_flags", (PyCFunction)(void (*)(void))achievable_flags, METH_FASTCALL,
+     "achievable_flags(counts, jokers, melds, pair, in_triplet) -> int: the (triplet, "
+     "sequence) flags the standard splits reach, bit trip * 2 + seq each; None outside "
+     "counts 0-4, 0-14 jokers, 0-4 melds, 0-1 pair. See webcalc/decompose.py "
+     "_achievable_flags."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -2,7 +2,7 @@
  * the module is one extension, webcalc._pjunit).
  *
  *   webcalc/_pjunit.c              the module: the argument readers, the re-entrancy
- *                                  guards and the method table (eighteen functions)
+ *                                  guards and the method table (twenty functions)
  *   webcalc/_pjunit_free.c         the free-joker unit tables, folds and merge (shanten.py:
  *                                  unit_free, _plain_rows, free_unit_states,
  *                                  free_unit_draws, free_standard) and tables.py's
@@ -13,6 +13,8 @@
  *                                  call (advice_rows.py)
  *   webcalc/_pjunit_jokers.c       a complete hand's standard readings with jokers
  *                                  (decompose.py _splits, read to group codes)
+ *   webcalc/_pjunit_flags.c        the (刻, 顺) flags a hand's standard splits reach
+ *                                  (decompose.py _achievable_flags)
  *   webcalc/variants/panjin_unit.c a rule set's own per-unit search and merge
  *                                  (webcalc/variants/panjin_search.py, panjin_draws.py;
  *                                  panjin_unit.h what it shares with panjin_hand.c)
@@ -73,10 +75,14 @@ PJ_HIDDEN PyObject *free_cache_info(PyObject *self, PyObject *args);
 
 /* _pjunit_rows.c */
 PJ_HIDDEN PyObject *free_advice(PyObject *self, PyObject *args);
+PJ_HIDDEN PyObject *own_rows(PyObject *self, PyObject *args);
 
 /* variants/panjin_unit.c */
 PJ_HIDDEN PyObject *search_impl(PyObject *self, PyObject *args);
 PJ_HIDDEN PyObject *merge_impl(PyObject *self, PyObject *args);
+
+/* _pjunit_flags.c */
+PJ_HIDDEN PyObject *achievable_flags(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 
 /* variants/panjin_hand.c */
 PJ_HIDDEN PyObject *standard_drawn_impl(PyObject *self, PyObject *args);

@@ -320,6 +320,108 @@ done:
     return out;
 }
 
+/* own_rows(discards, held, indicator, visible, kinds): the 14-tile 牌理 rows of a rule set
+ * whose own search gives each discard's distance and useful kinds, the twin of
+ * webcalc/efficiency.py _entry_rows (see there); tests/test_pjunit_own_rows.py holds the
+ * two equal. discards: (t, d, mask) per discard the rule set allows, mask its kinds as bits;
+ * held: the 14 tiles' 34 counts, melds included; indicator: its kind or -1; visible: 34
+ * counts (0 to 4) or empty. One {"tile", "remaining", "dead"} dict per kind, as above. */
+PyObject *own_rows(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *discards_o, *held_o, *vis_o;
+    int indicator, kinds;
+    if (!PyArg_ParseTuple(args, "OOiOi", &discards_o, &held_o, &indicator, &vis_o, &kinds))
+        return NULL;
+    if (strings_ready() < 0)
+        return NULL;
+    Cells c;
+    Keyed eff[34];
+    int held[34], vis[34], ne = 0, nv;
+    PyObject *out = NULL, *fast = NULL;
+    memset(c.cell, 0, sizeof(c.cell));
+    if (read_ints(held_o, held, 34, "held") != 34
+        || (nv = read_ints(vis_o, vis, 34, "visible")) < 0)
+        goto bad;
+    if ((nv != 0 && nv != 34) || indicator < -1 || indicator > 33 || kinds < 0 || kinds > 34) {
+        PyErr_SetString(PyExc_ValueError,
+                        "own_rows: 34 held, 34 visible or none, indicator -1..33, kinds 0..34");
+        goto done;
+    }
+    uint64_t live = 0;
+    for (int k = 0; k < 34; k++) {
+        if (held[k] < 0 || held[k] > 8 || (nv && (vis[k] < 0 || vis[k] > 4))) {
+            PyErr_SetString(PyExc_ValueError, "own_rows: held 0 to 8, visible 0 to 4");
+            goto done;
+        }
+        c.gone[k] = held[k] + (k == indicator);
+        int left = 4 - c.gone[k] - (nv ? vis[k] : 0);
+        c.left[k] = left > 0 ? left : 0;
+        if (k < kinds && c.gone[k] < 4)
+            live |= (uint64_t)1 << k;
+    }
+    fast = PySequence_Tuple(discards_o);
+    if (!fast)
+        goto done;
+    if (PyTuple_GET_SIZE(fast) > 34) {
+        PyErr_SetString(PyExc_ValueError, "own_rows: at most 34 discards");
+        goto done;
+    }
+    for (Py_ssize_t e = 0; e < PyTuple_GET_SIZE(fast); e++) {
+        PyObject *item = PyTuple_GET_ITEM(fast, e);
+        if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 3) {
+            PyErr_SetString(PyExc_TypeError, "own_rows: a (t, d, mask) per discard");
+            goto done;
+        }
+        long t = PyLong_AsLong(PyTuple_GET_ITEM(item, 0));
+        long d = PyLong_AsLong(PyTuple_GET_ITEM(item, 1));
+        uint64_t mask = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(item, 2));
+        if (PyErr_Occurred())
+            goto done;
+        if (t < 0 || t > 33 || mask >> 34) {
+            PyErr_SetString(PyExc_ValueError, "own_rows: t 0..33, mask below 2**34");
+            goto done;
+        }
+        PyObject *useful, *sh, *tot, *row;
+        long ut = 0;
+        if (d >= RINF) {
+            useful = PyList_New(0);
+            sh = Py_None;
+            Py_INCREF(sh);
+        } else {
+            mask &= t < kinds && c.gone[t] < 5 ? live | (uint64_t)1 << t : live;
+            useful = cell_list(&c, mask, &ut);
+            sh = PyLong_FromLong(d > 1 ? d - 1 : 0);
+        }
+        tot = PyLong_FromLong(ut);
+        row = useful && sh && tot ? row4(s_discard, s_code[t], s_shanten, sh, s_useful, useful,
+                                         s_useful_total, tot)
+                                  : NULL;
+        Py_XDECREF(useful);
+        Py_XDECREF(sh);
+        Py_XDECREF(tot);
+        if (!row)
+            goto done;
+        eff[ne].key[0] = d >= RINF ? RINF : (d > 1 ? d - 1 : 0);
+        eff[ne].key[1] = d >= RINF ? 0 : -ut;
+        eff[ne].key[2] = t;
+        eff[ne++].row = row;
+    }
+    out = keyed_list(eff, ne);
+    if (out)
+        ne = 0;
+    goto done;
+bad:
+    if (!PyErr_Occurred())
+        PyErr_SetString(PyExc_ValueError, "held: 34 numbers");
+done:
+    for (int i = 0; i < ne; i++)
+        Py_XDECREF(eff[i].row);
+    for (int k = 0; k < 34; k++)
+        Py_XDECREF(c.cell[k]);
+    Py_XDECREF(fast);
+    return out;
+}
+
 /* plain_hand(text, tiles, kinds): a hand field in the plain notation (``123m456p11z``: the
  * text webcalc/tiles.py _PLAIN_NOTATION matches whole, digits and suit letters only, 1-7
  * before z, 0 a red five) as (its tiles sorted, from ``tiles`` (ALL_TILES), a tuple; its 34

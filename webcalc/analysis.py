@@ -16,7 +16,7 @@ from typing import Any
 from .compiled import pjunit
 from .decompose import listed_dicts
 from .draws import compiled_advice
-from .efficiency import efficiency, ready_discards, useful_draws
+from .efficiency import efficiency, ready_discard_rows, useful_draws
 from .errors import (
     BadJsonError,
     BadOptionError,
@@ -349,14 +349,14 @@ def analyze(request: Any, *, advice: bool = True) -> Analysis:
             # 盘锦: its 牌理 search finds every discard's waits as well (C-12: a ready
             # hand's useful draws are exactly its waits), so the advice is read off it
             eff = efficiency(variant, sit, vis, kinds)
-            discards = ready_discards(eff)
+            discard_rows = ready_discard_rows(eff)
         else:
             discards = discard_advice(variant, sit, vis, kinds)
             eff = efficiency(variant, sit, vis, kinds, discards)
+            discard_rows = [d.to_dict() for d in discards]
         shanten = -1 if judged["complete"] else min(
             (e["shanten"] for e in eff if e["shanten"] is not None), default=None)
-        return Analysis(variant.name, codes, n, **judged,
-                        discards=tuple(d.to_dict() for d in discards),
+        return Analysis(variant.name, codes, n, **judged, discards=tuple(discard_rows),
                         efficiency=tuple(eff), shanten=shanten)
     if rows13 is not None:
         judged.update(shanten=rows13[0], useful=tuple(rows13[2]), useful_total=rows13[3])

@@ -269,10 +269,25 @@ def achievable_flags(counts: tuple[int, ...], jokers: int, melds: int, pair: int
     is as in :func:`can_complete`. ``has_real_triplet``: a triplet of real tiles, or a pair
     of real honors; ``has_sequence``: a sequence, or a meld of jokers only when jokers
     cannot make triplets. Empty when no split exists. (The whole-hand conditions of a variant
-    that asks for a triplet and a sequence read these flags.) Not memoised: a memo of 1,024
-    whole hands bought -1.6 % of ``analyze()`` on fresh requests (``python bench/machinery.py
-    --hands 60 --repeats 7``, 2026-12-06, commit f324730, load 12-16; -0.1 % in a second run),
-    under issue 37.2's 10 %."""
+    that asks for a triplet and a sequence read these flags.)
+
+    Compiled (webcalc/_pjunit_flags.c, the same search in one call: a 14-tile hand's
+    ``judge`` made about 35 Python calls of :func:`_achievable_flags`);
+    :func:`_achievable_flags` is its Python twin, tests/test_pjunit_flags.py holds the two
+    equal. Not memoised: a memo of 1,024 whole hands bought -1.6 % of ``analyze()`` on fresh
+    requests when this was Python (``python bench/machinery.py --hands 60 --repeats 7``,
+    2026-12-06, commit f324730, load 12-16; -0.1 % in a second run), under issue 37.2's 10 %."""
+    if _pjunit is not None:
+        mask: int | None = _pjunit.achievable_flags(counts, jokers, melds, pair, in_triplet)
+        if mask is not None:
+            return _FLAG_SETS[mask]
+    return _achievable_flags(counts, jokers, melds, pair, in_triplet)
+
+
+def _achievable_flags(counts: tuple[int, ...], jokers: int, melds: int, pair: int,
+                      in_triplet: bool = True) -> frozenset[tuple[bool, bool]]:
+    """:func:`achievable_flags` in Python: the choices for the lowest real tile
+    (:func:`_choices`), each child's flags joined with the group's."""
     i = next((k for k in range(NUM_KINDS) if counts[k]), -1)
     if i < 0:
         if jokers != 3 * melds + 2 * pair:
@@ -287,11 +302,16 @@ def achievable_flags(counts: tuple[int, ...], jokers: int, melds: int, pair: int
         real = not any(w for _, w in places)
         trip = real and (kind == "triplet" or (kind == "pair" and i >= 27))
         seq = kind == "sequence"
-        for t, q in achievable_flags(nc, nj, nm, np_, in_triplet):
+        for t, q in _achievable_flags(nc, nj, nm, np_, in_triplet):
             out.add((t or trip, q or seq))
         if len(out) == 4:
             break
     return frozenset(out)
+
+
+#: the compiled search's 4-bit answer (bit ``trip * 2 + seq`` per pair reached) as the set
+_FLAG_SETS: tuple[frozenset[tuple[bool, bool]], ...] = tuple(
+    frozenset((bool(b >> 1), bool(b & 1)) for b in range(4) if m >> b & 1) for m in range(16))
 
 
 def _splits(counts: tuple[int, ...], jokers: int, melds: int, pair: int, in_triplet: bool,

@@ -29,6 +29,7 @@ from collections.abc import Iterable, Sequence
 from itertools import permutations
 from typing import Any, NamedTuple
 
+from .compiled import pjunit as _pjunit
 from .decompose import KNITTED_RUNS, TERMINALS_AND_HONORS
 from .draws import compiled_draws  # noqa: F401  (re-exported: efficiency.compiled_draws)
 from .shanten import (
@@ -644,41 +645,72 @@ def _compiled_entries(variant: Variant, sit: Situation, visible: Sequence[int], 
     the 13 tiles left by a discard ``t`` a kind is gone when the 14 tiles and the indicator
     hold four of it, ``t`` itself when they hold five; its copies left are the same as for
     the 14 tiles (the discard is seen: C-9 as amended, :func:`webcalc.waits.river`)."""
-    held = sit.hand.held_counts()
-    indicator = sit.indicator
-    rows = []                     # per kind: (code, remaining, dead)
-    live = 0
-    for k in range(kinds):
-        gone = held[k] + (k == indicator)
-        left = 4 - gone - (visible[k] if visible else 0)
-        left = left if left > 0 else 0
-        rows.append((CODES[k], left, left == 0))
-        if gone < 4:
-            live |= 1 << k
-    entries: list[tuple[int, int, Tile, dict[str, Any]]] = []
+    discards = []
     for t, (d, mask, _) in zip(tiles, fast):
         if not variant.can_discard(sit, t):
-            continue
-        if d >= INF:
-            entries.append((INF, 0, t, {"discard": CODES[t], "shanten": None, "useful": [],
-                                        "useful_total": 0}))
             continue
         if d == 1 and ready is not None:
             mask = 0
             for k in ready.get(int(t), ()):
                 mask |= 1 << k
-        if t < kinds and held[t] + (t == indicator) < 5:
-            mask &= live | 1 << t
-        else:
-            mask &= live
+        discards.append((int(t), d, mask))
+    held = sit.hand.held_counts()
+    indicator = -1 if sit.indicator is None else int(sit.indicator)
+    vis = visible if visible else ()
+    if _pjunit is not None:
+        try:
+            rows: list[dict[str, Any]] = _pjunit.own_rows(discards, held, indicator, vis, kinds)
+            return rows
+        except ValueError:        # counts it does not take: the twin answers
+            pass
+    return _entry_rows(discards, held, indicator, vis, kinds)
+
+
+def _entry_rows(discards: list[tuple[int, int, int]], held: Sequence[int], indicator: int,
+                visible: Sequence[int], kinds: int) -> list[dict[str, Any]]:
+    """:func:`_compiled_entries`' rows from ``(t, d, kinds bit set)`` per discard allowed
+    (``held``: the 14 tiles' counts, melds included; ``indicator``: its kind or -1;
+    ``visible``: 34 counts or none). Compiled: webcalc/_pjunit_rows.c ``own_rows``;
+    tests/test_pjunit_own_rows.py holds the two equal.
+
+    Each discard's kinds narrowed to the live ones first; then one ``{"tile", "remaining",
+    "dead"}`` dict per kind some row lists, shared by every row that lists it (as
+    _pjunit_rows.c's rows: the API encodes the same JSON; read them, never change them)."""
+    live = 0
+    for k in range(kinds):
+        if held[k] + (k == indicator) < 4:
+            live |= 1 << k
+    masks: list[int] = []
+    union = 0
+    for t, d, mask in discards:
+        if d < INF:
+            if t < kinds and held[t] + (t == indicator) < 5:
+                mask &= live | 1 << t
+            else:
+                mask &= live
+            union |= mask
+        masks.append(mask)
+    cells = []                    # per kind some row lists, in tile order: (bit, dict, left)
+    k = 0
+    while union >> k:
+        if union >> k & 1:
+            left = 4 - held[k] - (k == indicator) - (visible[k] if visible else 0)
+            left = left if left > 0 else 0
+            cells.append((1 << k, {"tile": CODES[k], "remaining": left, "dead": left == 0},
+                          left))
+        k += 1
+    entries: list[tuple[int, int, int, dict[str, Any]]] = []
+    for (t, d, _), mask in zip(discards, masks):
+        if d >= INF:
+            entries.append((INF, 0, t, {"discard": CODES[t], "shanten": None, "useful": [],
+                                        "useful_total": 0}))
+            continue
         useful = []
         total = 0
-        while mask:
-            low = mask & -mask
-            code, left, dead = rows[low.bit_length() - 1]
-            useful.append({"tile": code, "remaining": left, "dead": dead})
-            total += left
-            mask ^= low
+        for bit, cell, left in cells:
+            if mask & bit:
+                useful.append(cell)
+                total += left
         shanten = d - 1 if d > 1 else 0
         entries.append((shanten, -total, t, {"discard": CODES[t], "shanten": shanten,
                                              "useful": useful, "useful_total": total}))
@@ -686,13 +718,35 @@ def _compiled_entries(variant: Variant, sit: Situation, visible: Sequence[int], 
     return [e[3] for e in entries]
 
 
+#: each tile by its canonical code (:data:`webcalc.tiles.CODES`), the form the rows hold
+_TILE_OF_CODE: dict[str, Tile] = {CODES[k]: ALL_TILES[k] for k in range(len(CODES))}
+
+
 def ready_discards(entries: list[dict[str, Any]]) -> list[Discard]:
     """:func:`webcalc.waits.discard_advice` read off :func:`efficiency`'s rows: each discard
     whose row is ready (shanten 0), its useful draws as its waits (C-12: a ready hand's
     useful draws are exactly its waits, the kinds with a live copy that complete it), in
     the same order (most unseen copies, then most kinds, then tile order)."""
-    out = [Discard(Tile.parse(e["discard"]),
-                   tuple(Wait(Tile.parse(w["tile"]), w["remaining"]) for w in e["useful"]))
+    tile = _TILE_OF_CODE           # the rows' codes are canonical: no parsing them back
+    out = [Discard(tile[e["discard"]],
+                   tuple([Wait(tile[w["tile"]], w["remaining"]) for w in e["useful"]]))
            for e in entries if e["shanten"] == 0]
     out.sort(key=lambda d: (-d.remaining, -len(d.waits), d.tile))
     return out
+
+
+def ready_discard_rows(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The API's ``discards`` rows of :func:`ready_discards` (``[d.to_dict() for d in
+    ready_discards(entries)]``), written from :func:`efficiency`'s rows without a
+    :class:`Discard` or :class:`Wait` between: a ready row's useful draws are its waits, the
+    same ``{"tile", "remaining", "dead"}`` dicts (read them, never change them)."""
+    tile = _TILE_OF_CODE
+    out = []
+    for e in entries:
+        if e["shanten"] == 0:
+            waits = list(e["useful"])
+            remaining = sum([w["remaining"] for w in waits])
+            out.append((-remaining, -len(waits), tile[e["discard"]],
+                        {"discard": e["discard"], "waits": waits, "remaining": remaining}))
+    out.sort(key=lambda r: r[:3])
+    return [r[3] for r in out]

@@ -449,19 +449,32 @@ def hand_caps(sit: Situation, kinds_in_play: int = 34) -> tuple[list[int], list[
     hand may hold concealed (4, 3 for the indicator's kind (C-7), less the melds' copies;
     0 for kinds out of play, C-1), the same for real tiles (0 for wildcard kinds: their
     tiles are jokers), and how many wildcard tiles are still there to draw."""
-    face = [4 if k < kinds_in_play else 0 for k in range(34)]
-    if sit.indicator is not None:
-        face[sit.indicator] -= 1
-    for m in sit.hand.melds:
-        for t in m.tiles:
-            face[t] -= 1
-    face = [f if f > 0 else 0 for f in face]
+    full = _FULL_FACE.get(kinds_in_play)
+    face = list(full) if full is not None else [4 if k < kinds_in_play else 0
+                                                for k in range(34)]
+    indicator, melds = sit.indicator, sit.hand.melds
+    if indicator is not None or melds:
+        if indicator is not None:
+            face[indicator] -= 1
+        for m in melds:
+            for t in m.tiles:
+                face[t] -= 1
+        if min(face) < 0:
+            face = [f if f > 0 else 0 for f in face]
     real = list(face)
     room = 0
-    for w in sit.wildcards:
-        real[w] = 0
-        room += max(0, face[w] - sit.counts[w])
+    if sit.wildcards:
+        counts = sit.counts
+        for w in sit.wildcards:
+            real[w] = 0
+            left = face[w] - counts[w]
+            if left > 0:
+                room += left
     return face, real, room
+
+
+#: :func:`hand_caps`' caps before the indicator and the melds, for the rooms' kinds in play
+_FULL_FACE = {34: (4,) * 34, 27: (4,) * 27 + (0,) * 7}
 
 
 def four_wildcards_missing(sit: Situation, caps_face: Sequence[int]) -> int | None:

@@ -260,15 +260,22 @@ class Panjin(Variant[PanjinOptions]):
         return {2} if duanmen else {3}
 
     def hand_reasons(self, sit: Situation[PanjinOptions]) -> list[dict[Any, Any]]:
-        """The failures of PJ-4 and PJ-5, which no reading can change."""
-        real = self.real_tiles(sit)
+        """The failures of PJ-4 and PJ-5, which no reading can change (without melds read
+        off the real counts, as :meth:`_hand_ok`)."""
+        if sit.hand.melds:
+            real = self.real_tiles(sit)
+            n_suits = len({t.suit for t in real if not t.is_honor})
+            yaojiu = any(t.is_terminal_or_honor for t in real)
+        else:
+            counts = sit.real_counts
+            n_suits = bool(any(counts[0:9])) + bool(any(counts[9:18])) + bool(any(counts[18:27]))
+            yaojiu = any(map(counts.__getitem__, TERMINALS_AND_HONORS))
         out = []
-        suits = {t.suit for t in real if not t.is_honor}
         allowed = self.allowed_suit_counts(sit)
-        if len(suits) not in allowed:
+        if n_suits not in allowed:
             want = [Message(f"pj.suits_want.{n}") for n in sorted(allowed, reverse=True)]
-            out.append(reason("PJ-4", "pj.suits", n=len(suits), want=want))
-        if not any(t.is_terminal_or_honor for t in real):
+            out.append(reason("PJ-4", "pj.suits", n=n_suits, want=want))
+        if not yaojiu:
             out.append(reason("PJ-5", "pj.no_terminal"))
         return out
 
@@ -332,7 +339,8 @@ class Panjin(Variant[PanjinOptions]):
         kinds with no copy left to hold) go through PJ-4/PJ-5 updated by the one added tile
         and the PJ-6/PJ-7 split search. No wildcard kind for a ``discard`` win (C-9, PJ-2)."""
         keep = self.special_waits(sit)
-        found = self._ready_search(sit)
+        caps = hand_caps(sit)              # the caps every step below reads, once
+        found = self._ready_search(sit, caps)
         # no standard hand one tile away and no kind _standard_filter keeps without the
         # search: of the candidates only 七对's would stay (standard_waits is not asked)
         only_keep = found is None and not self._kept_unsearched(sit)
@@ -341,15 +349,17 @@ class Panjin(Variant[PanjinOptions]):
             candidates |= set(standard_waits(sit.real_counts, len(sit.jokers),
                                              len(sit.hand.melds), sit.wildcards, False))
         wild = set(sit.wildcards)
+        if sit.win_by == "discard":
+            candidates -= {int(w) for w in wild}   # C-9, PJ-2: a wildcard is never discarded
+        if not only_keep:
+            candidates, proven = self._standard_filter(sit, candidates, found, caps, keep)
+        if candidates <= proven:                   # no split search: nothing more to read
+            return [ALL_TILES[k] for k in sorted(candidates)]
         real = self.real_tiles(sit)
         suits = {t.suit for t in real if not t.is_honor}
         yaojiu = any(t.is_terminal_or_honor for t in real)
         allowed = self.allowed_suit_counts(sit)
         meld_trip, meld_seq = self._meld_flags(sit)
-        if sit.win_by == "discard":
-            candidates -= {int(w) for w in wild}   # C-9, PJ-2: a wildcard is never discarded
-        if not only_keep:
-            candidates, proven = self._standard_filter(sit, candidates, found)
         out = []
         for k in sorted(candidates):
             if k in proven:                        # a complete standard hand draws it
@@ -369,12 +379,15 @@ class Panjin(Variant[PanjinOptions]):
                 out.append(t)
         return out
 
-    def _ready_search(self, sit: Situation[PanjinOptions]) -> tuple[int, int, bool] | None:
+    def _ready_search(self, sit: Situation[PanjinOptions],
+                      caps: tuple[list[int], list[int], int] | None = None,
+                      ) -> tuple[int, int, bool] | None:
         """The bounded search :meth:`_standard_filter` reads: the complete standard hands
         one tile away (:func:`webcalc.variants.panjin_draws.panjin_standard_drawn` at limit
         1, exact under PJ-2, PJ-4..PJ-7): ``(1, kinds they draw, one draws a wildcard)``,
-        or ``None`` when there is none."""
-        face, real_caps, room = hand_caps(sit)
+        or ``None`` when there is none. ``caps``: :func:`hand_caps` of ``sit`` when the
+        caller has them."""
+        face, real_caps, room = caps if caps is not None else hand_caps(sit)
         jokers = len(sit.jokers)
         return panjin_standard_drawn(
             sit.real_counts, real_caps, jokers, room, len(sit.hand.melds),
@@ -394,17 +407,21 @@ class Panjin(Variant[PanjinOptions]):
         return any(counts[k] >= real_caps[k] for k in range(34) if k not in wild)
 
     def _standard_filter(self, sit: Situation[PanjinOptions], candidates: set[int],
-                         found: tuple[int, int, bool] | None) -> tuple[set[int], set[int]]:
+                         found: tuple[int, int, bool] | None,
+                         caps: tuple[list[int], list[int], int] | None = None,
+                         keep: set[int] | None = None) -> tuple[set[int], set[int]]:
         """``(may, proven)``: the candidates that may complete the hand, and those of them
         known to. ``found``: :meth:`_ready_search`, which keeps the kinds the complete
         standard hands one tile away draw: those real kinds are proven; of the rest only the
         七对 candidates (:meth:`special_waits`), the wildcard kinds when some such hand draws
         a wildcard, and kinds no complete hand can hold one more of (left to the split
         search as before) may complete it. A hand that is not ready loses its standard
-        candidates before any split search."""
-        face, real_caps, room = hand_caps(sit)
+        candidates before any split search. ``caps``, ``keep``: :func:`hand_caps` and
+        :meth:`special_waits` of ``sit`` when the caller has them."""
+        face, real_caps, room = caps if caps is not None else hand_caps(sit)
         mask, wild_draw = (found[1], found[2]) if found is not None else (0, False)
-        keep = self.special_waits(sit)
+        if keep is None:
+            keep = self.special_waits(sit)
         counts = sit.real_counts
         out, proven = set(), set()
         for k in candidates:
