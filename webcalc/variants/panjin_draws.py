@@ -772,10 +772,10 @@ def _standard_distance(sit: Situation, allowed: Collection[int], real_caps: Sequ
                        room: int) -> int | None:
     """The standard distance of ``sit`` (every held joker placed, the discard-win rule
     counted): :func:`webcalc.variants.panjin_search.panjin_missing`'s ``"standard"``, by
-    the same bounded searches from the same looser count up, each
-    :func:`panjin_standard_drawn` (its merges compiled) instead of :func:`panjin_standard`
-    (merged in Python). For a hand that need not give up a joker (``min_jokers`` =
-    ``jokers``: :func:`discards_search`'s hands)."""
+    bounded searches from a looser count up (:func:`_lower`, equal to its free-joker count
+    on the hands sampled, and never above it), each :func:`panjin_standard_drawn` (its
+    merges compiled) instead of :func:`panjin_standard` (merged in Python). For a hand that
+    need not give up a joker (``min_jokers`` = ``jokers``: :func:`discards_search`'s hands)."""
     jokers = len(sit.jokers)
     melds = len(sit.hand.melds)
     lower = _lower(tuple(sit.real_counts), jokers, 4 - melds)

@@ -66,6 +66,15 @@ int prune(Table *src, Table *dst, int ne) {
         int head = s->key & ~(NF - 1);
         int fl = s->key & (NF - 1);
         int free_bits = ~fl & (NF - 1) & ~PRES;
+        /* the states of every proper superset f2 of fl with the same PRES bit, looked up
+         * once for all the tables */
+        State *sup[NF];
+        int nsup = 0;
+        for (int sub = free_bits; sub; sub = (sub - 1) & free_bits) {
+            int j = src->slot[head | fl | sub] - 1;
+            if (j >= 0)
+                sup[nsup++] = &src->s[j];
+        }
         State kept;
         int any = 0;
         for (int e = 0; e < ne; e++) {
@@ -75,12 +84,8 @@ int prune(Table *src, Table *dst, int ne) {
                 continue;
             uint64_t m = s->m[e];
             int beaten = 0;
-            /* every proper superset f2 of fl with the same PRES bit */
-            for (int sub = free_bits; sub && !beaten; sub = (sub - 1) & free_bits) {
-                int j = src->slot[head | fl | sub] - 1;
-                if (j < 0)
-                    continue;
-                State *o = &src->s[j];
+            for (int q = 0; q < nsup && !beaten; q++) {
+                State *o = sup[q];
                 int r2 = o->r[e];
                 if (r2 == NOVAL)
                     continue;
