@@ -66,8 +66,8 @@ PJ_HIDDEN void unit_needs_dp(const int *unit, int n, int honors, int in_triplet,
 PJ_HIDDEN PyObject *plain_unit(PyObject *self, PyObject *args);
 PJ_HIDDEN PyObject *free_merge(PyObject *self, PyObject *args);
 
-/* _pjunit_draws.c; its cached unit tables (free_unit_rows, one call per table) are also
- * 盘锦's bounds (variants/panjin_hand.c relaxed_rest) */
+/* _pjunit_draws.c; its cached unit tables (free_unit_rows, one call per table) also give
+ * a rule set's own search its bounds (variants/panjin_hand.c relaxed_rest) */
 #define M_PLAIN 0                  /* no wildcard in play: shanten.py _plain_rows */
 #define M_FREE 1                   /* jokers, the caps honoured: shanten.py unit_free */
 #define M_RELAXED 2                /* jokers, no cap: unit_free with every cap RCAP */
