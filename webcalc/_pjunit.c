@@ -146,6 +146,9 @@ static PyMethodDef methods[] = {
      "rest_places(m0, m1, m2, m3) -> four rest tables. See "
      "webcalc/variants/panjin_search.py "
      "_rest_places_all."},
+    {"relaxed_rest", relaxed_rest, METH_VARARGS,
+     "relaxed_rest(real) -> (whole, four rest tables) from the relaxed unit tables. See "
+     "webcalc/variants/panjin_search.py _relaxed_bounds."},
     {"free_draws", free_draws, METH_VARARGS,
      "free_draws(counts, meld_tiles, indicator, kinds, wild, shapes, melds, discards) -> "
      "(d, lower, zero), or per discard a list of them. See webcalc/efficiency.py "

@@ -2,7 +2,7 @@
  * the module is one extension, webcalc._pjunit).
  *
  *   webcalc/_pjunit.c              the module: the argument readers, the re-entrancy
- *                                  guards and the method table (twenty functions)
+ *                                  guards and the method table (twenty-one functions)
  *   webcalc/_pjunit_free.c         the free-joker unit tables, folds and merge (shanten.py:
  *                                  unit_free, _plain_rows, free_unit_states,
  *                                  free_unit_draws, free_standard) and tables.py's
@@ -68,7 +68,14 @@ PJ_HIDDEN void unit_needs_dp(const int *unit, int n, int honors, int in_triplet,
 PJ_HIDDEN PyObject *plain_unit(PyObject *self, PyObject *args);
 PJ_HIDDEN PyObject *free_merge(PyObject *self, PyObject *args);
 
-/* _pjunit_draws.c */
+/* _pjunit_draws.c; its cached unit tables (free_unit_rows, one call per table) also give
+ * a rule set's own search its bounds (variants/panjin_hand.c relaxed_rest) */
+#define M_PLAIN 0                  /* no wildcard in play: shanten.py _plain_rows */
+#define M_FREE 1                   /* jokers, the caps honoured: shanten.py unit_free */
+#define M_RELAXED 2                /* jokers, no cap: unit_free with every cap RCAP */
+#define RCAP 31                    /* a cap no place count reaches (at most 20 places) */
+PJ_HIDDEN int free_unit_rows(const int *unit, const int *caps, int n, int honors, int mode,
+                             Row *out);
 PJ_HIDDEN PyObject *free_draws(PyObject *self, PyObject *args);
 PJ_HIDDEN PyObject *free_warm(PyObject *self, PyObject *args);
 PJ_HIDDEN PyObject *free_cache_info(PyObject *self, PyObject *args);
@@ -88,6 +95,7 @@ PJ_HIDDEN PyObject *achievable_flags(PyObject *self, PyObject *const *args, Py_s
 PJ_HIDDEN PyObject *standard_drawn_impl(PyObject *self, PyObject *args);
 PJ_HIDDEN PyObject *discards_drawn_impl(PyObject *self, PyObject *args);
 PJ_HIDDEN PyObject *rest_places(PyObject *self, PyObject *args);
+PJ_HIDDEN PyObject *relaxed_rest(PyObject *self, PyObject *args);
 
 
 #endif

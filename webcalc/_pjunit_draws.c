@@ -36,10 +36,6 @@
 #define SH_FOUR 2
 #define SH_KNIT 4
 #define SH_ORPH 8
-#define M_PLAIN 0                  /* no wildcard in play: shanten.py _plain_rows */
-#define M_FREE 1                   /* jokers, the caps honoured: shanten.py unit_free */
-#define M_RELAXED 2                /* jokers, no cap: unit_free with every cap RCAP */
-#define RCAP 31                    /* a cap no place count reaches (at most 20 places) */
 
 typedef struct {
     uint64_t key;
@@ -62,8 +58,8 @@ static inline uint64_t slot_of(uint64_t key, int bits) {
 
 /* the unit's table (unit counts 0-5, caps 0-4) into out, its rows counted; -1 with an
  * exception set (memory) */
-static int unit_rows(const int *unit, const int *caps, int n, int honors, int mode,
-                     Row *out) {
+int free_unit_rows(const int *unit, const int *caps, int n, int honors, int mode,
+                   Row *out) {
     static const int no_caps[MAXN] = {RCAP, RCAP, RCAP, RCAP, RCAP, RCAP, RCAP, RCAP, RCAP};
     int any_jokers = mode != M_PLAIN;
     uint64_t key = 1;
@@ -270,9 +266,9 @@ static int lookup(const int *unit, const int *caps, int u, int mode, Tab *out) {
                 int t = su[j]; su[j] = su[j - 1]; su[j - 1] = t;
                 t = sc[j]; sc[j] = sc[j - 1]; sc[j - 1] = t;
             }
-        out->n = unit_rows(su, sc, n, 1, mode, out->r);
+        out->n = free_unit_rows(su, sc, n, 1, mode, out->r);
     } else {
-        out->n = unit_rows(unit, caps, n, 0, mode, out->r);
+        out->n = free_unit_rows(unit, caps, n, 0, mode, out->r);
     }
     return out->n < 0 ? -1 : 0;
 }

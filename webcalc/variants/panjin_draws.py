@@ -11,7 +11,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ..compiled import pjunit as _pjunit
-from ..shanten import CACHE, INF, UNITS, free_standard, hand_caps
+from ..shanten import CACHE, INF, UNITS, hand_caps
 from .panjin_search import (
     PRES,
     SEQ,
@@ -20,12 +20,11 @@ from .panjin_search import (
     YJ,
     _flat_rest,
     _joker_room,
-    _rest_places_all,
+    _relaxed_bounds,
     _suffix_bound,
     _yj_flags,
     panjin_count_lower,
     panjin_meld_flags,
-    panjin_rest_places,
 )
 
 if TYPE_CHECKING:
@@ -245,6 +244,11 @@ def panjin_standard_drawn(real: Sequence[int], caps: Sequence[int], jokers: int,
         want |= SEQ
     if groups == 0 and (seq0 or not piaohu):
         return None
+    lower = _lower(tuple(real), jokers, groups)
+    if lower is None or lower > limit:
+        # no target is within limit: the limit-1 search of a hand's waits, for about one
+        # 13-tile hand in three
+        return None
     if _pjunit is not None and max_x < 32 and jokers < 32 and 0 <= limit <= 99:
         try:
             return _standard_drawn_compiled(
@@ -259,13 +263,22 @@ def panjin_standard_drawn(real: Sequence[int], caps: Sequence[int], jokers: int,
     for ui, (a, b, honors) in enumerate(UNITS):
         table = unit_panjin_drawn(tuple(real[a:b]), tuple(caps[a:b]), a, honors, max_x, limit,
                                   jokers, groups, total - held[ui],
-                                  panjin_rest_places(real, caps, ui, max_x > 0))
+                                  _relaxed_bounds(tuple(real))[1][ui])
         k_u = sum(held[ui + 1:]) + jokers            # free fillers still to come (_bound)
         acc = _merge_drawn(acc, table, groups, max_x, jokers, limit,
                            not honors and not suits0 >> ui & 1, want, k_u)
     return _drawn_best([(r, x, m) for (g, p, x, n, f), (r, m) in acc.items()
                         if g == groups and p == 1 and x >= min_jokers and n in allowed_suits
                         and f & want == want], jokers, need_real_draw, limit)
+
+
+def _lower(real: tuple[int, ...], jokers: int, groups: int) -> int | None:
+    """At most the 盘锦 standard distance of a hand (``None``: no standard hand at all):
+    ``whole[groups][1] − jokers`` of :func:`_relaxed_bounds` (every 盘锦 standard target is
+    a standard hand, its jokers placed as PJ-2 lets them, so it costs at least that). The
+    count the bounded searches start from, and below which they need not run."""
+    places = _relaxed_bounds(real)[0][groups][1]
+    return None if places >= INF else max(0, places - jokers)
 
 
 @lru_cache(maxsize=64)                 # a hand asks one bound twice (its waits, its draws)
@@ -277,7 +290,7 @@ def _standard_drawn_compiled(real: tuple[int, ...], caps: tuple[int, ...], joker
     part (webcalc/variants/panjin_unit.c ``standard_drawn``: the same four searches, merges
     and :func:`_drawn_best`; ``allowed``: the suit counts as a bit set)."""
     rest: tuple[int, ...] = ()
-    for r in _rest_places_all(real, caps, max_x > 0):
+    for r in _relaxed_bounds(real)[1]:
         rest += _flat_rest(r)
     found: tuple[int, int, bool] | None = _pjunit.standard_drawn(
         real, caps, jokers, max_x, groups, suits0, want, allowed, min_jokers, limit,
@@ -534,7 +547,7 @@ def panjin_discards_drawn(real: Sequence[int], caps: Sequence[int], jokers: int,
         # the same searches, merges and combine in one call (webcalc/variants/panjin_hand.c)
         try:
             flat: tuple[int, ...] = ()
-            for r in _rest_places_all(tuple(real), tuple(caps), max_x > 0):
+            for r in _relaxed_bounds(tuple(real))[1]:
                 flat += _flat_rest(r)
             found = _pjunit.discards_drawn(
                 real, caps, jokers, max_x, groups, suits0, want,
@@ -547,7 +560,7 @@ def panjin_discards_drawn(real: Sequence[int], caps: Sequence[int], jokers: int,
     total = sum(held) - 1                       # real tiles of the 13-tile hands
     multi = [unit_panjin_drawn_drops(tuple(real[a:b]), tuple(caps[a:b]), a, honors, max_x,
                                      limit, jokers, groups, total - held[ui],
-                                     panjin_rest_places(real, caps, ui, max_x > 0),
+                                     _relaxed_bounds(tuple(real))[1][ui],
                                      tuple(k - a for k in discards if a <= k < b))
              for ui, (a, b, honors) in enumerate(UNITS)]
     out: dict[int, tuple[int, int, bool] | None] = {}
@@ -647,7 +660,7 @@ def useful_search(sit: Situation, allowed: set[int], winning: Callable[[], Itera
         lower = None
     else:
         # standard: bounded searches from a looser count up (jokers anywhere, no PJ-4..PJ-7)
-        lower = free_standard(sit.real_counts, real_caps, jokers, room, melds)
+        lower = _lower(tuple(sit.real_counts), jokers, 4 - melds)
     if lower is not None and bound is None:
         lower = max(lower, panjin_count_lower(sit, allowed))    # PJ-4/PJ-5 draws
     if lower is not None:
@@ -759,13 +772,13 @@ def _standard_distance(sit: Situation, allowed: Collection[int], real_caps: Sequ
                        room: int) -> int | None:
     """The standard distance of ``sit`` (every held joker placed, the discard-win rule
     counted): :func:`webcalc.variants.panjin_search.panjin_missing`'s ``"standard"``, by
-    the same bounded searches from the same looser count up, each
-    :func:`panjin_standard_drawn` (its merges compiled) instead of :func:`panjin_standard`
-    (merged in Python). For a hand that need not give up a joker (``min_jokers`` =
-    ``jokers``: :func:`discards_search`'s hands)."""
+    bounded searches from a looser count up (:func:`_lower`, equal to its free-joker count
+    on the hands sampled, and never above it), each :func:`panjin_standard_drawn` (its
+    merges compiled) instead of :func:`panjin_standard` (merged in Python). For a hand that
+    need not give up a joker (``min_jokers`` = ``jokers``: :func:`discards_search`'s hands)."""
     jokers = len(sit.jokers)
     melds = len(sit.hand.melds)
-    lower = free_standard(sit.real_counts, real_caps, jokers, room, melds)
+    lower = _lower(tuple(sit.real_counts), jokers, 4 - melds)
     if lower is None:
         return None
     lower = max(lower, panjin_count_lower(sit, allowed))

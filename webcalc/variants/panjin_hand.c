@@ -403,6 +403,56 @@ static void min_plus(const int *a, const int *b, int *out) {
     }
 }
 
+/* _rest_of: rest[g][p] from the minima acc of the other units, fresh groups (3 places) and
+ * pair (2) for the rest, capped at 99, as ((r00, r01), ..., (r40, r41)) */
+static PyObject *rest_of(const int *acc) {
+    int r[5][2];
+    for (int g = 0; g < 5; g++) {
+        int r0 = acc[g * 2], r1 = acc[g * 2 + 1];
+        if (g) {
+            if (r[g - 1][0] + 3 < r0) r0 = r[g - 1][0] + 3;
+            if (r[g - 1][1] + 3 < r1) r1 = r[g - 1][1] + 3;
+        }
+        if (r0 + 2 < r1) r1 = r0 + 2;
+        r[g][0] = r0 < 99 ? r0 : 99;
+        r[g][1] = r1 < 99 ? r1 : 99;
+    }
+    return Py_BuildValue("((ii)(ii)(ii)(ii)(ii))", r[0][0], r[0][1], r[1][0], r[1][1],
+                         r[2][0], r[2][1], r[3][0], r[3][1], r[4][0], r[4][1]);
+}
+
+/* the four rest tables (each unit left out) from the units' minima m, as a tuple; with
+ * whole, also the four units together first: (whole, (rest0, ..., rest3)) */
+static PyObject *rests(int m[4][10], int whole) {
+    int m01[10], m23[10], w[4][10], all[10];
+    min_plus(m[0], m[1], m01);
+    min_plus(m[2], m[3], m23);
+    min_plus(m[1], m23, w[0]);
+    min_plus(m[0], m23, w[1]);
+    min_plus(m01, m[3], w[2]);
+    min_plus(m01, m[2], w[3]);
+    PyObject *out = PyTuple_New(4);
+    if (!out)
+        return NULL;
+    for (int u = 0; u < 4; u++) {
+        PyObject *t = rest_of(w[u]);
+        if (!t) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, u, t);
+    }
+    if (!whole)
+        return out;
+    min_plus(m01, m23, all);
+    PyObject *t = rest_of(all);
+    if (!t) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    return Py_BuildValue("(NN)", t, out);
+}
+
 PyObject *rest_places(PyObject *self, PyObject *args) {
     PyObject *mo[4];
     if (!PyArg_ParseTuple(args, "OOOO", &mo[0], &mo[1], &mo[2], &mo[3]))
@@ -417,36 +467,49 @@ PyObject *rest_places(PyObject *self, PyObject *args) {
             return NULL;
         }
     }
-    int m01[10], m23[10], w[4][10];
-    min_plus(m[0], m[1], m01);
-    min_plus(m[2], m[3], m23);
-    min_plus(m[1], m23, w[0]);
-    min_plus(m[0], m23, w[1]);
-    min_plus(m01, m[3], w[2]);
-    min_plus(m01, m[2], w[3]);
-    PyObject *out = PyTuple_New(4);
-    if (!out)
-        return NULL;
-    for (int u = 0; u < 4; u++) {
-        int r[5][2];
-        for (int g = 0; g < 5; g++) {
-            int r0 = w[u][g * 2], r1 = w[u][g * 2 + 1];
-            if (g) {
-                if (r[g - 1][0] + 3 < r0) r0 = r[g - 1][0] + 3;
-                if (r[g - 1][1] + 3 < r1) r1 = r[g - 1][1] + 3;
-            }
-            if (r0 + 2 < r1) r1 = r0 + 2;
-            r[g][0] = r0 < 99 ? r0 : 99;
-            r[g][1] = r1 < 99 ? r1 : 99;
-        }
-        PyObject *t = Py_BuildValue("((ii)(ii)(ii)(ii)(ii))", r[0][0], r[0][1], r[1][0], r[1][1],
-                                    r[2][0], r[2][1], r[3][0], r[3][1], r[4][0], r[4][1]);
-        if (!t) {
-            Py_DECREF(out);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(out, u, t);
-    }
-    return out;
+    return rests(m, 0);
 }
 
+/* relaxed_rest(real) -> (whole, (rest0, ..., rest3)): panjin_search.py _relaxed_bounds, the
+ * bounds of 盘锦's searches from the relaxed unit tables (jokers anywhere, no cap: the
+ * free-joker rule sets' tables, webcalc/_pjunit_draws.c, cached and warmed, keyed by the
+ * counts alone): rest as rest_places gives it, whole the same of all four units. A cap
+ * only removes targets, so each is at most what the capped tables give (the bounds stay
+ * bounds); whole[groups][1] - jokers is at most the hand's distance. */
+PyObject *relaxed_rest(PyObject *self, PyObject *args) {
+    PyObject *real_o;
+    if (!PyArg_ParseTuple(args, "O", &real_o))
+        return NULL;
+    int real[34];
+    if (read_ints(real_o, real, 34, "real") != 34) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "real: 34 numbers");
+        return NULL;
+    }
+    if (check_unit(real, 34) < 0)
+        return NULL;
+    static const int no_caps[MAXN] = {0};      /* a relaxed table's key has no caps */
+    int m[4][10];
+    for (int u = 0; u < 4; u++) {
+        int a = 9 * u, n = u < 3 ? 9 : 7, unit[MAXN];
+        for (int i = 0; i < n; i++)
+            unit[i] = real[a + i];
+        if (u == 3)          /* the honors' table is that of their counts in any order */
+            for (int i = 1; i < n; i++)
+                for (int j = i; j > 0 && unit[j] > unit[j - 1]; j--) {
+                    int t = unit[j]; unit[j] = unit[j - 1]; unit[j - 1] = t;
+                }
+        Row rows[MAXROWS];
+        int nr = free_unit_rows(unit, no_caps, n, u == 3, M_RELAXED, rows);
+        if (nr < 0)
+            return NULL;
+        for (int k = 0; k < 10; k++)
+            m[u][k] = 99;
+        for (int i = 0; i < nr; i++) {
+            int k = rows[i].g * 2 + rows[i].p;
+            if (rows[i].d < m[u][k])
+                m[u][k] = rows[i].d;
+        }
+    }
+    return rests(m, 1);
+}

@@ -448,6 +448,31 @@ def _rest_places_all(real: tuple[int, ...], caps: tuple[int, ...], any_jokers: b
     return tuple(_rest_of(acc) for acc in without)
 
 
+RCAP = 31                     # a cap no place count reaches: the relaxed tables' (no cap)
+
+
+@lru_cache(maxsize=64)        # 64 hands' bounds, about 0.1 MB: a hand asks them again and again
+def _relaxed_bounds(real: tuple[int, ...]) -> tuple[Any, ...]:
+    """``(whole, rest)``: the bounds 盘锦's draw searches (webcalc/variants/panjin_draws.py)
+    prune with and start from, from the relaxed unit tables (jokers anywhere, no cap:
+    :func:`unit_free` with every cap :data:`RCAP`, keyed by the unit's counts alone, so
+    shared by every room and hand; the compiled ones are the free-joker rule sets' cached
+    and warmed tables): ``rest`` as :func:`_rest_places_all` gives it, ``whole`` the same of
+    all four units. A cap only removes targets, so each is at most its capped value: the
+    searches' bounds stay bounds (their answers do not change, only what they prune), and
+    ``whole[groups][1] − jokers`` is at most the hand's free-joker distance
+    (:func:`webcalc.shanten.free_standard`), so at most its 盘锦 distance."""
+    if _pjunit is not None:
+        compiled: tuple[Any, ...] = _pjunit.relaxed_rest(real)
+        return compiled
+    m = [_unit_free_min(real[a:b], (RCAP,) * (b - a), honors, True) for a, b, honors in UNITS]
+    m01 = _min_plus(m[0], m[1])
+    m23 = _min_plus(m[2], m[3])
+    without = (_min_plus(m[1], m23), _min_plus(m[0], m23),
+               _min_plus(m01, m[3]), _min_plus(m01, m[2]))
+    return _rest_of(_min_plus(m01, m23)), tuple(_rest_of(acc) for acc in without)
+
+
 def _rest_of(acc: tuple[int, ...]) -> tuple[Any, ...]:
     """``rest[g][p]`` from the minima of the other units: their groups, and fresh groups
     (3 places) and pair (2) for the rest — ``min(acc[g][p], rest[g − 1][p] + 3,
