@@ -119,7 +119,8 @@ class Room(SettlementForm):
 
     @property
     def opts(self) -> dict:
-        return {o.name: (o.value if o.error is None else o.spec["default"]) for o in self.options}
+        return {o.spec["name"]: (o.value if o.error is None else o.spec["default"])
+                for o in self.options}
 
     # -- state for the template ----------------------------------------------------------
 
