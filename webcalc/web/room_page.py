@@ -521,7 +521,9 @@ def _kinds_in_play(form: AnalyzeForm, room: Room | None) -> int:
         return 34
     variant = VARIANTS[form.variant.data]
     try:
-        return variant.kinds_in_play(parse_options(variant.Options, room.options_request()))
+        # no option changed (most rooms): the defaults, without building the option specs
+        return variant.kinds_in_play(parse_options(variant.Options,
+                                                   room.options_request() or None))
     except InputError:
         return 34
 
