@@ -119,7 +119,8 @@ class Room(SettlementForm):
 
     @property
     def opts(self) -> dict:
-        return {o.name: (o.value if o.error is None else o.spec["default"]) for o in self.options}
+        return {o.spec["name"]: (o.value if o.error is None else o.spec["default"])
+                for o in self.options}
 
     # -- state for the template ----------------------------------------------------------
 
@@ -170,11 +171,22 @@ class Room(SettlementForm):
         return False
 
 
+_SCALARS = frozenset((bool, int, float, type(None)))
+
+
 def _freeze(value: Any) -> Any:
     """``value`` as a hashable key that tells apart what renders differently (``1``,
     ``1.0``, ``True`` and ``"1"`` are four keys)."""
-    if type(value) is str:
+    kind = type(value)
+    if kind is str:
         return value
+    if kind in _SCALARS:                # the common cases first: a key is made per page
+        return (kind, value)
+    if kind is list:
+        return tuple([_freeze(v) for v in value])
+    if kind is dict:
+        return (dict,) + tuple([(k, v if type(v) is str else _freeze(v))
+                                for k, v in value.items()])
     if isinstance(value, (list, tuple)):
         return tuple(_freeze(v) for v in value)
     if isinstance(value, dict):

@@ -7,6 +7,7 @@ both page blueprints import this module, and neither imports the other
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections import OrderedDict
 from collections.abc import Hashable
@@ -41,7 +42,7 @@ from .i18n import (
     request_gettext,
 )
 from .room import Room, win_methods
-from .room_url import canonical_pairs, read_page_room
+from .room_url import canonical_pairs, read_options, read_page_room
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -187,7 +188,6 @@ class RoomState:
     args: MultiDict
     form: AnalyzeForm
     room: Room | None
-    entry: tap.Entry
     tap_message: str | None
     pairs: list[tuple[str, str]]
     readings: int
@@ -202,10 +202,17 @@ class RoomState:
     req: dict | None = None             # the request the result was computed from
     without_tiles: bool = False         # settled by settle_without_tiles (a quick entry)
     error: InputError | None = None     # the engine's error placed on the page (the first)
+    marks: tuple = ()                   # the room's error marks when read (_error_marks)
 
     @property
     def state(self) -> str:
         return _encode(self.pairs)
+
+    @functools.cached_property
+    def entry(self) -> tap.Entry:
+        """What the tap area draws: the fields as tiles, read when first asked (a 303 to the
+        canonical URL never asks)."""
+        return tap.read_entry(self.args)
 
     @property
     def fingerprint(self) -> str:
@@ -239,8 +246,8 @@ def read_room_state(home: Home, raw) -> RoomState:
     shown_readings = readings_shown(args)
     flags = [(k, request.args[k]) for k in home.flags if request.args.get(k)]
     canonical = _url(_encode(pairs), shown_readings, lang, home.path, flags)
-    st = RoomState(home, args, form, room, tap.read_entry(args), tap_message, pairs,
-                   shown_readings, lang, canonical)
+    st = RoomState(home, args, form, room, tap_message, pairs, shown_readings, lang,
+                   canonical, marks=_error_marks(room))
     st.status = 200
     options_ok = room is None or not any(o.error for o in room.options)
     if room is not None and (room.errors or not options_ok):
@@ -248,15 +255,24 @@ def read_room_state(home: Home, raw) -> RoomState:
     return st
 
 
+def _error_marks(room: Room | None) -> tuple:
+    """What of a room an error placed after reading (the engine's, the ledger's) can change
+    in its canonical state: which inputs have an error (those keep the text as typed) and
+    which options do."""
+    if room is None:
+        return ()
+    return tuple(room.errors), tuple(o.error is None for o in room.options)
+
+
 def _without_history(home: Home, raw):
     """``raw`` less the winner's turns where the variant takes none (a stale URL, a switched
     variant): the field, and the palette's 摸/打 target, which becomes the hand's so a tap still
-    lands somewhere. Only read when the request has either (one more room read then)."""
+    lands somewhere. Only read when the request has either (its options read then)."""
     if "history" not in raw and raw.get("target") != "history":
         return raw
     bound = _Args(home.bind(raw))
     variant = bound.get("variant") or next(iter(VARIANT_LABELS))
-    if variant in VARIANT_LABELS and read_page_room(bound, variant).takes_history:
+    if variant in VARIANT_LABELS and read_options(bound, variant).takes_history:
         return raw
     out = MultiDict(raw)
     out.poplist("history")
@@ -300,7 +316,7 @@ def analyse(st: RoomState) -> None:
                     if settlement is not None:
                         req["settlement"] = settlement
                 st.result = _analyze(req)
-                st.shown = _shown_tiles(req)
+                st.shown = _shown_tiles(req, entry if form.submitted else None)
                 st.req = req
             except InputError as first_err:
                 failure = first_err
@@ -311,7 +327,7 @@ def analyse(st: RoomState) -> None:
                     try:
                         bare = {k: v for k, v in req.items() if k != "settlement"}
                         st.result = _analyze(bare)
-                        st.shown = _shown_tiles(bare)
+                        st.shown = _shown_tiles(bare, entry)
                     except InputError as bare_err:
                         failure = bare_err
                 err = localized_error(failure)
@@ -386,8 +402,9 @@ def render_room(st: RoomState, template: str | None = None, status: int | None =
     # the calculator's title names the hand; an htmx swap carries it too (htmx 4 sets
     # document.title from a <title> in the answer), so a link shared after a tap reads right
     calc_title = None if home.is_table else calculator_title(form)
-    # again: an engine error may name a room input
-    state = _state_query(st.args, form, room, home)
+    # the state read (st.pairs), unless an error placed since names a room input: then again
+    state = (st.state if _error_marks(room) == st.marks
+             else _state_query(st.args, form, room, home))
     html = render_template(
         template,
         home=home,
@@ -504,7 +521,9 @@ def _kinds_in_play(form: AnalyzeForm, room: Room | None) -> int:
         return 34
     variant = VARIANTS[form.variant.data]
     try:
-        return variant.kinds_in_play(parse_options(variant.Options, room.options_request()))
+        # no option changed (most rooms): the defaults, without building the option specs
+        return variant.kinds_in_play(parse_options(variant.Options,
+                                                   room.options_request() or None))
     except InputError:
         return 34
 
@@ -517,14 +536,25 @@ def _analyze(req: dict) -> Analysis:
     return analyze(req).localized(localized)
 
 
-def _shown_tiles(req: dict) -> dict:
-    """The hand (sorted) and the melds as tile codes, only for drawing them."""
+def _shown_tiles(req: dict, entry: tap.Entry | None = None) -> dict:
+    """The hand (sorted) and the melds as tile codes, only for drawing them. ``entry``: the
+    tap area's reading of the same fields (a typed hand's request is those fields as typed,
+    less trailing spaces), whose tiles are taken as they are instead of parsed again."""
     from ..tiles import parse_tiles
 
+    hand = entry.hand if entry is not None else None
+    indicator = entry.indicator if entry is not None else None
+    winning = entry.winning if entry is not None else None
+    if hand is None:
+        hand = sorted(parse_tiles(req.get("hand", "")))
+    if indicator is None:
+        indicator = parse_tiles(req.get("indicator", ""))
+    if winning is None:
+        winning = parse_tiles(req.get("winning_tile", ""))
     return {
-        "hand": [t.code for t in sorted(parse_tiles(req.get("hand", "")))],
-        "indicator": [t.code for t in parse_tiles(req.get("indicator", ""))],
-        "winning": next((t.code for t in parse_tiles(req.get("winning_tile", ""))), None),
+        "hand": [t.code for t in hand],
+        "indicator": [t.code for t in indicator],
+        "winning": winning[0].code if winning else None,
         "win_by": req.get("win_by"),
         "melds": [
             {"type": m.get("type"), "tiles": [t.code for t in parse_tiles(m.get("tiles", ""))]}

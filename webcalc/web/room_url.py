@@ -51,6 +51,8 @@ FALSE = frozenset({"0", "off", "false", "no"})
 MAX_NAME = 12
 MAX_TEXT = 40
 SEAT_TEXT = _l("Should be a seat: 东家, 南家, 西家 or 北家.")
+#: the counts' names, shown only in their error (translated then)
+PAO, BIAO = _l("Pao"), _l("Biao")
 
 
 # -- writing: the canonical URL's pairs ---------------------------------------------------------
@@ -143,10 +145,8 @@ def read_room(args, variant: str, win_by: str = "self_draw",
     marker = args.get("form_variant")
     from_form = marker == variant
     stale = marker is not None and not from_form
-    options = [_read_option(args, spec, from_form, stale)
-               for spec in _option_specs(variant, current_lang())]
-    room = Room(variant, options, win_by=win_by, melds=list(melds or []),
-                indicator=indicator or "")
+    room = Room(variant, _read_options(args, variant, from_form, stale), win_by=win_by,
+                melds=list(melds or []), indicator=indicator or "")
     r = _Reader(args, room, from_form, stale)
     r.names()                               # first: error messages and labels use them
     r.base()
@@ -155,18 +155,31 @@ def read_room(args, variant: str, win_by: str = "self_draw",
         room.dealer = 0                     # 东家 unless chosen: a winner alone settles
     room.winner = r.seat("s_winner", allow_none=True)
     room.discarder = r.seat("s_discarder")
-    room.pao = [r.count(f"s_pao{i}", _("Pao")) for i in range(4)]
+    room.pao = [r.count(f"s_pao{i}", PAO) for i in range(4)]
     room.jiagang = [r.flag(f"s_jiagang{i}", False) for i in range(4)]
     room.ready = [r.flag(f"s_ready{i}", True) for i in range(4)]
     if args.get("s_dready", "").strip() != "" and not stale:
         room.dready = r.flag("s_dready", True)
-    room.biao = r.count("s_biao", _("Biao"))
+    room.biao = r.count("s_biao", BIAO)
     room.follow = r.flag("s_follow", False)
     room.duanmen = r.flag("s_duanmen", False)
     room.kong_discard = r.flag("s_kong_discard", False)
     room.kongs = _read_kongs(args, room)
     room.check_settlement()
     return room
+
+
+def read_options(args, variant: str) -> Room:
+    """A room of ``variant`` with its options read from ``args`` and nothing else: what the
+    options alone decide (:attr:`Room.takes_history`), without reading the settlement."""
+    marker = args.get("form_variant")
+    return Room(variant, _read_options(args, variant, marker == variant,
+                                       marker is not None and marker != variant))
+
+
+def _read_options(args, variant: str, from_form: bool, stale: bool) -> list[OptionInput]:
+    return [_read_option(args, spec, from_form, stale)
+            for spec in _option_specs(variant, current_lang())]
 
 
 class _Reader:
@@ -209,7 +222,10 @@ class _Reader:
         an error under its input, kept as typed — never read as "off"."""
         if self.stale:
             return default
-        typed = [v.strip()[:MAX_TEXT].strip() for v in self.args.getlist(key)]
+        sent = self.args.getlist(key)
+        if not sent:                        # most pages: not sent (a form's box unchecked)
+            return False if self.from_form else default
+        typed = [v.strip()[:MAX_TEXT].strip() for v in sent]
         values = [v.lower() for v in typed]
         unreadable = [t for t, v in zip(typed, values) if v not in TRUE | FALSE | {""}]
         if unreadable:
@@ -222,7 +238,7 @@ class _Reader:
             return default
         return values[-1] in TRUE
 
-    def count(self, key: str, what: str) -> int:
+    def count(self, key: str, what: Any) -> int:
         text = "" if self.stale else self.raw(key)
         if text == "":
             return 0

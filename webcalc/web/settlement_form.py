@@ -284,9 +284,10 @@ class SettlementForm:
     def check_settlement(self) -> None:
         """After reading: drop what the variant does not use, check the winner's kongs and
         ask for the discarder's 上架 where it changes the money."""
-        self._drop_unused()
+        uses = self.uses                    # the options and 胡法 stay as read
+        self._drop_unused(uses)
         self._check_winner_kongs()
-        if ("dready" in self.uses and isinstance(self.winner, int) and self.dready is None
+        if ("dready" in uses and isinstance(self.winner, int) and self.dready is None
                 and "s_dready" not in self.errors):
             # the question and its rule are the rule set's words (its texts)
             self.errors["s_dready"] = [localized(Message("s.dready_choose"))]
@@ -312,11 +313,11 @@ class SettlementForm:
                         "the kong).", seat=name, kind=KONG_TYPES[k.type],
                         tiles=m.get("tiles", "")))
 
-    def _drop_unused(self) -> None:
-        """Inputs the chosen variant does not use (a stale URL may carry another variant's)
-        are set back to their defaults, and their errors dropped: the page has no field to
-        show them under, and the engine is never asked about them."""
-        uses = self.uses
+    def _drop_unused(self, uses: frozenset[str]) -> None:
+        """Inputs the chosen variant does not use (``uses`` says which it does; a stale URL
+        may carry another variant's) are set back to their defaults, and their errors
+        dropped: the page has no field to show them under, and the engine is never asked
+        about them."""
         for key in list(self.errors):
             use = next((u for prefix, u in _INPUT_USE if key.startswith(prefix)), None)
             if use is not None and use not in uses:

@@ -71,6 +71,8 @@ PALETTE = [
 
 def _tiles(text: str):
     """The tiles of ``text``, or ``None`` when it does not parse."""
+    if not text:                        # a field not filled in (most of a page's)
+        return []
     from ..errors import InputError
     from ..tiles import parse_tiles
 
@@ -130,6 +132,8 @@ def meld_count(melds: list[dict]) -> int:
 
 
 def melds_of(text: str) -> list[dict] | None:
+    if not text:                        # no melds typed (most pages)
+        return []
     from ..errors import InputError
     from ..notation import melds_from_text
 
