@@ -224,12 +224,9 @@ GROUP_CACHE_MAX = 1 << 9
 
 
 def _macros():
-    """The ``_tiles.html`` template module of the current app (made once per app)."""
-    env = current_app.jinja_env
-    module = env.globals.get("_tiles_module")
-    if module is None:
-        module = env.globals["_tiles_module"] = env.get_template("_tiles.html").module
-    return module
+    """The ``_tiles.html`` template module of the current app and language (the template is
+    compiled once per language, its module made once per template)."""
+    return current_app.jinja_env.get_template("_tiles.html").module
 
 
 @lru_cache(maxsize=TILE_CACHE_MAX)
