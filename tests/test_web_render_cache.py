@@ -207,3 +207,24 @@ def test_seats_are_the_old_macros_bytes(app, lang):
                 assert str(templating.seat(room, i)) == str(macro(i)), (room, i)
         assert str(templating.seat(rooms[2], 0)).startswith("Ann<small")
         assert "&lt;b&gt;&amp;" in str(templating.seat(rooms[2], 2))
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_worth_is_the_worth_templates_bytes(app, lang):
+    """:func:`templating.worth` writes what ``_worth.html`` (its outline) renders for a
+    wait's ``win``: 番 the catalogue names and one it does not (markup in it), with and
+    without 表, whole, fractional and large amounts."""
+    from webcalc.web import templating
+    from webcalc.web.rules import FAN_TAGS_EN
+
+    fans = [[], ["discard"], list(FAN_TAGS_EN)[:3], ["kong_bloom", "<x>"]]
+    wins = [{"fan": fan, "amount": amount, **extra} for fan in fans
+            for amount in (0, 4, 2.5, 6.0, 10 ** 16)
+            for extra in ({}, {"biao": 0}, {"biao": 2})]
+    with app.test_request_context(f"/?lang={lang}"):
+        template = app.jinja_env.get_template("_worth.html")
+        for win in wins:
+            assert str(templating.worth(win)) == template.render(w={"win": win}), win
+        shown = str(templating.worth({"fan": ["discard"], "amount": 4, "biao": 2}))
+    assert shown.startswith('<span class="worth"><span class="fan-tag fan-discard">')
+    assert ("2 表" if lang == "zh" else "2 biao") in shown
