@@ -23,6 +23,7 @@ Jinja's checks) bought 3.9 % of page CPU on fresh hands (range 1.6-26 %, each pa
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from numbers import Number
 from types import SimpleNamespace
@@ -368,8 +369,9 @@ def worth(win) -> Markup:
     ``_worth.html`` renders (the outline, held equal by tests/test_web_render_cache.py),
     written here: a template render per wait was 60-70 µs of it."""
     from ..variants import FAN_MULTIPLIERS
-    from .rules import fan_label
 
+    fan_label = cast("Callable[[str], str]",      # rules.py's, as the template's
+                     current_app.jinja_env.globals["fan_label"])
     translations = _request_i18n()[0]
     parts = ['<span class="worth">']
     for k in win.get("fan") or ():
