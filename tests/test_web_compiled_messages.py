@@ -82,3 +82,29 @@ def test_a_shared_bytecode_cache_keeps_each_language_s_code():
     page = second.test_client().get("/?variant=zhengzhou&hand=123m456p789s1122z&lang=en",
                                     follow_redirects=True).text
     assert "Result" in page and "分析结果" not in page and "Rules explained" in page
+
+
+@pytest.mark.parametrize("text", [
+    "%(n)s left", "%(n)s 种 %(m)s 张", "<b>%(n)s</b> and %(m)s", "50%% of %(n)s", "%%(n)s",
+    "no conversion", "%(n)d tiles", "%(x).1f", "%(n)r", "%(n)s%%%(m)s"])
+def test_fill_is_markups_percent(text):
+    """:func:`i18n.fill` gives what ``Markup(text) % variables`` gives (its fast path takes
+    only ``%(name)s`` and ``%%``), escaping every kind of value; a malformed text fails as
+    Markup's ``%`` fails."""
+    from markupsafe import Markup
+
+    from webcalc.web.i18n import fill
+
+    for n, m in ((3, "<i>&"), (2.5, Markup("<em>ok</em>")), (None, True), ("'\"", 0)):
+        variables = {"n": n, "m": m, "x": 1.25, "extra": "<x>"}
+        try:
+            want = Markup(text) % variables
+        except (TypeError, ValueError) as err:
+            with pytest.raises(type(err)):
+                fill(text, variables)
+            continue
+        got = fill(text, variables)
+        assert got == want and isinstance(got, Markup), (text, variables)
+    assert fill("%(n)s left", {"n": "<b>"}) == "&lt;b&gt; left"
+    with pytest.raises(ValueError):
+        fill("%(n)s at 100%", {"n": 1})
