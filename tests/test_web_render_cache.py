@@ -228,3 +228,21 @@ def test_worth_is_the_worth_templates_bytes(app, lang):
         shown = str(templating.worth({"fan": ["discard"], "amount": 4, "biao": 2}))
     assert shown.startswith('<span class="worth"><span class="fan-tag fan-discard">')
     assert ("2 表" if lang == "zh" else "2 biao") in shown
+
+
+def test_tile_faces_are_the_parsed_faces():
+    """:data:`templating.FACES` (the 34 canonical codes) gives the faces ``Tile.parse``
+    gives; other codes are still parsed (a red five, Chinese) or drawn as text."""
+    from webcalc.tiles import Tile
+    from webcalc.web import templating
+
+    assert len(templating.FACES) == 34
+    for code in [*templating.FACES, "0m", "五万", "5M", "x", ""]:
+        face = templating.tile_face(code)
+        try:
+            t = Tile.parse(code)
+            want = (t.code, t.chinese, t.rank_char, t.suit_char)
+        except Exception:  # noqa: BLE001 - as tile_face: drawn as text
+            want = (code, code, code, "")
+        assert (face.code, face.chinese, face.rank_char, face.suit_char) == want, code
+    assert templating.tile_face("7z").chinese == "中" and templating.tile_face("1p").suit == "p"
