@@ -207,3 +207,42 @@ def test_seats_are_the_old_macros_bytes(app, lang):
                 assert str(templating.seat(room, i)) == str(macro(i)), (room, i)
         assert str(templating.seat(rooms[2], 0)).startswith("Ann<small")
         assert "&lt;b&gt;&amp;" in str(templating.seat(rooms[2], 2))
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_worth_is_the_worth_templates_bytes(app, lang):
+    """:func:`templating.worth` writes what ``_worth.html`` (its outline) renders for a
+    wait's ``win``: 番 the catalogue names and one it does not (markup in it), with and
+    without 表, whole, fractional and large amounts."""
+    from webcalc.web import templating
+    from webcalc.web.rules import FAN_TAGS_EN
+
+    fans = [[], ["discard"], list(FAN_TAGS_EN)[:3], ["kong_bloom", "<x>"]]
+    wins = [{"fan": fan, "amount": amount, **extra} for fan in fans
+            for amount in (0, 4, 2.5, 6.0, 10 ** 16)
+            for extra in ({}, {"biao": 0}, {"biao": 2})]
+    with app.test_request_context(f"/?lang={lang}"):
+        template = app.jinja_env.get_template("_worth.html")
+        for win in wins:
+            assert str(templating.worth(win)) == template.render(w={"win": win}), win
+        shown = str(templating.worth({"fan": ["discard"], "amount": 4, "biao": 2}))
+    assert shown.startswith('<span class="worth"><span class="fan-tag fan-discard">')
+    assert ("2 表" if lang == "zh" else "2 biao") in shown
+
+
+def test_tile_faces_are_the_parsed_faces():
+    """:data:`templating.FACES` (the 34 canonical codes) gives the faces ``Tile.parse``
+    gives; other codes are still parsed (a red five, Chinese) or drawn as text."""
+    from webcalc.tiles import Tile
+    from webcalc.web import templating
+
+    assert len(templating.FACES) == 34
+    for code in [*templating.FACES, "0m", "五万", "5M", "x", ""]:
+        face = templating.tile_face(code)
+        try:
+            t = Tile.parse(code)
+            want = (t.code, t.chinese, t.rank_char, t.suit_char)
+        except Exception:  # noqa: BLE001 - as tile_face: drawn as text
+            want = (code, code, code, "")
+        assert (face.code, face.chinese, face.rank_char, face.suit_char) == want, code
+    assert templating.tile_face("7z").chinese == "中" and templating.tile_face("1p").suit == "p"

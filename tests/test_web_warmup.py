@@ -14,6 +14,8 @@ def test_warm_pages_answers_every_page_and_compiles_the_templates(app):
     compiled = {name for _, name in app.jinja_env.cache.keys()}
     assert {"index.html", "_result.html", "ledger_new.html", "rules.html"} <= compiled
     assert {"ledger_table.html", "_ledger_live.html"} <= compiled      # compiled, not rendered
+    per_language = {(lang, name) for lang, (_, name) in app.jinja_env.cache.inner.keys()}
+    assert {("zh", "ledger_table.html"), ("en", "ledger_table.html")} <= per_language
 
 
 def test_warm_pages_asks_a_trusted_host(app):

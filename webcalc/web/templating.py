@@ -23,6 +23,7 @@ Jinja's checks) bought 3.9 % of page CPU on fresh hands (range 1.6-26 %, each pa
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from numbers import Number
 from types import SimpleNamespace
@@ -182,8 +183,23 @@ class TileFace:
         self.suit = code[-1:] if code else ""
 
 
+def _faces() -> dict[str, TileFace]:
+    from ..tiles import NUM_KINDS, Tile
+
+    return {t.code: TileFace(t.code, t.chinese, t.rank_char, t.suit_char)
+            for t in map(Tile, range(NUM_KINDS))}
+
+
+#: the 34 tiles' faces by their canonical codes: a table of constants, not a cache (reading a
+#: code with ``Tile.parse`` was about 3 µs, a few dozen times a page)
+FACES = _faces()
+
+
 def tile_face(code: str) -> TileFace:
     """Map a canonical tile code (``"5m"``) to its face; an unknown code is drawn as text."""
+    face = FACES.get(code) if isinstance(code, str) else None
+    if face is not None:
+        return face
     from ..tiles import Tile
 
     try:
@@ -224,12 +240,9 @@ GROUP_CACHE_MAX = 1 << 9
 
 
 def _macros():
-    """The ``_tiles.html`` template module of the current app (made once per app)."""
-    env = current_app.jinja_env
-    module = env.globals.get("_tiles_module")
-    if module is None:
-        module = env.globals["_tiles_module"] = env.get_template("_tiles.html").module
-    return module
+    """The ``_tiles.html`` template module of the current app and language (the template is
+    compiled once per language, its module made once per template)."""
+    return current_app.jinja_env.get_template("_tiles.html").module
 
 
 @lru_cache(maxsize=TILE_CACHE_MAX)
@@ -367,10 +380,25 @@ def reading_groups(groups) -> Markup:
 
 
 def worth(win) -> Markup:
-    """What winning on a wait is worth (``_worth.html`` for ``waits[i].win``: its 番/表 and
-    amount)."""
-    template = current_app.jinja_env.get_template("_worth.html")
-    return Markup(template.render(w={"win": win}))
+    """What winning on a wait is worth (``waits[i].win``: its 番/表 and amount), the bytes
+    ``_worth.html`` renders (the outline, held equal by tests/test_web_render_cache.py),
+    written here: a template render per wait was 60-70 µs of it."""
+    from ..variants import FAN_MULTIPLIERS
+
+    fan_label = cast("Callable[[str], str]",      # rules.py's, as the template's
+                     current_app.jinja_env.globals["fan_label"])
+    translations = _request_i18n()[0]
+    parts = ['<span class="worth">']
+    for k in win.get("fan") or ():
+        parts += ('<span class="fan-tag fan-', escape(k), '">', escape(fan_label(k)), " ×",
+                  escape(FAN_MULTIPLIERS.get(k, 2)), "</span>")
+    if win.get("biao"):
+        parts += ('<span class="fan-tag biao">',
+                  _gettext(translations, N_("%(n)s 表"), {"n": win["biao"]}), "</span>")
+    parts += ('  <span class="win-amount">',
+              _gettext(translations, N_("wins %(n)s"), {"n": points(win.get("amount"))}),
+              "</span>\n</span>")
+    return Markup("".join(parts))
 
 
 def reading(d, best=False) -> Markup:

@@ -62,8 +62,10 @@ def warm_pages(app: Flask) -> dict:
     from webcalc.web.ledger_exports import preload
 
     preload()                                     # pygal and segno, shared by every worker
-    for name in app.jinja_env.list_templates():   # the ledger's table pages too, unrendered
-        app.jinja_env.get_template(name)
+    for lang in ("zh", "en"):                     # compiled per language (i18n.LanguageCache)
+        with app.test_request_context(f"/?lang={lang}", base_url=base):
+            for name in app.jinja_env.list_templates():   # the ledger's table pages, unrendered
+                app.jinja_env.get_template(name)
     for lang in ("zh", "en"):
         for path in PLAIN:
             ask("GET", f"{path}?lang={lang}")
