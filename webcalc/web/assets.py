@@ -138,43 +138,6 @@ def _fingerprint_urls(endpoint: str, values: dict) -> None:
         values["filename"] = hashed_name(values["filename"])
 
 
-#: the arguments of a URL the templates ask for that is the same on every page (a static file,
-#: a fixed page in the reader's language): built once per app (:func:`fixed_urls`)
-FIXED_URL_ARGS = frozenset({"filename", "lang"})
-#: bound of the table of fixed URLs (its key holds the request's host and script root)
-FIXED_URLS_MAX = 512
-
-
-def fixed_urls(app: Flask):
-    """The templates' ``url_for``: ``app.url_for``, except that a URL whose arguments are only
-    a static file's name and the ``?lang=`` (:data:`FIXED_URL_ARGS`) is built once per
-    endpoint, arguments, script root, host and scheme (what else it depends on is the app's:
-    its routes and, in :func:`_fingerprint_urls`, the static files, which change only with a
-    deploy; under ``debug`` every URL is built). A page asks for thirteen such URLs, each
-    10-18 µs through Werkzeug and the fingerprint (a ``stat``), about 0.15 ms of a page;
-    measured in bench/RESULTS.md "Issue 38, round 4"."""
-    table: dict[tuple, str] = {}
-    build = app.url_for
-
-    def url_for(endpoint: str, **values) -> str:
-        if app.debug or not values.keys() <= FIXED_URL_ARGS:
-            return build(endpoint, **values)
-        try:
-            environ = request.environ
-        except RuntimeError:            # no request: Flask's own (SERVER_NAME, an error)
-            return build(endpoint, **values)
-        key = (endpoint, tuple(values.items()), environ.get("SCRIPT_NAME"),
-               environ.get("HTTP_HOST"), environ.get("wsgi.url_scheme"))
-        url = table.get(key)
-        if url is None:
-            if len(table) >= FIXED_URLS_MAX:
-                table.clear()
-            url = table[key] = build(endpoint, **values)
-        return url
-
-    return url_for
-
-
 def static_view(filename: str):
     """Flask's static view, answering fingerprinted names (see the module's docstring)."""
     app = current_app
@@ -314,4 +277,4 @@ def init_app(app: Flask) -> None:
     app.before_request(_plain_validators)
     app.after_request(_cache_pages)
     app.after_request_funcs.setdefault(None, []).insert(0, _compress)
-    app.jinja_env.globals.update(THEME_COLORS=THEME, url_for=fixed_urls(app))
+    app.jinja_env.globals.update(THEME_COLORS=THEME)
