@@ -246,3 +246,63 @@ def test_tile_faces_are_the_parsed_faces():
             want = (code, code, code, "")
         assert (face.code, face.chinese, face.rank_char, face.suit_char) == want, code
     assert templating.tile_face("7z").chinese == "中" and templating.tile_face("1p").suit == "p"
+
+
+# -- the 牌理 list written as one piece ---------------------------------------------------------
+
+
+def _efficiency(seed: int, n: int) -> list[tuple[list, tuple]]:
+    """The 牌理 rows and wildcards of ``n`` random 14-tile hands in every variant with an
+    indicator (some of them wins, some never ready), as the page gets them."""
+    import random
+
+    from webcalc.analysis import analyze
+    from webcalc.errors import InputError
+    from webcalc.tiles import format_tiles
+    from webcalc.variants import VARIANTS
+    from webcalc.warmup import complete_tiles
+
+    rng = random.Random(seed)
+    out: list[tuple[list, tuple]] = []
+    for i in range(n):
+        variant = sorted(VARIANTS)[i % len(VARIANTS)]
+        hand = complete_tiles(rng)
+        for j in rng.sample(range(14), rng.randrange(3)):     # a win, or one to three off
+            hand[j] = rng.randrange(34)
+        req = {"variant": variant, "hand": format_tiles(hand),
+               "indicator": format_tiles([rng.randrange(34)])}
+        try:
+            a = analyze(req)
+        except InputError:
+            continue
+        if a.efficiency:
+            out.append((list(a.efficiency), tuple(a.wildcards or ())))
+    return out
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_eff_rows_are_the_old_templates_bytes(app, lang):
+    """:func:`templating.eff_rows` and :func:`templating.useful_list` (each row written as
+    one piece, its messages translated once a list) give the bytes the ``_result.html`` loop
+    and macro gave (their outline, in tests/old_result_macros.html): random hands' rows, wins
+    and not, with wildcards, and odd rows (never ready, no useful draw, markup in a code)."""
+    from webcalc.web import templating
+
+    lists = _efficiency(45 + len(lang), 120)
+    rows = [e for eff, _ in lists for e in eff]
+    assert sum(1 for e in rows if e["shanten"] == 0) > 20 and any(w for _, w in lists)
+    odd = [{"discard": "1m", "shanten": None, "useful": [], "useful_total": 0},
+           {"discard": "<b>", "shanten": 2, "useful": [], "useful_total": 0},
+           {"discard": "2p", "shanten": 0,
+            "useful": [{"tile": "3p", "remaining": 0}, {"tile": "4p", "remaining": 2}],
+            "useful_total": 2}]
+    lists += [(odd, ()), (odd[::-1], ("3p",))]
+    with app.test_request_context(f"/?lang={lang}"):
+        old = app.jinja_env.overlay(autoescape=True).from_string(OLD_MACROS).module
+        for eff, wild in lists:
+            for complete in (False, True):
+                want = str(old.eff_rows_markup(eff, complete, list(wild))).strip()
+                assert str(templating.eff_rows(eff, complete, list(wild))) == want, eff
+            for e in eff:
+                assert (str(templating.useful_list(e["useful"], e["shanten"], list(wild)))
+                        == str(old.useful_list_markup(e["useful"], e["shanten"], list(wild))))

@@ -461,15 +461,53 @@ _NEVER_NOTE = N_("Never ready: no exchange of tiles can ever make this hand a wi
 def useful_list(useful, shanten, wild=None) -> Markup:
     """A 牌理 row's fold-out (what ``_result.html``'s ``useful_list`` macro drew): never ready,
     else the useful draws (:func:`useful_items`; a wait list when ready), else none helps."""
-    translations = _request_i18n()[0]
-    if shanten is None:
-        return Markup('<p class="never-note">%s</p>') % _gettext(translations, _NEVER_NOTE, {})
-    if useful:
-        head = N_("Ready; waits (left):") if shanten == 0 else N_("Useful draws (left):")
-        return Markup('<p class="useful-head">%s</p>\n<ul class="useful-list">%s</ul>') % (
-            _gettext(translations, head, {}), useful_items(useful, wild, shanten == 0))
-    return Markup('<p class="muted">%s</p>') % _gettext(translations,
-                                                       N_("No draw brings it nearer."), {})
+    return Markup(_EffWriter().useful_list(useful, shanten, wild or ()))
+
+
+class _EffWriter:
+    """The 牌理 list's pieces written for one page: the request's catalogue and drawing key
+    looked up once, each message (a head, a shanten label) translated once per list, the
+    useful tiles of every row from the cached tile HTML (``_useful_item``). What
+    :func:`eff_rows` and :func:`useful_list` write, a row as one piece of text instead of a
+    dozen calls that each looked up the request again."""
+
+    __slots__ = ("translations", "app_id", "lang", "_texts", "_shanten")
+
+    def __init__(self) -> None:
+        self.translations = _request_i18n()[0]
+        self.app_id, self.lang = app_lang()
+        self._texts: dict[str, str] = {}
+        self._shanten: dict = {}
+
+    def text(self, msgid: str) -> str:
+        """A message without variables, translated once per list."""
+        t = self._texts.get(msgid)
+        if t is None:
+            t = self._texts[msgid] = str(_gettext(self.translations, msgid, {}))
+        return t
+
+    def shanten(self, n) -> str:
+        """:func:`shanten_label` of ``n``, once per list and value."""
+        t = self._shanten.get(n)
+        if t is None:
+            t = self._shanten[n] = str(shanten_label(n))
+        return t
+
+    def useful_list(self, useful, shanten, wild) -> str:
+        """:func:`useful_list`'s HTML (the same bytes)."""
+        if shanten is None:
+            return f'<p class="never-note">{self.text(_NEVER_NOTE)}</p>'
+        if not useful:
+            return f'<p class="muted">{self.text(N_("No draw brings it nearer."))}</p>'
+        ready = shanten == 0
+        head = self.text(N_("Ready; waits (left):") if ready else N_("Useful draws (left):"))
+        app_id, lang = self.app_id, self.lang
+        parts = ['<p class="useful-head">', head, '</p>\n<ul class="useful-list">']
+        for u in useful:
+            parts += ("  ", _useful_item(app_id, lang, str(u["tile"]), int(u["remaining"]),
+                                         u["tile"] in wild, ready), "\n")
+        parts.append("</ul>")
+        return "".join(parts)
 
 
 def wait_items(waits, wild=None, any_tile=False) -> Markup:
@@ -518,38 +556,40 @@ def eff_rows(eff, complete=False, wild=None) -> Markup:
     """The rows of the 牌理 list of a 14-tile hand (``efficiency[i]``: ``discard``,
     ``shanten``, ``useful``, ``useful_total``), ``<li>`` … ``</li>`` joined by a new line and
     six spaces: the best ones (the first row's shanten and total) marked, the first open
-    unless the hand is already a win, each folding out to :func:`useful_list`. One call for
-    the list instead of a dozen template calls per row."""
-    translations = _request_i18n()[0]
-    app_id, lang = app_lang()
-    discard_word = _gettext(translations, N_("Discard"), {})
-    draw_word = _gettext(translations, N_("draw"), {})
-    best_word = _gettext(translations, N_("best"), {})
-    top = eff[0]
+    unless the hand is already a win, each folding out to :func:`useful_list`. Each row is
+    written as one piece (:class:`_EffWriter`): its tiles from the cached tile HTML, its
+    messages translated once for the list."""
+    w = _EffWriter()
+    app_id, lang, wild = w.app_id, w.lang, wild or ()
+    discard_word, draw_word = w.text(N_("Discard")), w.text(N_("draw"))
+    best = f' <span class="best">{w.text(N_("best"))}</span>'
+    translations = w.translations
+    top_shanten, top_total = eff[0]["shanten"], eff[0]["useful_total"]
     rows = []
     for i, e in enumerate(eff):
-        shanten, useful, total = e["shanten"], e["useful"], e["useful_total"]
-        is_best = shanten == top["shanten"] and total == top["useful_total"]
+        shanten, useful, total, discard = e["shanten"], e["useful"], e["useful_total"], \
+            e["discard"]
+        is_best = shanten == top_shanten and total == top_total
         parts = [
             '<li class="eff-row', " eff-best" if is_best else "", '" data-discard="',
-            escape(e["discard"]), '" data-shanten="', "null" if shanten is None else
+            escape(discard), '" data-shanten="', "null" if shanten is None else
             escape(shanten), '" data-kinds="', str(len(useful)), '" data-total="',
             escape(total), '">\n        <details', " open" if i == 0 and not complete else "",
             '>\n          <summary>\n            <span class="eff-discard">', discard_word,
-            _tile(app_id, lang, str(e["discard"]), False, False, "sm", None, False),
+            _tile(app_id, lang, str(discard), False, False, "sm", None, False),
             "</span>\n"]
         if useful:
-            parts += ('<span class="eff-draw">', draw_word, '<span class="eff-tiles">',
-                      tile_row(useful, "xs", wild, "tile"), "</span></span>")
+            parts += ('<span class="eff-draw">', draw_word, '<span class="eff-tiles">')
+            parts += [_tile(app_id, lang, str(u["tile"]), False, u["tile"] in wild, "xs", None,
+                            False) for u in useful]
+            parts.append("</span></span>")
         parts += ('            <span class="eff-count">',
                   _gettext(translations, N_("%(kinds)s kinds, %(n)s tiles"),
                            {"kinds": len(useful), "n": total}),
                   '</span>\n            <span class="eff-shanten',
-                  " eff-never" if shanten is None else "", '">', shanten_label(shanten),
-                  "</span>")
-        if is_best:
-            parts += (' <span class="best">', best_word, "</span>")
-        parts += ("          </summary>\n          ", useful_list(useful, shanten, wild),
+                  " eff-never" if shanten is None else "", '">', w.shanten(shanten),
+                  "</span>", best if is_best else "",
+                  "          </summary>\n          ", w.useful_list(useful, shanten, wild),
                   "\n        </details>\n      </li>")
         rows.append("".join(parts))
     return Markup("\n      ".join(rows))
