@@ -234,6 +234,21 @@ def test_htmx_request_gets_only_the_fragment(client):
     assert "HX-Request" in resp.headers["Vary"]
 
 
+def test_title_names_the_hand_in_the_order_typed(client):
+    """The title takes the tap area's tiles (read once), in the order typed, not the tap
+    area's sorted hand: runs of a suit as typed, the English codes unsorted, and text that
+    does not parse as typed."""
+    def title(lang="zh", **q):
+        html = text_of(get(client, HX, variant="zhengzhou", lang=lang, **q))
+        return html[html.index("<title>") + 7:html.index("</title>")]
+
+    assert title(hand="9m1m 5z 3p2p 东") == "九一万 白 三二筒 东 · 郑州 · 麻将计算器 · webcalc"
+    assert title("en", hand="9m1m 5z 3p2p") == ("91m5z32p · Zhengzhou · Mahjong calculator"
+                                                " · webcalc")
+    assert title(hand="123m4x") == "123m4x · 郑州 · 麻将计算器 · webcalc"
+    assert title(hand="") == "麻将计算器 · webcalc"
+
+
 def test_htmx_error_fragment_is_422(client):
     resp = get(client, HX, variant="zhengzhou", hand="123m456p789s111x")
     assert resp.status_code == 422

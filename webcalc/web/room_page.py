@@ -377,9 +377,11 @@ def _place(st: RoomState, err: InputError) -> None:
         st.general_error = err
 
 
-def calculator_title(form) -> str:
+def calculator_title(form, tiles=None) -> str:
     """The calculator page's ``<title>``, what a chat list shows of a shared link (WeChat
-    ignores Open Graph): the hand in the reader's notation and the variant, then the site."""
+    ignores Open Graph): the hand in the reader's notation and the variant, then the site.
+    ``tiles``: the hand's tiles as typed where the tap area has read them (``None``: the
+    text does not parse, or not read: then it is parsed for the title)."""
     from .i18n import VARIANT_NAMES
     from .templating import hand_title
 
@@ -387,7 +389,8 @@ def calculator_title(form) -> str:
     if not form.submitted:
         return site
     variant = form.variant.data
-    return f"{hand_title(form.hand.data)} · {VARIANT_NAMES.get(variant, variant)} · {site}"
+    return (f"{hand_title(form.hand.data, tiles)} · {VARIANT_NAMES.get(variant, variant)}"
+            f" · {site}")
 
 
 def render_room(st: RoomState, template: str | None = None, status: int | None = None,
@@ -401,7 +404,7 @@ def render_room(st: RoomState, template: str | None = None, status: int | None =
     variant_label = localized(dict(VARIANT_LABELS).get(form.variant.data, form.variant.data))
     # the calculator's title names the hand; an htmx swap carries it too (htmx 4 sets
     # document.title from a <title> in the answer), so a link shared after a tap reads right
-    calc_title = None if home.is_table else calculator_title(form)
+    calc_title = None if home.is_table else calculator_title(form, st.entry.typed)
     # the state read (st.pairs), unless an error placed since names a room input: then again
     state = (st.state if _error_marks(room) == st.marks
              else _state_query(st.args, form, room, home))

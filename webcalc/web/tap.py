@@ -107,6 +107,8 @@ class Entry:
     """What the tap area draws: the fields as tiles (``None`` where a field does not parse)."""
 
     hand: list | None = None
+    #: the hand's tiles in the order typed (the page's title names them so)
+    typed: list | None = None
     melds: list[dict] | None = None
     indicator: list | None = None
     winning: list | None = None
@@ -155,7 +157,7 @@ def read_entry(args) -> Entry:
     e.meld_type = args.get("meld_type") if args.get("meld_type") in MELD_TYPES else "pong"
     e.meld_from = args.get("meld_from", "") if args.get("meld_from") in ("0", "1", "2", "3") else ""
     e.meld_types = _meld_types(args.get("variant"), e.meld_type)
-    hand = _tiles(args.get("hand", ""))
+    e.typed = hand = _tiles(args.get("hand", ""))
     e.hand = sorted(hand) if hand is not None else None
     e.melds = melds_of(args.get("melds", ""))
     e.indicator = _tiles(args.get("indicator", ""))

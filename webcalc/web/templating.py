@@ -100,17 +100,20 @@ def tile_name(code) -> str:
     return HONOR_EN[rank - 1] if face.suit == "z" else f"{rank} {SUIT_EN[face.suit]}"
 
 
-def hand_title(text) -> str:
+def hand_title(text, tiles=None) -> str:
     """A typed hand as a page title names it: in Chinese the tiles' own notation, a suit's
     run under one suit character (``一二三万 四五六筒 东东``), in English the canonical codes
-    (``123m456p11z``); text that is not tiles, as typed."""
+    (``123m456p11z``); text that is not tiles, as typed. ``tiles``: ``text``'s tiles in the
+    order typed where the caller has read them already (the tap area's
+    :attr:`~webcalc.web.tap.Entry.typed`), else they are parsed here."""
     from ..tiles import parse_tiles
 
     text = str(text or "").strip()
-    try:
-        tiles = parse_tiles(text)
-    except Exception:  # noqa: BLE001 - a title never fails
-        return text
+    if tiles is None:
+        try:
+            tiles = parse_tiles(text)
+        except Exception:  # noqa: BLE001 - a title never fails
+            return text
     if not tiles:
         return text
     if current_lang() != "zh":
