@@ -341,11 +341,15 @@ class Panjin(Variant[PanjinOptions]):
         keep = self.special_waits(sit)
         caps = hand_caps(sit)              # the caps every step below reads, once
         found = self._ready_search(sit, caps)
-        # no standard hand one tile away and no kind _standard_filter keeps without the
-        # search: of the candidates only 七对's would stay (standard_waits is not asked)
-        only_keep = found is None and not self._kept_unsearched(sit)
+        # no kind _standard_filter keeps without the search: with no standard hand one tile
+        # away only 七对's candidates stay, with one the search's own kinds (neither asks
+        # standard_waits)
+        searched_only = not self._kept_unsearched(sit)
+        only_keep = found is None and searched_only
         candidates, proven = set(keep), set[int]()
-        if not only_keep:
+        if found is not None and searched_only:
+            candidates |= _drawn_kinds(found, sit.wildcards)
+        elif not only_keep:
             candidates |= set(standard_waits(sit.real_counts, len(sit.jokers),
                                              len(sit.hand.melds), sit.wildcards, False))
         wild = set(sit.wildcards)
@@ -731,6 +735,20 @@ class Panjin(Variant[PanjinOptions]):
                      result: SettlementResult) -> list[str]:
         """PJ-10: every 番 of the win, the situational ones included."""
         return [f["key"] for f in (result.fan or [])]
+
+
+def _drawn_kinds(found: tuple[int, int, bool], wildcards: tuple[Tile, ...]) -> set[int]:
+    """The waits' standard candidates read off :meth:`Panjin._ready_search`'s ``found``
+    when no kind is kept without the search (:meth:`Panjin._kept_unsearched`): the real
+    kinds its complete hands draw, and the wildcard kinds when one draws a wildcard. Of
+    ``standard_waits``' kinds :meth:`Panjin._standard_filter` keeps exactly these (and
+    七对's, added apart): each complete 盘锦 hand one tile away is a complete hand with
+    PJ-2's joker places, so its kind is one of ``standard_waits``' (and a wildcard drawn
+    is one joker more, which makes them list every wildcard kind)."""
+    kinds = {k for k in range(34) if found[1] >> k & 1}
+    if found[2]:
+        kinds |= {int(w) for w in wildcards}
+    return kinds
 
 
 def reading_fan(sit: Situation[PanjinOptions]) -> str:
