@@ -28,6 +28,7 @@ multiplied; paid on 荒庄 too. PJ-14: who deals next.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -69,9 +70,9 @@ from .panjin_draws import (
 )
 from .panjin_search import panjin_meld_flags, panjin_missing
 from .panjin_texts import RULES, TEXTS
+from .panjin_worth import ONE_BAMBOO, reading_fan, wait_keys
 
 PJ_POLICY = JokerPolicy(in_triplet=False)            # PJ-2
-ONE_BAMBOO = 18                                       # 1条, 幺鸡
 
 
 @dataclass(frozen=True)
@@ -722,6 +723,15 @@ class Panjin(Variant[PanjinOptions]):
             return None
         return (tuple(f["key"] for f in self.hand_fan(sit)), reading_fan(sit))
 
+    def wait_score_keys(self, before: Situation[PanjinOptions],
+                        tiles: Sequence[Tile]) -> list[tuple[Any, ...] | None] | None:
+        """:meth:`score_key` of the win on each of ``tiles`` at once, read off ``before``
+        and the added tile (:func:`wait_keys`); ``None`` with ``jiahu`` (夹胡 asks each
+        wait's full judgement)."""
+        if before.options.jiahu:
+            return None
+        return wait_keys(before, tiles, self.real_tiles(before))
+
     def pricing_judgement(self, sit: Situation[PanjinOptions], key: tuple[Any, ...]) -> Judgement:
         """番 (PJ-10) from the key: the best reading's 番 first, then the hand's, as
         :meth:`judge` orders them."""
@@ -749,26 +759,6 @@ def _drawn_kinds(found: tuple[int, int, bool], wildcards: tuple[Tile, ...]) -> s
     if found[2]:
         kinds |= {int(w) for w in wildcards}
     return kinds
-
-
-def reading_fan(sit: Situation[PanjinOptions]) -> str:
-    """Without 夹胡, the reading 番 of 盘锦's best reading (PJ-10, C-6): 飘胡 when an
-    all-triplet reading exists (listed before 七对, both ×2), else 七对 when a seven-pairs
-    reading exists, else none. A wildcard never sits in a triplet (PJ-2), so an
-    all-triplet reading is: no chow, each real kind a multiple of 3 except the pair, which
-    the wildcards complete (a pair of two wildcards included)."""
-    opts = sit.options
-    if opts.piaohu and not any(m.kind == "chow" for m in sit.hand.melds):
-        rests = [c % 3 for c in sit.real_counts if c]
-        jokers = len(sit.jokers)
-        if ((jokers == 0 and sorted(r for r in rests if r) == [2])
-                or (jokers == 1 and sorted(r for r in rests if r) == [1])
-                or (jokers == 2 and not any(rests))):
-            return "piaohu"
-    if opts.seven_pairs and not sit.hand.melds and is_seven_pairs(
-            sit.real_counts, len(sit.jokers)):
-        return "seven_pairs"
-    return ""
 
 
 def _product(fans: list[dict[Any, Any]]) -> int:
