@@ -754,18 +754,28 @@ def discards_search(sit: Situation, allowed: set[int]) -> tuple[int | None, dict
     if jokers >= len(sit.hand.concealed) - 1:
         return None, {}
     face, real_caps, room = hand_caps(sit)
+    kinds = sorted({int(t) for t in sit.hand.concealed if t not in sit.wildcards})
+    if (lower := _lower(tuple(sit.real_counts), jokers, 4 - len(sit.hand.melds))) is None:
+        return -1, {}
+    # first one above the looser count, d14 unsearched: if every discard has a result there
+    # (a result does not depend on the limit), every discard is within it; else as before
+    bound = max(lower, panjin_count_lower(sit, allowed)) + 1
+    pre = _discards_at(sit, allowed, real_caps, room, bound, kinds)
+    if all(pre.get(k) is not None for k in kinds):
+        return bound, pre
     d14 = _standard_distance(sit, allowed, real_caps, room)
     if d14 is None:
         return -1, {}
-    bound = d14 + 1
-    # every discard's search at once (the same results as one search per discard)
-    pre = panjin_discards_drawn(
-        sit.real_counts, real_caps, jokers, room, len(sit.hand.melds),
+    return d14 + 1, _discards_at(sit, allowed, real_caps, room, d14 + 1, kinds)
+
+
+def _discards_at(sit: Situation, allowed: Collection[int], real_caps: Sequence[int], room: int,
+                 bound: int, kinds: list[int]) -> dict[int, tuple[int, int, bool] | None]:
+    """:func:`panjin_discards_drawn` of ``sit`` at ``bound``: every discard at once."""
+    return panjin_discards_drawn(
+        sit.real_counts, real_caps, len(sit.jokers), room, len(sit.hand.melds),
         panjin_meld_flags(sit), allowed, sit.options.piaohu,
-        jokers, bound, sorted({int(t) for t in sit.hand.concealed
-                               if t not in sit.wildcards}),
-        sit.win_by == "discard")
-    return bound, pre
+        len(sit.jokers), bound, kinds, sit.win_by == "discard")
 
 
 def _standard_distance(sit: Situation, allowed: Collection[int], real_caps: Sequence[int],
