@@ -113,3 +113,26 @@ def test_combine_reads_the_discard_win_rule():
     assert PD._combine({(4, 0, 1, 2, 14): (0, 0)}, [((0, 1, 1, 1, 0, 0),)], 4, 4, 1, {2},
                        False, 14, 1, False, 5) == [(1, 0, True)]
 
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2**31), st.sampled_from((None, "discard")))
+def test_discards_search_from_the_looser_count_equals_that_at_d14(seed, win_by):
+    """Round 5: :func:`discards_search` first searches every discard one above the looser
+    count (d14 unsearched) and keeps that when every discard has a result there: the bound
+    it gives (d14 or d14 + 1) is one every discard is within, and each discard's result is
+    the one at d14 + 1 (as it searched before); ``-1`` exactly when no standard target
+    exists."""
+    sit = _situation(seed, win_by)
+    if len(sit.jokers) >= len(sit.hand.concealed) - 1:
+        return
+    bound, pre = PD.discards_search(sit, PANJIN.allowed_suit_counts(sit))
+    allowed = PANJIN.allowed_suit_counts(sit)
+    _, caps, room = hand_caps(sit)
+    d14 = PD._standard_distance(sit, allowed, caps, room)
+    if d14 is None:
+        assert (bound, pre) == (-1, {})
+        return
+    assert bound is not None and d14 <= bound <= d14 + 1
+    assert pre == _discards(sit, 1)
+    assert all(v is not None and v[0] <= bound for v in pre.values())

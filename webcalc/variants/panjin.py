@@ -28,6 +28,7 @@ multiplied; paid on 荒庄 too. PJ-14: who deals next.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -69,9 +70,9 @@ from .panjin_draws import (
 )
 from .panjin_search import panjin_meld_flags, panjin_missing
 from .panjin_texts import RULES, TEXTS
+from .panjin_worth import ONE_BAMBOO, reading_fan, wait_keys
 
 PJ_POLICY = JokerPolicy(in_triplet=False)            # PJ-2
-ONE_BAMBOO = 18                                       # 1条, 幺鸡
 
 
 @dataclass(frozen=True)
@@ -341,11 +342,15 @@ class Panjin(Variant[PanjinOptions]):
         keep = self.special_waits(sit)
         caps = hand_caps(sit)              # the caps every step below reads, once
         found = self._ready_search(sit, caps)
-        # no standard hand one tile away and no kind _standard_filter keeps without the
-        # search: of the candidates only 七对's would stay (standard_waits is not asked)
-        only_keep = found is None and not self._kept_unsearched(sit)
+        # no kind _standard_filter keeps without the search: with no standard hand one tile
+        # away only 七对's candidates stay, with one the search's own kinds (neither asks
+        # standard_waits)
+        searched_only = not self._kept_unsearched(sit)
+        only_keep = found is None and searched_only
         candidates, proven = set(keep), set[int]()
-        if not only_keep:
+        if found is not None and searched_only:
+            candidates |= _drawn_kinds(found, sit.wildcards)
+        elif not only_keep:
             candidates |= set(standard_waits(sit.real_counts, len(sit.jokers),
                                              len(sit.hand.melds), sit.wildcards, False))
         wild = set(sit.wildcards)
@@ -718,6 +723,15 @@ class Panjin(Variant[PanjinOptions]):
             return None
         return (tuple(f["key"] for f in self.hand_fan(sit)), reading_fan(sit))
 
+    def wait_score_keys(self, before: Situation[PanjinOptions],
+                        tiles: Sequence[Tile]) -> list[tuple[Any, ...] | None] | None:
+        """:meth:`score_key` of the win on each of ``tiles`` at once, read off ``before``
+        and the added tile (:func:`wait_keys`); ``None`` with ``jiahu`` (夹胡 asks each
+        wait's full judgement)."""
+        if before.options.jiahu:
+            return None
+        return wait_keys(before, tiles, self.real_tiles(before))
+
     def pricing_judgement(self, sit: Situation[PanjinOptions], key: tuple[Any, ...]) -> Judgement:
         """番 (PJ-10) from the key: the best reading's 番 first, then the hand's, as
         :meth:`judge` orders them."""
@@ -733,24 +747,18 @@ class Panjin(Variant[PanjinOptions]):
         return [f["key"] for f in (result.fan or [])]
 
 
-def reading_fan(sit: Situation[PanjinOptions]) -> str:
-    """Without 夹胡, the reading 番 of 盘锦's best reading (PJ-10, C-6): 飘胡 when an
-    all-triplet reading exists (listed before 七对, both ×2), else 七对 when a seven-pairs
-    reading exists, else none. A wildcard never sits in a triplet (PJ-2), so an
-    all-triplet reading is: no chow, each real kind a multiple of 3 except the pair, which
-    the wildcards complete (a pair of two wildcards included)."""
-    opts = sit.options
-    if opts.piaohu and not any(m.kind == "chow" for m in sit.hand.melds):
-        rests = [c % 3 for c in sit.real_counts if c]
-        jokers = len(sit.jokers)
-        if ((jokers == 0 and sorted(r for r in rests if r) == [2])
-                or (jokers == 1 and sorted(r for r in rests if r) == [1])
-                or (jokers == 2 and not any(rests))):
-            return "piaohu"
-    if opts.seven_pairs and not sit.hand.melds and is_seven_pairs(
-            sit.real_counts, len(sit.jokers)):
-        return "seven_pairs"
-    return ""
+def _drawn_kinds(found: tuple[int, int, bool], wildcards: tuple[Tile, ...]) -> set[int]:
+    """The waits' standard candidates read off :meth:`Panjin._ready_search`'s ``found``
+    when no kind is kept without the search (:meth:`Panjin._kept_unsearched`): the real
+    kinds its complete hands draw, and the wildcard kinds when one draws a wildcard. Of
+    ``standard_waits``' kinds :meth:`Panjin._standard_filter` keeps exactly these (and
+    七对's, added apart): each complete 盘锦 hand one tile away is a complete hand with
+    PJ-2's joker places, so its kind is one of ``standard_waits``' (and a wildcard drawn
+    is one joker more, which makes them list every wildcard kind)."""
+    kinds = {k for k in range(34) if found[1] >> k & 1}
+    if found[2]:
+        kinds |= {int(w) for w in wildcards}
+    return kinds
 
 
 def _product(fans: list[dict[Any, Any]]) -> int:

@@ -745,43 +745,51 @@ def discards_search(sit: Situation, allowed: set[int]) -> tuple[int | None, dict
     :meth:`webcalc.variants.base.Variant.discards_search` says.
 
     A discard's standard distance is the 14-tile hand's d14 or d14 + 1 (the same targets,
-    less or not the discarded tile; two discards differ by one exchange): every discard is
-    searched once at d14 + 1, and the three units it leaves alone hit the same tables.
-    (With the discard-win rule too: a target lacking a real tile still does after the
-    discard.) ``bound`` -1: no standard target at all; ``None``: a hand of (nearly) only
-    wildcards, searched discard by discard."""
+    less or not the discarded tile; with the discard-win rule too), so all are searched at
+    once one above the looser count (d14 unsearched), and at d14 + 1 when one has no result
+    there (d14 searched from that limit up when none had one). ``bound`` -1: no standard
+    target at all; ``None``: a hand of (nearly) only wildcards, searched discard by discard."""
     jokers = len(sit.jokers)
     if jokers >= len(sit.hand.concealed) - 1:
         return None, {}
     face, real_caps, room = hand_caps(sit)
-    d14 = _standard_distance(sit, allowed, real_caps, room)
+    kinds = sorted({int(t) for t in sit.hand.concealed if t not in sit.wildcards})
+    if (lower := _lower(tuple(sit.real_counts), jokers, 4 - len(sit.hand.melds))) is None:
+        return -1, {}
+    bound = max(lower, panjin_count_lower(sit, allowed)) + 1
+    pre = _discards_at(sit, allowed, real_caps, room, bound, kinds)
+    if all(pre.get(k) is not None for k in kinds):
+        return bound, pre
+    # (a result does not depend on the limit); with none there, d14 is at least bound
+    d14 = _standard_distance(sit, allowed, real_caps, room, 0 if any(pre.values()) else bound)
     if d14 is None:
         return -1, {}
-    bound = d14 + 1
-    # every discard's search at once (the same results as one search per discard)
-    pre = panjin_discards_drawn(
-        sit.real_counts, real_caps, jokers, room, len(sit.hand.melds),
+    return d14 + 1, _discards_at(sit, allowed, real_caps, room, d14 + 1, kinds)
+
+
+def _discards_at(sit: Situation, allowed: Collection[int], real_caps: Sequence[int], room: int,
+                 bound: int, kinds: list[int]) -> dict[int, tuple[int, int, bool] | None]:
+    """:func:`panjin_discards_drawn` of ``sit`` at ``bound``: every discard at once."""
+    return panjin_discards_drawn(
+        sit.real_counts, real_caps, len(sit.jokers), room, len(sit.hand.melds),
         panjin_meld_flags(sit), allowed, sit.options.piaohu,
-        jokers, bound, sorted({int(t) for t in sit.hand.concealed
-                               if t not in sit.wildcards}),
-        sit.win_by == "discard")
-    return bound, pre
+        len(sit.jokers), bound, kinds, sit.win_by == "discard")
 
 
 def _standard_distance(sit: Situation, allowed: Collection[int], real_caps: Sequence[int],
-                       room: int) -> int | None:
+                       room: int, start: int = 0) -> int | None:
     """The standard distance of ``sit`` (every held joker placed, the discard-win rule
     counted): :func:`webcalc.variants.panjin_search.panjin_missing`'s ``"standard"``, by
     bounded searches from a looser count up (:func:`_lower`, equal to its free-joker count
     on the hands sampled, and never above it), each :func:`panjin_standard_drawn` (its
     merges compiled) instead of :func:`panjin_standard` (merged in Python). For a hand that
-    need not give up a joker (``min_jokers`` = ``jokers``: :func:`discards_search`'s hands)."""
+    need not give up a joker (``min_jokers`` = ``jokers``), from at least ``start``."""
     jokers = len(sit.jokers)
     melds = len(sit.hand.melds)
     lower = _lower(tuple(sit.real_counts), jokers, 4 - melds)
     if lower is None:
         return None
-    lower = max(lower, panjin_count_lower(sit, allowed))
+    lower = max(lower, panjin_count_lower(sit, allowed), start)
     flags = panjin_meld_flags(sit)
     for b in range(lower, 15 - 3 * melds + 1):
         found = panjin_standard_drawn(sit.real_counts, real_caps, jokers, room, melds, flags,
