@@ -356,6 +356,27 @@ def test_the_live_region_is_one_answer_with_an_etag(client):
     assert page.count("data-live-url=") == 1 and 'id="live-status"' in page
 
 
+
+@pytest.mark.parametrize("lang, label, other", [("en", "Running totals", "累计分数"),
+                                                ("zh", "累计分数", "Running totals")])
+def test_the_live_poll_asks_in_the_page_s_language(client, lang, label, other):
+    """A page in the language its ``?lang=`` chose polls its live region in that language:
+    ``data-live-url`` carries the ``lang`` (static/js/ledger.js fetches it as it is and
+    swaps the answer in), else the poll answered in the phone's Accept-Language and a
+    Chinese phone's English page (a shared ?lang=en link) turned Chinese at the first
+    poll. Without ``?lang=`` the URL stays bare (the browser's language decides both)."""
+    token = new_table(client)
+    phone = {"Accept-Language": "en-US,en" if lang == "zh" else "zh-CN,zh"}
+    for tok in (token, view_token_of(token)):
+        page = client.get(f"/t/{tok}?lang={lang}", headers=phone).get_data(as_text=True)
+        url = re.search(r'data-live-url="([^"]+)"', page).group(1).replace("&amp;", "&")
+        assert url == f"/t/{tok}/live?lang={lang}"
+        live = client.get(url, headers=phone).get_data(as_text=True)
+        assert label in live and other not in live
+        bare = client.get(f"/t/{tok}", headers=phone).get_data(as_text=True)
+        assert f'data-live-url="/t/{tok}/live"' in bare
+
+
 # -- 我的牌桌 ----------------------------------------------------------------------------------
 
 def test_my_tables_is_a_static_page_read_from_the_phone(client):
