@@ -108,3 +108,27 @@ def test_fill_is_markups_percent(text):
     assert fill("%(n)s left", {"n": "<b>"}) == "&lt;b&gt; left"
     with pytest.raises(ValueError):
         fill("%(n)s at 100%", {"n": 1})
+
+
+#: a message followed by what Jinja allows after any expression: a subscript, a method
+POSTFIX = {"index.html": '{{ _("Result")[0] }}|{{ _("Result")[1:] }}',
+           "method.html": '{{ _("Result").upper() }}|{{ _("Result").replace("R", "r") }}'}
+
+
+@pytest.mark.parametrize("lang, result", [("zh", "分析结果"), ("en", "Result")])
+@pytest.mark.parametrize("name", sorted(POSTFIX))
+def test_a_folded_message_takes_a_subscript_or_a_method(lang, result, name):
+    """``_("Result")[0]`` and ``_("Result").upper()`` are valid Jinja the runtime ``_()``
+    renders; folded, the constant was written ``"分析结果"|safe``, so the subscript became a
+    syntax error and the method a filter named ``safe.upper``: such a template failed to
+    compile in a request (a 500 on its page, and warm_pages raising in gunicorn's master)
+    though it compiled outside one."""
+    app = create_app({"TESTING": True})
+    app.jinja_env.loader = ChoiceLoader([DictLoader(POSTFIX), app.jinja_env.loader])
+    with app.test_request_context(f"/?lang={lang}"):
+        folded = app.jinja_env.get_template(name).render()
+        runtime = app.jinja_env.from_string(POSTFIX[name]).render()
+    assert folded == runtime
+    expected = {"index.html": f"{result[0]}|{result[1:]}",
+                "method.html": f"{result.upper()}|{result.replace('R', 'r')}"}[name]
+    assert folded == expected

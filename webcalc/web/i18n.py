@@ -317,7 +317,7 @@ def message_text(text: str, **variables) -> Markup:
 class FoldedMessages(Extension):
     """Folds each literal message of a template into its code when it is compiled for a
     language (:func:`_compiling_for`): ``{{ _("Result") }}`` becomes the text ``结果`` of
-    the template, ``_("Result")`` inside an expression the constant ``"结果"|safe``, and
+    the template, ``_("Result")`` inside an expression the constant ``("结果"|safe)``, and
     ``_("%(n)s left", n=x)`` ``_msg("剩%(n)s张", n=x)`` (:func:`message_text`: only the
     variables are filled in at render time). A message not written as string literals
     (``_(label)``) stays a call of the runtime ``_``."""
@@ -351,9 +351,11 @@ class FoldedMessages(Extension):
                     and tokens[j + 1].type == "variable_end"):
                 out[-1] = Token(line, "data", str(_gettext(translations, msgid, {})))
                 i = j + 2                       # ``{{ _("…") }}``: the text itself
-            else:                               # in an expression: a constant
-                out += (Token(line, "string", str(_gettext(translations, msgid, {}))),
-                        Token(line, "pipe", "|"), Token(line, "name", "safe"))
+            else:                               # in an expression: a constant, in
+                out += (Token(line, "lparen", "("),     # parentheses as the call was one
+                        Token(line, "string", str(_gettext(translations, msgid, {}))),
+                        Token(line, "pipe", "|"), Token(line, "name", "safe"),
+                        Token(line, "rparen", ")"))     # term: ``_("…")[0]``, ``.upper()``
                 i = j + 1
         return iter(out)
 
