@@ -13,9 +13,10 @@ default options, base 1, 东家 deals, 南家 self-draws 123m456p789s22z on 2z w
 
 from __future__ import annotations
 
+import html as htmllib
 import re
 from html.parser import HTMLParser
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 
@@ -378,32 +379,218 @@ def test_the_live_poll_asks_in_the_page_s_language(client, lang, label, other):
 
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "the ledger's POST forms (new table, import, 调整 adjust, settings, editors, undo, void, "
-    "draw, record) post to URLs without the page's ?lang= and hold no lang input, so with "
-    "JavaScript off the answer (a 422, or the page the 303 leads to) is in the phone's "
-    "Accept-Language; the circle pages already add lang=lang_param() to theirs"))
-def test_a_ledger_form_posts_in_the_page_s_language(client):
-    """A table page opened with ``?lang=en`` on a Chinese phone (a shared link, the language
-    switch), JavaScript off: every form it posts keeps the page's language, and the page a
-    settings change leads to is English."""
+
+# -- the page's language, kept by every form ---------------------------------------------------
+
+ZH_PHONE = {"Accept-Language": "zh-CN,zh"}
+_POST_FORM = re.compile(r'<form[^>]*method="post"[^>]*>.*?</form>', re.S)
+_POST_BUTTON = re.compile(r'<button[^>]*formmethod="post"[^>]*>')
+
+
+def posts_of(page: str) -> list[tuple[str, str]]:
+    """What a page can POST, as a browser sends it: each POST form's ``(action, its HTML)``
+    and each button that posts its form to its own ``formaction`` (记入, 荒庄)."""
+    out = []
+    for html in _POST_FORM.findall(page):
+        out.append((htmllib.unescape(re.search(r'action="([^"]*)"', html).group(1)), html))
+    for html in _POST_BUTTON.findall(page):
+        out.append((htmllib.unescape(re.search(r'formaction="([^"]*)"', html).group(1)), html))
+    return out
+
+
+def lang_of(url: str) -> list[str]:
+    """The ``lang`` of a URL's query as the server reads it (a POST's ``lang_param()`` reads
+    the action's query, never the body)."""
+    return parse_qs(urlsplit(url).query).get("lang", [])
+
+
+def submit(client, page: str, marker: str, **fields):
+    """Post the form of ``page`` holding ``marker`` as a Chinese phone's browser does: to its
+    action, with its hidden inputs (the CSRF token, the idempotency key…) and ``fields``."""
+    i = page.index(marker)
+    form = page[page.rindex("<form", 0, i):page.index("</form>", i)]
+    action = htmllib.unescape(re.search(r'action="([^"]*)"', form).group(1))
+    data = {}
+    for tag in re.findall(r'<input[^>]*type="hidden"[^>]*>', form):
+        data[re.search(r'name="([^"]+)"', tag).group(1)] = \
+            htmllib.unescape(re.search(r'value="([^"]*)"', tag).group(1))
+    return client.post(action, data={**data, **fields}, headers=ZH_PHONE)
+
+
+def _lang_pages(client):
+    """A table with a hand, an adjustment and two co-scorers, the first revoked (so the
+    creator's page shows every form it has); a table with no rule set. Yields each page
+    a table offers as ``(name, path)``, before ``?lang=``."""
     token = new_table(client)
-    phone = {"Accept-Language": "zh-CN,zh"}
-    for path in (f"/t/{token}?lang=en", "/t/new?lang=en"):
-        page = client.get(path, headers=phone).get_data(as_text=True)
-        forms = re.findall(r'<form[^>]*method="post"[^>]*>.*?</form>', page, re.S)
-        assert forms
-        for form in forms:
-            action = re.search(r'action="([^"]*)"', form).group(1)
-            assert "lang=en" in action or 'name="lang" value="en"' in form, action
-    page = client.get(f"/t/{token}?lang=en", headers=phone).get_data(as_text=True)
-    form = re.search(r'<form[^>]*action="([^"]*/settings[^"]*)"[^>]*>(.*?)</form>', page, re.S)
-    csrf = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', form.group(2)).group(1)
-    r = client.post(form.group(1).replace("&amp;", "&"), data={"csrf_token": csrf},
-                    headers=phone)
-    assert r.status_code == 303
-    after = client.get(r.headers["Location"], headers=phone).get_data(as_text=True)
-    assert '<html lang="en"' in after
+    client.post(f"/api/v1/tables/{token}/hands", json={
+        "hand": WIN, "winning_tile": "2z", "win_by": "self_draw", "settlement": {"winner": 1}})
+    client.post(f"/api/v1/tables/{token}/hands", json={
+        "adjustment": {"fee": 20, "paid_by": 0}})
+    led = ledger(client)
+    led.add_editor(token)
+    led.add_editor(token)
+    led.revoke_editor(token, 1, view=False)
+    free = client.post("/api/v1/tables", json={"variant": "free", "names": NAMES}
+                       ).json["edit_token"]
+    client.post(f"/api/v1/tables/{free}/hands", json={"points": [3, -1, -1, -1]})
+    return token, free
+
+
+def test_every_ledger_form_posts_in_the_page_s_language(client):
+    """A table page opened with ``?lang=en`` on a Chinese phone (a shared link, the language
+    switch), JavaScript off: every form of every ledger page posts to a URL that keeps the
+    page's ``lang`` — the table page (edit token: 记入, 荒庄, adjust, settings, co-scorers add
+    and revoke, 撤销, void), a correction, the 荒庄 confirm, the links page, its live region
+    (what the poll swaps in), a table with no rule set, /t/new (its GET "show its options"
+    keeps it in a hidden input) — so the answer (a 422, or the page a 303 leads to) is in
+    the page's language; the view page has no form. Without ``?lang=`` no URL gains one."""
+    token, free = _lang_pages(client)
+    view = view_token_of(token)
+    t = f"/t/{token}"
+    page = client.get(f"{t}?lang=en", headers=ZH_PHONE).get_data(as_text=True)
+    draw = next(a for a, _html in posts_of(page) if urlsplit(a).path == f"{t}/draw")
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    pages = {
+        "table": (f"{t}?revoked=1", {"/adjust", "/settings", "/editors", "/editors/1/revoke",
+                                     "/editors/2/revoke", "/undo", "/hands/1/void",
+                                     "/hands/2/void", "/hands", "/draw"}),
+        "correction": (f"{t}?correct=1", {"/adjust", "/settings", "/editors",
+                                          "/editors/2/revoke", "/undo", "/hands/1/void",
+                                          "/hands/2/void", "/hands/1"}),
+        "links": (f"{t}/links", {"/links"}),
+        "live": (f"{t}/live", {"/undo", "/hands/1/void", "/hands/2/void"}),
+        "free table": (f"/t/{free}", {"/adjust", "/settings", "/editors", "/undo",
+                                      "/hands/1/void", "/hands"}),
+        "view": (f"/t/{view}", set()),
+    }
+    for name, (path, want) in pages.items():
+        base = path.split("?")[0].rsplit("/", 1)[0] if name in ("links", "live") \
+            else path.split("?")[0]
+        sep = "&" if "?" in path else "?"
+        english = client.get(f"{path}{sep}lang=en", headers=ZH_PHONE, follow_redirects=True)
+        assert english.status_code == 200, name
+        html = english.get_data(as_text=True)
+        if name != "live":
+            assert '<html lang="en"' in html, name
+        posts = posts_of(html)
+        assert {urlsplit(a).path.removeprefix(base) for a, _f in posts} == want, name
+        for action, _form in posts:
+            assert lang_of(action) == ["en"], (name, action)
+        bare = client.get(path, headers={"Accept-Language": "en"},
+                          follow_redirects=True).get_data(as_text=True)
+        assert [a for a, _f in posts_of(bare) if "lang=" in a] == [], name
+        assert len(posts_of(bare)) == len(posts), name
+    # the 荒庄 confirm: its form posts the entry on to 记入, in English
+    confirm = client.post(draw, data={"csrf_token": csrf, "hand": "", "s_dealer": "1"},
+                          headers=ZH_PHONE)
+    html = confirm.get_data(as_text=True)
+    assert confirm.status_code == 200 and '<html lang="en"' in html
+    assert "Record hand 2 as a drawn game?" in html
+    [(action, form)] = posts_of(html)
+    assert urlsplit(action).path == f"{t}/hands" and lang_of(action) == ["en"]
+    assert f'href="{t}?lang=en#entry"' in html                         # "No, back…"
+    # /t/new: both forms post in English; "show its options" (a GET) keeps it as a field
+    html = client.get("/t/new?lang=en", headers=ZH_PHONE).get_data(as_text=True)
+    assert '<html lang="en"' in html
+    assert [(urlsplit(a).path, lang_of(a)) for a, _f in posts_of(html)] == [
+        ("/t/new", ["en"]), ("/t/import", ["en"])]
+    start = html.index('id="new-table"')
+    new_form = html[start:html.index("</form>", start)]
+    assert 'formmethod="get"' in new_form and '<input type="hidden" name="lang" value="en">' \
+        in new_form
+    bare = client.get("/t/new", headers=ZH_PHONE).get_data(as_text=True)
+    assert 'name="lang"' not in bare
+    assert [a for a, _f in posts_of(bare)] == ["/t/new", "/t/import"]
+
+
+def test_a_ledger_form_answers_in_the_page_s_language(client):
+    """The answers of the English page's forms on a Chinese phone, JavaScript off: the 303
+    of each write (settings, adjust, 撤销, void, co-scorer revoke, 换链接, 新开一桌, import, 记入)
+    leads to a ``?lang=en`` page that is English; a refusal (an adjust's bad amount, a new
+    table's bad base, an empty import) is a 422 in English, its forms still English; and a
+    co-scorer's link page (201) is English, its way back too. Without ``?lang=`` the same
+    303s stay bare."""
+    token = new_table(client)
+    t = f"/t/{token}"
+
+    def page(path=f"{t}?lang=en"):
+        r = client.get(path, headers=ZH_PHONE, follow_redirects=True)
+        assert r.status_code == 200
+        return r.get_data(as_text=True)
+
+    def english_after(r, anchor):
+        assert r.status_code == 303, r.get_data(as_text=True)[:500]
+        location = r.headers["Location"]
+        assert lang_of(location) == ["en"] and location.endswith(anchor), location
+        after = page(location)
+        assert '<html lang="en"' in after
+        return after
+
+    # settings: 303 → the links, in English (the phone is Chinese)
+    html = english_after(submit(client, page(), 'id="settings-button"', carry_bets="reset"),
+                         "#links")
+    assert "Start every hand with none" in html and ledger(client).table(token)["carry_bets"] \
+        == "reset"
+    # adjust: a bad amount is a 422 in English, its forms still English; then a fee, 303
+    r = submit(client, page(), 'id="adjust-button"', kind="fee", amount="abc", paid_by="0")
+    html = r.get_data(as_text=True)
+    assert r.status_code == 422 and '<html lang="en"' in html
+    assert "Amount: write a positive number, such as 20." in html
+    assert all(lang_of(a) == ["en"] for a, _f in posts_of(html))
+    html = english_after(submit(client, html, 'id="adjust-button"', kind="fee", amount="20",
+                                paid_by="0"), "#hand-1")
+    assert ledger(client).table(token)["totals"] == [15, -5, -5, -5]
+    # 撤销 the fee: 303, English
+    english_after(submit(client, html, 'id="undo"'), "#hand-1")
+    assert ledger(client).table(token)["totals"] == [0, 0, 0, 0]
+    # 记入 a win from the English entry, then void it: both 303 to English pages
+    html = page(f"{t}?lang=en&hand={WIN}&winning_tile=2z&win_by=self_draw&s_winner=1"
+                "&s_dealer=0")
+    csrf, path, query = record_button(html)
+    assert query["lang"] == "en"
+    r = client.post(f"{path}?{urlencode(query)}", data={"csrf_token": csrf, "hand": WIN,
+                    "winning_tile": "2z", "win_by": "self_draw", "s_winner": "1",
+                    "s_dealer": "0", "form_variant": "zhengzhou"}, headers=ZH_PHONE)
+    html = english_after(r, "#entry")
+    assert ledger(client).table(token)["totals"] == [-1, 3, -1, -1]           # ZZ-4
+    english_after(submit(client, html, f'action="{t}/hands/2/void', reason="typo"), "#hand-2")
+    assert ledger(client).table(token)["hands"][1]["status"] == "voided"
+    # a co-scorer: its link page (201) is English, the way back keeps it; revoked: 303
+    r = submit(client, page(), 'id="add-co-scorer"')
+    html = r.get_data(as_text=True)
+    assert r.status_code == 201 and '<html lang="en"' in html and "Co-scorer 1's edit link" \
+        in html
+    assert f'href="{t}?lang=en#links"' in html
+    html = english_after(submit(client, page(), 'id="revoke-1"'), "#links")
+    assert "Co-scorer 1's link is revoked" in html
+    # 换链接: the confirm page and the new address, in English
+    html = page(f"{t}/links?lang=en")
+    assert '<html lang="en"' in html and f'href="{t}?lang=en#links"' in html   # Cancel
+    r = submit(client, html, 'id="rotate-button"')
+    english_after(r, "#share")
+    assert urlsplit(r.headers["Location"]).path != t
+    # 新开一桌: a bad base is a 422 in English, then the table opens in English
+    html = page("/t/new?lang=en")
+    fields = {"variant": "zhengzhou", "dealer": "0", **{f"n{i}": n for i, n in enumerate(NAMES)}}
+    r = submit(client, html, 'id="new-table"', base="abc", **fields)
+    bad = r.get_data(as_text=True)
+    assert r.status_code == 422 and '<html lang="en"' in bad
+    assert "Base points should be a positive number, such as 1, 100 or 0.5." in bad
+    english_after(submit(client, bad, 'id="new-table"', base="1", **fields), "new=1")
+    # import: nothing chosen is a 422 in English; an export is a new table, in English
+    r = submit(client, html, 'id="import-form"')
+    assert r.status_code == 422 and '<html lang="en"' in r.get_data(as_text=True)
+    assert "Choose an exported JSON file or paste its text." in r.get_data(as_text=True)
+    exported = client.get(f"/api/v1/tables/{new_table(client)}/export").get_data(as_text=True)
+    english_after(submit(client, html, 'id="import-form"', text=exported), "new=1")
+    # without ?lang= the answers stay as they were: bare URLs, the phone's language
+    r = submit(client, page(f"/t/{new_table(client)}"), 'id="settings-button"',
+               carry_bets="keep")
+    assert r.status_code == 303 and "lang=" not in r.headers["Location"]
+    assert '<html lang="zh-Hans"' in page(r.headers["Location"])
+    bare = page("/t/new")
+    r = submit(client, bare, 'id="new-table"', base="1", **fields)
+    assert r.status_code == 303 and "lang=" not in r.headers["Location"]
 
 
 # -- 我的牌桌 ----------------------------------------------------------------------------------

@@ -128,7 +128,8 @@ def replace_links(token: str):
         rot = ledger().rotate(token, view=request.form.get("view") == "1")
     except LedgerError as err:
         return table_page(token, t, status=STATUS.get(type(err), 400), message=error_text(err))
-    args: dict[str, Any] = {"rotated": "view" if rot.view_token else "edit"}
+    args: dict[str, Any] = {"lang": lang_param(),                        # canonical order
+                            "rotated": "view" if rot.view_token else "edit"}
     return redirect(url_for(".table", token=rot.edit_token, **args) + "#share", 303)
 
 

@@ -22,7 +22,7 @@ from ..ledger import FREE, LedgerError, is_free
 from ..messages import seat
 from ..variants import DEFAULT_VARIANT
 from .htmx import add_vary
-from .i18n import VARIANT_NAMES, localized
+from .i18n import VARIANT_NAMES, lang_param, localized
 from .ledger_load import STATUS, error_text, ledger
 from .room_url import read_room
 from .security import IMPORT_MAX
@@ -93,7 +93,8 @@ def new_table():
         if not form.base.errors and not (room is not None and any(o.error for o in room.options)):
             try:
                 made = ledger().create_table(spec, address=request.remote_addr)
-                return redirect(url_for(".table", token=made.edit_token, new=1), 303)
+                return redirect(url_for(".table", token=made.edit_token, lang=lang_param(), new=1),
+                                303)
             except InputError as err:
                 field = (err.field or "").split(".")[0]
                 if field == "base":
@@ -133,7 +134,7 @@ def import_table():
             raise InputError("bad_json", _("This is not a JSON file exported from a table.")) \
                 from None
         edit = import_json(data, request.remote_addr, raw)
-        return redirect(url_for(".table", token=edit, new=1), 303)
+        return redirect(url_for(".table", token=edit, lang=lang_param(), new=1), 303)
     except (InputError, LedgerError) as err:
         general = _("Import failed: %(why)s", why=error_text(err))
     nform = NewTableForm(formdata=None)
