@@ -138,6 +138,28 @@ static PyObject *keyed_list(Keyed *a, int n) {
     return out;
 }
 
+/* A 牌理 row {discard, shanten, useful, useful_total} put at eff[*ne] with its sort key (the
+   nearer first, then the more tiles, then the tile; a discard that never wins last). Takes
+   the references of useful and sh (either NULL after a failed allocation). 0, or -1 with the
+   error set. */
+static int put_eff_row(Keyed *eff, int *ne, int t, long d, PyObject *useful, PyObject *sh,
+                       long ut) {
+    PyObject *tot = PyLong_FromLong(ut);
+    PyObject *row = useful && sh && tot ? row4(s_discard, s_code[t], s_shanten, sh, s_useful,
+                                               useful, s_useful_total, tot)
+                                        : NULL;
+    Py_XDECREF(useful);
+    Py_XDECREF(sh);
+    Py_XDECREF(tot);
+    if (!row)
+        return -1;
+    eff[*ne].key[0] = d >= RINF ? RINF : (d > 1 ? d - 1 : 0);
+    eff[*ne].key[1] = d >= RINF ? 0 : -ut;
+    eff[*ne].key[2] = t;
+    eff[(*ne)++].row = row;
+    return 0;
+}
+
 static PyObject *advice13(Cells *c, PyObject *answer, uint64_t live) {
     int d;
     uint64_t lower, zero;
@@ -202,7 +224,7 @@ static PyObject *advice14(Cells *c, PyObject *answer, const int *ds, int nd, int
             ready[nr].key[2] = t;
             ready[nr++].row = row;
         }
-        PyObject *useful, *sh, *tot, *row;
+        PyObject *useful, *sh;
         if (d >= RINF) {
             Py_DECREF(wl);
             useful = PyList_New(0);
@@ -219,19 +241,8 @@ static PyObject *advice14(Cells *c, PyObject *answer, const int *ds, int nd, int
             Py_DECREF(wl);
             sh = PyLong_FromLong(d > 1 ? d - 1 : 0);
         }
-        tot = PyLong_FromLong(ut);
-        row = useful && sh && tot ? row4(s_discard, s_code[t], s_shanten, sh, s_useful, useful,
-                                         s_useful_total, tot)
-                                  : NULL;
-        Py_XDECREF(useful);
-        Py_XDECREF(sh);
-        Py_XDECREF(tot);
-        if (!row)
+        if (put_eff_row(eff, &ne, (int)t, d, useful, sh, ut) < 0)
             goto fail;
-        eff[ne].key[0] = d >= RINF ? RINF : (d > 1 ? d - 1 : 0);
-        eff[ne].key[1] = d >= RINF ? 0 : -ut;
-        eff[ne].key[2] = t;
-        eff[ne++].row = row;
     }
     {
         sort_keyed(eff, ne);
@@ -381,7 +392,7 @@ PyObject *own_rows(PyObject *self, PyObject *args) {
             PyErr_SetString(PyExc_ValueError, "own_rows: t 0..33, mask below 2**34");
             goto done;
         }
-        PyObject *useful, *sh, *tot, *row;
+        PyObject *useful, *sh;
         long ut = 0;
         if (d >= RINF) {
             useful = PyList_New(0);
@@ -392,19 +403,8 @@ PyObject *own_rows(PyObject *self, PyObject *args) {
             useful = cell_list(&c, mask, &ut);
             sh = PyLong_FromLong(d > 1 ? d - 1 : 0);
         }
-        tot = PyLong_FromLong(ut);
-        row = useful && sh && tot ? row4(s_discard, s_code[t], s_shanten, sh, s_useful, useful,
-                                         s_useful_total, tot)
-                                  : NULL;
-        Py_XDECREF(useful);
-        Py_XDECREF(sh);
-        Py_XDECREF(tot);
-        if (!row)
+        if (put_eff_row(eff, &ne, (int)t, d, useful, sh, ut) < 0)
             goto done;
-        eff[ne].key[0] = d >= RINF ? RINF : (d > 1 ? d - 1 : 0);
-        eff[ne].key[1] = d >= RINF ? 0 : -ut;
-        eff[ne].key[2] = t;
-        eff[ne++].row = row;
     }
     out = keyed_list(eff, ne);
     if (out)
