@@ -22,7 +22,7 @@ import random
 import re
 
 import pytest
-from hypothesis import HealthCheck, assume, event, given, settings
+from hypothesis import HealthCheck, assume, event, example, given, settings
 from hypothesis import strategies as st
 
 from tests.ledger.conftest import db_url, make_app, pytest_generate_tests  # noqa: F401
@@ -221,6 +221,7 @@ toy_junk = st.fixed_dictionaries(
 
 @settings(max_examples=examples(300), deadline=None, suppress_health_check=FIXTURE_OK)
 @given(body=toy_junk)
+@example(body={"variant": NAME, "hand": None, "settlement": {"dealer": 0}})   # a drawn game
 def test_junk_toy_requests_through_the_api_never_500(toy_client, body):
     """200 with a well-formed analysis, or 400 with a known code, a Chinese message and the
     field; never a 500. The body goes as JSON text the way a client sends it (a lone
@@ -234,6 +235,11 @@ def test_junk_toy_requests_through_the_api_never_500(toy_client, body):
                                                            out["error"]["message"])
         return
     assert out["variant"] == NAME
+    if body.get("hand") is None:
+        # C-10: settlement inputs without a hand settle a drawn game (no tiles, no shanten)
+        assert out["tile_count"] == 0 and "shanten" not in out, (body, out)
+        assert sum(out["settlement"]["net"]) == 0, (body, out)
+        return
     assert_well_formed(body, out)
 
 
