@@ -26,14 +26,12 @@ from webcalc.shanten import INF, hand_caps
 from webcalc.variants import VARIANTS
 from webcalc.variants.panjin_search import _flat_rest, panjin_meld_flags
 
+from .compiled import compiled_only
 from .test_engine_panjin_discards import _cases
 from .test_engine_shanten_exact import situation_of
 
 PANJIN = VARIANTS["panjin"]
 COMPILED = PD._pjunit
-
-compiled_only = pytest.mark.skipif(COMPILED is None,
-                                   reason="webcalc._pjunit not built (or ruled out)")
 
 
 def _clear():

@@ -11,7 +11,6 @@ as narrowing them (:meth:`Panjin._standard_filter`)."""
 
 from __future__ import annotations
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -22,14 +21,12 @@ from webcalc.shanten import hand_caps
 from webcalc.variants import VARIANTS
 from webcalc.variants.panjin_search import panjin_meld_flags
 
+from .compiled import compiled_only
 from .test_engine_panjin_discards import _cases
 from .test_engine_shanten_exact import situation_of
 
 PANJIN = VARIANTS["panjin"]
 COMPILED = PD._pjunit
-
-compiled_only = pytest.mark.skipif(COMPILED is None,
-                                   reason="webcalc._pjunit not built (or ruled out)")
 
 
 def _clear():

@@ -4,22 +4,17 @@ over hands of 0-8 jokers, 0-4 melds, with or without the pair, both joker polici
 one suit up to all kinds, complete or not; a few hands whose flags the rules fix; and the
 calls outside its domain answered by the twin."""
 
-import os
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import webcalc.decompose as D
+from tests.compiled import require_compiled
 from tests.scale import examples
 from webcalc.tiles import parse_tiles
 
 COMPILED = D._pjunit
-if COMPILED is None:
-    if os.environ.get("CI") and not os.environ.get("WEBCALC_PURE_PYTHON"):
-        raise AssertionError("webcalc._pjunit was not built: CI must test it")
-    pytest.skip("the compiled part is ruled out or not built: the Python twin is the only one",
-                allow_module_level=True)
+require_compiled()
 
 
 @st.composite

@@ -4,23 +4,17 @@ jokers as group codes, against its Python twin webcalc/decompose.py ``_joker_rea
 0-4 groups, every joker policy, tiles of one suit up to all kinds, complete or not; and
 ``standard_readings`` gives the same readings with the compiled part ruled out."""
 
-import os
-
-import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import webcalc.decompose as D
+from tests.compiled import require_compiled
 from tests.scale import examples
 from webcalc.tables import can_complete
 from webcalc.tiles import ALL_TILES, CODES
 
 COMPILED = D._pjunit
-if COMPILED is None:
-    if os.environ.get("CI") and not os.environ.get("WEBCALC_PURE_PYTHON"):
-        raise AssertionError("webcalc._pjunit was not built: CI must test it")
-    pytest.skip("the compiled part is ruled out or not built: the Python twin is the only one",
-                allow_module_level=True)
+require_compiled()
 
 
 @st.composite

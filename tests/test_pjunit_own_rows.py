@@ -5,7 +5,6 @@ JSON, over any held counts, indicator, visible counts, room (27 or 34 kinds) and
 and 盘锦's ``efficiency()`` the same with the compiled rows ruled out."""
 
 import json
-import os
 import random
 
 import pytest
@@ -13,16 +12,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import webcalc.efficiency as E
+from tests.compiled import require_compiled
 from tests.scale import examples, scaled
 from webcalc.analysis import analyze
 from webcalc.tiles import parse_tiles
 
 COMPILED = E._pjunit
-if COMPILED is None:
-    if os.environ.get("CI") and not os.environ.get("WEBCALC_PURE_PYTHON"):
-        raise AssertionError("webcalc._pjunit was not built: CI must test it")
-    pytest.skip("the compiled part is ruled out or not built: the Python twin is the only one",
-                allow_module_level=True)
+require_compiled()
 
 INF = E.INF
 
