@@ -151,3 +151,16 @@ def test_the_page_lists_the_latest_20_evenings_and_links_to_all(client):
     assert "全部 21 晚（还有 1 晚）" in html
     html = client.get(f"/c/{edit}?evenings=all").get_data(as_text=True)
     assert html.count('class="evening"') == 21 and "all-evenings" not in html
+
+
+def test_the_circle_s_downloads_keep_the_page_s_language(client):
+    """The English circle page on a Chinese phone links both files with ``lang=en`` (the
+    JSON link too: in WeChat it answers the circle as text, in the page's language); the
+    bare page links them bare."""
+    edit = make_circle(client)
+    zh = {"Accept-Language": "zh-CN,zh"}
+    for query, want in (("?lang=en", "lang=en"), ("", None)):
+        html = client.get(f"/c/{edit}{query}", headers=zh).get_data(as_text=True)
+        links = re.findall(r'id="export-(?:csv|json)" href="([^"]*)"', html)
+        assert len(links) == 2
+        assert all((want in u) if want else ("lang=" not in u) for u in links), links

@@ -20,6 +20,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 
+from tests.browsers import WECHAT_IOS
 from webcalc.ledger import view_token_of
 
 from .entry_form import record_button
@@ -607,3 +608,36 @@ def test_my_tables_is_a_static_page_read_from_the_phone(client):
     assert f'data-edit="/t/{token}"' in meta and f'data-view="/t/{view_token_of(token)}"' in meta
     view = client.get(f"/t/{view_token_of(token)}").get_data(as_text=True)
     assert 'data-edit=""' in view and token not in view
+
+
+_LANG_LINK = re.compile(r'id="(export-csv|export-json)" href="([^"]*)"|'
+                        r'<img src="(/t/[^"]*/chart\.svg[^"]*)"')
+
+
+def test_downloads_and_the_chart_keep_the_page_s_language(client):
+    """The English table page on a Chinese phone links its CSV, its JSON and its chart with
+    ``lang=en``: the CSV's columns and the chart's axis are words, read in the page's
+    language (before, those links were bare and a Chinese phone got 手数/牌局 in them). In
+    WeChat the JSON link answers the evening as text, in English too, and its own file links
+    keep it. Without ``?lang=`` no link gains one, and the phone's language decides."""
+    token, _free = _lang_pages(client)
+    view = view_token_of(token)
+    for t in (token, view):
+        html = client.get(f"/t/{t}?lang=en", headers=ZH_PHONE).get_data(as_text=True)
+        links = {m.group(1) or "chart": htmllib.unescape(m.group(2) or m.group(3))
+                 for m in _LANG_LINK.finditer(html)}
+        assert set(links) == {"export-csv", "export-json", "chart"}, t
+        assert all(lang_of(u) == ["en"] for u in links.values()), links
+        csv_text = client.get(links["export-csv"], headers=ZH_PHONE).get_data(as_text=True)
+        assert csv_text.lstrip("\ufeff").startswith("Hand,Kind,Status,Dealer,Winner,"), t
+        svg = client.get(links["chart"], headers=ZH_PHONE).get_data(as_text=True)
+        assert "Hand number" in svg and "手数" not in svg, t
+        bare = client.get(f"/t/{t}", headers=ZH_PHONE).get_data(as_text=True)
+        assert [m for m in _LANG_LINK.finditer(bare) if "lang=" in m.group(0)] == [], t
+        zh_csv = client.get(f"/t/{t}/export.csv", headers=ZH_PHONE).get_data(as_text=True)
+        assert not zh_csv.lstrip("\ufeff").startswith("Hand,"), t
+    wechat = {**ZH_PHONE, "User-Agent": WECHAT_IOS}
+    text = client.get(f"/t/{token}/export.json?lang=en", headers=wechat).get_data(as_text=True)
+    assert '<html lang="en"' in text and "The evening as text" in text
+    files = re.findall(r'href="([^"]*/export\.(?:csv|json)[^"]*)"', text)
+    assert len(files) == 2 and all(lang_of(htmllib.unescape(u)) == ["en"] for u in files)

@@ -401,7 +401,7 @@ def _text_page(token: str, c: dict):
         text=circle_text(c), card_url=None,
         csv_url=url_for(".export_csv", token=token, raw=1, **q),
         csv_label=_("CSV (the standings)"),
-        json_url=url_for(".export_json", token=token, raw=1),
+        json_url=url_for(".export_json", token=token, raw=1, **q),
         json_label=_("JSON (the whole circle, for import)"),
         back_url=url_for(".circle", token=token, **q), back_label=_("Back to the circle"))
     return wechat.vary(add_vary(make_response(html)))

@@ -173,7 +173,7 @@ def _evening_page(token: str, t: dict):
         card_url=url_for(".card", token=view_token or token),
         csv_url=url_for(".export_csv", token=token, raw=1, lang=lang_param()),
         csv_label=_("CSV (every entry, the totals and the settle-up)"),
-        json_url=url_for(".export_json_view", token=token, raw=1),
+        json_url=url_for(".export_json_view", token=token, raw=1, lang=lang_param()),
         json_label=_("JSON (the whole table, for import)"),
         back_url=url_for(".table", token=token, lang=lang_param()),
         back_label=_("Back to the table"))
