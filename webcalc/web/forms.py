@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask_wtf import FlaskForm
 from wtforms import SelectChoice, SelectField, StringField
+from wtforms.fields.core import UnboundField
 from wtforms.validators import Length, Optional
 
 from ..analysis import VARIANT_LABELS
@@ -46,7 +47,10 @@ class AnalyzeForm(FlaskForm):
     win_by = SelectField(_l("Win by"), choices=[], validate_choice=False, default="self_draw")
 
     def __init__(self, formdata, **kwargs):
-        super().__init__(formdata=formdata, **kwargs)
+        # the fields' defaults given as the form's data: WTForms otherwise calls each field's
+        # ``default`` and catches the TypeError of one that is not callable, eight a form
+        # (106 → 78 µs a form, −26 %: bench/RESULTS.md "Issue 38, round 6: the request path")
+        super().__init__(formdata=formdata, data=_DEFAULTS, **kwargs)
         from .templating import VARIANT_NAMES
 
         self.variant.choices = [SelectChoice(name, VARIANT_NAMES.get(name, label))
@@ -103,6 +107,11 @@ class AnalyzeForm(FlaskForm):
 
             req["history"] = history_request(history)
         return req
+
+
+#: each field's data before the request's (its ``default``)
+_DEFAULTS = {name: field.kwargs.get("default") for name, field in vars(AnalyzeForm).items()
+             if isinstance(field, UnboundField)}
 
 
 def field_of(err: InputError) -> str | None:
