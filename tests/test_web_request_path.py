@@ -24,3 +24,30 @@ def test_the_form_starts_from_each_fields_default(app, query):
         assert form.hand.data == query.get("hand")
         assert form.variant.data == query.get("variant", "sanmenxia")
         assert form.validate()
+
+
+@pytest.mark.parametrize("url, header, lang", [
+    ("/", "zh-CN,zh;q=0.9,en;q=0.8", "zh"),
+    ("/", "en-US,en;q=0.9", "en"),
+    ("/?lang=zh", "en-US,en;q=0.9", "zh"),
+    ("/?lang=en", "zh-CN", "en"),
+    ("/", "", "zh"),
+])
+def test_the_language_is_chosen_once_per_request(app, url, header, lang):
+    """``select_locale`` keeps its choice on the request: the room's reading
+    (``current_lang``) and Flask-Babel's catalogue agree, and the next request chooses
+    again."""
+    import flask_babel
+
+    from webcalc.web.i18n import current_lang, select_locale
+
+    for first, second in ((header, "en-GB" if lang == "zh" else "zh-TW"), (header, header)):
+        with app.test_request_context(url, headers={"Accept-Language": first}):
+            assert current_lang() == lang
+            assert str(flask_babel.get_locale()) == ("en" if lang == "en" else "zh_Hans_CN")
+            assert select_locale() == select_locale()
+        with app.test_request_context("/", headers={"Accept-Language": second}):
+            assert current_lang() == ("en" if second.startswith("en") else "zh")
+    resp = app.test_client().get(url, headers={"Accept-Language": header})
+    html = resp.get_data(as_text=True)
+    assert ('<html lang="en">' if lang == "en" else '<html lang="zh-Hans">') in html

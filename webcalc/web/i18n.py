@@ -58,9 +58,7 @@ def lang_param() -> str | None:
     Raises:
         RuntimeError: outside a request.
     """
-    ctx = _cv_request.get(None) if _cv_request is not None else None
-    req = (ctx.request if ctx is not None
-           else cast("LocalProxy[Request]", request)._get_current_object())
+    req = _request()
     try:
         return req.__dict__["_webcalc_lang_param"]
     except KeyError:
@@ -70,12 +68,39 @@ def lang_param() -> str | None:
     return value
 
 
+def _request() -> Request:
+    """This request, through Flask's context variable rather than the proxy.
+
+    Raises:
+        RuntimeError: outside a request.
+    """
+    ctx = _cv_request.get(None) if _cv_request is not None else None
+    return (ctx.request if ctx is not None
+            else cast("LocalProxy[Request]", request)._get_current_object())
+
+
 def select_locale() -> str:
+    """The request's Babel locale: ``?lang=``, else the best of Accept-Language. Chosen once
+    per request and kept on it: :func:`current_lang` asks first (reading the room), then
+    Flask-Babel's ``get_locale`` when the catalogue is loaded; matching a browser's
+    Accept-Language (``zh-CN,zh;q=0.9,en;q=0.8``) is about 20 µs each time.
+
+    Raises:
+        RuntimeError: outside a request.
+    """
+    req = _request()
+    try:
+        return req.__dict__["_webcalc_locale"]
+    except KeyError:
+        pass
     lang = lang_param()
     if lang:
-        return LANGS[lang]
-    best = request.accept_languages.best_match(["zh_CN", "zh_TW", "zh", "en"])
-    return "en" if best == "en" else LANGS["zh"]
+        locale = LANGS[lang]
+    else:
+        best = req.accept_languages.best_match(["zh_CN", "zh_TW", "zh", "en"])
+        locale = "en" if best == "en" else LANGS["zh"]
+    req.__dict__["_webcalc_locale"] = locale
+    return locale
 
 
 class RequestDomain(Domain):
