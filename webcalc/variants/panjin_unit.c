@@ -230,6 +230,8 @@ int pj_search(const int *unit, int n, const int *caps, const int *yj, int start,
             if (c < c_low) c_low = c;
         }
         int h_i = held_after[i];
+        /* the unit's counts at the next two kinds (those of every table started by now) */
+        int c_next1 = unit[i + 1], c_next2 = unit[i + 2];
         table_clear(&nxt);
         for (int k = 0; k < cur.n && !failed; k++) {
             State *st = &cur.s[k];
@@ -283,11 +285,17 @@ int pj_search(const int *unit, int n, const int *caps, const int *yj, int start,
                         int lb = 0;
                         int still = 3 * (groups - g2) + 2 * (1 - p - pr) + b + 2 * s;
                         if (bounded) {
-                            /* below -14 the bound no longer changes (3g + 2p <= 14) */
-                            int v = b + 2 * s - h_i;
+                            /* the places the sequences carry to the next two kinds take
+                             * only tiles held there: those held there leave the rest of
+                             * the unit's tiles for its new groups, the others are filled
+                             * by jokers or draws (_carried_bound); below -14 the bound no
+                             * longer changes (3g + 2p <= 14) */
+                            int u1 = b + s < c_next1 ? b + s : c_next1;
+                            int u2 = s < c_next2 ? s : c_next2;
+                            int v = u1 + u2 - h_i;
                             if (v < -14) v = -14;
                             lb = bound[((groups - g2) * 2 + (1 - p - pr)) * 41 + v + 14]
-                                 - jokers;
+                                 + (b + 2 * s - u1 - u2) - jokers;
                         }
                         if (need_x > 0) {
                             int low = need_x - x - still;
