@@ -141,9 +141,14 @@ int pj_search(const int *unit, int n, const int *caps, const int *yj, int start,
     if (bounded) {
         /* only g <= groups is read; from v = 0 on every own term is positive, so the bound
          * is bound(0) + v there (12 % of a 13-tile hand's searches went to the full grid) */
+        /* v = u1 + u2 - h_i >= -h_i >= -(the unit's tiles): only those v are read */
+        int held_all = 0;
+        for (int i = 0; i < n; i++)
+            held_all += unit[i];
+        int v_low = held_all < 14 ? -held_all : -14;
         for (int g = 0; g <= groups; g++)
             for (int p = 0; p < 2; p++) {
-                for (int v = -14; v <= 0; v++) {
+                for (int v = v_low; v <= 0; v++) {
                     int best = 0x3fffffff;
                     for (int gs = 0; gs <= g; gs++)
                         for (int ps = 0; ps <= p; ps++) {
@@ -300,6 +305,22 @@ int pj_search(const int *unit, int n, const int *caps, const int *yj, int start,
                         if (need_x > 0) {
                             int low = need_x - x - still;
                             if (low > lo) lo = low;
+                        }
+                        if (bounded) {
+                            /* at any y in lo..hi a table's value costs at least
+                             * r + max(0, places - y - c) + lb + x + y >=
+                             * r + lb + x + max(places - c, lo): when none is within the
+                             * limit, no y gives a state (what the loop below would find
+                             * value by value, skipped) */
+                            int best = NOVAL;
+                            for (int q = 0; q < nls; q++) {
+                                int e = ls[q], need = places - ce_c[e];
+                                if (need < lo) need = lo;
+                                if (st->r[e] + need < best)
+                                    best = st->r[e] + need;
+                            }
+                            if (best + lb + x > limit)
+                                continue;
                         }
                         /* per table: the most jokers its held tiles leave room for here */
                         int ylim[MAXE];
