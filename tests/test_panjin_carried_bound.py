@@ -10,7 +10,11 @@ webcalc/variants/panjin_unit.c). The bound the searches had counted the tiles he
   ``panjin_standard`` answer the same as with the old bound, compiled and in Python, at
   every limit from below the count to above the distance (the old bound in the Python twin
   is the reference: the compiled part has only the new one; the unit tables of both are
-  held equal by tests/test_pjunit.py)."""
+  held equal by tests/test_pjunit.py). The tables themselves may differ from the old
+  bound's: a stronger bound also drops some paths to rows that no completion within the
+  limit goes through (a row's other paths, or the row itself; a path to a row some
+  completion within the limit does go through is never dropped, the bound being a lower
+  bound of every completion's cost), so the answers are what is held equal."""
 
 from __future__ import annotations
 
@@ -45,6 +49,8 @@ def _run(fn, args, compiled, old):
             m._pjunit = None
     _clear()
     PS.unit_panjin.cache_clear()
+    PD.unit_panjin_drawn.cache_clear()
+    PD.unit_panjin_drawn_drops.cache_clear()
     if old:
         PS._carried_bound = PD._carried_bound = _old_carried
     try:
