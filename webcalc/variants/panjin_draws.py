@@ -203,7 +203,7 @@ def unit_panjin_drawn(unit: tuple[int, ...], caps: tuple[int, ...], start: int, 
                                 new[key] = (r2, m2)
                             elif r2 == old[0] and m2 | old[1] != old[1]:
                                 new[key] = (r2, m2 | old[1])
-        states = _prune_drawn(new) if len(new) > 48 or i == n - 1 else new
+        states = _prune_drawn(new) if len(new) > 256 or i == n - 1 else new
     return tuple((g, p, x, fl, r, m) for (_, _, g, p, x, fl), (r, m) in states.items())
 
 
@@ -454,7 +454,7 @@ def unit_panjin_drawn_drops(unit: tuple[int, ...], caps: tuple[int, ...], start:
                                     out[e] = (r2, m2)
                                 elif r2 == old[0] and m2 | old[1] != old[1]:
                                     out[e] = (r2, m2 | old[1])
-        states = _prune_drops(new) if len(new) > 48 or i == n - 1 else new
+        states = _prune_drops(new) if len(new) > 256 or i == n - 1 else new
     tables: list[list[Any]] = [[] for _ in range(len(drops) + 1)]
     for (_, _, g, p, x, fl), vals in states.items():
         for e, (r, m) in vals.items():
