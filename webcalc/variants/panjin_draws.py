@@ -18,7 +18,9 @@ from .panjin_search import (
     TRIP,
     YAOJIU,
     YJ,
+    _carried_bound,
     _flat_rest,
+    _held_next,
     _joker_room,
     _relaxed_bounds,
     _suffix_bound,
@@ -148,7 +150,7 @@ def unit_panjin_drawn(unit: tuple[int, ...], caps: tuple[int, ...], start: int, 
         # the places still open after this kind, less what may fill them for free (the
         # real tiles held further on and the unplaced jokers): see _bound
         k_i = held_after[i] + others + jokers
-        h_i = held_after[i]
+        hn = _held_next(unit, i)        # held next: _carried_bound
         c = unit[i]
         cap = caps[i]
         yj = (start + i) in YAOJIU
@@ -167,10 +169,8 @@ def unit_panjin_drawn(unit: tuple[int, ...], caps: tuple[int, ...], start: int, 
                 f_s = fl | SEQ if s else fl
                 for t in trips:
                     g2 = g + s + t
-                    if g2 > 4:
+                    if g2 > 4 or g2 > groups:           # (more than the hand needs)
                         break
-                    if g2 > groups:
-                        break                                   # more than the hand needs
                     f_t = f_s | TRIP if t else f_s
                     for pr in ((0, 1) if not p else (0,)):
                         free = open_ + s + 2 * pr
@@ -180,7 +180,7 @@ def unit_panjin_drawn(unit: tuple[int, ...], caps: tuple[int, ...], start: int, 
                         hi = min(free, room, _joker_room(places - held, jokers - x))
                         pend = 3 * (groups - g2) + 2 * (1 - p - pr) + b + 2 * s - k_i
                         if bound is not None:
-                            pend = bound[groups - g2][1 - p - pr][b + 2 * s - h_i + 14] - jokers
+                            pend = _carried_bound(bound[groups - g2][1 - p - pr], b, s, hn) - jokers
                             # every held joker must find a place (PJ-2)
                             low = jokers - x - (3 * (groups - g2) + 2 * (1 - p - pr) + b
                                                 + 2 * s)
@@ -203,7 +203,7 @@ def unit_panjin_drawn(unit: tuple[int, ...], caps: tuple[int, ...], start: int, 
                                 new[key] = (r2, m2)
                             elif r2 == old[0] and m2 | old[1] != old[1]:
                                 new[key] = (r2, m2 | old[1])
-        states = _prune_drawn(new) if len(new) > 48 or i == n - 1 else new
+        states = _prune_drawn(new) if len(new) > 256 or i == n - 1 else new
     return tuple((g, p, x, fl, r, m) for (_, _, g, p, x, fl), (r, m) in states.items())
 
 
@@ -394,7 +394,7 @@ def unit_panjin_drawn_drops(unit: tuple[int, ...], caps: tuple[int, ...], start:
             s_max = min(4, c + u[i + 1] + u[i + 2] + 1) if seq_ok else 0
             ce[e] = (c, s_max)
         s_top = max(v[1] for v in ce.values())
-        h_i = sum(unit[i + 1:])         # the same in every table started by now
+        hn = _held_next(unit, i)        # the same in every table started by now
         c_low = min(v[0] for v in ce.values())
         new: dict[tuple[Any, ...], dict[int, tuple[int, int]]] = {}
         for (a, b, g, p, x, fl), vals in states.items():
@@ -417,7 +417,7 @@ def unit_panjin_drawn_drops(unit: tuple[int, ...], caps: tuple[int, ...], start:
                         held = c_low if c_low < places else places
                         hi = min(free, room, _joker_room(places - held, jokers - x))
                         # unfilled places still to come, at least (_suffix_bound)
-                        lb = bound[groups - g2][1 - p - pr][b + 2 * s - h_i + 14] - jokers
+                        lb = _carried_bound(bound[groups - g2][1 - p - pr], b, s, hn) - jokers
                         # every held joker must find a place (PJ-2): the places still to
                         # come hold at most that many
                         low = jokers - x - (3 * (groups - g2) + 2 * (1 - p - pr) + b + 2 * s)
@@ -454,7 +454,7 @@ def unit_panjin_drawn_drops(unit: tuple[int, ...], caps: tuple[int, ...], start:
                                     out[e] = (r2, m2)
                                 elif r2 == old[0] and m2 | old[1] != old[1]:
                                     out[e] = (r2, m2 | old[1])
-        states = _prune_drops(new) if len(new) > 48 or i == n - 1 else new
+        states = _prune_drops(new) if len(new) > 256 or i == n - 1 else new
     tables: list[list[Any]] = [[] for _ in range(len(drops) + 1)]
     for (_, _, g, p, x, fl), vals in states.items():
         for e, (r, m) in vals.items():

@@ -93,51 +93,88 @@ static int unit_rows(const int *real, const int *caps, const int *rest, int u, i
     return 0;
 }
 
+/* a table row decoded once, grouped by (g, p) */
+typedef struct {
+    int g, p, x, fl, r;
+    uint64_t m;
+} DRow;
+
+/* rows (search keys) decoded into out, grouped by g * 2 + p: bucket k is
+ * out[start[k]..start[k + 1]), in the rows' order */
+static void bucket_rows(const MRow *rows, int nr, DRow *out, int *start) {
+    int count[11] = {0};
+    for (int j = 0; j < nr; j++) {
+        int rk = rows[j].key;
+        count[((rk / (NF * NX * 2)) % 5) * 2 + (rk / (NF * NX)) % 2 + 1]++;
+    }
+    start[0] = 0;
+    for (int k = 0; k < 10; k++)
+        start[k + 1] = start[k] + count[k + 1];
+    int at[10];
+    for (int k = 0; k < 10; k++)
+        at[k] = start[k];
+    for (int j = 0; j < nr; j++) {
+        int rk = rows[j].key, g = (rk / (NF * NX * 2)) % 5, p = (rk / (NF * NX)) % 2;
+        out[at[g * 2 + p]++] = (DRow){g, p, (rk / NF) % NX, rk % NF, rows[j].r, rows[j].m};
+    }
+}
+
 /* one merge step (merge_impl's): acc (merge keys) with a unit's rows (search keys), then
- * the dominance pruning; the result replaces *acc (PyMem). 0, or -1 with an exception set */
+ * the dominance pruning; the result replaces *acc (PyMem). 0, or -1 with an exception set.
+ * The rows are decoded once and grouped by (g, p): an acc state meets only the groups
+ * that keep g + g2 <= groups and p + p2 <= 1 (the others fail that test first). */
 static int merge_rows(MRow **acc, int *nacc, const MRow *rows, int nr, int groups,
                       int max_x, int jokers, int limit, int counts_suit, int want, int k_u) {
     int failed = 0;
+    DRow *dr = PyMem_Malloc(sizeof(DRow) * (nr ? nr : 1));
+    int start[11];
+    if (!dr) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    bucket_rows(rows, nr, dr, start);
     for (int i = 0; i < *nacc && !failed; i++) {
         const MRow *s = &(*acc)[i];
         int kk = s->key, f = kk % NF, nn = (kk / NF) % 4, x = (kk / (NF * 4)) % NX;
         int p = (kk / (NF * 4 * NX)) % 2, g = kk / (NF * 4 * NX * 2);
-        for (int j = 0; j < nr; j++) {
-            int rk = rows[j].key, fl = rk % NF, x2 = (rk / NF) % NX;
-            int p2 = (rk / (NF * NX)) % 2, g2 = (rk / (NF * NX * 2)) % 5;
-            int g3 = g + g2, p3 = p + p2, x3 = x + x2;
-            if (g3 > groups || p3 > 1 || x3 > max_x || x3 >= NX)
-                continue;
-            int still = 3 * (groups - g3) + 2 * (1 - p3);
-            if (x3 + still < jokers)
-                continue;
-            int r3 = s->r + rows[j].r;
-            int lb = x3 - jokers;
-            if (still + x3 - k_u > lb) lb = still + x3 - k_u;
-            if (lb < 0) lb = 0;
-            if (r3 + lb > limit)
-                continue;
-            int n3 = (counts_suit && (fl & PRES)) ? nn + 1 : nn;
-            if (n3 > 3) {
-                PyErr_SetString(PyExc_ValueError, "more than three suits");
-                failed = 1;
-                break;
-            }
-            State *st = table_get(&ma, mpack(g3, p3, x3, n3, f | (fl & want)));
-            if (!st) {
-                PyErr_NoMemory();
-                failed = 1;
-                break;
-            }
-            uint64_t m3 = s->m | rows[j].m;
-            if (st->r[0] == NOVAL || r3 < st->r[0]) {
-                st->r[0] = r3;
-                st->m[0] = m3;
-            } else if (r3 == st->r[0]) {
-                st->m[0] |= m3;
-            }
-        }
+        for (int g2 = 0; g2 <= groups - g && !failed; g2++)
+            for (int p2 = 0; p2 <= 1 - p && !failed; p2++)
+                for (int j = start[g2 * 2 + p2]; j < start[g2 * 2 + p2 + 1]; j++) {
+                    const DRow *w = &dr[j];
+                    int fl = w->fl, g3 = g + g2, p3 = p + p2, x3 = x + w->x;
+                    if (x3 > max_x || x3 >= NX)
+                        continue;
+                    int still = 3 * (groups - g3) + 2 * (1 - p3);
+                    if (x3 + still < jokers)
+                        continue;
+                    int r3 = s->r + w->r;
+                    int lb = x3 - jokers;
+                    if (still + x3 - k_u > lb) lb = still + x3 - k_u;
+                    if (lb < 0) lb = 0;
+                    if (r3 + lb > limit)
+                        continue;
+                    int n3 = (counts_suit && (fl & PRES)) ? nn + 1 : nn;
+                    if (n3 > 3) {
+                        PyErr_SetString(PyExc_ValueError, "more than three suits");
+                        failed = 1;
+                        break;
+                    }
+                    State *st = table_get(&ma, mpack(g3, p3, x3, n3, f | (fl & want)));
+                    if (!st) {
+                        PyErr_NoMemory();
+                        failed = 1;
+                        break;
+                    }
+                    uint64_t m3 = s->m | w->m;
+                    if (st->r[0] == NOVAL || r3 < st->r[0]) {
+                        st->r[0] = r3;
+                        st->m[0] = m3;
+                    } else if (r3 == st->r[0]) {
+                        st->m[0] |= m3;
+                    }
+                }
     }
+    PyMem_Free(dr);
     if (!failed && prune(&ma, &mb, 1)) {
         PyErr_NoMemory();
         failed = 1;
@@ -286,6 +323,7 @@ PyObject *discards_drawn_impl(PyObject *self, PyObject *args) {
     int nrows[4][MAXE], drops[4][MAXN], nd[4];
     int table_of[34];                    /* a discard's table in its unit */
     MRow *acc = NULL;
+    DRow *dacc = NULL;
     PyObject *result = NULL;
     for (int u = 0; u < 4; u++) {
         int a = 9 * u, n = u < 3 ? 9 : 7;
@@ -331,6 +369,31 @@ PyObject *discards_drawn_impl(PyObject *self, PyObject *args) {
             }
         }
         int counts_suit = u < 3 && !(suits0 >> u & 1);
+        /* the merged states decoded once, grouped by (g, p): a table row (g2, p2) meets
+         * only those with g = groups - g2 and p = 1 - p2 */
+        PyMem_Free(dacc);
+        dacc = PyMem_Malloc(sizeof(DRow) * (nacc ? nacc : 1));
+        if (!dacc) {
+            PyErr_NoMemory();
+            Py_CLEAR(result);
+            goto done;
+        }
+        int astart[11], acount[11] = {0}, aat[10];
+        for (int q = 0; q < nacc; q++) {
+            int kk = acc[q].key;
+            acount[((kk / (NF * 4 * NX * 2)) * 2 + (kk / (NF * 4 * NX)) % 2) + 1]++;
+        }
+        astart[0] = 0;
+        for (int b = 0; b < 10; b++) {
+            astart[b + 1] = astart[b] + acount[b + 1];
+            aat[b] = astart[b];
+        }
+        for (int q = 0; q < nacc; q++) {
+            int kk = acc[q].key, g = kk / (NF * 4 * NX * 2), p = (kk / (NF * 4 * NX)) % 2;
+            /* DRow's fields here: x, n (in p), flags, r, drawn */
+            dacc[aat[g * 2 + p]++] = (DRow){g, (kk / NF) % 4, (kk / (NF * 4)) % NX, kk % NF,
+                                            acc[q].r, acc[q].m};
+        }
         for (int i = 0; i < nk; i++) {
             int k = discards[i];
             if (k < 9 * u || k >= 9 * u + (u < 3 ? 9 : 7))
@@ -343,18 +406,18 @@ PyObject *discards_drawn_impl(PyObject *self, PyObject *args) {
                 int rk = tab[j].key, fl = rk % NF, x2 = (rk / NF) % NX;
                 int p2 = (rk / (NF * NX)) % 2, g2 = (rk / (NF * NX * 2)) % 5;
                 int inc = (counts_suit && (fl & PRES)) ? 1 : 0, fw = fl & want;
-                for (int q = 0; q < nacc; q++) {
-                    int kk = acc[q].key, f = kk % NF, nn = (kk / NF) % 4;
-                    int x = (kk / (NF * 4)) % NX, p = (kk / (NF * 4 * NX)) % 2;
-                    int g = kk / (NF * 4 * NX * 2), x3 = x + x2;
-                    if (g != groups - g2 || p != 1 - p2)
-                        continue;
+                if (g2 > groups || p2 > 1)
+                    continue;
+                int bk = (groups - g2) * 2 + (1 - p2);
+                for (int q = astart[bk]; q < astart[bk + 1]; q++) {
+                    const DRow *w = &dacc[q];
+                    int f = w->fl, nn = w->p, x3 = w->x + x2;
                     if (x3 > max_x || x3 < min_jokers || !((allowed >> (nn + inc)) & 1) ||
                         (f | fw) != want)
                         continue;
-                    long long rr = (long long)acc[q].r + tab[j].r;
+                    long long rr = (long long)w->r + tab[j].r;
                     long long cost = rr + (x3 > jokers ? x3 - jokers : 0);
-                    uint64_t m3 = acc[q].m | tab[j].m;
+                    uint64_t m3 = w->m | tab[j].m;
                     if (need_real && rr < 2) {
                         m3 = 0;
                         if (!rr)
@@ -377,6 +440,7 @@ PyObject *discards_drawn_impl(PyObject *self, PyObject *args) {
     }
 done:
     PyMem_Free(acc);
+    PyMem_Free(dacc);
     for (int u = 0; u < 4; u++)
         for (int e = 0; e < MAXE; e++)
             PyMem_Free(rows[u][e]);

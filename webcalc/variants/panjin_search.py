@@ -102,7 +102,7 @@ def unit_panjin(unit: tuple[int, ...], caps: tuple[int, ...], start: int, honors
     states: dict[tuple[Any, ...], int] = {(0, 0, 0, 0, 0, 0): 0}       # (a, b, g, p, x, fl) -> r
     for i in range(n):
         k_i = held_after[i] + others + jokers           # free fillers still to come
-        h_i = held_after[i]
+        held_i = _held_next(unit, i)
         c = unit[i]
         cap = caps[i]
         yj = (start + i) in YAOJIU
@@ -136,7 +136,8 @@ def unit_panjin(unit: tuple[int, ...], caps: tuple[int, ...], start: int, honors
                         hi = min(free, room, _joker_room(places - held, jokers - x))
                         pend = 3 * (groups - g2) + 2 * (1 - p - pr) + b + 2 * s - k_i
                         if bound is not None:
-                            pend = bound[groups - g2][1 - p - pr][b + 2 * s - h_i + 14] - jokers
+                            pend = _carried_bound(bound[groups - g2][1 - p - pr], b, s,
+                                                  held_i) - jokers
                         for y in range(lo, hi + 1):
                             real = places - y
                             d = real - c if real > c else 0
@@ -505,6 +506,31 @@ def _suffix_bound(rest: tuple[Any, ...]) -> tuple[Any, ...]:
                 for v in range(-14, 27)))
         out.append(tuple(row))
     return tuple(out)
+
+
+def _held_next(unit: tuple[int, ...], i: int) -> tuple[int, int, int]:
+    """What :func:`_carried_bound` reads of ``unit`` after its kind ``i``: the real tiles
+    held at ``i + 1``, at ``i + 2`` and after ``i`` in all (every table a search of the
+    unit less one tile has started by then holds the same)."""
+    n = len(unit)
+    return (unit[i + 1] if i + 1 < n else 0, unit[i + 2] if i + 2 < n else 0,
+            sum(unit[i + 1:]))
+
+
+def _carried_bound(row: tuple[int, ...], b: int, s: int, held: tuple[int, int, int]) -> int:
+    """At least how many places stay unfilled by held real tiles after a unit's kind
+    ``i``, when a state leaves it with ``b`` sequences begun one kind back and ``s`` begun
+    at ``i`` (``row``: :func:`_suffix_bound` at the groups and pair still to make;
+    ``held``: :func:`_held_next` at ``i``). Those sequences' places at ``i + 1``
+    (``b + s``) and ``i + 2`` (``s``) take only tiles held there: what the unit holds
+    beside them is all that fills its new groups, the rest of the carried places take
+    jokers or draws. At least ``row[b + 2 * s − h + 14]`` (``h`` the tiles after ``i``,
+    counted wherever they are held), so a search that prunes with it keeps every target
+    within its limit and drops more of the states that cannot reach one (the compiled
+    search, webcalc/variants/panjin_unit.c, prunes with the same)."""
+    u1 = min(b + s, held[0])
+    u2 = min(s, held[1])
+    return row[max(-14, u1 + u2 - held[2]) + 14] + b + 2 * s - u1 - u2
 
 
 def _flat_rest(rest: tuple[Any, ...]) -> tuple[int, ...]:
