@@ -184,6 +184,9 @@ static PyMethodDef methods[] = {
      "sequence) flags the standard splits reach, bit trip * 2 + seq each; None outside "
      "counts 0-4, 0-14 jokers, 0-4 melds, 0-1 pair. See webcalc/decompose.py "
      "_achievable_flags."},
+    {"count_lower", count_lower, METH_VARARGS,
+     "count_lower(real, caps, jokers, groups, allowed, flags) -> int or None: at most "
+     "盘锦's standard distance, seeing PJ-4..PJ-6. See webcalc/variants/panjin_lower.py."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -68,6 +68,7 @@ from .panjin_draws import (
     panjin_standard_drawn,
     useful_search,
 )
+from .panjin_lower import count_lower
 from .panjin_search import panjin_meld_flags, panjin_missing
 from .panjin_texts import RULES, TEXTS
 from .panjin_worth import ONE_BAMBOO, reading_fan, wait_keys
@@ -394,10 +395,13 @@ class Panjin(Variant[PanjinOptions]):
         caller has them."""
         face, real_caps, room = caps if caps is not None else hand_caps(sit)
         jokers = len(sit.jokers)
+        allowed = self.allowed_suit_counts(sit)
+        lower = count_lower(sit, real_caps, allowed)         # PJ-4..PJ-6 seen: at most d
+        if lower is None or lower > 1:
+            return None                                      # no complete hand one tile away
         return panjin_standard_drawn(
             sit.real_counts, real_caps, jokers, room, len(sit.hand.melds),
-            panjin_meld_flags(sit), self.allowed_suit_counts(sit), sit.options.piaohu,
-            jokers, 1)
+            panjin_meld_flags(sit), allowed, sit.options.piaohu, jokers, 1)
 
     @staticmethod
     def _kept_unsearched(sit: Situation[PanjinOptions]) -> bool:

@@ -1,0 +1,161 @@
+/* 盘锦's count below which its searches need not run, seeing PJ-4..PJ-6: the twin of
+ * webcalc/variants/panjin_lower.py count_lower (tests/test_panjin_lower.py holds the two
+ * equal, and the count at most the distance the searches find).
+ *
+ * From the relaxed unit tables (jokers anywhere, no cap: _pjunit_draws.c free_unit_rows,
+ * M_RELAXED, cached and warmed, the ones relaxed_rest reads), each unit's fewest places
+ * unfilled by its held real tiles per (g, p), with its own fresh groups (3 places) and
+ * pair (2). For each set S of suits a target may show (|S ∪ the melds' suits| allowed,
+ * PJ-4): a suit of S that no meld shows has a group or the pair in its unit ((0, 0)
+ * barred), one outside S only jokers there (3 and 2 places a group and the pair); the four
+ * units together (min-plus) give U, the fewest places unfilled; each suit of S the hand
+ * holds no real tile of is a real tile to draw (R). The count is the least over S of
+ * max(U - jokers, R), and at least one draw for a missing 幺九 (PJ-5) and 3 - held (2 for
+ * an honor pair) for the nearest real 刻 (PJ-6). */
+#include "../_pjunit.h"
+
+#define PINF 99
+
+static void lower_min_plus(const int *a, const int *b, int *out) {
+    for (int k = 0; k < 10; k++)
+        out[k] = PINF;
+    for (int i = 0; i < 10; i++) {
+        if (a[i] >= PINF)
+            continue;
+        for (int j = 0; j < 10; j++) {
+            if (b[j] >= PINF || ((i & 1) && (j & 1)) || i + j >= 10)
+                continue;
+            if (a[i] + b[j] < out[i + j])
+                out[i + j] = a[i] + b[j];
+        }
+    }
+}
+
+/* a unit's minima m (ten numbers [g * 2 + p]) with its own fresh groups and pair */
+static void closure(const int *m, int *out) {
+    for (int g = 0; g < 5; g++)
+        for (int p = 0; p < 2; p++) {
+            int best = PINF;
+            for (int g1 = 0; g1 <= g; g1++)
+                for (int p1 = 0; p1 <= p; p1++) {
+                    int v = m[g1 * 2 + p1];
+                    if (v < PINF && v + 3 * (g - g1) + 2 * (p - p1) < best)
+                        best = v + 3 * (g - g1) + 2 * (p - p1);
+                }
+            out[g * 2 + p] = best;
+        }
+}
+
+static const unsigned char YAOJIU_K[34] = {1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0,
+                                           1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1};
+
+/* count_lower(real, caps, jokers, groups, allowed, flags) -> int or None:
+ * panjin_lower.py count_lower; allowed the suit counts as a bit set, flags the melds'
+ * suits (bits 0-2), 幺九 (bit 3) and 刻 (bit 4). */
+PyObject *count_lower(PyObject *self, PyObject *args) {
+    PyObject *real_o, *caps_o;
+    int jokers, groups, allowed, flags;
+    if (!PyArg_ParseTuple(args, "OOiiii", &real_o, &caps_o, &jokers, &groups, &allowed,
+                          &flags))
+        return NULL;
+    int real[34], caps[34];
+    if (read_ints(real_o, real, 34, "real") != 34 || read_ints(caps_o, caps, 34, "caps") != 34) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "real, caps: 34 numbers each");
+        return NULL;
+    }
+    for (int k = 0; k < 34; k++)
+        if (real[k] < 0 || real[k] > 4) {
+            PyErr_SetString(PyExc_ValueError, "real: counts are 0 to 4");
+            return NULL;
+        }
+    if (groups < 0 || groups > 4 || jokers < 0) {
+        PyErr_SetString(PyExc_ValueError, "groups: 0 to 4; jokers: at least 0");
+        return NULL;
+    }
+    static const int no_caps[MAXN] = {0};      /* a relaxed table's key has no caps */
+    int f[4][10], held[4];
+    for (int u = 0; u < 4; u++) {
+        int a = 9 * u, n = u < 3 ? 9 : 7, unit[MAXN], m[10];
+        held[u] = 0;
+        for (int i = 0; i < n; i++) {
+            unit[i] = real[a + i];
+            held[u] += unit[i];
+        }
+        if (u == 3)          /* the honors' table is that of their counts in any order */
+            for (int i = 1; i < n; i++)
+                for (int j = i; j > 0 && unit[j] > unit[j - 1]; j--) {
+                    int t = unit[j]; unit[j] = unit[j - 1]; unit[j - 1] = t;
+                }
+        Row rows[MAXROWS];
+        int nr = free_unit_rows(unit, no_caps, n, u == 3, M_RELAXED, rows);
+        if (nr < 0)
+            return NULL;
+        for (int k = 0; k < 10; k++)
+            m[k] = PINF;
+        for (int i = 0; i < nr; i++) {
+            int k = rows[i].g * 2 + rows[i].p;
+            if (rows[i].d < m[k])
+                m[k] = rows[i].d;
+        }
+        closure(m, f[u]);
+    }
+    int suits0 = flags & 7, best = PINF;
+    for (int s = 0; s < 8; s++) {
+        int shown = s | suits0, n_shown = 0;
+        for (int u = 0; u < 3; u++)
+            n_shown += shown >> u & 1;
+        if (!(allowed >> n_shown & 1))
+            continue;
+        int v[4][10], draws = 0;
+        for (int u = 0; u < 3; u++)
+            for (int k = 0; k < 10; k++) {
+                if (suits0 >> u & 1)
+                    v[u][k] = f[u][k];                   /* shown by a meld */
+                else if (s >> u & 1)
+                    v[u][k] = k ? f[u][k] : PINF;        /* a group or the pair there */
+                else
+                    v[u][k] = 3 * (k >> 1) + 2 * (k & 1);  /* jokers only */
+            }
+        for (int u = 0; u < 3; u++)
+            if ((s >> u & 1) && !(suits0 >> u & 1) && !held[u])
+                draws++;
+        memcpy(v[3], f[3], sizeof v[3]);
+        int a[10], b[10], all[10];
+        lower_min_plus(v[0], v[1], a);
+        lower_min_plus(v[2], v[3], b);
+        lower_min_plus(a, b, all);
+        int places = all[groups * 2 + 1];
+        if (places >= PINF)
+            continue;
+        int c = places - jokers > draws ? places - jokers : draws;
+        if (c < best)
+            best = c;
+    }
+    if (best >= PINF)
+        Py_RETURN_NONE;
+    if (!(flags & 8)) {                              /* PJ-5: a first 幺九 to draw */
+        int yj = 0;
+        for (int k = 0; k < 34; k++)
+            if (YAOJIU_K[k] && real[k])
+                yj = 1;
+        if (!yj && best < 1)
+            best = 1;
+    }
+    if (!(flags & 16)) {                             /* PJ-6: the nearest real 刻 */
+        int trip = PINF;
+        for (int k = 0; k < 34; k++) {
+            int held_k = real[k] < 3 ? real[k] : 3;
+            if (caps[k] >= 3 && 3 - held_k < trip)
+                trip = 3 - held_k;
+            if (k >= 27 && caps[k] >= 2) {
+                int pair = 2 - (real[k] < 2 ? real[k] : 2);
+                if (pair < trip)
+                    trip = pair;
+            }
+        }
+        if (trip < PINF && trip > best)
+            best = trip;
+    }
+    return PyLong_FromLong(best);
+}
