@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 import webcalc.shanten as S
 import webcalc.variants.panjin as P
+import webcalc.variants.panjin_advice as PA
 import webcalc.variants.panjin_draws as PD
 import webcalc.variants.panjin_lower as PL
 import webcalc.variants.panjin_search as PS
@@ -84,12 +85,12 @@ def _old_count(sit, caps, allowed):
 
 
 def _with_old_count(fn):
-    saved = PD.count_lower, P.count_lower
-    PD.count_lower = P.count_lower = _old_count
+    saved = PD.count_lower, P.count_lower, PA.count_lower
+    PD.count_lower = P.count_lower = PA.count_lower = _old_count
     try:
         return fn()
     finally:
-        PD.count_lower, P.count_lower = saved
+        PD.count_lower, P.count_lower, PA.count_lower = saved
 
 
 def _pure(fn, compiled):
@@ -120,7 +121,7 @@ def _answers(sit):
     if sit.hand.tile_count == 14:
         return efficiency(PANJIN, sit)
     return ([int(t) for t in PANJIN.winning_kinds(sit)], PANJIN._ready_search(sit),
-            useful_draws(PANJIN, sit))
+            useful_draws(PANJIN, sit), PANJIN.own_advice(sit, 34, ()))
 
 
 @pytest.mark.parametrize("compiled", [

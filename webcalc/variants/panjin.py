@@ -62,12 +62,8 @@ from ..tables import standard_waits
 from ..tiles import ALL_TILES, Tile
 from ..wildcards import PANJIN, wildcards_from_indicator
 from .base import WIN_METHOD_LABELS, Declarable, Judgement, Situation, Variant, reason
-from .panjin_draws import (
-    discards_search,
-    discards_useful,
-    panjin_standard_drawn,
-    useful_search,
-)
+from .panjin_advice import own_advice, useful_search
+from .panjin_draws import discards_search, discards_useful, panjin_standard_drawn
 from .panjin_lower import count_lower
 from .panjin_search import panjin_meld_flags, panjin_missing
 from .panjin_texts import RULES, TEXTS
@@ -232,9 +228,14 @@ class Panjin(Variant[PanjinOptions]):
     # -- hand-level conditions ------------------------------------------------------
     def useful_search(self, sit: Situation, bound: int | None = None,
                       standard: tuple[Any, ...] | None = None) -> tuple[int, set[int]]:
-        """PJ-2, PJ-4..PJ-8: :func:`webcalc.variants.panjin_draws.useful_search`."""
+        """PJ-2, PJ-4..PJ-8: :func:`webcalc.variants.panjin_advice.useful_search`."""
         return useful_search(sit, self.allowed_suit_counts(sit),
                              lambda: [int(t) for t in self.winning_kinds(sit)], bound, standard)
+
+    def own_advice(self, sit: Situation, kinds: int, visible: Sequence[int],
+                   useful: bool = True) -> tuple[Any, ...] | None:
+        """A 13-tile hand's waits and 牌理 in one pass: :func:`own_advice`."""
+        return own_advice(self, sit, kinds, visible, useful)
 
     def discards_search(self, sit: Situation) -> tuple[int | None, dict[int, Any]]:
         """Every discard at once: :func:`webcalc.variants.panjin_draws.discards_search`."""
@@ -332,17 +333,22 @@ class Panjin(Variant[PanjinOptions]):
         return self._structure_ok(sit.options, sit.real_counts, len(sit.jokers),
                                   len(sit.hand.melds), meld_trip, meld_seq)
 
-    def winning_kinds(self, sit: Situation[PanjinOptions]) -> list[Tile]:
+    def winning_kinds(self, sit: Situation[PanjinOptions],
+                      caps: tuple[list[int], list[int], int] | None = None,
+                      ready: tuple[tuple[int, int, bool] | None] | None = None) -> list[Tile]:
         """Waits without building a hand per candidate: the shape candidates from the
         unit tables (unless :meth:`_ready_search` finds no standard hand one tile away and
         nothing else could keep one: then 七对's alone), narrowed by
         :meth:`_standard_filter`; a real kind its search shows a
         complete standard hand drawing wins outright, the others (七对, wildcard kinds,
         kinds with no copy left to hold) go through PJ-4/PJ-5 updated by the one added tile
-        and the PJ-6/PJ-7 split search. No wildcard kind for a ``discard`` win (C-9, PJ-2)."""
+        and the PJ-6/PJ-7 split search. No wildcard kind for a ``discard`` win (C-9, PJ-2).
+        ``caps``, ``ready``: :func:`hand_caps` and ``(``:meth:`_ready_search```)`` of ``sit``
+        when the caller has them."""
         keep = self.special_waits(sit)
-        caps = hand_caps(sit)              # the caps every step below reads, once
-        found = self._ready_search(sit, caps)
+        if caps is None:
+            caps = hand_caps(sit)          # the caps every step below reads, once
+        found = self._ready_search(sit, caps) if ready is None else ready[0]
         # no kind _standard_filter keeps without the search: with no standard hand one tile
         # away only 七对's candidates stay, with one the search's own kinds (neither asks
         # standard_waits)

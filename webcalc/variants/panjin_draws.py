@@ -633,68 +633,6 @@ def _combine(acc: dict[Any, Any], tables: Sequence[tuple[tuple[int, ...], ...]],
 
 # -- the 牌理 hooks of :class:`webcalc.variants.panjin.Panjin` ----------------------------------
 
-def useful_search(sit: Situation, allowed: set[int], winning: Callable[[], Iterable[int]],
-                  bound: int | None = None,
-                  standard: tuple[Any, ...] | None = None) -> tuple[int, set[int]]:
-    """PJ-2, PJ-4..PJ-8: the distance ``d`` of the 13-tile hand (``INF``: never ready) and the
-    kinds whose draw lowers it, for the standard shape and 七对 (with its option), each from
-    one search that keeps the kinds its nearest targets draw (:func:`panjin_standard_drawn`,
-    :func:`seven_pairs_panjin_drawn`). A ``discard`` win counts as
-    :func:`webcalc.variants.panjin_search.panjin_missing` does: a target that draws no real
-    tile is one tile farther (C-9, PJ-2), and the draws that lower the distance are read
-    accordingly (:func:`_drawn_best`); a hand ready for it has its waits (``winning()``) as
-    its useful draws (C-12). ``bound`` and ``standard``: as
-    :meth:`webcalc.variants.base.Variant.useful_search` says."""
-    face, real_caps, room = hand_caps(sit)
-    jokers = len(sit.jokers)
-    melds = len(sit.hand.melds)
-    need_real = sit.win_by == "discard"            # C-9, PJ-2: no discard win on a wildcard
-    shapes: dict[str, int] = {}
-    found = None
-    lower: int | None
-    if standard is not None and bound is not None:
-        # the caller's search at ``bound`` (exact: None when no target is within it)
-        found = standard[0]
-        if found is not None:
-            shapes["standard"] = found[0]
-        lower = None
-    else:
-        # standard: bounded searches from a count at most the distance up (PJ-4..PJ-6
-        # seen: :func:`webcalc.variants.panjin_lower.count_lower`)
-        lower = count_lower(sit, real_caps, allowed)
-    if lower is not None:
-        bounds = range(lower, 15) if bound is None else (bound,) if bound >= lower else ()
-        for b in bounds:
-            found = panjin_standard_drawn(
-                sit.real_counts, real_caps, jokers, room, melds, panjin_meld_flags(sit),
-                allowed, sit.options.piaohu, jokers, b, need_real)
-            if found is not None:
-                shapes["standard"] = found[0]
-                break
-    seven = None
-    if sit.options.seven_pairs and not melds:
-        # only wanted when not farther than the standard shape
-        seven = seven_pairs_panjin_drawn(sit.real_counts, real_caps, jokers, room, allowed,
-                                         need_real, jokers, INF if found is None else found[0])
-        if seven is not None:
-            shapes["seven_pairs"] = seven[0]
-    if not shapes:
-        return INF, set()
-    d0 = min(shapes.values())
-    if need_real and d0 == 1:
-        # ready for a discard win: under the rule no draw brings it nearer (the last tile
-        # must come from a discard), and C-12 makes a ready hand's useful draws its waits
-        return d0, set(winning())
-    kinds: set[int] = set()
-    for res in (found, seven):
-        if res is not None and res[0] == d0:
-            _, mask, wild = res
-            kinds |= {k for k in range(34) if mask >> k & 1}
-            if wild:
-                kinds |= {int(w) for w in sit.wildcards}
-    return d0, kinds
-
-
 def discards_useful(sit: Situation, allowed: set[int],
                     winning_of: Callable[[Situation], Iterable[int]], bound: int,
                     pre: dict[int, Any]) -> dict[int, tuple[int, int]] | None:
