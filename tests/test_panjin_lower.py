@@ -141,10 +141,11 @@ def test_count_of_known_hands():
     """Values the rules fix. 123456789m 1178p (13 tiles): the relaxed places see one
     missing (123 456 789m 11p 78p+), but PJ-4 wants a bamboo, so a bamboo group (3 places)
     or pair (2) beside three man groups: three, the distance; the old count said 1.
-    123456789m 11789p (14): a bamboo pair beside four groups is 2 places, and PJ-6 wants a
-    real 刻 besides (111p), which that target lacks: the count 2, the distance 3.
-    111m 234m 567p 78s 99s has all it needs: the one tile (6s or 9s)."""
-    for hand, old, new, d in (("123456789m1178p", 1, 3, 3), ("123456789m11789p", 1, 2, 3),
+    123456789m 11789p (14): a bamboo pair beside four groups is 2 places (PJ-4), but that
+    target has no 刻 (PJ-6): the nearest, 111p, draws one 1p and leaves three groups
+    (123 456 789m) and a pair to make of the rest, the bamboo pair's 2 places: 3, the
+    distance (the old count 1). 111m 234m 567p 78s 99s has all it needs: the one tile."""
+    for hand, old, new, d in (("123456789m1178p", 1, 3, 3), ("123456789m11789p", 1, 3, 3),
                               ("111234m567p7899s", 1, 1, 1)):
         _, sit = situation_of({"variant": "panjin", "hand": hand})
         _, caps, _ = hand_caps(sit)

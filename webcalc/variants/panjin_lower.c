@@ -10,8 +10,12 @@
  * barred), one outside S only jokers there (3 and 2 places a group and the pair); the four
  * units together (min-plus) give U, the fewest places unfilled; each suit of S the hand
  * holds no real tile of is a real tile to draw (R). The count is the least over S of
- * max(U - jokers, R), and at least one draw for a missing 幺九 (PJ-5) and 3 - held (2 for
- * an honor pair) for the nearest real 刻 (PJ-6). */
+ * max(U - jokers, R, K), K (PJ-6) the least over the kinds k a real 刻 may be of (in a
+ * suit S shows, or an honor) of t + max(0, U_k - jokers): t = 3 - held real tiles of k (2 -
+ * held for an honor pair as the eyes), no joker among them (PJ-2), and U_k the places the
+ * rest of the target leaves unfilled (the hand less those held tiles, one group fewer or
+ * no pair, the other suits of S still shown); and at least one draw for a missing 幺九
+ * (PJ-5). */
 #include "../_pjunit.h"
 
 #define PINF 99
@@ -31,6 +35,9 @@ static void lower_min_plus(const int *a, const int *b, int *out) {
     }
 }
 
+/* a unit's relaxed minima with its own fresh groups and pair: closure of its table */
+static int unit_closure(const int *counts, int u, int *out);
+
 /* a unit's minima m (ten numbers [g * 2 + p]) with its own fresh groups and pair */
 static void closure(const int *m, int *out) {
     for (int g = 0; g < 5; g++)
@@ -44,6 +51,31 @@ static void closure(const int *m, int *out) {
                 }
             out[g * 2 + p] = best;
         }
+}
+
+static int unit_closure(const int *counts, int u, int *out) {
+    static const int no_caps[MAXN] = {0};      /* a relaxed table's key has no caps */
+    int n = u < 3 ? 9 : 7, unit[MAXN], m[10];
+    for (int i = 0; i < n; i++)
+        unit[i] = counts[i];
+    if (u == 3)              /* the honors' table is that of their counts in any order */
+        for (int i = 1; i < n; i++)
+            for (int j = i; j > 0 && unit[j] > unit[j - 1]; j--) {
+                int t = unit[j]; unit[j] = unit[j - 1]; unit[j - 1] = t;
+            }
+    Row rows[MAXROWS];
+    int nr = free_unit_rows(unit, no_caps, n, u == 3, M_RELAXED, rows);
+    if (nr < 0)
+        return -1;
+    for (int k = 0; k < 10; k++)
+        m[k] = PINF;
+    for (int i = 0; i < nr; i++) {
+        int k = rows[i].g * 2 + rows[i].p;
+        if (rows[i].d < m[k])
+            m[k] = rows[i].d;
+    }
+    closure(m, out);
+    return 0;
 }
 
 static const unsigned char YAOJIU_K[34] = {1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0,
@@ -73,33 +105,33 @@ PyObject *count_lower(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "groups: 0 to 4; jokers: at least 0");
         return NULL;
     }
-    static const int no_caps[MAXN] = {0};      /* a relaxed table's key has no caps */
     int f[4][10], held[4];
     for (int u = 0; u < 4; u++) {
-        int a = 9 * u, n = u < 3 ? 9 : 7, unit[MAXN], m[10];
         held[u] = 0;
-        for (int i = 0; i < n; i++) {
-            unit[i] = real[a + i];
-            held[u] += unit[i];
-        }
-        if (u == 3)          /* the honors' table is that of their counts in any order */
-            for (int i = 1; i < n; i++)
-                for (int j = i; j > 0 && unit[j] > unit[j - 1]; j--) {
-                    int t = unit[j]; unit[j] = unit[j - 1]; unit[j - 1] = t;
-                }
-        Row rows[MAXROWS];
-        int nr = free_unit_rows(unit, no_caps, n, u == 3, M_RELAXED, rows);
-        if (nr < 0)
+        for (int i = 0; i < (u < 3 ? 9 : 7); i++)
+            held[u] += real[9 * u + i];
+        if (unit_closure(real + 9 * u, u, f[u]) < 0)
             return NULL;
-        for (int k = 0; k < 10; k++)
-            m[k] = PINF;
-        for (int i = 0; i < nr; i++) {
-            int k = rows[i].g * 2 + rows[i].p;
-            if (rows[i].d < m[k])
-                m[k] = rows[i].d;
-        }
-        closure(m, f[u]);
     }
+    /* PJ-6's candidates: a real triplet of k, or an honor's real pair as the eyes, by the
+     * draws t they need; a kind not held leaves its unit's table as it is, a held one's
+     * table less the tiles it takes is looked up when first asked */
+    int want_trip = !(flags & 16) && groups > 0, nc = 0;
+    struct { int k, u, size, t, used, ready, g[10]; } cand[41];
+    for (int t = 0; want_trip && t <= 3; t++)
+        for (int k = 0; k < 34; k++)
+            for (int size = 3; size >= (k < 27 ? 3 : 2); size--) {
+                int used = real[k] < size ? real[k] : size;
+                if (caps[k] < size || size - used != t)
+                    continue;
+                cand[nc].k = k;
+                cand[nc].u = k < 27 ? k / 9 : 3;
+                cand[nc].size = size;
+                cand[nc].t = t;
+                cand[nc].used = used;
+                cand[nc].ready = 0;
+                nc++;
+            }
     int suits0 = flags & 7, best = PINF;
     for (int s = 0; s < 8; s++) {
         int shown = s | suits0, n_shown = 0;
@@ -121,14 +153,58 @@ PyObject *count_lower(PyObject *self, PyObject *args) {
             if ((s >> u & 1) && !(suits0 >> u & 1) && !held[u])
                 draws++;
         memcpy(v[3], f[3], sizeof v[3]);
-        int a[10], b[10], all[10];
-        lower_min_plus(v[0], v[1], a);
-        lower_min_plus(v[2], v[3], b);
-        lower_min_plus(a, b, all);
+        /* the other three units together, each unit left out in turn, and all four */
+        int v01[10], v23[10], rest[4][10], all[10];
+        lower_min_plus(v[0], v[1], v01);
+        lower_min_plus(v[2], v[3], v23);
+        lower_min_plus(v[1], v23, rest[0]);
+        lower_min_plus(v[0], v23, rest[1]);
+        lower_min_plus(v01, v[3], rest[2]);
+        lower_min_plus(v01, v[2], rest[3]);
+        lower_min_plus(v01, v23, all);
         int places = all[groups * 2 + 1];
         if (places >= PINF)
             continue;
         int c = places - jokers > draws ? places - jokers : draws;
+        if (want_trip) {             /* the 刻 in a unit S (or a meld) shows, or the honors */
+            int trip = PINF;
+            for (int i = 0; i < nc && cand[i].t < trip; i++) {
+                int u = cand[i].u;
+                if (u < 3 && !(shown >> u & 1))
+                    continue;
+                /* its unit shown by the 刻: no more asked there (a kind not held: the
+                 * unit's own table) */
+                const int *g = f[u];
+                if (cand[i].used) {
+                    if (!cand[i].ready) {
+                        int less[MAXN];
+                        memcpy(less, real + 9 * u, sizeof less);
+                        less[cand[i].k - 9 * u] -= cand[i].used;
+                        if (unit_closure(less, u, cand[i].g) < 0)
+                            return NULL;
+                        cand[i].ready = 1;
+                    }
+                    g = cand[i].g;
+                }
+                /* the places left: g with the rest of the units, one group fewer (a
+                 * triplet) or no pair (the eyes) */
+                int target = cand[i].size == 3 ? (groups - 1) * 2 + 1 : groups * 2, left = PINF;
+                for (int j = 0; j <= target; j++) {
+                    int o = target - j;
+                    if (g[j] >= PINF || rest[u][o] >= PINF || ((j & 1) && (o & 1)))
+                        continue;
+                    if (g[j] + rest[u][o] < left)
+                        left = g[j] + rest[u][o];
+                }
+                if (left >= PINF)
+                    continue;
+                int t = cand[i].t + (left > jokers ? left - jokers : 0);
+                if (t < trip)
+                    trip = t;
+            }
+            if (trip > c)
+                c = trip;
+        }
         if (c < best)
             best = c;
     }
@@ -141,21 +217,6 @@ PyObject *count_lower(PyObject *self, PyObject *args) {
                 yj = 1;
         if (!yj && best < 1)
             best = 1;
-    }
-    if (!(flags & 16)) {                             /* PJ-6: the nearest real 刻 */
-        int trip = PINF;
-        for (int k = 0; k < 34; k++) {
-            int held_k = real[k] < 3 ? real[k] : 3;
-            if (caps[k] >= 3 && 3 - held_k < trip)
-                trip = 3 - held_k;
-            if (k >= 27 && caps[k] >= 2) {
-                int pair = 2 - (real[k] < 2 ? real[k] : 2);
-                if (pair < trip)
-                    trip = pair;
-            }
-        }
-        if (trip < PINF && trip > best)
-            best = trip;
     }
     return PyLong_FromLong(best);
 }
