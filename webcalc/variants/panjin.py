@@ -335,7 +335,8 @@ class Panjin(Variant[PanjinOptions]):
 
     def winning_kinds(self, sit: Situation[PanjinOptions],
                       caps: tuple[list[int], list[int], int] | None = None,
-                      ready: tuple[tuple[int, int, bool] | None] | None = None) -> list[Tile]:
+                      ready: tuple[tuple[int, int, bool] | None] | None = None,
+                      live_only: bool = False) -> list[Tile]:
         """Waits without building a hand per candidate: the shape candidates from the
         unit tables (unless :meth:`_ready_search` finds no standard hand one tile away and
         nothing else could keep one: then 七对's alone), narrowed by
@@ -344,7 +345,9 @@ class Panjin(Variant[PanjinOptions]):
         kinds with no copy left to hold) go through PJ-4/PJ-5 updated by the one added tile
         and the PJ-6/PJ-7 split search. No wildcard kind for a ``discard`` win (C-9, PJ-2).
         ``caps``, ``ready``: :func:`hand_caps` and ``(``:meth:`_ready_search```)`` of ``sit``
-        when the caller has them."""
+        when the caller has them. ``live_only``: the caller drops the kinds with no live
+        copy (C-9), so those only :meth:`_kept_unsearched` keeps are not looked for (each
+        is dead: a real kind held to its cap, a wildcard kind with none left to draw)."""
         keep = self.special_waits(sit)
         if caps is None:
             caps = hand_caps(sit)          # the caps every step below reads, once
@@ -352,7 +355,7 @@ class Panjin(Variant[PanjinOptions]):
         # no kind _standard_filter keeps without the search: with no standard hand one tile
         # away only 七对's candidates stay, with one the search's own kinds (neither asks
         # standard_waits)
-        searched_only = not self._kept_unsearched(sit)
+        searched_only = live_only or not self._kept_unsearched(sit)
         only_keep = found is None and searched_only
         candidates, proven = set(keep), set[int]()
         if found is not None and searched_only:

@@ -58,7 +58,8 @@ def own_advice(variant: Panjin, sit: Situation, kinds: int, visible: Sequence[in
         ready = panjin_standard_drawn(
             sit.real_counts, caps[1], jokers, caps[2], len(sit.hand.melds),
             panjin_meld_flags(sit), allowed, sit.options.piaohu, jokers, 1)
-    waits = [int(t) for t in variant.winning_kinds(sit, caps, (ready,))]
+    # the kinds with no live copy are dropped below: winning_kinds need not look for them
+    waits = [int(t) for t in variant.winning_kinds(sit, caps, (ready,), live_only=True)]
     gone = sit.hand.held_counts()
     if sit.indicator is not None:
         gone[sit.indicator] += 1
