@@ -186,7 +186,8 @@ static PyMethodDef methods[] = {
      "_achievable_flags."},
     {"count_lower", count_lower, METH_VARARGS,
      "count_lower(real, caps, jokers, groups, allowed, flags) -> int or None: at most "
-     "盘锦's standard distance, seeing PJ-4..PJ-6. See webcalc/variants/panjin_lower.py."},
+     "a rule set's own standard distance, seeing its suit, terminal and triplet "
+     "conditions. See webcalc/variants/panjin_lower.py."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -21,8 +21,8 @@
  *   webcalc/variants/panjin_hand.c the same rule set's searches of a whole hand, 13
  *                                  tiles or every discard of 14, in one call each, and
  *                                  their rest bound (panjin_search.py _rest_places_all)
- *   webcalc/variants/panjin_lower.c the count its searches start from, seeing PJ-4..PJ-6
- *                                  (panjin_lower.py)
+ *   webcalc/variants/panjin_lower.c the count those searches start from, seeing the
+ *                                  rule set's whole-hand conditions (panjin_lower.py)
  *
  * Every function is the twin of a Python function that stays the reference
  * (tests/test_pjunit.py holds the two equal).
