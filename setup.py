@@ -36,7 +36,8 @@ class BuildWithPages(build_py):
 PJUNIT_SOURCES = ["webcalc/_pjunit.c", "webcalc/_pjunit_free.c", "webcalc/_pjunit_draws.c",
                   "webcalc/_pjunit_rows.c", "webcalc/_pjunit_jokers.c",
                   "webcalc/_pjunit_flags.c",
-                  "webcalc/variants/panjin_unit.c", "webcalc/variants/panjin_hand.c"]
+                  "webcalc/variants/panjin_unit.c", "webcalc/variants/panjin_hand.c",
+                  "webcalc/variants/panjin_lower.c"]
 
 setup(ext_modules=[Extension("webcalc._pjunit", PJUNIT_SOURCES,
                              depends=["webcalc/_pjunit.h", "webcalc/variants/panjin_unit.h"],

@@ -184,6 +184,10 @@ static PyMethodDef methods[] = {
      "sequence) flags the standard splits reach, bit trip * 2 + seq each; None outside "
      "counts 0-4, 0-14 jokers, 0-4 melds, 0-1 pair. See webcalc/decompose.py "
      "_achievable_flags."},
+    {"count_lower", count_lower, METH_VARARGS,
+     "count_lower(real, caps, jokers, groups, allowed, flags) -> int or None: at most "
+     "a rule set's own standard distance, seeing its suit, terminal and triplet "
+     "conditions. See webcalc/variants/panjin_lower.py."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -2,7 +2,7 @@
  * the module is one extension, webcalc._pjunit).
  *
  *   webcalc/_pjunit.c              the module: the argument readers, the re-entrancy
- *                                  guards and the method table (twenty-one functions)
+ *                                  guards and the method table (twenty-two functions)
  *   webcalc/_pjunit_free.c         the free-joker unit tables, folds and merge (shanten.py:
  *                                  unit_free, _plain_rows, free_unit_states,
  *                                  free_unit_draws, free_standard) and tables.py's
@@ -21,6 +21,8 @@
  *   webcalc/variants/panjin_hand.c the same rule set's searches of a whole hand, 13
  *                                  tiles or every discard of 14, in one call each, and
  *                                  their rest bound (panjin_search.py _rest_places_all)
+ *   webcalc/variants/panjin_lower.c the count those searches start from, seeing the
+ *                                  rule set's whole-hand conditions (panjin_lower.py)
  *
  * Every function is the twin of a Python function that stays the reference
  * (tests/test_pjunit.py holds the two equal).
@@ -96,6 +98,9 @@ PJ_HIDDEN PyObject *standard_drawn_impl(PyObject *self, PyObject *args);
 PJ_HIDDEN PyObject *discards_drawn_impl(PyObject *self, PyObject *args);
 PJ_HIDDEN PyObject *rest_places(PyObject *self, PyObject *args);
 PJ_HIDDEN PyObject *relaxed_rest(PyObject *self, PyObject *args);
+
+/* variants/panjin_lower.c */
+PJ_HIDDEN PyObject *count_lower(PyObject *self, PyObject *args);
 
 
 #endif

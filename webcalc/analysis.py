@@ -319,11 +319,13 @@ def analyze(request: Any, *, advice: bool = True) -> Analysis:
         sit.without_tile(winning) if winning is not None else None)
     waits: list[Wait] = []
     # the free-joker rule sets, compiled: one call answers a hand (or each discard) with the
-    # API's rows (webcalc/advice_rows.py); the other paths below give the same rows
+    # API's rows (webcalc/advice_rows.py); a rule set with its own search may answer a
+    # 13-tile hand in one pass (Variant.own_advice); the other paths give the same rows
     compiled = variant.free_joker_search
     rows13 = None
     if before is not None:
-        rows13 = compiled_advice(variant, before, kinds, cvis) if compiled else None
+        rows13 = (compiled_advice(variant, before, kinds, cvis) if compiled
+                  else variant.own_advice(before, kinds, cvis, n == 13))
         if rows13 is not None:
             judged["any_tile_wait"] = rows13[4]
             judged["waits"] = _priced_rows(variant, before, rows13[1])

@@ -445,6 +445,16 @@ class Variant(Generic[OptionsT]):
         hand, never inside a loop. The free-joker rule sets never reach it."""
         raise NotImplementedError(f"{type(self).__name__} has no search of its own")
 
+    def own_advice(self, sit: Situation[OptionsT], kinds: int, visible: Sequence[int],
+                   useful: bool = True) -> tuple[Any, ...] | None:
+        """A rule set with its own search: the 13-tile hand's advice in one pass, as
+        :func:`webcalc.draws.compiled_advice` gives the free-joker rule sets' —
+        ``(shanten, waits, useful, useful_total, any_tile_wait)``, the same rows as
+        :func:`webcalc.waits.find_waits`, :func:`webcalc.waits.is_any_tile_wait` and
+        :func:`webcalc.efficiency.useful_draws` (``useful`` false: its waits only).
+        Default ``None``: those calls."""
+        return None
+
     def discards_search(self, sit: Situation[OptionsT]) -> tuple[int | None, dict[int, Any]]:
         """For a 14-tile hand of a rule set with its own search: ``(bound, pre)``, a
         distance every discard's 13 tiles are within (``-1``: no target at all, ``None``:

@@ -62,12 +62,9 @@ from ..tables import standard_waits
 from ..tiles import ALL_TILES, Tile
 from ..wildcards import PANJIN, wildcards_from_indicator
 from .base import WIN_METHOD_LABELS, Declarable, Judgement, Situation, Variant, reason
-from .panjin_draws import (
-    discards_search,
-    discards_useful,
-    panjin_standard_drawn,
-    useful_search,
-)
+from .panjin_advice import own_advice, useful_search
+from .panjin_draws import discards_search, discards_useful, panjin_standard_drawn
+from .panjin_lower import count_lower
 from .panjin_search import panjin_meld_flags, panjin_missing
 from .panjin_texts import RULES, TEXTS
 from .panjin_worth import ONE_BAMBOO, reading_fan, wait_keys
@@ -231,9 +228,14 @@ class Panjin(Variant[PanjinOptions]):
     # -- hand-level conditions ------------------------------------------------------
     def useful_search(self, sit: Situation, bound: int | None = None,
                       standard: tuple[Any, ...] | None = None) -> tuple[int, set[int]]:
-        """PJ-2, PJ-4..PJ-8: :func:`webcalc.variants.panjin_draws.useful_search`."""
+        """PJ-2, PJ-4..PJ-8: :func:`webcalc.variants.panjin_advice.useful_search`."""
         return useful_search(sit, self.allowed_suit_counts(sit),
                              lambda: [int(t) for t in self.winning_kinds(sit)], bound, standard)
+
+    def own_advice(self, sit: Situation, kinds: int, visible: Sequence[int],
+                   useful: bool = True) -> tuple[Any, ...] | None:
+        """A 13-tile hand's waits and 牌理 in one pass: :func:`own_advice`."""
+        return own_advice(self, sit, kinds, visible, useful)
 
     def discards_search(self, sit: Situation) -> tuple[int | None, dict[int, Any]]:
         """Every discard at once: :func:`webcalc.variants.panjin_draws.discards_search`."""
@@ -331,21 +333,29 @@ class Panjin(Variant[PanjinOptions]):
         return self._structure_ok(sit.options, sit.real_counts, len(sit.jokers),
                                   len(sit.hand.melds), meld_trip, meld_seq)
 
-    def winning_kinds(self, sit: Situation[PanjinOptions]) -> list[Tile]:
+    def winning_kinds(self, sit: Situation[PanjinOptions],
+                      caps: tuple[list[int], list[int], int] | None = None,
+                      ready: tuple[tuple[int, int, bool] | None] | None = None,
+                      live_only: bool = False) -> list[Tile]:
         """Waits without building a hand per candidate: the shape candidates from the
         unit tables (unless :meth:`_ready_search` finds no standard hand one tile away and
         nothing else could keep one: then 七对's alone), narrowed by
         :meth:`_standard_filter`; a real kind its search shows a
         complete standard hand drawing wins outright, the others (七对, wildcard kinds,
         kinds with no copy left to hold) go through PJ-4/PJ-5 updated by the one added tile
-        and the PJ-6/PJ-7 split search. No wildcard kind for a ``discard`` win (C-9, PJ-2)."""
+        and the PJ-6/PJ-7 split search. No wildcard kind for a ``discard`` win (C-9, PJ-2).
+        ``caps``, ``ready``: :func:`hand_caps` and ``(``:meth:`_ready_search```)`` of ``sit``
+        when the caller has them. ``live_only``: the caller drops the kinds with no live
+        copy (C-9), so those only :meth:`_kept_unsearched` keeps are not looked for (each
+        is dead: a real kind held to its cap, a wildcard kind with none left to draw)."""
         keep = self.special_waits(sit)
-        caps = hand_caps(sit)              # the caps every step below reads, once
-        found = self._ready_search(sit, caps)
+        if caps is None:
+            caps = hand_caps(sit)          # the caps every step below reads, once
+        found = self._ready_search(sit, caps) if ready is None else ready[0]
         # no kind _standard_filter keeps without the search: with no standard hand one tile
         # away only 七对's candidates stay, with one the search's own kinds (neither asks
         # standard_waits)
-        searched_only = not self._kept_unsearched(sit)
+        searched_only = live_only or not self._kept_unsearched(sit)
         only_keep = found is None and searched_only
         candidates, proven = set(keep), set[int]()
         if found is not None and searched_only:
@@ -394,10 +404,13 @@ class Panjin(Variant[PanjinOptions]):
         caller has them."""
         face, real_caps, room = caps if caps is not None else hand_caps(sit)
         jokers = len(sit.jokers)
+        allowed = self.allowed_suit_counts(sit)
+        lower = count_lower(sit, real_caps, allowed)         # PJ-4..PJ-6 seen: at most d
+        if lower is None or lower > 1:
+            return None                                      # no complete hand one tile away
         return panjin_standard_drawn(
             sit.real_counts, real_caps, jokers, room, len(sit.hand.melds),
-            panjin_meld_flags(sit), self.allowed_suit_counts(sit), sit.options.piaohu,
-            jokers, 1)
+            panjin_meld_flags(sit), allowed, sit.options.piaohu, jokers, 1)
 
     @staticmethod
     def _kept_unsearched(sit: Situation[PanjinOptions]) -> bool:

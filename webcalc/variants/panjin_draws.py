@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..compiled import pjunit as _pjunit
 from ..shanten import CACHE, INF, UNITS, hand_caps
+from .panjin_lower import count_lower
 from .panjin_search import (
     PRES,
     SEQ,
@@ -25,7 +26,6 @@ from .panjin_search import (
     _relaxed_bounds,
     _suffix_bound,
     _yj_flags,
-    panjin_count_lower,
     panjin_meld_flags,
 )
 
@@ -633,69 +633,6 @@ def _combine(acc: dict[Any, Any], tables: Sequence[tuple[tuple[int, ...], ...]],
 
 # -- the 牌理 hooks of :class:`webcalc.variants.panjin.Panjin` ----------------------------------
 
-def useful_search(sit: Situation, allowed: set[int], winning: Callable[[], Iterable[int]],
-                  bound: int | None = None,
-                  standard: tuple[Any, ...] | None = None) -> tuple[int, set[int]]:
-    """PJ-2, PJ-4..PJ-8: the distance ``d`` of the 13-tile hand (``INF``: never ready) and the
-    kinds whose draw lowers it, for the standard shape and 七对 (with its option), each from
-    one search that keeps the kinds its nearest targets draw (:func:`panjin_standard_drawn`,
-    :func:`seven_pairs_panjin_drawn`). A ``discard`` win counts as
-    :func:`webcalc.variants.panjin_search.panjin_missing` does: a target that draws no real
-    tile is one tile farther (C-9, PJ-2), and the draws that lower the distance are read
-    accordingly (:func:`_drawn_best`); a hand ready for it has its waits (``winning()``) as
-    its useful draws (C-12). ``bound`` and ``standard``: as
-    :meth:`webcalc.variants.base.Variant.useful_search` says."""
-    face, real_caps, room = hand_caps(sit)
-    jokers = len(sit.jokers)
-    melds = len(sit.hand.melds)
-    need_real = sit.win_by == "discard"            # C-9, PJ-2: no discard win on a wildcard
-    shapes: dict[str, int] = {}
-    found = None
-    lower: int | None
-    if standard is not None and bound is not None:
-        # the caller's search at ``bound`` (exact: None when no target is within it)
-        found = standard[0]
-        if found is not None:
-            shapes["standard"] = found[0]
-        lower = None
-    else:
-        # standard: bounded searches from a looser count up (jokers anywhere, no PJ-4..PJ-7)
-        lower = _lower(tuple(sit.real_counts), jokers, 4 - melds)
-    if lower is not None and bound is None:
-        lower = max(lower, panjin_count_lower(sit, allowed))    # PJ-4/PJ-5 draws
-    if lower is not None:
-        bounds = range(lower, 15) if bound is None else (bound,) if bound >= lower else ()
-        for b in bounds:
-            found = panjin_standard_drawn(
-                sit.real_counts, real_caps, jokers, room, melds, panjin_meld_flags(sit),
-                allowed, sit.options.piaohu, jokers, b, need_real)
-            if found is not None:
-                shapes["standard"] = found[0]
-                break
-    seven = None
-    if sit.options.seven_pairs and not melds:
-        # only wanted when not farther than the standard shape
-        seven = seven_pairs_panjin_drawn(sit.real_counts, real_caps, jokers, room, allowed,
-                                         need_real, jokers, INF if found is None else found[0])
-        if seven is not None:
-            shapes["seven_pairs"] = seven[0]
-    if not shapes:
-        return INF, set()
-    d0 = min(shapes.values())
-    if need_real and d0 == 1:
-        # ready for a discard win: under the rule no draw brings it nearer (the last tile
-        # must come from a discard), and C-12 makes a ready hand's useful draws its waits
-        return d0, set(winning())
-    kinds: set[int] = set()
-    for res in (found, seven):
-        if res is not None and res[0] == d0:
-            _, mask, wild = res
-            kinds |= {k for k in range(34) if mask >> k & 1}
-            if wild:
-                kinds |= {int(w) for w in sit.wildcards}
-    return d0, kinds
-
-
 def discards_useful(sit: Situation, allowed: set[int],
                     winning_of: Callable[[Situation], Iterable[int]], bound: int,
                     pre: dict[int, Any]) -> dict[int, tuple[int, int]] | None:
@@ -746,17 +683,18 @@ def discards_search(sit: Situation, allowed: set[int]) -> tuple[int | None, dict
 
     A discard's standard distance is the 14-tile hand's d14 or d14 + 1 (the same targets,
     less or not the discarded tile; with the discard-win rule too), so all are searched at
-    once one above the looser count (d14 unsearched), and at d14 + 1 when one has no result
+    once one above a count at most d14 (:func:`count_lower`; d14 unsearched), and at d14 + 1
+    when one has no result
     there (d14 searched from that limit up when none had one). ``bound`` -1: no standard
-    target at all; ``None``: a hand of (nearly) only wildcards, searched discard by discard."""
+    target; ``None``: a hand of (nearly) only wildcards, searched discard by discard."""
     jokers = len(sit.jokers)
     if jokers >= len(sit.hand.concealed) - 1:
         return None, {}
     face, real_caps, room = hand_caps(sit)
     kinds = sorted({int(t) for t in sit.hand.concealed if t not in sit.wildcards})
-    if (lower := _lower(tuple(sit.real_counts), jokers, 4 - len(sit.hand.melds))) is None:
+    if (lower := count_lower(sit, real_caps, allowed)) is None:      # PJ-4..PJ-6 seen
         return -1, {}
-    bound = max(lower, panjin_count_lower(sit, allowed)) + 1
+    bound = lower + 1
     pre = _discards_at(sit, allowed, real_caps, room, bound, kinds)
     if all(pre.get(k) is not None for k in kinds):
         return bound, pre
@@ -780,16 +718,16 @@ def _standard_distance(sit: Situation, allowed: Collection[int], real_caps: Sequ
                        room: int, start: int = 0) -> int | None:
     """The standard distance of ``sit`` (every held joker placed, the discard-win rule
     counted): :func:`webcalc.variants.panjin_search.panjin_missing`'s ``"standard"``, by
-    bounded searches from a looser count up (:func:`_lower`, equal to its free-joker count
-    on the hands sampled, and never above it), each :func:`panjin_standard_drawn` (its
+    bounded searches from a count at most it up (:func:`count_lower`, PJ-4..PJ-6 seen),
+    each :func:`panjin_standard_drawn` (its
     merges compiled) instead of :func:`panjin_standard` (merged in Python). For a hand that
     need not give up a joker (``min_jokers`` = ``jokers``), from at least ``start``."""
     jokers = len(sit.jokers)
     melds = len(sit.hand.melds)
-    lower = _lower(tuple(sit.real_counts), jokers, 4 - melds)
+    lower = count_lower(sit, real_caps, allowed)                   # PJ-4..PJ-6 seen
     if lower is None:
         return None
-    lower = max(lower, panjin_count_lower(sit, allowed), start)
+    lower = max(lower, start)
     flags = panjin_meld_flags(sit)
     for b in range(lower, 15 - 3 * melds + 1):
         found = panjin_standard_drawn(sit.real_counts, real_caps, jokers, room, melds, flags,

@@ -1,0 +1,222 @@
+/* 盘锦's count below which its searches need not run, seeing PJ-4..PJ-6: the twin of
+ * webcalc/variants/panjin_lower.py count_lower (tests/test_panjin_lower.py holds the two
+ * equal, and the count at most the distance the searches find).
+ *
+ * From the relaxed unit tables (jokers anywhere, no cap: _pjunit_draws.c free_unit_rows,
+ * M_RELAXED, cached and warmed, the ones relaxed_rest reads), each unit's fewest places
+ * unfilled by its held real tiles per (g, p), with its own fresh groups (3 places) and
+ * pair (2). For each set S of suits a target may show (|S ∪ the melds' suits| allowed,
+ * PJ-4): a suit of S that no meld shows has a group or the pair in its unit ((0, 0)
+ * barred), one outside S only jokers there (3 and 2 places a group and the pair); the four
+ * units together (min-plus) give U, the fewest places unfilled; each suit of S the hand
+ * holds no real tile of is a real tile to draw (R). The count is the least over S of
+ * max(U - jokers, R, K), K (PJ-6) the least over the kinds k a real 刻 may be of (in a
+ * suit S shows, or an honor) of t + max(0, U_k - jokers): t = 3 - held real tiles of k (2 -
+ * held for an honor pair as the eyes), no joker among them (PJ-2), and U_k the places the
+ * rest of the target leaves unfilled (the hand less those held tiles, one group fewer or
+ * no pair, the other suits of S still shown); and at least one draw for a missing 幺九
+ * (PJ-5). */
+#include "../_pjunit.h"
+
+#define PINF 99
+
+static void lower_min_plus(const int *a, const int *b, int *out) {
+    for (int k = 0; k < 10; k++)
+        out[k] = PINF;
+    for (int i = 0; i < 10; i++) {
+        if (a[i] >= PINF)
+            continue;
+        for (int j = 0; j < 10; j++) {
+            if (b[j] >= PINF || ((i & 1) && (j & 1)) || i + j >= 10)
+                continue;
+            if (a[i] + b[j] < out[i + j])
+                out[i + j] = a[i] + b[j];
+        }
+    }
+}
+
+/* a unit's relaxed minima with its own fresh groups and pair: closure of its table */
+static int unit_closure(const int *counts, int u, int *out);
+
+/* a unit's minima m (ten numbers [g * 2 + p]) with its own fresh groups and pair */
+static void closure(const int *m, int *out) {
+    for (int g = 0; g < 5; g++)
+        for (int p = 0; p < 2; p++) {
+            int best = PINF;
+            for (int g1 = 0; g1 <= g; g1++)
+                for (int p1 = 0; p1 <= p; p1++) {
+                    int v = m[g1 * 2 + p1];
+                    if (v < PINF && v + 3 * (g - g1) + 2 * (p - p1) < best)
+                        best = v + 3 * (g - g1) + 2 * (p - p1);
+                }
+            out[g * 2 + p] = best;
+        }
+}
+
+static int unit_closure(const int *counts, int u, int *out) {
+    static const int no_caps[MAXN] = {0};      /* a relaxed table's key has no caps */
+    int n = u < 3 ? 9 : 7, unit[MAXN], m[10];
+    for (int i = 0; i < n; i++)
+        unit[i] = counts[i];
+    if (u == 3)              /* the honors' table is that of their counts in any order */
+        for (int i = 1; i < n; i++)
+            for (int j = i; j > 0 && unit[j] > unit[j - 1]; j--) {
+                int t = unit[j]; unit[j] = unit[j - 1]; unit[j - 1] = t;
+            }
+    Row rows[MAXROWS];
+    int nr = free_unit_rows(unit, no_caps, n, u == 3, M_RELAXED, rows);
+    if (nr < 0)
+        return -1;
+    for (int k = 0; k < 10; k++)
+        m[k] = PINF;
+    for (int i = 0; i < nr; i++) {
+        int k = rows[i].g * 2 + rows[i].p;
+        if (rows[i].d < m[k])
+            m[k] = rows[i].d;
+    }
+    closure(m, out);
+    return 0;
+}
+
+static const unsigned char YAOJIU_K[34] = {1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0,
+                                           1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1};
+
+/* count_lower(real, caps, jokers, groups, allowed, flags) -> int or None:
+ * panjin_lower.py count_lower; allowed the suit counts as a bit set, flags the melds'
+ * suits (bits 0-2), 幺九 (bit 3) and 刻 (bit 4). */
+PyObject *count_lower(PyObject *self, PyObject *args) {
+    PyObject *real_o, *caps_o;
+    int jokers, groups, allowed, flags;
+    if (!PyArg_ParseTuple(args, "OOiiii", &real_o, &caps_o, &jokers, &groups, &allowed,
+                          &flags))
+        return NULL;
+    int real[34], caps[34];
+    if (read_ints(real_o, real, 34, "real") != 34 || read_ints(caps_o, caps, 34, "caps") != 34) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "real, caps: 34 numbers each");
+        return NULL;
+    }
+    for (int k = 0; k < 34; k++)
+        if (real[k] < 0 || real[k] > 4) {
+            PyErr_SetString(PyExc_ValueError, "real: counts are 0 to 4");
+            return NULL;
+        }
+    if (groups < 0 || groups > 4 || jokers < 0) {
+        PyErr_SetString(PyExc_ValueError, "groups: 0 to 4; jokers: at least 0");
+        return NULL;
+    }
+    int f[4][10], held[4];
+    for (int u = 0; u < 4; u++) {
+        held[u] = 0;
+        for (int i = 0; i < (u < 3 ? 9 : 7); i++)
+            held[u] += real[9 * u + i];
+        if (unit_closure(real + 9 * u, u, f[u]) < 0)
+            return NULL;
+    }
+    /* PJ-6's candidates: a real triplet of k, or an honor's real pair as the eyes, by the
+     * draws t they need; a kind not held leaves its unit's table as it is, a held one's
+     * table less the tiles it takes is looked up when first asked */
+    int want_trip = !(flags & 16) && groups > 0, nc = 0;
+    struct { int k, u, size, t, used, ready, g[10]; } cand[41];
+    for (int t = 0; want_trip && t <= 3; t++)
+        for (int k = 0; k < 34; k++)
+            for (int size = 3; size >= (k < 27 ? 3 : 2); size--) {
+                int used = real[k] < size ? real[k] : size;
+                if (caps[k] < size || size - used != t)
+                    continue;
+                cand[nc].k = k;
+                cand[nc].u = k < 27 ? k / 9 : 3;
+                cand[nc].size = size;
+                cand[nc].t = t;
+                cand[nc].used = used;
+                cand[nc].ready = 0;
+                nc++;
+            }
+    int suits0 = flags & 7, best = PINF;
+    for (int s = 0; s < 8; s++) {
+        int shown = s | suits0, n_shown = 0;
+        for (int u = 0; u < 3; u++)
+            n_shown += shown >> u & 1;
+        if (!(allowed >> n_shown & 1))
+            continue;
+        int v[4][10], draws = 0;
+        for (int u = 0; u < 3; u++)
+            for (int k = 0; k < 10; k++) {
+                if (suits0 >> u & 1)
+                    v[u][k] = f[u][k];                   /* shown by a meld */
+                else if (s >> u & 1)
+                    v[u][k] = k ? f[u][k] : PINF;        /* a group or the pair there */
+                else
+                    v[u][k] = 3 * (k >> 1) + 2 * (k & 1);  /* jokers only */
+            }
+        for (int u = 0; u < 3; u++)
+            if ((s >> u & 1) && !(suits0 >> u & 1) && !held[u])
+                draws++;
+        memcpy(v[3], f[3], sizeof v[3]);
+        /* the other three units together, each unit left out in turn, and all four */
+        int v01[10], v23[10], rest[4][10], all[10];
+        lower_min_plus(v[0], v[1], v01);
+        lower_min_plus(v[2], v[3], v23);
+        lower_min_plus(v[1], v23, rest[0]);
+        lower_min_plus(v[0], v23, rest[1]);
+        lower_min_plus(v01, v[3], rest[2]);
+        lower_min_plus(v01, v[2], rest[3]);
+        lower_min_plus(v01, v23, all);
+        int places = all[groups * 2 + 1];
+        if (places >= PINF)
+            continue;
+        int c = places - jokers > draws ? places - jokers : draws;
+        if (want_trip) {             /* the 刻 in a unit S (or a meld) shows, or the honors */
+            int trip = PINF;
+            for (int i = 0; i < nc && cand[i].t < trip; i++) {
+                int u = cand[i].u;
+                if (u < 3 && !(shown >> u & 1))
+                    continue;
+                /* its unit shown by the 刻: no more asked there (a kind not held: the
+                 * unit's own table) */
+                const int *g = f[u];
+                if (cand[i].used) {
+                    if (!cand[i].ready) {
+                        int less[MAXN];
+                        memcpy(less, real + 9 * u, sizeof less);
+                        less[cand[i].k - 9 * u] -= cand[i].used;
+                        if (unit_closure(less, u, cand[i].g) < 0)
+                            return NULL;
+                        cand[i].ready = 1;
+                    }
+                    g = cand[i].g;
+                }
+                /* the places left: g with the rest of the units, one group fewer (a
+                 * triplet) or no pair (the eyes) */
+                int target = cand[i].size == 3 ? (groups - 1) * 2 + 1 : groups * 2, left = PINF;
+                for (int j = 0; j <= target; j++) {
+                    int o = target - j;
+                    if (g[j] >= PINF || rest[u][o] >= PINF || ((j & 1) && (o & 1)))
+                        continue;
+                    if (g[j] + rest[u][o] < left)
+                        left = g[j] + rest[u][o];
+                }
+                if (left >= PINF)
+                    continue;
+                int t = cand[i].t + (left > jokers ? left - jokers : 0);
+                if (t < trip)
+                    trip = t;
+            }
+            if (trip > c)
+                c = trip;
+        }
+        if (c < best)
+            best = c;
+    }
+    if (best >= PINF)
+        Py_RETURN_NONE;
+    if (!(flags & 8)) {                              /* PJ-5: a first 幺九 to draw */
+        int yj = 0;
+        for (int k = 0; k < 34; k++)
+            if (YAOJIU_K[k] && real[k])
+                yj = 1;
+        if (!yj && best < 1)
+            best = 1;
+    }
+    return PyLong_FromLong(best);
+}
