@@ -306,3 +306,96 @@ def test_eff_rows_are_the_old_templates_bytes(app, lang):
             for e in eff:
                 assert (str(templating.useful_list(e["useful"], e["shanten"], list(wild)))
                         == str(old.useful_list_markup(e["useful"], e["shanten"], list(wild))))
+
+
+# -- the wait list, the other readings and the hand's keys written as one piece each -----------
+
+
+def _waits(seed: int, n: int) -> list[tuple[list, tuple]]:
+    """The waits and wildcards of ``n`` random 13-tile hands in every variant with an
+    indicator and some tiles seen (dead waits), as the page gets them (each wait's worth)."""
+    import random
+
+    from webcalc.analysis import analyze
+    from webcalc.errors import InputError
+    from webcalc.tiles import format_tiles
+    from webcalc.variants import VARIANTS
+    from webcalc.warmup import complete_tiles
+
+    rng = random.Random(seed)
+    out: list[tuple[list, tuple]] = []
+    for i in range(n):
+        variant = sorted(VARIANTS)[i % len(VARIANTS)]
+        hand = complete_tiles(rng)
+        rng.shuffle(hand)
+        req = {"variant": variant, "hand": format_tiles(hand[:13]),
+               "indicator": format_tiles([rng.randrange(34)]),
+               "visible": format_tiles([hand[13]] * rng.randrange(4))}
+        try:
+            a = analyze(req)
+        except InputError:
+            continue
+        if a.waits:
+            out.append((list(a.waits), tuple(a.wildcards or ())))
+    return out
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_wait_items_are_the_old_templates_bytes(app, lang):
+    """:func:`templating.wait_items` (one writer for the list, each count and flag translated
+    once for it) gives the bytes of the ``_result.html`` loop it replaced (its outline in
+    tests/old_result_macros.html): random hands' waits, wildcards among them, dead ones
+    (every tile seen, or ``dead`` given), with and without a worth, and markup in a code."""
+    from webcalc.web import templating
+
+    lists = _waits(61 + len(lang), 160)
+    waits = [w for ws, _ in lists for w in ws]
+    assert sum(1 for w in waits if w["dead"]) > 5 and sum(1 for w in waits if w.get("win")) > 50
+    assert any(set(wild) & {w["tile"] for w in ws} for ws, wild in lists)
+    odd = [{"tile": "<b>", "remaining": 0}, {"tile": "3p", "remaining": 2, "dead": True},
+           {"tile": "3p", "remaining": 0, "dead": False,
+            "win": {"fan": ["discard"], "amount": 2.5, "biao": 2}}]
+    lists += [(odd, ()), (odd[::-1], ("3p",))]
+    with app.test_request_context(f"/?lang={lang}"):
+        old = app.jinja_env.overlay(autoescape=True).from_string(OLD_MACROS).module
+        for ws, wild in lists:
+            want = str(old.wait_items_markup(ws, list(wild))).strip()
+            assert str(templating.wait_items(ws, list(wild))) == want, ws
+            assert str(templating.wait_items(ws, list(wild), any_tile=True)).startswith(
+                '<li class="wait wait-any">' if all(w.get("win") == ws[0].get("win")
+                                                    for w in ws) else want)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_reading_items_are_the_old_templates_bytes(app, lang):
+    """:func:`templating.reading_items` (the other readings in one call, their labels
+    translated once for the list) gives the bytes of the ``_result.html`` loop it replaced
+    (its outline in tests/old_result_macros.html), whichever reading is shown first."""
+    from webcalc.web import templating
+
+    readings = _readings(83 + len(lang), 120)
+    shown = [readings[i:i + 20] for i in range(0, len(readings), 7)]
+    assert sum(len(s) for s in shown) > 200
+    with app.test_request_context(f"/?lang={lang}"):
+        old = app.jinja_env.overlay(autoescape=True).from_string(OLD_MACROS).module
+        for s in shown:
+            for first in {id(x): x for x in (s[0], s[len(s) // 2], s[-1])}.values():
+                want = str(old.other_readings_markup(s, first)).strip()
+                got = str(templating.reading_items(s, first))
+                assert got == want and got.count('<li class="reading">') == len(s) - 1
+
+
+def test_hand_keys_take_the_tiles_or_their_codes(app):
+    """:func:`templating.hand_keys` reads each tile's code itself (the template hands it the
+    tap area's tiles, not a Jinja ``map`` of their codes): the same keys either way, each
+    taking out its own index, a wildcard marked."""
+    from webcalc.tiles import parse_tiles
+    from webcalc.web import templating
+
+    tiles = sorted(parse_tiles("1123m456p789s555z"))
+    with app.test_request_context("/?lang=en"):
+        by_tiles = str(templating.hand_keys(tiles, ["5z"], "/#tap"))
+        assert by_tiles == str(templating.hand_keys([t.code for t in tiles], ["5z"], "/#tap"))
+        assert str(templating.hand_keys([], None, "")) == ""
+    assert [by_tiles.count(f'name="remove" value="{i}"') for i in range(14)] == [1] * 13 + [0]
+    assert by_tiles.count("tile-btn") == 13 and by_tiles.count("tile-mark") == 3
