@@ -341,11 +341,12 @@ def _waits(seed: int, n: int) -> list[tuple[list, tuple]]:
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_wait_items_are_the_old_templates_bytes(app, lang):
+def test_wait_lists_are_the_old_templates_bytes(app, lang):
     """:func:`templating.wait_items` (one writer for the list, each count and flag translated
-    once for it) gives the bytes of the ``_result.html`` loop it replaced (its outline in
-    tests/old_result_macros.html): random hands' waits, wildcards among them, dead ones
-    (every tile seen, or ``dead`` given), with and without a worth, and markup in a code."""
+    once for it) and :func:`templating.quick_waits` (the gist under the hand) give the bytes
+    of the loops they replaced (their outline in tests/old_result_macros.html): random
+    hands' waits, wildcards among them, dead ones (every tile seen, or ``dead`` given), with
+    and without a worth, and markup in a code."""
     from webcalc.web import templating
 
     lists = _waits(61 + len(lang), 160)
@@ -361,6 +362,8 @@ def test_wait_items_are_the_old_templates_bytes(app, lang):
         for ws, wild in lists:
             want = str(old.wait_items_markup(ws, list(wild))).strip()
             assert str(templating.wait_items(ws, list(wild))) == want, ws
+            assert (str(templating.quick_waits(ws[:9]))
+                    == str(old.quick_waits_markup(ws[:9])).strip()), ws
             assert str(templating.wait_items(ws, list(wild), any_tile=True)).startswith(
                 '<li class="wait wait-any">' if all(w.get("win") == ws[0].get("win")
                                                     for w in ws) else want)

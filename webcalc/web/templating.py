@@ -599,6 +599,17 @@ def wait_items(waits, wild=None, any_tile=False) -> Markup:
     return Markup("\n      ".join([w.wait(x, wild) for x in waits]))
 
 
+def quick_waits(waits) -> Markup:
+    """The waits in the gist under the hand (``_panel.html``'s ``#quick``): each wait's tile,
+    small, with how many are left, dead when none: one call for the line instead of a
+    template call per tile."""
+    app_id, lang = app_lang()
+    return Markup("".join([
+        f'<span class="quick-wait{" wait-dead" if w["remaining"] == 0 else ""}">'
+        f'{_tile(app_id, lang, str(w["tile"]), False, False, "xs", None, False)}'
+        f'<small>{escape(w["remaining"])}</small></span>' for w in waits]))
+
+
 def eff_rows(eff, complete=False, wild=None) -> Markup:
     """The rows of the 牌理 list of a 14-tile hand (``efficiency[i]``: ``discard``,
     ``shanten``, ``useful``, ``useful_total``), ``<li>`` … ``</li>`` joined by a new line and
@@ -754,6 +765,7 @@ def init_app(app: Flask) -> None:
         useful_list=useful_list,
         eff_rows=eff_rows,
         wait_items=wait_items,
+        quick_waits=quick_waits,
         palette_row=palette_row,
         tap_targets=tap_targets,
         meld_builder=meld_builder,
