@@ -402,3 +402,34 @@ def test_hand_keys_take_the_tiles_or_their_codes(app):
         assert str(templating.hand_keys([], None, "")) == ""
     assert [by_tiles.count(f'name="remove" value="{i}"') for i in range(14)] == [1] * 13 + [0]
     assert by_tiles.count("tile-btn") == 13 and by_tiles.count("tile-mark") == 3
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_tap_targets_are_the_templates_bytes(app, lang):
+    """:func:`templating.tap_targets` (written in Python, no longer a render of
+    ``_tap_targets.html`` kept per held tiles) gives the bytes of that template, its
+    outline: each target chosen, with none to eight tiles held (more than six: ``+n``), a
+    room that takes the winner's turns or not, and no room."""
+    from types import SimpleNamespace
+
+    from webcalc.tiles import parse_tiles
+    from webcalc.web import templating
+    from webcalc.web.tap import TARGETS
+
+    held = [None, [], parse_tiles("3z"), parse_tiles("1p2p3p4p5p6p"),
+            parse_tiles("1p2p3p4p5p6p7p8p")]
+    rooms = [None, SimpleNamespace(takes_history=False), SimpleNamespace(takes_history=True)]
+    with app.test_request_context(f"/?lang={lang}"):
+        template = app.jinja_env.get_template("_tap_targets.html")
+        seen = set()
+        for target in (*TARGETS, "nonsense"):
+            for i, room in enumerate(rooms):
+                for k in range(len(held)):
+                    entry = SimpleNamespace(target=target, indicator=held[k],
+                                            winning=held[(k + 1) % len(held)],
+                                            visible=held[(k + 2 + i) % len(held)])
+                    got = str(templating.tap_targets(entry, room))
+                    assert got == template.render(entry=entry, room=room), (target, room, k)
+                    seen.add(got)
+        assert len(seen) > 80
+        assert "target-on" not in got and "+2</small>" in "".join(seen)

@@ -370,30 +370,44 @@ def reading_items(readings, first) -> Markup:
                                      for d in readings if d is not first]))
 
 
-def _codes(tiles) -> tuple | None:
-    return None if tiles is None else tuple(str(t.code) for t in tiles)
-
-
-def _tiles_of(codes: tuple | None) -> list | None:
-    return None if codes is None else [SimpleNamespace(code=c) for c in codes]
-
-
-@lru_cache(maxsize=GROUP_CACHE_MAX)
-def _tap_targets(app_id: int, lang: str, target, indicator, winning, visible,
-                 takes_history: bool) -> Markup:
-    entry = SimpleNamespace(target=target, indicator=_tiles_of(indicator),
-                            winning=_tiles_of(winning), visible=_tiles_of(visible))
-    return Markup(current_app.jinja_env.get_template("_tap_targets.html").render(
-        entry=entry, room=SimpleNamespace(takes_history=takes_history)))
-
-
 def tap_targets(entry, room) -> Markup:
-    """The tap area's targets (``_tap_targets.html``: a radio per target, the tiles it holds
-    now), rendered once per language, target, held tiles and whether the room takes the
-    winner's turns: the same few on most pages, and a sixth of the panel's rendering."""
-    return _tap_targets(*app_lang(), entry.target, _codes(entry.indicator),
-                        _codes(entry.winning), _codes(entry.visible),
-                        bool(room is not None and room.takes_history))
+    """The tap area's targets: a radio per target (摸/打 only where ``room`` takes the
+    winner's turns), each with up to six of the tiles it holds now (``entry.indicator``,
+    ``entry.winning``, ``entry.visible``). Written here, the bytes of ``_tap_targets.html``
+    (kept as the outline, held equal by tests/test_web_render_cache.py), instead of that
+    template rendered and kept per language, target and held tiles: on fresh hands the held
+    tiles are new on about half the pages (a render of 100-110 µs each), and this costs
+    about what a cache hit did (bench/RESULTS.md, "Issue 38, round 6: the template
+    bodies")."""
+    translations = _request_i18n()[0]
+    app_id, lang = app_lang()
+    history = bool(room and room.takes_history)
+    held = {"indicator": entry.indicator, "winning_tile": entry.winning,
+            "visible": entry.visible}
+    parts = ['<fieldset class="targets">\n      <legend>',
+             _gettext(translations, N_("Tapped tiles go to"), {}),
+             '</legend>\n      <div class="target-list">\n']
+    for name, label in TARGET_LABELS.items():
+        if name == "history" and not history:
+            continue
+        on, now = entry.target == name, held.get(name)
+        parts += ('        <label class="target', " target-on" if on else "",
+                  '"><input type="radio" name="target" value="', escape(name),
+                  '" checked>' if on else '">', '\n          <span class="target-name">',
+                  escape(label), "</span>")
+        if now:
+            parts.append('<span class="target-now">')
+            parts += [_tile(app_id, lang, str(t.code), False, False, "xs", None, True)
+                      for t in now[:6]]
+            if len(now) > 6:
+                parts.append(f"<small>+{len(now) - 6}</small>")
+            parts.append("</span>")
+        parts.append("</label>\n")
+    parts += ('      </div>\n      <noscript><p class="help">',
+              _gettext(translations,
+                       N_("Without JavaScript the choice takes effect with the next tap."), {}),
+              "</p></noscript>\n    </fieldset>")
+    return Markup("".join(parts))
 
 
 @lru_cache(maxsize=GROUP_CACHE_MAX)
