@@ -5,14 +5,14 @@ under the hand, and the readings with their groups, each written by one :class:`
 the list, the tiles joined from the cached HTML of :mod:`webcalc.web.templating`) in the
 bytes of the template loop or macro it replaced (their outline in
 tests/old_result_macros.html, held equal by tests/test_web_render_cache.py). Template
-globals, registered by :func:`webcalc.web.templating.init_app`."""
+globals, registered by :func:`init_app`."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import cast
 
-from flask import current_app
+from flask import Flask, current_app
 from markupsafe import Markup, escape
 
 from .i18n import _gettext, _request_i18n, app_lang, list_sep
@@ -26,9 +26,15 @@ from .templating import (
     tile_text,
 )
 
-#: the template globals this module gives (``templating.init_app`` registers them)
+#: the template globals this module gives (:func:`init_app` registers them)
 GLOBALS = ("useful_list", "eff_rows", "wait_items", "quick_waits", "group", "reading_groups",
            "reading", "reading_items", "worth", "shanten_label")
+
+
+def init_app(app: Flask) -> None:
+    """Registers :data:`GLOBALS` as the templates' globals (after
+    :func:`webcalc.web.templating.init_app`, whose tiles they draw)."""
+    app.jinja_env.globals.update({name: globals()[name] for name in GLOBALS})
 
 
 #: an exposed group's tag, by how it was taken (``meld``): 拾 and 搶 (盘锦), else exposed

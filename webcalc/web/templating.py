@@ -471,10 +471,6 @@ def select_input(f, describedby="", invalid=False) -> Markup:
 
 
 def init_app(app: Flask) -> None:
-    from . import result_lists
-
-    app.jinja_env.globals.update(
-        {name: getattr(result_lists, name) for name in result_lists.GLOBALS})
     app.jinja_env.globals.update(
         form_label=form_label,
         field=field,
