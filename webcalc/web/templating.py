@@ -9,7 +9,9 @@ caches keyed by the language and the arguments, so the HTML is exactly the macro
 What they buy on fresh hands (bench/machinery.py, 2026-12-06, commit f324730, load 12-16,
 ``python bench/machinery.py --hands 60 --repeats 7``, median of 7 repeats): the tile caches
 (``_tile``, ``_useful_item``, ``_hand_key``, ``_hand_key_tail``) 40.5 % of page CPU, the
-palette, tap-target and meld-builder caches 12.3 %. Caches of the reading groups, reading
+palette, tap-target and meld-builder caches 12.3 % (the tap-target cache went in issue 38
+round 6: :func:`tap_targets` written in Python costs less than it did on fresh hands; the
+result's lists are :mod:`webcalc.web.result_lists`). Caches of the reading groups, reading
 headings, waits' worth and shanten labels bought 3.4 % together and went (issue 37.2: under
 10 % of its path).
 
