@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from webcalc.web import templating
+from webcalc.web import result_lists, templating
 
 MANY = "/?variant=sanmenxia&hand=2222m1133m4455m66m&indicator=1m&winning_tile=6m"  # 339 readings
 FEW = "/?variant=zhengzhou&hand=123m456p789s11122z"                                 # 1 reading
@@ -100,7 +100,7 @@ def test_a_group_names_its_wildcard_and_what_it_plays_as(app):
          "faces": ["9p", "2m", "3m"], "exposed": False}
     for lang in ("zh", "en"):
         with app.test_request_context(f"/?lang={lang}"):
-            html = templating.group(g)
+            html = result_lists.group(g)
             assert ("混：九筒当一万" if lang == "zh" else "wild: 9p as 1m") in html
             assert 'class="wild-pair" data-tile="1m" data-face="9p"' in html
 

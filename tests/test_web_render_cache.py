@@ -151,10 +151,10 @@ def _readings(seed: int, n: int) -> list[dict]:
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_groups_headings_and_labels_are_the_old_macros_bytes(app, lang):
-    """:func:`templating.reading` and :func:`templating.shanten_label`, written in Python
+    """:func:`result_lists.reading` and :func:`result_lists.shanten_label`, written in Python
     (issue 38.2: no template call per tile), give the bytes the ``_tiles.html`` macros gave,
     on the readings of random hands with wildcards, exposed and taken groups and odd kinds."""
-    from webcalc.web import templating
+    from webcalc.web import result_lists
 
     readings = _readings(38 + len(lang), 160)
     assert sum(1 for d in readings for g in d["groups"] if any(g.get("wild") or ())) > 20
@@ -179,9 +179,9 @@ def test_groups_headings_and_labels_are_the_old_macros_bytes(app, lang):
                                         [g for g in d["groups"] if not g.get("exposed")]
                                         + [g for g in d["groups"] if g.get("exposed")]),
                                 "</ul>"))
-                assert str(templating.reading(d, best)) == want, d
+                assert str(result_lists.reading(d, best)) == want, d
         for n in (None, -1, 0, 1, 2, 6):
-            assert str(templating.shanten_label(n)) == str(old.shanten_label_markup(n)), n
+            assert str(result_lists.shanten_label(n)) == str(old.shanten_label_markup(n)), n
 
 
 # -- the result's seats written without a macro ----------------------------------------------
@@ -211,10 +211,10 @@ def test_seats_are_the_old_macros_bytes(app, lang):
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_worth_is_the_worth_templates_bytes(app, lang):
-    """:func:`templating.worth` writes what ``_worth.html`` (its outline) renders for a
+    """:func:`result_lists.worth` writes what ``_worth.html`` (its outline) renders for a
     wait's ``win``: 番 the catalogue names and one it does not (markup in it), with and
     without 表, whole, fractional and large amounts."""
-    from webcalc.web import templating
+    from webcalc.web import result_lists
     from webcalc.web.rules import FAN_TAGS_EN
 
     fans = [[], ["discard"], list(FAN_TAGS_EN)[:3], ["kong_bloom", "<x>"]]
@@ -224,8 +224,8 @@ def test_worth_is_the_worth_templates_bytes(app, lang):
     with app.test_request_context(f"/?lang={lang}"):
         template = app.jinja_env.get_template("_worth.html")
         for win in wins:
-            assert str(templating.worth(win)) == template.render(w={"win": win}), win
-        shown = str(templating.worth({"fan": ["discard"], "amount": 4, "biao": 2}))
+            assert str(result_lists.worth(win)) == template.render(w={"win": win}), win
+        shown = str(result_lists.worth({"fan": ["discard"], "amount": 4, "biao": 2}))
     assert shown.startswith('<span class="worth"><span class="fan-tag fan-discard">')
     assert ("2 表" if lang == "zh" else "2 biao") in shown
 
@@ -282,11 +282,11 @@ def _efficiency(seed: int, n: int) -> list[tuple[list, tuple]]:
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_eff_rows_are_the_old_templates_bytes(app, lang):
-    """:func:`templating.eff_rows` and :func:`templating.useful_list` (each row written as
+    """:func:`result_lists.eff_rows` and :func:`result_lists.useful_list` (each row written as
     one piece, its messages translated once a list) give the bytes the ``_result.html`` loop
     and macro gave (their outline, in tests/old_result_macros.html): random hands' rows, wins
     and not, with wildcards, and odd rows (never ready, no useful draw, markup in a code)."""
-    from webcalc.web import templating
+    from webcalc.web import result_lists
 
     lists = _efficiency(45 + len(lang), 120)
     rows = [e for eff, _ in lists for e in eff]
@@ -302,7 +302,134 @@ def test_eff_rows_are_the_old_templates_bytes(app, lang):
         for eff, wild in lists:
             for complete in (False, True):
                 want = str(old.eff_rows_markup(eff, complete, list(wild))).strip()
-                assert str(templating.eff_rows(eff, complete, list(wild))) == want, eff
+                assert str(result_lists.eff_rows(eff, complete, list(wild))) == want, eff
             for e in eff:
-                assert (str(templating.useful_list(e["useful"], e["shanten"], list(wild)))
+                assert (str(result_lists.useful_list(e["useful"], e["shanten"], list(wild)))
                         == str(old.useful_list_markup(e["useful"], e["shanten"], list(wild))))
+
+
+# -- the wait list, the other readings and the hand's keys written as one piece each -----------
+
+
+def _waits(seed: int, n: int) -> list[tuple[list, tuple]]:
+    """The waits and wildcards of ``n`` random 13-tile hands in every variant with an
+    indicator and some tiles seen (dead waits), as the page gets them (each wait's worth)."""
+    import random
+
+    from webcalc.analysis import analyze
+    from webcalc.errors import InputError
+    from webcalc.tiles import format_tiles
+    from webcalc.variants import VARIANTS
+    from webcalc.warmup import complete_tiles
+
+    rng = random.Random(seed)
+    out: list[tuple[list, tuple]] = []
+    for i in range(n):
+        variant = sorted(VARIANTS)[i % len(VARIANTS)]
+        hand = complete_tiles(rng)
+        rng.shuffle(hand)
+        req = {"variant": variant, "hand": format_tiles(hand[:13]),
+               "indicator": format_tiles([rng.randrange(34)]),
+               "visible": format_tiles([hand[13]] * rng.randrange(4))}
+        try:
+            a = analyze(req)
+        except InputError:
+            continue
+        if a.waits:
+            out.append((list(a.waits), tuple(a.wildcards or ())))
+    return out
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_wait_lists_are_the_old_templates_bytes(app, lang):
+    """:func:`result_lists.wait_items` (one writer for the list, each count and flag translated
+    once for it) and :func:`result_lists.quick_waits` (the gist under the hand) give the bytes
+    of the loops they replaced (their outline in tests/old_result_macros.html): random
+    hands' waits, wildcards among them, dead ones (every tile seen, or ``dead`` given), with
+    and without a worth, and markup in a code."""
+    from webcalc.web import result_lists
+
+    lists = _waits(61 + len(lang), 160)
+    waits = [w for ws, _ in lists for w in ws]
+    assert sum(1 for w in waits if w["dead"]) > 5 and sum(1 for w in waits if w.get("win")) > 50
+    assert any(set(wild) & {w["tile"] for w in ws} for ws, wild in lists)
+    odd = [{"tile": "<b>", "remaining": 0}, {"tile": "3p", "remaining": 2, "dead": True},
+           {"tile": "3p", "remaining": 0, "dead": False,
+            "win": {"fan": ["discard"], "amount": 2.5, "biao": 2}}]
+    lists += [(odd, ()), (odd[::-1], ("3p",))]
+    with app.test_request_context(f"/?lang={lang}"):
+        old = app.jinja_env.overlay(autoescape=True).from_string(OLD_MACROS).module
+        for ws, wild in lists:
+            want = str(old.wait_items_markup(ws, list(wild))).strip()
+            assert str(result_lists.wait_items(ws, list(wild))) == want, ws
+            assert (str(result_lists.quick_waits(ws[:9]))
+                    == str(old.quick_waits_markup(ws[:9])).strip()), ws
+            assert str(result_lists.wait_items(ws, list(wild), any_tile=True)).startswith(
+                '<li class="wait wait-any">' if all(w.get("win") == ws[0].get("win")
+                                                    for w in ws) else want)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_reading_items_are_the_old_templates_bytes(app, lang):
+    """:func:`result_lists.reading_items` (the other readings in one call, their labels
+    translated once for the list) gives the bytes of the ``_result.html`` loop it replaced
+    (its outline in tests/old_result_macros.html), whichever reading is shown first."""
+    from webcalc.web import result_lists
+
+    readings = _readings(83 + len(lang), 120)
+    shown = [readings[i:i + 20] for i in range(0, len(readings), 7)]
+    assert sum(len(s) for s in shown) > 200
+    with app.test_request_context(f"/?lang={lang}"):
+        old = app.jinja_env.overlay(autoescape=True).from_string(OLD_MACROS).module
+        for s in shown:
+            for first in {id(x): x for x in (s[0], s[len(s) // 2], s[-1])}.values():
+                want = str(old.other_readings_markup(s, first)).strip()
+                got = str(result_lists.reading_items(s, first))
+                assert got == want and got.count('<li class="reading">') == len(s) - 1
+
+
+def test_hand_keys_take_the_tiles_or_their_codes(app):
+    """:func:`templating.hand_keys` reads each tile's code itself (the template hands it the
+    tap area's tiles, not a Jinja ``map`` of their codes): the same keys either way, each
+    taking out its own index, a wildcard marked."""
+    from webcalc.tiles import parse_tiles
+    from webcalc.web import templating
+
+    tiles = sorted(parse_tiles("1123m456p789s555z"))
+    with app.test_request_context("/?lang=en"):
+        by_tiles = str(templating.hand_keys(tiles, ["5z"], "/#tap"))
+        assert by_tiles == str(templating.hand_keys([t.code for t in tiles], ["5z"], "/#tap"))
+        assert str(templating.hand_keys([], None, "")) == ""
+    assert [by_tiles.count(f'name="remove" value="{i}"') for i in range(14)] == [1] * 13 + [0]
+    assert by_tiles.count("tile-btn") == 13 and by_tiles.count("tile-mark") == 3
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_tap_targets_are_the_templates_bytes(app, lang):
+    """:func:`templating.tap_targets` (written in Python, no longer a render of
+    ``_tap_targets.html`` kept per held tiles) gives the bytes of that template, its
+    outline: each target chosen, with none to eight tiles held (more than six: ``+n``), a
+    room that takes the winner's turns or not, and no room."""
+    from types import SimpleNamespace
+
+    from webcalc.tiles import parse_tiles
+    from webcalc.web import templating
+    from webcalc.web.tap import TARGETS
+
+    held = [None, [], parse_tiles("3z"), parse_tiles("1p2p3p4p5p6p"),
+            parse_tiles("1p2p3p4p5p6p7p8p")]
+    rooms = [None, SimpleNamespace(takes_history=False), SimpleNamespace(takes_history=True)]
+    with app.test_request_context(f"/?lang={lang}"):
+        template = app.jinja_env.get_template("_tap_targets.html")
+        seen = set()
+        for target in (*TARGETS, "nonsense"):
+            for i, room in enumerate(rooms):
+                for k in range(len(held)):
+                    entry = SimpleNamespace(target=target, indicator=held[k],
+                                            winning=held[(k + 1) % len(held)],
+                                            visible=held[(k + 2 + i) % len(held)])
+                    got = str(templating.tap_targets(entry, room))
+                    assert got == template.render(entry=entry, room=room), (target, room, k)
+                    seen.add(got)
+        assert len(seen) > 80
+        assert "target-on" not in got and "+2</small>" in "".join(seen)

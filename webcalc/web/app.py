@@ -99,6 +99,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         ledger_pages,
         logs,
         pages,
+        result_lists,
         rules,
         templating,
         unchanged,
@@ -106,6 +107,7 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     i18n.init_app(app)
     templating.init_app(app)
+    result_lists.init_app(app)  # the result's lists (templating's tiles)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)  # a JSON API for bots: no cookies, no session, no CSRF token

@@ -9,7 +9,9 @@ caches keyed by the language and the arguments, so the HTML is exactly the macro
 What they buy on fresh hands (bench/machinery.py, 2026-12-06, commit f324730, load 12-16,
 ``python bench/machinery.py --hands 60 --repeats 7``, median of 7 repeats): the tile caches
 (``_tile``, ``_useful_item``, ``_hand_key``, ``_hand_key_tail``) 40.5 % of page CPU, the
-palette, tap-target and meld-builder caches 12.3 %. Caches of the reading groups, reading
+palette, tap-target and meld-builder caches 12.3 % (the tap-target cache went in issue 38
+round 6: :func:`tap_targets` written in Python costs less than it did on fresh hands; the
+result's lists are :mod:`webcalc.web.result_lists`). Caches of the reading groups, reading
 headings, waits' worth and shanten labels bought 3.4 % together and went (issue 37.2: under
 10 % of its path).
 
@@ -23,7 +25,6 @@ Jinja's checks) bought 3.9 % of page CPU on fresh hands (range 1.6-26 %, each pa
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from functools import lru_cache
 from numbers import Number
 from types import SimpleNamespace
@@ -311,134 +312,62 @@ def _hand_key_tail(app_id: int, lang: str, code: str, mark: bool, action: str) -
     return html[len(head):] if html.startswith(head) else None
 
 
-def hand_keys(codes, wild=None, action="") -> Markup:
+def hand_keys(tiles, wild=None, action="") -> Markup:
     """The tapped-in hand's tiles (``hand_key_markup``: the button that takes out the i-th
     tile, marked when a wildcard), each rendered once per language and arguments but the
-    index, which is written in between."""
+    index, which is written in between. ``tiles``: the hand's tiles (the tap area's ``Tile``
+    objects) or their codes; each tile's code is read here, not by a Jinja ``map`` over
+    the hand, which was about half of this call."""
     app_id, lang, wild, action = *app_lang(), \
         wild or (), str(action)
     parts: list[str] = []
-    for i, code in enumerate(codes):
-        code, mark = str(code), code in wild
+    for i, t in enumerate(tiles):
+        code = str(getattr(t, "code", t))
+        mark = code in wild
         tail = _hand_key_tail(app_id, lang, code, mark, action)
         parts += ((_HAND_KEY_HEAD, str(i), tail) if tail is not None
                   else (_hand_key(app_id, lang, i, code, mark, action),))
     return Markup("".join(parts))
 
 
-#: an exposed group's tag, by how it was taken (``meld``): 拾 and 搶 (盘锦), else exposed
-_TAKEN = {"shi": N_("taken (拾)"), "qiang": N_("taken (搶)")}
-
-
-def _group(g, translations, app_id: int, lang: str) -> str:
-    """One group as ``<li class="group …">``: its tiles (each :func:`tile`'s cached HTML, a
-    wildcard drawn as its face with the tile it plays as), its kind, an exposed group's tag
-    and what each wildcard counts as. Written here, not by a macro calling ``tile`` per tile
-    (issue 38.2: the result panel without a template call per tile); the same bytes as the
-    ``group_markup`` macro it replaces (``tests/test_web_render_cache.py``)."""
-    get = g.get if hasattr(g, "get") else (lambda k, d=None: getattr(g, k, d))
-    kind, tiles = get("kind"), list(get("tiles") or ())
-    wild, faces = list(get("wild") or ()), list(get("faces") or ()) or tiles
-    exposed, meld = bool(get("exposed")), get("meld")
-    parts = ['<li class="group group-', escape(kind), " group-exposed" if exposed else "",
-             '">\n<span class="tiles">']
-    stand = []
-    for i, c in enumerate(tiles):
-        w = bool(wild[i]) if i < len(wild) else False
-        face = faces[i] if i < len(faces) else None
-        parts.append(_tile(app_id, lang, str(c), w, False, "", None if face is None else
-                           str(face), False))
-        if w:
-            real = face if i < len(faces) and face != c else ""
-            stand.append(_gettext(translations, N_("%(real)s as %(tile)s"),
-                                  {"real": tile_text(real) if real else "",
-                                   "tile": tile_text(c)}))
-    parts.append('</span>\n<span class="group-label">')
-    if exposed:
-        parts += ('<span class="exposed-tag">',
-                  _gettext(translations, _TAKEN.get(meld, N_("exposed")), {}), "</span>")
-    parts.append(escape(KIND_LABELS.get(kind, kind)))
-    if stand and kind != "free":
-        parts += (' <span class="wild-note">',
-                  _gettext(translations, N_("wild: %(list)s"),
-                           {"list": escape(list_sep()).join(stand)}), "</span>")
-    parts.append("</span>\n</li>")
-    return "".join(parts)
-
-
-def group(g) -> Markup:
-    """One group of a reading (a result dict's ``decompositions[i].groups[j]``): see
-    :func:`_group`. Not cached: a cache per language and content (with the headings',
-    worths' and shanten labels') bought 3.4 % of page CPU on fresh hands (bench/RESULTS.md
-    "Machinery (issue 37.2)"), so it went."""
-    return Markup(_group(g, _request_i18n()[0], *app_lang()))
-
-
-def reading_groups(groups) -> Markup:
-    """A reading's groups as :func:`group` draws them, the concealed ones first, then the
-    exposed ones: one call per reading."""
-    translations, (app_id, lang) = _request_i18n()[0], app_lang()
-    ordered = [g for g in groups if not g.get("exposed")] + [g for g in groups if g.get("exposed")]
-    return Markup("".join([_group(g, translations, app_id, lang) for g in ordered]))
-
-
-def worth(win) -> Markup:
-    """What winning on a wait is worth (``waits[i].win``: its 番/表 and amount), the bytes
-    ``_worth.html`` renders (the outline, held equal by tests/test_web_render_cache.py),
-    written here: a template render per wait was 60-70 µs of it."""
-    from ..variants import FAN_MULTIPLIERS
-
-    fan_label = cast("Callable[[str], str]",      # rules.py's, as the template's
-                     current_app.jinja_env.globals["fan_label"])
-    translations = _request_i18n()[0]
-    parts = ['<span class="worth">']
-    for k in win.get("fan") or ():
-        parts += ('<span class="fan-tag fan-', escape(k), '">', escape(fan_label(k)), " ×",
-                  escape(FAN_MULTIPLIERS.get(k, 2)), "</span>")
-    if win.get("biao"):
-        parts += ('<span class="fan-tag biao">',
-                  _gettext(translations, N_("%(n)s 表"), {"n": win["biao"]}), "</span>")
-    parts += ('  <span class="win-amount">',
-              _gettext(translations, N_("wins %(n)s"), {"n": points(win.get("amount"))}),
-              "</span>\n</span>")
-    return Markup("".join(parts))
-
-
-def reading(d, best=False) -> Markup:
-    """One reading of the result (``decompositions[i]``): its heading (its shape, and
-    ``best`` marked) and its groups (:func:`reading_groups`)."""
-    shape = d.get("shape")
-    head = ['<p class="reading-head">', escape(SHAPE_LABELS.get(shape, shape))]
-    if best:
-        head += (' <span class="best">', _gettext(_request_i18n()[0], N_("best"), {}), "</span>")
-    return Markup("".join((*head, "</p>", '\n<ul class="groups">\n',
-                           reading_groups(d.get("groups") or ()), "</ul>")))
-
-
-def _codes(tiles) -> tuple | None:
-    return None if tiles is None else tuple(str(t.code) for t in tiles)
-
-
-def _tiles_of(codes: tuple | None) -> list | None:
-    return None if codes is None else [SimpleNamespace(code=c) for c in codes]
-
-
-@lru_cache(maxsize=GROUP_CACHE_MAX)
-def _tap_targets(app_id: int, lang: str, target, indicator, winning, visible,
-                 takes_history: bool) -> Markup:
-    entry = SimpleNamespace(target=target, indicator=_tiles_of(indicator),
-                            winning=_tiles_of(winning), visible=_tiles_of(visible))
-    return Markup(current_app.jinja_env.get_template("_tap_targets.html").render(
-        entry=entry, room=SimpleNamespace(takes_history=takes_history)))
-
-
 def tap_targets(entry, room) -> Markup:
-    """The tap area's targets (``_tap_targets.html``: a radio per target, the tiles it holds
-    now), rendered once per language, target, held tiles and whether the room takes the
-    winner's turns: the same few on most pages, and a sixth of the panel's rendering."""
-    return _tap_targets(*app_lang(), entry.target, _codes(entry.indicator),
-                        _codes(entry.winning), _codes(entry.visible),
-                        bool(room is not None and room.takes_history))
+    """The tap area's targets: a radio per target (摸/打 only where ``room`` takes the
+    winner's turns), each with up to six of the tiles it holds now (``entry.indicator``,
+    ``entry.winning``, ``entry.visible``). Written here, the bytes of ``_tap_targets.html``
+    (kept as the outline, held equal by tests/test_web_render_cache.py), instead of that
+    template rendered and kept per language, target and held tiles: on fresh hands the held
+    tiles are new on about half the pages (a render of 100-110 µs each), and this costs
+    about what a cache hit did (bench/RESULTS.md, "Issue 38, round 6: the template
+    bodies")."""
+    translations = _request_i18n()[0]
+    app_id, lang = app_lang()
+    history = bool(room and room.takes_history)
+    held = {"indicator": entry.indicator, "winning_tile": entry.winning,
+            "visible": entry.visible}
+    parts = ['<fieldset class="targets">\n      <legend>',
+             _gettext(translations, N_("Tapped tiles go to"), {}),
+             '</legend>\n      <div class="target-list">\n']
+    for name, label in TARGET_LABELS.items():
+        if name == "history" and not history:
+            continue
+        on, now = entry.target == name, held.get(name)
+        parts += ('        <label class="target', " target-on" if on else "",
+                  '"><input type="radio" name="target" value="', escape(name),
+                  '" checked>' if on else '">', '\n          <span class="target-name">',
+                  escape(label), "</span>")
+        if now:
+            parts.append('<span class="target-now">')
+            parts += [_tile(app_id, lang, str(t.code), False, False, "xs", None, True)
+                      for t in now[:6]]
+            if len(now) > 6:
+                parts.append(f"<small>+{len(now) - 6}</small>")
+            parts.append("</span>")
+        parts.append("</label>\n")
+    parts += ('      </div>\n      <noscript><p class="help">',
+              _gettext(translations,
+                       N_("Without JavaScript the choice takes effect with the next tap."), {}),
+              "</p></noscript>\n    </fieldset>")
+    return Markup("".join(parts))
 
 
 @lru_cache(maxsize=GROUP_CACHE_MAX)
@@ -454,163 +383,6 @@ def meld_builder(entry) -> Markup:
     language, target, meld types offered and the chosen type and seat."""
     return _meld_builder(*app_lang(), entry.target, tuple(entry.meld_types), entry.meld_type,
                          entry.meld_from)
-
-
-_NEVER_NOTE = N_("Never ready: no exchange of tiles can ever make this hand a win (a condition "
-                 "of the variant cannot be met, or the wildcards have no place). Nothing drawn "
-                 "helps.")
-
-
-def useful_list(useful, shanten, wild=None) -> Markup:
-    """A 牌理 row's fold-out (what ``_result.html``'s ``useful_list`` macro drew): never ready,
-    else the useful draws (:func:`useful_items`; a wait list when ready), else none helps."""
-    return Markup(_EffWriter().useful_list(useful, shanten, wild or ()))
-
-
-class _EffWriter:
-    """The 牌理 list's pieces written for one page: the request's catalogue and drawing key
-    looked up once, each message (a head, a shanten label) translated once per list, the
-    useful tiles of every row from the cached tile HTML (``_useful_item``). What
-    :func:`eff_rows` and :func:`useful_list` write, a row as one piece of text instead of a
-    dozen calls that each looked up the request again."""
-
-    __slots__ = ("translations", "app_id", "lang", "_texts", "_shanten")
-
-    def __init__(self) -> None:
-        self.translations = _request_i18n()[0]
-        self.app_id, self.lang = app_lang()
-        self._texts: dict[str, str] = {}
-        self._shanten: dict = {}
-
-    def text(self, msgid: str) -> str:
-        """A message without variables, translated once per list."""
-        t = self._texts.get(msgid)
-        if t is None:
-            t = self._texts[msgid] = str(_gettext(self.translations, msgid, {}))
-        return t
-
-    def shanten(self, n) -> str:
-        """:func:`shanten_label` of ``n``, once per list and value."""
-        t = self._shanten.get(n)
-        if t is None:
-            t = self._shanten[n] = str(shanten_label(n))
-        return t
-
-    def useful_list(self, useful, shanten, wild) -> str:
-        """:func:`useful_list`'s HTML (the same bytes)."""
-        if shanten is None:
-            return f'<p class="never-note">{self.text(_NEVER_NOTE)}</p>'
-        if not useful:
-            return f'<p class="muted">{self.text(N_("No draw brings it nearer."))}</p>'
-        ready = shanten == 0
-        head = self.text(N_("Ready; waits (left):") if ready else N_("Useful draws (left):"))
-        app_id, lang = self.app_id, self.lang
-        parts = ['<p class="useful-head">', head, '</p>\n<ul class="useful-list">']
-        for u in useful:
-            parts += ("  ", _useful_item(app_id, lang, str(u["tile"]), int(u["remaining"]),
-                                         u["tile"] in wild, ready), "\n")
-        parts.append("</ul>")
-        return "".join(parts)
-
-
-def wait_items(waits, wild=None, any_tile=False) -> Markup:
-    """The items of the result's wait list (``waits[i]``: ``tile``, ``remaining``, ``dead``
-    when given, ``win``), ``<li>`` … ``</li>`` joined by a new line and six spaces: the tile
-    (marked when a wildcard), how many are left, the dead-wait flag (``dead``, else none
-    left) and what winning on it is worth (:func:`worth`). One call for the list instead of
-    four template calls per wait.
-
-    A 混单吊 (``any_tile``: the answer's ``any_tile_wait``) where every tile wins the same
-    is one item, 任意牌（混单吊）, with the tiles left and the worth once, not 30-odd equal
-    rows (issue 36.5; the JSON keeps every wait)."""
-    translations = _request_i18n()[0]
-    app_id, lang = app_lang()
-    wild = wild or ()
-    if any_tile and waits and all(w.get("win") == waits[0].get("win") for w in waits):
-        win = waits[0].get("win")
-        left = sum(w["remaining"] for w in waits)
-        parts = ['<li class="wait wait-any"><span class="wait-any-name" data-tile="any">',
-                 _gettext(translations, N_("Any tile (混单吊)"), {}), "</span>",
-                 '\n        <span class="remaining">',
-                 _gettext(translations, N_("%(n)s left"), {"n": left}), "</span>"]
-        if win:
-            parts.append(worth(win))
-        parts.append("</li>")
-        return Markup("".join(parts))
-    rows = []
-    for w in waits:
-        code, remaining, win = w["tile"], w["remaining"], w.get("win")
-        dead = w["dead"] if "dead" in w else remaining == 0
-        parts = ['<li class="wait', " wait-dead" if dead else "", '">',
-                 _tile(app_id, lang, str(code), False, bool(code in wild), "", None, False),
-                 '\n        <span class="remaining">',
-                 _gettext(translations, N_("%(n)s left"), {"n": remaining}), "</span>"]
-        if dead:
-            parts += (' <span class="flag">', _gettext(translations, N_("dead wait"), {}),
-                      "</span>")
-        if win:
-            parts.append(worth(win))
-        parts.append("</li>")
-        rows.append("".join(parts))
-    return Markup("\n      ".join(rows))
-
-
-def eff_rows(eff, complete=False, wild=None) -> Markup:
-    """The rows of the 牌理 list of a 14-tile hand (``efficiency[i]``: ``discard``,
-    ``shanten``, ``useful``, ``useful_total``), ``<li>`` … ``</li>`` joined by a new line and
-    six spaces: the best ones (the first row's shanten and total) marked, the first open
-    unless the hand is already a win, each folding out to :func:`useful_list`. Each row is
-    written as one piece (:class:`_EffWriter`): its tiles from the cached tile HTML, its
-    messages translated once for the list."""
-    w = _EffWriter()
-    app_id, lang, wild = w.app_id, w.lang, wild or ()
-    discard_word, draw_word = w.text(N_("Discard")), w.text(N_("draw"))
-    best = f' <span class="best">{w.text(N_("best"))}</span>'
-    translations = w.translations
-    top_shanten, top_total = eff[0]["shanten"], eff[0]["useful_total"]
-    rows = []
-    for i, e in enumerate(eff):
-        shanten, useful, total, discard = e["shanten"], e["useful"], e["useful_total"], \
-            e["discard"]
-        is_best = shanten == top_shanten and total == top_total
-        parts = [
-            '<li class="eff-row', " eff-best" if is_best else "", '" data-discard="',
-            escape(discard), '" data-shanten="', "null" if shanten is None else
-            escape(shanten), '" data-kinds="', str(len(useful)), '" data-total="',
-            escape(total), '">\n        <details', " open" if i == 0 and not complete else "",
-            '>\n          <summary>\n            <span class="eff-discard">', discard_word,
-            _tile(app_id, lang, str(discard), False, False, "sm", None, False),
-            "</span>\n"]
-        if useful:
-            parts += ('<span class="eff-draw">', draw_word, '<span class="eff-tiles">')
-            parts += [_tile(app_id, lang, str(u["tile"]), False, u["tile"] in wild, "xs", None,
-                            False) for u in useful]
-            parts.append("</span></span>")
-        parts += ('            <span class="eff-count">',
-                  _gettext(translations, N_("%(kinds)s kinds, %(n)s tiles"),
-                           {"kinds": len(useful), "n": total}),
-                  '</span>\n            <span class="eff-shanten',
-                  " eff-never" if shanten is None else "", '">', w.shanten(shanten),
-                  "</span>", best if is_best else "",
-                  "          </summary>\n          ", w.useful_list(useful, shanten, wild),
-                  "\n        </details>\n      </li>")
-        rows.append("".join(parts))
-    return Markup("\n      ".join(rows))
-
-
-def shanten_label(n) -> Markup:
-    """How far a hand is from ready: none = never, below 0 = won, 0 = ready, else n from
-    ready (what the ``shanten_label_markup`` macro drew, the same bytes)."""
-    translations = _request_i18n()[0]
-    if n is None:
-        return Markup('<span class="never-ready" title="%s">%s</span>') % (
-            _gettext(translations, N_("No exchange of tiles can ever make this hand a win."),
-                     {}), _gettext(translations, N_("never ready"), {}))
-    if n < 0:
-        return _gettext(translations, N_("Won"), {})
-    if n == 0:
-        return _gettext(translations, N_("Ready"), {})
-    return _gettext(translations, N_("%(n)s from ready"), {"n": n})
 
 
 @lru_cache(maxsize=1 << 10)
@@ -709,18 +481,10 @@ def init_app(app: Flask) -> None:
         tile=tile,
         tile_row=tile_row,
         useful_items=useful_items,
-        useful_list=useful_list,
-        eff_rows=eff_rows,
-        wait_items=wait_items,
         palette_row=palette_row,
         tap_targets=tap_targets,
         meld_builder=meld_builder,
         hand_keys=hand_keys,
-        group=group,
-        reading_groups=reading_groups,
-        reading=reading,
-        worth=worth,
-        shanten_label=shanten_label,
         palette_key=palette_key,
         tile_face=tile_face,
         tile_name=tile_name,
