@@ -40,5 +40,8 @@ PJUNIT_SOURCES = ["webcalc/_pjunit.c", "webcalc/_pjunit_free.c", "webcalc/_pjuni
 
 setup(ext_modules=[Extension("webcalc._pjunit", PJUNIT_SOURCES,
                              depends=["webcalc/_pjunit.h", "webcalc/variants/panjin_unit.h"],
-                             optional=True, extra_compile_args=["-O2"])],
+                             optional=True, extra_compile_args=["-O2"]),
+                   # a plain hand's advice from dense unit tables (webcalc/_plain.c)
+                   Extension("webcalc._plain", ["webcalc/_plain.c"], optional=True,
+                             extra_compile_args=["-O2"])],
       cmdclass={"build_py": BuildWithPages})

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .compiled import pjunit as _pjunit
+from .compiled import plain as _plain
 from .variants.base import Situation, Variant
 
 _SHAPE_BITS = {"seven_pairs": 1, "four_wildcards": 2, "knitted": 4, "thirteen_orphans": 8}
@@ -76,4 +77,10 @@ def compiled_advice(variant: Variant, sit: Situation, kinds: int, visible: Seque
     args = _draw_args(variant, sit, kinds)
     if args is None:
         return None
+    if _plain is not None and not args[4] and args[2] < 0 and not args[6] and kinds == 34:
+        # a plain hand (no wildcard in play, no meld, no indicator): webcalc/_plain.c, the
+        # same answer from dense unit tables (None: a hand it does not take)
+        out = _plain.advice(args[0], args[5], discards, visible)
+        if out is not None:
+            return out
     return _pjunit.free_advice(*args, discards, visible)

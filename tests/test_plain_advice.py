@@ -1,0 +1,217 @@
+"""webcalc/_plain.c (issue 38, Build 1): a plain hand's advice — no wildcard in play, no meld,
+no indicator, every kind in play — in one call from dense unit tables, against what it stands
+in for: ``_pjunit.free_advice`` and ``free_draws`` (the same search on hashed tables), the
+Python twin (:class:`webcalc.efficiency.FreeOracle`'s answer as
+:func:`webcalc.advice_rows.advice_rows` writes it), and ``analyze()`` without it. Its unit
+tables (the ones :func:`webcalc.warmup.warm_up` fills all at once, and the ones built when a
+hand first needs them) against ``_pjunit.plain_unit`` and ``shanten._plain_rows``."""
+
+import itertools
+import os
+import random
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.compiled import require_compiled
+from webcalc import analysis, compiled, draws
+from webcalc.advice_rows import advice_rows
+from webcalc.efficiency import free_oracle
+from webcalc.errors import InputError
+from webcalc.hand import Hand
+from webcalc.options import parse_options
+from webcalc.shanten import INF, _plain_rows
+from webcalc.tiles import ALL_TILES
+from webcalc.variants import VARIANTS, Situation
+from webcalc.warmup import complete_tiles
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+import answers  # noqa: E402
+
+require_compiled()
+if compiled.plain is None:
+    if os.environ.get("CI"):
+        raise AssertionError("webcalc._plain was not built: CI must test it")
+    pytest.skip("webcalc._plain not built", allow_module_level=True)
+P, C = compiled.plain, compiled.pjunit
+JINCHENG_SHAPES = 9                    # 七对 and 十三幺 (draws.py _SHAPE_BITS)
+
+
+def _counts(tiles):
+    c = [0] * 34
+    for t in tiles:
+        c[t] += 1
+    return c
+
+
+@st.composite
+def plain_hands(draw):
+    """(counts, shapes, discards, visible): 13 or 14 tiles, at most four of a kind — random
+    ones, or a complete hand (less a tile for 13) with 0-2 tiles swapped, where the suits
+    hold 10-14 tiles; the discards (14 tiles) every kind held or some of them."""
+    n = draw(st.sampled_from((13, 14)))
+    rng = random.Random(draw(st.integers(0, 2**32 - 1)))
+    if draw(st.booleans()):
+        tiles = complete_tiles(rng)
+        if n == 13:
+            tiles.remove(rng.choice(tiles))
+        for _ in range(draw(st.integers(0, 2))):
+            tiles.remove(rng.choice(tiles))
+            tiles.append(rng.choice([k for k in range(34) if tiles.count(k) < 4]))
+    else:
+        tiles = rng.sample([k for k in range(34) for _ in range(4)], n)
+    counts = _counts(tiles)
+    shapes = draw(st.integers(0, 15))
+    visible = draw(st.one_of(st.just([]), st.lists(st.integers(0, 2), min_size=34,
+                                                   max_size=34)))
+    discards = None
+    if n == 14:
+        held = [k for k in range(34) if counts[k]]
+        keep = draw(st.lists(st.booleans(), min_size=len(held), max_size=len(held)))
+        discards = [k for k, on in zip(held, keep) if on or not any(keep)]
+    return counts, shapes, discards, visible
+
+
+@settings(max_examples=500, deadline=None)
+@given(plain_hands())
+def test_plain_is_free_advice(case):
+    counts, shapes, discards, visible = case
+    assert P.draws(counts, shapes, discards) == C.free_draws(counts, (), -1, 34, 0, shapes, 0,
+                                                             discards)
+    assert P.advice(counts, shapes, discards, visible) == C.free_advice(
+        counts, (), -1, 34, 0, shapes, 0, discards, visible)
+
+
+def _python_answer(sit, counts):
+    """free_draws' triple of the 13-tile hand of ``sit``, from :class:`FreeOracle`."""
+    oracle = free_oracle(VARIANTS["jincheng"], sit, 34)
+    d = min(oracle.distance(None), INF)
+    lower = zero = 0
+    for k in range(34):
+        if counts[k] >= 4:
+            continue
+        if d < INF and oracle.lowers(k, d):
+            lower |= 1 << k
+        if oracle.distance(k) == 0:
+            zero |= 1 << k
+    return d, lower, zero
+
+
+@settings(max_examples=150, deadline=None)
+@given(plain_hands())
+def test_plain_is_the_python_twin(case):
+    """晋城's shapes: the rows are advice_rows of FreeOracle's answer (per discard, of the 13
+    tiles it leaves)."""
+    counts, _, discards, visible = case
+    variant = VARIANTS["jincheng"]
+    opts = parse_options(variant.Options, None)
+    tiles = [ALL_TILES[k] for k in range(34) for _ in range(counts[k])]
+    sit = Situation(Hand.of(tiles, []), (), opts)
+    if discards is None:
+        answer = _python_answer(sit, counts)
+    else:
+        answer = [_python_answer(sit.without_tile(ALL_TILES[t]), _counts(
+            [k for k in range(34) for _ in range(counts[k] - (k == t))])) for t in discards]
+    want = advice_rows(answer, counts, (), -1, 34, visible, discards)
+    assert P.advice(counts, JINCHENG_SHAPES, discards, visible) == tuple(want)
+
+
+def test_known_hand():
+    """123m456p789s1122z: ready on 1z and 2z, two of each left, one 2z visible; with 5z
+    drawn, discarding 5z leaves that wait (free_advice's own known hand)."""
+    counts = _counts((0, 1, 2, 12, 13, 14, 24, 25, 26, 27, 27, 28, 28))
+    visible = [0] * 34
+    visible[28] = 1
+    waits = [{"tile": "1z", "remaining": 2, "dead": False},
+             {"tile": "2z", "remaining": 1, "dead": False}]
+    assert P.advice(counts, 1, None, visible) == (0, waits, waits, 3, False)
+    counts[31] += 1
+    eff, ready, best = P.advice(counts, 1, [31], visible)
+    assert best == 0
+    assert ready == [{"discard": "5z", "waits": waits, "remaining": 3}]
+    assert eff == [{"discard": "5z", "shanten": 0, "useful": waits, "useful_total": 3}]
+    # 11m 456m 789m 123p 5p 9s: 1-shanten; a third 1m, or a tile beside 5p or 9s (2p
+    # makes 1223p: no fourth group) makes it ready
+    counts = _counts((0, 0, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 26))
+    sh, waits, useful, total, any_tile = P.advice(counts, 9, None, ())
+    assert (sh, waits, any_tile) == (1, [], False)
+    assert [u["tile"] for u in useful] == ["1m", "3p", "4p", "5p", "6p", "7p", "7s", "8s",
+                                           "9s"]
+    assert total == 2 + 3 + 4 + 3 + 4 + 4 + 4 + 4 + 3
+
+
+def test_hands_it_does_not_take():
+    """None (the caller asks free_advice, which says what is wrong), never an error."""
+    c13 = _counts(range(13))
+    c14 = _counts(range(14))
+    assert P.advice(c14, 9, None, ()) is None                 # 14 tiles, no discards
+    assert P.advice(c13, 9, [0], ()) is None                  # 13 tiles with discards
+    assert P.advice(c14, 9, [20], ()) is None                 # a discard not held
+    assert P.advice(c14, 9, [0, 40], ()) is None
+    assert P.advice(c13[:33], 9, None, ()) is None            # 33 counts
+    assert P.advice(c13, 9, None, [0] * 5) is None            # visible: 34 or none
+    assert P.advice(c13, 9, None, [5] + [0] * 33) is None     # visible: 0-4
+    assert P.advice(c13, 99, None, ()) is None                # shapes: 0-15
+    five = _counts([0] * 5 + list(range(9, 17)))
+    assert P.advice(five, 9, None, ()) is None                # five of a kind
+    assert P.draws(five, 9, None) is None
+    assert P.advice([2**70] + c13[1:], 9, None, ()) is None   # not a small int
+    with pytest.raises(TypeError):
+        P.advice(c13, 9, None)
+
+
+def test_every_unit_table_as_built_and_as_warmed():
+    """After warm() (the suits' tables made by one walk over all count vectors), every honors
+    table and a third of the suits' — each slot, and the table built anew — equal
+    ``_pjunit.plain_unit``'s; a sample equals the Python ``_plain_rows``."""
+    P.warm()
+    size, suits, honors = P.info()
+    assert (suits, honors) == (405_350, 43_130) and size == (405_350 + 78_125) * 8
+    caps9, caps7 = (4,) * 9, (4,) * 7
+    n = 0
+    for cu in itertools.product(range(5), repeat=9):
+        if sum(cu) > 14 or hash(cu) % 3:
+            continue
+        want = C.plain_unit(list(cu), caps9, False)
+        assert P.unit(cu, False, True) == want, cu
+        n += 1
+        if n % 97 == 0:
+            assert P.unit(cu, False, False) == want
+            assert sorted(tuple(r) for r in _plain_rows(cu, caps9, False)) == want
+    assert n > 100_000
+    for cu in itertools.product(range(5), repeat=7):
+        if sum(cu) <= 14:
+            want = C.plain_unit(list(cu), caps7, True)
+            assert P.unit(cu, True, True) == want == P.unit(cu, True, False), cu
+    with pytest.raises(ValueError):
+        P.unit([4, 4, 4, 3] + [0] * 5, False, True)            # 15 tiles
+
+
+def _json(req):
+    try:
+        return analysis.analyze(req).to_json()
+    except InputError as e:
+        return type(e).__name__
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_analyze_same_without_it(seed, monkeypatch):
+    """bench/answers.py's requests (every rule set, options, wildcards, melds, visible
+    tiles) and fresh 晋城 hands: analyze() with webcalc/_plain.c and without (free_advice)
+    gives the same answers."""
+    rng = random.Random(seed)
+    reqs = list(answers.requests(4600 + seed, 300))
+    for _ in range(300):
+        n = rng.choice((13, 14))
+        tiles = complete_tiles(rng) if rng.random() < 0.5 else rng.sample(
+            [k for k in range(34) for _ in range(4)], 14)
+        reqs.append({"variant": "jincheng",
+                     "hand": "".join(ALL_TILES[t].code for t in sorted(tiles[:n]))})
+    fast = [_json(r) for r in reqs]
+    monkeypatch.setattr(draws, "_plain", None)
+    slow = [_json(r) for r in reqs]
+    for req, a, b in zip(reqs, fast, slow):
+        assert a == b, req
