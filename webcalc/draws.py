@@ -56,12 +56,18 @@ def _draw_args(variant: Variant, sit: Situation, kinds: int) -> tuple[Any, ...] 
     wild = 0
     for w in sit.wildcards:
         wild |= 1 << w
-    bits = _shape_bits.get(shapes)
-    if bits is None:
-        bits = _shape_bits[shapes] = sum(_SHAPE_BITS[s] for s in shapes)
+    bits = _bits_of(shapes)
     melds = sit.hand.melds
     return (sit.counts, [t for m in melds for t in m.tiles] if melds else (),
             -1 if sit.indicator is None else sit.indicator, kinds, wild, bits, len(melds))
+
+
+def _bits_of(shapes: frozenset[str]) -> int:
+    """``free_draws``' bit set of the shapes beside the standard one."""
+    bits = _shape_bits.get(shapes)
+    if bits is None:
+        bits = _shape_bits[shapes] = sum(_SHAPE_BITS[s] for s in shapes)
+    return bits
 
 
 def compiled_advice(variant: Variant, sit: Situation, kinds: int, visible: Sequence[int],
@@ -74,13 +80,18 @@ def compiled_advice(variant: Variant, sit: Situation, kinds: int, visible: Seque
     :func:`compiled_draws`."""
     if _pjunit is None:
         return None
+    if (_plain is not None and kinds == 34 and not sit.wildcards and sit.indicator is None
+            and not sit.hand.melds):
+        # a plain hand (no wildcard in play, no meld, no indicator): webcalc/_plain.c, the
+        # same answer from dense unit tables (None: a hand it does not take), without
+        # free_draws' other arguments
+        shapes = variant.distance_shapes(sit, kinds)
+        if shapes is None:
+            return None
+        out = _plain.advice(sit.counts, _bits_of(shapes), discards, visible)
+        if out is not None:
+            return out
     args = _draw_args(variant, sit, kinds)
     if args is None:
         return None
-    if _plain is not None and not args[4] and args[2] < 0 and not args[6] and kinds == 34:
-        # a plain hand (no wildcard in play, no meld, no indicator): webcalc/_plain.c, the
-        # same answer from dense unit tables (None: a hand it does not take)
-        out = _plain.advice(args[0], args[5], discards, visible)
-        if out is not None:
-            return out
     return _pjunit.free_advice(*args, discards, visible)
