@@ -44,7 +44,8 @@ setup(ext_modules=[Extension("webcalc._pjunit", PJUNIT_SOURCES,
                    # a plain hand's advice from dense unit tables (webcalc/_plain.h lists
                    # its sources)
                    Extension("webcalc._plain", ["webcalc/_plain.c", "webcalc/_plain_tables.c",
-                                                "webcalc/_plain_search.c"],
+                                                "webcalc/_plain_search.c",
+                                                "webcalc/_plain_wild.c"],
                              depends=["webcalc/_plain.h"], optional=True,
                              extra_compile_args=["-O2"])],
       cmdclass={"build_py": BuildWithPages})

@@ -21,9 +21,18 @@
  * or None for a hand it does not take (not 13 / 14 tiles, a count outside 0-4, a discard
  * not held, visible not 34 counts 0-4 or empty): the caller asks free_advice, which says
  * what is wrong. draws(counts, shapes, discards) answers what free_draws does, or None.
- * shapes: free_draws' bits (1 seven pairs, 4 knitted, 8 thirteen orphans; 2, four
- * wildcards, needs a wildcard: nothing here). tests/test_plain_advice.py holds the three
- * equal. */
+ * shapes: free_draws' bits (1 seven pairs, 2 four wildcards, 4 knitted, 8 thirteen
+ * orphans). tests/test_plain_advice.py holds the three equal.
+ *
+ * With wildcards in play (the optional wild, the wildcard kinds as bits, and indicator, its
+ * kind; no meld, 34 kinds): free_draws reads such a hand first in its relaxed tables (no
+ * caps: a function of the counts alone, mode M_RELAXED), and they settle it unless
+ * relaxed_exact fails. Those have dense slots of their own here (the same layout, 3.9 MB
+ * more, allocated on the first such hand, filled as met or by warm(True) in about 0.5-0.9
+ * s), and _plain_wild.c answers as free_draws does, or None where the relaxed tables do
+ * not settle the hand (then free_advice's capped tables answer): 0 of 3,600 bench hands of
+ * 三门峡 and 郑州 with 0-2 wildcard tiles, about a third of tests/test_plain_advice.py's
+ * random ones without 四混. */
 #include "_plain.h"
 
 /* ---- arguments -------------------------------------------------------------------------- */
@@ -103,9 +112,24 @@ static int read_hand(PyObject *counts_o, int shapes, PyObject *discards_o, int *
     return 1;
 }
 
-static int compute(const int *c, int shapes, const int *ds, int nd, Triple *out) {
+/* the triples: 1, 0 (not taken here), -1 (an error). wild / indicator (0 / -1: none): the
+ * wildcard kinds as bits, the indicator's kind */
+static int compute(const int *c, int shapes, const int *ds, int nd, unsigned long long wild,
+                   int indicator, Triple *out) {
     if (tables_alloc() < 0)
         return -1;
+    if (wild || indicator >= 0) {
+        if (wild >> 34 || indicator < -1 || indicator > 33)
+            return 0;
+        if (rtables_alloc() < 0)
+            return -1;
+        if (nd < 0)
+            return wdraws13(c, shapes, wild, indicator, out) < 0 ? 0 : 1;
+        for (int e = 0; e < nd; e++)       /* a wildcard discarded: one of them held */
+            if (wild >> ds[e] & 1 && !c[ds[e]])
+                return 0;
+        return wdraws14(c, shapes, wild, indicator, ds, nd, out) < 0 ? 0 : 1;
+    }
     if (nd < 0)
         return draws13(c, shapes, out) < 0 ? 0 : 1;
     return draws14(c, shapes, ds, nd, out) < 0 ? 0 : 1;
@@ -116,16 +140,17 @@ static PyObject *triple_obj(const Triple *t) {
                          (unsigned long long)t->zero);
 }
 
-/* draws(counts, shapes, discards) -> free_draws' answer, or None */
+/* draws(counts, shapes, discards, wild=0, indicator=-1) -> free_draws' answer, or None */
 static PyObject *draws(PyObject *self, PyObject *args) {
     PyObject *counts_o, *discards_o;
-    int shapes, c[34], ds[34], nd;
+    int shapes, c[34], ds[34], nd, indicator = -1;
+    unsigned long long wild = 0;
     Triple out[34];
-    if (!PyArg_ParseTuple(args, "OiO", &counts_o, &shapes, &discards_o))
+    if (!PyArg_ParseTuple(args, "OiO|Ki", &counts_o, &shapes, &discards_o, &wild, &indicator))
         return NULL;
     int r = read_hand(counts_o, shapes, discards_o, c, ds, &nd);
     if (r > 0)
-        r = compute(c, shapes, ds, nd, out);
+        r = compute(c, shapes, ds, nd, wild, indicator, out);
     if (r < 0)
         return NULL;
     if (!r)
@@ -379,18 +404,21 @@ fail:
     return out;
 }
 
-/* advice(counts, shapes, discards, visible) -> free_advice's answer, or None */
+/* advice(counts, shapes, discards, visible, wild=0, indicator=-1) -> free_advice's answer,
+ * or None */
 static PyObject *advice(PyObject *self, PyObject *args) {
     PyObject *counts_o, *discards_o, *visible_o;
-    int shapes, c[34], ds[34], nd, vis[34], nv;
+    int shapes, c[34], ds[34], nd, vis[34], nv, indicator = -1, gone[34];
+    unsigned long long wild = 0;
     Triple tr[34];
-    if (!PyArg_ParseTuple(args, "OiOO", &counts_o, &shapes, &discards_o, &visible_o))
+    if (!PyArg_ParseTuple(args, "OiOO|Ki", &counts_o, &shapes, &discards_o, &visible_o, &wild,
+                          &indicator))
         return NULL;
     int r = read_hand(counts_o, shapes, discards_o, c, ds, &nd);
     if (r > 0)
         r = read_counts(visible_o, vis, 1, &nv);
     if (r > 0)
-        r = compute(c, shapes, ds, nd, tr);
+        r = compute(c, shapes, ds, nd, wild, indicator, tr);
     if (r < 0)
         return NULL;
     if (!r)
@@ -401,32 +429,38 @@ static PyObject *advice(PyObject *self, PyObject *args) {
     uint64_t live = 0;
     memset(cells.cell, 0, sizeof(cells.cell));
     for (int k = 0; k < 34; k++) {
-        int left = 4 - c[k] - (nv ? vis[k] : 0);
+        gone[k] = c[k] + (k == indicator);
+        int left = 4 - gone[k] - (nv ? vis[k] : 0);
         cells.left[k] = left > 0 ? left : 0;
-        if (c[k] < 4)
+        if (gone[k] < 4)
             live |= (uint64_t)1 << k;
     }
     PyObject *out = nd < 0 ? advice13(&cells, &tr[0], live)
-                           : advice14(&cells, c, tr, ds, nd, live);
+                           : advice14(&cells, gone, tr, ds, nd, live);
     for (int k = 0; k < 34; k++)
         Py_XDECREF(cells.cell[k]);
     return out;
 }
 
-/* warm() -> tables built now: every suit pattern of at most 14 tiles and every honors
- * pattern (about 0.3-0.8 s; a server's master fills them before its workers fork) */
-static PyObject *warm(PyObject *self, PyObject *noargs) {
-    long n = warm_tables();
+/* warm(relaxed=False) -> tables built now: every suit pattern of at most 14 tiles and every
+ * honors pattern, the plain tables or the relaxed ones (about 0.3-0.8 s each; a server's
+ * master fills them before its workers fork) */
+static PyObject *warm(PyObject *self, PyObject *args) {
+    int relaxed = 0;
+    if (!PyArg_ParseTuple(args, "|p", &relaxed))
+        return NULL;
+    long n = relaxed ? warm_rtables() : warm_tables();
     return n < 0 ? NULL : PyLong_FromLong(n);
 }
 
-/* unit(counts, honors, stored) -> [(g, p, 0, D), ...] in (g, p) order, as
- * _pjunit.plain_unit(counts, (4, ...), honors): the table of a suit (9 counts, at most 14
+/* unit(counts, honors, stored, relaxed=False) -> [(g, p, 0, D), ...] in (g, p) order, as
+ * _pjunit.plain_unit(counts, (4, ...), honors) (relaxed: _pjunit.free_unit(counts, (31, ...),
+ * honors)): the table of a suit (9 counts, at most 14
  * tiles) or of the honors (7 counts), its slot's (stored: filled if empty) or built anew */
 static PyObject *unit(PyObject *self, PyObject *args) {
     PyObject *o;
-    int honors, stored, cu[9], s = 0;
-    if (!PyArg_ParseTuple(args, "Opp", &o, &honors, &stored))
+    int honors, stored, relaxed = 0, cu[9], s = 0;
+    if (!PyArg_ParseTuple(args, "Opp|p", &o, &honors, &stored, &relaxed))
         return NULL;
     int n = honors ? 7 : 9;
     PyObject *f = PySequence_Fast(o, "unit: a sequence");
@@ -450,9 +484,10 @@ static PyObject *unit(PyObject *self, PyObject *args) {
     Py_DECREF(f);
     if (s > MAXT)
         return PyErr_Format(PyExc_ValueError, "unit: at most %d tiles", MAXT);
-    if (tables_alloc() < 0)
+    if (tables_alloc() < 0 || (relaxed && rtables_alloc() < 0))
         return NULL;
-    uint64_t t = stored ? table_of(cu, honors ? 3 : 0) : unit_build(cu, n, honors);
+    uint64_t t = stored ? table_in(cu, honors ? 3 : 0, relaxed)
+                        : (relaxed ? unit_build_r : unit_build)(cu, n, honors);
     PyObject *out = PyList_New(0);
     for (int gp = 0; out && gp < 10; gp++) {
         unsigned v = (unsigned)(t >> (5 * gp)) & NOD;
@@ -469,10 +504,12 @@ static PyObject *unit(PyObject *self, PyObject *args) {
     return out;
 }
 
-/* info() -> (bytes of the tables, suit tables built, honors tables built) */
+/* info() -> (bytes of the plain tables, suit tables built, honors tables built, bytes of
+ * the relaxed tables, relaxed suit tables built, relaxed honors tables built) */
 static PyObject *info(PyObject *self, PyObject *noargs) {
-    long bytes = suit_tab ? (long)((n_suits + NHON) * (long)sizeof(uint64_t)) : 0;
-    return Py_BuildValue("(lll)", bytes, built_suits, built_honors);
+    long one = (long)((n_suits + NHON) * (long)sizeof(uint64_t));
+    return Py_BuildValue("(llllll)", suit_tab ? one : 0L, built_suits, built_honors,
+                         suit_rtab ? one : 0L, built_rsuits, built_rhonors);
 }
 
 static PyMethodDef methods[] = {
@@ -482,11 +519,14 @@ static PyMethodDef methods[] = {
     {"draws", draws, METH_VARARGS,
      "draws(counts, shapes, discards) -> _pjunit.free_draws(counts, (), -1, 34, 0, shapes, "
      "0, discards)'s answer for a plain hand, or None."},
-    {"warm", warm, METH_NOARGS, "warm() -> how many unit tables were built now."},
+    {"warm", warm, METH_VARARGS,
+     "warm(relaxed=False) -> how many unit tables (plain or relaxed) were built now."},
     {"unit", unit, METH_VARARGS,
-     "unit(counts, honors, stored) -> [(g, p, 0, D), ...]: a unit's table, as "
-     "_pjunit.plain_unit(counts, (4, ...), honors)."},
-    {"info", info, METH_NOARGS, "info() -> (bytes, suit tables built, honors tables built)."},
+     "unit(counts, honors, stored, relaxed=False) -> [(g, p, 0, D), ...]: a unit's table, "
+     "as _pjunit.plain_unit(counts, (4, ...), honors), or relaxed (no caps)."},
+    {"info", info, METH_NOARGS,
+     "info() -> (bytes, suit tables built, honors tables built, and the same of the "
+     "relaxed tables)."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "webcalc._plain",

@@ -35,63 +35,6 @@ static inline uint64_t fill(uint64_t *slot, const int *c, int u, int k) {
     return *slot;
 }
 
-static inline void unpack(uint64_t t, int *D) {
-    for (int gp = 0; gp < 10; gp++) {
-        unsigned v = (unsigned)(t >> (5 * gp)) & NOD;
-        D[gp] = v == NOD ? BIG : (int)v;
-    }
-}
-
-/* out = a merged with one more unit's table D (groups <= G, one pair): a min-plus product
- * over the 15 (g, g') with g + g' <= G, without branches; BIG (none) stays BIG */
-static void merge(const int *a, const int *D, int *out) {
-    for (int z = 0; z < 10; z++)
-        out[z] = 2 * BIG;
-    for (int g = 0; g <= G; g++) {
-        int a0 = a[2 * g], a1 = a[2 * g + 1];
-        for (int h = 0; h <= G - g; h++) {
-            int d0 = D[2 * h], d1 = D[2 * h + 1], *o = out + 2 * (g + h);
-            int v = a0 + d0, w = a0 + d1, x = a1 + d0;
-            if (w > x)
-                w = x;
-            o[0] = v < o[0] ? v : o[0];
-            o[1] = w < o[1] ? w : o[1];
-        }
-    }
-    for (int z = 0; z < 10; z++)
-        out[z] = out[z] < BIG ? out[z] : BIG;
-}
-
-/* best[g][p]: the least D' + 3 (G - g - g') + 2 (1 - p - p') over the states (g', p') of s
- * with g + g' <= G, p + p' <= 1 (_pjunit_draws.c states_best, no joker places) */
-static void best_of(const int *s, int *best) {
-    int m[10];
-    for (int g = 0; g <= G; g++)
-        for (int p = 0; p < 2; p++) {
-            int x = g * 2 + p;
-            int v = s[x] < BIG ? s[x] - 3 * g - 2 * p : BIG;
-            if (g && m[x - 2] < v)
-                v = m[x - 2];
-            if (p && m[x - 1] < v)
-                v = m[x - 1];
-            m[x] = v;
-        }
-    for (int g = 0; g <= G; g++)
-        for (int p = 0; p < 2; p++) {
-            int v = m[(G - g) * 2 + 1 - p];
-            best[g * 2 + p] = v < BIG ? v + 3 * (G - g) + 2 * (1 - p) : BIG;
-        }
-}
-
-static inline int finish(const int *best, const int *D) {
-    int low = 2 * BIG;                 /* BIG + anything is no row */
-    for (int x = 0; x < 10; x++) {
-        int v = best[x] + D[x];
-        low = v < low ? v : low;
-    }
-    return low >= BIG ? TINF : low;
-}
-
 static const int ORPH[13] = {0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33};
 static const char IS_ORPH[34] = {1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1,
                                  1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1};
