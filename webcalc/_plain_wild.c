@@ -99,8 +99,14 @@ static void shape_masks(const WHand *h, const int *std, int base, Triple *out) {
             orph_kinds += c[ORPH[i]] > 0;
             orph_paired |= c[ORPH[i]] >= 2;
         }
-    int dk[34], d0 = TINF, seven_at[5][5];
+    int dk[34], d0 = TINF, seven_at[5][5], four[34], nfour = 0;
     memset(seven_at, 0xff, sizeof(seven_at));
+    if (h->shapes & SH_FOUR)                  /* the wildcard kinds with four faces */
+        for (uint64_t m = h->wild; m; m &= m - 1) {
+            int w = __builtin_ctzll(m);
+            if (h->face[w] >= 4)
+                four[nfour++] = w;
+        }
     for (int k = -1; k < 34; k++) {
         if (k >= 0 && c[k] >= 4) {
             dk[k] = TINF;
@@ -122,16 +128,14 @@ static void shape_masks(const WHand *h, const int *std, int base, Triple *out) {
             if (d < best_d)
                 best_d = d;
         }
-        if (h->shapes & SH_FOUR)
-            for (int w = 0; w < 34; w++) {
-                if (!(h->wild >> w & 1) || h->face[w] < 4)
-                    continue;
-                int d = 4 - (c[w] + (k == w)), floor_ = k < 0 ? 1 : 0;
-                if (d < floor_)
-                    d = floor_;
-                if (d < best_d)
-                    best_d = d;
-            }
+        for (int i = 0; i < nfour; i++) {
+            int w = four[i];
+            int d = 4 - (c[w] + (k == w)), floor_ = k < 0 ? 1 : 0;
+            if (d < floor_)
+                d = floor_;
+            if (d < best_d)
+                best_d = d;
+        }
         if (h->shapes & SH_KNIT) {
             int hon = honors + (k >= 27 && !c[k]), top = 0;
             for (int p = 0; p < 6; p++) {
