@@ -242,6 +242,52 @@ def test_wild_is_free_advice(case):
                                                   discards)
 
 
+@st.composite
+def melded_hands(draw):
+    """(counts, shapes, discards, visible, wild, indicator, meld_tiles, melds): 1-3 melds
+    (pongs, kongs, chows), the concealed tiles random with 0-2 wildcard tiles put in, 13
+    or 14 tiles in all; at most four of a kind with the melds and the indicator."""
+    rng = random.Random(draw(st.integers(0, 2**32 - 1)))
+    while True:
+        n, m, ind = rng.choice((13, 14)), rng.choice((1, 1, 2, 3)), rng.randrange(34)
+        wild = rng.choice([(ind,), (_next(ind, 1),), (_next(ind, 1), _next(ind, 2))])
+        meld_tiles = []
+        for _ in range(m):
+            if rng.random() < 0.5:
+                meld_tiles += [rng.randrange(34)] * rng.choice((3, 3, 4))
+            else:
+                k = rng.randrange(3) * 9 + rng.randrange(7)
+                meld_tiles += [k, k + 1, k + 2]
+        tiles = [rng.randrange(34) for _ in range(n - 3 * m)]
+        for _ in range(rng.choice((0, 1, 2))):
+            tiles[rng.randrange(len(tiles))] = rng.choice(wild)
+        counts = _counts(tiles)
+        seen = _counts(tiles + meld_tiles + [ind])
+        if max(seen) <= 4:
+            break
+    visible = draw(st.one_of(st.just([]), st.lists(st.integers(0, 1), min_size=34,
+                                                   max_size=34)))
+    visible = [min(v, 4 - seen[k]) for k, v in enumerate(visible)]
+    discards = [k for k in range(34) if counts[k]] if n == 14 else None
+    shapes = draw(st.sampled_from((0, 1, 2, 3)))
+    return (counts, shapes, discards, visible, sum(1 << w for w in wild), ind, meld_tiles,
+            m)
+
+
+@settings(max_examples=300, deadline=None)
+@given(melded_hands())
+def test_melds_is_free_advice(case):
+    """With melds and wildcards in play: free_advice's / free_draws' answer, or None."""
+    counts, shapes, discards, visible, wild, ind, meld_tiles, m = case
+    got = P.advice(counts, shapes, discards, visible, wild, ind, meld_tiles, m)
+    assert got is None or got == C.free_advice(counts, meld_tiles, ind, 34, wild, shapes, m,
+                                               discards, visible)
+    drawn = P.draws(counts, shapes, discards, wild, ind, meld_tiles, m)
+    assert (drawn is None) == (got is None)
+    assert drawn is None or drawn == C.free_draws(counts, meld_tiles, ind, 34, wild, shapes,
+                                                  m, discards)
+
+
 @settings(max_examples=150, deadline=None)
 @given(wild_hands(), st.sampled_from(("sanmenxia", "zhengzhou")))
 def test_wild_is_the_python_twin(case, name):
@@ -306,8 +352,15 @@ def test_relaxed_unit_tables():
 
 def test_wild_hands_it_does_not_take():
     """None with wildcards in play too: no joker and no room (free_draws' plain tables with
-    the indicator's cap 3), a wildcard discarded that is not held, a bad indicator."""
+    the indicator's cap 3), a wildcard discarded that is not held, a bad indicator; melds
+    without wildcards (the plain tables with the melds' caps), bad meld tiles, a tile count
+    that the melds do not make 13 or 14."""
     c13 = _counts(range(13))
+    c10 = _counts(range(10))
+    assert P.advice(c10, 0, None, (), 0, -1, [30, 30, 30], 1) is None
+    assert P.advice(c10, 0, None, (), 1 << 20, 19, [40, 30, 30], 1) is None
+    assert P.advice(c10, 0, None, (), 1 << 20, 19, [30, 30, 30], 2) is None
+    assert P.advice(c10, 0, None, (), 1 << 20, 19, [30, 30, 30], 1) is not None
     assert P.advice(c13, 1, None, (), 0, 5) is None          # an indicator, no wildcard
     c14 = _counts(range(14))
     assert P.advice(c14, 1, [20], (), 1 << 20, 19) is None   # 2s not held

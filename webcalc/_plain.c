@@ -24,15 +24,16 @@
  * shapes: free_draws' bits (1 seven pairs, 2 four wildcards, 4 knitted, 8 thirteen
  * orphans). tests/test_plain_advice.py holds the three equal.
  *
- * With wildcards in play (the optional wild, the wildcard kinds as bits, and indicator, its
- * kind; no meld, 34 kinds): free_draws reads such a hand first in its relaxed tables (no
+ * With wildcards in play (the optional wild, the wildcard kinds as bits, indicator, its
+ * kind, and meld_tiles and melds as free_draws takes them; 34 kinds): free_draws reads such a hand first in its relaxed tables (no
  * caps: a function of the counts alone, mode M_RELAXED), and they settle it unless
  * relaxed_exact fails. Those have dense slots of their own here (the same layout, 3.9 MB
  * more, allocated on the first such hand, filled as met or by warm(True) in about 0.5-0.9
  * s), and _plain_wild.c answers as free_draws does, or None where the relaxed tables do
  * not settle the hand (then free_advice's capped tables answer): 0 of 3,600 bench hands of
  * 三门峡 and 郑州 with 0-2 wildcard tiles, about a third of tests/test_plain_advice.py's
- * random ones without 四混. */
+ * random ones without 四混. Melds without wildcards in play (the plain tables with the
+ * melds' caps) are not taken. */
 #include "_plain.h"
 
 /* ---- arguments -------------------------------------------------------------------------- */
@@ -71,8 +72,8 @@ static int read_counts(PyObject *o, int *out, int allow_empty, int *n_out) {
 
 /* counts, shapes, discards (None or held kinds: up to 34, distinct) read; 1, 0 (not a hand
  * taken here), -1 (an error) */
-static int read_hand(PyObject *counts_o, int shapes, PyObject *discards_o, int *c, int *ds,
-                     int *nd) {
+static int read_hand(PyObject *counts_o, int shapes, PyObject *discards_o, int melds, int *c,
+                     int *ds, int *nd) {
     int n;
     int r = read_counts(counts_o, c, 0, &n);
     if (r <= 0)
@@ -83,6 +84,9 @@ static int read_hand(PyObject *counts_o, int shapes, PyObject *discards_o, int *
     for (int k = 0; k < 34; k++)
         total += c[k];
     *nd = -1;
+    if (melds < 0 || melds > 4)
+        return 0;
+    total += 3 * melds;
     if (discards_o == Py_None)
         return total == 13;
     if (total != 14)
@@ -112,27 +116,57 @@ static int read_hand(PyObject *counts_o, int shapes, PyObject *discards_o, int *
     return 1;
 }
 
-/* the triples: 1, 0 (not taken here), -1 (an error). wild / indicator (0 / -1: none): the
- * wildcard kinds as bits, the indicator's kind */
-static int compute(const int *c, int shapes, const int *ds, int nd, unsigned long long wild,
-                   int indicator, Triple *out) {
+/* the triples: 1, 0 (not taken here), -1 (an error). wa: the wildcard kinds, the
+ * indicator, the melds (none: a plain hand) */
+static int compute(const int *c, int shapes, const int *ds, int nd, const WArgs *wa,
+                   Triple *out) {
     if (tables_alloc() < 0)
         return -1;
-    if (wild || indicator >= 0) {
-        if (wild >> 34 || indicator < -1 || indicator > 33)
+    if (wa->wild || wa->indicator >= 0 || wa->melds) {
+        if (wa->wild >> 34 || wa->indicator < -1 || wa->indicator > 33)
             return 0;
         if (rtables_alloc() < 0)
             return -1;
         if (nd < 0)
-            return wdraws13(c, shapes, wild, indicator, out) < 0 ? 0 : 1;
+            return wdraws13(c, shapes, wa, out) < 0 ? 0 : 1;
         for (int e = 0; e < nd; e++)       /* a wildcard discarded: one of them held */
-            if (wild >> ds[e] & 1 && !c[ds[e]])
+            if (wa->wild >> ds[e] & 1 && !c[ds[e]])
                 return 0;
-        return wdraws14(c, shapes, wild, indicator, ds, nd, out) < 0 ? 0 : 1;
+        return wdraws14(c, shapes, wa, ds, nd, out) < 0 ? 0 : 1;
     }
     if (nd < 0)
         return draws13(c, shapes, out) < 0 ? 0 : 1;
     return draws14(c, shapes, ds, nd, out) < 0 ? 0 : 1;
+}
+
+/* the optional arguments: wild, indicator, meld tiles (kinds 0-33), melds; 1, or 0 when
+ * they are not such (no error set), -1 with an error set */
+static int read_wargs(unsigned long long wild, int indicator, PyObject *mt_o, int melds,
+                      WArgs *wa) {
+    wa->wild = wild;
+    wa->indicator = indicator;
+    wa->melds = melds;
+    memset(wa->meld_count, 0, sizeof(wa->meld_count));
+    if (!mt_o)
+        return 1;
+    PyObject *f = PySequence_Fast(mt_o, "meld tiles");
+    if (!f) {
+        PyErr_Clear();
+        return 0;
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(f);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *x = PySequence_Fast_GET_ITEM(f, i);
+        long v = PyLong_Check(x) ? PyLong_AsLong(x) : -1;
+        if (v < 0 || v > 33 || n > 64) {
+            PyErr_Clear();
+            Py_DECREF(f);
+            return 0;
+        }
+        wa->meld_count[v]++;
+    }
+    Py_DECREF(f);
+    return 1;
 }
 
 static PyObject *triple_obj(const Triple *t) {
@@ -140,17 +174,22 @@ static PyObject *triple_obj(const Triple *t) {
                          (unsigned long long)t->zero);
 }
 
-/* draws(counts, shapes, discards, wild=0, indicator=-1) -> free_draws' answer, or None */
+/* draws(counts, shapes, discards, wild=0, indicator=-1, meld_tiles=(), melds=0) ->
+ * free_draws' answer, or None */
 static PyObject *draws(PyObject *self, PyObject *args) {
-    PyObject *counts_o, *discards_o;
-    int shapes, c[34], ds[34], nd, indicator = -1;
+    PyObject *counts_o, *discards_o, *mt_o = NULL;
+    int shapes, c[34], ds[34], nd, indicator = -1, melds = 0;
     unsigned long long wild = 0;
     Triple out[34];
-    if (!PyArg_ParseTuple(args, "OiO|Ki", &counts_o, &shapes, &discards_o, &wild, &indicator))
+    WArgs wa;
+    if (!PyArg_ParseTuple(args, "OiO|KiOi", &counts_o, &shapes, &discards_o, &wild, &indicator,
+                          &mt_o, &melds))
         return NULL;
-    int r = read_hand(counts_o, shapes, discards_o, c, ds, &nd);
+    int r = read_hand(counts_o, shapes, discards_o, melds, c, ds, &nd);
     if (r > 0)
-        r = compute(c, shapes, ds, nd, wild, indicator, out);
+        r = read_wargs(wild, indicator, mt_o, melds, &wa);
+    if (r > 0)
+        r = compute(c, shapes, ds, nd, &wa, out);
     if (r < 0)
         return NULL;
     if (!r)
@@ -404,21 +443,24 @@ fail:
     return out;
 }
 
-/* advice(counts, shapes, discards, visible, wild=0, indicator=-1) -> free_advice's answer,
- * or None */
+/* advice(counts, shapes, discards, visible, wild=0, indicator=-1, meld_tiles=(), melds=0)
+ * -> free_advice's answer, or None */
 static PyObject *advice(PyObject *self, PyObject *args) {
-    PyObject *counts_o, *discards_o, *visible_o;
-    int shapes, c[34], ds[34], nd, vis[34], nv, indicator = -1, gone[34];
+    PyObject *counts_o, *discards_o, *visible_o, *mt_o = NULL;
+    int shapes, c[34], ds[34], nd, vis[34], nv, indicator = -1, melds = 0, gone[34];
     unsigned long long wild = 0;
     Triple tr[34];
-    if (!PyArg_ParseTuple(args, "OiOO|Ki", &counts_o, &shapes, &discards_o, &visible_o, &wild,
-                          &indicator))
+    WArgs wa;
+    if (!PyArg_ParseTuple(args, "OiOO|KiOi", &counts_o, &shapes, &discards_o, &visible_o,
+                          &wild, &indicator, &mt_o, &melds))
         return NULL;
-    int r = read_hand(counts_o, shapes, discards_o, c, ds, &nd);
+    int r = read_hand(counts_o, shapes, discards_o, melds, c, ds, &nd);
     if (r > 0)
         r = read_counts(visible_o, vis, 1, &nv);
     if (r > 0)
-        r = compute(c, shapes, ds, nd, wild, indicator, tr);
+        r = read_wargs(wild, indicator, mt_o, melds, &wa);
+    if (r > 0)
+        r = compute(c, shapes, ds, nd, &wa, tr);
     if (r < 0)
         return NULL;
     if (!r)
@@ -429,7 +471,7 @@ static PyObject *advice(PyObject *self, PyObject *args) {
     uint64_t live = 0;
     memset(cells.cell, 0, sizeof(cells.cell));
     for (int k = 0; k < 34; k++) {
-        gone[k] = c[k] + (k == indicator);
+        gone[k] = c[k] + (k == indicator) + wa.meld_count[k];
         int left = 4 - gone[k] - (nv ? vis[k] : 0);
         cells.left[k] = left > 0 ? left : 0;
         if (gone[k] < 4)
@@ -514,11 +556,13 @@ static PyObject *info(PyObject *self, PyObject *noargs) {
 
 static PyMethodDef methods[] = {
     {"advice", advice, METH_VARARGS,
-     "advice(counts, shapes, discards, visible) -> _pjunit.free_advice(counts, (), -1, 34, "
-     "0, shapes, 0, discards, visible)'s answer for a plain hand, or None. See the module."},
+     "advice(counts, shapes, discards, visible, wild=0, indicator=-1, meld_tiles=(), melds=0)"
+     " -> _pjunit.free_advice(counts, meld_tiles, indicator, 34, wild, shapes, melds, "
+     "discards, visible)'s answer, or None. See the module."},
     {"draws", draws, METH_VARARGS,
-     "draws(counts, shapes, discards) -> _pjunit.free_draws(counts, (), -1, 34, 0, shapes, "
-     "0, discards)'s answer for a plain hand, or None."},
+     "draws(counts, shapes, discards, wild=0, indicator=-1, meld_tiles=(), melds=0) -> "
+     "_pjunit.free_draws(counts, meld_tiles, indicator, 34, wild, shapes, melds, "
+     "discards)'s answer, or None."},
     {"warm", warm, METH_VARARGS,
      "warm(relaxed=False) -> how many unit tables (plain or relaxed) were built now."},
     {"unit", unit, METH_VARARGS,

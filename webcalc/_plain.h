@@ -173,8 +173,13 @@ PL_HIDDEN int draws14(const int *c, int shapes, const int *ds, int nd, Triple *o
 
 /* _plain_wild.c: the same with wildcards in play (the relaxed tables); -2: not settled by
  * them */
-PL_HIDDEN int wdraws13(const int *c, int shapes, uint64_t wild, int indicator, Triple *out);
-PL_HIDDEN int wdraws14(const int *c, int shapes, uint64_t wild, int indicator, const int *ds,
-                       int nd, Triple *out);
+typedef struct {
+    uint64_t wild;                 /* the wildcard kinds, as bits */
+    int indicator, melds;          /* the indicator's kind or -1; the melds declared */
+    int meld_count[34];            /* the melds' tiles per kind */
+} WArgs;
+PL_HIDDEN int wdraws13(const int *c, int shapes, const WArgs *wa, Triple *out);
+PL_HIDDEN int wdraws14(const int *c, int shapes, const WArgs *wa, const int *ds, int nd,
+                       Triple *out);
 
 #endif

@@ -1,12 +1,14 @@
-/* webcalc._plain's search with wildcards in play (an indicator, every kind in play, no meld):
+/* webcalc._plain's search with wildcards in play (an indicator, every kind in play, melds or not):
  * the distance of a hand and of every draw, 13 tiles or each discard of 14, from the dense
  * relaxed tables (_plain.h): _pjunit_draws.c free_draws' answer where its relaxed tables
  * settle it (mode M_RELAXED, relaxed_exact), and "not taken" where they do not (the caller
  * then asks free_draws, whose capped tables answer). The same arithmetic as
  * _plain_search.c, with free_draws' joker rules: a unit holds its real tiles (a wildcard
  * kind none), a distance is max(0, D - jokers), a wildcard drawn is one joker more, a draw
- * is far only where no held tile and no cap below 4 (the indicator's, a wildcard kind's)
- * is within two kinds of it, and the other shapes count the face caps and 四混. */
+ * is far only where no held tile and no cap below 4 (the indicator's, a wildcard kind's,
+ * a meld's) is within two kinds of it, and the other shapes count the face caps and 四混.
+ * Melds: their groups made (the honors' tables moved by as many groups, unpack_u), their
+ * tiles off the faces. */
 #include "_plain.h"
 
 static const int ORPH[13] = {0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33};
@@ -21,9 +23,21 @@ static inline int less_j(int v, int J) { return v >= TINF ? TINF : (v > J ? v - 
 /* a hand as free_draws reads it (no meld, 34 kinds) */
 typedef struct {
     int c[34], real[34], face[34];
-    int J, room, shapes;
+    int J, room, shapes, melds;
     uint64_t wild, capped;         /* capped: the kinds whose cap is below 4 */
 } WHand;
+
+/* a unit's table unpacked into D; the honors' (u 3) with the melds' groups made: its rows
+ * (g, p) moved to (g + melds, p), those past four groups dropped, so that every merge and
+ * finish asks 4 - melds groups of the concealed tiles (free_draws' G) */
+static inline void unpack_u(uint64_t t, int *D, int u, int melds) {
+    unpack(t, D);
+    if (u != 3 || !melds)
+        return;
+    for (int g = G; g >= 0; g--)
+        for (int p = 0; p < 2; p++)
+            D[2 * g + p] = g >= melds ? D[2 * (g - melds) + p] : BIG;
+}
 
 /* the kinds near a held real tile or a cap below 4 (_pjunit_draws.c is_far false), bits */
 static uint64_t near_of(const WHand *h) {
@@ -101,7 +115,7 @@ static void shape_masks(const WHand *h, const int *std, int base, Triple *out) {
         }
     int dk[34], d0 = TINF, seven_at[5][5], four[34], nfour = 0;
     memset(seven_at, 0xff, sizeof(seven_at));
-    if (h->shapes & SH_FOUR)                  /* the wildcard kinds with four faces */
+    if ((h->shapes & SH_FOUR) && h->melds <= 3)     /* the wildcard kinds with four faces */
         for (uint64_t m = h->wild; m; m &= m - 1) {
             int w = __builtin_ctzll(m);
             if (h->face[w] >= 4)
@@ -222,14 +236,14 @@ static inline int far_std(const int *best_all, int k, int J, int *by_rank) {
 
 /* the four units' relaxed tables of the real counts r; -1 when a unit holds more than
  * MAXT tiles */
-static int unit_tables(const int *r, int T[4][10]) {
+static int unit_tables(const int *r, int melds, int T[4][10]) {
     for (int u = 0; u < 4; u++) {
         int s = 0;
         for (int i = 0; i < UN[u]; i++)
             s += r[UA[u] + i];
         if (s > MAXT)
             return -1;
-        unpack(table_in(r + UA[u], u, 1), T[u]);
+        unpack_u(table_in(r + UA[u], u, 1), T[u], u, melds);
     }
     return 0;
 }
@@ -262,15 +276,17 @@ static void rest_bests(int T[4][10], int P[4][4][10], int RS[4][10], int bestR[4
 
 /* the hand as free_draws reads it: 0, or -1 when its relaxed tables are not what
  * free_draws looks up first (no joker and no room: the capped plain tables) */
-static int read_whand(const int *c, int shapes, uint64_t wild, int indicator, WHand *h) {
+static int read_whand(const int *c, int shapes, const WArgs *wa, WHand *h) {
     h->shapes = shapes;
-    h->wild = wild;
+    h->wild = wa->wild;
+    h->melds = wa->melds;
     h->J = h->room = 0;
     h->capped = 0;
     for (int k = 0; k < 34; k++) {
+        int face = 4 - (k == wa->indicator) - wa->meld_count[k];
         h->c[k] = c[k];
-        h->face[k] = k == indicator ? 3 : 4;
-        if (wild >> k & 1) {
+        h->face[k] = face > 0 ? face : 0;
+        if (wa->wild >> k & 1) {
             h->real[k] = 0;
             h->J += c[k];
             h->room += h->face[k] > c[k] ? h->face[k] - c[k] : 0;
@@ -285,18 +301,18 @@ static int read_whand(const int *c, int shapes, uint64_t wild, int indicator, WH
 }
 
 /* the 13-tile hand: 0, -1 (a unit over MAXT tiles), -2 (not settled by the relaxed tables) */
-int wdraws13(const int *c, int shapes, uint64_t wild, int indicator, Triple *out) {
+int wdraws13(const int *c, int shapes, const WArgs *wa, Triple *out) {
     WHand h;
     int T[4][10], P[4][4][10], RS[4][10], bestR[4][10], std[34], D[10], all[10], best_all[10];
     int by_rank[10] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
-    uint64_t *sl[34];
-    if (read_whand(c, shapes, wild, indicator, &h) < 0)
+    uint64_t *sl[34], wild = wa->wild;
+    if (read_whand(c, shapes, wa, &h) < 0)
         return -2;
     uint64_t near = near_of(&h);
     for (int k = 0; k < 34; k++)
         if (c[k] < 4 && !(wild >> k & 1) && !IS_FAR(near, k))
             sl[k] = rslot_drawn(h.real, unit_of(k), k);
-    if (unit_tables(h.real, T) < 0)
+    if (unit_tables(h.real, h.melds, T) < 0)
         return -1;
     lone_init();
     pair_merges(T, P, 1);
@@ -316,7 +332,7 @@ int wdraws13(const int *c, int shapes, uint64_t wild, int indicator, Triple *out
             continue;
         }
         int u = unit_of(k);
-        unpack(rfill(sl[k], h.real, u, k), D);
+        unpack_u(rfill(sl[k], h.real, u, k), D, u, h.melds);
         std[k] = less_j(finish(bestR[u], D), h.J);
     }
     shape_masks(&h, std, base, out);
@@ -325,13 +341,12 @@ int wdraws13(const int *c, int shapes, uint64_t wild, int indicator, Triple *out
 
 /* per discard ds[e] of the 14-tile hand c, the triple of the 13 tiles left: 0, -1, -2 as
  * wdraws13 (-2: some discard not settled) */
-int wdraws14(const int *c, int shapes, uint64_t wild, int indicator, const int *ds, int nd,
-             Triple *out) {
+int wdraws14(const int *c, int shapes, const WArgs *wa, const int *ds, int nd, Triple *out) {
     WHand h;
     int T[4][10], P[4][4][10], RS[4][10], bestR[4][10], all[10], best14[10];
     int Dk[34][10], have_dk[34] = {0}, sum[4] = {0, 0, 0, 0};
-    uint64_t *sl_dk[34], *sl_tu[34], *sl_in[34][9], near2[34];
-    if (read_whand(c, shapes, wild, indicator, &h) < 0)
+    uint64_t *sl_dk[34], *sl_tu[34], *sl_in[34][9], near2[34], wild = wa->wild;
+    if (read_whand(c, shapes, wa, &h) < 0)
         return -2;
     for (int k = 0; k < 34; k++)
         sum[unit_of(k)] += h.real[k];
@@ -352,7 +367,7 @@ int wdraws14(const int *c, int shapes, uint64_t wild, int indicator, const int *
                 sl_in[e][k - UA[u]] = rslot_drawn(h2.real, u, k);
         h2.real[t]++;
     }
-    if (unit_tables(h.real, T) < 0)
+    if (unit_tables(h.real, h.melds, T) < 0)
         return -1;
     lone_init();
     pair_merges(T, P, 0);
@@ -378,7 +393,7 @@ int wdraws14(const int *c, int shapes, uint64_t wild, int indicator, const int *
                 } else {
                     int w = unit_of(k);
                     if (!have_dk[k]) {
-                        unpack(rfill(sl_dk[k], h.real, w, k), Dk[k]);
+                        unpack_u(rfill(sl_dk[k], h.real, w, k), Dk[k], w, h.melds);
                         have_dk[k] = 1;
                     }
                     std[k] = less_j(finish(bestR[w], Dk[k]), h2.J);
@@ -391,7 +406,7 @@ int wdraws14(const int *c, int shapes, uint64_t wild, int indicator, const int *
         }
         int u = unit_of(t), Tu[10], D[10], bw[10], s[10], best_all[10];
         h2.real[t]--;
-        unpack(rfill(sl_tu[e], h2.real, u, -1), Tu);
+        unpack_u(rfill(sl_tu[e], h2.real, u, -1), Tu, u, h.melds);
         int base = less_j(finish(bestR[u], Tu), h2.J);
         merge(RS[u], Tu, s);                   /* the 13 tiles' states: for the far draws */
         best_of(s, best_all);
@@ -412,7 +427,7 @@ int wdraws14(const int *c, int shapes, uint64_t wild, int indicator, const int *
             if (w == u) {
                 for (int k = a; k < a + n; k++)
                     if (h2.c[k] < 4 && !(wild >> k & 1) && !IS_FAR(near2[e], k)) {
-                        unpack(rfill(sl_in[e][k - a], h2.real, u, k), D);
+                        unpack_u(rfill(sl_in[e][k - a], h2.real, u, k), D, u, h.melds);
                         std[k] = less_j(finish(bestR[u], D), h2.J);
                     }
                 continue;
@@ -423,7 +438,7 @@ int wdraws14(const int *c, int shapes, uint64_t wild, int indicator, const int *
                 if (h2.c[k] >= 4 || wild >> k & 1 || IS_FAR(near2[e], k))
                     continue;
                 if (!have_dk[k]) {             /* unit w as in the 14 tiles, k drawn */
-                    unpack(rfill(sl_dk[k], h.real, w, k), Dk[k]);
+                    unpack_u(rfill(sl_dk[k], h.real, w, k), Dk[k], w, h.melds);
                     have_dk[k] = 1;
                 }
                 std[k] = less_j(finish(bw, Dk[k]), h2.J);

@@ -80,24 +80,33 @@ def compiled_advice(variant: Variant, sit: Situation, kinds: int, visible: Seque
     :func:`compiled_draws`."""
     if _pjunit is None:
         return None
-    if _plain is not None and kinds == 34 and not sit.hand.melds:
-        # no meld, every kind in play: webcalc/_plain.c, the same answer from dense unit
-        # tables (None: a hand it does not take, or one whose wildcards its relaxed tables
-        # do not settle), without free_draws' other arguments
-        shapes = variant.distance_shapes(sit, kinds)
-        if shapes is None:
-            return None
+    if _plain is not None and kinds == 34:
+        # every kind in play: webcalc/_plain.c, the same answer from dense unit tables — a
+        # plain hand (no wildcard in play, no meld, no indicator) from the plain ones, a
+        # hand with wildcards in play (melds too) from the relaxed ones (None: a hand it
+        # does not take, or one its relaxed tables do not settle) — without free_draws'
+        # other arguments
         wildcards = sit.wildcards
-        if not wildcards and sit.indicator is None:
+        melds = sit.hand.melds
+        out = None
+        if not wildcards and sit.indicator is None and not melds:
+            shapes = variant.distance_shapes(sit, kinds)
+            if shapes is None:
+                return None
             out = _plain.advice(sit.counts, _bits_of(shapes), discards, visible)
-        elif len(set(wildcards)) == len(wildcards):
+        elif wildcards and len(set(wildcards)) == len(wildcards):
+            shapes = variant.distance_shapes(sit, kinds)
+            if shapes is None:
+                return None
             wild = 0
             for w in wildcards:
                 wild |= 1 << w
-            out = _plain.advice(sit.counts, _bits_of(shapes), discards, visible, wild,
-                                -1 if sit.indicator is None else sit.indicator)
-        else:
-            out = None
+            ind = -1 if sit.indicator is None else sit.indicator
+            if melds:
+                out = _plain.advice(sit.counts, _bits_of(shapes), discards, visible, wild, ind,
+                                    [t for m in melds for t in m.tiles], len(melds))
+            else:
+                out = _plain.advice(sit.counts, _bits_of(shapes), discards, visible, wild, ind)
         if out is not None:
             return out
     args = _draw_args(variant, sit, kinds)
