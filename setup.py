@@ -41,5 +41,12 @@ PJUNIT_SOURCES = ["webcalc/_pjunit.c", "webcalc/_pjunit_free.c", "webcalc/_pjuni
 
 setup(ext_modules=[Extension("webcalc._pjunit", PJUNIT_SOURCES,
                              depends=["webcalc/_pjunit.h", "webcalc/variants/panjin_unit.h"],
-                             optional=True, extra_compile_args=["-O2"])],
+                             optional=True, extra_compile_args=["-O2"]),
+                   # a plain hand's advice from dense unit tables (webcalc/_plain.h lists
+                   # its sources)
+                   Extension("webcalc._plain", ["webcalc/_plain.c", "webcalc/_plain_tables.c",
+                                                "webcalc/_plain_search.c",
+                                                "webcalc/_plain_wild.c"],
+                             depends=["webcalc/_plain.h"], optional=True,
+                             extra_compile_args=["-O2"])],
       cmdclass={"build_py": BuildWithPages})

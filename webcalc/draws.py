@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .compiled import pjunit as _pjunit
+from .compiled import plain as _plain
 from .variants.base import Situation, Variant
 
 _SHAPE_BITS = {"seven_pairs": 1, "four_wildcards": 2, "knitted": 4, "thirteen_orphans": 8}
@@ -55,12 +56,18 @@ def _draw_args(variant: Variant, sit: Situation, kinds: int) -> tuple[Any, ...] 
     wild = 0
     for w in sit.wildcards:
         wild |= 1 << w
-    bits = _shape_bits.get(shapes)
-    if bits is None:
-        bits = _shape_bits[shapes] = sum(_SHAPE_BITS[s] for s in shapes)
+    bits = _bits_of(shapes)
     melds = sit.hand.melds
     return (sit.counts, [t for m in melds for t in m.tiles] if melds else (),
             -1 if sit.indicator is None else sit.indicator, kinds, wild, bits, len(melds))
+
+
+def _bits_of(shapes: frozenset[str]) -> int:
+    """``free_draws``' bit set of the shapes beside the standard one."""
+    bits = _shape_bits.get(shapes)
+    if bits is None:
+        bits = _shape_bits[shapes] = sum(_SHAPE_BITS[s] for s in shapes)
+    return bits
 
 
 def compiled_advice(variant: Variant, sit: Situation, kinds: int, visible: Sequence[int],
@@ -73,6 +80,35 @@ def compiled_advice(variant: Variant, sit: Situation, kinds: int, visible: Seque
     :func:`compiled_draws`."""
     if _pjunit is None:
         return None
+    if _plain is not None and kinds == 34:
+        # every kind in play: webcalc/_plain.c, the same answer from dense unit tables — a
+        # plain hand (no wildcard in play, no meld, no indicator) from the plain ones, a
+        # hand with wildcards in play (melds too) from the relaxed ones (None: a hand it
+        # does not take, or one its relaxed tables do not settle) — without free_draws'
+        # other arguments
+        wildcards = sit.wildcards
+        melds = sit.hand.melds
+        out = None
+        if not wildcards and sit.indicator is None and not melds:
+            shapes = variant.distance_shapes(sit, kinds)
+            if shapes is None:
+                return None
+            out = _plain.advice(sit.counts, _bits_of(shapes), discards, visible)
+        elif wildcards and len(set(wildcards)) == len(wildcards):
+            shapes = variant.distance_shapes(sit, kinds)
+            if shapes is None:
+                return None
+            wild = 0
+            for w in wildcards:
+                wild |= 1 << w
+            ind = -1 if sit.indicator is None else sit.indicator
+            if melds:
+                out = _plain.advice(sit.counts, _bits_of(shapes), discards, visible, wild, ind,
+                                    [t for m in melds for t in m.tiles], len(melds))
+            else:
+                out = _plain.advice(sit.counts, _bits_of(shapes), discards, visible, wild, ind)
+        if out is not None:
+            return out
     args = _draw_args(variant, sit, kinds)
     if args is None:
         return None

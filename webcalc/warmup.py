@@ -15,7 +15,7 @@ import time
 from typing import Any
 
 from .analysis import analyze
-from .compiled import pjunit
+from .compiled import pjunit, plain
 from .errors import InputError
 from .tiles import ALL_TILES, format_tiles
 from .variants import VARIANTS
@@ -73,6 +73,13 @@ def warm_up(hands: int = WARM_HANDS, seed: int = 2026, seconds: float = WARM_SEC
         # (about 0.35 s; a hand's units and the units a draw makes)
         pjunit.free_warm(WARM_PLAIN_TILES, False)
         pjunit.free_warm(WARM_WILD_TILES, True)
+    if plain is not None:
+        # a plain hand's dense unit tables (webcalc/_plain.c): every suit pattern of up to 14
+        # tiles and every honors pattern, 3.9 MB, about 0.3-0.6 s; and the relaxed ones a
+        # hand with wildcards in play reads (webcalc/_plain_wild.c), 3.9 MB more, about
+        # 0.5-0.9 s; a table not there is built when a hand first needs it
+        plain.warm()
+        plain.warm(True)
     done = 0
     for i in range(hands):
         if time.perf_counter() - t0 > seconds:
