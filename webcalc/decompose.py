@@ -102,83 +102,110 @@ def listed_dicts(readings: Sequence[Reading], jokers: Sequence[Tile]) -> list[di
     A group dict is shared by every listed reading that holds the same group with the same
     faces (a many-wildcard hand's 1 000 listed groups are some 40 distinct ones): one dict built, and
     the API encodes it once (:mod:`webcalc.web.json_provider`). Read them, never change
-    them."""
+    them.
+
+    Each group is looked at once per call (by identity: readings share their groups, see
+    :func:`_coded_readings`); a reading then costs a lookup per group and a step per
+    wildcard place only."""
     out = []
-    codes = CODES
     shared: dict[Any, dict[Any, Any]] = {}      # group (and its faces) → its dict
-    plain_parts = _PLAIN_PARTS.get
+    seen: dict[int, Any] = {}                   # id(group) → what listing needs of it
+    pool0 = sorted(jokers)
     for i, r in enumerate(readings):
         groups = r.groups
-        if not jokers or all(g.faces or True not in g.wild for g in groups):
+        infos = []
+        bare = False                            # a concealed group with a wildcard place, no faces
+        for g in groups:
+            info = seen.get(id(g))
+            if info is None:
+                info = seen[id(g)] = _list_info(g, shared)
+            infos.append(info)
+            if info[0] == 2 and not g.faces:
+                bare = True
+        if not jokers or not bare:
             dicts = []
-            for g in groups:
-                d = shared.get(g)
+            for g, info in zip(groups, infos):
+                d = info[1]
                 if d is None:
-                    parts = plain_parts(id(g))
-                    if parts is None:
+                    d = shared.get(g)
+                    if d is None:
                         d = shared[g] = g.to_dict()
-                    else:               # g.to_dict() of a group without jokers, from its parts
-                        kind, tiles, wild = parts
-                        d = shared[g] = {"kind": kind, "tiles": list(tiles), "wild": list(wild),
-                                         "exposed": False, "faces": list(tiles)}
                 dicts.append(d)
             out.append({"shape": r.shape, "groups": dicts, "best": i == 0})
             continue
-        # the concealed groups with a wildcard place take faces from the
-        # pool in order (first a wildcard whose face is what it counts as, then the rest
-        # in order); the other concealed groups show their own tiles; the melds last
-        pool = sorted(jokers)
+        # the concealed groups with a wildcard place take faces from the pool in order
+        # (first a wildcard whose face is what it counts as, then the rest in order); the
+        # other concealed groups show their own tiles; the melds last
+        pool = list(pool0)
         faced = []
-        for g in groups:
-            if g.exposed or True not in g.wild:
+        for info in infos:
+            if info[0] != 2:
                 continue
-            free = g.kind == "free"
-            faces: list[Any] = []
-            for t, w in zip(g.tiles, g.wild):
-                if not w:
-                    faces.append(t)
-                elif not free and t in pool:
-                    pool.remove(t)
-                    faces.append(t)
-                else:
-                    faces.append(None)
+            faces = list(info[3])
+            if not info[4]:                     # not free: a wildcard keeps its own face
+                for idx in info[5]:
+                    t = info[2][idx]
+                    if t in pool:
+                        pool.remove(t)
+                        faces[idx] = t
             faced.append(faces)
-        faced_iter = iter(faced)
         dicts = []
-        for g in groups:
-            if g.exposed:
-                continue
-            if True in g.wild:
-                faces = next(faced_iter)
-                for idx, f in enumerate(faces):
-                    if f is None:
+        k = 0
+        for info in infos:
+            kind = info[0]
+            if kind == 0:
+                dicts.append(info[1])
+            elif kind == 2:
+                faces = faced[k]
+                k += 1
+                for idx in info[5]:
+                    if faces[idx] is None:
                         faces[idx] = pool.pop(0)
-                key: Any = (g.kind, g.tiles, g.wild, tuple(faces))
+                key: Any = (info[6], tuple(faces))
                 d = shared.get(key)
                 if d is None:
-                    face_codes = [codes[f] for f in faces]
+                    face_codes = [CODES[f] for f in faces]
                     d = shared[key] = {
-                        "kind": g.kind,
-                        "tiles": list(face_codes) if g.kind == "free"
-                        else [codes[t] for t in g.tiles],
-                        "wild": list(g.wild), "exposed": False, "faces": face_codes}
-            else:
-                key = ("shown", g.kind, g.tiles, g.wild)
-                d = shared.get(key)
-                if d is None:
-                    tile_codes = [codes[t] for t in g.tiles]
-                    d = shared[key] = {"kind": g.kind, "tiles": tile_codes,
-                                       "wild": list(g.wild), "exposed": False,
-                                       "faces": list(tile_codes)}
-            dicts.append(d)
-        for g in groups:
-            if g.exposed:
-                d = shared.get(g)
-                if d is None:
-                    d = shared[g] = g.to_dict()
+                        "kind": info[7], "tiles": list(face_codes) if info[4] else list(info[8]),
+                        "wild": list(info[9]), "exposed": False, "faces": face_codes}
                 dicts.append(d)
+        for info in infos:
+            if info[0] == 1:
+                dicts.append(info[1])
         out.append({"shape": r.shape, "groups": dicts, "best": i == 0})
     return out
+
+
+def _list_info(g: Group, shared: dict[Any, dict[Any, Any]]) -> tuple[Any, ...]:
+    """What :func:`listed_dicts` needs of a group: ``(0, its dict)`` for a concealed group
+    without a wildcard place, ``(1, its dict)`` for a meld — dicts shared by equal groups —
+    and for a concealed group with one ``(2, None, tiles, faces with None at the wildcard
+    places, free?, the wildcard places, its key, kind, tile codes, wild flags)``: the
+    groups :func:`standard_readings` shares between hands keep theirs
+    (:data:`_LIST_STATIC`)."""
+    static = _LIST_STATIC.get(id(g))
+    if static is not None:
+        if static[0] == 2:
+            return static
+        d = shared.get(g)
+        if d is None:
+            kind, tiles, wild = static[1]
+            d = shared[g] = {"kind": kind, "tiles": list(tiles), "wild": list(wild),
+                             "exposed": False, "faces": list(tiles)}
+        return (0, d)
+    if g.exposed or True not in g.wild:
+        d = shared.get(g)
+        if d is None:
+            d = shared[g] = g.to_dict()
+        return (1 if g.exposed else 0, d)
+    return _wild_info(g)
+
+
+def _wild_info(g: Group) -> tuple[Any, ...]:
+    """:func:`_list_info` of a concealed group with a wildcard place."""
+    return (2, None, g.tiles, tuple([None if w else t for t, w in zip(g.tiles, g.wild)]),
+            g.kind == "free", tuple([idx for idx, w in enumerate(g.wild) if w]),
+            (g.kind, g.tiles, g.wild), g.kind, tuple([CODES[t] for t in g.tiles]), g.wild)
 
 
 @dataclass(frozen=True)
@@ -546,10 +573,13 @@ for _g, _i in _PLAIN_ID.items():
     _PLAIN_BY_ID[_i] = _PLAIN_GROUPS[_g]
 
 
-#: the parts of each of them's API dict (:meth:`Group.to_dict`: kind, tile codes, wild
-#: flags), by the group's identity (they live as long as the module: no id is reused)
-_PLAIN_PARTS = {id(g): (g.kind, tuple([CODES[t] for t in g.tiles]), g.wild)
-                for g in _PLAIN_GROUPS.values()}
+#: what :func:`listed_dicts` needs of a group that lives as long as the module (no id is
+#: reused), by its identity: ``(0, the parts of its API dict)`` (:meth:`Group.to_dict`:
+#: kind, tile codes, wild flags) for these, :func:`_wild_info` for the groups with a
+#: wildcard place :func:`_code_group` and :func:`_free_group` keep
+_LIST_STATIC: dict[int, tuple[Any, ...]] = {
+    id(g): (0, (g.kind, tuple([CODES[t] for t in g.tiles]), g.wild))
+    for g in _PLAIN_GROUPS.values()}
 
 
 def _plain_reading_ids(counts: Sequence[int], melds: int) -> list[tuple[int, ...]]:
@@ -597,6 +627,22 @@ def _code_group(code: int) -> Group:
         grp = _CODED[code] = Group(_KINDS[code >> 21],
                                    tuple([ALL_TILES[p // 2 - 1] for p in places]),
                                    tuple([bool(p & 1) for p in places]))
+        _LIST_STATIC[id(grp)] = (_wild_info(grp) if True in grp.wild else
+                                 (0, (grp.kind, tuple([CODES[t] for t in grp.tiles]), grp.wild)))
+    return grp
+
+
+#: the ``free`` groups by their placeholder tile and size: built as met (at most 68)
+_FREE: dict[tuple[Tile, int], Group] = {}
+
+
+def _free_group(placeholder: Tile, n: int) -> Group:
+    """The ``free`` group of ``n`` jokers :func:`standard_readings` shows (its tiles the
+    hand's placeholder), one value per placeholder and size."""
+    grp = _FREE.get((placeholder, n))
+    if grp is None:
+        grp = _FREE[(placeholder, n)] = Group("free", (placeholder,) * n, (True,) * n)
+        _LIST_STATIC[id(grp)] = _wild_info(grp)
     return grp
 
 
@@ -608,8 +654,7 @@ def _coded_readings(codes: list[tuple[int, ...]], placeholder: Tile,
         for c in r:
             if c not in shown:
                 if c >> 21 == 3:
-                    n = 3 if c & 127 else 2
-                    shown[c] = Group("free", (placeholder,) * n, (True,) * n)
+                    shown[c] = _free_group(placeholder, 3 if c & 127 else 2)
                 else:
                     shown[c] = _code_group(c)
     return [Reading("standard", tuple([shown[c] for c in r]) + meld_groups) for r in codes]

@@ -1,0 +1,174 @@
+"""``decompose.listed_dicts`` (the API form of a hand's readings) against its reference: the
+listing as it stood before a group was looked at once per call (each group of each reading
+stepped through in Python), kept here verbatim but for a plain group's dict, which it made
+from stored parts equal to ``Group.to_dict()`` (tests/test_engine_plain_splits.py). The same
+dicts, in the same order, shared alike (the API encodes a shared dict once), over complete
+hands of 1-4 wildcard tiles of one or two kinds, with and without declared melds, standard
+readings with the compiled part and without (its groups then built per hand), 七对 and 四混
+readings among them, and the readings in another order (a variant sorts them)."""
+
+import json
+from typing import Any
+
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+import webcalc.decompose as D
+from tests.scale import examples
+from webcalc.hand import Meld
+from webcalc.tables import can_complete
+from webcalc.tiles import ALL_TILES, CODES
+
+
+def reference(readings, jokers) -> list[dict[Any, Any]]:
+    """listed_dicts before (int46 ``ac18ef1``)."""
+    out = []
+    codes = CODES
+    shared: dict[Any, dict[Any, Any]] = {}
+    for i, r in enumerate(readings):
+        groups = r.groups
+        if not jokers or all(g.faces or True not in g.wild for g in groups):
+            dicts = []
+            for g in groups:
+                d = shared.get(g)
+                if d is None:
+                    d = shared[g] = g.to_dict()
+                dicts.append(d)
+            out.append({"shape": r.shape, "groups": dicts, "best": i == 0})
+            continue
+        pool = sorted(jokers)
+        faced = []
+        for g in groups:
+            if g.exposed or True not in g.wild:
+                continue
+            free = g.kind == "free"
+            faces: list[Any] = []
+            for t, w in zip(g.tiles, g.wild):
+                if not w:
+                    faces.append(t)
+                elif not free and t in pool:
+                    pool.remove(t)
+                    faces.append(t)
+                else:
+                    faces.append(None)
+            faced.append(faces)
+        faced_iter = iter(faced)
+        dicts = []
+        for g in groups:
+            if g.exposed:
+                continue
+            if True in g.wild:
+                faces = next(faced_iter)
+                for idx, f in enumerate(faces):
+                    if f is None:
+                        faces[idx] = pool.pop(0)
+                key: Any = (g.kind, g.tiles, g.wild, tuple(faces))
+                d = shared.get(key)
+                if d is None:
+                    face_codes = [codes[f] for f in faces]
+                    d = shared[key] = {
+                        "kind": g.kind,
+                        "tiles": list(face_codes) if g.kind == "free"
+                        else [codes[t] for t in g.tiles],
+                        "wild": list(g.wild), "exposed": False, "faces": face_codes}
+            else:
+                key = ("shown", g.kind, g.tiles, g.wild)
+                d = shared.get(key)
+                if d is None:
+                    tile_codes = [codes[t] for t in g.tiles]
+                    d = shared[key] = {"kind": g.kind, "tiles": tile_codes,
+                                       "wild": list(g.wild), "exposed": False,
+                                       "faces": list(tile_codes)}
+            dicts.append(d)
+        for g in groups:
+            if g.exposed:
+                d = shared.get(g)
+                if d is None:
+                    d = shared[g] = g.to_dict()
+                dicts.append(d)
+        out.append({"shape": r.shape, "groups": dicts, "best": i == 0})
+    return out
+
+
+def sharing(listed) -> list[int]:
+    """Which listed group dicts are one object: each group's first place among them."""
+    first: dict[int, int] = {}
+    return [first.setdefault(id(d), len(first)) for r in listed for d in r["groups"]]
+
+
+MELDS = [Meld.parse(m) for m in ("碰555m", "吃123p", "明杠4444s", "碰777z")]
+
+
+@st.composite
+def hands(draw):
+    """(counts, joker tiles, melds, in_triplet): a complete hand of 1-4 wildcard tiles of
+    one or two kinds (wildcards are tiles like any: some held as themselves too)."""
+    melds = draw(st.lists(st.sampled_from(MELDS), max_size=2, unique=True))
+    need = 4 - len(melds)
+    w = draw(st.integers(1, 4))
+    kinds = draw(st.lists(st.integers(0, 33), min_size=1, max_size=2, unique=True))
+    jokers = sorted(ALL_TILES[kinds[j % len(kinds)]] for j in range(w))
+    wall = [k for k in range(34) for _ in range(4 - jokers.count(k))]
+    real = draw(st.lists(st.sampled_from(range(len(wall))), min_size=3 * need + 2 - w,
+                         max_size=3 * need + 2 - w, unique=True))
+    counts = [0] * 34
+    for r in real:
+        counts[wall[r]] += 1
+    in_triplet = draw(st.booleans())
+    assume(can_complete(tuple(counts), w, need, 1, in_triplet))
+    order = draw(st.permutations(range(3)))
+    return counts, draw(st.permutations(jokers)), melds, in_triplet, order
+
+
+def readings_of(counts, jokers, melds, in_triplet, compiled: bool) -> list[D.Reading]:
+    saved = D._pjunit
+    if not compiled:
+        D._pjunit = None
+    try:
+        out = D.standard_readings(counts, jokers, melds, D.JokerPolicy(in_triplet))
+    finally:
+        D._pjunit = saved
+    if not melds:
+        seven = D.seven_pairs_reading(counts, jokers)
+        if seven is not None:
+            out.append(seven)
+        concealed = [ALL_TILES[k] for k in range(34) for _ in range(counts[k])] + list(jokers)
+        four = D.four_wildcards_reading(concealed, jokers)
+        if four is not None:
+            out.append(four)
+    return out
+
+
+@settings(max_examples=examples(400))
+@given(hands(), st.booleans())
+def test_listed_dicts_equal_the_reference(hand, compiled):
+    counts, jokers, melds, in_triplet, order = hand
+    readings = readings_of(counts, jokers, melds, in_triplet, compiled)
+    assert readings, "a complete hand has a reading"
+    # as listed, and turned about (a variant puts its best reading first)
+    for rs in (readings, readings[::-1], readings[order[0]:] + readings[:order[0]]):
+        got, want = D.listed_dicts(rs, jokers), reference(rs, jokers)
+        assert got == want
+        assert json.dumps(got, ensure_ascii=False) == json.dumps(want, ensure_ascii=False)
+        assert sharing(got) == sharing(want)
+        assert [r["best"] for r in got] == [i == 0 for i in range(len(rs))]
+
+
+def test_two_wildcard_kinds_keep_their_own_faces_first():
+    # 123m 456m 78p 3s3s 1z1z and two wildcards 9p 3s: 78p takes a joker as 6p or 9p, 3s3s
+    # or 1z1z a joker as the third tile. A joker place takes first the wildcard whose face
+    # it counts as (9p as 9p, 3s as 3s), then the rest in order (9p before 3s).
+    counts = [0] * 34
+    for k in (0, 1, 2, 3, 4, 5, 15, 16, 20, 20, 27, 27):
+        counts[k] += 1
+    jokers = [ALL_TILES[20], ALL_TILES[17]]          # 3s, 9p
+    readings = D.standard_readings(counts, jokers, ())
+    listed = D.listed_dicts(readings, jokers)
+    assert [[("".join(g["tiles"]), "".join(g["faces"])) for g in r["groups"] if True in g["wild"]]
+            for r in listed] == [
+        [("6p7p8p", "9p7p8p"), ("1z1z1z", "1z1z3s")],
+        [("7p8p9p", "7p8p9p"), ("1z1z1z", "1z1z3s")],
+        [("6p7p8p", "9p7p8p"), ("3s3s3s", "3s3s3s")],
+        [("7p8p9p", "7p8p9p"), ("3s3s3s", "3s3s3s")]]
+    assert [r["best"] for r in listed] == [True, False, False, False]
+    assert listed == reference(readings, jokers)
