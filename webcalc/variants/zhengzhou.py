@@ -21,6 +21,7 @@ say nothing of it. ZZ-7: the winner deals next.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,6 +40,7 @@ from ..settlement import (
     kong_payers,
     pay,
 )
+from ..tiles import Tile
 from .base import (
     NO_SHAPES,
     SEVEN_PAIRS,
@@ -296,6 +298,26 @@ class Zhengzhou(Variant[ZhengzhouOptions]):
         opts = sit.options
         return (opts.seven_pairs_double and self.is_seven_pairs_as_themselves(sit),
                 opts.four_wildcards_double and self.has_four_wildcards(sit))
+
+    def wait_score_keys(self, before: Situation[ZhengzhouOptions],
+                        tiles: Sequence[Tile]) -> list[tuple[Any, ...] | None] | None:
+        """:meth:`score_key` of every wait at once, read off ``before``: the win on ``t``
+        pairs off as 七对 exactly when ``before`` has no melds, 13 concealed tiles and
+        ``t`` is its one kind held an odd number of times (every count of the 14 even);
+        it holds 四混 when a wildcard kind ``w`` is held ``4 - (t == w)`` times or more."""
+        opts = before.options
+        sp_on, four_on = opts.seven_pairs_double, opts.four_wildcards_double
+        if not sp_on and not four_on:
+            return [(sp_on, four_on)] * len(tiles)
+        counts = before.counts
+        single = None                       # the one odd kind of a 七对 wait
+        if not before.hand.melds and len(before.hand.concealed) == 13:
+            odd = [k for k, c in enumerate(counts) if c & 1]
+            if len(odd) == 1:
+                single = odd[0]
+        wild = before.wildcards
+        return [(sp_on and t == single,
+                 four_on and any(counts[w] + (t == w) >= 4 for w in wild)) for t in tiles]
 
     def pricing_judgement(self, sit: Situation[ZhengzhouOptions], key: tuple[Any,
                           ...]) -> Judgement:
