@@ -18,11 +18,12 @@ require_compiled()
 
 
 @st.composite
-def hands(draw, complete: bool):
+def hands(draw, complete: bool, groups: int | None = None):
     """(34 counts, jokers, groups, in_triplet): ``groups`` melds and a pair of real tiles and
-    jokers, kinds below a cap (one suit .. all), no kind past four; complete when asked."""
-    melds = draw(st.integers(0, 4))
-    jokers = draw(st.integers(0, min(8, 3 * melds + 2)))
+    jokers, kinds below a cap (one suit .. all), no kind past four; complete when asked;
+    ``groups`` fixed when given (then one joker or more)."""
+    melds = draw(st.integers(0, 4)) if groups is None else groups
+    jokers = draw(st.integers(0 if groups is None else 1, min(8, 3 * melds + 2)))
     kinds = draw(st.sampled_from([9, 18, 27, 34, 7]))
     offset = 27 if kinds == 7 else 0
     wall = [offset + k for k in range(kinds) for _ in range(4)]
@@ -55,6 +56,24 @@ def test_joker_readings_equal_the_twin_on_complete_hands(hand):
 def test_joker_readings_equal_the_twin_on_any_hand(hand):
     python, compiled = _twins(*hand)
     assert compiled == python
+
+
+@settings(max_examples=examples(300))
+@given(hands(complete=False, groups=4), st.sampled_from([27, 31, 33, 0, 4]))
+def test_standard_readings_the_same_without_the_compiled_part_on_any_hand(hand, wild):
+    """Four groups' worth of tiles, complete or not: the compiled search is asked first
+    and answers [] for a hand that does not fit, as can_complete and the twin do."""
+    counts, jokers, melds, in_triplet = hand
+    policy = D.JokerPolicy(in_triplet)
+    joker_tiles = [ALL_TILES[wild]] * jokers
+    fast = D.standard_readings(counts, joker_tiles, (), policy)
+    saved, D._pjunit = D._pjunit, None
+    try:
+        slow = D.standard_readings(counts, joker_tiles, (), policy)
+    finally:
+        D._pjunit = saved
+    assert fast == slow
+    assert bool(fast) == can_complete(tuple(counts), jokers, 4, 1, in_triplet)
 
 
 @settings(max_examples=examples(200))
