@@ -27,7 +27,8 @@
 # make fuzz -> 100,000 hostile requests per database, 0 × 500 asserted -> "## Fuzz (issue 20)"
 # make lock -> regenerate constraints.txt (the pinned versions every install uses)
 # The virtualenv is reinstalled only when pyproject.toml, setup.py, the C part of the engine
-# (PJUNIT: webcalc/_pjunit*.c and .h, webcalc/_plain*.c and .h, webcalc/variants/*.c and *.h,
+# (PJUNIT: webcalc/_pjunit*.c and .h, webcalc/_plain*.c and .h, webcalc/_rowkit.h,
+# webcalc/variants/*.c and *.h,
 # compiled in place by the editable install) or constraints.txt changes
 # (stamp files in .venv/). Every pip install is pinned by constraints.txt (-c): after adding or
 # raising a dependency in pyproject.toml, run `make lock` and commit constraints.txt.
@@ -196,7 +197,7 @@ load: $(VENV)/.stamp-run
 	$(BIN)/python bench/soak.py --seconds 30 --workers 2 --concurrency 4 \
 		--title "Load (issue 6)" --command "make load"
 
-PJUNIT := $(wildcard webcalc/_pjunit*.c webcalc/_pjunit.h webcalc/_plain*.c webcalc/_plain.h webcalc/variants/*.c webcalc/variants/*.h)
+PJUNIT := $(wildcard webcalc/_pjunit*.c webcalc/_pjunit.h webcalc/_plain*.c webcalc/_plain.h webcalc/_rowkit.h webcalc/variants/*.c webcalc/variants/*.h)
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)

@@ -1,5 +1,6 @@
-"""Builds the one compiled part of the engine, webcalc._pjunit (its hot searches in C).
-Everything else is in pyproject.toml. The extension is optional: without a C compiler the
+"""Builds the engine's two compiled parts, webcalc._pjunit (its hot searches in C) and
+webcalc._plain (a hand's advice from dense unit tables).
+Everything else is in pyproject.toml. Both extensions are optional: without a C compiler the
 install still succeeds and the Python twins (webcalc/compiled.py) run the same searches.
 
 The pages: ``templates/`` and ``static/`` stay at the top of the checkout (the project's
@@ -40,13 +41,14 @@ PJUNIT_SOURCES = ["webcalc/_pjunit.c", "webcalc/_pjunit_free.c", "webcalc/_pjuni
                   "webcalc/variants/panjin_lower.c"]
 
 setup(ext_modules=[Extension("webcalc._pjunit", PJUNIT_SOURCES,
-                             depends=["webcalc/_pjunit.h", "webcalc/variants/panjin_unit.h"],
+                             depends=["webcalc/_pjunit.h", "webcalc/_rowkit.h",
+                                      "webcalc/variants/panjin_unit.h"],
                              optional=True, extra_compile_args=["-O2"]),
                    # a plain hand's advice from dense unit tables (webcalc/_plain.h lists
                    # its sources)
                    Extension("webcalc._plain", ["webcalc/_plain.c", "webcalc/_plain_tables.c",
                                                 "webcalc/_plain_search.c",
                                                 "webcalc/_plain_wild.c"],
-                             depends=["webcalc/_plain.h"], optional=True,
+                             depends=["webcalc/_plain.h", "webcalc/_rowkit.h"], optional=True,
                              extra_compile_args=["-O2"])],
       cmdclass={"build_py": BuildWithPages})

@@ -9,6 +9,7 @@
  *   else:          (efficiency, discards, shanten)
  * Each kind's {"tile", "remaining", "dead"} is one dict, listed in every row that has it. */
 #include "_pjunit.h"
+#include "_rowkit.h"
 
 #define RINF 99
 
@@ -92,50 +93,6 @@ static int read_triple(PyObject *t, int *d, uint64_t *lower, uint64_t *zero) {
     *lower = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(t, 1));
     *zero = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(t, 2));
     return PyErr_Occurred() ? -1 : 0;
-}
-
-static PyObject *row4(PyObject *k1, PyObject *v1, PyObject *k2, PyObject *v2, PyObject *k3,
-                      PyObject *v3, PyObject *k4, PyObject *v4) {
-    PyObject *d = PyDict_New();
-    if (!d || PyDict_SetItem(d, k1, v1) < 0 || PyDict_SetItem(d, k2, v2) < 0
-        || PyDict_SetItem(d, k3, v3) < 0 || (k4 && PyDict_SetItem(d, k4, v4) < 0)) {
-        Py_XDECREF(d);
-        return NULL;
-    }
-    return d;
-}
-
-typedef struct {
-    long key[3];
-    PyObject *row;
-} Keyed;
-
-static void sort_keyed(Keyed *a, int n) { /* insertion sort: at most 14, keys distinct */
-    for (int i = 1; i < n; i++) {
-        Keyed x = a[i];
-        int j = i - 1;
-        while (j >= 0
-               && (a[j].key[0] > x.key[0]
-                   || (a[j].key[0] == x.key[0]
-                       && (a[j].key[1] > x.key[1]
-                           || (a[j].key[1] == x.key[1] && a[j].key[2] > x.key[2]))))) {
-            a[j + 1] = a[j];
-            j--;
-        }
-        a[j + 1] = x;
-    }
-}
-
-static PyObject *keyed_list(Keyed *a, int n) {
-    sort_keyed(a, n);
-    PyObject *out = PyList_New(n);
-    if (!out)
-        return NULL;
-    for (int i = 0; i < n; i++) {
-        PyList_SET_ITEM(out, i, a[i].row);
-        a[i].row = NULL;
-    }
-    return out;
 }
 
 /* A 牌理 row {discard, shanten, useful, useful_total} put at eff[*ne] with its sort key (the

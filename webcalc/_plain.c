@@ -35,6 +35,7 @@
  * random ones without 四混. Melds without wildcards in play (the plain tables with the
  * melds' caps) are not taken. */
 #include "_plain.h"
+#include "_rowkit.h"
 
 /* ---- arguments -------------------------------------------------------------------------- */
 
@@ -288,50 +289,6 @@ static PyObject *cell_list(Cells *c, uint64_t mask, long *total) {
     return out;
 }
 
-static PyObject *row_dict(PyObject *k1, PyObject *v1, PyObject *k2, PyObject *v2,
-                          PyObject *k3, PyObject *v3, PyObject *k4, PyObject *v4) {
-    PyObject *d = PyDict_New();
-    if (!d || PyDict_SetItem(d, k1, v1) < 0 || PyDict_SetItem(d, k2, v2) < 0
-        || PyDict_SetItem(d, k3, v3) < 0 || (k4 && PyDict_SetItem(d, k4, v4) < 0)) {
-        Py_XDECREF(d);
-        return NULL;
-    }
-    return d;
-}
-
-typedef struct {
-    long key[3];
-    PyObject *row;
-} Keyed;
-
-static void sort_keyed(Keyed *a, int n) { /* insertion sort: at most 34, keys distinct */
-    for (int i = 1; i < n; i++) {
-        Keyed x = a[i];
-        int j = i - 1;
-        while (j >= 0
-               && (a[j].key[0] > x.key[0]
-                   || (a[j].key[0] == x.key[0]
-                       && (a[j].key[1] > x.key[1]
-                           || (a[j].key[1] == x.key[1] && a[j].key[2] > x.key[2]))))) {
-            a[j + 1] = a[j];
-            j--;
-        }
-        a[j + 1] = x;
-    }
-}
-
-static PyObject *keyed_list(Keyed *a, int n) {
-    sort_keyed(a, n);
-    PyObject *out = PyList_New(n);
-    if (!out)
-        return NULL;
-    for (int i = 0; i < n; i++) {
-        PyList_SET_ITEM(out, i, a[i].row);
-        a[i].row = NULL;
-    }
-    return out;
-}
-
 static PyObject *advice13(Cells *c, const Triple *a, uint64_t live) {
     long wt, ut;
     PyObject *waits = cell_list(c, a->zero & live, &wt);
@@ -372,7 +329,7 @@ static PyObject *advice14(Cells *c, const int *gone, const Triple *a, const int 
         Py_ssize_t nw = PyList_GET_SIZE(wl);
         if (nw) {
             PyObject *n = PyLong_FromLong(wt);
-            PyObject *row = n ? row_dict(s_discard, s_code[t], s_waits, wl, s_remaining, n,
+            PyObject *row = n ? row4(s_discard, s_code[t], s_waits, wl, s_remaining, n,
                                          NULL, NULL)
                               : NULL;
             Py_XDECREF(n);
@@ -404,7 +361,7 @@ static PyObject *advice14(Cells *c, const int *gone, const Triple *a, const int 
         }
         PyObject *tot = PyLong_FromLong(ut);
         PyObject *row = useful && sh && tot
-                            ? row_dict(s_discard, s_code[t], s_shanten, sh, s_useful, useful,
+                            ? row4(s_discard, s_code[t], s_shanten, sh, s_useful, useful,
                                        s_useful_total, tot)
                             : NULL;
         Py_XDECREF(useful);
