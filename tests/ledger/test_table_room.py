@@ -612,14 +612,16 @@ def test_my_tables_is_a_static_page_read_from_the_phone(client):
 
 _LANG_LINK = re.compile(r'id="(export-csv|export-json)" href="([^"]*)"|'
                         r'<img src="(/t/[^"]*/chart\.svg[^"]*)"')
+_CARD = re.compile(r'<img src="(/t/[^"]*/card\.png[^"]*)"')
 
 
 def test_downloads_and_the_chart_keep_the_page_s_language(client):
-    """The English table page on a Chinese phone links its CSV, its JSON and its chart with
-    ``lang=en``: the CSV's columns and the chart's axis are words, read in the page's
-    language (before, those links were bare and a Chinese phone got 手数/牌局 in them). In
-    WeChat the JSON link answers the evening as text, in English too, and its own file links
-    keep it. Without ``?lang=`` no link gains one, and the phone's language decides."""
+    """The English table page on a Chinese phone links its CSV, its JSON, its chart and its
+    evening card with ``lang=en``: the CSV's columns, the chart's axis and the card are
+    words, read in the page's language (before, those links were bare and a Chinese phone
+    got 手数/牌局 in them). In WeChat the JSON link answers the evening as text, in English
+    too, and its own file links keep it. Without ``?lang=`` no link gains one, and the
+    phone's language decides."""
     token, _free = _lang_pages(client)
     view = view_token_of(token)
     for t in (token, view):
@@ -636,6 +638,16 @@ def test_downloads_and_the_chart_keep_the_page_s_language(client):
         assert [m for m in _LANG_LINK.finditer(bare) if "lang=" in m.group(0)] == [], t
         zh_csv = client.get(f"/t/{t}/export.csv", headers=ZH_PHONE).get_data(as_text=True)
         assert not zh_csv.lstrip("\ufeff").startswith("Hand,"), t
+        # the evening card (分享图片) is drawn in the reader's language: the English page's
+        # picture is the one an English phone gets, not the Chinese phone's
+        card = htmllib.unescape(_CARD.search(html).group(1))
+        assert lang_of(card) == ["en"], card
+        bare_card = htmllib.unescape(_CARD.search(bare).group(1))
+        assert "lang=" not in bare_card
+        png = client.get(card, headers=ZH_PHONE)
+        assert png.mimetype == "image/png"
+        assert png.data == client.get(bare_card, headers={"Accept-Language": "en"}).data, t
+        assert png.data != client.get(bare_card, headers=ZH_PHONE).data, t
     wechat = {**ZH_PHONE, "User-Agent": WECHAT_IOS}
     text = client.get(f"/t/{token}/export.json?lang=en", headers=wechat).get_data(as_text=True)
     assert '<html lang="en"' in text and "The evening as text" in text

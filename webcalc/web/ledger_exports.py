@@ -170,7 +170,7 @@ def _evening_page(token: str, t: dict):
     html = render_template(
         "export_text.html", heading=_("The evening as text"),
         subject=str(VARIANT_NAMES.get(t["variant"], t["variant"])), text=evening_text(t),
-        card_url=url_for(".card", token=view_token or token),
+        card_url=url_for(".card", token=view_token or token, lang=lang_param()),
         csv_url=url_for(".export_csv", token=token, raw=1, lang=lang_param()),
         csv_label=_("CSV (every entry, the totals and the settle-up)"),
         json_url=url_for(".export_json_view", token=token, raw=1, lang=lang_param()),
