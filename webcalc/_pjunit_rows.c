@@ -13,35 +13,6 @@
 
 #define RINF 99
 
-static const char *const CODE[34] = {
-    "1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m",
-    "1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p", "9p",
-    "1s", "2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s",
-    "1z", "2z", "3z", "4z", "5z", "6z", "7z"};
-
-static PyObject *s_tile, *s_remaining, *s_dead, *s_discard, *s_shanten, *s_useful,
-    *s_useful_total, *s_waits, *s_code[34];
-
-static int strings_ready(void) {
-    if (s_tile)
-        return 0;
-#define INTERN(var, text)                                                                 \
-    if (!(var = PyUnicode_InternFromString(text)))                                        \
-        return -1;
-    INTERN(s_remaining, "remaining")
-    INTERN(s_dead, "dead")
-    INTERN(s_discard, "discard")
-    INTERN(s_shanten, "shanten")
-    INTERN(s_useful, "useful")
-    INTERN(s_useful_total, "useful_total")
-    INTERN(s_waits, "waits")
-    for (int k = 0; k < 34; k++)
-        INTERN(s_code[k], CODE[k])
-    INTERN(s_tile, "tile") /* last: the flag that all are made */
-#undef INTERN
-    return 0;
-}
-
 typedef struct {
     int gone[34], left[34];
     PyObject *cell[34]; /* borrowed from owned below, made when first listed */
