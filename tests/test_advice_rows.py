@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.scale import examples
 from webcalc import analysis, compiled
 from webcalc.advice_rows import advice_rows
 from webcalc.errors import InputError
@@ -69,7 +70,7 @@ def hands(draw):
     return (counts, meld_tiles, indicator, kinds, wild, shapes, len(pungs)), discards, visible
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(hands())
 def test_free_advice_is_its_python_twin(case):
     args, discards, visible = case

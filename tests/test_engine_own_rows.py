@@ -17,6 +17,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.scale import examples
 from webcalc.efficiency import INF, efficiency, useful_draws
 from webcalc.variants import VARIANTS
 from webcalc.waits import river
@@ -54,7 +55,7 @@ def _per_discard(variant, sit, visible, kinds):
     return [{"discard": t.code, **u.to_dict()} for t, u in entries]
 
 
-@settings(max_examples=250, deadline=None)
+@settings(max_examples=examples(250), deadline=None)
 @given(st.integers(0, 2**31), st.sampled_from((None, "discard")), st.booleans(),
        st.sampled_from((34, 27)), st.sampled_from((PANJIN, ONE_BY_ONE)))
 def test_rows_equal_the_per_discard_loop(seed, win_by, seen, kinds, variant):

@@ -6,6 +6,7 @@ complete hands built from random groups and for random tiles, with 0-3 melds dec
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.scale import examples
 from webcalc.decompose import (
     _PLAIN_GROUPS,
     Reading,
@@ -50,7 +51,7 @@ def _as_set(splits):
     return {tuple(sorted(s)) for s in splits}
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=examples(600), deadline=None)
 @given(hands())
 def test_plain_splits_are_the_general_ones(case):
     counts, melds = case

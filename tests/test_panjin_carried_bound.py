@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 import webcalc.shanten as S
 import webcalc.variants.panjin_draws as PD
 import webcalc.variants.panjin_search as PS
+from tests.scale import examples
 
 from .compiled import compiled_only
 from .test_engine_panjin_discards import _cases
@@ -88,7 +89,7 @@ def test_carried_bound_of_known_states():
     assert PS._held_next(mid, 7) == (0, 0, 0)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.integers(0, 2**31))
 def test_carried_bound_at_least_the_old(seed):
     rng = random.Random(seed)
@@ -114,7 +115,7 @@ def test_carried_bound_at_least_the_old(seed):
 
 @pytest.mark.parametrize("compiled", [
     pytest.param(True, marks=compiled_only), False], ids=["compiled", "python"])
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(seed=st.integers(0, 2**31), discard=st.integers(0, 3), need_real=st.booleans())
 def test_standard_drawn_same_with_the_old_bound(compiled, seed, discard, need_real):
     case = _hands(seed, discard)
@@ -140,7 +141,7 @@ def test_standard_drawn_same_with_the_old_bound(compiled, seed, discard, need_re
 
 @pytest.mark.parametrize("compiled", [
     pytest.param(True, marks=compiled_only), False], ids=["compiled", "python"])
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=examples(50), deadline=None)
 @given(seed=st.integers(0, 2**31), need_real=st.booleans(), above=st.integers(0, 2))
 def test_discards_drawn_same_with_the_old_bound(compiled, seed, need_real, above):
     req = _cases(seed, 1)[0]

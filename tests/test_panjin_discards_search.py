@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 import webcalc.shanten as S
 import webcalc.variants.panjin_draws as PD
 import webcalc.variants.panjin_search as PS
+from tests.scale import examples
 from webcalc.shanten import hand_caps
 from webcalc.variants import VARIANTS
 from webcalc.variants.panjin_search import panjin_meld_flags, panjin_missing
@@ -40,7 +41,7 @@ def _situation(seed, win_by):
     return sit
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.integers(0, 2**31), st.sampled_from((None, "discard")))
 def test_standard_distance_equals_panjin_missing(seed, win_by):
     sit = _situation(seed, win_by)
@@ -65,7 +66,7 @@ def _discards(sit, limit_above):
 
 
 @pytest.mark.skipif(COMPILED is None, reason="webcalc._pjunit not built (or ruled out)")
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.integers(0, 2**31), st.sampled_from((None, "discard")), st.integers(0, 2))
 def test_discards_at_once_same_compiled_and_in_python(seed, win_by, above):
     sit = _situation(seed, win_by)
@@ -115,7 +116,7 @@ def test_combine_reads_the_discard_win_rule():
 
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.integers(0, 2**31), st.sampled_from((None, "discard")))
 def test_discards_search_from_the_looser_count_equals_that_at_d14(seed, win_by):
     """Round 5: :func:`discards_search` first searches every discard one above the looser

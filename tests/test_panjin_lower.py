@@ -24,6 +24,7 @@ import webcalc.variants.panjin_advice as PA
 import webcalc.variants.panjin_draws as PD
 import webcalc.variants.panjin_lower as PL
 import webcalc.variants.panjin_search as PS
+from tests.scale import examples
 from webcalc.efficiency import efficiency, useful_draws
 from webcalc.shanten import hand_caps
 from webcalc.variants import VARIANTS
@@ -59,7 +60,7 @@ def _twin(sit, caps, allowed):
                            4 - len(sit.hand.melds), mask, flags)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.integers(0, 2**31))
 def test_count_at_most_the_distance_and_never_below_the_old(seed):
     for req, sit in _situations(seed):
@@ -126,7 +127,7 @@ def _answers(sit):
 
 @pytest.mark.parametrize("compiled", [
     pytest.param(True, marks=compiled_only), False], ids=["compiled", "python"])
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=examples(50), deadline=None)
 @given(seed=st.integers(0, 2**31), discard_win=st.booleans())
 def test_answers_as_from_the_old_count(compiled, seed, discard_win):
     for req, sit in _situations(seed):

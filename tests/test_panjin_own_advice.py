@@ -19,6 +19,7 @@ import webcalc.shanten as S
 import webcalc.variants.panjin_draws as PD
 import webcalc.variants.panjin_lower as PL
 import webcalc.variants.panjin_search as PS
+from tests.scale import examples
 from webcalc.analysis import analyze
 from webcalc.tiles import ALL_TILES, format_tiles, parse_tiles
 from webcalc.variants import VARIANTS
@@ -75,7 +76,7 @@ def _clear():
 
 @pytest.mark.parametrize("compiled", [
     pytest.param(True, marks=compiled_only), False], ids=["compiled", "python"])
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(seed=st.integers(0, 2**31))
 def test_own_advice_answers_as_the_calls_it_stands_in_for(compiled, seed):
     req = _request(seed)

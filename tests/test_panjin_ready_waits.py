@@ -13,6 +13,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.scale import examples
 from webcalc.tiles import ALL_TILES, format_tiles
 from webcalc.variants import VARIANTS
 from webcalc.warmup import complete_tiles
@@ -60,7 +61,7 @@ def _request(seed: int) -> dict:
         return {**req, "hand": format_tiles(sorted(tiles))}
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(st.integers(0, 2**31))
 def test_ready_waits_read_off_the_search_equal_those_narrowed(seed):
     req = _request(seed)

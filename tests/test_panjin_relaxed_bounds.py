@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 import webcalc.shanten as S
 import webcalc.variants.panjin_draws as PD
 import webcalc.variants.panjin_search as PS
+from tests.scale import examples
 from webcalc.shanten import INF, hand_caps
 from webcalc.variants import VARIANTS
 from webcalc.variants.panjin_search import _flat_rest, panjin_meld_flags
@@ -95,7 +96,7 @@ def _run(fn, args, compiled, old):
         _clear()
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.integers(0, 2**31), st.integers(0, 3))
 def test_relaxed_bounds_at_most_the_capped(seed, discard):
     case = _hands(seed, discard)
@@ -131,7 +132,7 @@ def test_relaxed_bounds_at_most_the_capped(seed, discard):
 
 @pytest.mark.parametrize("compiled", [
     pytest.param(True, marks=compiled_only), False], ids=["compiled", "python"])
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=examples(120), deadline=None)
 @given(seed=st.integers(0, 2**31), discard=st.integers(0, 3), need_real=st.booleans())
 def test_standard_drawn_same_with_relaxed_and_capped_bounds(compiled, seed, discard,
                                                             need_real):
@@ -159,7 +160,7 @@ def test_standard_drawn_same_with_relaxed_and_capped_bounds(compiled, seed, disc
 
 @pytest.mark.parametrize("compiled", [
     pytest.param(True, marks=compiled_only), False], ids=["compiled", "python"])
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(seed=st.integers(0, 2**31), need_real=st.booleans(), above=st.integers(0, 2))
 def test_discards_drawn_same_with_relaxed_and_capped_bounds(compiled, seed, need_real, above):
     req = _cases(seed, 1)[0]

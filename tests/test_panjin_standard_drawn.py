@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 import webcalc.shanten as S
 import webcalc.variants.panjin_draws as PD
 import webcalc.variants.panjin_search as PS
+from tests.scale import examples
 from webcalc.shanten import hand_caps
 from webcalc.variants import VARIANTS
 from webcalc.variants.panjin_search import panjin_meld_flags
@@ -48,7 +49,7 @@ def _python(*args):
 
 
 @compiled_only
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.integers(0, 2**31), st.booleans(), st.integers(0, 3))
 def test_standard_drawn_same_compiled_and_in_python(seed, need_real, discard):
     req = _cases(seed, 1)[0]
@@ -88,7 +89,7 @@ def test_standard_drawn_of_a_known_hand():
         assert _python(*args) == want
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.integers(0, 2**31), st.sampled_from((None, "discard")), st.integers(0, 3))
 def test_waits_without_the_standard_candidates_equal_those_narrowed(seed, win_by, discard):
     req = _cases(seed, 1)[0]

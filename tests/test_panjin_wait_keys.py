@@ -13,6 +13,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.scale import examples
 from webcalc.tiles import ALL_TILES
 from webcalc.variants import VARIANTS
 from webcalc.worth import _won, hypothetical_settlement, score_key, wait_values
@@ -40,7 +41,7 @@ def _without_hook(sit, waits):
         cls.wait_score_keys = hook
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.integers(0, 2**31))
 def test_wait_keys_are_the_wins_score_keys(seed):
     sit, req = _before(seed)
@@ -50,7 +51,7 @@ def test_wait_keys_are_the_wins_score_keys(seed):
     assert keys == [score_key(PANJIN, _won(sit, t, raw)) for t in tiles], req
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.integers(0, 2**31))
 def test_wait_values_with_the_keys_equal_those_judged_per_wait(seed):
     sit, req = _before(seed)

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 import webcalc.shanten as S
 import webcalc.variants.panjin_draws as PD
 import webcalc.variants.panjin_search as PS
-from tests.scale import scaled
+from tests.scale import examples, scaled
 
 SEARCHES = (S, PS, PD)             # the modules whose Python twin of the C part is compared
 
@@ -219,7 +219,7 @@ def test_unit_free_same_tables(seed):
             assert len(set(cc)) == len(cc)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(st.lists(st.integers(0, 33), max_size=14), st.lists(st.sampled_from((4, 4, 3, 2, 1, 0)),
                                                            min_size=34, max_size=34),
        st.integers(0, 8), st.integers(0, 8), st.integers(0, 4), st.sampled_from((34, 27)))

@@ -20,6 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.compiled import require_compiled
+from tests.scale import examples
 from webcalc import analysis, compiled, draws
 from webcalc.advice_rows import advice_rows
 from webcalc.efficiency import free_oracle
@@ -78,7 +79,7 @@ def plain_hands(draw):
     return counts, shapes, discards, visible
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(plain_hands())
 def test_plain_is_free_advice(case):
     counts, shapes, discards, visible = case
@@ -103,7 +104,7 @@ def _python_answer(sit, counts, variant="jincheng"):
     return d, lower, zero
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(plain_hands())
 def test_plain_is_the_python_twin(case):
     """晋城's shapes: the rows are advice_rows of FreeOracle's answer (per discard, of the 13
@@ -227,7 +228,7 @@ def wild_hands(draw):
     return counts, shapes, discards, visible, sum(1 << w for w in wild), ind
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(wild_hands())
 def test_wild_is_free_advice(case):
     """With wildcards in play: the answer free_advice / free_draws give, or None (a hand
@@ -274,7 +275,7 @@ def melded_hands(draw):
             m)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(melded_hands())
 def test_melds_is_free_advice(case):
     """With melds and wildcards in play: free_advice's / free_draws' answer, or None."""
@@ -288,7 +289,7 @@ def test_melds_is_free_advice(case):
                                                   m, discards)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(wild_hands(), st.sampled_from(("sanmenxia", "zhengzhou")))
 def test_wild_is_the_python_twin(case, name):
     """三门峡's and 郑州's shapes with their wildcards: the rows are advice_rows of

@@ -14,6 +14,7 @@ target may want)."""
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.scale import examples
 from webcalc import compiled
 from webcalc import efficiency as E
 from webcalc.hand import Hand, melds_from_api
@@ -112,7 +113,7 @@ def _check(v, sit):
             assert _compiled(left, fast[i]) == want, t
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(situations())
 def test_relaxed_answers_are_the_capped_ones(case):
     _check(*case)
