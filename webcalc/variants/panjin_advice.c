@@ -26,9 +26,23 @@ static const unsigned char YJ_K[34] = {1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0,
 /* what a hand's searches share: the arguments standard_drawn takes but the limit and the
  * discard rule, and the relaxed bounds (relaxed_rest: whole[g][1] and the flat rest) */
 typedef struct {
-    PyObject *real, *caps, *rest;   /* borrowed, borrowed, owned */
+    PyObject *real, *caps, *rest;   /* owned: tuples of the numbers read, never the caller's */
     int jokers, max_x, groups, suits0, want, allowed, none, whole;
 } Hand;
+
+/* 34 numbers as a tuple */
+static PyObject *int_tuple(const int *v) {
+    PyObject *t = PyTuple_New(34);
+    for (int k = 0; t && k < 34; k++) {
+        PyObject *n = PyLong_FromLong(v[k]);
+        if (!n) {
+            Py_CLEAR(t);
+            break;
+        }
+        PyTuple_SET_ITEM(t, k, n);
+    }
+    return t;
+}
 
 /* relaxed_rest(real) read: h->whole = whole[groups][1], h->rest = the four rest tables as
  * 40 numbers (_flat_rest); 0, or -1 with an exception set */
@@ -88,23 +102,17 @@ static int standard(Hand *h, int limit, int need_real, int *d, uint64_t *mask, i
 
 /* Panjin._structure_ok (no 七对 here) of the hand with one joker more: 1, 0, -1 with an
  * exception set, -2 when achievable_flags refuses the counts */
-static int wild_completes(Hand *h, PyObject *real, int trip0, int seq0, int piaohu) {
+static int wild_completes(Hand *h, const int *real, int trip0, int seq0, int piaohu) {
     int need = h->groups, total = h->jokers + 1;
-    PyObject *fast = PySequence_Tuple(real);
-    if (!fast)
-        return -1;
-    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(fast); k++)
-        total += (int)PyLong_AsLong(PyTuple_GET_ITEM(fast, k));
-    if (total != 3 * need + 2) {
-        Py_DECREF(fast);
+    for (int k = 0; k < 34; k++)
+        total += real[k];
+    if (total != 3 * need + 2)
         return 0;
-    }
-    PyObject *argv[5] = {fast, PyLong_FromLong(h->jokers + 1), PyLong_FromLong(need),
+    PyObject *argv[5] = {h->real, PyLong_FromLong(h->jokers + 1), PyLong_FromLong(need),
                          PyLong_FromLong(1), Py_False};
     PyObject *flags = NULL;
     if (argv[1] && argv[2] && argv[3])
         flags = achievable_flags(NULL, argv, 5);
-    Py_DECREF(fast);
     Py_XDECREF(argv[1]);
     Py_XDECREF(argv[2]);
     Py_XDECREF(argv[3]);
@@ -199,7 +207,7 @@ PyObject *panjin_advice_impl(PyObject *self, PyObject *args) {
         wmask |= (uint64_t)1 << wk[i];
     }
     int suits0 = flags & 7, yj0 = flags >> 3 & 1, trip0 = flags >> 4 & 1, seq0 = flags >> 5 & 1;
-    Hand h = {real_o, caps_o, NULL, jokers, jokers + room, groups, suits0, 0, allowed, 0, 0};
+    Hand h = {NULL, NULL, NULL, jokers, jokers + room, groups, suits0, 0, allowed, 0, 0};
     if ((seven && groups == 4) || h.max_x >= 32 || jokers >= 32)
         Py_RETURN_NONE;                           /* 七对, too many jokers: the Python path */
     for (int k = 0; k < 34; k++)
@@ -219,8 +227,8 @@ PyObject *panjin_advice_impl(PyObject *self, PyObject *args) {
         return NULL;
     }
     PyObject *result = NULL, *cells[34] = {NULL}, *waits = NULL, *rows = NULL;
-    if (read_rest(&h) < 0)
-        return NULL;
+    if (!(h.real = int_tuple(real)) || !(h.caps = int_tuple(caps)) || read_rest(&h) < 0)
+        goto done;
     /* the waits' limit-1 search (Panjin._ready_search) */
     int rd = 0, rwild = 0, found = 0;
     uint64_t rmask = 0;
@@ -247,7 +255,7 @@ PyObject *panjin_advice_impl(PyObject *self, PyObject *args) {
                 }
             int ns = (suits & 1) + (suits >> 1 & 1) + (suits >> 2 & 1), ok = 0;
             if ((allowed >> ns & 1) && yj) {
-                ok = wild_completes(&h, real_o, trip0, seq0, piaohu);
+                ok = wild_completes(&h, real, trip0, seq0, piaohu);
                 if (ok == -2) {
                     result = Py_None;             /* the Python path */
                     Py_INCREF(result);
@@ -313,6 +321,8 @@ PyObject *panjin_advice_impl(PyObject *self, PyObject *args) {
     if (rows)
         result = Py_BuildValue("(iOOlO)", d0 > 1 ? d0 - 1 : 0, waits, rows, total, any_tile);
 done:
+    Py_XDECREF(h.real);
+    Py_XDECREF(h.caps);
     Py_XDECREF(h.rest);
     Py_XDECREF(waits);
     Py_XDECREF(rows);
