@@ -19,6 +19,7 @@ import webcalc.variants.panjin_advice as PA
 import webcalc.variants.panjin_draws as PD
 import webcalc.variants.panjin_lower as PL
 import webcalc.variants.panjin_search as PS
+from tests.scale import examples
 from webcalc.analysis import analyze
 from webcalc.tiles import counts_of, parse_tiles
 
@@ -57,7 +58,7 @@ def _python(req, searches_too):
 
 
 @compiled_only
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(seed=st.integers(0, 2**31))
 def test_the_compiled_call_answers_as_the_python_path(seed):
     req = _request(seed)
