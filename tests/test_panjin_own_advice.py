@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import webcalc.shanten as S
+import webcalc.variants.panjin_advice as PA
 import webcalc.variants.panjin_draws as PD
 import webcalc.variants.panjin_lower as PL
 import webcalc.variants.panjin_search as PS
@@ -80,7 +81,7 @@ def _clear():
 @given(seed=st.integers(0, 2**31))
 def test_own_advice_answers_as_the_calls_it_stands_in_for(compiled, seed):
     req = _request(seed)
-    mods = (S, PS, PD, PL)
+    mods = (S, PS, PD, PL, PA)
     if not compiled:
         for m in mods:
             m._pjunit = None

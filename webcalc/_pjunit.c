@@ -96,6 +96,7 @@ GUARDED(search, busy_search)
 GUARDED(merge, busy_merge)
 GUARDED(standard_drawn, busy_search)        /* their searches use search()'s tables */
 GUARDED(discards_drawn, busy_search)
+GUARDED(panjin_advice, busy_search)         /* it runs standard_drawn's searches */
 GUARDED(fold, busy_fold)
 GUARDED(fold_draws, busy_fold)
 
@@ -188,6 +189,11 @@ static PyMethodDef methods[] = {
      "count_lower(real, caps, jokers, groups, allowed, flags) -> int or None: at most "
      "a rule set's own standard distance, seeing its suit, terminal and triplet "
      "conditions. See webcalc/variants/panjin_lower.py."},
+    {"panjin_advice", panjin_advice, METH_VARARGS,
+     "panjin_advice(real, caps, jokers, room, groups, flags, allowed, piaohu, need_real, "
+     "seven_pairs, wild, held, indicator, visible, kinds, useful) -> (shanten, waits, "
+     "useful, useful_total, any_tile_wait) or None: a rule set's own 13-tile advice in one "
+     "call. See webcalc/variants/panjin_advice.py own_advice."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -2,7 +2,7 @@
  * the module is one extension, webcalc._pjunit).
  *
  *   webcalc/_pjunit.c              the module: the argument readers, the re-entrancy
- *                                  guards and the method table (twenty-two functions)
+ *                                  guards and the method table (twenty-three functions)
  *   webcalc/_pjunit_free.c         the free-joker unit tables, folds and merge (shanten.py:
  *                                  unit_free, _plain_rows, free_unit_states,
  *                                  free_unit_draws, free_standard) and tables.py's
@@ -23,6 +23,9 @@
  *                                  their rest bound (panjin_search.py _rest_places_all)
  *   webcalc/variants/panjin_lower.c the count those searches start from, seeing the
  *                                  rule set's whole-hand conditions (panjin_lower.py)
+ *   webcalc/variants/panjin_advice.c the same rule set's 13-tile advice in one call: the
+ *                                  count, the searches, the waits and the rows
+ *                                  (panjin_advice.py own_advice)
  *
  * Every function is the twin of a Python function that stays the reference
  * (tests/test_pjunit.py holds the two equal).
@@ -101,6 +104,11 @@ PJ_HIDDEN PyObject *relaxed_rest(PyObject *self, PyObject *args);
 
 /* variants/panjin_lower.c */
 PJ_HIDDEN PyObject *count_lower(PyObject *self, PyObject *args);
+PJ_HIDDEN int pj_count_lower(const int *real, const int *caps, int jokers, int groups,
+                             int allowed, int flags);
+
+/* variants/panjin_advice.c */
+PJ_HIDDEN PyObject *panjin_advice_impl(PyObject *self, PyObject *args);
 
 
 #endif

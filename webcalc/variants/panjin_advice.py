@@ -8,6 +8,11 @@ writes the API's rows as :func:`webcalc.advice_rows.advice_rows` writes the free
 sets' (one ``{"tile", "remaining", "dead"}`` dict per kind, shared by the rows that list
 it). The same answers as the two calls it stands in for (tests/test_panjin_own_advice.py).
 :func:`useful_search` (the ``Panjin.useful_search`` hook) moved here from panjin_draws.py.
+
+Compiled: the whole pass is one call, webcalc/variants/panjin_advice.c ``panjin_advice``
+(the count, the searches, the waits' candidates, filter and split search, and the rows;
+``None`` for 七对 with its option, where the Python below answers). The Python below is
+its twin (tests/test_panjin_advice_c.py holds the two equal).
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from ..compiled import pjunit as _pjunit
 from ..shanten import INF, hand_caps
 from ..tiles import CODES
 from .panjin_draws import panjin_standard_drawn, seven_pairs_panjin_drawn
@@ -52,6 +58,22 @@ def own_advice(variant: Panjin, sit: Situation, kinds: int, visible: Sequence[in
         return None
     caps = hand_caps(sit)
     allowed = variant.allowed_suit_counts(sit)
+    if _pjunit is not None:
+        # the whole pass in one compiled call (webcalc/variants/panjin_advice.c); None
+        # where it does not answer (七对 with its option, …): the Python below
+        suits, yj, trip, seq = panjin_meld_flags(sit)
+        try:
+            done: tuple[Any, ...] | None = _pjunit.panjin_advice(
+                sit.real_counts, caps[1], jokers, caps[2], 4 - len(sit.hand.melds),
+                suits | yj << 3 | trip << 4 | seq << 5,
+                sum(1 << a for a in allowed if 0 <= a <= 3), sit.options.piaohu,
+                sit.win_by == "discard", sit.options.seven_pairs, sit.wildcards,
+                sit.hand.held_counts(), -1 if sit.indicator is None else sit.indicator,
+                visible, kinds, useful)
+        except RuntimeError:          # a search already running in another thread
+            done = None
+        if done is not None:
+            return done
     lower = count_lower(sit, caps[1], allowed)
     ready = None
     if lower is not None and lower <= 1:           # Panjin._ready_search, its count known

@@ -81,37 +81,18 @@ static int unit_closure(const int *counts, int u, int *out) {
 static const unsigned char YAOJIU_K[34] = {1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0,
                                            1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1};
 
-/* count_lower(real, caps, jokers, groups, allowed, flags) -> int or None:
- * panjin_lower.py count_lower; allowed the suit counts as a bit set, flags the melds'
- * suits (bits 0-2), 幺九 (bit 3) and 刻 (bit 4). */
-PyObject *count_lower(PyObject *self, PyObject *args) {
-    PyObject *real_o, *caps_o;
-    int jokers, groups, allowed, flags;
-    if (!PyArg_ParseTuple(args, "OOiiii", &real_o, &caps_o, &jokers, &groups, &allowed,
-                          &flags))
-        return NULL;
-    int real[34], caps[34];
-    if (read_ints(real_o, real, 34, "real") != 34 || read_ints(caps_o, caps, 34, "caps") != 34) {
-        if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_ValueError, "real, caps: 34 numbers each");
-        return NULL;
-    }
-    for (int k = 0; k < 34; k++)
-        if (real[k] < 0 || real[k] > 4) {
-            PyErr_SetString(PyExc_ValueError, "real: counts are 0 to 4");
-            return NULL;
-        }
-    if (groups < 0 || groups > 4 || jokers < 0) {
-        PyErr_SetString(PyExc_ValueError, "groups: 0 to 4; jokers: at least 0");
-        return NULL;
-    }
+/* pj_count_lower: count_lower below on read counts (real 0 to 4, groups 0 to 4, jokers at
+ * least 0: the caller checks), PINF for None, -1 with an exception set; panjin_advice.c
+ * calls it too */
+int pj_count_lower(const int *real, const int *caps, int jokers, int groups, int allowed,
+                   int flags) {
     int f[4][10], held[4];
     for (int u = 0; u < 4; u++) {
         held[u] = 0;
         for (int i = 0; i < (u < 3 ? 9 : 7); i++)
             held[u] += real[9 * u + i];
         if (unit_closure(real + 9 * u, u, f[u]) < 0)
-            return NULL;
+            return -1;
     }
     /* PJ-6's candidates: a real triplet of k, or an honor's real pair as the eyes, by the
      * draws t they need; a kind not held leaves its unit's table as it is, a held one's
@@ -181,7 +162,7 @@ PyObject *count_lower(PyObject *self, PyObject *args) {
                         memcpy(less, real + 9 * u, sizeof less);
                         less[cand[i].k - 9 * u] -= cand[i].used;
                         if (unit_closure(less, u, cand[i].g) < 0)
-                            return NULL;
+                            return -1;
                         cand[i].ready = 1;
                     }
                     g = cand[i].g;
@@ -209,7 +190,7 @@ PyObject *count_lower(PyObject *self, PyObject *args) {
             best = c;
     }
     if (best >= PINF)
-        Py_RETURN_NONE;
+        return PINF;
     if (!(flags & 8)) {                              /* PJ-5: a first 幺九 to draw */
         int yj = 0;
         for (int k = 0; k < 34; k++)
@@ -218,5 +199,37 @@ PyObject *count_lower(PyObject *self, PyObject *args) {
         if (!yj && best < 1)
             best = 1;
     }
+    return best;
+}
+
+/* count_lower(real, caps, jokers, groups, allowed, flags) -> int or None:
+ * panjin_lower.py count_lower; allowed the suit counts as a bit set, flags the melds'
+ * suits (bits 0-2), 幺九 (bit 3) and 刻 (bit 4). */
+PyObject *count_lower(PyObject *self, PyObject *args) {
+    PyObject *real_o, *caps_o;
+    int jokers, groups, allowed, flags;
+    if (!PyArg_ParseTuple(args, "OOiiii", &real_o, &caps_o, &jokers, &groups, &allowed,
+                          &flags))
+        return NULL;
+    int real[34], caps[34];
+    if (read_ints(real_o, real, 34, "real") != 34 || read_ints(caps_o, caps, 34, "caps") != 34) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "real, caps: 34 numbers each");
+        return NULL;
+    }
+    for (int k = 0; k < 34; k++)
+        if (real[k] < 0 || real[k] > 4) {
+            PyErr_SetString(PyExc_ValueError, "real: counts are 0 to 4");
+            return NULL;
+        }
+    if (groups < 0 || groups > 4 || jokers < 0) {
+        PyErr_SetString(PyExc_ValueError, "groups: 0 to 4; jokers: at least 0");
+        return NULL;
+    }
+    int best = pj_count_lower(real, caps, jokers, groups, allowed, flags);
+    if (best < 0)
+        return NULL;
+    if (best >= PINF)
+        Py_RETURN_NONE;
     return PyLong_FromLong(best);
 }

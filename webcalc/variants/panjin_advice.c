@@ -1,0 +1,332 @@
+/* webcalc._pjunit's panjin_advice(): 盘锦's 13-tile advice in one compiled call (issue 38,
+ * "one compiled call per hand"), the twin of the Python path of own_advice in
+ * webcalc/variants/panjin_advice.py (its count, the waits' limit-1 search, the waits'
+ * candidates and filter with their split search, the useful draws' bounded searches and
+ * the rows), which stays the reference: tests/test_panjin_advice_c.py holds the two equal,
+ * compiled and with WEBCALC_PURE_PYTHON=1.
+ *
+ * It calls the searches it stands in front of as they are (panjin_lower.c pj_count_lower,
+ * panjin_hand.c relaxed_rest and standard_drawn_impl, _pjunit_flags.c achievable_flags):
+ * nothing of theirs changes, only the Python between them goes. What it does not cover
+ * (七对 with its option and no melds, more jokers than the searches take, a count or a
+ * split search that refuses the counts) it answers None for, and the Python path answers.
+ * Part of the one extension webcalc._pjunit (setup.py; the method table in
+ * webcalc/_pjunit.c guards it like standard_drawn: it runs that search's tables). */
+#include "../_pjunit.h"
+#include "../_rowkit.h"
+
+#define AINF 99
+#define A_YJ 2                     /* panjin_unit.h's flags: 幺九, 刻, 顺 */
+#define A_TRIP 4
+#define A_SEQ 8
+
+static const unsigned char YJ_K[34] = {1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0,
+                                       1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1};
+
+/* what a hand's searches share: the arguments standard_drawn takes but the limit and the
+ * discard rule, and the relaxed bounds (relaxed_rest: whole[g][1] and the flat rest) */
+typedef struct {
+    PyObject *real, *caps, *rest;   /* owned: tuples of the numbers read, never the caller's */
+    int jokers, max_x, groups, suits0, want, allowed, none, whole;
+} Hand;
+
+/* 34 numbers as a tuple */
+static PyObject *int_tuple(const int *v) {
+    PyObject *t = PyTuple_New(34);
+    for (int k = 0; t && k < 34; k++) {
+        PyObject *n = PyLong_FromLong(v[k]);
+        if (!n) {
+            Py_CLEAR(t);
+            break;
+        }
+        PyTuple_SET_ITEM(t, k, n);
+    }
+    return t;
+}
+
+/* relaxed_rest(real) read: h->whole = whole[groups][1], h->rest = the four rest tables as
+ * 40 numbers (_flat_rest); 0, or -1 with an exception set */
+static int read_rest(Hand *h) {
+    PyObject *args = PyTuple_Pack(1, h->real);
+    if (!args)
+        return -1;
+    PyObject *rr = relaxed_rest(NULL, args);
+    Py_DECREF(args);
+    if (!rr)
+        return -1;
+    PyObject *whole = PyTuple_GET_ITEM(rr, 0), *rests = PyTuple_GET_ITEM(rr, 1);
+    h->whole = (int)PyLong_AsLong(PyTuple_GET_ITEM(PyTuple_GET_ITEM(whole, h->groups), 1));
+    h->rest = PyTuple_New(40);
+    if (!h->rest) {
+        Py_DECREF(rr);
+        return -1;
+    }
+    for (int u = 0; u < 4; u++)
+        for (int g = 0; g < 5; g++)
+            for (int p = 0; p < 2; p++) {
+                PyObject *v = PyTuple_GET_ITEM(
+                    PyTuple_GET_ITEM(PyTuple_GET_ITEM(rests, u), g), p);
+                Py_INCREF(v);
+                PyTuple_SET_ITEM(h->rest, u * 10 + g * 2 + p, v);
+            }
+    Py_DECREF(rr);
+    return 0;
+}
+
+/* panjin_standard_drawn of the hand at limit (need_real: the discard-win rule): 1 with
+ * *d, *mask, *wild set, 0 for None, -1 with an exception set */
+static int standard(Hand *h, int limit, int need_real, int *d, uint64_t *mask, int *wild) {
+    if (h->none)
+        return 0;
+    if (h->whole >= AINF || (h->whole > h->jokers ? h->whole - h->jokers : 0) > limit)
+        return 0;                                 /* _lower: no target within limit */
+    PyObject *args = Py_BuildValue("(OOiiiiiiiiNO)", h->real, h->caps, h->jokers, h->max_x,
+                                   h->groups, h->suits0, h->want, h->allowed, h->jokers,
+                                   limit, PyBool_FromLong(need_real), h->rest);
+    if (!args)
+        return -1;
+    PyObject *found = standard_drawn_impl(NULL, args);
+    Py_DECREF(args);
+    if (!found)
+        return -1;
+    int out = 0;
+    if (found != Py_None) {
+        *d = (int)PyLong_AsLong(PyTuple_GET_ITEM(found, 0));
+        *mask = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(found, 1));
+        *wild = PyTuple_GET_ITEM(found, 2) == Py_True;
+        out = PyErr_Occurred() ? -1 : 1;
+    }
+    Py_DECREF(found);
+    return out;
+}
+
+/* Panjin._structure_ok (no 七对 here) of the hand with one joker more: 1, 0, -1 with an
+ * exception set, -2 when achievable_flags refuses the counts */
+static int wild_completes(Hand *h, const int *real, int trip0, int seq0, int piaohu) {
+    int need = h->groups, total = h->jokers + 1;
+    for (int k = 0; k < 34; k++)
+        total += real[k];
+    if (total != 3 * need + 2)
+        return 0;
+    PyObject *argv[5] = {h->real, PyLong_FromLong(h->jokers + 1), PyLong_FromLong(need),
+                         PyLong_FromLong(1), Py_False};
+    PyObject *flags = NULL;
+    if (argv[1] && argv[2] && argv[3])
+        flags = achievable_flags(NULL, argv, 5);
+    Py_XDECREF(argv[1]);
+    Py_XDECREF(argv[2]);
+    Py_XDECREF(argv[3]);
+    if (!flags)
+        return -1;
+    if (flags == Py_None) {
+        Py_DECREF(flags);
+        return -2;
+    }
+    long m = PyLong_AsLong(flags);
+    Py_DECREF(flags);
+    for (int b = 0; b < 4; b++) {
+        if (!(m >> b & 1))
+            continue;
+        int trip = b >> 1, seq = (b & 1) || seq0;
+        if (!(trip || trip0))
+            continue;                             /* PJ-6 */
+        if (seq && need == 0)
+            continue;                             /* PJ-7: 手把一 only as 飘胡 */
+        if (seq || piaohu)
+            return 1;
+    }
+    return 0;
+}
+
+/* the {"tile", "remaining", "dead"} dict of kind k, made once and shared */
+static PyObject *cell(PyObject **cells, const int *left, int k) {
+    if (!cells[k]) {
+        PyObject *rem = PyLong_FromLong(left[k]);
+        if (!rem)
+            return NULL;
+        cells[k] = row4(s_tile, s_code[k], s_remaining, rem, s_dead,
+                        left[k] ? Py_False : Py_True, NULL, NULL);
+        Py_DECREF(rem);
+    }
+    return cells[k];
+}
+
+/* the kinds of mask (below kinds, with a copy not held or shown) as a list of cells */
+static PyObject *cell_rows(PyObject **cells, const int *left, uint64_t mask, long *total) {
+    PyObject *out = PyList_New(0);
+    for (int k = 0; out && k < 34; k++) {
+        if (!(mask >> k & 1))
+            continue;
+        PyObject *c = cell(cells, left, k);
+        if (!c || PyList_Append(out, c) < 0) {
+            Py_CLEAR(out);
+            break;
+        }
+        if (total)
+            *total += left[k];
+    }
+    return out;
+}
+
+/* panjin_advice(real, caps, jokers, room, groups, flags, allowed, piaohu, need_real,
+ * seven_pairs, wild, held, indicator, visible, kinds, useful) -> (shanten, waits, useful,
+ * useful_total, any_tile_wait) or None: own_advice of a 13-tile hand (see the top).
+ * real, caps: the real counts and caps (34 each); room: the jokers' room (hand_caps);
+ * flags: panjin_meld_flags as bits (suits 0-2, 幺九 3, 刻 4, 顺 5); allowed: the suit
+ * counts as a bit set; wild: the wildcard kinds; held: the 34 counts held (melds
+ * included); indicator: its kind or -1; visible: 34 counts or empty. */
+PyObject *panjin_advice_impl(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *real_o, *caps_o, *wild_o, *held_o, *vis_o;
+    int jokers, room, groups, flags, allowed, piaohu, need_real, seven, indicator, kinds,
+        useful;
+    if (!PyArg_ParseTuple(args, "OOiiiiipppOOiOip", &real_o, &caps_o, &jokers, &room, &groups,
+                          &flags, &allowed, &piaohu, &need_real, &seven, &wild_o, &held_o,
+                          &indicator, &vis_o, &kinds, &useful))
+        return NULL;
+    int real[34], caps[34], held[34], vis[34], wk[34], nv, nw;
+    if (read_ints(real_o, real, 34, "real") != 34 || read_ints(caps_o, caps, 34, "caps") != 34
+        || read_ints(held_o, held, 34, "held") != 34
+        || (nv = read_ints(vis_o, vis, 34, "visible")) < 0
+        || (nw = read_ints(wild_o, wk, 34, "wild")) < 0) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "real, caps, held: 34 numbers");
+        return NULL;
+    }
+    if ((nv && nv != 34) || indicator < -1 || indicator > 33 || kinds < 0 || kinds > 34
+        || groups < 0 || groups > 4 || jokers < 0 || room < 0) {
+        PyErr_SetString(PyExc_ValueError, "panjin_advice: an argument out of range");
+        return NULL;
+    }
+    uint64_t wmask = 0;
+    for (int i = 0; i < nw; i++) {
+        if (wk[i] < 0 || wk[i] > 33) {
+            PyErr_SetString(PyExc_ValueError, "wild: kinds 0..33");
+            return NULL;
+        }
+        wmask |= (uint64_t)1 << wk[i];
+    }
+    int suits0 = flags & 7, yj0 = flags >> 3 & 1, trip0 = flags >> 4 & 1, seq0 = flags >> 5 & 1;
+    Hand h = {NULL, NULL, NULL, jokers, jokers + room, groups, suits0, 0, allowed, 0, 0};
+    if ((seven && groups == 4) || h.max_x >= 32 || jokers >= 32)
+        Py_RETURN_NONE;                           /* 七对, too many jokers: the Python path */
+    for (int k = 0; k < 34; k++)
+        if (real[k] < 0 || real[k] > 4)
+            Py_RETURN_NONE;                       /* counts count_lower does not take */
+    h.want = (yj0 ? 0 : A_YJ) | (trip0 ? 0 : A_TRIP);
+    if (!piaohu && !seq0 && groups)
+        h.want |= A_SEQ;
+    h.none = groups == 0 && (seq0 || !piaohu);
+    /* the count (count_lower) */
+    int lower = pj_count_lower(real, caps, jokers, groups, allowed, flags & 31);
+    if (lower < 0) {
+        if (PyErr_ExceptionMatches(PyExc_ValueError)) {
+            PyErr_Clear();                        /* counts it does not take: Python */
+            Py_RETURN_NONE;
+        }
+        return NULL;
+    }
+    PyObject *result = NULL, *cells[34] = {NULL}, *waits = NULL, *rows = NULL;
+    if (!(h.real = int_tuple(real)) || !(h.caps = int_tuple(caps)) || read_rest(&h) < 0)
+        goto done;
+    /* the waits' limit-1 search (Panjin._ready_search) */
+    int rd = 0, rwild = 0, found = 0;
+    uint64_t rmask = 0;
+    if (lower <= 1 && (found = standard(&h, 1, 0, &rd, &rmask, &rwild)) < 0)
+        goto done;
+    /* the waits (winning_kinds, live_only): the kinds the search draws, proven, and the
+     * wildcard kinds when one draws a wildcard (none for a discard win), each by the split
+     * search with one joker more */
+    uint64_t wait = 0;
+    if (found) {
+        wait = rmask & ~wmask;
+        /* _drawn_kinds, less the wildcards for a discard win; _standard_filter keeps a
+         * wildcard kind when one draws a wildcard or none is left to draw */
+        uint64_t wc = rwild ? wmask : rmask & wmask;
+        if (need_real || !(rwild || room < 1))
+            wc = 0;
+        if (wc) {
+            int suits = suits0, yj = yj0;
+            for (int k = 0; k < 34; k++)
+                if (real[k]) {
+                    if (k < 27)
+                        suits |= 1 << (k / 9);
+                    yj |= YJ_K[k];
+                }
+            int ns = (suits & 1) + (suits >> 1 & 1) + (suits >> 2 & 1), ok = 0;
+            if ((allowed >> ns & 1) && yj) {
+                ok = wild_completes(&h, real, trip0, seq0, piaohu);
+                if (ok == -2) {
+                    result = Py_None;             /* the Python path */
+                    Py_INCREF(result);
+                    goto done;
+                }
+                if (ok < 0)
+                    goto done;
+            }
+            if (ok)
+                wait |= wc;
+        }
+    }
+    /* the rows */
+    if (strings_ready() < 0)
+        goto done;
+    int left[34], live = 0;
+    uint64_t alive = 0;
+    for (int k = 0; k < 34; k++) {
+        int gone = held[k] + (k == indicator);
+        int l = 4 - gone - (nv ? vis[k] : 0);
+        left[k] = l > 0 ? l : 0;
+        if (k < kinds && gone < 4) {
+            alive |= (uint64_t)1 << k;
+            live++;
+        }
+    }
+    int n_waits = 0;
+    for (int k = 0; k < 34; k++)
+        n_waits += (wait & alive) >> k & 1;
+    waits = cell_rows(cells, left, wait & alive, NULL);
+    if (!waits)
+        goto done;
+    PyObject *any_tile = live && n_waits == live ? Py_True : Py_False;
+    /* the useful draws (useful_search with what is known): bounded searches from the
+     * count up, the limit-1 one the waits' own */
+    int d0 = AINF;
+    uint64_t drawn = 0;
+    if (useful && lower < AINF) {
+        for (int b = lower; b < 15; b++) {
+            int d = 0, w = 0, got;
+            uint64_t m = 0;
+            if (b == 1 && !need_real) {
+                got = found;
+                d = rd, m = rmask, w = rwild;
+            } else if ((got = standard(&h, b, need_real, &d, &m, &w)) < 0) {
+                goto done;
+            }
+            if (got) {
+                d0 = d;
+                drawn = m | (w ? wmask : 0);
+                break;
+            }
+        }
+        if (need_real && d0 == 1)
+            drawn = wait;                         /* C-12: a ready hand's waits */
+    }
+    if (d0 >= AINF) {
+        result = Py_BuildValue("(OO[]iO)", Py_None, waits, 0, any_tile);
+        goto done;
+    }
+    long total = 0;
+    rows = cell_rows(cells, left, drawn & alive, &total);
+    if (rows)
+        result = Py_BuildValue("(iOOlO)", d0 > 1 ? d0 - 1 : 0, waits, rows, total, any_tile);
+done:
+    Py_XDECREF(h.real);
+    Py_XDECREF(h.caps);
+    Py_XDECREF(h.rest);
+    Py_XDECREF(waits);
+    Py_XDECREF(rows);
+    for (int k = 0; k < 34; k++)
+        Py_XDECREF(cells[k]);
+    return result;
+}
