@@ -101,6 +101,15 @@ def test_record_four_amounts_and_the_winner_shortcut(client):
     ({"mode": "winner", "winner": "", "pay1": "3"}, "winner", "请选择谁赢了。"),
     ({"mode": "winner", "winner": "0", "pay1": "x"}, "pay1", "小李：“x”不是数字"),
     ({"mode": "winner", "winner": "0", "pay1": "0.12345"}, "pay1", "南家的分数（points）小数位太多"),
+    # a decimal exponent: refused as too large at once (1e999999 made the page build a
+    # million-digit int, ~30 s of a worker; 1e9999999 about 45 min), and never rounded to
+    # a silent 0 (1e-400 became the float 0.0, recorded as 0)
+    ({"mode": "points", "p0": "1e9999999", "p1": "-1e9999999"}, "p0", "东家的分数（points）太大"),
+    ({"mode": "winner", "winner": "0", "pay1": "1e9999999"}, "pay1", "南家的分数（points）太大"),
+    ({"mode": "points", "p0": "1e-400", "p1": "-1e-400"}, "p0",
+     "东家的分数（points）小数位太多：最多 4 位。"),
+    ({"mode": "winner", "winner": "2", "pay0": "1e-400"}, "pay0",
+     "东家的分数（points）小数位太多：最多 4 位。"),
 ])
 def test_bad_amounts_are_shown_under_their_input(client, typed, where, text):
     token = open_free(client)
