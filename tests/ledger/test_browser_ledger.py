@@ -477,10 +477,10 @@ def test_the_winners_kong_in_the_melds_is_counted(browser, server, js):
 
 
 @pytest.mark.parametrize("js", [True, False], ids=["js", "nojs"])
-def test_a_refused_adjustment_is_shown_where_it_was_typed(browser, server, js):
+def test_a_refused_adjustment_keeps_what_was_typed(browser, server, js):
     """iOS WeChat, its cookies cleared between loading the page and 记入调整: a penalty of
-    "5元" comes back with the error under 金额, in view (not at the top of a long page),
-    and the kind, amount, seats and note as typed; fixed to 5, it records 阿梅 → 张师傅 5."""
+    "5元" comes back with the error at the page's top and under 金额, and the kind, amount,
+    seats and note as typed (before: a blank form); fixed to 5, it records 阿梅 → 张师傅 5."""
     from playwright.sync_api import expect
 
     from tests.browsers import WECHAT_IOS
@@ -498,9 +498,10 @@ def test_a_refused_adjustment_is_shown_where_it_was_typed(browser, server, js):
         ctx.clear_cookies()
         page.click("#adjust-button")
         page.wait_for_load_state()
-        error = page.locator("#adj-amount-error")
-        expect(error).to_have_text("金额：请填正数，例如 20。")
-        expect(error).to_be_in_viewport()
+        # the page opens at its top: the error is said there, and again under 金额
+        expect(page.locator("p.alert[role=alert]").first).to_have_text("金额：请填正数，例如 20。")
+        expect(page.locator("p.alert[role=alert]").first).to_be_in_viewport()
+        expect(page.locator("#adj-amount-error")).to_have_text("金额：请填正数，例如 20。")
         assert page.input_value("#adj-amount") == "5元"
         assert page.input_value("#adj-note") == "诈和"
         assert page.is_checked("input[name=kind][value=payment]")

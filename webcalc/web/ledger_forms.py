@@ -53,8 +53,9 @@ _ADJUST_FIELD_BOX = {"adjustment.fee": "amount", "adjustment.payments[0].amount"
 
 # POST /t/<token>/adjust
 def adjust(token: str):
-    """An adjustment; a refused one is the page again (422) with the error under the box it
-    is about and the form as typed (``adjust_form``: ``values``, ``errors``)."""
+    """An adjustment; a refused one is the page again (422) with the error at its top and
+    under the box it is about, and the form as typed (``adjust_form``: ``values``,
+    ``errors``)."""
     f = request.form
     t = load_table(token)
     if t["access"] != "edit":
@@ -66,7 +67,7 @@ def adjust(token: str):
         typed = {k: (f.get(k) or "")[:400] for k in ADJUST_BOXES}
         form = {"values": typed, "errors": {box: localized(err.message)} if box else {}}
         return table_page(token, load_table(token), status=422, adjust_form=form,
-                          message=None if box else localized(err.message))
+                          message=localized(err.message))
     except LedgerError as err:
         return table_page(token, load_table(token), status=STATUS.get(type(err), 400),
                           message=error_text(err))
