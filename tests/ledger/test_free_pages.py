@@ -231,3 +231,30 @@ def test_the_english_page_has_no_chinese(client):
     assert not re.findall(r"[\u3400-\u9fff]+", hand), hand
     new = client.get("/t/new?lang=en").get_data(as_text=True)
     assert '<option value="free">Free scoring</option>' in new
+
+
+@pytest.mark.parametrize("lang, text", [
+    ("", "这张牌桌是自由记分：记的是每家的分数，不是一手牌。计算器的这手牌没有填进来"),
+    ("en", "This table is free scoring: it records each seat's amount, not a hand's tiles. "
+           "Nothing of the calculator's hand was filled in"),
+])
+def test_a_calculators_hand_sent_to_a_free_table_says_it_was_not_taken(client, lang, text):
+    """记入牌桌 from the calculator with a free table's edit link: the page says the hand
+    was not taken (before, the tiles and the winner vanished without a word) and the entry is
+    the free one, blank; the calculator's own state is one tap back."""
+    token = open_free(client)
+    state = {"variant": "zhengzhou", "hand": "123m456m789m123p55s", "winning_tile": "5s",
+             "s_winner": "0", **({"lang": lang} if lang else {})}
+    r = client.get("/t/send", query_string={"table": f"http://localhost/t/{token}", **state})
+    assert r.status_code == 303
+    html = client.get(r.headers["Location"]).get_data(as_text=True)
+    refused = re.search(r'<p class="alert" role="alert" id="entry-refused">(.*?)</p>', html, re.S)
+    assert refused is not None, html[:3000]
+    import html as html_lib
+
+    line = html_lib.unescape(refused.group(1))
+    assert text in line, line
+    assert "/?variant=zhengzhou&hand=123m456m789m123p55s" in line      # the way back
+    assert 'id="free-p0"' in html and 'name="p0" value=""' in html
+    assert "entry-refused" not in client.get(f"/t/{token}").get_data(as_text=True)
+    assert table(client, token)["hands"] == []

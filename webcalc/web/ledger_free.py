@@ -16,12 +16,13 @@ import re
 import secrets
 from decimal import Decimal
 from typing import Any
+from urllib.parse import urlencode
 
 from flask import abort, redirect, request, url_for
 from flask_babel import gettext as _
 
 from ..errors import InputError
-from ..ledger import BadKey, Conflict, IdempotencyConflict, LedgerError
+from ..ledger import BadKey, Conflict, IdempotencyConflict, LedgerError, is_free
 from ..ledger.points import amount, parse_decimal
 from .i18n import lang_param, localized
 
@@ -234,6 +235,21 @@ def save(token: str, t: dict, number: int | None, *, ledger, page, load, status)
                     free_entry=entry)
     return redirect(url_for("ledger_pages.table", token=token, lang=lang_param(),
                             done=rec.hand["number"]) + "#entry", 303)
+
+
+def sent_refusal() -> tuple[str, str] | None:
+    """A calculator's hand sent here (记入牌桌, its state in the query): a free table records
+    amounts, not tiles, so nothing of it is taken; the line that says so and the way back to
+    the calculator's state. None for the table's own page."""
+    args = request.args
+    theirs = args.get("variant")
+    if theirs is None and "hand" not in args or is_free(theirs):
+        return None
+    back = url_for("pages.index") + "?" + urlencode(
+        [(k, v) for k, v in args.items(multi=True) if k not in ("done", "new", "correct")])
+    return (_("This table is free scoring: it records each seat's amount, not a hand's tiles. "
+              "Nothing of the calculator's hand was filled in: type below what each seat won "
+              "or paid (the calculator's result lists it)."), back)
 
 
 def entry(t: dict, token: str, given: FreeEntry | None) -> FreeEntry:

@@ -172,6 +172,9 @@ def table_page(token: str, t: dict, *, st=None, status: int | None = None,
     if context["free"]:                     # no rule set: four amounts, no room
         free = ledger_free.entry(t, token, free_entry)
         context.update(free_entry=free, adjust_key=free.key + "-adj")
+        sent = ledger_free.sent_refusal()
+        if sent is not None:                # a calculator's hand: not taken, and why
+            context.update(entry_refused=sent[0], entry_refused_back=sent[1])
         return add_vary(make_response(render_template("ledger_table.html", **context),
                                       status or 200))
     if st is None:
