@@ -136,9 +136,14 @@ def test_correct_undo_void_adjust_and_view(client):
     token = open_free(client)
     post_hand(client, token, mode="points", p0="12", p1="-4", p2="-4", p3="-4")
     post_hand(client, token, mode="points", p0="-6", p1="18", p2="-6", p3="-6")
-    # correct hand 2: the form opens with its amounts
+    # correct hand 2: the form opens with its amounts, titled as the correction it is (it
+    # said "第 3 手", the next hand's number, over the amounts of hand 2)
     html, action, _f = form_of(client, token, "?correct=2")
     assert 'name="p1" value="18"' in html and "/hands/2?expected_revision=1" in action
+    title = re.search(r'<h2 id="entry-title"([^>]*)>([^<]*)</h2>', html)
+    assert title.group(2) == "更正第 2 手" and "data-title" not in title.group(1)
+    r = client.get(f"/t/{token}?correct=2&lang=en").get_data(as_text=True)
+    assert re.search(r'<h2 id="entry-title"[^>]*>([^<]*)</h2>', r).group(1) == "Correct hand 2"
     r = post_hand(client, token, path="/hands/2", query="?correct=2", mode="points",
                   p0="-6", p1="-6", p2="18", p3="-6")
     assert r.status_code == 303

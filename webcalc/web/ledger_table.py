@@ -171,7 +171,9 @@ def table_page(token: str, t: dict, *, st=None, status: int | None = None,
                                       status or 200))
     if context["free"]:                     # no rule set: four amounts, no room
         free = ledger_free.entry(t, token, free_entry)
-        context.update(free_entry=free, adjust_key=free.key + "-adj")
+        # a correction is titled as one (as the room's is), not as the next hand
+        context.update(free_entry=free, adjust_key=free.key + "-adj",
+                       correcting=free.correcting)
         sent = ledger_free.sent_refusal()
         if sent is not None:                # a calculator's hand: not taken, and why
             context.update(entry_refused=sent[0], entry_refused_back=sent[1])
