@@ -150,6 +150,33 @@ def test_a_turn_that_cannot_be_played_is_shown_under_the_turns(client, lang, wor
     assert re.findall(r'class="turn-chip[^"]*turn-chip-error', html) != []
 
 
+@pytest.mark.parametrize("last", ["xyz", "9z", "1m2m", "摸9z", "碰55x@2"])
+def test_a_typed_last_turn_that_is_no_tiles_is_an_error_not_a_pending_turn(client, last):
+    """A last turn typed with no discard is the turn being tapped in (its discard to come)
+    only when what it holds is tiles: "xyz", "9z" (no such tile) or "1m2m" (two tiles where
+    one is drawn) answered 200 with "第 2 手（xyz）还没有打牌" and were never read, while
+    the same word before another turn is the engine's error. Now it is read: 422, the
+    error under the turns, the text kept."""
+    text = f"摸1z打9m {last}"
+    r = get(client, [("variant", "zhengzhou"), ("start", "123459m456p789s1z"),
+                     ("turns", text)])
+    html = r.get_data(as_text=True)
+    assert r.status_code == 422, re.findall(r"第 2 手[^<]*", html)
+    err = re.search(r'<p class="field-error" id="review-turns-error" role="alert"><span>'
+                    r'([^<]*)</span>', html)
+    assert err and err.group(1).startswith("第 2 手"), err and err.group(1)
+    assert f'value="{text}"' in html
+
+
+@pytest.mark.parametrize("last", ["摸2z", "1m", "碰555m@2", "杠5555m@1", "摸5m杠5m"])
+def test_a_last_turn_being_tapped_in_is_still_pending(client, last):
+    r = get(client, [("variant", "zhengzhou"), ("start", "1234555m456p789s"),
+                     ("turns", f"摸1z打1z {last}")])
+    html = r.get_data(as_text=True)
+    assert r.status_code == 200, re.findall(r'id="review-turns-error"[^>]*>.*?</p>', html)
+    assert f"第 2 手（{last}）" in html
+
+
 def test_a_tap_that_cannot_apply_says_why_and_changes_nothing(client):
     # 盘锦 has chow (PJ-3): a chow is tapped by its lowest tile, 1 to 7
     r = get(client, [("variant", "panjin"), ("start", "123559m456p789s1z"),

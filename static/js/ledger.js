@@ -90,6 +90,15 @@
     }
   }, true);
 
+  // 记入 of a 自由记分 hand (a plain POST form, no htmx) without a network and without a
+  // worker (iOS WeChat): queued here as the room's 记入 is, never sent to no network
+  document.addEventListener("submit", function (event) {
+    var button = event.submitter;
+    if (!button || !button.form || button.form.id !== "free-form" || !queuesHere(button)) return;
+    event.preventDefault();
+    queueHere(button);
+  }, true);
+
   // without a network a palette key fills its field here (the server computes the result
   // when the entry is sent), and the URL keeps the room's state, as the server's answers do
   document.addEventListener("submit", function (event) {
@@ -870,8 +879,12 @@
     var params = action.searchParams;
     params.delete("shown");          // computed from its fields when sent (no result was shown)
     var body = formPairs(form);
-    body.delete("csrf_token");
-    body.append("csrf_token", button.value);           // the page's table proof
+    if (button.name === "csrf_token") {
+      body.delete("csrf_token");
+      body.append("csrf_token", button.value);         // the page's table proof
+    } else if (button.name) {
+      body.set(button.name, button.value);             // a free hand's mode (its own proof is a field)
+    }
     var entry = {table: office.table, url: action.pathname.replace(/\/draw$/, "/hands") + "?" + params.toString(),
                  body: body.toString(), key: params.get("idempotency_key") || "", created: Date.now()};
     return addHere(entry).then(function () { return queued(office.table); }).then(function (entries) {
@@ -884,6 +897,11 @@
   }
 
   function clearEntry(form) {
+    if (form.id === "free-form") {                     // the next free hand starts blank
+      Array.prototype.forEach.call(form.elements, function (e) {
+        if (/^(p|pay)[0-3]$|^note$|^winner$/.test(e.name || "")) e.value = "";
+      });
+    }
     TILE_FIELDS.forEach(function (n) { var f = field(form, n); if (f) f.value = ""; });
     Array.prototype.forEach.call(form.elements, function (e) {
       if (!e.name) return;

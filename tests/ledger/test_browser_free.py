@@ -172,3 +172,70 @@ def test_free_hands_queued_offline_are_recorded_as_shown(browser, server):
             "() => document.querySelectorAll('#totals td')[0].textContent.trim() === '29.5'")
     finally:
         ctx.close()
+
+
+def test_free_hands_queued_offline_in_ios_wechat_are_recorded_as_shown(browser, server):
+    """iOS WeChat has no service worker: the table page itself queues a free hand entered
+    without a network (as it does a rule-set table's 记入), shows its amounts, clears the
+    entry for the next hand, and sends the queue in order once the network is back, the
+    cookies cleared in between (WeChat killed). Before, 记入 offline went to the network
+    and the hand was lost to the browser's error page."""
+    import time
+
+    from tests.browsers import WECHAT_IOS
+
+    base, app = server
+    ledger = app.extensions["ledger"]
+    ctx = browser.new_context(locale="zh-CN", viewport={"width": 390, "height": 844},
+                              user_agent=WECHAT_IOS, service_workers="block",
+                              accept_downloads=False, has_touch=True)
+    page = ctx.new_page()
+    page.set_default_timeout(10_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(base + "/t/new")
+        page.select_option("#variant", "free")
+        for i, n in enumerate(NAMES):
+            page.fill(f"#n{i}", n)
+        submit(page, "#new-table button.primary")
+        token = page.url.split("/t/")[1].split("?")[0]
+        ctx.set_offline(True)
+        page.wait_for_function("() => !navigator.onLine")
+        for i, x in enumerate(["30", "-10", "-12.5", "-7.5"]):
+            page.fill(f"#free-p{i}", x)
+        page.click("#free-record")                      # queued here: no navigation
+        page.wait_for_selector("#queue-badge:not([hidden])")
+        assert page.inner_text("#queue-badge .queue-count") == "1 条待上传"
+        assert page.inner_text("#entry-title") == "第 2 手"
+        assert [page.input_value(f"#free-p{i}") for i in range(4)] == ["", "", "", ""]
+        page.select_option("#free-winner-seat", "1")
+        for i, x in enumerate(["0.5", "", "2", "3"]):
+            page.fill(f"#free-pay{i}", x)
+        page.click("#free-record-winner")
+        page.wait_for_function(
+            "() => document.querySelector('#queue-badge .queue-count').textContent"
+            " === '2 条待上传'")
+        assert page.locator("#queue-badge li").all_inner_texts() == [
+            "第 1 手：老王 +30 · 小李 -10 · 阿梅 -12.5 · 张师傅 -7.5",
+            "第 2 手：老王 -0.5 · 小李 +5.5 · 阿梅 -2 · 张师傅 -3"]
+        assert page.input_value("#free-winner-seat") == ""
+        assert ledger.table(token)["hands"] == []
+        ctx.clear_cookies()
+        ctx.set_offline(False)
+        deadline = time.monotonic() + 30
+        while len(ledger.table(token)["hands"]) < 2:
+            assert time.monotonic() < deadline, "the queued hands never arrived"
+            time.sleep(0.2)
+            ledger.forget_cached()
+        page.wait_for_function("() => document.querySelector('#queue-badge').hidden")
+        ledger.forget_cached()
+        t = ledger.table(token)
+        assert [h["settlement"]["net"] for h in t["hands"]] == [[30, -10, -12.5, -7.5],
+                                                                [-0.5, 5.5, -2, -3]]
+        assert t["totals"] == [29.5, -4.5, -14.5, -10.5]
+        page.wait_for_function(
+            "() => document.querySelectorAll('#totals td')[0].textContent.trim() === '29.5'")
+        assert errors == []
+    finally:
+        ctx.close()

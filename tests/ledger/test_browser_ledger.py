@@ -474,3 +474,42 @@ def test_the_winners_kong_in_the_melds_is_counted(browser, server, js):
         assert [e for e in page.console_errors if "status of 422" not in e] == []
     finally:
         ctx.close()
+
+
+@pytest.mark.parametrize("js", [True, False], ids=["js", "nojs"])
+def test_a_refused_adjustment_keeps_what_was_typed(browser, server, js):
+    """iOS WeChat, its cookies cleared between loading the page and 记入调整: a penalty of
+    "5元" comes back with the error at the page's top and under 金额, and the kind, amount,
+    seats and note as typed (before: a blank form); fixed to 5, it records 阿梅 → 张师傅 5."""
+    from playwright.sync_api import expect
+
+    from tests.browsers import WECHAT_IOS
+
+    base, app = server
+    ctx, page = new_page(browser, user_agent=WECHAT_IOS, service_workers="block",
+                         java_script_enabled=js)
+    try:
+        token = open_table(page, base)
+        page.check("input[name=kind][value=payment]")
+        page.fill("#adj-amount", "5元")
+        page.select_option("#adj-from", "2")
+        page.select_option("#adj-to", "3")
+        page.fill("#adj-note", "诈和")
+        ctx.clear_cookies()
+        page.click("#adjust-button")
+        page.wait_for_load_state()
+        # the page opens at its top: the error is said there, and again under 金额
+        expect(page.locator("p.alert[role=alert]").first).to_have_text("金额：请填正数，例如 20。")
+        expect(page.locator("p.alert[role=alert]").first).to_be_in_viewport()
+        expect(page.locator("#adj-amount-error")).to_have_text("金额：请填正数，例如 20。")
+        assert page.input_value("#adj-amount") == "5元"
+        assert page.input_value("#adj-note") == "诈和"
+        assert page.is_checked("input[name=kind][value=payment]")
+        assert (page.input_value("#adj-from"), page.input_value("#adj-to")) == ("2", "3")
+        assert app.extensions["ledger"].table(token)["hands"] == []
+        page.fill("#adj-amount", "5")
+        page.click("#adjust-button")
+        page.wait_for_load_state()
+        expect(page.locator("#totals td")).to_have_text(["0", "0", "-5", "5"])
+    finally:
+        ctx.close()

@@ -68,12 +68,13 @@ def test_the_english_table_page_stays_english_on_a_chinese_phone(browser, server
         assert page.url.endswith("#links")
         assert ledger.table(token)["carry_bets"] == "reset"
         expect(page.locator("#settings-form")).to_contain_text("Start every hand with none")
-        # an amount the ledger cannot read: 422, the error in English
+        # an amount the ledger cannot read: 422, the error in English under the amount
         page.fill("#adj-amount", "abc")
         _posted(page, "#adjust-button")
         _english(page)
-        expect(page.locator("[role=alert]").first).to_contain_text(
+        expect(page.locator("#adj-amount-error")).to_have_text(
             "Amount: write a positive number, such as 20.")
+        assert page.input_value("#adj-amount") == "abc"
         assert ledger.table(token)["hands"] == []
         # a fee of 20 paid by East: split evenly, 5 each; the page after is English
         page.fill("#adj-amount", "20")

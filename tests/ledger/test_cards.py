@@ -116,3 +116,23 @@ def test_the_table_page_offers_the_picture_by_the_view_link(client):
         f"{k}={v}" for k, v in {**settled_hand(next(iter(VARIANTS))), "s_winner": "0"}.items()),
         follow_redirects=True).get_data(as_text=True)
     assert entry.count('id="share-card"') == 1
+
+
+@pytest.mark.parametrize("lang, base_word", [("zh", "底分"), ("en", "base")])
+def test_a_free_tables_card_names_no_base(client, lang, base_word):
+    """A 自由记分 table has no rule set and no 底分 (its page shows none): its evening card's
+    line under the title names the day and the hands counted, never a base, even when the
+    API was sent one; a rule-set table's card names its base."""
+    from webcalc.web.cards import evening_subtitle
+
+    free = client.post("/api/v1/tables", json={"variant": "free", "base": 5}).json
+    client.post(f"/api/v1/tables/{free['edit_token']}/hands", json={"points": [1, -1, 0, 0]})
+    ruled = client.post("/api/v1/tables", json={"variant": "zhengzhou", "base": 5}).json
+    ledger = client.application.extensions["ledger"]
+    with client.application.test_request_context(f"/?lang={lang}"):
+        free_line = evening_subtitle(ledger.table(free["view_token"]))
+        ruled_line = evening_subtitle(ledger.table(ruled["view_token"]))
+    assert base_word not in free_line and "5" not in free_line.split("·", 1)[1], free_line
+    assert free_line.endswith("已计 1 手" if lang == "zh" else "Hands counted: 1"), free_line
+    assert f"{base_word} 5" in ruled_line, ruled_line
+    check_png(client.get(f"/t/{free['view_token']}/card.png?lang={lang}"))

@@ -43,6 +43,21 @@ def test_create_needs_csrf_and_keeps_what_was_typed(client):
     assert r.status_code == 422 and "already has a player called 甲" in r.get_data(as_text=True)
 
 
+def test_too_many_players_is_said_under_the_players_box(client):
+    """61 names typed (the cap is 60): the error under the players' box, which keeps them,
+    as every other error about that box is (it was a line at the top of the page)."""
+    page = client.get("/c/new").get_data(as_text=True)
+    names = "\n".join(f"牌友{i}" for i in range(61))
+    r = client.post("/c/new", data={"csrf_token": csrf(page), "name": "周五", "players": names})
+    html = r.get_data(as_text=True)
+    assert r.status_code == 422
+    error = re.search(r'id="players-error"[^>]*>(.*?)</', html, re.S)
+    assert error is not None and "一个牌友圈最多 60 位牌友。" in error.group(1), html[:3000]
+    assert 'aria-invalid="true"' in html[html.index('name="players"') - 300:
+                                          html.index('name="players"') + 300]
+    assert "牌友60" in html and 'id="circle-general"' not in html
+
+
 def test_new_evening_in_one_post_keeps_the_last_room(client, make_app):
     edit = make_circle(client, "老王，小李、阿梅\n张师傅\n小周")
     html = client.get(f"/c/{edit}").get_data(as_text=True)

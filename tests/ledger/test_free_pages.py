@@ -101,6 +101,15 @@ def test_record_four_amounts_and_the_winner_shortcut(client):
     ({"mode": "winner", "winner": "", "pay1": "3"}, "winner", "请选择谁赢了。"),
     ({"mode": "winner", "winner": "0", "pay1": "x"}, "pay1", "小李：“x”不是数字"),
     ({"mode": "winner", "winner": "0", "pay1": "0.12345"}, "pay1", "南家的分数（points）小数位太多"),
+    # a decimal exponent: refused as too large at once (1e999999 made the page build a
+    # million-digit int, ~30 s of a worker; 1e9999999 about 45 min), and never rounded to
+    # a silent 0 (1e-400 became the float 0.0, recorded as 0)
+    ({"mode": "points", "p0": "1e9999999", "p1": "-1e9999999"}, "p0", "东家的分数（points）太大"),
+    ({"mode": "winner", "winner": "0", "pay1": "1e9999999"}, "pay1", "南家的分数（points）太大"),
+    ({"mode": "points", "p0": "1e-400", "p1": "-1e-400"}, "p0",
+     "东家的分数（points）小数位太多：最多 4 位。"),
+    ({"mode": "winner", "winner": "2", "pay0": "1e-400"}, "pay0",
+     "东家的分数（points）小数位太多：最多 4 位。"),
 ])
 def test_bad_amounts_are_shown_under_their_input(client, typed, where, text):
     token = open_free(client)
@@ -127,9 +136,14 @@ def test_correct_undo_void_adjust_and_view(client):
     token = open_free(client)
     post_hand(client, token, mode="points", p0="12", p1="-4", p2="-4", p3="-4")
     post_hand(client, token, mode="points", p0="-6", p1="18", p2="-6", p3="-6")
-    # correct hand 2: the form opens with its amounts
+    # correct hand 2: the form opens with its amounts, titled as the correction it is (it
+    # said "第 3 手", the next hand's number, over the amounts of hand 2)
     html, action, _f = form_of(client, token, "?correct=2")
     assert 'name="p1" value="18"' in html and "/hands/2?expected_revision=1" in action
+    title = re.search(r'<h2 id="entry-title"([^>]*)>([^<]*)</h2>', html)
+    assert title.group(2) == "更正第 2 手" and "data-title" not in title.group(1)
+    r = client.get(f"/t/{token}?correct=2&lang=en").get_data(as_text=True)
+    assert re.search(r'<h2 id="entry-title"[^>]*>([^<]*)</h2>', r).group(1) == "Correct hand 2"
     r = post_hand(client, token, path="/hands/2", query="?correct=2", mode="points",
                   p0="-6", p1="-6", p2="18", p3="-6")
     assert r.status_code == 303
@@ -222,3 +236,30 @@ def test_the_english_page_has_no_chinese(client):
     assert not re.findall(r"[\u3400-\u9fff]+", hand), hand
     new = client.get("/t/new?lang=en").get_data(as_text=True)
     assert '<option value="free">Free scoring</option>' in new
+
+
+@pytest.mark.parametrize("lang, text", [
+    ("", "这张牌桌是自由记分：记的是每家的分数，不是一手牌。计算器的这手牌没有填进来"),
+    ("en", "This table is free scoring: it records each seat's amount, not a hand's tiles. "
+           "Nothing of the calculator's hand was filled in"),
+])
+def test_a_calculators_hand_sent_to_a_free_table_says_it_was_not_taken(client, lang, text):
+    """记入牌桌 from the calculator with a free table's edit link: the page says the hand
+    was not taken (before, the tiles and the winner vanished without a word) and the entry is
+    the free one, blank; the calculator's own state is one tap back."""
+    token = open_free(client)
+    state = {"variant": "zhengzhou", "hand": "123m456m789m123p55s", "winning_tile": "5s",
+             "s_winner": "0", **({"lang": lang} if lang else {})}
+    r = client.get("/t/send", query_string={"table": f"http://localhost/t/{token}", **state})
+    assert r.status_code == 303
+    html = client.get(r.headers["Location"]).get_data(as_text=True)
+    refused = re.search(r'<p class="alert" role="alert" id="entry-refused">(.*?)</p>', html, re.S)
+    assert refused is not None, html[:3000]
+    import html as html_lib
+
+    line = html_lib.unescape(refused.group(1))
+    assert text in line, line
+    assert "/?variant=zhengzhou&hand=123m456m789m123p55s" in line      # the way back
+    assert 'id="free-p0"' in html and 'name="p0" value=""' in html
+    assert "entry-refused" not in client.get(f"/t/{token}").get_data(as_text=True)
+    assert table(client, token)["hands"] == []

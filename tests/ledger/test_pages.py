@@ -236,6 +236,39 @@ def test_adjustment_fee_split_evenly(client):
     assert bad.status_code == 422 and "金额" in bad.get_data(as_text=True)
 
 
+@pytest.mark.parametrize("typed, where, text", [
+    ({"kind": "payment", "amount": "abc", "from": "2", "to": "3", "note": "诈和"}, "amount",
+     "金额：请填正数，例如 20。"),
+    ({"kind": "payment", "amount": "0", "from": "2", "to": "3", "note": "诈和"}, "amount",
+     "金额应为大于 0、不超过 1000000000 的数。"),
+    ({"kind": "payment", "amount": "5", "from": "2", "to": "2", "note": "诈和"}, "to",
+     "付款和收款不能是同一家。"),
+    ({"kind": "fee", "amount": "0.123456", "paid_by": "3", "note": "茶水"}, "amount",
+     "带小数的金额最多 4 位小数"),
+])
+def test_a_bad_adjustment_keeps_what_was_typed_under_its_input(client, typed, where, text):
+    """A referee's penalty with a slip of the finger: the error under the box it is about,
+    and the kind, amount, seats and note as typed (not a blank form and a line at the top)."""
+    token = open_table(client)
+    html = client.get(f"/t/{token}").get_data(as_text=True)
+    r = client.post(f"/t/{token}/adjust", data={"csrf_token": csrf(html), **typed})
+    assert r.status_code == 422
+    html = r.get_data(as_text=True)
+    form = html[html.index('id="adjust-form"'):html.index("</form>", html.index('id="adjust-form"'))]
+    error = re.search(rf'<p class="field-error" id="adj-{where}-error">(.*?)</p>', form)
+    assert error is not None and text in error.group(1), form
+    assert re.search(rf'id="adj-{where}"[^>]* aria-invalid="true" '
+                     rf'aria-describedby="adj-{where}-error"', form), form
+    assert f'name="kind" value="{typed["kind"]}" checked' in form
+    assert re.search(rf'name="amount" value="{re.escape(typed["amount"])}"', form)
+    assert f'value="{typed["note"]}"' in form
+    for seat in ("from", "to", "paid_by"):
+        if seat in typed:
+            select = re.search(rf'<select[^>]*name="{seat}".*?</select>', form).group(0)
+            assert re.findall(r'<option value="(\d)" selected>', select) == [typed[seat]]
+    assert table(client, token)["hands"] == []
+
+
 def test_view_page_cannot_write_and_holds_no_edit_token(client):
     token = open_table(client)
     record(client, token, hand=WIN, winning_tile="2z", s_dealer="0", s_winner="1")

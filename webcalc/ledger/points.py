@@ -50,14 +50,18 @@ def _bad(field: str, message) -> InputError:
 
 
 def amount(v: Any, i: int) -> int | float:
-    """Seat ``i``'s amount as stored (an int when whole), or ``bad_points`` naming the seat."""
+    """Seat ``i``'s amount as stored (an int when whole), or ``bad_points`` naming the seat.
+    ``v`` is a JSON number, or a :class:`~decimal.Decimal` as a page typed it (checked as
+    typed: ``1e-400`` is too many decimals, not the float 0.0, and ``1e9999999`` too large
+    before any int is made of it)."""
     field = f"points[{i}]"
-    if isinstance(v, bool) or not isinstance(v, int | float) or (
-            isinstance(v, float) and not math.isfinite(v)):
+    if isinstance(v, bool) or not isinstance(v, int | float | Decimal) or (
+            isinstance(v, float) and not math.isfinite(v)) or (
+            isinstance(v, Decimal) and not v.is_finite()):
         raise _bad(field, M("ledger.points_number", seat=seat(i), d=POINTS_DECIMALS,
                             max=POINTS_MAX))
-    d = Decimal(repr(v)) if isinstance(v, float) else Decimal(v)
-    if abs(d) > POINTS_MAX:
+    d = v if isinstance(v, Decimal) else Decimal(repr(v)) if isinstance(v, float) else Decimal(v)
+    if d.copy_abs() > POINTS_MAX:            # copy_abs: no context, so no Overflow
         raise _bad(field, M("ledger.points_large", seat=seat(i), max=POINTS_MAX))
     if d != d.quantize(Decimal(1).scaleb(-POINTS_DECIMALS)):
         raise _bad(field, M("ledger.points_decimals", seat=seat(i), d=POINTS_DECIMALS))

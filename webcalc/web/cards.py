@@ -333,14 +333,24 @@ def draw_evening(table: dict, view_url: str | None) -> bytes:
     return render(lambda sheet: _evening(sheet, table, view_url))
 
 
-def _evening(sheet: Sheet, table: dict, view_url: str | None) -> None:
+def evening_subtitle(table: dict) -> str:
+    """The evening card's line under its title: the day, the base (a table with a rule set
+    only: a 自由记分 table has none, as its page shows none) and the hands counted."""
+    from ..ledger import is_free
     from .templating import points
 
     counted = [h for h in table["hands"]
                if h["status"] == "recorded" and h["kind"] != "adjustment"]
     day = (table.get("created_at") or "")[:10]
-    sub = " · ".join(x for x in (day, _("base %(base)s", base=points(table["base"])).strip(),
-                                 _("Hands counted: %(n)s", n=len(counted))) if x)
+    base = None if is_free(table["variant"]) else \
+        _("base %(base)s", base=points(table["base"])).strip()
+    return " · ".join(x for x in (day, base, _("Hands counted: %(n)s", n=len(counted))) if x)
+
+
+def _evening(sheet: Sheet, table: dict, view_url: str | None) -> None:
+    from .templating import points
+
+    sub = evening_subtitle(table)
     sheet.header(_("Table ledger"), str(VARIANT_NAMES.get(table["variant"], table["variant"])),
                  sub)
     names = table["names"]

@@ -141,7 +141,11 @@ def new_circle():
             target = form.name if field == "name" else form.players
             target.errors = [_error_text(err)]
         except LedgerError as err:
-            general = _error_text(err)
+            field = (getattr(err, "field", None) or "").split("[")[0]
+            if field in ("name", "players"):    # a cap on a box (61 players): under it
+                getattr(form, field).errors = [_error_text(err)]
+            else:
+                general = _error_text(err)
             status = STATUS.get(type(err), 400)
     return _new_page(form, ImportCircleForm(formdata=None), general, status)
 

@@ -43,28 +43,56 @@ def void(token: str, number: int):
     return _write(token, work)
 
 
+#: the adjustment form's boxes, and the box each of the ledger's fields is about
+ADJUST_BOXES = ("kind", "amount", "paid_by", "from", "to", "note")
+_ADJUST_FIELD_BOX = {"adjustment.fee": "amount", "adjustment.payments[0].amount": "amount",
+                     "adjustment.paid_by": "paid_by", "adjustment.payments[0]": "to",
+                     "adjustment.payments[0].from": "from", "adjustment.payments[0].to": "to",
+                     "adjustment.note": "note"}
+
+
 # POST /t/<token>/adjust
 def adjust(token: str):
-    def work(t):
-        f = request.form
-        amount_text = (f.get("amount") or "").strip()
-        try:
-            amount = int(amount_text) if amount_text.isdigit() else float(amount_text)
-        except ValueError:
-            raise InputError("bad_request", _("Amount: write a positive number, such as 20.")) \
-                from None
-        note = (f.get("note") or "").strip()
-        adj: dict[str, Any]
-        if f.get("kind") == "fee":
-            adj = {"fee": amount, "paid_by": f.get("paid_by", type=int), "note": note}
-        else:
-            adj = {"payments": [{"from": f.get("from", type=int), "to": f.get("to", type=int),
-                                 "amount": amount}], "note": note}
-        rec = ledger().record(token, {"adjustment": adj,
-                                      "idempotency_key": f.get("idempotency_key") or None,
-                                      "expected_number": f.get("expected_number", type=int)})
-        return f"hand-{rec.hand['number']}"
-    return _write(token, work)
+    """An adjustment; a refused one is the page again (422) with the error at its top and
+    under the box it is about, and the form as typed (``adjust_form``: ``values``,
+    ``errors``)."""
+    f = request.form
+    t = load_table(token)
+    if t["access"] != "edit":
+        return not_editable(token, t)
+    try:
+        anchor = _adjust(token, f)
+    except InputError as err:
+        box = _ADJUST_FIELD_BOX.get(err.field or "")
+        typed = {k: (f.get(k) or "")[:400] for k in ADJUST_BOXES}
+        form = {"values": typed, "errors": {box: localized(err.message)} if box else {}}
+        return table_page(token, load_table(token), status=422, adjust_form=form,
+                          message=localized(err.message))
+    except LedgerError as err:
+        return table_page(token, load_table(token), status=STATUS.get(type(err), 400),
+                          message=error_text(err))
+    return redirect(url_for(".table", token=token, lang=lang_param()) + f"#{anchor}", 303)
+
+
+def _adjust(token: str, f) -> str:
+    """Record the posted adjustment; the anchor of its entry on the page."""
+    amount_text = (f.get("amount") or "").strip()
+    try:
+        amount = int(amount_text) if amount_text.isdigit() else float(amount_text)
+    except ValueError:
+        raise InputError("bad_request", _("Amount: write a positive number, such as 20."),
+                         "adjustment.fee") from None
+    note = (f.get("note") or "").strip()
+    adj: dict[str, Any]
+    if f.get("kind") == "fee":
+        adj = {"fee": amount, "paid_by": f.get("paid_by", type=int), "note": note}
+    else:
+        adj = {"payments": [{"from": f.get("from", type=int), "to": f.get("to", type=int),
+                             "amount": amount}], "note": note}
+    rec = ledger().record(token, {"adjustment": adj,
+                                  "idempotency_key": f.get("idempotency_key") or None,
+                                  "expected_number": f.get("expected_number", type=int)})
+    return f"hand-{rec.hand['number']}"
 
 
 # POST /t/<token>/undo

@@ -16,12 +16,13 @@ import re
 import secrets
 from decimal import Decimal
 from typing import Any
+from urllib.parse import urlencode
 
 from flask import abort, redirect, request, url_for
 from flask_babel import gettext as _
 
 from ..errors import InputError
-from ..ledger import BadKey, Conflict, IdempotencyConflict, LedgerError
+from ..ledger import BadKey, Conflict, IdempotencyConflict, LedgerError, is_free
 from ..ledger.points import amount, parse_decimal
 from .i18n import lang_param, localized
 
@@ -78,11 +79,6 @@ def _text(x: Any) -> str:
     return fmt(x)
 
 
-def _number(d: Decimal) -> int | float:
-    """A typed amount as the JSON number the API takes (an int when whole)."""
-    return int(d) if d == d.to_integral_value() else float(d)
-
-
 def read(entry: FreeEntry, form) -> dict | None:
     """The API body of the posted form, or None with the errors put under their inputs."""
     v = entry.values
@@ -94,7 +90,7 @@ def read(entry: FreeEntry, form) -> dict | None:
     amounts = _amounts(entry) if mode == "points" else _winner_amounts(entry)
     if amounts is None or entry.errors:
         return None
-    body: dict[str, Any] = {"points": [_number(d) for d in amounts]}
+    body: dict[str, Any] = {"points": amounts}
     dealer = v.get("dealer", "")
     if dealer in ("0", "1", "2", "3"):
         body["dealer"] = int(dealer)
@@ -103,7 +99,17 @@ def read(entry: FreeEntry, form) -> dict | None:
     return body
 
 
-def _amounts(entry: FreeEntry) -> list[Decimal] | None:
+def _checked(entry: FreeEntry, d: Decimal, i: int, name: str) -> int | float:
+    """A typed amount as the JSON number the API takes (an int when whole), checked as
+    typed (its size and decimals) with the error under its box ``name``; 0 when refused."""
+    try:
+        return amount(d, i)
+    except InputError as err:
+        entry.add_error(name, localized(err.message))
+        return 0
+
+
+def _amounts(entry: FreeEntry) -> list[int | float] | None:
     """The four amounts typed (a blank box is 0; all four blank is an error)."""
     typed = [entry.value(f"p{i}").strip() for i in SEATS]
     if not any(typed):
@@ -117,11 +123,11 @@ def _amounts(entry: FreeEntry) -> list[Decimal] | None:
             entry.add_error(f"p{i}", _("%(name)s: “%(text)s” is not a number (such as 30, "
                                        "-10 or 2.5).", name=entry.table["names"][i],
                                        text=typed[i]))
-        out.append(d if d is not None else Decimal(0))
+        out.append(0 if d is None else _checked(entry, d, i, f"p{i}"))
     return out
 
 
-def _winner_amounts(entry: FreeEntry) -> list[Decimal] | None:
+def _winner_amounts(entry: FreeEntry) -> list[int | float] | None:
     """The winner gets what the other three pay (a blank box is 0; the winner's own box is
     not read)."""
     winner = entry.value("winner")
@@ -140,16 +146,19 @@ def _winner_amounts(entry: FreeEntry) -> list[Decimal] | None:
                                          "10 or 2.5).", name=entry.table["names"][i],
                                          text=text))
             continue
-        try:                                # its decimals and size, under its own box
-            amount(_number(d), i)
-        except InputError as err:
-            entry.add_error(f"pay{i}", localized(err.message))
-            continue
-        pays[i] = d
+        _checked(entry, d, i, f"pay{i}")    # its decimals and size, under its own box
+        if f"pay{i}" not in entry.errors:
+            pays[i] = d
     total = sum(pays, Decimal(0))
     if total == 0 and not entry.errors:
         entry.add_error("winner", _("Type what each of the others pays the winner."))
-    return [total if i == w else -pays[i] for i in SEATS]
+    return [_number(total) if i == w else _number(-pays[i]) for i in SEATS]
+
+
+def _number(d: Decimal) -> int | float:
+    """A checked amount (at most 4 decimals, a sum of at most three checked ones) as the
+    JSON number the API takes (an int when whole)."""
+    return int(d) if d == d.to_integral_value() else float(d)
 
 
 def attach(entry: FreeEntry, err: InputError) -> None:
@@ -226,6 +235,21 @@ def save(token: str, t: dict, number: int | None, *, ledger, page, load, status)
                     free_entry=entry)
     return redirect(url_for("ledger_pages.table", token=token, lang=lang_param(),
                             done=rec.hand["number"]) + "#entry", 303)
+
+
+def sent_refusal() -> tuple[str, str] | None:
+    """A calculator's hand sent here (记入牌桌, its state in the query): a free table records
+    amounts, not tiles, so nothing of it is taken; the line that says so and the way back to
+    the calculator's state. None for the table's own page."""
+    args = request.args
+    theirs = args.get("variant")
+    if theirs is None and "hand" not in args or is_free(theirs):
+        return None
+    back = url_for("pages.index") + "?" + urlencode(
+        [(k, v) for k, v in args.items(multi=True) if k not in ("done", "new", "correct")])
+    return (_("This table is free scoring: it records each seat's amount, not a hand's tiles. "
+              "Nothing of the calculator's hand was filled in: type below what each seat won "
+              "or paid (the calculator's result lists it)."), back)
 
 
 def entry(t: dict, token: str, given: FreeEntry | None) -> FreeEntry:

@@ -143,7 +143,7 @@ def mine():
 
 def table_page(token: str, t: dict, *, st=None, status: int | None = None,
                conflict: str | None = None, conflict_hand: int | None = None,
-               message: str | None = None, free_entry=None):
+               message: str | None = None, free_entry=None, adjust_form=None):
     """The table page: with the edit token, its entry is the room ``st`` (read here from the
     query when not given), or on a table with no rule set the free entry (``free_entry``,
     :mod:`.ledger_free`); with the view token, the same totals and hands without it."""
@@ -161,7 +161,7 @@ def table_page(token: str, t: dict, *, st=None, status: int | None = None,
         card_url=url_for(".card", token=view_token or token, lang=lang_param()),
         card_file=filename(t, "png"),
         etag=page_etag(t, links["editor"] if links else None), conflict=conflict,
-        conflict_hand=conflict_hand, message=message,
+        conflict_hand=conflict_hand, message=message, adjust_form=adjust_form,
         new=bool(request.args.get("new")), rotated=request.args.get("rotated"), done=_done(t),
         live_rest=None if conflict_hand is not None else live_rest(t, token, edit),
         **view_helpers(t))
@@ -171,7 +171,12 @@ def table_page(token: str, t: dict, *, st=None, status: int | None = None,
                                       status or 200))
     if context["free"]:                     # no rule set: four amounts, no room
         free = ledger_free.entry(t, token, free_entry)
-        context.update(free_entry=free, adjust_key=free.key + "-adj")
+        # a correction is titled as one (as the room's is), not as the next hand
+        context.update(free_entry=free, adjust_key=free.key + "-adj",
+                       correcting=free.correcting)
+        sent = ledger_free.sent_refusal()
+        if sent is not None:                # a calculator's hand: not taken, and why
+            context.update(entry_refused=sent[0], entry_refused_back=sent[1])
         return add_vary(make_response(render_template("ledger_table.html", **context),
                                       status or 200))
     if st is None:

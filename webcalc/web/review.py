@@ -91,6 +91,17 @@ def _complete(tok: str) -> bool:
     return "discard" in t or t.get("win") is True or t.get("claim") == "win"
 
 
+def _tapping(tok: str) -> bool:
+    """An unfinished last turn that is a turn being tapped in (its discard to come): what it
+    holds is tiles, one where one is drawn, konged or replaced. Anything else ("xyz", "9z",
+    "1m2m") is a turn typed wrong: the engine reads it and says what is wrong."""
+    t = review_turn(tok)
+    for key in ("draw", "kong", "replacement"):
+        if key in t and len(_tiles(str(t[key])) or ()) != 1:
+            return False
+    return "tiles" not in t or bool(_tiles(str(t["tiles"])))
+
+
 def auto_mode(start: str, turns: str) -> str:
     """What the next tap is when the learner chose nothing: the dealt tiles until 13, then a
     draw (the dealer's 14: a discard), then after a draw or a claim its discard, after a kong
@@ -381,7 +392,7 @@ def run(st: ReviewState) -> None:
     if start is not None and len(start) < 13 and not toks:
         return                                  # still tapping the dealt tiles in
     turns = review_request(st.text["turns"])
-    if toks and not _complete(toks[-1]):
+    if toks and not _complete(toks[-1]) and _tapping(toks[-1]):
         st.pending = toks[-1]                   # its discard is still to come
         turns = turns[:-1]
     req: dict = {"variant": st.variant, "start": st.text["start"], "turns": turns}
