@@ -109,6 +109,27 @@ def test_a_turn_waiting_for_its_discard_shows_a_question_mark(client):
     assert "第 2 手" in html and 'id="history-error"' in html
 
 
+@pytest.mark.parametrize("history, lang, said", [
+    ("7z7z 1m", None, "历史第 2 手：还没有打牌：每手先摸一张，再打一张（discard）。"),
+    ("7z7z 1m", "en", "History, turn 2: no discard yet: each turn is a draw, then a discard "
+                      "(&#34;discard&#34;)."),
+    ("xyz", None, "历史第 1 手：摸牌（draw）：第 1 个字符“x”不是牌。"),
+    ("摸7z打xyz", None, "历史第 1 手：打牌（discard）：第 1 个字符“x”不是牌。"),
+    ("摸7z打xyz", "en", "History, turn 1: discard: character 1 &#34;x&#34; is not a tile."),
+])
+def test_a_typed_turn_is_named_in_the_reader_s_words(client, history, lang, said):
+    """A turn still waiting for its discard, or a word that is no tile, is said in the
+    page's words (摸牌/打牌, not the API's object notation), under the history input, with
+    the text kept as typed."""
+    r = page(client, ROOM + [("hand", HAND), ("winning_tile", "9m"), ("history", history)],
+             lang)
+    html = r.get_data(as_text=True)
+    assert r.status_code == 422
+    err = re.search(r'<p class="field-error" id="history-error"><span>([^<]*)</span>', html)
+    assert err and err.group(1) == said, err and err.group(1)
+    assert "{" not in err.group(1)
+
+
 def test_the_history_codec():
     assert history_pairs("7z7z 1m2m") == [("7z", "7z"), ("1m", "2m")]
     assert history_pairs("摸中打中，摸一万打二万") == [("7z", "7z"), ("1m", "2m")]

@@ -43,21 +43,23 @@ def _about_turn(e: InputError, field: str, i: int, prefix: str) -> InputError:
 
 
 def _one(raw: Any, key: str, kinds: int, field: str, i: int, prefix: str) -> Tile:
-    """The single tile ``raw`` (any notation) of a turn's ``key``; ``bad_tile`` otherwise."""
+    """The single tile ``raw`` (any notation) of a turn's ``key``; ``bad_tile`` otherwise,
+    its message naming the key in the reader's words (``turn.key.<key>``: 摸牌（draw）)."""
+    name = Message(f"turn.key.{key}")
     if not isinstance(raw, str):
-        raise _turn_error("bad_tile", field, i, Message("turn.key_error", key=key,
+        raise _turn_error("bad_tile", field, i, Message("turn.key_error", key=name,
                           text=Message("tiles.not_text")), prefix)
     try:
         tiles = parse_tiles(raw)
     except InputError as e:
-        raise _turn_error("bad_tile", field, i, Message("turn.key_error", key=key,
+        raise _turn_error("bad_tile", field, i, Message("turn.key_error", key=name,
                           text=e.message), prefix) from None
     if len(tiles) != 1:
-        raise _turn_error("bad_tile", field, i, Message("turn.key_error", key=key,
+        raise _turn_error("bad_tile", field, i, Message("turn.key_error", key=name,
                           text=Message("tiles.not_one", n=len(tiles))), prefix)
     t = tiles[0]
     if t >= kinds:
-        raise _turn_error("bad_tile", field, i, Message("turn.key_error", key=key,
+        raise _turn_error("bad_tile", field, i, Message("turn.key_error", key=name,
                           text=Message("tiles.no_honors", tile=t, rule="C-1")), prefix)
     return t
 
@@ -131,6 +133,23 @@ class History:
         return raw
 
 
+def _read_turns(raw: list[Any], kinds: int, prefix: str) -> list[tuple[Tile, Tile]]:
+    """The history's turns as ``(draw, discard)`` tiles; ``bad_history`` / ``bad_tile`` with
+    the turn for one that is not a draw and a discard."""
+    turns: list[tuple[Tile, Tile]] = []
+    for i, t in enumerate(raw):
+        if isinstance(t, dict) and set(t) == {"draw"}:      # a turn still being tapped in
+            _one(t["draw"], "draw", kinds, "history", i, prefix)
+            raise _turn_error("bad_history", "history", i, Message("history.no_discard"),
+                              prefix)
+        if not isinstance(t, dict) or set(t) != {"draw", "discard"}:
+            raise _turn_error("bad_history", "history", i, Message("history.turn_object"),
+                              prefix)
+        turns.append((_one(t["draw"], "draw", kinds, "history", i, prefix),
+                      _one(t["discard"], "discard", kinds, "history", i, prefix)))
+    return turns
+
+
 def read_history(variant: Variant[OptionsT], sit: Situation[OptionsT],
                  judgement: Judgement | None, raw: Any, kinds: int) -> History:
     """Rebuild the winner's ``history`` (the variant's ``history_rule``, API.md "三门峡
@@ -168,13 +187,7 @@ def read_history(variant: Variant[OptionsT], sit: Situation[OptionsT],
     if (sit.winning_tile is None or judgement is None or not judgement.complete):
         raise BadHistoryError(Message("history.needs_win", rule=rule), "history")
     prefix = "history.turn"
-    turns: list[tuple[Tile, Tile]] = []
-    for i, t in enumerate(raw):
-        if not isinstance(t, dict) or set(t) != {"draw", "discard"}:
-            raise _turn_error("bad_history", "history", i, Message("history.turn_object"),
-                              prefix)
-        turns.append((_one(t["draw"], "draw", kinds, "history", i, prefix),
-                      _one(t["discard"], "discard", kinds, "history", i, prefix)))
+    turns = _read_turns(raw, kinds, prefix)
 
     final = sit.without_tile(sit.winning_tile)
     melds = sit.hand.melds
