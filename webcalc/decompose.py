@@ -526,7 +526,7 @@ def standard_readings(counts: Sequence[int], jokers: Sequence[Tile], melds: Sequ
     key = tuple(counts)
     if need < 0 or sum(key) + len(jokers) != 3 * need + 2:
         return []
-    meld_groups = tuple(meld_group(m) for m in melds)
+    meld_groups = tuple([meld_group(m) for m in melds]) if melds else ()
     if not jokers:
         # a split without jokers as ids (_plain_reading_ids), compiled where built: its
         # search refuses an incomplete hand as fast as can_complete would
