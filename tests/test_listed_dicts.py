@@ -246,3 +246,46 @@ def test_compiled_listing_leaves_other_groups_to_python():
 def test_compiled_listing_refuses_what_is_not_a_listing(args):
     with pytest.raises((TypeError, ValueError)):
         COMPILED.list_readings(*args)
+
+
+@compiled_only
+def test_compiled_calls_survive_code_that_changes_their_dicts():
+    # Python code the compiled calls run (a key's __eq__, a meld group's to_dict) empties
+    # the dicts they read: they answer or refuse, never read a freed group
+    free2 = 3 << 21 | 2 << 14 | 2 << 7
+    groups = {free2 | 1 << 28: D._free_group(ALL_TILES[0], 2)}
+    seq = 1 << 21 | (1 * 2 + 1) << 14 | (2 * 2 + 1) << 7 | (3 * 2 + 1)
+
+    class Clearing(int):
+        def __hash__(self):
+            return hash(int(self))
+
+        def __eq__(self, other):
+            groups.clear()
+            return False
+
+    groups[Clearing(seq)] = D._PLAIN_BY_ID[34]
+    got = COMPILED.coded_readings([(free2, seq), (free2,)], groups, 0, (), D.Reading,
+                                  "standard")
+    assert got is None
+
+    shared: dict[Any, Any] = {}
+
+    class Clearing_meld(D.Group):
+        def to_dict(self):
+            statics.clear()
+            shared.clear()
+            return super().to_dict()
+
+    meld = Clearing_meld("triplet", (ALL_TILES[4],) * 3, (False,) * 3, True, (ALL_TILES[4],) * 3, None)
+    counts = [0] * 34
+    for k in (0, 1, 2, 9, 10, 11, 18, 19, 27, 27):
+        counts[k] += 1
+    jokers = [ALL_TILES[33]]
+    readings = [r._replace(groups=r.groups + (meld,))
+                for r in D.standard_readings(counts, jokers, [Meld.parse("碰555m")])]
+    assert readings
+    statics = dict(D._LIST_STATIC)                 # with the groups the readings hold
+    listed = COMPILED.list_readings(readings, [33], statics, shared, tuple(CODES))
+    assert len(listed) == len(readings) and None not in listed
+    assert listed == python_listing(readings, jokers)

@@ -515,7 +515,9 @@ PyObject *coded_readings(PyObject *self, PyObject *args) {
                         Py_DECREF(groups);
                         goto fail;
                     }
-                    free_group[s] = PyDict_GetItemWithError(coded, key);
+                    /* held: a key's __eq__ in a later lookup may change ``coded`` */
+                    Py_XSETREF(free_group[s], PyDict_GetItemWithError(coded, key));
+                    Py_XINCREF(free_group[s]);
                     Py_DECREF(key);
                     free_code[s] = free_group[s] ? c : NULL;
                 }
@@ -527,9 +529,10 @@ PyObject *coded_readings(PyObject *self, PyObject *args) {
                 Py_DECREF(groups);
                 if (PyErr_Occurred())
                     goto fail;
-                Py_DECREF(out);
-                Py_DECREF(rs);
-                Py_RETURN_NONE;                 /* a group not made yet: the twin's */
+                Py_CLEAR(out);
+                Py_INCREF(Py_None);             /* a group not made yet: the twin's */
+                out = Py_None;
+                goto done;
             }
             Py_INCREF(g);
             PyTuple_SET_ITEM(groups, j, g);
@@ -549,10 +552,12 @@ PyObject *coded_readings(PyObject *self, PyObject *args) {
         PyTuple_SET_ITEM(reading, 1, groups);
         PyList_SET_ITEM(out, i, reading);
     }
+    goto done;
+fail:
+    Py_CLEAR(out);
+done:
+    Py_XDECREF(free_group[0]);
+    Py_XDECREF(free_group[1]);
     Py_DECREF(rs);
     return out;
-fail:
-    Py_XDECREF(out);
-    Py_DECREF(rs);
-    return NULL;
 }
