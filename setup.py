@@ -36,7 +36,7 @@ class BuildWithPages(build_py):
 # search sits next to its variant
 PJUNIT_SOURCES = ["webcalc/_pjunit.c", "webcalc/_pjunit_free.c", "webcalc/_pjunit_draws.c",
                   "webcalc/_pjunit_rows.c", "webcalc/_pjunit_jokers.c",
-                  "webcalc/_pjunit_flags.c",
+                  "webcalc/_pjunit_listing.c", "webcalc/_pjunit_flags.c",
                   "webcalc/variants/panjin_unit.c", "webcalc/variants/panjin_hand.c",
                   "webcalc/variants/panjin_lower.c", "webcalc/variants/panjin_advice.c"]
 

@@ -16,7 +16,9 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from webcalc import _pjunit as P  # noqa: E402
-from webcalc.tiles import ALL_TILES  # noqa: E402
+from webcalc import decompose as D  # noqa: E402
+from webcalc.hand import Meld  # noqa: E402
+from webcalc.tiles import ALL_TILES, CODES  # noqa: E402
 
 TILES = tuple(ALL_TILES)
 
@@ -64,7 +66,39 @@ def values(rng, N):
     def counts34():
         xs = [rng.choice((0, 0, 0, 1, 1, 2, 3, 4)) if rng.random() < 0.97 else i() for _ in range(rng.choice([34, 34, 34, 33, 35]))]
         return rng.choice([tuple, list])(xs) if rng.random() < 0.97 else junk()
+    # complete hands' readings and codes for the listing calls (webcalc/_pjunit_listing.c),
+    # some with a declared meld, 七对 and odd groups among them
+    hands = []
+    for h in range(40):
+        hr = random.Random(h)
+        w = hr.randint(0, 3)
+        jokers = sorted(ALL_TILES[hr.randrange(34)] for _ in range(w))
+        melds = (Meld.parse("碰555m"),) if h % 3 == 0 else ()
+        counts = [0] * 34
+        for _ in range(3 * (4 - len(melds)) + 2 - w):
+            counts[hr.randrange(34)] += 1
+        codes = P.joker_readings(tuple(counts), w, 4 - len(melds), True) if w else []
+        readings = D.standard_readings(counts, jokers, melds)
+        seven = D.seven_pairs_reading(counts, jokers)
+        hands.append((readings + ([seven] if seven else []), [int(j) for j in jokers],
+                      codes or [], tuple(D.meld_group(m) for m in melds)))
+    def reading_list():
+        rs, pool, _, _ = rng.choice(hands)
+        rs = list(rs)
+        if rng.random() < 0.1: rs.append(rng.choice([junk(), ("standard", junk()), ("standard", (junk(),)),
+                                                     D.Reading("standard", (D.Group("pair", (0, 0), (True, junk())),))]))
+        return rs if rng.random() < 0.97 else junk()
     calls = {
+        "list_readings": lambda: (reading_list(), rng.choice(hands)[1] if rng.random() < .9 else seq(),
+                                  D._LIST_STATIC if rng.random() < .9 else rng.choice([{}, {i(): junk()}, junk()]),
+                                  {} if rng.random() < .95 else junk(),
+                                  tuple(CODES) if rng.random() < .95 else rng.choice([tuple(CODES[:33]), list(CODES), junk()])),
+        "coded_readings": lambda: ([tuple(c if rng.random() < .98 else i() for c in r) for r in rng.choice(hands)[2]] if rng.random() < .95 else junk(),
+                                   D._CODED if rng.random() < .9 else rng.choice([{}, {i(): junk()}, junk()]),
+                                   rng.randint(0, 33) if rng.random() < .9 else i(),
+                                   rng.choice(hands)[3] if rng.random() < .95 else junk(),
+                                   D.Reading if rng.random() < .95 else rng.choice([tuple, list, junk()]),
+                                   "standard" if rng.random() < .95 else junk()),
         "search": lambda: (seq(), seq(), seq(), rng.choice([0, 9, 18, 27, i()]), b(), rng.randint(0, 31) if rng.random() < .9 else i(),
                            rng.randint(0, 9) if rng.random() < .9 else i(), rng.randint(0, 14) if rng.random() < .9 else i(),
                            rng.randint(0, 9) if rng.random() < .9 else i(), rng.randint(0, 4) if rng.random() < .9 else i(),

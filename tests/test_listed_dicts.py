@@ -10,10 +10,12 @@ readings among them, and the readings in another order (a variant sorts them).""
 import json
 from typing import Any
 
-from hypothesis import assume, given, settings
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import webcalc.decompose as D
+from tests.compiled import COMPILED, compiled_only
 from tests.scale import examples
 from webcalc.hand import Meld
 from webcalc.tables import can_complete
@@ -139,7 +141,7 @@ def readings_of(counts, jokers, melds, in_triplet, compiled: bool) -> list[D.Rea
     return out
 
 
-@settings(max_examples=examples(400))
+@settings(max_examples=examples(400), suppress_health_check=[HealthCheck.filter_too_much])
 @given(hands(), st.booleans())
 def test_listed_dicts_equal_the_reference(hand, compiled):
     counts, jokers, melds, in_triplet, order = hand
@@ -172,3 +174,119 @@ def test_two_wildcard_kinds_keep_their_own_faces_first():
         [("7p8p9p", "7p8p9p"), ("3s3s3s", "3s3s3s")]]
     assert [r["best"] for r in listed] == [True, False, False, False]
     assert listed == reference(readings, jokers)
+
+
+def python_listing(readings, jokers) -> list[dict[Any, Any]]:
+    """listed_dicts with the compiled listing ruled out: the Python twin alone."""
+    saved = D._pjunit
+    D._pjunit = None
+    try:
+        return D.listed_dicts(readings, jokers)
+    finally:
+        D._pjunit = saved
+
+
+@compiled_only
+# complete hands are drawn by filtering random ones (hands(): about one in five fits)
+@settings(max_examples=examples(300), suppress_health_check=[HealthCheck.filter_too_much])
+@given(hands(), st.booleans())
+def test_compiled_listing_equals_the_python_listing(hand, compiled):
+    # webcalc/_pjunit_listing.c against decompose._listed_reading on the same readings:
+    # standard readings of the compiled part (the compiled listing lists them) and of the
+    # Python twin (left to the Python listing), mixed with 七对 and 四混 (the Python
+    # listing's), in three orders
+    counts, jokers, melds, in_triplet, order = hand
+    readings = readings_of(counts, jokers, melds, in_triplet, compiled)
+    for rs in (readings, readings[::-1], readings[order[0]:] + readings[:order[0]]):
+        got, want = D.listed_dicts(rs, jokers), python_listing(rs, jokers)
+        assert got == want
+        assert json.dumps(got, ensure_ascii=False) == json.dumps(want, ensure_ascii=False)
+        assert sharing(got) == sharing(want)
+    if compiled:
+        # the compiled listing took every standard reading itself
+        standard = [r for r in readings if r.shape == "standard"]
+        listed = COMPILED.list_readings(standard, sorted(jokers), D._LIST_STATIC, {},
+                                        tuple(CODES))
+        assert None not in listed and listed == python_listing(standard, jokers)
+
+
+@compiled_only
+def test_compiled_listing_leaves_other_groups_to_python():
+    # a 七对 reading (groups with faces of their own) and a hand-made group are not the
+    # compiled listing's: None in their place, the standard reading's dict beside them
+    counts = [0] * 34
+    for k in (0, 0, 1, 1, 2, 2, 9, 9, 10, 10, 11, 11, 27, 27):
+        counts[k] += 1
+    seven = D.seven_pairs_reading(counts)
+    standard = D.standard_readings(counts, [], ())
+    odd = D.Reading("standard", (D.Group("pair", (ALL_TILES[0],) * 2, (False, False)),))
+    got = COMPILED.list_readings([seven, *standard, odd], [], D._LIST_STATIC, {},
+                                 tuple(CODES))
+    assert got[0] is None and got[-1] is None
+    whole = python_listing([seven, *standard, odd], [])
+    assert got[1:-1] == whole[1:-1]
+    assert [r["best"] for r in got[1:-1]] == [False] * len(standard)
+    assert D.listed_dicts([seven, *standard, odd], []) == whole
+
+
+@compiled_only
+@pytest.mark.parametrize("args", [
+    ([("standard", "x")], [], {}, {}, tuple(CODES)),
+    ([("standard", (("pair",),))], [], {}, {}, tuple(CODES)),
+    ([("standard", (D._PLAIN_BY_ID[0],))], [], {id(D._PLAIN_BY_ID[0]): (0, "x")}, {},
+     tuple(CODES)),
+    ([("standard", (D._PLAIN_BY_ID[0],))], [], {id(D._PLAIN_BY_ID[0]): (2,) * 10}, {},
+     tuple(CODES)),
+    ([], [40], {}, {}, tuple(CODES)),
+    ([], [3, 1], {}, {}, tuple(CODES)),
+    ([], list(range(17)), {}, {}, tuple(CODES)),
+    ([], [], {}, {}, ("1m",)),
+    (None, [], {}, {}, tuple(CODES)),
+    ([], [], [], {}, tuple(CODES)),
+])
+def test_compiled_listing_refuses_what_is_not_a_listing(args):
+    with pytest.raises((TypeError, ValueError)):
+        COMPILED.list_readings(*args)
+
+
+@compiled_only
+def test_compiled_calls_survive_code_that_changes_their_dicts():
+    # Python code the compiled calls run (a key's __eq__, a meld group's to_dict) empties
+    # the dicts they read: they answer or refuse, never read a freed group
+    free2 = 3 << 21 | 2 << 14 | 2 << 7
+    groups = {free2 | 1 << 28: D._free_group(ALL_TILES[0], 2)}
+    seq = 1 << 21 | (1 * 2 + 1) << 14 | (2 * 2 + 1) << 7 | (3 * 2 + 1)
+
+    class Clearing(int):
+        def __hash__(self):
+            return hash(int(self))
+
+        def __eq__(self, other):
+            groups.clear()
+            return False
+
+    groups[Clearing(seq)] = D._PLAIN_BY_ID[34]
+    got = COMPILED.coded_readings([(free2, seq), (free2,)], groups, 0, (), D.Reading,
+                                  "standard")
+    assert got is None
+
+    shared: dict[Any, Any] = {}
+
+    class Clearing_meld(D.Group):
+        def to_dict(self):
+            statics.clear()
+            shared.clear()
+            return super().to_dict()
+
+    meld = Clearing_meld("triplet", (ALL_TILES[4],) * 3, (False,) * 3, True, (ALL_TILES[4],) * 3, None)
+    counts = [0] * 34
+    for k in (0, 1, 2, 9, 10, 11, 18, 19, 27, 27):
+        counts[k] += 1
+    jokers = [ALL_TILES[33]]
+    readings = [r._replace(groups=r.groups + (meld,))
+                for r in D.standard_readings(counts, jokers, [Meld.parse("碰555m")])]
+    assert readings
+    statics = dict(D._LIST_STATIC)                 # with the groups the readings hold
+    listed = COMPILED.list_readings(readings, [33], statics, shared, tuple(CODES))
+    assert len(listed) == len(readings) and None not in listed
+    assert listed == python_listing(readings, jokers)

@@ -145,3 +145,64 @@ def test_five_of_a_kind_with_a_joker_as_the_python_twin(monkeypatch):
     assert [[(g.kind, _codes(g.tiles), g.wild) for g in r.groups][2] for r in python] == [
         ("sequence", ["6s", "7s", "8s"], (True, False, False)),
         ("sequence", ["7s", "8s", "9s"], (False, False, True))]
+
+
+def _python_coded(codes, placeholder, melds):
+    """decompose._coded_readings with the compiled part ruled out."""
+    saved = D._pjunit
+    D._pjunit = None
+    try:
+        return D._coded_readings(codes, placeholder, melds)
+    finally:
+        D._pjunit = saved
+
+
+@settings(max_examples=examples(300))
+@given(hands(complete=True), st.sampled_from([27, 31, 33, 0, 4]),
+       st.sampled_from([(), ("碰555m",), ("吃123p", "明杠4444s")]))
+def test_coded_readings_are_the_twins_groups(hand, wild, meld_texts):
+    # webcalc/_pjunit_listing.c coded_readings against the Python loop: the same Reading
+    # values, in the same order, holding the very same group objects (listing and the
+    # variants look groups up by identity), the melds last
+    from webcalc.hand import Meld
+
+    counts, jokers, melds, in_triplet = hand
+    assume(jokers > 0)
+    groups = [D.meld_group(Meld.parse(m)) for m in meld_texts][:4 - melds]
+    codes = COMPILED.joker_readings(tuple(counts), jokers, melds, in_triplet)
+    want = _python_coded(codes, ALL_TILES[wild], tuple(groups))     # makes the groups met
+    got = COMPILED.coded_readings(codes, D._CODED, wild, tuple(groups), D.Reading, "standard")
+    assert got is not None
+    assert got == want and all(type(r) is D.Reading for r in got)
+    assert all(a is b for r, s in zip(got, want) for a, b in zip(r.groups, s.groups))
+    assert D._coded_readings(codes, ALL_TILES[wild], tuple(groups)) == want
+
+
+def test_coded_readings_leave_a_group_not_met_to_the_twin():
+    # a code whose group was never made: None, and the twin makes it (then the compiled
+    # call finds it); a free pair of another placeholder is another group
+    code = 1 << 21 | (2 * 2 + 2) << 14 | (3 * 2 + 1) << 7 | (4 * 2 + 2)      # 2m*3m4m*
+    D._CODED.pop(code, None)
+    assert COMPILED.coded_readings([(code,)], D._CODED, 0, (), D.Reading, "standard") is None
+    made = D._coded_readings([(code,)], ALL_TILES[0], ())
+    assert made[0].groups[0] == D.Group("sequence", tuple(ALL_TILES[1:4]), (True, False, True))
+    assert COMPILED.coded_readings([(code,)], D._CODED, 0, (), D.Reading, "standard") == made
+    free2 = 3 << 21 | 2 << 14 | 2 << 7
+    one = D._coded_readings([(free2,)], ALL_TILES[5], ())
+    other = D._coded_readings([(free2,)], ALL_TILES[6], ())
+    assert one[0].groups[0].tiles == (ALL_TILES[5],) * 2
+    assert other[0].groups[0].tiles == (ALL_TILES[6],) * 2
+
+
+def test_coded_readings_refuse_what_is_not_codes():
+    import pytest
+
+    good = ([(1 << 21,)], {}, 0, (), D.Reading, "standard")
+    for bad in (("x",) + good[1:], ([("x",)],) + good[1:], ([1],) + good[1:],
+                good[:1] + ([],) + good[2:], good[:2] + (34,) + good[3:],
+                good[:2] + (-1,) + good[3:], good[:3] + ([],) + good[4:],
+                good[:4] + (dict,) + good[5:], good[:4] + (3,) + good[5:],
+                good[:5] + (None,), ([(2**70,)],) + good[1:]):
+        with pytest.raises((TypeError, ValueError, OverflowError)):
+            COMPILED.coded_readings(*bad)
+    assert COMPILED.coded_readings(*good) is None           # an empty dict: none made

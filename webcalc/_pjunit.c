@@ -1,5 +1,5 @@
-/* webcalc._pjunit: the engine's hot searches compiled, twenty functions in one optional
- * extension (setup.py). Each is the twin of a Python function that stays the reference and
+/* webcalc._pjunit: the engine's hot searches compiled, twenty-five functions in one
+ * optional extension (setup.py). Each is the twin of a Python function that stays the reference and
  * runs when the module was not built or refuses a call (webcalc/compiled.py): the same
  * states, transitions, bounds and pruning, so tests/test_pjunit.py can hold both equal.
  *
@@ -106,6 +106,10 @@ PJ_HIDDEN PyObject *plain_hand(PyObject *self, PyObject *const *args, Py_ssize_t
 PJ_HIDDEN PyObject *plain_readings(PyObject *self, PyObject *args);
 /* _pjunit_jokers.c: the standard readings of a complete hand with jokers, as group codes */
 PJ_HIDDEN PyObject *joker_readings(PyObject *self, PyObject *args);
+/* _pjunit_listing.c: the API form of the readings standard_readings' shared groups make */
+PJ_HIDDEN PyObject *list_readings(PyObject *self, PyObject *args);
+/* _pjunit_listing.c: those readings from joker_readings' codes and the groups met */
+PJ_HIDDEN PyObject *coded_readings(PyObject *self, PyObject *args);
 
 static PyMethodDef methods[] = {
     {"search", search, METH_VARARGS,
@@ -180,6 +184,13 @@ static PyMethodDef methods[] = {
      "standard reading], sorted; None past 65536 splits or for a count above four. See "
      "webcalc/decompose.py "
      "_joker_reading_codes."},
+    {"list_readings", list_readings, METH_VARARGS,
+     "list_readings(readings, pool, statics, shared, codes) -> [each reading's API dict, or "
+     "None where the Python listing lists it]. See webcalc/decompose.py listed_dicts."},
+    {"coded_readings", coded_readings, METH_VARARGS,
+     "coded_readings(codes, coded, placeholder, melds, reading, shape) -> [reading(shape, "
+     "groups + melds) per code tuple], or None where a group is not in coded yet. See "
+     "webcalc/decompose.py _coded_readings."},
     {"achievable_flags", (PyCFunction)(void (*)(void))achievable_flags, METH_FASTCALL,
      "achievable_flags(counts, jokers, melds, pair, in_triplet) -> int: the (triplet, "
      "sequence) flags the standard splits reach, bit trip * 2 + seq each; None outside "

@@ -2,7 +2,7 @@
  * the module is one extension, webcalc._pjunit).
  *
  *   webcalc/_pjunit.c              the module: the argument readers, the re-entrancy
- *                                  guards and the method table (twenty-three functions)
+ *                                  guards and the method table (twenty-five functions)
  *   webcalc/_pjunit_free.c         the free-joker unit tables, folds and merge (shanten.py:
  *                                  unit_free, _plain_rows, free_unit_states,
  *                                  free_unit_draws, free_standard) and tables.py's
@@ -13,6 +13,8 @@
  *                                  call (advice_rows.py)
  *   webcalc/_pjunit_jokers.c       a complete hand's standard readings with jokers
  *                                  (decompose.py _splits, read to group codes)
+ *   webcalc/_pjunit_listing.c      those readings from their codes and their API form
+ *                                  (decompose.py _coded_readings, listed_dicts)
  *   webcalc/_pjunit_flags.c        the (刻, 顺) flags a hand's standard splits reach
  *                                  (decompose.py _achievable_flags)
  *   webcalc/variants/panjin_unit.c a rule set's own per-unit search and merge

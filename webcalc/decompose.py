@@ -106,74 +106,91 @@ def listed_dicts(readings: Sequence[Reading], jokers: Sequence[Tile]) -> list[di
 
     Each group is looked at once per call (by identity: readings share their groups, see
     :func:`_coded_readings`); a reading then costs a lookup per group and a step per
-    wildcard place only."""
-    out = []
-    shared: dict[Any, dict[Any, Any]] = {}      # group (and its faces) → its dict
-    seen: dict[int, Any] = {}                   # id(group) → what listing needs of it
+    wildcard place only. Compiled (webcalc/_pjunit_listing.c ``list_readings``) for the
+    readings of the groups :data:`_LIST_STATIC` knows and declared melds (every standard
+    reading :func:`standard_readings` gives with the compiled part); the others (a special
+    shape's, the Python twin's) through :func:`_listed_reading`, sharing the same dicts.
+    tests/test_listed_dicts.py holds the two equal."""
     pool0 = sorted(jokers)
+    shared: dict[Any, dict[Any, Any]] = {}      # group (and its faces) → its dict
+    out: list[Any]
+    if _pjunit is not None and len(pool0) <= 16:
+        out = _pjunit.list_readings(readings, pool0, _LIST_STATIC, shared, CODES)
+        if None not in out:
+            return out
+    else:
+        out = [None] * len(readings)
+    seen: dict[int, Any] = {}                   # id(group) → what listing needs of it
     for i, r in enumerate(readings):
-        groups = r.groups
-        infos = []
-        bare = False                            # a concealed group with a wildcard place, no faces
-        for g in groups:
-            info = seen.get(id(g))
-            if info is None:
-                info = seen[id(g)] = _list_info(g, shared)
-            infos.append(info)
-            if info[0] == 2 and not g.faces:
-                bare = True
-        if not jokers or not bare:
-            dicts = []
-            for g, info in zip(groups, infos):
-                d = info[1]
-                if d is None:
-                    d = shared.get(g)
-                    if d is None:
-                        d = shared[g] = g.to_dict()
-                dicts.append(d)
-            out.append({"shape": r.shape, "groups": dicts, "best": i == 0})
-            continue
-        # the concealed groups with a wildcard place take faces from the pool in order
-        # (first a wildcard whose face is what it counts as, then the rest in order); the
-        # other concealed groups show their own tiles; the melds last
-        pool = list(pool0)
-        faced = []
-        for info in infos:
-            if info[0] != 2:
-                continue
-            faces = list(info[3])
-            if not info[4]:                     # not free: a wildcard keeps its own face
-                for idx in info[5]:
-                    t = info[2][idx]
-                    if t in pool:
-                        pool.remove(t)
-                        faces[idx] = t
-            faced.append(faces)
-        dicts = []
-        k = 0
-        for info in infos:
-            kind = info[0]
-            if kind == 0:
-                dicts.append(info[1])
-            elif kind == 2:
-                faces = faced[k]
-                k += 1
-                for idx in info[5]:
-                    if faces[idx] is None:
-                        faces[idx] = pool.pop(0)
-                key: Any = (info[6], tuple(faces))
-                d = shared.get(key)
-                if d is None:
-                    face_codes = [CODES[f] for f in faces]
-                    d = shared[key] = {
-                        "kind": info[7], "tiles": list(face_codes) if info[4] else list(info[8]),
-                        "wild": list(info[9]), "exposed": False, "faces": face_codes}
-                dicts.append(d)
-        for info in infos:
-            if info[0] == 1:
-                dicts.append(info[1])
-        out.append({"shape": r.shape, "groups": dicts, "best": i == 0})
+        if out[i] is None:
+            out[i] = _listed_reading(r, i, jokers, pool0, shared, seen)
     return out
+
+
+def _listed_reading(r: Reading, i: int, jokers: Sequence[Tile], pool0: list[Tile],
+                    shared: dict[Any, dict[Any, Any]], seen: dict[int, Any]) -> dict[Any, Any]:
+    """:func:`listed_dicts`' dict of reading ``r``, the ``i``-th (``pool0``: the sorted
+    ``jokers``; ``shared`` and ``seen``: the call's dicts and groups)."""
+    groups = r.groups
+    infos = []
+    bare = False                                # a concealed group with a wildcard place, no faces
+    for g in groups:
+        info = seen.get(id(g))
+        if info is None:
+            info = seen[id(g)] = _list_info(g, shared)
+        infos.append(info)
+        if info[0] == 2 and not g.faces:
+            bare = True
+    if not jokers or not bare:
+        dicts = []
+        for g, info in zip(groups, infos):
+            d = info[1]
+            if d is None:
+                d = shared.get(g)
+                if d is None:
+                    d = shared[g] = g.to_dict()
+            dicts.append(d)
+        return {"shape": r.shape, "groups": dicts, "best": i == 0}
+    # the concealed groups with a wildcard place take faces from the pool in order
+    # (first a wildcard whose face is what it counts as, then the rest in order); the
+    # other concealed groups show their own tiles; the melds last
+    pool = list(pool0)
+    faced = []
+    for info in infos:
+        if info[0] != 2:
+            continue
+        faces = list(info[3])
+        if not info[4]:                         # not free: a wildcard keeps its own face
+            for idx in info[5]:
+                t = info[2][idx]
+                if t in pool:
+                    pool.remove(t)
+                    faces[idx] = t
+        faced.append(faces)
+    dicts = []
+    k = 0
+    for info in infos:
+        kind = info[0]
+        if kind == 0:
+            dicts.append(info[1])
+        elif kind == 2:
+            faces = faced[k]
+            k += 1
+            for idx in info[5]:
+                if faces[idx] is None:
+                    faces[idx] = pool.pop(0)
+            key: Any = (info[6], tuple(faces))
+            d = shared.get(key)
+            if d is None:
+                face_codes = [CODES[f] for f in faces]
+                d = shared[key] = {
+                    "kind": info[7], "tiles": list(face_codes) if info[4] else list(info[8]),
+                    "wild": list(info[9]), "exposed": False, "faces": face_codes}
+            dicts.append(d)
+    for info in infos:
+        if info[0] == 1:
+            dicts.append(info[1])
+    return {"shape": r.shape, "groups": dicts, "best": i == 0}
 
 
 def _list_info(g: Group, shared: dict[Any, dict[Any, Any]]) -> tuple[Any, ...]:
@@ -187,11 +204,13 @@ def _list_info(g: Group, shared: dict[Any, dict[Any, Any]]) -> tuple[Any, ...]:
     if static is not None:
         if static[0] == 2:
             return static
-        d = shared.get(g)
+        # shared by its id (one group per value lives as long as the module), as the
+        # compiled listing shares it
+        d = shared.get(id(g))
         if d is None:
             kind, tiles, wild = static[1]
-            d = shared[g] = {"kind": kind, "tiles": list(tiles), "wild": list(wild),
-                             "exposed": False, "faces": list(tiles)}
+            d = shared[id(g)] = {"kind": kind, "tiles": list(tiles), "wild": list(wild),
+                                 "exposed": False, "faces": list(tiles)}
         return (0, d)
     if g.exposed or True not in g.wild:
         d = shared.get(g)
@@ -507,7 +526,7 @@ def standard_readings(counts: Sequence[int], jokers: Sequence[Tile], melds: Sequ
     key = tuple(counts)
     if need < 0 or sum(key) + len(jokers) != 3 * need + 2:
         return []
-    meld_groups = tuple(meld_group(m) for m in melds)
+    meld_groups = tuple([meld_group(m) for m in melds]) if melds else ()
     if not jokers:
         # a split without jokers as ids (_plain_reading_ids), compiled where built: its
         # search refuses an incomplete hand as fast as can_complete would
@@ -641,17 +660,28 @@ _FREE: dict[tuple[Tile, int], Group] = {}
 
 def _free_group(placeholder: Tile, n: int) -> Group:
     """The ``free`` group of ``n`` jokers :func:`standard_readings` shows (its tiles the
-    hand's placeholder), one value per placeholder and size."""
+    hand's placeholder), one value per placeholder and size; in :data:`_CODED` too, by its
+    code ``| (placeholder + 1) << 28`` (the compiled ``coded_readings`` looks it up so)."""
     grp = _FREE.get((placeholder, n))
     if grp is None:
         grp = _FREE[(placeholder, n)] = Group("free", (placeholder,) * n, (True,) * n)
         _LIST_STATIC[id(grp)] = _wild_info(grp)
+        code = 3 << 21 | 2 << 14 | 2 << 7 | (2 if n == 3 else 0)
+        _CODED[code | (placeholder + 1) << 28] = grp
     return grp
 
 
 def _coded_readings(codes: list[tuple[int, ...]], placeholder: Tile,
                     meld_groups: tuple[Group, ...]) -> list[Reading]:
-    """:func:`standard_readings`' readings from :func:`_joker_reading_codes`' codes."""
+    """:func:`standard_readings`' readings from :func:`_joker_reading_codes`' codes.
+    Compiled (webcalc/_pjunit_listing.c ``coded_readings``: the same groups looked up in
+    :data:`_CODED`) once every group the codes name has been made; until then, and without
+    the compiled part, here (tests/test_pjunit_jokers.py holds the two equal)."""
+    if _pjunit is not None:
+        got: list[Reading] | None = _pjunit.coded_readings(codes, _CODED, placeholder,
+                                                           meld_groups, Reading, "standard")
+        if got is not None:
+            return got
     shown: dict[int, Group] = {}
     for r in codes:
         for c in r:

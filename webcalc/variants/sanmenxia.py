@@ -59,7 +59,7 @@ _SHAPES = {(s, w, k): s | ({"four_wildcards"} if w else set()) | ({"knitted"} if
 def knitted_reading(counts: Sequence[int]) -> Reading | None:
     """十三不靠 as SMX-3 reads it: 147, 258 and 369 each complete in a different suit,
     plus 5 different honors; 14 tiles, no duplicates. ``None`` otherwise."""
-    if sum(counts) != 14 or any(c > 1 for c in counts):
+    if max(counts) > 1 or sum(counts) != 14:
         return None
     honors = [k for k in range(27, 34) if counts[k]]
     if len(honors) != 5:

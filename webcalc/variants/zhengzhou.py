@@ -122,10 +122,12 @@ class Zhengzhou(Variant[ZhengzhouOptions]):
 
     def judge(self, sit: Situation[ZhengzhouOptions]) -> Judgement:
         readings = self.standard(sit)
-        for special in (self.seven_pairs_as_themselves(sit), self.four_wildcards(sit)):
-            if special is not None:
-                readings.append(special)
-        readings.sort(key=lambda r: -self.shape_doubles(sit.options, r.shape))
+        specials = [s for s in (self.seven_pairs_as_themselves(sit), self.four_wildcards(sit))
+                    if s is not None]
+        if specials:
+            # a standard reading brings no double: with none but them the order stands
+            readings += specials
+            readings.sort(key=lambda r: -self.shape_doubles(sit.options, r.shape))
         return Judgement(readings)
 
     def special_waits(self, sit: Situation[ZhengzhouOptions]) -> set[int]:
