@@ -323,3 +323,28 @@ def test_wait_score_keys_are_each_waits_score_key():
     waits = parse_tiles("1z2z")
     assert jc.wait_score_keys(before, waits) == [
         jc.score_key(_won(before, t, {})) for t in waits] == [(), ()]
+
+
+def test_a_price_refused_for_one_tile_is_not_kept_for_the_wins_that_share_its_key():
+    """A wait's price is shared by every win with the same score key (worth._PRICES); a
+    ``None`` that comes of the 14 tiles alone (here a 12-tile hand's, which the settlement
+    refuses) must not be what the next real win with that key is worth. It was kept, and the
+    郑州 wait-key property left such a ``None`` behind for the next test in its process."""
+    from webcalc import worth
+    from webcalc.hand import Hand
+    from webcalc.options import parse_options
+    from webcalc.tiles import parse_tiles
+    from webcalc.variants import Situation
+
+    zz = VARIANTS["zhengzhou"]
+    opts = parse_options(zz.Options, {})
+    five = parse_tiles("5z")[0]
+    short = Situation(Hand.of(parse_tiles("1111m23m456p789s")), (), opts)     # 12 tiles
+    ready = Situation(Hand.of(parse_tiles("1111m23m456p789s5z")), (), opts)   # waits 5z
+    assert zz.wait_score_keys(short, [five]) == zz.wait_score_keys(ready, [five])
+    worth._PRICES.clear()
+    fresh = worth.wait_values(zz, ready, [five])
+    assert fresh[0] is not None and fresh[0]["amount"] > 0
+    worth._PRICES.clear()
+    assert worth.wait_values(zz, short, [five]) == [None]
+    assert worth.wait_values(zz, ready, [five]) == fresh

@@ -85,7 +85,7 @@ def score_key(variant: Variant[OptionsT], sit: Situation[OptionsT]) -> tuple[Any
 
 #: prices already made, by what a price with a :func:`score_key` depends on (see
 #: :func:`_price_shared`); bounded: emptied when it holds :data:`PRICES_MAX`
-_PRICES: dict[tuple[Any, ...], dict[str, Any] | None] = {}
+_PRICES: dict[tuple[Any, ...], dict[str, Any]] = {}
 PRICES_MAX = 512
 _SIMPLE = (type(None), bool, int, float, str)
 
@@ -153,6 +153,11 @@ def _price_shared(variant: Variant[OptionsT], sit: Situation[OptionsT] | None,
     except TypeError:                     # an unhashable option value: priced afresh
         return priced()
     value = priced()
+    if value is None:
+        # not kept: a ``None`` may come of this tile alone (a settlement that refuses the
+        # 14 tiles, e.g. a fifth copy of a tile that is no wait), and kept under the key it
+        # would answer ``None`` for the real wins that share it
+        return value
     if len(_PRICES) >= PRICES_MAX:
         _PRICES.clear()
     _PRICES[pk] = value
