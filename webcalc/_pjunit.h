@@ -101,6 +101,7 @@ PJ_HIDDEN PyObject *standard_drawn_impl(PyObject *self, PyObject *args);
 PJ_HIDDEN PyObject *discards_drawn_impl(PyObject *self, PyObject *args);
 PJ_HIDDEN PyObject *rest_places(PyObject *self, PyObject *args);
 PJ_HIDDEN PyObject *relaxed_rest(PyObject *self, PyObject *args);
+PJ_HIDDEN PyObject *suit_rests(PyObject *self, PyObject *args);
 
 /* variants/panjin_lower.c */
 PJ_HIDDEN PyObject *count_lower(PyObject *self, PyObject *args);
