@@ -1,4 +1,4 @@
-/* webcalc._pjunit: the engine's hot searches compiled, twenty-three functions in one
+/* webcalc._pjunit: the engine's hot searches compiled, twenty-four functions in one
  * optional extension (setup.py). Each is the twin of a Python function that stays the reference and
  * runs when the module was not built or refuses a call (webcalc/compiled.py): the same
  * states, transitions, bounds and pruning, so tests/test_pjunit.py can hold both equal.
