@@ -1,6 +1,6 @@
 /* webcalc._pjunit: the engine's hot searches compiled, twenty-four functions in one
- * optional extension (setup.py). Each is the twin of a Python function that stays the reference and
- * runs when the module was not built or refuses a call (webcalc/compiled.py): the same
+ * optional extension (setup.py). Each is the twin of a Python function that stays the
+ * reference and runs when the module was not built or refuses a call (webcalc/compiled.py): the same
  * states, transitions, bounds and pruning, so tests/test_pjunit.py can hold both equal.
  *
  * This file is the module: the argument readers the other sources share, the re-entrancy
