@@ -24,6 +24,7 @@ from webcalc.shanten import INF, UNITS, hand_caps
 from webcalc.variants.panjin_search import _relaxed_bounds, _yj_flags
 
 from .compiled import compiled_only
+from .scale import examples
 from .test_engine_panjin_discards import _cases
 from .test_engine_shanten_exact import situation_of
 from .test_panjin_relaxed_bounds import _args, _clear, _hands
@@ -102,7 +103,7 @@ def test_suit_rests_of_a_hand_without_one_suit():
 
 
 @compiled_only
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.integers(0, 2**31), st.integers(0, 3), st.sampled_from(ALLOWED[1:]),
        st.integers(0, 7))
 def test_suit_rests_compiled_equal_twin(seed, discard, allowed, suits0):
@@ -117,7 +118,7 @@ def test_suit_rests_compiled_equal_twin(seed, discard, allowed, suits0):
 
 
 @compiled_only
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.integers(0, 2**31), st.integers(0, 3), st.sampled_from(ALLOWED[1:]),
        st.integers(0, 3))
 def test_unit_tables_compiled_equal_twin(seed, discard, allowed, above):
@@ -155,7 +156,7 @@ def test_unit_tables_compiled_equal_twin(seed, discard, allowed, above):
 
 @pytest.mark.parametrize("compiled", [
     pytest.param(True, marks=compiled_only), False], ids=["compiled", "python"])
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(seed=st.integers(0, 2**31), discard=st.integers(0, 3), need_real=st.booleans(),
        allowed=st.sampled_from(ALLOWED))
 def test_standard_drawn_as_without_the_suit_bound(compiled, seed, discard, need_real,
@@ -181,7 +182,7 @@ def test_standard_drawn_as_without_the_suit_bound(compiled, seed, discard, need_
 
 @pytest.mark.parametrize("compiled", [
     pytest.param(True, marks=compiled_only), False], ids=["compiled", "python"])
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(seed=st.integers(0, 2**31), need_real=st.booleans(), above=st.integers(0, 2),
        allowed=st.sampled_from(ALLOWED))
 def test_discards_drawn_as_without_the_suit_bound(compiled, seed, need_real, above, allowed):
