@@ -129,15 +129,17 @@ static inline int joker_room(int beside, int held_left) {
 static Table t0, t1, t2;
 static int ready = 0;
 
-/* The search proper (search() without its argument reading): the unit's table and, per
- * drops[e], the table of the unit less one tile there; rest NULL: unbounded. Leaves the
- * final states in *fin (one of the tables above: the caller reads it, and clears it with
- * table_clear before the next search) and returns 0; or -1 with an exception set. */
 /* bound[g][p][v + 14] (_suffix_bound) from rest, for g <= groups and v >= v_low; with
- * one_own, only the splits whose unit's share makes a group or the pair */
+ * one_own, only the splits whose unit's share makes a group or the pair (none at g = p =
+ * 0: 99 there, as the twin's INF) */
 static void fill_bound(int *bound, const int *rest, int groups, int v_low, int one_own) {
     for (int g = 0; g <= groups; g++)
         for (int p = 0; p < 2; p++) {
+            if (one_own && !g && !p) {
+                for (int v = v_low; v < 27; v++)
+                    bound[v + 14] = 99;
+                continue;
+            }
             for (int v = v_low; v <= 0; v++) {
                 int best = 0x3fffffff;
                 for (int gs = 0; gs <= g; gs++)
@@ -158,6 +160,10 @@ static void fill_bound(int *bound, const int *rest, int groups, int v_low, int o
         }
 }
 
+/* The search proper (search() without its argument reading): the unit's table and, per
+ * drops[e], the table of the unit less one tile there; rest NULL: unbounded. Leaves the
+ * final states in *fin (one of the tables above: the caller reads it, and clears it with
+ * table_clear before the next search) and returns 0; or -1 with an exception set. */
 int pj_search(const int *unit, int n, const int *caps, const int *yj, int start,
                      int honors, int max_x, int limit, int jokers, int need_x, int groups,
                      const int *rest, const int *req, const int *drops, int nd, int track_rd,
@@ -168,10 +174,10 @@ int pj_search(const int *unit, int n, const int *caps, const int *yj, int start,
      * still to make and the unit's open places exceed its real tiles still to come by v */
     int bound[5 * 2 * 41];
     int bounded = rest != NULL;
-    /* with req (PJ-4 seen, _suit_bounds): bound as a state that shows the unit's suit, or
-     * may still (a sequence carried on), sees the rest at req1; bound_lack, a state that
-     * does not: either the unit's own share makes a group or the pair (req1) or the
-     * unit ends without its suit (req0) */
+    /* with req (PJ-4 seen, _suit_bounds): bound for a state that shows the unit's suit
+     * (the rest at req1); bound_lack for one that does not: either the unit's own share
+     * makes a group or the pair (req1) or the unit ends without its suit (req0);
+     * bound_carry for one that does not but carries a sequence on (either, any split) */
     int bound_lack_own[5 * 2 * 41], bound_carry_own[5 * 2 * 41];
     const int *bound_lack = bound, *bound_carry = bound;
     if (bounded) {
