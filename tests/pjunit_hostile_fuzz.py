@@ -103,7 +103,11 @@ def values(rng, N):
                            rng.randint(0, 9) if rng.random() < .9 else i(), rng.randint(0, 14) if rng.random() < .9 else i(),
                            rng.randint(0, 9) if rng.random() < .9 else i(), rng.randint(0, 4) if rng.random() < .9 else i(),
                            None if b() else tuple(rng.randint(0, 20) if rng.random() < .9 else i() for _ in range(rng.choice([10, 10, 9, 11]))),
-                           tuple(rng.randint(0, 8) for _ in range(rng.choice([0, 0, 1, 3, 9, 10]))), b() and rng.random() < .3, b()),
+                           tuple(rng.randint(0, 8) for _ in range(rng.choice([0, 0, 1, 3, 9, 10]))), b() and rng.random() < .3, b())
+                          + ((tuple(rng.randint(0, 99) if rng.random() < .9 else i() for _ in range(rng.choice([20, 20, 19, 21]))),)
+                             if rng.random() < .3 else ()),
+        "suit_rests": lambda: (counts34(), rng.randint(0, 7) if rng.random() < .9 else i(),
+                               rng.randint(0, 255) if rng.random() < .9 else i()),
         "merge": lambda: (acc(), table(), rng.randint(0, 4) if rng.random() < .9 else i(), rng.randint(0, 31) if rng.random() < .9 else i(),
                           rng.randint(0, 20) if rng.random() < .9 else i(), rng.randint(0, 9) if rng.random() < .9 else i(), b(),
                           rng.randint(0, 31), rng.randint(0, 40) if rng.random() < .9 else i()),

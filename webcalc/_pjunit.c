@@ -1,6 +1,6 @@
-/* webcalc._pjunit: the engine's hot searches compiled, twenty-five functions in one
- * optional extension (setup.py). Each is the twin of a Python function that stays the reference and
- * runs when the module was not built or refuses a call (webcalc/compiled.py): the same
+/* webcalc._pjunit: the engine's hot searches compiled, twenty-six functions in one
+ * optional extension (setup.py). Each is the twin of a Python function that stays the
+ * reference and runs when the module was not built or refuses a call (webcalc/compiled.py): the same
  * states, transitions, bounds and pruning, so tests/test_pjunit.py can hold both equal.
  *
  * This file is the module: the argument readers the other sources share, the re-entrancy
@@ -114,9 +114,10 @@ PJ_HIDDEN PyObject *coded_readings(PyObject *self, PyObject *args);
 static PyMethodDef methods[] = {
     {"search", search, METH_VARARGS,
      "search(unit, caps, yj, start, honors, max_x, limit, jokers, need_x, groups, rest, "
-     "drops, track_rd, track_mask) -> [rows of the unit, rows of the unit less one tile at "
-     "each of drops]; each row (g, p, x, flags, r, drawn). See "
-     "webcalc/variants/panjin_search.py unit_panjin."},
+     "drops, track_rd, track_mask[, req]) -> [rows of the unit, rows of the unit less one "
+     "tile at each of drops]; each row (g, p, x, flags, r, drawn); req (20 numbers, with "
+     "rest): the bound sees the suit count. See webcalc/variants/panjin_search.py "
+     "unit_panjin, panjin_draws.py unit_panjin_drawn."},
     {"standard_drawn", standard_drawn, METH_VARARGS,
      "standard_drawn(real, caps, jokers, max_x, groups, suits0, want, allowed, min_jokers, "
      "limit, need_real, rest) -> (d, drawn, wild) or None. See "
@@ -154,6 +155,10 @@ static PyMethodDef methods[] = {
     {"relaxed_rest", relaxed_rest, METH_VARARGS,
      "relaxed_rest(real) -> (whole, four rest tables) from the relaxed unit tables. See "
      "webcalc/variants/panjin_search.py _relaxed_bounds."},
+    {"suit_rests", suit_rests, METH_VARARGS,
+     "suit_rests(real, suits0, allowed) -> per unit (req0 + req1), 20 numbers: the rest "
+     "tables its drawn searches prune with, seeing the suit count. See "
+     "webcalc/variants/panjin_search.py _suit_rests."},
     {"free_draws", free_draws, METH_VARARGS,
      "free_draws(counts, meld_tiles, indicator, kinds, wild, shapes, melds, discards) -> "
      "(d, lower, zero), or per discard a list of them. See webcalc/efficiency.py "

@@ -2,7 +2,7 @@
  * the module is one extension, webcalc._pjunit).
  *
  *   webcalc/_pjunit.c              the module: the argument readers, the re-entrancy
- *                                  guards and the method table (twenty-five functions)
+ *                                  guards and the method table (twenty-six functions)
  *   webcalc/_pjunit_free.c         the free-joker unit tables, folds and merge (shanten.py:
  *                                  unit_free, _plain_rows, free_unit_states,
  *                                  free_unit_draws, free_standard) and tables.py's
@@ -103,6 +103,7 @@ PJ_HIDDEN PyObject *standard_drawn_impl(PyObject *self, PyObject *args);
 PJ_HIDDEN PyObject *discards_drawn_impl(PyObject *self, PyObject *args);
 PJ_HIDDEN PyObject *rest_places(PyObject *self, PyObject *args);
 PJ_HIDDEN PyObject *relaxed_rest(PyObject *self, PyObject *args);
+PJ_HIDDEN PyObject *suit_rests(PyObject *self, PyObject *args);
 
 /* variants/panjin_lower.c */
 PJ_HIDDEN PyObject *count_lower(PyObject *self, PyObject *args);

@@ -25,6 +25,8 @@ from .panjin_search import (
     _joker_room,
     _relaxed_bounds,
     _suffix_bound,
+    _suit_bounds,
+    _suit_rests,
     _yj_flags,
     panjin_meld_flags,
 )
@@ -124,15 +126,17 @@ def seven_pairs_panjin_drawn(real: Sequence[int], caps: Sequence[int], jokers: i
 @lru_cache(maxsize=CACHE // 8)
 def unit_panjin_drawn(unit: tuple[int, ...], caps: tuple[int, ...], start: int, honors: bool,
                       max_x: int, limit: int, jokers: int = INF, groups: int = 4,
-                      others: int = INF,
-                      rest: tuple[Any, ...] | None = None) -> tuple[tuple[int, int, int, int, int, int], ...]:
+                      others: int = INF, rest: tuple[Any, ...] | None = None,
+                      req: tuple[int, ...] | None = None
+                      ) -> tuple[tuple[int, int, int, int, int, int], ...]:
     """:func:`unit_panjin` rows ``(g, p, x, flags, r, drawn)``: ``drawn`` is the bit set of
     the kinds some cheapest way to reach the row draws. With ``jokers`` (the jokers held),
     a row whose own cost ``r + max(0, x − jokers)`` exceeds ``limit`` is left out too: the
     hand's cost is never below one unit's. With ``groups`` (the hand's concealed groups)
     and ``others`` (the real tiles the hand holds outside the unit), a state is left out
     when even :func:`_bound` of the hand's cost exceeds ``limit`` (with ``rest``,
-    :func:`panjin_rest_places` of the other units, a stronger bound)."""
+    :func:`panjin_rest_places` of the other units, a stronger bound; with ``req`` too,
+    :func:`_suit_rests` of the unit: the bound sees PJ-4, see :func:`_suit_lb`)."""
     n = len(unit)
     if jokers + limit < max_x:
         max_x = jokers + limit
@@ -140,11 +144,15 @@ def unit_panjin_drawn(unit: tuple[int, ...], caps: tuple[int, ...], start: int, 
         try:
             return tuple(_pjunit.search(unit, caps, _yj_flags(start, n), start, honors, max_x,
                                         limit, jokers, jokers, groups, _flat_rest(rest), (),
-                                        False, True)[0])
+                                        False, True, req)[0])
         except RuntimeError:          # already running in another thread: Python below
             pass
     held_after = [sum(unit[i + 1:]) for i in range(n)]
     bound = _suffix_bound(rest) if rest is not None else None
+    suit = (_suit_bounds(_with_rest(req, rest)) if rest is not None and req is not None
+            else None)
+    if suit is not None:
+        bound = suit[0]
     states: dict[tuple[Any, ...], tuple[int, int]] = {(0, 0, 0, 0, 0, 0): (0, 0)}
     for i in range(n):
         # the places still open after this kind, less what may fill them for free (the
@@ -179,8 +187,11 @@ def unit_panjin_drawn(unit: tuple[int, ...], caps: tuple[int, ...], start: int, 
                         held = c if c < places else places
                         hi = min(free, room, _joker_room(places - held, jokers - x))
                         pend = 3 * (groups - g2) + 2 * (1 - p - pr) + b + 2 * s - k_i
+                        pend_lack = pend
                         if bound is not None:
                             pend = _carried_bound(bound[groups - g2][1 - p - pr], b, s, hn) - jokers
+                            pend_lack = _suit_lb(suit, fl, groups - g2, 1 - p - pr, b, s, hn,
+                                                 jokers, pend)
                             # every held joker must find a place (PJ-2)
                             low = jokers - x - (3 * (groups - g2) + 2 * (1 - p - pr) + b
                                                 + 2 * s)
@@ -191,7 +202,8 @@ def unit_panjin_drawn(unit: tuple[int, ...], caps: tuple[int, ...], start: int, 
                             d = real - c if real > c else 0
                             r2 = r + d
                             x2 = x + y
-                            if r2 + max(x2 - jokers, pend + x2, 0) > limit:
+                            if r2 + max(x2 - jokers, (pend if real else pend_lack) + x2,
+                                        0) > limit:
                                 continue
                             f = f_t | real_bits if real else f_t
                             if honors and pr and not y:
@@ -260,10 +272,11 @@ def panjin_standard_drawn(real: Sequence[int], caps: Sequence[int], jokers: int,
     acc: dict[tuple[Any, ...], tuple[int, int]] = {(0, 0, 0, bin(suits0).count("1"), 0): (0, 0)}
     held = [sum(real[a:b]) for a, b, _ in UNITS]
     total = sum(held)
+    reqs = _suit_rests(tuple(real), suits0, sum(1 << s for s in set(allowed_suits) if 0 <= s <= 4))
     for ui, (a, b, honors) in enumerate(UNITS):
         table = unit_panjin_drawn(tuple(real[a:b]), tuple(caps[a:b]), a, honors, max_x, limit,
                                   jokers, groups, total - held[ui],
-                                  _relaxed_bounds(tuple(real))[1][ui])
+                                  _relaxed_bounds(tuple(real))[1][ui], reqs[ui])
         k_u = sum(held[ui + 1:]) + jokers            # free fillers still to come (_bound)
         acc = _merge_drawn(acc, table, groups, max_x, jokers, limit,
                            not honors and not suits0 >> ui & 1, want, k_u)
@@ -337,11 +350,31 @@ def _drawn_best(targets: Iterable[tuple[int, int, int]], jokers: int, need_real_
 # same counts, the kinds after it too: only the values differ, so every state carries one
 # value per table), and the three units a discard leaves alone are merged once per unit.
 
+def _with_rest(req: tuple[int, ...], rest: tuple[Any, ...]) -> tuple[int, ...]:
+    """``req`` (:func:`_suit_rests`) no lower than ``rest``: each bounds the other units'
+    places, so their greater does too (the compiled search takes the same)."""
+    flat = _flat_rest(rest)
+    return tuple(max(a, b) for a, b in zip(req, flat + flat))
+
+
+def _suit_lb(suit: tuple[Any, ...] | None, fl: int, g: int, p: int, b: int, s: int,
+             hn: tuple[int, int, int], jokers: int, lb: int) -> int:
+    """The bound of a step that places no real tile (``lb``: one that does), with
+    :func:`_suit_bounds` ``suit`` (``g``, ``p``: the groups and pair still to make): a state
+    that does not show its unit's suit either makes a group or the pair of it later, or
+    ends without it (PJ-4's count then asks more of the other units); one that carries a
+    sequence on may still show it. Without ``suit``, or when the state shows it, ``lb``."""
+    if suit is None or fl & PRES:
+        return lb
+    return _carried_bound((suit[2] if b + s else suit[1])[g][p], b, s, hn) - jokers
+
+
 @lru_cache(maxsize=16)             # a hand needs its four units' (bounded)
 def unit_panjin_drawn_drops(unit: tuple[int, ...], caps: tuple[int, ...], start: int,
                             honors: bool, max_x: int, limit: int, jokers: int, groups: int,
                             others: int, rest: tuple[Any, ...] | None = None,
-                            which: tuple[int, ...] | None = None
+                            which: tuple[int, ...] | None = None,
+                            req: tuple[int, ...] | None = None
                             ) -> tuple[tuple[Any, ...], tuple[tuple[int, tuple[Any, ...]], ...]]:
     """``(table, ((i, table_i), …))``: :func:`unit_panjin_drawn` of ``unit`` (``others``
     real tiles held outside it) and, for each position ``i`` the unit holds, of the unit
@@ -349,7 +382,9 @@ def unit_panjin_drawn_drops(unit: tuple[int, ...], caps: tuple[int, ...], start:
     one search whose states carry a value ``(r, drawn)`` per table. Each table searches the
     same targets as its own :func:`unit_panjin_drawn` would. ``rest`` (from
     :func:`panjin_rest_places`): a stronger bound than the count of the tiles outside;
-    ``which``: only these positions' tables (default: every position held)."""
+    ``which``: only these positions' tables (default: every position held); ``req``: as
+    :func:`unit_panjin_drawn`'s (the other units as held: a unit less a tile never needs
+    fewer places, so a bound for every table)."""
     n = len(unit)
     if jokers + limit < max_x:
         max_x = jokers + limit
@@ -364,12 +399,13 @@ def unit_panjin_drawn_drops(unit: tuple[int, ...], caps: tuple[int, ...], start:
         try:
             found = _pjunit.search(unit, caps, _yj_flags(start, n), start, honors, max_x,
                                    limit, jokers, jokers, groups, _flat_rest(rest),
-                                   tuple(drops), False, True)
+                                   tuple(drops), False, True, req)
             return (tuple(found[0]),
                     tuple((j, tuple(found[e + 1])) for e, j in enumerate(drops)))
         except RuntimeError:          # already running in another thread: Python below
             pass
-    bound = _suffix_bound(rest)
+    suit = _suit_bounds(_with_rest(req, rest)) if req is not None else None
+    bound = suit[0] if suit is not None else _suffix_bound(rest)
     states: dict[tuple[Any, ...], dict[int, tuple[int, int]]] = {(0, 0, 0, 0, 0, 0): {0: (0, 0)}}
     entries = [0]
     for i in range(n):
@@ -418,6 +454,8 @@ def unit_panjin_drawn_drops(unit: tuple[int, ...], caps: tuple[int, ...], start:
                         hi = min(free, room, _joker_room(places - held, jokers - x))
                         # unfilled places still to come, at least (_suffix_bound)
                         lb = _carried_bound(bound[groups - g2][1 - p - pr], b, s, hn) - jokers
+                        lb_lack = _suit_lb(suit, fl, groups - g2, 1 - p - pr, b, s, hn, jokers,
+                                           lb)
                         # every held joker must find a place (PJ-2): the places still to
                         # come hold at most that many
                         low = jokers - x - (3 * (groups - g2) + 2 * (1 - p - pr) + b + 2 * s)
@@ -425,12 +463,13 @@ def unit_panjin_drawn_drops(unit: tuple[int, ...], caps: tuple[int, ...], start:
                             lo = low
                         for y in range(lo, hi + 1):
                             x2 = x + y
+                            real = places - y
                             # the cost a state may have here and still end within limit
                             ex = x2 - jokers if x2 > jokers else 0
-                            thr = limit - (lb + x2 if lb + x2 > ex else ex)
+                            lb_y = lb if real else lb_lack
+                            thr = limit - (lb_y + x2 if lb_y + x2 > ex else ex)
                             if thr < 0:
                                 continue
-                            real = places - y
                             f = f_t | real_bits if real else f_t
                             if honors and pr and not y:
                                 f |= TRIP
@@ -558,10 +597,11 @@ def panjin_discards_drawn(real: Sequence[int], caps: Sequence[int], jokers: int,
             pass
     held = [sum(real[a:b]) for a, b, _ in UNITS]
     total = sum(held) - 1                       # real tiles of the 13-tile hands
+    reqs = _suit_rests(tuple(real), suits0, sum(1 << s for s in set(allowed_suits) if 0 <= s <= 4))
     multi = [unit_panjin_drawn_drops(tuple(real[a:b]), tuple(caps[a:b]), a, honors, max_x,
                                      limit, jokers, groups, total - held[ui],
                                      _relaxed_bounds(tuple(real))[1][ui],
-                                     tuple(k - a for k in discards if a <= k < b))
+                                     tuple(k - a for k in discards if a <= k < b), reqs[ui])
              for ui, (a, b, honors) in enumerate(UNITS)]
     out: dict[int, tuple[int, int, bool] | None] = {}
     start = {(0, 0, 0, bin(suits0).count("1"), 0): (0, 0)}

@@ -56,12 +56,108 @@ static int read_hand(PyObject *real_o, PyObject *caps_o, PyObject *rest_o, int *
     return 0;
 }
 
+/* the four units' relaxed minima (_unit_free_min of the relaxed tables: jokers anywhere,
+ * no cap, the free-joker rule sets' cached tables): m[u][g * 2 + p], 99 for none; 0, or -1
+ * with an exception set */
+static int relaxed_minima(const int *real, int m[4][10]) {
+    static const int no_caps[MAXN] = {0};      /* a relaxed table's key has no caps */
+    for (int u = 0; u < 4; u++) {
+        int a = 9 * u, n = u < 3 ? 9 : 7, unit[MAXN];
+        for (int i = 0; i < n; i++)
+            unit[i] = real[a + i];
+        if (u == 3)          /* the honors' table is that of their counts in any order */
+            for (int i = 1; i < n; i++)
+                for (int j = i; j > 0 && unit[j] > unit[j - 1]; j--) {
+                    int t = unit[j]; unit[j] = unit[j - 1]; unit[j - 1] = t;
+                }
+        Row rows[MAXROWS];
+        int nr = free_unit_rows(unit, no_caps, n, u == 3, M_RELAXED, rows);
+        if (nr < 0)
+            return -1;
+        for (int k = 0; k < 10; k++)
+            m[u][k] = 99;
+        for (int i = 0; i < nr; i++) {
+            int k = rows[i].g * 2 + rows[i].p;
+            if (rows[i].d < m[u][k])
+                m[u][k] = rows[i].d;
+        }
+    }
+    return 0;
+}
+
+static void min_plus(const int *a, const int *b, int *out);
+static void rest_rows(const int *acc, int *r);
+
+/* panjin_search.py _suit_rests: per unit u, req[u] = (req0, req1), the rest tables of its
+ * search that see PJ-4 (allowed: the suit counts as a bit set; suits0 the melds' suits):
+ * the other units' places when u ends without its suit (req0) or with it (req1). A suit
+ * the count needs shown takes a group or the pair of its unit (a real tile in it): its
+ * minima with a fresh group or pair (3, 2 places) where the unit has none, and no (0, 0).
+ * At least k of the other counted suits are shown, k the fewest the allowed counts leave
+ * (99 throughout when none): the least over every k of them shown, each at most what its
+ * target pays (needing more shown never costs less), so every target within the limit
+ * still passes the bound. */
+static int suit_req(const int *real, int suits0, int allowed, int req[4][20]) {
+    int m[4][10], fresh[4][10], shown[4][10];
+    if (relaxed_minima(real, m) < 0)
+        return -1;
+    for (int u = 0; u < 4; u++) {
+        rest_rows(m[u], fresh[u]);
+        for (int k = 0; k < 10; k++)
+            shown[u][k] = k ? fresh[u][k] : 99;
+    }
+    int base = (suits0 & 1) + (suits0 >> 1 & 1) + (suits0 >> 2 & 1);
+    for (int u = 0; u < 4; u++) {
+        int others[3], no = 0, counted = 0;
+        for (int w = 0; w < 4; w++)
+            if (w != u) {
+                others[no++] = w;
+                if (w < 3 && !(suits0 >> w & 1))
+                    counted |= 1 << w;
+            }
+        int nc = (counted & 1) + (counted >> 1 & 1) + (counted >> 2 & 1);
+        int own_counts = u < 3 && !(suits0 >> u & 1);
+        for (int own = 0; own < 2; own++) {
+            int *out = req[u] + 10 * own;
+            for (int k = 0; k < 10; k++)
+                out[k] = 99;
+            int k_min = -1;
+            for (int k = 0; k <= nc && k_min < 0; k++)
+                if (allowed >> (base + (own_counts ? own : 0) + k) & 1)
+                    k_min = k;
+            if (k_min < 0)
+                continue;
+            for (int sset = 0; sset < 8; sset++) {
+                if ((sset & ~counted) ||
+                    (sset & 1) + (sset >> 1 & 1) + (sset >> 2 & 1) != k_min)
+                    continue;
+                int acc[10], t[10], r[10];
+                const int *x0 = sset >> others[0] & 1 ? shown[others[0]] : m[others[0]];
+                const int *x1 = sset >> others[1] & 1 ? shown[others[1]] : m[others[1]];
+                const int *x2 = sset >> others[2] & 1 ? shown[others[2]] : m[others[2]];
+                min_plus(x0, x1, t);
+                min_plus(t, x2, acc);
+                rest_rows(acc, r);
+                for (int k = 0; k < 10; k++)
+                    if (r[k] < out[k])
+                        out[k] = r[k];
+            }
+        }
+        if (!own_counts)                 /* the unit's own suit counts for nothing here */
+            for (int k = 0; k < 10; k++) {
+                int lo = req[u][k] < req[u][10 + k] ? req[u][k] : req[u][10 + k];
+                req[u][k] = req[u][10 + k] = lo;
+            }
+    }
+    return 0;
+}
+
 /* unit u's search as unit_panjin_drawn(_drops) asks it: its tables' rows (table 0: the unit
  * as held; e >= 1: less one tile at drops[e - 1]) into rows[e] / nrows[e] (PyMem, the
  * caller frees); 0, or -1 with an exception set */
-static int unit_rows(const int *real, const int *caps, const int *rest, int u, int jokers,
-                     int max_x, int limit, int groups, const int *drops, int nd,
-                     MRow **rows, int *nrows) {
+static int unit_rows(const int *real, const int *caps, const int *rest, const int *req,
+                     int u, int jokers, int max_x, int limit, int groups, const int *drops,
+                     int nd, MRow **rows, int *nrows) {
     int a = 9 * u, n = u < 3 ? 9 : 7;
     int unit[MAXN + 2] = {0}, yj[MAXN];
     for (int i = 0; i < n; i++) {
@@ -71,7 +167,7 @@ static int unit_rows(const int *real, const int *caps, const int *rest, int u, i
     int mx = jokers + limit < max_x ? jokers + limit : max_x;
     Table *fin;
     if (pj_search(unit, n, caps + a, yj, a, u == 3, mx, limit, jokers, jokers, groups,
-                  rest + 10 * u, drops, nd, 0, 1, &fin) < 0)
+                  rest + 10 * u, req, drops, nd, 0, 1, &fin) < 0)
         return -1;
     int failed = 0;
     for (int e = 0; e <= nd; e++) {
@@ -243,6 +339,9 @@ PyObject *standard_drawn_impl(PyObject *self, PyObject *args) {
     if (read_hand(real_o, caps_o, rest_o, real, caps, rest, jokers, max_x, groups, suits0,
                   want, limit) < 0)
         return NULL;
+    int req[4][20];
+    if (suit_req(real, suits0, allowed, req) < 0)
+        return NULL;
     MRow *acc = merge_start(suits0), *rows = NULL;
     int nacc = 1, nr = 0;
     if (!acc)
@@ -254,7 +353,8 @@ PyObject *standard_drawn_impl(PyObject *self, PyObject *args) {
     for (int u = 0; u < 4; u++) {
         PyMem_Free(rows);
         rows = NULL;
-        if (unit_rows(real, caps, rest, u, jokers, max_x, limit, groups, NULL, 0, &rows, &nr))
+        if (unit_rows(real, caps, rest, req[u], u, jokers, max_x, limit, groups, NULL, 0,
+                      &rows, &nr))
             goto done;
         int k_u = jokers;
         for (int v = u + 1; v < 4; v++)
@@ -305,7 +405,8 @@ PyObject *discards_drawn_impl(PyObject *self, PyObject *args) {
                   want, limit) < 0)
         return NULL;
     int nk = read_ints(discards_o, discards, 34, "discards");
-    if (nk < 0)
+    int req[4][20];
+    if (nk < 0 || suit_req(real, suits0, allowed, req) < 0)
         return NULL;
     int wanted[34] = {0};
     for (int i = 0; i < nk; i++) {
@@ -333,8 +434,8 @@ PyObject *discards_drawn_impl(PyObject *self, PyObject *args) {
                 drops[u][nd[u]++] = i;
                 table_of[a + i] = nd[u];
             }
-        if (unit_rows(real, caps, rest, u, jokers, max_x, limit, groups, drops[u], nd[u],
-                      rows[u], nrows[u]))
+        if (unit_rows(real, caps, rest, req[u], u, jokers, max_x, limit, groups, drops[u],
+                      nd[u], rows[u], nrows[u]))
             goto done;
     }
     result = PyList_New(nk);
@@ -467,22 +568,27 @@ static void min_plus(const int *a, const int *b, int *out) {
     }
 }
 
-/* _rest_of: rest[g][p] from the minima acc of the other units, fresh groups (3 places) and
- * pair (2) for the rest, capped at 99, as ((r00, r01), ..., (r40, r41)) */
-static PyObject *rest_of(const int *acc) {
-    int r[5][2];
+/* _rest_of: rest[g * 2 + p] from the minima acc of the other units, fresh groups (3
+ * places) and pair (2) for the rest, capped at 99 */
+static void rest_rows(const int *acc, int *r) {
     for (int g = 0; g < 5; g++) {
         int r0 = acc[g * 2], r1 = acc[g * 2 + 1];
         if (g) {
-            if (r[g - 1][0] + 3 < r0) r0 = r[g - 1][0] + 3;
-            if (r[g - 1][1] + 3 < r1) r1 = r[g - 1][1] + 3;
+            if (r[(g - 1) * 2] + 3 < r0) r0 = r[(g - 1) * 2] + 3;
+            if (r[(g - 1) * 2 + 1] + 3 < r1) r1 = r[(g - 1) * 2 + 1] + 3;
         }
         if (r0 + 2 < r1) r1 = r0 + 2;
-        r[g][0] = r0 < 99 ? r0 : 99;
-        r[g][1] = r1 < 99 ? r1 : 99;
+        r[g * 2] = r0 < 99 ? r0 : 99;
+        r[g * 2 + 1] = r1 < 99 ? r1 : 99;
     }
-    return Py_BuildValue("((ii)(ii)(ii)(ii)(ii))", r[0][0], r[0][1], r[1][0], r[1][1],
-                         r[2][0], r[2][1], r[3][0], r[3][1], r[4][0], r[4][1]);
+}
+
+/* rest_rows as ((r00, r01), ..., (r40, r41)) */
+static PyObject *rest_of(const int *acc) {
+    int r[10];
+    rest_rows(acc, r);
+    return Py_BuildValue("((ii)(ii)(ii)(ii)(ii))", r[0], r[1], r[2], r[3], r[4], r[5], r[6],
+                         r[7], r[8], r[9]);
 }
 
 /* the four rest tables (each unit left out) from the units' minima m, as a tuple; with
@@ -552,28 +658,53 @@ PyObject *relaxed_rest(PyObject *self, PyObject *args) {
     }
     if (check_unit(real, 34) < 0)
         return NULL;
-    static const int no_caps[MAXN] = {0};      /* a relaxed table's key has no caps */
     int m[4][10];
-    for (int u = 0; u < 4; u++) {
-        int a = 9 * u, n = u < 3 ? 9 : 7, unit[MAXN];
-        for (int i = 0; i < n; i++)
-            unit[i] = real[a + i];
-        if (u == 3)          /* the honors' table is that of their counts in any order */
-            for (int i = 1; i < n; i++)
-                for (int j = i; j > 0 && unit[j] > unit[j - 1]; j--) {
-                    int t = unit[j]; unit[j] = unit[j - 1]; unit[j - 1] = t;
-                }
-        Row rows[MAXROWS];
-        int nr = free_unit_rows(unit, no_caps, n, u == 3, M_RELAXED, rows);
-        if (nr < 0)
-            return NULL;
-        for (int k = 0; k < 10; k++)
-            m[u][k] = 99;
-        for (int i = 0; i < nr; i++) {
-            int k = rows[i].g * 2 + rows[i].p;
-            if (rows[i].d < m[u][k])
-                m[u][k] = rows[i].d;
-        }
-    }
+    if (relaxed_minima(real, m) < 0)
+        return NULL;
     return rests(m, 1);
+}
+
+/* suit_rests(real, suits0, allowed) -> ((req0 + req1 of unit 0), ..., of unit 3), twenty
+ * numbers each: suit_req, as panjin_search.py _suit_rests gives it (the tests hold the two
+ * equal; the searches compute it in the call) */
+PyObject *suit_rests(PyObject *self, PyObject *args) {
+    PyObject *real_o;
+    int suits0, allowed;
+    if (!PyArg_ParseTuple(args, "Oii", &real_o, &suits0, &allowed))
+        return NULL;
+    int real[34];
+    if (read_ints(real_o, real, 34, "real") != 34) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "real: 34 numbers");
+        return NULL;
+    }
+    if (check_unit(real, 34) < 0)
+        return NULL;
+    if (suits0 < 0 || suits0 > 7 || allowed < 0 || allowed > 255) {
+        PyErr_SetString(PyExc_ValueError, "suits0: 0 to 7; allowed: 0 to 255");
+        return NULL;
+    }
+    int req[4][20];
+    if (suit_req(real, suits0, allowed, req) < 0)
+        return NULL;
+    PyObject *out = PyTuple_New(4);
+    for (int u = 0; out && u < 4; u++) {
+        PyObject *t = PyTuple_New(20);
+        if (!t) {
+            Py_CLEAR(out);
+            break;
+        }
+        for (int k = 0; k < 20; k++) {
+            PyObject *v = PyLong_FromLong(req[u][k]);
+            if (!v) {
+                Py_DECREF(t);
+                Py_CLEAR(out);
+                break;
+            }
+            PyTuple_SET_ITEM(t, k, v);
+        }
+        if (out)
+            PyTuple_SET_ITEM(out, u, t);
+    }
+    return out;
 }

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from functools import lru_cache
+from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 # The per-unit searches compiled (webcalc/variants/panjin_unit.c in webcalc._pjunit; None:
@@ -540,3 +541,76 @@ def _flat_rest(rest: tuple[Any, ...]) -> tuple[int, ...]:
     return flat
 
 
+
+
+# -- PJ-4 in the drawn searches' bound (webcalc/variants/panjin_draws.py) ----------------
+
+def _suit_rests(real: tuple[int, ...], suits0: int, allowed: int) -> tuple[tuple[int, ...], ...]:
+    """Per unit ``u``, ``req0 + req1`` (twenty numbers ``[g * 2 + p]``): the rest tables
+    (:func:`_relaxed_bounds`) of ``u``'s search that see PJ-4, ``allowed`` the suit counts
+    as a bit set and ``suits0`` the melds' suits: the other units' places when ``u`` ends
+    without a real tile of its suit (``req0``) or with one (``req1``). A suit the count
+    needs shown takes a group or the pair in its unit with a real tile: that unit's minima
+    with fresh groups (3 places) and pair (2) where it has none, and no ``(0, 0)``. At
+    least ``k`` of the other counted suits are shown, ``k`` the fewest the allowed counts
+    leave (``INF`` throughout when none): the least over every ``k`` of them shown. Needing
+    a suit shown never costs fewer places, so each is at most what any target the count
+    allows pays: a bound still (the compiled twin is panjin_hand.c ``suit_req``)."""
+    m = [_unit_free_min(real[a:b], (RCAP,) * (b - a), honors, True) for a, b, honors in UNITS]
+    shown = []
+    for row in m:
+        fresh = _rest_of(row)
+        shown.append(tuple(INF if k == 0 else fresh[k // 2][k % 2] for k in range(10)))
+    base = bin(suits0 & 7).count("1")
+    out = []
+    for u in range(4):
+        others = [w for w in range(4) if w != u]
+        counted = [w for w in others if w < 3 and not suits0 >> w & 1]
+        own_counts = u < 3 and not suits0 >> u & 1
+        req = []
+        for own in (0, 1):
+            best = [INF] * 10
+            k_min = next((k for k in range(len(counted) + 1)
+                          if allowed >> (base + (own if own_counts else 0) + k) & 1), None)
+            if k_min is not None:
+                for sset in combinations(counted, k_min):
+                    acc = _min_plus(_min_plus(*[shown[w] if w in sset else m[w]
+                                                for w in others[:2]]),
+                                    shown[others[2]] if others[2] in sset else m[others[2]])
+                    rows = _rest_of(acc)
+                    best = [min(v, rows[k // 2][k % 2]) for k, v in enumerate(best)]
+            req.append(best)
+        if not own_counts:              # the unit's own suit counts for nothing here
+            req = [[min(a, b) for a, b in zip(*req)]] * 2
+        out.append(tuple(req[0] + req[1]))
+    return tuple(out)
+
+
+def _split_bound(rest: tuple[int, ...], one_own: bool) -> tuple[Any, ...]:
+    """:func:`_suffix_bound` of ``rest`` (ten numbers); ``one_own``: only the splits
+    whose searched unit's share makes a group or the pair."""
+    return tuple(tuple(tuple(
+        min((max(0, 3 * gs + 2 * ps + v) + rest[(g - gs) * 2 + p - ps]
+             for gs in range(g + 1) for ps in range(p + 1) if gs or ps or not one_own),
+            default=INF)
+        for v in range(-14, 27)) for p in range(2)) for g in range(5))
+
+
+@lru_cache(maxsize=64)
+def _suit_bounds(req: tuple[int, ...]) -> tuple[Any, ...]:
+    """``(shows, lacks, carries)``, :func:`_suffix_bound`-shaped, from :func:`_suit_rests`'
+    ``req0 + req1`` of the searched unit: for a state that shows its unit's suit (the rest
+    at ``req1``); one that does not (the unit's own share makes a group or the pair, rest
+    ``req1``, or the unit ends without it, ``req0``); one that does not but carries a
+    sequence on (either rest, any split)."""
+    req0, req1 = req[:10], req[10:]
+    shows = _split_bound(req1, False)
+    if req0 == req1:                # the honors, or a suit the melds show: all alike
+        return shows, shows, shows
+    carries = _split_bound(tuple(min(a, b) for a, b in zip(req0, req1)), False)
+    lacks = _split_bound(req1, True)
+    if any(v < INF for v in req0):  # (at INF throughout the count needs the unit's suit)
+        none = _split_bound(req0, False)
+        lacks = tuple(tuple(tuple(min(a, b) for a, b in zip(x, y)) for x, y in zip(gx, gy))
+                      for gx, gy in zip(lacks, none))
+    return shows, lacks, carries

@@ -16,6 +16,11 @@
  * per table: r real tiles drawn, drawn the bit set of the kinds some cheapest way to it
  * draws. Table 0 is the unit as held; table e >= 1 is the unit less one tile at
  * drops[e - 1], which starts from the shared prefix when the search reaches that kind.
+ *
+ * The bound (rest, and req: PJ-4's suit count, panjin_hand.c suit_req) is a lower bound
+ * of the places every completion of a state leaves unfilled by held tiles; a state is
+ * dropped only when even that puts every completion above the limit, so the targets
+ * within it and their cheapest paths (the rows, the drawn kinds) are those without it.
  */
 #include "panjin_unit.h"
 
@@ -124,44 +129,98 @@ static inline int joker_room(int beside, int held_left) {
 static Table t0, t1, t2;
 static int ready = 0;
 
+/* bound[g][p][v + 14] (_suffix_bound) from rest, for g <= groups and v >= v_low; with
+ * one_own, only the splits whose unit's share makes a group or the pair (none at g = p =
+ * 0: 99 there, as the twin's INF) */
+static void fill_bound(int *bound, const int *rest, int groups, int v_low, int one_own) {
+    for (int g = 0; g <= groups; g++)
+        for (int p = 0; p < 2; p++) {
+            if (one_own && !g && !p) {
+                for (int v = v_low; v < 27; v++)
+                    bound[v + 14] = 99;
+                continue;
+            }
+            for (int v = v_low; v <= 0; v++) {
+                int best = 0x3fffffff;
+                for (int gs = 0; gs <= g; gs++)
+                    for (int ps = 0; ps <= p; ps++) {
+                        if (one_own && !gs && !ps)
+                            continue;
+                        int own = 3 * gs + 2 * ps + v;
+                        int val = (own > 0 ? own : 0) + rest[(g - gs) * 2 + (p - ps)];
+                        if (val < best)
+                            best = val;
+                    }
+                bound[(g * 2 + p) * 41 + v + 14] = best;
+            }
+            /* from v = 0 on every own term is positive: the bound is bound(0) + v there
+             * (12 % of a 13-tile hand's searches went to the full grid) */
+            for (int v = 1; v < 27; v++)
+                bound[(g * 2 + p) * 41 + v + 14] = bound[(g * 2 + p) * 41 + 14] + v;
+        }
+}
+
 /* The search proper (search() without its argument reading): the unit's table and, per
  * drops[e], the table of the unit less one tile there; rest NULL: unbounded. Leaves the
  * final states in *fin (one of the tables above: the caller reads it, and clears it with
  * table_clear before the next search) and returns 0; or -1 with an exception set. */
 int pj_search(const int *unit, int n, const int *caps, const int *yj, int start,
                      int honors, int max_x, int limit, int jokers, int need_x, int groups,
-                     const int *rest, const int *drops, int nd, int track_rd, int track_mask,
-                     Table **fin) {
+                     const int *rest, const int *req, const int *drops, int nd, int track_rd,
+                     int track_mask, Table **fin) {
     /* rest[g][p] (10 numbers, g = 0..4, p = 0..1): at least how many places of g groups
      * and p pairs the other units leave unfilled (panjin_rest_places); bound[g][p][v + 14]:
      * _suffix_bound, at least how many places stay unfilled when g groups and p pairs are
      * still to make and the unit's open places exceed its real tiles still to come by v */
     int bound[5 * 2 * 41];
     int bounded = rest != NULL;
+    /* with req (PJ-4 seen, _suit_bounds): bound for a state that shows the unit's suit
+     * (the rest at req1); bound_lack for one that does not: either the unit's own share
+     * makes a group or the pair (req1) or the unit ends without its suit (req0);
+     * bound_carry for one that does not but carries a sequence on (either, any split) */
+    int bound_lack_own[5 * 2 * 41], bound_carry_own[5 * 2 * 41];
+    const int *bound_lack = bound, *bound_carry = bound;
     if (bounded) {
-        /* only g <= groups is read; from v = 0 on every own term is positive, so the bound
-         * is bound(0) + v there (12 % of a 13-tile hand's searches went to the full grid) */
         /* v = u1 + u2 - h_i >= -h_i >= -(the unit's tiles): only those v are read */
         int held_all = 0;
         for (int i = 0; i < n; i++)
             held_all += unit[i];
         int v_low = held_all < 14 ? -held_all : -14;
-        for (int g = 0; g <= groups; g++)
-            for (int p = 0; p < 2; p++) {
-                for (int v = v_low; v <= 0; v++) {
-                    int best = 0x3fffffff;
-                    for (int gs = 0; gs <= g; gs++)
-                        for (int ps = 0; ps <= p; ps++) {
-                            int own = 3 * gs + 2 * ps + v;
-                            int val = (own > 0 ? own : 0) + rest[(g - gs) * 2 + (p - ps)];
-                            if (val < best)
-                                best = val;
-                        }
-                    bound[(g * 2 + p) * 41 + v + 14] = best;
-                }
-                for (int v = 1; v < 27; v++)
-                    bound[(g * 2 + p) * 41 + v + 14] = bound[(g * 2 + p) * 41 + 14] + v;
+        if (!req)
+            fill_bound(bound, rest, groups, v_low, 0);
+        else {
+            /* each of req0, req1 and rest bounds the other units' places: their
+             * greater does too */
+            int r0[10], r1[10], either[10], other[5 * 2 * 41];
+            int same = 1, carry_same = 1, none = 1;
+            for (int k = 0; k < 10; k++) {
+                r0[k] = req[k] > rest[k] ? req[k] : rest[k];
+                r1[k] = req[10 + k] > rest[k] ? req[10 + k] : rest[k];
+                either[k] = r0[k] < r1[k] ? r0[k] : r1[k];
+                same &= r0[k] == r1[k];
+                carry_same &= either[k] == r1[k];
+                none &= r0[k] >= 99;
             }
+            fill_bound(bound, r1, groups, v_low, 0);
+            /* the grids equal to bound not filled again (req0 = req1: the honors, or a
+             * suit the melds show; req1 <= req0: the carried bound is bound) */
+            if (!same) {
+                if (!carry_same) {
+                    fill_bound(bound_carry_own, either, groups, v_low, 0);
+                    bound_carry = bound_carry_own;
+                }
+                fill_bound(bound_lack_own, r1, groups, v_low, 1);
+                /* req0 at 99 throughout: the count never lets the unit end without its
+                 * suit (_suit_bounds leaves that case out too) */
+                if (!none) {
+                    fill_bound(other, r0, groups, v_low, 0);
+                    for (int k = 0; k < 5 * 2 * 41; k++)
+                        if (other[k] < bound_lack_own[k])
+                            bound_lack_own[k] = other[k];
+                }
+                bound_lack = bound_lack_own;
+            }
+        }
     }
     /* the count of each table at each kind */
     int cnt[MAXE][MAXN + 2];
@@ -287,7 +346,7 @@ int pj_search(const int *unit, int n, const int *caps, const int *yj, int start,
                         if (room < hi) hi = room;
                         int beside = joker_room(places - held, jokers - x);
                         if (beside < hi) hi = beside;
-                        int lb = 0;
+                        int lb = 0, lb_lack = 0;
                         int still = 3 * (groups - g2) + 2 * (1 - p - pr) + b + 2 * s;
                         if (bounded) {
                             /* the places the sequences carry to the next two kinds take
@@ -299,8 +358,14 @@ int pj_search(const int *unit, int n, const int *caps, const int *yj, int start,
                             int u2 = s < c_next2 ? s : c_next2;
                             int v = u1 + u2 - h_i;
                             if (v < -14) v = -14;
-                            lb = bound[((groups - g2) * 2 + (1 - p - pr)) * 41 + v + 14]
-                                 + (b + 2 * s - u1 - u2) - jokers;
+                            int at = ((groups - g2) * 2 + (1 - p - pr)) * 41 + v + 14;
+                            lb = bound[at] + (b + 2 * s - u1 - u2) - jokers;
+                            lb_lack = lb;
+                            /* a step that places no real tile leaves a state without the
+                             * unit's suit unless it had it */
+                            if (req && !(fl & PRES))
+                                lb_lack = (b + s ? bound_carry : bound_lack)[at]
+                                          + (b + 2 * s - u1 - u2) - jokers;
                         }
                         if (need_x > 0) {
                             int low = need_x - x - still;
@@ -319,7 +384,10 @@ int pj_search(const int *unit, int n, const int *caps, const int *yj, int start,
                                 if (st->r[e] + need < best)
                                     best = st->r[e] + need;
                             }
-                            if (best + lb + x > limit)
+                            int lbm = places ? lb : lb_lack;
+                            if (lb_lack < lbm)
+                                lbm = lb_lack;
+                            if (best + lbm + x > limit)
                                 continue;
                         }
                         /* per table: the most jokers its held tiles leave room for here */
@@ -332,16 +400,23 @@ int pj_search(const int *unit, int n, const int *caps, const int *yj, int start,
                         for (int y = lo; y <= hi; y++) {
                             int x2 = x + y;
                             int thr = NOVAL;
+                            int real = places - y;
                             if (bounded) {
                                 /* thr falls as y grows and a value only grows (r2 >= r):
-                                 * past the first y no table can meet, none can */
+                                 * past the first y no table can meet, none can but at
+                                 * y = places (no real tile placed: lb_lack) */
                                 int ex = x2 > jokers ? x2 - jokers : 0;
-                                int m = lb + x2 > ex ? lb + x2 : ex;
+                                int l = real ? lb : lb_lack;
+                                int m = l + x2 > ex ? l + x2 : ex;
                                 thr = limit - m;
-                                if (thr < 0 || rmin > thr)
+                                if (thr < 0 || rmin > thr) {
+                                    if (real && lb_lack < lb && places <= hi) {
+                                        y = places - 1;
+                                        continue;
+                                    }
                                     break;
+                                }
                             }
-                            int real = places - y;
                             int f = real ? (f_t | real_bits) : f_t;
                             if (honors && pr && !y)
                                 f |= TRIP;
@@ -421,11 +496,11 @@ int pj_search(const int *unit, int n, const int *caps, const int *yj, int start,
 }
 
 PyObject *search_impl(PyObject *self, PyObject *args) {
-    PyObject *unit_o, *caps_o, *yj_o, *bound_o, *drops_o;
+    PyObject *unit_o, *caps_o, *yj_o, *bound_o, *drops_o, *req_o = Py_None;
     int start, honors, max_x, limit, jokers, need_x, groups, track_rd, track_mask;
-    if (!PyArg_ParseTuple(args, "OOOiiiiiiiOOpp", &unit_o, &caps_o, &yj_o, &start, &honors,
+    if (!PyArg_ParseTuple(args, "OOOiiiiiiiOOpp|O", &unit_o, &caps_o, &yj_o, &start, &honors,
                           &max_x, &limit, &jokers, &need_x, &groups, &bound_o, &drops_o,
-                          &track_rd, &track_mask))
+                          &track_rd, &track_mask, &req_o))
         return NULL;
     int unit[MAXN + 2] = {0}, caps[MAXN] = {0}, yj[MAXN] = {0}, drops[MAXN];
     int n = read_ints(unit_o, unit, MAXN, "unit");
@@ -452,9 +527,16 @@ PyObject *search_impl(PyObject *self, PyObject *args) {
             PyErr_SetString(PyExc_ValueError, "rest: 10 items");
         return NULL;
     }
+    int req[20];
+    if (req_o != Py_None && (bound_o == Py_None || read_ints(req_o, req, 20, "req") != 20)) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "req: 20 items, with rest");
+        return NULL;
+    }
     Table *fin;
     if (pj_search(unit, n, caps, yj, start, honors, max_x, limit, jokers, need_x, groups,
-                  bound_o != Py_None ? rest : NULL, drops, nd, track_rd, track_mask, &fin) < 0)
+                  bound_o != Py_None ? rest : NULL, req_o != Py_None ? req : NULL, drops, nd,
+                  track_rd, track_mask, &fin) < 0)
         return NULL;
     int ntab = nd + 1;
     PyObject *result = PyList_New(ntab);

@@ -45,7 +45,7 @@ PJ_HIDDEN State *table_get(Table *t, int key);
 PJ_HIDDEN int prune(Table *src, Table *dst, int ne);
 PJ_HIDDEN int pj_search(const int *unit, int n, const int *caps, const int *yj, int start,
                         int honors, int max_x, int limit, int jokers, int need_x, int groups,
-                        const int *rest, const int *drops, int nd, int track_rd,
-                        int track_mask, Table **fin);
+                        const int *rest, const int *req, const int *drops, int nd,
+                        int track_rd, int track_mask, Table **fin);
 
 #endif
