@@ -596,6 +596,9 @@ def _split_bound(rest: tuple[int, ...], one_own: bool) -> tuple[Any, ...]:
         for v in range(-14, 27)) for p in range(2)) for g in range(5))
 
 
+# the pure-Python path only (the compiled search builds its own grids): 64 hands' grids;
+# without it a fresh 盘锦 analyze() costs 1.14× (160 fresh hands, WEBCALC_PURE_PYTHON=1,
+# /tmp/sb.py of stop 46, alternating; docs/ARCHITECTURE.md "Caches and fast paths")
 @lru_cache(maxsize=64)
 def _suit_bounds(req: tuple[int, ...]) -> tuple[Any, ...]:
     """``(shows, lacks, carries)``, :func:`_suffix_bound`-shaped, from :func:`_suit_rests`'
