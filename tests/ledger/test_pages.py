@@ -416,3 +416,14 @@ def test_cached_hand_list_carries_each_visitors_csrf_token_and_follows_writes(ma
     assert "已作废" in html and "原因：记错了" in html
     live = first.get(f"/t/{token}/live").get_data(as_text=True)
     assert "原因：记错了" in live and "\x00" not in live
+
+
+def test_the_offline_words_of_the_table_page_are_in_the_readers_language(client):
+    """/t/texts.json: what static/js/ledger.js says under a write pressed without a network
+    (the table page's markup does not carry it), zh by default, en with ?lang=en."""
+    zh = client.get("/t/texts.json").get_json()
+    en = client.get("/t/texts.json?lang=en").get_json()
+    assert zh == {"lang": "zh-Hans",
+                  "not_recorded": "没有网络：这一笔没有记入，填写的内容还在。有网络后再按一次。"}
+    assert en == {"lang": "en", "not_recorded": "No network: this was not recorded; what you "
+                  "typed is still here. Press again when the network is back."}
