@@ -99,6 +99,71 @@
     queueHere(button);
   }, true);
 
+  // any other write of a table page (an adjustment, a void, an undo, a correction, the
+  // settings) is not queued (docs/decisions.md "Offline writes that are not queued"): without
+  // a network it would leave for the browser's error page and what was typed would be gone.
+  // It stays here instead, what was typed kept, and says under its form that it was not
+  // recorded (the words: /t/texts.json, kept when the page loaded online). 记入 and 荒庄
+  // (POST …/hands, …/draw) are the queue's: the worker's, else this page's.
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    var button = event.submitter;
+    if (navigator.onLine || !form || !document.getElementById("table-meta")) return;
+    var method = (button && button.getAttribute("formmethod")) || form.getAttribute("method") || "get";
+    if (method.toLowerCase() !== "post") return;
+    var action = button && button.hasAttribute("formaction") ? button.formAction : form.action;
+    if (/^\/t\/[^/]+\/(hands|draw)$/.test(new URL(action, window.location.href).pathname)) return;
+    event.preventDefault();
+    notRecorded(form, button);
+  }, true);
+
+  var TEXTS = "webcalc.texts.v1";
+
+  function pageTexts() {
+    try {
+      var all = JSON.parse(window.localStorage.getItem(TEXTS) || "{}");
+      return all[document.documentElement.lang] || {};
+    } catch (e) {
+      return {};
+    }
+  }
+
+  function keepTexts() {
+    if (!navigator.onLine || !window.fetch || !document.getElementById("table-meta")) return;
+    fetch("/t/texts.json" + langTail(), {credentials: "same-origin", cache: "no-store"})
+      .then(function (resp) { return resp.ok ? resp.json() : null; })
+      .then(function (words) {
+        if (!words || !words.lang) return;
+        var all = {};
+        try { all = JSON.parse(window.localStorage.getItem(TEXTS) || "{}") || {}; } catch (e) { all = {}; }
+        all[words.lang] = words;
+        window.localStorage.setItem(TEXTS, JSON.stringify(all));
+      }).catch(function () { /* asked again at the next load */ });
+  }
+
+  function notRecorded(form, button) {
+    // under the form's buttons; a hand's undo and void (one row) share one line under the row
+    var row = form.closest && form.closest(".hand-actions");
+    var after = row || (button && button.closest && button.closest(".actions"));
+    if (after && !row && !form.contains(after)) after = null;
+    var note = after ? after.nextElementSibling : form.querySelector(".offline-not-recorded");
+    if (!note || !note.classList.contains("offline-not-recorded")) {
+      note = el("p", "field-error offline-not-recorded");
+      note.setAttribute("role", "alert");
+      if (after) {
+        after.parentNode.insertBefore(note, after.nextSibling);
+      } else {
+        form.appendChild(note);
+      }
+    }
+    // the server's words; before they arrived (a press right after the page loaded), the
+    // page's own "offline since" line, marked ✕
+    var status = document.getElementById("live-status");
+    note.textContent = pageTexts().not_recorded ||
+      "\u2715 " + (status ? status.dataset.offline.replace("{time}", clock(live && live.heard || new Date())) : "");
+    if (note.scrollIntoView) note.scrollIntoView({block: "center"});
+  }
+
   // without a network a palette key fills its field here (the server computes the result
   // when the entry is sent), and the URL keeps the room's state, as the server's answers do
   document.addEventListener("submit", function (event) {
@@ -1158,6 +1223,7 @@
       live = {failures: 0, polls: 0, heard: new Date(), timer: null, busy: true};
     }
     startOffline();
+    keepTexts();
     if (document.getElementById("table-meta")) {
       window.addEventListener("online", backOnline);
       keepAwake();

@@ -5,6 +5,8 @@ under /t/; any seat name drawn; the share block on the table page."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from webcalc.variants import VARIANTS
@@ -136,3 +138,27 @@ def test_a_free_tables_card_names_no_base(client, lang, base_word):
     assert free_line.endswith("已计 1 手" if lang == "zh" else "Hands counted: 1"), free_line
     assert f"{base_word} 5" in ruled_line, ruled_line
     check_png(client.get(f"/t/{free['view_token']}/card.png?lang={lang}"))
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_default_names_are_not_drawn_under_their_own_seat(client, lang):
+    """The evening card's totals name a seat above its player; a table with the default names
+    (东家 … / East …, as 新开一桌 names a blank seat) shows each once, not 东家 above 东家; a
+    named player keeps the seat above the name."""
+    from webcalc.web.cards import totals_rows
+
+    q = "?lang=en" if lang == "en" else ""
+    page = client.get("/t/new" + q).get_data(as_text=True)
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    r = client.post("/t/new" + q, data={"csrf_token": token, "variant": "free", "dealer": "0",
+                                        "n0": "老王", "n1": "", "n2": "", "n3": ""})
+    edit = r.headers["Location"].split("/t/")[1].split("?")[0]
+    t = client.application.extensions["ledger"].table(edit)
+    default = ["南家", "西家", "北家"] if lang == "zh" else ["South", "West", "North"]
+    assert t["names"] == ["老王", *default]
+    with client.application.test_request_context(f"/?lang={lang}"):
+        rows = totals_rows(t)
+    east = "东家" if lang == "zh" else "East seat"
+    assert rows == [(east, "老王", 0), ("", default[0], 0), ("", default[1], 0),
+                    ("", default[2], 0)]
+    check_png(client.get(f"/t/{edit}/card.png{q}"))

@@ -95,21 +95,21 @@ def test_record_four_amounts_and_the_winner_shortcut(client):
     ({"mode": "points", "p0": "3", "p1": "abc", "p2": "-3", "p3": ""}, "p1",
      "小李：“abc”不是数字"),
     ({"mode": "points", "p0": "0.00001", "p1": "-0.00001"}, "p0",
-     "东家的分数（points）小数位太多：最多 4 位。"),
-    ({"mode": "points", "p0": "2000000", "p1": "-2000000"}, "p0", "东家的分数（points）太大"),
+     "老王的分数（points）小数位太多：最多 4 位。"),
+    ({"mode": "points", "p0": "2000000", "p1": "-2000000"}, "p0", "老王的分数（points）太大"),
     ({"mode": "points"}, "points", "请填写每家这一手赢（+）或输（−）的分数。"),
     ({"mode": "winner", "winner": "", "pay1": "3"}, "winner", "请选择谁赢了。"),
     ({"mode": "winner", "winner": "0", "pay1": "x"}, "pay1", "小李：“x”不是数字"),
-    ({"mode": "winner", "winner": "0", "pay1": "0.12345"}, "pay1", "南家的分数（points）小数位太多"),
+    ({"mode": "winner", "winner": "0", "pay1": "0.12345"}, "pay1", "小李的分数（points）小数位太多"),
     # a decimal exponent: refused as too large at once (1e999999 made the page build a
     # million-digit int, ~30 s of a worker; 1e9999999 about 45 min), and never rounded to
     # a silent 0 (1e-400 became the float 0.0, recorded as 0)
-    ({"mode": "points", "p0": "1e9999999", "p1": "-1e9999999"}, "p0", "东家的分数（points）太大"),
-    ({"mode": "winner", "winner": "0", "pay1": "1e9999999"}, "pay1", "南家的分数（points）太大"),
+    ({"mode": "points", "p0": "1e9999999", "p1": "-1e9999999"}, "p0", "老王的分数（points）太大"),
+    ({"mode": "winner", "winner": "0", "pay1": "1e9999999"}, "pay1", "小李的分数（points）太大"),
     ({"mode": "points", "p0": "1e-400", "p1": "-1e-400"}, "p0",
-     "东家的分数（points）小数位太多：最多 4 位。"),
+     "老王的分数（points）小数位太多：最多 4 位。"),
     ({"mode": "winner", "winner": "2", "pay0": "1e-400"}, "pay0",
-     "东家的分数（points）小数位太多：最多 4 位。"),
+     "老王的分数（points）小数位太多：最多 4 位。"),
 ])
 def test_bad_amounts_are_shown_under_their_input(client, typed, where, text):
     token = open_free(client)
@@ -130,6 +130,12 @@ def test_english_errors(client):
                   p3="1")
     assert r.status_code == 422
     assert "The four amounts (points) should sum to 0; they sum to 4." in r.get_data(as_text=True)
+    # a seat's amount is named as its box names the player, not by the default seat
+    r = post_hand(client, token, query="?lang=en", mode="winner", winner="0", pay1="0.12345")
+    html = r.get_data(as_text=True)
+    assert r.status_code == 422 and "South" not in html[html.index('id="free-form"'):]
+    error = re.search(r'<p class="field-error" id="free-pay1-error">(.*?)</p>', html).group(1)
+    assert "小李&#39;s amount (points) has too many decimals: at most 4." in error
 
 
 def test_correct_undo_void_adjust_and_view(client):

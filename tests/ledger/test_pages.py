@@ -5,6 +5,7 @@ Each test runs on SQLite and on PostgreSQL (``db_url``)."""
 from __future__ import annotations
 
 import csv
+import html as htmllib
 import io
 import re
 
@@ -416,3 +417,46 @@ def test_cached_hand_list_carries_each_visitors_csrf_token_and_follows_writes(ma
     assert "已作废" in html and "原因：记错了" in html
     live = first.get(f"/t/{token}/live").get_data(as_text=True)
     assert "原因：记错了" in live and "\x00" not in live
+
+
+def test_the_offline_words_of_the_table_page_are_in_the_readers_language(client):
+    """/t/texts.json: what static/js/ledger.js says under a write pressed without a network
+    (the table page's markup does not carry it), zh by default, en with ?lang=en."""
+    zh = client.get("/t/texts.json").get_json()
+    en = client.get("/t/texts.json?lang=en").get_json()
+    assert zh == {"lang": "zh-Hans",
+                  "not_recorded": "没有网络：这一笔没有记入，填写的内容还在。有网络后再按一次。"}
+    assert en == {"lang": "en", "not_recorded": "No network: this was not recorded; what you "
+                  "typed is still here. Press again when the network is back."}
+
+
+@pytest.mark.parametrize("lang, long_error, bad_error, base_error", [
+    ("zh", "南家的名字太长了：最多 16 个字符。",
+     "北家的名字只能用看得见的字符（不能有换行或控制字符）。", "底分应为正数"),
+    ("en", "The name for South seat is too long: at most 16 characters.",
+     "The name for North seat should be visible characters only (no line breaks or control "
+     "characters).", "Base points should be a positive number"),
+])
+def test_new_table_shows_each_bad_field_under_its_own_input(client, lang, long_error, bad_error,
+                                                           base_error):
+    """Three bad fields of 新开一桌 (a 17-character name, a name with a line break, a base that
+    is no number): each error under its own input, naming the seat, in the reader's
+    language; what was typed is kept and nothing is created."""
+    q = "?lang=en" if lang == "en" else ""
+    page = client.get("/t/new" + q).get_data(as_text=True)
+    r = client.post("/t/new" + q, data={
+        "csrf_token": csrf(page), "variant": "zhengzhou", "base": "abc", "dealer": "0",
+        "form_variant": "zhengzhou", "n0": "老王", "n1": "小" * 17, "n2": "", "n3": "阿\n梅"})
+    html = r.get_data(as_text=True)
+    assert r.status_code == 422
+
+    def under(field: str) -> str:
+        m = re.search(rf'<p class="field-error" id="{field}-error">(.*?)</p>', html)
+        return "" if m is None else htmllib.unescape(re.sub(r"<[^>]+>", "", m.group(1)))
+
+    assert under("n1") == long_error
+    assert under("n3") == bad_error
+    assert base_error in under("base")
+    assert under("n0") == under("n2") == ""
+    assert f'value="{"小" * 17}"' in html and 'id="n1"' in html
+    assert "字段长度" not in html and "Field cannot be longer" not in html

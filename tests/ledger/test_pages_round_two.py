@@ -380,3 +380,37 @@ def test_english_round_two_pages_show_no_chinese(client):
         found = [w for w in CJK.findall(text) if not any(w in n for n in NAMES)]
         assert not found, (page.request.path, found[:20])
     assert "Undo" in html and "Links and settings" in html
+
+
+def test_a_revoked_link_says_it_was_revoked_or_replaced_and_whom_to_ask(client):
+    """A revoked co-scorer's link (and a replaced view link, and a link copied wrong) opens a
+    404 page that says the link was revoked or replaced and to ask whoever gave it for the
+    current one, in the reader's language, and nothing of the table (no name, no variant);
+    the poll stays a bare 404 (the page's script drops its copies on it)."""
+    token = open_table(client)
+    co = _co_scorer(client, token)
+    html = client.get(f"/t/{token}").get_data(as_text=True)
+    client.post(f"/t/{token}/editors/1/revoke", data={"csrf_token": csrf(form_of(html, 'id="revoke-1"'))})
+    zh = client.get(f"/t/{co}")
+    en = client.get(f"/t/{co}?lang=en")
+    assert zh.status_code == en.status_code == 404
+    said_zh = htmllib.unescape(re.sub(r"<[^>]+>", "", zh.get_data(as_text=True)))
+    said_en = htmllib.unescape(re.sub(r"<[^>]+>", "", en.get_data(as_text=True)))
+    assert ("这个牌桌链接打不开了：开这一桌的人可能已经收回或更换了它，也可能是链接抄错了。"
+            "请向给你链接的人要现在的链接。") in said_zh
+    assert "没有这个页面" not in said_zh
+    assert ("This table link no longer opens a table: whoever opened the table may have "
+            "revoked or replaced it, or it was copied wrong. Ask whoever gave it to you for "
+            "the current link.") in said_en
+    for page in (said_zh, said_en):
+        assert not any(n in page for n in NAMES)
+    assert client.get(f"/t/{co}/live").status_code == 404
+    # a replaced view link says the same; any other page that is not there does not
+    view = ledger(client).view_token(token)
+    r = client.post(f"/t/{token}/links", data={"csrf_token": proof(client, token), "view": "1"})
+    assert r.status_code == 303 and "rotated=view" in r.headers["Location"]
+    for old in (token, view):                          # the replaced edit and view links
+        gone = client.get(f"/t/{old}")
+        assert gone.status_code == 404 and "这个牌桌链接打不开了" in gone.get_data(as_text=True)
+    other = client.get("/no-such-page").get_data(as_text=True)
+    assert "没有这个页面" in other and "这个牌桌链接打不开了" not in other

@@ -27,6 +27,7 @@ from typing import Any
 from flask import Response, current_app, jsonify, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
+from ..messages import seat as seat_name
 from .card_draw import Pen, canvas, draw_qr, draw_tile, fonts_found, png
 from .htmx import add_vary
 from .i18n import SEAT_LABELS, VARIANT_NAMES, _request_i18n, current_lang, list_sep, localized
@@ -347,6 +348,17 @@ def evening_subtitle(table: dict) -> str:
     return " · ".join(x for x in (day, base, _("Hands counted: %(n)s", n=len(counted))) if x)
 
 
+def totals_rows(table: dict) -> list[tuple[str, str, Any]]:
+    """The evening card's totals: ``(seat, name, total)`` per seat, the seat left out ("")
+    where the player's name is that very word, or the seat's default name (a table with the
+    default names: 东家 once, not 东家 above 东家; "East", not "East seat" above "East")."""
+    rows = []
+    for i, x in enumerate(table["totals"]):
+        label, name = str(SEAT_LABELS[i]), table["names"][i]
+        rows.append(("" if name.strip() in (label, localized(seat_name(i))) else label, name, x))
+    return rows
+
+
 def _evening(sheet: Sheet, table: dict, view_url: str | None) -> None:
     from .templating import points
 
@@ -355,7 +367,7 @@ def _evening(sheet: Sheet, table: dict, view_url: str | None) -> None:
                  sub)
     names = table["names"]
     sheet.label(_("Totals"))
-    sheet.totals([(str(SEAT_LABELS[i]), names[i], x) for i, x in enumerate(table["totals"])])
+    sheet.totals(totals_rows(table))
     sheet.label(_("Settle up"))
     if table["settle_up"]:
         sheet.payments([(f"{names[x['from']]} → {names[x['to']]}", points(x["amount"]), "", [])
@@ -589,14 +601,16 @@ class Sheet:
             name_w = self.inner - 48 - tw - 40
             size = pen.fit(name, 44, name_w, 30)
             lines = pen.wrap(name, size, name_w)
-            height = 34 + len(lines) * round(size * 1.3) + 20
-            drawn.append((y, seat, lines, size, text, total, height))
+            head = 34 if seat else 12           # no seat line: the name alone ("" seat)
+            height = head + len(lines) * round(size * 1.3) + 20
+            drawn.append((y, seat, lines, size, text, total, height, head))
             y += height + 12
-        for y0, seat, lines, size, text, total, height in drawn:
+        for y0, seat, lines, size, text, total, height, head in drawn:
             self.draw.rounded_rectangle((MARGIN, y0, WIDTH - MARGIN, y0 + height), 14,
                                        fill=PANEL, outline=LINE, width=2)
-            pen.text(MARGIN + 24, y0 + 34, seat, 24, MUTED)
-            yy = y0 + 34
+            if seat:
+                pen.text(MARGIN + 24, y0 + 34, seat, 24, MUTED)
+            yy = y0 + head
             for ln in lines:
                 yy += round(size * 1.3)
                 pen.text(MARGIN + 24, yy, ln, size, INK, bold=True)

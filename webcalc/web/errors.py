@@ -12,7 +12,7 @@ from flask import Flask, render_template, request
 from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import CSRFError
 from markupsafe import escape
-from werkzeug.exceptions import BadRequest, HTTPException
+from werkzeug.exceptions import BadRequest, HTTPException, NotFound
 
 from .api import error_response
 from .security import BODY_MAX
@@ -29,8 +29,18 @@ MESSAGES = {
     503: ("busy", _l("The server is busy or cannot reach its database right now; please try "
                      "again in a moment.")),
 }
+#: a table link (``/t/<token>``) that opens no table: revoked, replaced or copied wrong. The
+#: page says so and whom to ask, and nothing of the table (the status stays 404)
+LINK_GONE = _l("This table link no longer opens a table: whoever opened the table may have "
+               "revoked or replaced it, or it was copied wrong. Ask whoever gave it to you for "
+               "the current link. A view link you were given still opens the table (read "
+               "only) unless it was replaced too.")
 CSRF_MESSAGE = ("csrf_failed", _l("The form has expired or lacks its security token: reload "
                                   "the page and submit again."))
+
+
+class TableLinkGone(NotFound):
+    """404 for a table link that opens no table (:data:`LINK_GONE`)."""
 
 
 def _wants_json() -> bool:
@@ -77,6 +87,8 @@ def _fallback_words() -> tuple[str, str]:
 def handle_http(exc: HTTPException):
     status = exc.code or 500
     code, message = MESSAGES.get(status, ("http_error", exc.name))
+    if isinstance(exc, TableLinkGone):
+        message = LINK_GONE
     if status == 413:
         return _too_large()
     return _answer(status, code, message, exc)

@@ -24,6 +24,7 @@ from flask_babel import gettext as _
 from ..errors import InputError
 from ..ledger import BadKey, Conflict, IdempotencyConflict, LedgerError, is_free
 from ..ledger.points import amount, parse_decimal
+from ..messages import Message
 from .i18n import lang_param, localized
 
 SEATS = range(4)
@@ -105,8 +106,21 @@ def _checked(entry: FreeEntry, d: Decimal, i: int, name: str) -> int | float:
     try:
         return amount(d, i)
     except InputError as err:
-        entry.add_error(name, localized(err.message))
+        entry.add_error(name, _named(entry, err))
         return 0
+
+
+def _named(entry: FreeEntry, err: InputError) -> str:
+    """The error's text with the seat it names (东家 … in the API's words) named as the
+    page's boxes name it: the player's name."""
+    message = err.message
+    who = getattr(message, "params", {}).get("seat")
+    code = getattr(who, "code", "")
+    if isinstance(message, Message) and code.startswith("seat.") and code[5:].isdigit():
+        message = Message(message.code, {**message.params,
+                                         "seat": entry.table["names"][int(code[5:])]},
+                          message.rule)
+    return localized(message)
 
 
 def _amounts(entry: FreeEntry) -> list[int | float] | None:
@@ -164,7 +178,7 @@ def _number(d: Decimal) -> int | float:
 def attach(entry: FreeEntry, err: InputError) -> None:
     """The ledger's error under the input it is about (a seat's amount, the dealer, the
     note), or above the amounts (their sum, the list)."""
-    text = localized(err.message)
+    text = _named(entry, err)
     field = err.field or ""
     m = _SEAT_FIELD.fullmatch(field)
     if m is not None:

@@ -24,6 +24,7 @@ from ..ledger import (
     Voided,
     table_in,
 )
+from .errors import TableLinkGone
 from .i18n import current_lang, localized
 from .ledger_shared import table_etag
 
@@ -66,7 +67,7 @@ def load_probed(token: str) -> tuple[dict, int | None]:
                 return t, editor
         t = table_in(ledger().table(token), current_lang())
     except NotFound:
-        abort(404)
+        raise TableLinkGone() from None       # revoked, replaced or copied wrong: the page says so
     except Busy:
         abort(503)
     with _tables_lock:

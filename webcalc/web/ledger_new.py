@@ -19,6 +19,7 @@ from ..analysis import VARIANT_LABELS
 from ..errors import InputError
 from ..json_checks import reject_constant
 from ..ledger import FREE, LedgerError, is_free
+from ..ledger.checks import NAME_MAX
 from ..messages import seat
 from ..variants import DEFAULT_VARIANT
 from .htmx import add_vary
@@ -36,11 +37,12 @@ class NewTableForm(FlaskForm):
         csrf = False    # the blueprint's hook checks the form (ledger_pages._prove)
 
     variant = SelectField(_l("Variant"), choices=[])
-    base = StringField(_l("Base points"), default="1", validators=[Length(max=20)])
-    n0 = StringField(_l("East seat"), validators=[Optional(), Length(max=16)])
-    n1 = StringField(_l("South seat"), validators=[Optional(), Length(max=16)])
-    n2 = StringField(_l("West seat"), validators=[Optional(), Length(max=16)])
-    n3 = StringField(_l("North seat"), validators=[Optional(), Length(max=16)])
+    base = StringField(_l("Base points"), default="1", validators=[Length(max=20, message=_l(
+        "Base points should be a positive number, such as 1, 100 or 0.5."))])
+    n0 = StringField(_l("East seat"))          # checked by _seat_names
+    n1 = StringField(_l("South seat"))          # checked by _seat_names
+    n2 = StringField(_l("West seat"))          # checked by _seat_names
+    n3 = StringField(_l("North seat"))          # checked by _seat_names
     dealer = SelectField(_l("First dealer"), choices=[], default="0")
 
     def __init__(self, *args, **kwargs):
@@ -75,12 +77,12 @@ def new_table():
     room = None if free else read_room(data, variant)
     status = 200
     general = None
-    if request.method == "POST" and form.validate():
+    # every field is checked, each error under its own input (not only the first one found)
+    valid = request.method == "POST" and form.validate()
+    names = _seat_names(form) if request.method == "POST" else None
+    if valid:
         spec = {"variant": variant, "options": None if room is None else room.options_request(),
-                # a seat left blank is named as its placeholder says, in the page's language
-                "names": [(getattr(form, f"n{i}").data or "").strip() or localized(seat(i))
-                          for i in range(4)],
-                "dealer": int(form.dealer.data)}
+                "names": names, "dealer": int(form.dealer.data)}
         base = (form.base.data or "1").strip()
         try:
             spec["base"] = int(base) if re.fullmatch(r"\d{1,12}", base) else float(base)
@@ -90,7 +92,8 @@ def new_table():
         if free:                            # no rule set: no base, no options
             spec.pop("base")
             form.base.errors = []
-        if not form.base.errors and not (room is not None and any(o.error for o in room.options)):
+        if names is not None and not form.base.errors and not (
+                room is not None and any(o.error for o in room.options)):
             try:
                 made = ledger().create_table(spec, address=request.remote_addr)
                 return redirect(url_for(".table", token=made.edit_token, lang=lang_param(), new=1),
@@ -113,6 +116,27 @@ def new_table():
                            import_form=ImportForm(formdata=None),
                            free=free, variant_label=VARIANT_NAMES.get(variant, variant))
     return add_vary(make_response(html, status))
+
+
+def _seat_names(form: NewTableForm) -> list[str] | None:
+    """The four names typed, a blank one named as its placeholder says (in the page's
+    language); None with the error under each refused box, naming its seat (the ledger's
+    bounds: :data:`NAME_MAX` visible characters)."""
+    names: list[str] = []
+    for i in range(4):
+        f = getattr(form, f"n{i}")
+        name = (f.data or "").strip()
+        f.errors = list(f.errors or [])
+        if len(name) > NAME_MAX:
+            f.errors.append(_("The name for %(seat)s is too long: at most %(n)s characters.",
+                              seat=f.label.text, n=NAME_MAX))
+        elif not name.isprintable():
+            f.errors.append(_("The name for %(seat)s should be visible characters only (no "
+                              "line breaks or control characters).", seat=f.label.text))
+        names.append(name or localized(seat(i)))
+    if any(getattr(form, f"n{i}").errors for i in range(4)):
+        return None
+    return names
 
 
 # POST /t/import
