@@ -103,7 +103,7 @@
   // settings) is not queued (docs/decisions.md "Offline writes that are not queued"): without
   // a network it would leave for the browser's error page and what was typed would be gone.
   // It stays here instead, what was typed kept, and says under its form that it was not
-  // recorded (the words: /t/texts.json, kept when the page loaded online). 记入 and 荒庄
+  // recorded (the words: the queue badge's data-not-recorded, as its other words). 记入 and 荒庄
   // (POST …/hands, …/draw) are the queue's: the worker's, else this page's.
   document.addEventListener("submit", function (event) {
     var form = event.target;
@@ -116,30 +116,6 @@
     event.preventDefault();
     notRecorded(form, button);
   }, true);
-
-  var TEXTS = "webcalc.texts.v1";
-
-  function pageTexts() {
-    try {
-      var all = JSON.parse(window.localStorage.getItem(TEXTS) || "{}");
-      return all[document.documentElement.lang] || {};
-    } catch (e) {
-      return {};
-    }
-  }
-
-  function keepTexts() {
-    if (!navigator.onLine || !window.fetch || !document.getElementById("table-meta")) return;
-    fetch("/t/texts.json" + langTail(), {credentials: "same-origin", cache: "no-store"})
-      .then(function (resp) { return resp.ok ? resp.json() : null; })
-      .then(function (words) {
-        if (!words || !words.lang) return;
-        var all = {};
-        try { all = JSON.parse(window.localStorage.getItem(TEXTS) || "{}") || {}; } catch (e) { all = {}; }
-        all[words.lang] = words;
-        window.localStorage.setItem(TEXTS, JSON.stringify(all));
-      }).catch(function () { /* asked again at the next load */ });
-  }
 
   function notRecorded(form, button) {
     // under the form's buttons; a hand's undo and void (one row) share one line under the row
@@ -156,11 +132,7 @@
         form.appendChild(note);
       }
     }
-    // the server's words; before they arrived (a press right after the page loaded), the
-    // page's own "offline since" line, marked ✕
-    var status = document.getElementById("live-status");
-    note.textContent = pageTexts().not_recorded ||
-      "\u2715 " + (status ? status.dataset.offline.replace("{time}", clock(live && live.heard || new Date())) : "");
+    note.textContent = document.getElementById("queue-badge").dataset.notRecorded;
     if (note.scrollIntoView) note.scrollIntoView({block: "center"});
   }
 
@@ -1223,7 +1195,6 @@
       live = {failures: 0, polls: 0, heard: new Date(), timer: null, busy: true};
     }
     startOffline();
-    keepTexts();
     if (document.getElementById("table-meta")) {
       window.addEventListener("online", backOnline);
       keepAwake();

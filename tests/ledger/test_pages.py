@@ -420,14 +420,22 @@ def test_cached_hand_list_carries_each_visitors_csrf_token_and_follows_writes(ma
 
 
 def test_the_offline_words_of_the_table_page_are_in_the_readers_language(client):
-    """/t/texts.json: what static/js/ledger.js says under a write pressed without a network
-    (the table page's markup does not carry it), zh by default, en with ?lang=en."""
-    zh = client.get("/t/texts.json").get_json()
-    en = client.get("/t/texts.json?lang=en").get_json()
-    assert zh == {"lang": "zh-Hans",
-                  "not_recorded": "没有网络：这一笔没有记入，填写的内容还在。有网络后再按一次。"}
-    assert en == {"lang": "en", "not_recorded": "No network: this was not recorded; what you "
-                  "typed is still here. Press again when the network is back."}
+    """What static/js/ledger.js says under a write pressed without a network is on the
+    scorer's page, as the queue's other words are (the badge's data-not-recorded), zh by
+    default, en with ?lang=en."""
+    token = open_table(client)
+    words = {}
+    for lang in ("zh", "en"):
+        page = client.get(f"/t/{token}" + ("?lang=en" if lang == "en" else "")).get_data(
+            as_text=True)
+        m = re.search(r'<div class="queue-badge" id="queue-badge"[^>]*data-not-recorded="([^"]*)"',
+                      page)
+        assert m, lang
+        words[lang] = htmllib.unescape(m.group(1))
+    assert words == {
+        "zh": "没有网络：这一笔没有记入，填写的内容还在。有网络后再按一次。",
+        "en": "No network: this was not recorded; what you typed is still here. Press again "
+              "when the network is back."}
 
 
 @pytest.mark.parametrize("lang, long_error, bad_error, base_error", [

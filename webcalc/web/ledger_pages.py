@@ -16,8 +16,7 @@ Routes (``<token>``: the edit or the view token, as in the JSON API):
   to the table page, or the table page with the error under its input (422), the conflict
   (409), or the new result when the posted fields are not what the page showed (409).
 * ``GET /t/send?table=<link>&<calculator query>`` — 记入牌桌 with a pasted link;
-  ``GET /t/mine`` — 我的牌桌 (the phone's own list, kept in its localStorage);
-  ``GET /t/texts.json`` — the words static/js/ledger.js shows offline, in the reader's language.
+  ``GET /t/mine`` — 我的牌桌 (the phone's own list, kept in its localStorage).
 * ``GET /t/<token>/chart.svg`` (pygal), ``/export.csv``, ``/export.json`` (in WeChat, whose
   browser saves no download, both answer a page: the evening as text and as its card;
   ``?raw=1`` the file), ``/qr.png`` (the view link's QR code; ``?link=edit``, the edit
@@ -61,7 +60,6 @@ ROUTES = (
     ("/import", ledger_new.import_table, ["POST"]),
     ("/mine", ledger_table.mine, ["GET"]),
     ("/send", ledger_table.send, ["GET"]),
-    ("/texts.json", ledger_table.page_texts, ["GET"]),
     ("/<token>", ledger_table.table, ["GET"]),
     ("/<token>/outcomes", ledger_table.entry_outcomes, ["GET"]),
     ("/<token>/live", ledger_table.live, ["GET"]),

@@ -19,7 +19,7 @@ from markupsafe import Markup
 from ..ledger import Busy, NotFound, is_free
 from . import form_proof, ledger_free
 from .htmx import add_vary, wants_fragment
-from .i18n import current_lang, html_lang, lang_param
+from .i18n import current_lang, lang_param
 from .ledger_entry import fixed_key
 from .ledger_home import TableHome, home_of
 from .ledger_load import ledger, links_of, load_table, page_etag, view_token_of
@@ -94,18 +94,6 @@ def entry_outcomes(token: str):
                     "outcomes": outcomes(t, st.args)}, ensure_ascii=False, separators=(",", ":")),
         mimetype="application/json")
     return resp
-
-# GET /t/texts.json
-def page_texts():
-    """The words static/js/ledger.js shows that the table page does not carry (its markup
-    stays as it was), in the reader's language: ``{"lang", "not_recorded"}``. The script
-    asks when a table page loads online and keeps the answer for a press without a network
-    (docs/decisions.md "Offline writes that are not queued")."""
-    body = {"lang": html_lang(),
-            "not_recorded": _("No network: this was not recorded; what you typed is still "
-                              "here. Press again when the network is back.")}
-    return current_app.response_class(
-        json.dumps(body, ensure_ascii=False, separators=(",", ":")), mimetype="application/json")
 
 #: a table link as pasted: the token after /t/ (or the token alone)
 _TOKEN_IN_LINK = re.compile(r"(?:^|/t/)([A-Za-z0-9_-]{16,64})(?:[/?#]|$)")
