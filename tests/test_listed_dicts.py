@@ -188,7 +188,7 @@ def python_listing(readings, jokers) -> list[dict[Any, Any]]:
 
 @compiled_only
 # complete hands are drawn by filtering random ones (hands(): about one in five fits)
-@settings(max_examples=examples(300), suppress_health_check=[HealthCheck.filter_too_much])
+@settings(max_examples=examples(150), suppress_health_check=[HealthCheck.filter_too_much])
 @given(hands(), st.booleans())
 def test_compiled_listing_equals_the_python_listing(hand, compiled):
     # webcalc/_pjunit_listing.c against decompose._listed_reading on the same readings:

@@ -115,7 +115,7 @@ def test_carried_bound_at_least_the_old(seed):
 
 @pytest.mark.parametrize("compiled", [
     pytest.param(True, marks=compiled_only), False], ids=["compiled", "python"])
-@settings(max_examples=examples(100), deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(seed=st.integers(0, 2**31), discard=st.integers(0, 3), need_real=st.booleans())
 def test_standard_drawn_same_with_the_old_bound(compiled, seed, discard, need_real):
     case = _hands(seed, discard)

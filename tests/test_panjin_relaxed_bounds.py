@@ -132,7 +132,7 @@ def test_relaxed_bounds_at_most_the_capped(seed, discard):
 
 @pytest.mark.parametrize("compiled", [
     pytest.param(True, marks=compiled_only), False], ids=["compiled", "python"])
-@settings(max_examples=examples(120), deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(seed=st.integers(0, 2**31), discard=st.integers(0, 3), need_real=st.booleans())
 def test_standard_drawn_same_with_relaxed_and_capped_bounds(compiled, seed, discard,
                                                             need_real):
