@@ -123,6 +123,18 @@ def test_eight_hands_on_a_free_table(browser, server, js):
             viewer_ctx.close()
 
 
+def _recorded_as_queued(page, ledger, token) -> None:
+    """The two free hands the offline tests queue (30 −10 −12.5 −7.5; then 小李 wins, paid
+    0.5 · 2 · 3) are recorded with the nets the queue showed, and the page's totals follow."""
+    ledger.forget_cached()
+    t = ledger.table(token)
+    assert [h["settlement"]["net"] for h in t["hands"]] == [[30, -10, -12.5, -7.5],
+                                                            [-0.5, 5.5, -2, -3]]
+    assert t["totals"] == [29.5, -4.5, -14.5, -10.5]
+    page.wait_for_function(
+        "() => document.querySelectorAll('#totals td')[0].textContent.trim() === '29.5'")
+
+
 @pytest.mark.service_worker
 def test_free_hands_queued_offline_are_recorded_as_shown(browser, server):
     """Without a network two free hands are queued (the service worker keeps them); the queue
@@ -163,13 +175,7 @@ def test_free_hands_queued_offline_are_recorded_as_shown(browser, server):
         ctx.set_offline(False)
         page.wait_for_function("() => document.querySelector('#queue-badge').hidden",
                                timeout=20_000)
-        ledger.forget_cached()
-        t = ledger.table(token)
-        assert [h["settlement"]["net"] for h in t["hands"]] == [[30, -10, -12.5, -7.5],
-                                                                [-0.5, 5.5, -2, -3]]
-        assert t["totals"] == [29.5, -4.5, -14.5, -10.5]
-        page.wait_for_function(
-            "() => document.querySelectorAll('#totals td')[0].textContent.trim() === '29.5'")
+        _recorded_as_queued(page, ledger, token)
     finally:
         ctx.close()
 
@@ -229,13 +235,7 @@ def test_free_hands_queued_offline_in_ios_wechat_are_recorded_as_shown(browser, 
             time.sleep(0.2)
             ledger.forget_cached()
         page.wait_for_function("() => document.querySelector('#queue-badge').hidden")
-        ledger.forget_cached()
-        t = ledger.table(token)
-        assert [h["settlement"]["net"] for h in t["hands"]] == [[30, -10, -12.5, -7.5],
-                                                                [-0.5, 5.5, -2, -3]]
-        assert t["totals"] == [29.5, -4.5, -14.5, -10.5]
-        page.wait_for_function(
-            "() => document.querySelectorAll('#totals td')[0].textContent.trim() === '29.5'")
+        _recorded_as_queued(page, ledger, token)
         assert errors == []
     finally:
         ctx.close()
