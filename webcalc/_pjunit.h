@@ -104,6 +104,7 @@ PJ_HIDDEN PyObject *discards_drawn_impl(PyObject *self, PyObject *args);
 PJ_HIDDEN PyObject *rest_places(PyObject *self, PyObject *args);
 PJ_HIDDEN PyObject *relaxed_rest(PyObject *self, PyObject *args);
 PJ_HIDDEN PyObject *suit_rests(PyObject *self, PyObject *args);
+PJ_HIDDEN int pj_relaxed_unit(const int *counts, int u, int m[10]);
 
 /* variants/panjin_lower.c */
 PJ_HIDDEN PyObject *count_lower(PyObject *self, PyObject *args);

@@ -56,32 +56,39 @@ static int read_hand(PyObject *real_o, PyObject *caps_o, PyObject *rest_o, int *
     return 0;
 }
 
-/* the four units' relaxed minima (_unit_free_min of the relaxed tables: jokers anywhere,
- * no cap, the free-joker rule sets' cached tables): m[u][g * 2 + p], 99 for none; 0, or -1
- * with an exception set */
-static int relaxed_minima(const int *real, int m[4][10]) {
+/* unit u's relaxed minima (_unit_free_min of the relaxed tables: jokers anywhere, no cap,
+ * the free-joker rule sets' cached tables) from its counts (counts[0] its first kind):
+ * m[g * 2 + p], 99 for none; 0, or -1 with an exception set. panjin_lower.c's count reads
+ * them too */
+int pj_relaxed_unit(const int *counts, int u, int m[10]) {
     static const int no_caps[MAXN] = {0};      /* a relaxed table's key has no caps */
-    for (int u = 0; u < 4; u++) {
-        int a = 9 * u, n = u < 3 ? 9 : 7, unit[MAXN];
-        for (int i = 0; i < n; i++)
-            unit[i] = real[a + i];
-        if (u == 3)          /* the honors' table is that of their counts in any order */
-            for (int i = 1; i < n; i++)
-                for (int j = i; j > 0 && unit[j] > unit[j - 1]; j--) {
-                    int t = unit[j]; unit[j] = unit[j - 1]; unit[j - 1] = t;
-                }
-        Row rows[MAXROWS];
-        int nr = free_unit_rows(unit, no_caps, n, u == 3, M_RELAXED, rows);
-        if (nr < 0)
-            return -1;
-        for (int k = 0; k < 10; k++)
-            m[u][k] = 99;
-        for (int i = 0; i < nr; i++) {
-            int k = rows[i].g * 2 + rows[i].p;
-            if (rows[i].d < m[u][k])
-                m[u][k] = rows[i].d;
-        }
+    int n = u < 3 ? 9 : 7, unit[MAXN];
+    for (int i = 0; i < n; i++)
+        unit[i] = counts[i];
+    if (u == 3)              /* the honors' table is that of their counts in any order */
+        for (int i = 1; i < n; i++)
+            for (int j = i; j > 0 && unit[j] > unit[j - 1]; j--) {
+                int t = unit[j]; unit[j] = unit[j - 1]; unit[j - 1] = t;
+            }
+    Row rows[MAXROWS];
+    int nr = free_unit_rows(unit, no_caps, n, u == 3, M_RELAXED, rows);
+    if (nr < 0)
+        return -1;
+    for (int k = 0; k < 10; k++)
+        m[k] = 99;
+    for (int i = 0; i < nr; i++) {
+        int k = rows[i].g * 2 + rows[i].p;
+        if (rows[i].d < m[k])
+            m[k] = rows[i].d;
     }
+    return 0;
+}
+
+/* the four units' relaxed minima: m[u], as pj_relaxed_unit */
+static int relaxed_minima(const int *real, int m[4][10]) {
+    for (int u = 0; u < 4; u++)
+        if (pj_relaxed_unit(real + 9 * u, u, m[u]) < 0)
+            return -1;
     return 0;
 }
 

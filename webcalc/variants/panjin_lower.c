@@ -54,26 +54,9 @@ static void closure(const int *m, int *out) {
 }
 
 static int unit_closure(const int *counts, int u, int *out) {
-    static const int no_caps[MAXN] = {0};      /* a relaxed table's key has no caps */
-    int n = u < 3 ? 9 : 7, unit[MAXN], m[10];
-    for (int i = 0; i < n; i++)
-        unit[i] = counts[i];
-    if (u == 3)              /* the honors' table is that of their counts in any order */
-        for (int i = 1; i < n; i++)
-            for (int j = i; j > 0 && unit[j] > unit[j - 1]; j--) {
-                int t = unit[j]; unit[j] = unit[j - 1]; unit[j - 1] = t;
-            }
-    Row rows[MAXROWS];
-    int nr = free_unit_rows(unit, no_caps, n, u == 3, M_RELAXED, rows);
-    if (nr < 0)
+    int m[10];
+    if (pj_relaxed_unit(counts, u, m) < 0)
         return -1;
-    for (int k = 0; k < 10; k++)
-        m[k] = PINF;
-    for (int i = 0; i < nr; i++) {
-        int k = rows[i].g * 2 + rows[i].p;
-        if (rows[i].d < m[k])
-            m[k] = rows[i].d;
-    }
     closure(m, out);
     return 0;
 }
