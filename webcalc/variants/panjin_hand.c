@@ -647,6 +647,18 @@ PyObject *rest_places(PyObject *self, PyObject *args) {
     return rests(m, 0);
 }
 
+/* real: 34 tile counts, each 0 to 14 as check_unit takes them (relaxed_rest's and
+ * suit_rests' argument); 0, or -1
+ * with an exception set */
+static int read_real(PyObject *real_o, int real[34]) {
+    if (read_ints(real_o, real, 34, "real") != 34) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "real: 34 numbers");
+        return -1;
+    }
+    return check_unit(real, 34) < 0 ? -1 : 0;
+}
+
 /* relaxed_rest(real) -> (whole, (rest0, ..., rest3)): panjin_search.py _relaxed_bounds, the
  * bounds of 盘锦's searches from the relaxed unit tables (jokers anywhere, no cap: the
  * free-joker rule sets' tables, webcalc/_pjunit_draws.c, cached and warmed, keyed by the
@@ -658,12 +670,7 @@ PyObject *relaxed_rest(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "O", &real_o))
         return NULL;
     int real[34];
-    if (read_ints(real_o, real, 34, "real") != 34) {
-        if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_ValueError, "real: 34 numbers");
-        return NULL;
-    }
-    if (check_unit(real, 34) < 0)
+    if (read_real(real_o, real) < 0)
         return NULL;
     int m[4][10];
     if (relaxed_minima(real, m) < 0)
@@ -680,12 +687,7 @@ PyObject *suit_rests(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "Oii", &real_o, &suits0, &allowed))
         return NULL;
     int real[34];
-    if (read_ints(real_o, real, 34, "real") != 34) {
-        if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_ValueError, "real: 34 numbers");
-        return NULL;
-    }
-    if (check_unit(real, 34) < 0)
+    if (read_real(real_o, real) < 0)
         return NULL;
     if (suits0 < 0 || suits0 > 7 || allowed < 0 || allowed > 255) {
         PyErr_SetString(PyExc_ValueError, "suits0: 0 to 7; allowed: 0 to 255");
