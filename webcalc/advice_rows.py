@@ -17,7 +17,7 @@ dict listed wherever the kind is (nothing changes these dicts after they are mad
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .tiles import CODES
@@ -32,6 +32,24 @@ def _bits(mask: int) -> list[int]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
+
+
+def row_cells(gone: Sequence[int], visible: Sequence[int] | None,
+              ) -> Callable[[int], dict[str, Any]]:
+    """A kind's row cell ``{"tile", "remaining", "dead"}``, one dict per kind shared by every
+    list that names it (``remaining``: 4 less ``gone``, the tiles held, in melds and the
+    indicator, less ``visible``, never below 0)."""
+    cells: dict[int, dict[str, Any]] = {}
+
+    def cell(k: int) -> dict[str, Any]:
+        c = cells.get(k)
+        if c is None:
+            left = 4 - gone[k] - (visible[k] if visible else 0)
+            left = left if left > 0 else 0
+            c = cells[k] = {"tile": CODES[k], "remaining": left, "dead": left == 0}
+        return c
+
+    return cell
 
 
 def advice_rows(answer: Any, counts: Sequence[int], meld_tiles: Sequence[int],
@@ -56,16 +74,7 @@ def advice_rows(answer: Any, counts: Sequence[int], meld_tiles: Sequence[int],
     for k in range(kinds):
         if gone[k] < 4:
             live |= 1 << k
-    cells: dict[int, dict[str, Any]] = {}
-
-    def cell(k: int) -> dict[str, Any]:
-        c = cells.get(k)
-        if c is None:
-            left = 4 - gone[k] - (visible[k] if visible else 0)
-            left = left if left > 0 else 0
-            c = cells[k] = {"tile": CODES[k], "remaining": left, "dead": left == 0}
-        return c
-
+    cell = row_cells(gone, visible)
     if discards is None:
         d, lower, zero = answer
         waits = [cell(k) for k in _bits(zero & live)]

@@ -20,9 +20,9 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from ..advice_rows import row_cells
 from ..compiled import pjunit as _pjunit
 from ..shanten import INF, hand_caps
-from ..tiles import CODES
 from .panjin_draws import panjin_standard_drawn, seven_pairs_panjin_drawn
 from .panjin_lower import count_lower
 from .panjin_search import panjin_meld_flags
@@ -85,16 +85,7 @@ def own_advice(variant: Panjin, sit: Situation, kinds: int, visible: Sequence[in
     gone = sit.hand.held_counts()
     if sit.indicator is not None:
         gone[sit.indicator] += 1
-    cells: dict[int, dict[str, Any]] = {}
-
-    def cell(k: int) -> dict[str, Any]:
-        c = cells.get(k)
-        if c is None:
-            left = 4 - gone[k] - (visible[k] if visible else 0)
-            left = left if left > 0 else 0
-            c = cells[k] = {"tile": CODES[k], "remaining": left, "dead": left == 0}
-        return c
-
+    cell = row_cells(gone, visible)
     wait_rows = [cell(k) for k in waits if k < kinds and gone[k] < 4]
     live = kinds - sum(1 for k in range(kinds) if gone[k] >= 4)
     any_tile = bool(live) and len(wait_rows) == live
