@@ -47,6 +47,16 @@ def submit(page, button: str) -> None:
         page.click(button)
 
 
+def open_free_table(page, base: str) -> str:
+    """新开一桌 as 自由记分 with :data:`NAMES`; the edit token of the table it opened."""
+    page.goto(base + "/t/new")
+    page.select_option("#variant", "free")
+    for i, n in enumerate(NAMES):
+        page.fill(f"#n{i}", n)
+    submit(page, "#new-table button.primary")
+    return page.url.split("/t/")[1].split("?")[0]
+
+
 @pytest.mark.parametrize("js", [True, False], ids=["js", "nojs"])
 def test_eight_hands_on_a_free_table(browser, server, js):
     from playwright.sync_api import expect
@@ -57,11 +67,7 @@ def test_eight_hands_on_a_free_table(browser, server, js):
     ctx, page = new_page(browser, js)
     viewer_ctx = viewer = None
     try:
-        page.goto(base + "/t/new")
-        page.select_option("#variant", "free")
-        for i, n in enumerate(NAMES):
-            page.fill(f"#n{i}", n)
-        submit(page, "#new-table button.primary")
+        open_free_table(page, base)
         assert "?new=1" in page.url
         expect(page.locator("h1")).to_contain_text("自由记分")
         edit = page.url.split("/t/")[1].split("?")[0]
@@ -149,12 +155,7 @@ def test_free_hands_queued_offline_are_recorded_as_shown(browser, server):
         page.goto(base + "/")
         page.evaluate("async () => { await navigator.serviceWorker.ready; }")
         page.wait_for_function(CONTROLLED, timeout=30_000)
-        page.goto(base + "/t/new")
-        page.select_option("#variant", "free")
-        for i, n in enumerate(NAMES):
-            page.fill(f"#n{i}", n)
-        submit(page, "#new-table button.primary")
-        token = page.url.split("/t/")[1].split("?")[0]
+        token = open_free_table(page, base)
         page.goto(base + f"/t/{token}")
         _until(page, KEPT, f"/t/{token}")
         _offline(ctx, page)
@@ -200,12 +201,7 @@ def test_free_hands_queued_offline_in_ios_wechat_are_recorded_as_shown(browser, 
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     try:
-        page.goto(base + "/t/new")
-        page.select_option("#variant", "free")
-        for i, n in enumerate(NAMES):
-            page.fill(f"#n{i}", n)
-        submit(page, "#new-table button.primary")
-        token = page.url.split("/t/")[1].split("?")[0]
+        token = open_free_table(page, base)
         ctx.set_offline(True)
         page.wait_for_function("() => !navigator.onLine")
         for i, x in enumerate(["30", "-10", "-12.5", "-7.5"]):
