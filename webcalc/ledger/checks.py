@@ -223,6 +223,8 @@ def _table_spec(spec: Any) -> tuple[str, dict, int | float, list[str], int]:
     else:
         options = dataclasses.asdict(parse_options(variant.Options, spec.get("options")))
     base = table_base(spec.get("base", 1))
+    if variant is None and base != 1:       # no rule set: nothing multiplies a base
+        raise _bad("base", "ledger.free_base")
     names = spec.get("names")
     if names is None:
         names = list(DEFAULT_NAMES)
