@@ -230,6 +230,8 @@ TEXTS: dict[str, str] = dict([
     M_("ledger.variant",
        "Variant (variant) should be sanmenxia (Sanmenxia), zhengzhou (Zhengzhou), panjin (Panjin), jincheng (Jincheng) or free (free scoring: no rule set)."),
     M_("ledger.free_options", "A free-scoring table has no rule set: give no options (options)."),
+    M_("ledger.free_base",
+       "A free-scoring table has no base points (base): each hand's amounts are typed as they are."),
     M_("ledger.points_hand", "Points"),
     M_("ledger.points_list",
        "Points (points) should be a list of four amounts, one per seat: East, South, West, North."),

@@ -38,6 +38,15 @@ def test_a_free_table_has_no_rule_set(api):
     assert (t["hands"], t["totals"], t["settle_up"]) == ([], [0, 0, 0, 0], [])
     r = api.post("/api/v1/tables", json={"variant": "free", "options": {"pao_max": 2}})
     assert error(r) == (400, "bad_request", "options")
+    # nothing multiplies a base on a free table: one given is refused, not stored unread
+    for base in (5, 0.5, 0):
+        r = api.post("/api/v1/tables", json={"variant": "free", "base": base})
+        assert error(r)[0] == 400 and error(r)[2] == "base", base
+    assert "底分" in api.post("/api/v1/tables", json={"variant": "free", "base": 5}).json[
+        "error"]["message"]
+    for base in (1, None):                  # the default every table carries
+        r = api.post("/api/v1/tables", json={"variant": "free", "base": base})
+        assert r.status_code == 201 and r.json["table"]["base"] == 1
 
 
 def test_hands_are_the_amounts_given_and_sum_exactly(api):

@@ -468,3 +468,25 @@ def test_new_table_shows_each_bad_field_under_its_own_input(client, lang, long_e
     assert under("n0") == under("n2") == ""
     assert f'value="{"小" * 17}"' in html and 'id="n1"' in html
     assert "字段长度" not in html and "Field cannot be longer" not in html
+
+
+@pytest.mark.parametrize("lang, base, error", [
+    ("zh", "0", "底分（base）应为大于 0、不超过 1000000000 的数。"),
+    ("en", "1e20", "Base (base) should be a number above 0 and at most 1000000000."),
+    ("zh", "0.12345", "带小数的底分（base）最多 4 位小数"),
+])
+def test_new_table_shows_the_base_range_error_beside_a_bad_name(client, lang, base, error):
+    """A base out of the ledger's range (0, too big, too many decimals) is refused under its
+    box in the same answer as a bad name, not only once the names are fixed; nothing is
+    created."""
+    q = "?lang=en" if lang == "en" else ""
+    page = client.get("/t/new" + q).get_data(as_text=True)
+    r = client.post("/t/new" + q, data={
+        "csrf_token": csrf(page), "variant": "zhengzhou", "base": base, "dealer": "0",
+        "form_variant": "zhengzhou", "n0": "老王", "n1": "小" * 17, "n2": "", "n3": ""})
+    html = r.get_data(as_text=True)
+    assert r.status_code == 422
+    m = re.search(r'<p class="field-error" id="base-error">(.*?)</p>', html)
+    assert m is not None and error in htmllib.unescape(re.sub(r"<[^>]+>", "", m.group(1)))
+    assert re.search(r'<p class="field-error" id="n1-error">', html)
+    assert f'value="{base}"' in html

@@ -191,6 +191,21 @@ def _reason(reason: Any, field: str) -> str:
     return reason
 
 
+def table_base(base: Any) -> int | float:
+    """A table's 底分 as given (None: the default 1); raises :class:`InputError` on the field
+    ``base`` when it is no amount a base may be (:func:`webcalc.settlement.amount_problem`).
+    The pages ask it beside their other fields, so that its error shows with theirs."""
+    if base is None:
+        return 1
+    problem = amount_problem(base)
+    if problem == "decimals":
+        raise InputError("bad_settlement", M("ledger.base_decimals", d=BASE_DECIMALS,
+                                             max=MAX_DECIMAL_BASE), "base")
+    if problem is not None:
+        raise InputError("bad_settlement", M("ledger.base_bad", max=MAX_BASE), "base")
+    return base
+
+
 def _table_spec(spec: Any) -> tuple[str, dict, int | float, list[str], int]:
     if not isinstance(spec, dict):
         raise InputError("bad_json", M("request.not_object"), None)
@@ -207,15 +222,9 @@ def _table_spec(spec: Any) -> tuple[str, dict, int | float, list[str], int]:
         raise InputError("unknown_variant", M("ledger.variant"), "variant")
     else:
         options = dataclasses.asdict(parse_options(variant.Options, spec.get("options")))
-    base = spec.get("base", 1)
-    if base is None:
-        base = 1
-    problem = amount_problem(base)
-    if problem == "decimals":
-        raise InputError("bad_settlement", M("ledger.base_decimals", d=BASE_DECIMALS,
-                                             max=MAX_DECIMAL_BASE), "base")
-    if problem is not None:
-        raise InputError("bad_settlement", M("ledger.base_bad", max=MAX_BASE), "base")
+    base = table_base(spec.get("base", 1))
+    if variant is None and base != 1:       # no rule set: nothing multiplies a base
+        raise _bad("base", "ledger.free_base")
     names = spec.get("names")
     if names is None:
         names = list(DEFAULT_NAMES)

@@ -19,7 +19,7 @@ from ..analysis import VARIANT_LABELS
 from ..errors import InputError
 from ..json_checks import reject_constant
 from ..ledger import FREE, LedgerError, is_free
-from ..ledger.checks import NAME_MAX
+from ..ledger.checks import NAME_MAX, table_base
 from ..messages import seat
 from ..variants import DEFAULT_VARIANT
 from .htmx import add_vary
@@ -83,15 +83,10 @@ def new_table():
     if valid:
         spec = {"variant": variant, "options": None if room is None else room.options_request(),
                 "names": names, "dealer": int(form.dealer.data)}
-        base = (form.base.data or "1").strip()
-        try:
-            spec["base"] = int(base) if re.fullmatch(r"\d{1,12}", base) else float(base)
-        except ValueError:
-            form.base.errors = [_("Base points should be a positive number, such as 1, 100 or "
-                                  "0.5.")]
-        if free:                            # no rule set: no base, no options
-            spec.pop("base")
-            form.base.errors = []
+        if not free:                        # no rule set: no base, no options
+            base = _read_base(form)
+            if base is not None:
+                spec["base"] = base
         if names is not None and not form.base.errors and not (
                 room is not None and any(o.error for o in room.options)):
             try:
@@ -111,11 +106,26 @@ def new_table():
                 status = STATUS.get(type(err), 400)
         status = status if status != 200 else 422
     elif request.method == "POST":
+        if not free and not form.base.errors:   # its error beside the others' (names, options)
+            _read_base(form)
         status = 422
     html = render_template("ledger_new.html", form=form, room=room, general=general,
                            import_form=ImportForm(formdata=None),
                            free=free, variant_label=VARIANT_NAMES.get(variant, variant))
     return add_vary(make_response(html, status))
+
+
+def _read_base(form: NewTableForm) -> int | float | None:
+    """The 底分 typed, as the ledger will take it (:func:`webcalc.ledger.checks.table_base`:
+    its bounds), or None with the error under the box."""
+    base = (form.base.data or "1").strip()
+    try:
+        return table_base(int(base) if re.fullmatch(r"\d{1,12}", base) else float(base))
+    except InputError as err:               # a number out of the ledger's range
+        form.base.errors = [localized(err.message)]
+    except ValueError:                      # no number at all
+        form.base.errors = [_("Base points should be a positive number, such as 1, 100 or 0.5.")]
+    return None
 
 
 def _seat_names(form: NewTableForm) -> list[str] | None:
