@@ -38,11 +38,13 @@ PJUNIT_SOURCES = ["webcalc/_pjunit.c", "webcalc/_pjunit_free.c", "webcalc/_pjuni
                   "webcalc/_pjunit_rows.c", "webcalc/_pjunit_jokers.c",
                   "webcalc/_pjunit_listing.c", "webcalc/_pjunit_flags.c",
                   "webcalc/variants/panjin_unit.c", "webcalc/variants/panjin_hand.c",
-                  "webcalc/variants/panjin_lower.c", "webcalc/variants/panjin_advice.c"]
+                  "webcalc/variants/panjin_lower.c", "webcalc/variants/panjin_advice.c",
+                  "webcalc/variants/panjin_advice14.c"]
 
 setup(ext_modules=[Extension("webcalc._pjunit", PJUNIT_SOURCES,
                              depends=["webcalc/_pjunit.h", "webcalc/_rowkit.h",
-                                      "webcalc/variants/panjin_unit.h"],
+                                      "webcalc/variants/panjin_unit.h",
+                                      "webcalc/variants/panjin_advice.h"],
                              optional=True, extra_compile_args=["-O2"]),
                    # a plain hand's advice from dense unit tables (webcalc/_plain.h lists
                    # its sources)

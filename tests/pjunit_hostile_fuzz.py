@@ -135,6 +135,8 @@ def values(rng, N):
                                   tuple(rng.randrange(34) if rng.random() < .9 else i() for _ in range(rng.choice([0, 1, 2, 40]))),
                                   counts34(), rng.randint(-1, 33) if rng.random() < .9 else i(),
                                   counts34() if rng.random() < .5 else (), rng.choice([27, 34, 34]) if rng.random() < .9 else i(), b()),
+        # the 14-tile call takes the 13-tile one's arguments but the last
+        "panjin_advice14": lambda: calls["panjin_advice"]()[:-1],
         "plain_hand": lambda: (text() if rng.random() < .95 else junk(),
                                TILES if rng.random() < .9 else rng.choice([TILES[:33], TILES + (0,), list(TILES), tuple(junk() for _ in range(34)), junk()]),
                                rng.choice([27, 34, 34]) if rng.random() < .9 else i()),
@@ -175,7 +177,7 @@ def values(rng, N):
 def objects(rng, N):
     containers = []
     def nested():
-        f = rng.choice(["needs", "free_unit", "plain_unit", "search", "merge", "fold", "fold_draws", "rest_places", "free_draws", "panjin_advice"])
+        f = rng.choice(["needs", "free_unit", "plain_unit", "search", "merge", "fold", "fold_draws", "rest_places", "free_draws", "panjin_advice", "panjin_advice14"])
         args = {"needs": ((1, 2, 1), False, True), "free_unit": ((1, 2, 1), (4, 4, 4), False),
                 "plain_unit": ((1, 2, 1), (4, 4, 4), False),
                 "search": ((1, 2, 1, 0, 0, 1, 0, 0, 2), (4,) * 9, (0,) * 9, 0, False, 8, 9, 4, 0, 4, None, (0,), False, True),
@@ -184,7 +186,8 @@ def objects(rng, N):
                 "fold_draws": ({(0, 0, q): 0 for q in range(10)}, (1, 2, 1, 0, 0, 1, 0, 0, 2), (4,) * 9, False, True, 4, 8, 8, 9, [0, 1, 2]),
                 "rest_places": ((0,) * 10,) * 4,
                 "free_draws": ((1,) * 13 + (0,) * 21, (), 20, 34, 1 << 21, 3, 0, (0, 1, 2)),
-                "panjin_advice": ((1,) * 13 + (0,) * 21, (4,) * 34, 0, 0, 4, 0, 8, False, False, False, (), (1,) * 13 + (0,) * 21, -1, (), 34, True)}[f]
+                "panjin_advice": ((1,) * 13 + (0,) * 21, (4,) * 34, 0, 0, 4, 0, 8, False, False, False, (), (1,) * 13 + (0,) * 21, -1, (), 34, True),
+                "panjin_advice14": ((1,) * 14 + (0,) * 20, (4,) * 34, 0, 0, 4, 0, 8, False, False, False, (), (1,) * 14 + (0,) * 20, -1, (), 34)}[f]
         try: getattr(P, f)(*args)
         except Exception: pass
     class E:
@@ -206,7 +209,7 @@ def objects(rng, N):
         containers.append(d2); return d2
     for _ in range(N):
         containers.clear()
-        f = rng.randrange(15)
+        f = rng.randrange(16)
         try:
             if f == 0: P.needs(lst([rng.randint(0, 4) for _ in range(9)]), False, True)
             elif f == 1: P.free_unit(lst([rng.randint(0, 4) for _ in range(9)]), lst([4] * 9), False)
@@ -228,6 +231,14 @@ def objects(rng, N):
                 P.panjin_advice(lst(counts), lst([4] * 34), ev(rng.randint(0, 2)), ev(rng.randint(0, 2)), ev(4), ev(0), ev(8), False, rng.random() < .3, False,
                                 lst([rng.randrange(34) for _ in range(rng.choice([0, 1, 2]))]), lst(counts), ev(rng.randint(-1, 33)),
                                 lst([0] * 34) if rng.random() < .5 else (), ev(34), True)
+            elif f == 15:
+                counts = [0] * 34
+                for _ in range(14):
+                    counts[rng.randrange(34)] += 1
+                counts = [min(c, 4) for c in counts]
+                P.panjin_advice14(lst(counts), lst([4] * 34), ev(rng.randint(0, 2)), ev(rng.randint(0, 2)), ev(4), ev(0), ev(8), False, rng.random() < .3, False,
+                                  lst([rng.randrange(34) for _ in range(rng.choice([0, 1, 2]))]), lst(counts), ev(rng.randint(-1, 33)),
+                                  lst([0] * 34) if rng.random() < .5 else (), ev(34))
             elif f == 7: P.rest_places(*(lst([rng.randint(0, 99) for _ in range(10)]) for _ in range(4)))
             else:
                 counts = [0] * 34

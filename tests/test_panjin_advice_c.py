@@ -134,8 +134,9 @@ def test_seven_pairs_is_left_to_the_python_path():
     assert got is not None and got[0] == 0 and got == _python(req, False)
 
 
-@compiled_only
-@pytest.mark.parametrize("bad, error", [
+#: arguments panjin_advice (and panjin_advice14, the same but its last) cannot read: the
+#: argument's place, what is put there, the error
+REFUSED = [
     ({0: (0,) * 33}, ValueError),                     # real: 34 numbers
     ({11: (0,) * 10}, ValueError),                    # held: 34 numbers
     ({13: (0,) * 5}, ValueError),                     # visible: 34 or none
@@ -145,7 +146,11 @@ def test_seven_pairs_is_left_to_the_python_path():
     ({10: (34,)}, ValueError),                        # wild: kinds 0..33
     ({1: (99,) * 34}, ValueError),                    # caps -64..64 (standard_drawn's)
     ({0: "x"}, TypeError),
-])
+]
+
+
+@compiled_only
+@pytest.mark.parametrize("bad, error", REFUSED)
 def test_arguments_it_cannot_read_are_refused(bad, error):
     rng = random.Random(5)
     real = [0] * 34

@@ -45,6 +45,11 @@ def _request(seed):
                                                  None if req.get("indicator") is None
                                                  else parse_tiles(req["indicator"])[0])}:
             req.pop("win_by")
+    return with_visible(rng, req)
+
+
+def with_visible(rng, req):
+    """``req`` with 1-11 of the copies it leaves ``visible``, two times in five."""
     if rng.random() < 0.4:
         held = parse_tiles(req["hand"]) + [t for m in req.get("melds", ())
                                            for t in parse_tiles(m["tiles"])]

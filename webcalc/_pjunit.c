@@ -1,4 +1,4 @@
-/* webcalc._pjunit: the engine's hot searches compiled, twenty-six functions in one
+/* webcalc._pjunit: the engine's hot searches compiled, twenty-seven functions in one
  * optional extension (setup.py). Each is the twin of a Python function that stays the
  * reference and runs when the module was not built or refuses a call (webcalc/compiled.py): the same
  * states, transitions, bounds and pruning, so tests/test_pjunit.py can hold both equal.
@@ -97,6 +97,7 @@ GUARDED(merge, busy_merge)
 GUARDED(standard_drawn, busy_search)        /* their searches use search()'s tables */
 GUARDED(discards_drawn, busy_search)
 GUARDED(panjin_advice, busy_search)         /* it runs standard_drawn's searches */
+GUARDED(panjin_advice14, busy_search)       /* and discards_drawn's */
 GUARDED(fold, busy_fold)
 GUARDED(fold_draws, busy_fold)
 
@@ -210,6 +211,11 @@ static PyMethodDef methods[] = {
      "seven_pairs, wild, held, indicator, visible, kinds, useful) -> (shanten, waits, "
      "useful, useful_total, any_tile_wait) or None: a rule set's own 13-tile advice in one "
      "call. See webcalc/variants/panjin_advice.py own_advice."},
+    {"panjin_advice14", panjin_advice14, METH_VARARGS,
+     "panjin_advice14(real, caps, jokers, room, groups, flags, allowed, piaohu, need_real, "
+     "seven_pairs, wild, held, indicator, visible, kinds) -> (efficiency, discards, "
+     "shanten) or None: a rule set's own 14-tile advice, every discard, in one call. See "
+     "webcalc/variants/panjin_advice.py discards_advice."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -2,7 +2,7 @@
  * the module is one extension, webcalc._pjunit).
  *
  *   webcalc/_pjunit.c              the module: the argument readers, the re-entrancy
- *                                  guards and the method table (twenty-six functions)
+ *                                  guards and the method table (twenty-seven functions)
  *   webcalc/_pjunit_free.c         the free-joker unit tables, folds and merge (shanten.py:
  *                                  unit_free, _plain_rows, free_unit_states,
  *                                  free_unit_draws, free_standard) and tables.py's
@@ -28,6 +28,9 @@
  *   webcalc/variants/panjin_advice.c the same rule set's 13-tile advice in one call: the
  *                                  count, the searches, the waits and the rows
  *                                  (panjin_advice.py own_advice)
+ *   webcalc/variants/panjin_advice14.c its 14-tile advice (every discard) in one call:
+ *                                  the count, the discards' searches, the rows
+ *                                  (panjin_advice.py discards_advice)
  *
  * Every function is the twin of a Python function that stays the reference
  * (tests/test_pjunit.py holds the two equal).
@@ -90,6 +93,9 @@ PJ_HIDDEN PyObject *free_cache_info(PyObject *self, PyObject *args);
 /* _pjunit_rows.c */
 PJ_HIDDEN PyObject *free_advice(PyObject *self, PyObject *args);
 PJ_HIDDEN PyObject *own_rows(PyObject *self, PyObject *args);
+PJ_HIDDEN PyObject *own_rows_of(const int *ts, const long *ds, const uint64_t *masks, int n,
+                                const int *held, int indicator, const int *vis, int kinds,
+                                int ready);
 
 /* variants/panjin_unit.c */
 PJ_HIDDEN PyObject *search_impl(PyObject *self, PyObject *args);
@@ -111,8 +117,10 @@ PJ_HIDDEN PyObject *count_lower(PyObject *self, PyObject *args);
 PJ_HIDDEN int pj_count_lower(const int *real, const int *caps, int jokers, int groups,
                              int allowed, int flags);
 
-/* variants/panjin_advice.c */
+/* variants/panjin_advice.c, variants/panjin_advice14.c (what they share:
+ * variants/panjin_advice.h) */
 PJ_HIDDEN PyObject *panjin_advice_impl(PyObject *self, PyObject *args);
+PJ_HIDDEN PyObject *panjin_advice14_impl(PyObject *self, PyObject *args);
 
 
 #endif

@@ -172,24 +172,7 @@ static PyObject *advice14(Cells *c, PyObject *answer, const int *ds, int nd, int
         if (put_eff_row(eff, &ne, (int)t, d, useful, sh, ut) < 0)
             goto fail;
     }
-    {
-        sort_keyed(eff, ne);
-        long best = ne && eff[0].key[0] < RINF ? eff[0].key[0] : -1;
-        PyObject *el = keyed_list(eff, ne);
-        if (!el)
-            goto fail;
-        ne = 0;
-        PyObject *rl = keyed_list(ready, nr);
-        if (!rl) {
-            Py_DECREF(el);
-            goto fail;
-        }
-        nr = 0;
-        if (best < 0)
-            out = Py_BuildValue("(NNO)", el, rl, Py_None);
-        else
-            out = Py_BuildValue("(NNl)", el, rl, best);
-    }
+    out = advice14_answer(eff, &ne, ready, &nr, RINF);
 fail:
     for (int i = 0; i < ne; i++)
         Py_XDECREF(eff[i].row);
@@ -259,63 +242,41 @@ done:
     return out;
 }
 
-/* own_rows(discards, held, indicator, visible, kinds): the 14-tile 牌理 rows of a rule set
- * whose own search gives each discard's distance and useful kinds, the twin of
- * webcalc/efficiency.py _entry_rows (see there); tests/test_pjunit_own_rows.py holds the
- * two equal. discards: (t, d, mask) per discard the rule set allows, mask its kinds as bits;
- * held: the 14 tiles' 34 counts, melds included; indicator: its kind or -1; visible: 34
- * counts (0 to 4) or empty. One {"tile", "remaining", "dead"} dict per kind, as above. */
-PyObject *own_rows(PyObject *self, PyObject *args) {
-    (void)self;
-    PyObject *discards_o, *held_o, *vis_o;
-    int indicator, kinds;
-    if (!PyArg_ParseTuple(args, "OOiOi", &discards_o, &held_o, &indicator, &vis_o, &kinds))
-        return NULL;
+/* the 14-tile 牌理 rows of n discards, each (ts[e], ds[e], masks[e]) (a distance RINF or
+ * more: never ready), as own_rows below says; held, indicator, vis (NULL: none), kinds as
+ * own_rows takes them. ready: (the rows, the API's discards rows of the ready ones as
+ * efficiency.ready_discard_rows writes them, the best shanten or None) instead of the
+ * rows alone. NULL with an exception set (ValueError: counts it does not take). */
+PyObject *own_rows_of(const int *ts, const long *ds, const uint64_t *masks, int n,
+                      const int *held, int indicator, const int *vis, int kinds, int ready) {
     if (strings_ready() < 0)
         return NULL;
-    Cells c;
-    Keyed eff[34];
-    int held[34], vis[34], ne = 0, nv;
-    PyObject *out = NULL, *fast = NULL;
-    memset(c.cell, 0, sizeof(c.cell));
-    if (read_ints(held_o, held, 34, "held") != 34
-        || (nv = read_ints(vis_o, vis, 34, "visible")) < 0)
-        goto bad;
-    if ((nv != 0 && nv != 34) || indicator < -1 || indicator > 33 || kinds < 0 || kinds > 34) {
+    if (n > 34 || indicator < -1 || indicator > 33 || kinds < 0 || kinds > 34) {
         PyErr_SetString(PyExc_ValueError,
-                        "own_rows: 34 held, 34 visible or none, indicator -1..33, kinds 0..34");
-        goto done;
+                        "own_rows: at most 34 discards, indicator -1..33, kinds 0..34");
+        return NULL;
     }
+    Cells c;
+    Keyed eff[34], rd[34];
+    int ne = 0, nr = 0;
+    PyObject *out = NULL;
+    memset(c.cell, 0, sizeof(c.cell));
     uint64_t live = 0;
     for (int k = 0; k < 34; k++) {
-        if (held[k] < 0 || held[k] > 8 || (nv && (vis[k] < 0 || vis[k] > 4))) {
+        if (held[k] < 0 || held[k] > 8 || (vis && (vis[k] < 0 || vis[k] > 4))) {
             PyErr_SetString(PyExc_ValueError, "own_rows: held 0 to 8, visible 0 to 4");
             goto done;
         }
         c.gone[k] = held[k] + (k == indicator);
-        int left = 4 - c.gone[k] - (nv ? vis[k] : 0);
+        int left = 4 - c.gone[k] - (vis ? vis[k] : 0);
         c.left[k] = left > 0 ? left : 0;
         if (k < kinds && c.gone[k] < 4)
             live |= (uint64_t)1 << k;
     }
-    fast = PySequence_Tuple(discards_o);
-    if (!fast)
-        goto done;
-    if (PyTuple_GET_SIZE(fast) > 34) {
-        PyErr_SetString(PyExc_ValueError, "own_rows: at most 34 discards");
-        goto done;
-    }
-    for (Py_ssize_t e = 0; e < PyTuple_GET_SIZE(fast); e++) {
-        PyObject *item = PyTuple_GET_ITEM(fast, e);
-        if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 3) {
-            PyErr_SetString(PyExc_TypeError, "own_rows: a (t, d, mask) per discard");
-            goto done;
-        }
-        long t = PyLong_AsLong(PyTuple_GET_ITEM(item, 0));
-        long d = PyLong_AsLong(PyTuple_GET_ITEM(item, 1));
-        uint64_t mask = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(item, 2));
-        if (PyErr_Occurred())
-            goto done;
+    for (int e = 0; e < n; e++) {
+        int t = ts[e];
+        long d = ds[e];
+        uint64_t mask = masks[e];
         if (t < 0 || t > 33 || mask >> 34) {
             PyErr_SetString(PyExc_ValueError, "own_rows: t 0..33, mask below 2**34");
             goto done;
@@ -331,23 +292,97 @@ PyObject *own_rows(PyObject *self, PyObject *args) {
             useful = cell_list(&c, mask, &ut);
             sh = PyLong_FromLong(d > 1 ? d - 1 : 0);
         }
-        if (put_eff_row(eff, &ne, (int)t, d, useful, sh, ut) < 0)
+        if (ready && d <= 1 && useful) {
+            /* ready_discard_rows: {discard, waits (the useful draws), remaining} */
+            PyObject *wl = PyList_GetSlice(useful, 0, PyList_GET_SIZE(useful));
+            PyObject *tot = wl ? PyLong_FromLong(ut) : NULL;
+            PyObject *row = tot ? row4(s_discard, s_code[t], s_waits, wl, s_remaining, tot,
+                                       NULL, NULL)
+                                : NULL;
+            Py_XDECREF(wl);
+            Py_XDECREF(tot);
+            if (!row) {
+                Py_XDECREF(useful);
+                Py_XDECREF(sh);
+                goto done;
+            }
+            rd[nr].key[0] = -ut;
+            rd[nr].key[1] = -(long)PyList_GET_SIZE(useful);
+            rd[nr].key[2] = t;
+            rd[nr++].row = row;
+        }
+        if (put_eff_row(eff, &ne, t, d, useful, sh, ut) < 0)
             goto done;
     }
-    out = keyed_list(eff, ne);
-    if (out)
-        ne = 0;
-    goto done;
-bad:
-    if (!PyErr_Occurred())
-        PyErr_SetString(PyExc_ValueError, "held: 34 numbers");
+    if (!ready) {
+        if ((out = keyed_list(eff, ne)))
+            ne = 0;
+    } else {
+        out = advice14_answer(eff, &ne, rd, &nr, RINF);
+    }
 done:
     for (int i = 0; i < ne; i++)
         Py_XDECREF(eff[i].row);
+    for (int i = 0; i < nr; i++)
+        Py_XDECREF(rd[i].row);
     for (int k = 0; k < 34; k++)
         Py_XDECREF(c.cell[k]);
-    Py_XDECREF(fast);
     return out;
+}
+
+/* own_rows(discards, held, indicator, visible, kinds): the 14-tile 牌理 rows of a rule set
+ * whose own search gives each discard's distance and useful kinds, the twin of
+ * webcalc/efficiency.py _entry_rows (see there); tests/test_pjunit_own_rows.py holds the
+ * two equal. discards: (t, d, mask) per discard the rule set allows, mask its kinds as bits;
+ * held: the 14 tiles' 34 counts, melds included; indicator: its kind or -1; visible: 34
+ * counts (0 to 4) or empty. One {"tile", "remaining", "dead"} dict per kind, as above. */
+PyObject *own_rows(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *discards_o, *held_o, *vis_o;
+    int indicator, kinds;
+    if (!PyArg_ParseTuple(args, "OOiOi", &discards_o, &held_o, &indicator, &vis_o, &kinds))
+        return NULL;
+    int held[34], vis[34], nv, ts[34];
+    long ds[34];
+    uint64_t masks[34];
+    if (read_ints(held_o, held, 34, "held") != 34
+        || (nv = read_ints(vis_o, vis, 34, "visible")) < 0) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "held: 34 numbers");
+        return NULL;
+    }
+    if (nv != 0 && nv != 34) {
+        PyErr_SetString(PyExc_ValueError,
+                        "own_rows: 34 held, 34 visible or none, indicator -1..33, kinds 0..34");
+        return NULL;
+    }
+    PyObject *fast = PySequence_Tuple(discards_o);
+    if (!fast)
+        return NULL;
+    Py_ssize_t n = PyTuple_GET_SIZE(fast);
+    if (n > 34) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "own_rows: at most 34 discards");
+        return NULL;
+    }
+    for (Py_ssize_t e = 0; e < n; e++) {
+        PyObject *item = PyTuple_GET_ITEM(fast, e);
+        if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 3) {
+            Py_DECREF(fast);
+            PyErr_SetString(PyExc_TypeError, "own_rows: a (t, d, mask) per discard");
+            return NULL;
+        }
+        long t = PyLong_AsLong(PyTuple_GET_ITEM(item, 0));
+        ds[e] = PyLong_AsLong(PyTuple_GET_ITEM(item, 1));
+        masks[e] = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(item, 2));
+        if (PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return NULL;
+        }
+        ts[e] = t < 0 || t > 33 ? -1 : (int)t;
+    }
+    Py_DECREF(fast);
+    return own_rows_of(ts, ds, masks, (int)n, held, indicator, nv ? vis : NULL, kinds, 0);
 }
 
 /* plain_hand(text, tiles, kinds): a hand field in the plain notation (``123m456p11z``: the

@@ -345,24 +345,7 @@ static PyObject *advice14(Cells *c, const int *gone, const Triple *a, const int 
         eff[ne].key[2] = t;
         eff[ne++].row = row;
     }
-    {
-        sort_keyed(eff, ne);
-        long best = ne && eff[0].key[0] < TINF ? eff[0].key[0] : -1;
-        PyObject *el = keyed_list(eff, ne);
-        if (!el)
-            goto fail;
-        ne = 0;
-        PyObject *rl = keyed_list(ready, nr);
-        if (!rl) {
-            Py_DECREF(el);
-            goto fail;
-        }
-        nr = 0;
-        if (best < 0)
-            out = Py_BuildValue("(NNO)", el, rl, Py_None);
-        else
-            out = Py_BuildValue("(NNl)", el, rl, best);
-    }
+    out = advice14_answer(eff, &ne, ready, &nr, TINF);
 fail:
     for (int i = 0; i < ne; i++)
         Py_XDECREF(eff[i].row);

@@ -83,4 +83,26 @@ static inline PyObject *keyed_list(Keyed *a, int n) {
     return out;
 }
 
+/* a 14-tile hand's answer (efficiency rows, discards rows, the best shanten or None) from
+ * its keyed rows: eff sorted, its first key the best shanten when below inf. Takes the
+ * rows' references (*ne, *nr then 0); NULL with an exception set, the rows not taken left
+ * to the caller. */
+static inline PyObject *advice14_answer(Keyed *eff, int *ne, Keyed *ready, int *nr,
+                                        long inf) {
+    sort_keyed(eff, *ne);
+    long best = *ne && eff[0].key[0] < inf ? eff[0].key[0] : -1;
+    PyObject *el = keyed_list(eff, *ne);
+    if (!el)
+        return NULL;
+    *ne = 0;
+    PyObject *rl = keyed_list(ready, *nr);
+    if (!rl) {
+        Py_DECREF(el);
+        return NULL;
+    }
+    *nr = 0;
+    return best < 0 ? Py_BuildValue("(NNO)", el, rl, Py_None)
+                    : Py_BuildValue("(NNl)", el, rl, best);
+}
+
 #endif

@@ -337,11 +337,13 @@ def analyze(request: Any, *, advice: bool = True) -> Analysis:
         # 牌理 (API "Hand efficiency"): every discard with its shanten and useful draws;
         # the hand's own shanten is the best of them (C-12: an exchange starts with the
         # discard), −1 when it is complete
-        rows14 = None
         if compiled:
             held, can = sit.counts, variant.can_discard
             allowed = tuple([k for k in range(NUM_KINDS) if held[k] and can(sit, ALL_TILES[k])])
             rows14 = compiled_advice(variant, sit, kinds, cvis, allowed)
+        else:
+            # a rule set with its own search may answer every discard in one pass
+            rows14 = variant.own_discards_advice(sit, kinds, cvis)
         if rows14 is not None:
             eff_rows, discard_rows, best = rows14
             judged.update(discards=tuple(discard_rows), efficiency=tuple(eff_rows),

@@ -455,6 +455,16 @@ class Variant(Generic[OptionsT]):
         Default ``None``: those calls."""
         return None
 
+    def own_discards_advice(self, sit: Situation[OptionsT], kinds: int,
+                            visible: Sequence[int]) -> tuple[Any, ...] | None:
+        """A rule set with its own search: the 14-tile hand's advice in one pass, as
+        :func:`webcalc.draws.compiled_advice` gives the free-joker rule sets' with discards
+        — ``(efficiency, discards, shanten)``, the rows of
+        :func:`webcalc.efficiency.efficiency` and
+        :func:`webcalc.efficiency.ready_discard_rows` and their least shanten (``None``:
+        none ready). Default ``None``: those calls."""
+        return None
+
     def discards_search(self, sit: Situation[OptionsT]) -> tuple[int | None, dict[int, Any]]:
         """For a 14-tile hand of a rule set with its own search: ``(bound, pre)``, a
         distance every discard's 13 tiles are within (``-1``: no target at all, ``None``:

@@ -63,7 +63,7 @@ from ..tables import standard_waits
 from ..tiles import ALL_TILES, Tile
 from ..wildcards import PANJIN, wildcards_from_indicator
 from .base import WIN_METHOD_LABELS, Declarable, Judgement, Situation, Variant, reason
-from .panjin_advice import own_advice, useful_search
+from .panjin_advice import discards_advice, own_advice, useful_search
 from .panjin_draws import discards_search, discards_useful, panjin_standard_drawn
 from .panjin_lower import count_lower
 from .panjin_search import panjin_meld_flags, panjin_missing
@@ -237,6 +237,12 @@ class Panjin(Variant[PanjinOptions]):
                    useful: bool = True) -> tuple[Any, ...] | None:
         """A 13-tile hand's waits and 牌理 in one pass: :func:`own_advice`."""
         return own_advice(self, sit, kinds, visible, useful)
+
+    def own_discards_advice(self, sit: Situation, kinds: int,
+                            visible: Sequence[int]) -> tuple[Any, ...] | None:
+        """A 14-tile hand's 牌理 and ready discards in one compiled call:
+        :func:`webcalc.variants.panjin_advice.discards_advice`."""
+        return discards_advice(self, sit, kinds, visible)
 
     def discards_search(self, sit: Situation) -> tuple[int | None, dict[int, Any]]:
         """Every discard at once: :func:`webcalc.variants.panjin_draws.discards_search`."""

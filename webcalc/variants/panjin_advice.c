@@ -12,23 +12,11 @@
  * split search that refuses the counts) it answers None for, and the Python path answers.
  * Part of the one extension webcalc._pjunit (setup.py; the method table in
  * webcalc/_pjunit.c guards it like standard_drawn: it runs that search's tables). */
-#include "../_pjunit.h"
+#include "panjin_advice.h"
 #include "../_rowkit.h"
-
-#define AINF 99
-#define A_YJ 2                     /* panjin_unit.h's flags: 幺九, 刻, 顺 */
-#define A_TRIP 4
-#define A_SEQ 8
 
 static const unsigned char YJ_K[34] = {1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0,
                                        1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1};
-
-/* what a hand's searches share: the arguments standard_drawn takes but the limit and the
- * discard rule, and the relaxed bounds (relaxed_rest: whole[g][1] and the flat rest) */
-typedef struct {
-    PyObject *real, *caps, *rest;   /* owned: tuples of the numbers read, never the caller's */
-    int jokers, max_x, groups, suits0, want, allowed, none, whole;
-} Hand;
 
 /* 34 numbers as a tuple */
 static PyObject *int_tuple(const int *v) {
@@ -73,29 +61,42 @@ static int read_rest(Hand *h) {
     return 0;
 }
 
+PyObject *hand_search(Hand *h, int limit, int need_real, PyObject *discards) {
+    PyObject *args = discards
+        ? Py_BuildValue("(OOiiiiiiiiNOO)", h->real, h->caps, h->jokers, h->max_x, h->groups,
+                        h->suits0, h->want, h->allowed, h->jokers, limit,
+                        PyBool_FromLong(need_real), h->rest, discards)
+        : Py_BuildValue("(OOiiiiiiiiNO)", h->real, h->caps, h->jokers, h->max_x, h->groups,
+                        h->suits0, h->want, h->allowed, h->jokers, limit,
+                        PyBool_FromLong(need_real), h->rest);
+    if (!args)
+        return NULL;
+    PyObject *found = discards ? discards_drawn_impl(NULL, args)
+                               : standard_drawn_impl(NULL, args);
+    Py_DECREF(args);
+    return found;
+}
+
+int read_found(PyObject *found, int *d, uint64_t *mask, int *wild) {
+    if (found == Py_None)
+        return 0;
+    *d = (int)PyLong_AsLong(PyTuple_GET_ITEM(found, 0));
+    *mask = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(found, 1));
+    *wild = PyTuple_GET_ITEM(found, 2) == Py_True;
+    return PyErr_Occurred() ? -1 : 1;
+}
+
 /* panjin_standard_drawn of the hand at limit (need_real: the discard-win rule): 1 with
  * *d, *mask, *wild set, 0 for None, -1 with an exception set */
-static int standard(Hand *h, int limit, int need_real, int *d, uint64_t *mask, int *wild) {
+int hand_standard(Hand *h, int limit, int need_real, int *d, uint64_t *mask, int *wild) {
     if (h->none)
         return 0;
     if (h->whole >= AINF || (h->whole > h->jokers ? h->whole - h->jokers : 0) > limit)
         return 0;                                 /* _lower: no target within limit */
-    PyObject *args = Py_BuildValue("(OOiiiiiiiiNO)", h->real, h->caps, h->jokers, h->max_x,
-                                   h->groups, h->suits0, h->want, h->allowed, h->jokers,
-                                   limit, PyBool_FromLong(need_real), h->rest);
-    if (!args)
-        return -1;
-    PyObject *found = standard_drawn_impl(NULL, args);
-    Py_DECREF(args);
+    PyObject *found = hand_search(h, limit, need_real, NULL);
     if (!found)
         return -1;
-    int out = 0;
-    if (found != Py_None) {
-        *d = (int)PyLong_AsLong(PyTuple_GET_ITEM(found, 0));
-        *mask = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(found, 1));
-        *wild = PyTuple_GET_ITEM(found, 2) == Py_True;
-        out = PyErr_Occurred() ? -1 : 1;
-    }
+    int out = read_found(found, d, mask, wild);
     Py_DECREF(found);
     return out;
 }
@@ -168,6 +169,80 @@ static PyObject *cell_rows(PyObject **cells, const int *left, uint64_t mask, lon
     return out;
 }
 
+int read_advice_args(PyObject *args, AdviceArgs *a, int useful) {
+    PyObject *real_o, *caps_o, *wild_o, *held_o, *vis_o;
+    a->useful = 1;
+    if (!PyArg_ParseTuple(args, useful ? "OOiiiiipppOOiOip" : "OOiiiiipppOOiOi", &real_o,
+                          &caps_o, &a->jokers, &a->room, &a->groups, &a->flags, &a->allowed,
+                          &a->piaohu, &a->need_real, &a->seven, &wild_o, &held_o,
+                          &a->indicator, &vis_o, &a->kinds, &a->useful))
+        return -1;
+    int wk[34], nw;
+    if (read_ints(real_o, a->real, 34, "real") != 34
+        || read_ints(caps_o, a->caps, 34, "caps") != 34
+        || read_ints(held_o, a->held, 34, "held") != 34
+        || (a->nv = read_ints(vis_o, a->vis, 34, "visible")) < 0
+        || (nw = read_ints(wild_o, wk, 34, "wild")) < 0) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "real, caps, held: 34 numbers");
+        return -1;
+    }
+    if ((a->nv && a->nv != 34) || a->indicator < -1 || a->indicator > 33 || a->kinds < 0
+        || a->kinds > 34 || a->groups < 0 || a->groups > 4 || a->jokers < 0 || a->room < 0) {
+        PyErr_SetString(PyExc_ValueError, "panjin_advice: an argument out of range");
+        return -1;
+    }
+    a->wmask = 0;
+    for (int i = 0; i < nw; i++) {
+        if (wk[i] < 0 || wk[i] > 33) {
+            PyErr_SetString(PyExc_ValueError, "wild: kinds 0..33");
+            return -1;
+        }
+        a->wmask |= (uint64_t)1 << wk[i];
+    }
+    if ((a->seven && a->groups == 4) || a->jokers + a->room >= 32 || a->jokers >= 32)
+        return 1;                                 /* 七对, too many jokers: the Python path */
+    for (int k = 0; k < 34; k++)
+        if (a->real[k] < 0 || a->real[k] > 4)
+            return 1;                             /* counts count_lower does not take */
+    return 0;
+}
+
+int advice_count(const AdviceArgs *a, const int *real) {
+    int lower = pj_count_lower(real, a->caps, a->jokers, a->groups, a->allowed, a->flags & 31);
+    if (lower < 0) {
+        if (!PyErr_ExceptionMatches(PyExc_ValueError))
+            return -1;
+        PyErr_Clear();                            /* counts it does not take: Python */
+        return -2;
+    }
+    return lower;
+}
+
+void hand_init(Hand *h, const AdviceArgs *a) {
+    int yj0 = a->flags >> 3 & 1, trip0 = a->flags >> 4 & 1, seq0 = a->flags >> 5 & 1;
+    *h = (Hand){NULL, NULL, NULL, a->jokers, a->jokers + a->room, a->groups, a->flags & 7, 0,
+                a->allowed, 0, 0};
+    h->want = (yj0 ? 0 : A_YJ) | (trip0 ? 0 : A_TRIP);
+    if (!a->piaohu && !seq0 && a->groups)
+        h->want |= A_SEQ;
+    h->none = a->groups == 0 && (seq0 || !a->piaohu);
+}
+
+int hand_counts(Hand *h, const int *real, const int *caps) {
+    Py_CLEAR(h->real);
+    Py_CLEAR(h->rest);
+    if (!h->caps && !(h->caps = int_tuple(caps)))
+        return -1;
+    return (h->real = int_tuple(real)) && read_rest(h) == 0 ? 0 : -1;
+}
+
+void hand_clear(Hand *h) {
+    Py_CLEAR(h->real);
+    Py_CLEAR(h->caps);
+    Py_CLEAR(h->rest);
+}
+
 /* panjin_advice(real, caps, jokers, room, groups, flags, allowed, piaohu, need_real,
  * seven_pairs, wild, held, indicator, visible, kinds, useful) -> (shanten, waits, useful,
  * useful_total, any_tile_wait) or None: own_advice of a 13-tile hand (see the top).
@@ -177,62 +252,30 @@ static PyObject *cell_rows(PyObject **cells, const int *left, uint64_t mask, lon
  * included); indicator: its kind or -1; visible: 34 counts or empty. */
 PyObject *panjin_advice_impl(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *real_o, *caps_o, *wild_o, *held_o, *vis_o;
-    int jokers, room, groups, flags, allowed, piaohu, need_real, seven, indicator, kinds,
-        useful;
-    if (!PyArg_ParseTuple(args, "OOiiiiipppOOiOip", &real_o, &caps_o, &jokers, &room, &groups,
-                          &flags, &allowed, &piaohu, &need_real, &seven, &wild_o, &held_o,
-                          &indicator, &vis_o, &kinds, &useful))
-        return NULL;
-    int real[34], caps[34], held[34], vis[34], wk[34], nv, nw;
-    if (read_ints(real_o, real, 34, "real") != 34 || read_ints(caps_o, caps, 34, "caps") != 34
-        || read_ints(held_o, held, 34, "held") != 34
-        || (nv = read_ints(vis_o, vis, 34, "visible")) < 0
-        || (nw = read_ints(wild_o, wk, 34, "wild")) < 0) {
-        if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_ValueError, "real, caps, held: 34 numbers");
-        return NULL;
-    }
-    if ((nv && nv != 34) || indicator < -1 || indicator > 33 || kinds < 0 || kinds > 34
-        || groups < 0 || groups > 4 || jokers < 0 || room < 0) {
-        PyErr_SetString(PyExc_ValueError, "panjin_advice: an argument out of range");
-        return NULL;
-    }
-    uint64_t wmask = 0;
-    for (int i = 0; i < nw; i++) {
-        if (wk[i] < 0 || wk[i] > 33) {
-            PyErr_SetString(PyExc_ValueError, "wild: kinds 0..33");
-            return NULL;
-        }
-        wmask |= (uint64_t)1 << wk[i];
-    }
-    int suits0 = flags & 7, yj0 = flags >> 3 & 1, trip0 = flags >> 4 & 1, seq0 = flags >> 5 & 1;
-    Hand h = {NULL, NULL, NULL, jokers, jokers + room, groups, suits0, 0, allowed, 0, 0};
-    if ((seven && groups == 4) || h.max_x >= 32 || jokers >= 32)
-        Py_RETURN_NONE;                           /* 七对, too many jokers: the Python path */
-    for (int k = 0; k < 34; k++)
-        if (real[k] < 0 || real[k] > 4)
-            Py_RETURN_NONE;                       /* counts count_lower does not take */
-    h.want = (yj0 ? 0 : A_YJ) | (trip0 ? 0 : A_TRIP);
-    if (!piaohu && !seq0 && groups)
-        h.want |= A_SEQ;
-    h.none = groups == 0 && (seq0 || !piaohu);
+    AdviceArgs a;
+    int ok = read_advice_args(args, &a, 1);
+    if (ok)
+        return ok < 0 ? NULL : Py_NewRef(Py_None);
+    const int *real = a.real, *held = a.held, *vis = a.vis;
+    int room = a.room, allowed = a.allowed, piaohu = a.piaohu,
+        need_real = a.need_real, indicator = a.indicator, kinds = a.kinds, useful = a.useful,
+        nv = a.nv;
+    uint64_t wmask = a.wmask;
+    int suits0 = a.flags & 7, yj0 = a.flags >> 3 & 1, trip0 = a.flags >> 4 & 1,
+        seq0 = a.flags >> 5 & 1;
+    Hand h;
+    hand_init(&h, &a);
     /* the count (count_lower) */
-    int lower = pj_count_lower(real, caps, jokers, groups, allowed, flags & 31);
-    if (lower < 0) {
-        if (PyErr_ExceptionMatches(PyExc_ValueError)) {
-            PyErr_Clear();                        /* counts it does not take: Python */
-            Py_RETURN_NONE;
-        }
-        return NULL;
-    }
+    int lower = advice_count(&a, real);
+    if (lower < 0)
+        return lower == -1 ? NULL : Py_NewRef(Py_None);
     PyObject *result = NULL, *cells[34] = {NULL}, *waits = NULL, *rows = NULL;
-    if (!(h.real = int_tuple(real)) || !(h.caps = int_tuple(caps)) || read_rest(&h) < 0)
+    if (hand_counts(&h, real, a.caps) < 0)
         goto done;
     /* the waits' limit-1 search (Panjin._ready_search) */
     int rd = 0, rwild = 0, found = 0;
     uint64_t rmask = 0;
-    if (lower <= 1 && (found = standard(&h, 1, 0, &rd, &rmask, &rwild)) < 0)
+    if (lower <= 1 && (found = hand_standard(&h, 1, 0, &rd, &rmask, &rwild)) < 0)
         goto done;
     /* the waits (winning_kinds, live_only): the kinds the search draws, proven, and the
      * wildcard kinds when one draws a wildcard (none for a discard win), each by the split
@@ -300,7 +343,7 @@ PyObject *panjin_advice_impl(PyObject *self, PyObject *args) {
             if (b == 1 && !need_real) {
                 got = found;
                 d = rd, m = rmask, w = rwild;
-            } else if ((got = standard(&h, b, need_real, &d, &m, &w)) < 0) {
+            } else if ((got = hand_standard(&h, b, need_real, &d, &m, &w)) < 0) {
                 goto done;
             }
             if (got) {
@@ -321,9 +364,7 @@ PyObject *panjin_advice_impl(PyObject *self, PyObject *args) {
     if (rows)
         result = Py_BuildValue("(iOOlO)", d0 > 1 ? d0 - 1 : 0, waits, rows, total, any_tile);
 done:
-    Py_XDECREF(h.real);
-    Py_XDECREF(h.caps);
-    Py_XDECREF(h.rest);
+    hand_clear(&h);
     Py_XDECREF(waits);
     Py_XDECREF(rows);
     for (int k = 0; k < 34; k++)

@@ -13,6 +13,11 @@ Compiled: the whole pass is one call, webcalc/variants/panjin_advice.c ``panjin_
 (the count, the searches, the waits' candidates, filter and split search, and the rows;
 ``None`` for 七对 with its option, where the Python below answers). The Python below is
 its twin (tests/test_panjin_advice_c.py holds the two equal).
+
+A 14-tile hand's advice (every discard) is one compiled call too, :func:`discards_advice`
+(webcalc/variants/panjin_advice14.c); its reference is the general path it stands in for,
+:func:`webcalc.efficiency.efficiency` with this rule set's hooks
+(:meth:`Panjin.discards_search`, :meth:`Panjin.discards_useful`).
 """
 
 from __future__ import annotations
@@ -61,15 +66,9 @@ def own_advice(variant: Panjin, sit: Situation, kinds: int, visible: Sequence[in
     if _pjunit is not None:
         # the whole pass in one compiled call (webcalc/variants/panjin_advice.c); None
         # where it does not answer (七对 with its option, …): the Python below
-        suits, yj, trip, seq = panjin_meld_flags(sit)
         try:
             done: tuple[Any, ...] | None = _pjunit.panjin_advice(
-                sit.real_counts, caps[1], jokers, caps[2], 4 - len(sit.hand.melds),
-                suits | yj << 3 | trip << 4 | seq << 5,
-                sum(1 << a for a in allowed if 0 <= a <= 3), sit.options.piaohu,
-                sit.win_by == "discard", sit.options.seven_pairs, sit.wildcards,
-                sit.hand.held_counts(), -1 if sit.indicator is None else sit.indicator,
-                visible, kinds, useful)
+                *_compiled_args(sit, caps, allowed, kinds, visible), useful)
         except RuntimeError:          # a search already running in another thread
             done = None
         if done is not None:
@@ -98,6 +97,46 @@ def own_advice(variant: Panjin, sit: Situation, kinds: int, visible: Sequence[in
     rows = [cell(k) for k in sorted(drawn) if k < kinds and gone[k] < 4]
     return (d0 - 1 if d0 > 1 else 0, wait_rows, rows, sum([c["remaining"] for c in rows]),
             any_tile)
+
+
+def _compiled_args(sit: Situation, caps: tuple[list[int], list[int], int],
+                   allowed: Collection[int], kinds: int,
+                   visible: Sequence[int]) -> tuple[Any, ...]:
+    """The arguments webcalc/variants/panjin_advice.c ``panjin_advice`` and
+    panjin_advice14.c ``panjin_advice14`` take of a hand (all but ``useful``): its real
+    counts, caps (:func:`hand_caps`), melds' flags as bits, the suit counts PJ-4 allows as
+    a bit set, the options and win that decide, its wildcards, the counts held (melds
+    included), the indicator's kind (-1: none), ``visible`` (34 counts or empty), the kinds
+    in play."""
+    suits, yj, trip, seq = panjin_meld_flags(sit)
+    return (sit.real_counts, caps[1], len(sit.jokers), caps[2], 4 - len(sit.hand.melds),
+            suits | yj << 3 | trip << 4 | seq << 5,
+            sum(1 << a for a in allowed if 0 <= a <= 3), sit.options.piaohu,
+            sit.win_by == "discard", sit.options.seven_pairs, sit.wildcards,
+            sit.hand.held_counts(), -1 if sit.indicator is None else sit.indicator,
+            visible, kinds)
+
+
+def discards_advice(variant: Panjin, sit: Situation, kinds: int,
+                    visible: Sequence[int]) -> tuple[Any, ...] | None:
+    """The 14-tile hand's advice in one compiled call (webcalc/variants/panjin_advice14.c
+    ``panjin_advice14``), as :func:`webcalc.draws.compiled_advice` gives the free-joker
+    rule sets' with ``discards``: ``(efficiency, discards, shanten)``, the rows of
+    :func:`webcalc.efficiency.efficiency` and :func:`webcalc.efficiency.ready_discard_rows`
+    and the least shanten of the rows (``None``: no discard is ever ready; a complete
+    hand's -1 is the caller's). ``None`` where it does not answer — no compiled part, 七对
+    with its option and no melds, a hand of (nearly) only wildcards, a search already
+    running in another thread —: :func:`webcalc.analysis.analyze` then asks those two
+    functions, the reference (tests/test_panjin_advice14_c.py holds the two equal)."""
+    if _pjunit is None:
+        return None
+    try:
+        done: tuple[Any, ...] | None = _pjunit.panjin_advice14(
+            *_compiled_args(sit, hand_caps(sit), variant.allowed_suit_counts(sit), kinds,
+                            visible))
+    except RuntimeError:              # a search already running in another thread
+        return None
+    return done
 
 
 def useful_search(sit: Situation, allowed: Collection[int],
