@@ -123,14 +123,21 @@ def test_the_table_page_offers_the_picture_by_the_view_link(client):
 @pytest.mark.parametrize("lang, base_word", [("zh", "底分"), ("en", "base")])
 def test_a_free_tables_card_names_no_base(client, lang, base_word):
     """A 自由记分 table has no rule set and no 底分 (its page shows none): its evening card's
-    line under the title names the day and the hands counted, never a base, even when the
-    API was sent one; a rule-set table's card names its base."""
+    line under the title names the day and the hands counted, never a base, even one stored
+    before stop 47 (when the API kept a free table's base unread; it refuses one now); a
+    rule-set table's card names its base."""
+    from sqlalchemy import update
+
+    from webcalc.ledger.models import Table
     from webcalc.web.cards import evening_subtitle
 
-    free = client.post("/api/v1/tables", json={"variant": "free", "base": 5}).json
+    free = client.post("/api/v1/tables", json={"variant": "free"}).json
     client.post(f"/api/v1/tables/{free['edit_token']}/hands", json={"points": [1, -1, 0, 0]})
     ruled = client.post("/api/v1/tables", json={"variant": "zhengzhou", "base": 5}).json
     ledger = client.application.extensions["ledger"]
+    ledger._run(lambda s: s.execute(update(Table).where(Table.variant == "free").values(base=5)),
+                write=True)
+    assert ledger.table(free["view_token"])["base"] == 5
     with client.application.test_request_context(f"/?lang={lang}"):
         free_line = evening_subtitle(ledger.table(free["view_token"]))
         ruled_line = evening_subtitle(ledger.table(ruled["view_token"]))
