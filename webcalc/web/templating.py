@@ -524,13 +524,13 @@ def spliced(template: str, key: tuple | None = (), fixed: dict | None = None,
     the copy was made (a file changed under a running app is answered ``no-cache``,
     :func:`webcalc.web.assets.static_view`)."""
     app = cast("LocalProxy[Flask]", current_app)._get_current_object()
-    tpl = app.jinja_env.get_template(template)
     fixed = fixed or {}
     if key is None or not SPLICED:
-        return Markup(tpl.render({**fixed, **values}))
+        return Markup(app.jinja_env.get_template(template).render({**fixed, **values}))
     full_key = (id(app), template, _request_i18n()[1], lang_param(), request.script_root, key)
     parts = _spliced.get(full_key)
     if parts is None:
+        tpl = app.jinja_env.get_template(template)
         parts = _SENTINEL.split(            # text, name, text, name, …, text
             tpl.render({**fixed, **{name: Markup(f"\x00{name}\x00") for name in values}}))
         whole = Markup(tpl.render({**fixed, **values}))
