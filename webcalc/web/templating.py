@@ -499,9 +499,11 @@ def select_input(f, describedby="", invalid=False) -> Markup:
 #: 08:48 UTC, branch h48w, load 3.6-4.5 (the head and foot alone bought 7.4 %, range
 #: 3.8-9.9 %, in the same instrument at load 1.3: under 10 % alone, as in round 2)
 SPLICED = True
-#: the copies kept (app × language × ``?lang=`` × script root × piece and its key: a few
-#: dozen); when full, emptied
-SPLICED_MAX = 64
+#: the copies kept, a few KB each (per app, script root and the four language and
+#: ``?lang=`` pairs in use: the head and foot, the hand line, the fold with and without the
+#: winner's turns and a toolbar per home and rule set, about 13, so about 52); when full,
+#: emptied
+SPLICED_MAX = 128
 _spliced: dict = {}
 _SENTINEL = re.compile("\x00([a-z_]+)\x00")
 
