@@ -3,8 +3,9 @@
 ``python bench/machinery.py`` (``make bench-machinery``) prints a table; ``--write`` also
 puts it in bench/RESULTS.md, "## Machinery (issue 37.2)".
 
-For each mechanism, the path it sits on (a page fragment, an API answer, ``analyze()``, a
-``/healthz`` request) runs with the mechanism on and off on the same fresh inputs. How:
+For each mechanism, the path it sits on (a page fragment, the full page, an API answer,
+``analyze()``, a ``/healthz`` request) runs with the mechanism on and off on the same fresh
+inputs. How:
 
 * one process makes the app and warms it up (``--warm`` requests of a warm-up seed, every
   variant, then ``gc.freeze()`` as gunicorn.conf.py does before the fork);
@@ -163,6 +164,14 @@ def room_sections_off(ctx):
     room_page.room_sections = room_sections
 
 
+def spliced_off(ctx):
+    """Every spliced piece (the full page's head and foot, the typed hand's line, the
+    typed-input fold) rendered whole at each request."""
+    from webcalc.web import templating
+
+    templating.SPLICED = False
+
+
 def i18n_request_off(ctx):
     """Flask-Babel's look-up at each message: no catalogue kept on ``g``, no ``_`` bound to
     the request's catalogue."""
@@ -231,6 +240,17 @@ def run_page(ctx, inputs) -> tuple[float, str]:
     return time.process_time() - t, h.hexdigest()
 
 
+def run_full(ctx, inputs) -> tuple[float, str]:
+    """The full calculator page of each input's canonical URL (what a browser without
+    JavaScript, or a shared link, asks for)."""
+    c, h = ctx["client"], hashlib.sha256()
+    t = time.process_time()
+    for _req, url in inputs:
+        r = c.get(url)
+        digest(h, r.status.encode() + r.data)
+    return time.process_time() - t, h.hexdigest()
+
+
 def run_api(ctx, inputs) -> tuple[float, str]:
     c, h = ctx["client"], hashlib.sha256()
     t = time.process_time()
@@ -294,8 +314,8 @@ def healthz_off(ctx):
     dict(zip(f.__code__.co_freevars, f.__closure__))["plain"].cell_contents = lambda env: False
 
 
-PATHS: dict[str, Callable] = {"page": run_page, "api": run_api, "engine": run_engine,
-                              "healthz": run_healthz}
+PATHS: dict[str, Callable] = {"page": run_page, "full": run_full, "api": run_api,
+                              "engine": run_engine, "healthz": run_healthz}
 
 #: (name, where, path, turn off, prepare both children the same way)
 MECHANISMS: list[tuple[str, str, str, Callable, Callable | None]] = [
@@ -306,6 +326,10 @@ MECHANISMS: list[tuple[str, str, str, Callable, Callable | None]] = [
     ("all the render caches above", "web/templating.py", "page",
      templating_caches(TILE_CACHES + PANEL_CACHES), None),
     ("room_sections (LRU 256)", "web/room_page.py", "page", room_sections_off, None),
+    ("spliced pieces: head and foot, toolbar, hand line, typed-input fold (full page)",
+     "web/templating.py", "full", spliced_off, None),
+    ("spliced pieces: toolbar, hand line, typed-input fold (fragment)", "web/templating.py",
+     "page", spliced_off, None),
     ("per-request translations (RequestDomain, _request_i18n, request_gettext)",
      "web/i18n.py", "page", i18n_request_off, None),
     ("/healthz replayed below Flask", "web/health.py", "healthz", healthz_off, None),
@@ -318,7 +342,7 @@ MECHANISMS: list[tuple[str, str, str, Callable, Callable | None]] = [
 
 #: inputs per repeat of each path, in multiples of ``--hands`` (the cheaper paths take more,
 #: so that each child runs a few hundred milliseconds)
-SCALE = {"page": 1, "api": 3, "engine": 8, "healthz": 1}
+SCALE = {"page": 1, "full": 1, "api": 3, "engine": 8, "healthz": 1}
 
 
 def child(ctx, mech, on: bool, inputs, ready: int, go: int, out: int) -> None:
@@ -415,7 +439,7 @@ def main() -> None:
         page = [(req, canonical(app, url)) for req, url in fresh[:args.hands]]
         for mech in mechs:
             path = mech[2]
-            inputs = page if path == "page" else fresh[:SCALE[path] * args.hands]
+            inputs = page if path in ("page", "full") else fresh[:SCALE[path] * args.hands]
             got = in_pair(ctx, mech, inputs)
             if got[True]["digest"] != got[False]["digest"]:
                 raise SystemExit(f"{mech[0]}: the answers differ with it off")

@@ -69,6 +69,7 @@ class TableHome(Home):
 
     page = "ledger_table.html"
     is_table = True
+    shell = False                       # its page shows the table around the panel
     flags = ("new", "done", "rotated", "revoked", "new_view", "tiles")
 
     def __init__(self, table: dict, token: str, correcting: dict | None = None,

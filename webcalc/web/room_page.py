@@ -43,6 +43,7 @@ from .i18n import (
 )
 from .room import Room, win_methods
 from .room_url import canonical_pairs, read_options, read_page_room
+from .templating import spliced
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -146,6 +147,10 @@ class Home:
     page = "index.html"                 # the full page's template
     fragment = "_panel.html"            # what htmx swaps in
     is_table = False
+    #: the full page is the fragment inside the page's head and foot, which carry nothing of
+    #: the request but its language (:func:`~webcalc.web.templating.spliced`); a home whose
+    #: page shows more around its panel says False
+    shell = True
     #: one-off display flags kept on the URL they came with, never in the room's state
     flags: tuple[str, ...] = ()
 
@@ -408,8 +413,7 @@ def render_room(st: RoomState, template: str | None = None, status: int | None =
     # the state read (st.pairs), unless an error placed since names a room input: then again
     state = (st.state if _error_marks(room) == st.marks
              else _state_query(st.args, form, room, home))
-    html = render_template(
-        template,
+    context = dict(
         home=home,
         form=form,
         entry=st.entry,
@@ -440,6 +444,13 @@ def render_room(st: RoomState, template: str | None = None, status: int | None =
         **home.context(st),
         **extra,
     )
+    if template == home.page and home.shell:
+        # the panel as htmx gets it, in the page's head and foot, which carry nothing of the
+        # request but its language: rendered once per language and spliced around it
+        html: str = spliced(template, calc_title=calc_title,
+                            panel_html=Markup(render_template(home.fragment, **context)))
+    else:
+        html = render_template(template, **context)
     response = make_response(html, st.status if status is None else status)
     if is_htmx(request) and request.method == "GET":
         # The form pushes its raw URL; name the canonical one instead, and replace rather

@@ -15,6 +15,10 @@ result's lists are :mod:`webcalc.web.result_lists`). Caches of the reading group
 headings, waits' worth and shanten labels bought 3.4 % together and went (issue 37.2: under
 10 % of its path).
 
+A piece whose only per-request parts are a few plain values (the full page's head and foot,
+the toolbar, the typed hand's line, the typed-input fold) is rendered once per language and
+key with the values spliced in (:func:`spliced`; its figure at :data:`SPLICED`).
+
 The templates run in Flask's own Jinja environment. A patched one (its ``escape`` returning
 a Markup as is, ``d.key`` on a dict read as ``d[key]``, plain functions called without
 Jinja's checks) bought 3.9 % of page CPU on fresh hands (range 1.6-26 %, each part alone
@@ -28,9 +32,9 @@ import re
 from functools import lru_cache
 from numbers import Number
 from types import SimpleNamespace
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
-from flask import Flask, current_app
+from flask import Flask, current_app, request
 from markupsafe import Markup, escape
 
 from .i18n import (
@@ -40,11 +44,15 @@ from .i18n import (
     _request_i18n,
     app_lang,
     current_lang,
+    lang_param,
     list_sep,
 )
 from .i18n import lazy_gettext as _l
 from .settlement_form import KONG_TYPES
 from .tap import MELD_TYPE_LABELS, TARGET_LABELS
+
+if TYPE_CHECKING:
+    from werkzeug.local import LocalProxy
 
 
 def N_(string: str) -> str:
@@ -417,14 +425,16 @@ def form_label(f) -> Markup:
     return Markup(f'<label for="{escape(f.id)}">{escape(f.label.text)}</label>')
 
 
-def text_input(f, placeholder="", describedby="", invalid=False) -> Markup:
+def text_input(f, placeholder="", describedby="", invalid=False, value=None) -> Markup:
     """A WTForms text field as ``f(placeholder=…, autocomplete="off",
     autocapitalize="off", spellcheck="false", aria-describedby=…[, aria-invalid="true"])``
-    renders it, with ``maxlength`` from its Length validator."""
+    renders it, with ``maxlength`` from its Length validator; ``value``: its value when
+    given (:func:`field_value`), else the field's."""
     maxlength = getattr(f.flags, "maxlength", None)
     invalid = ' aria-invalid="true"' if invalid else ""
     maxlength = "" if maxlength is None else f' maxlength="{escape(maxlength)}"'
-    value = "" if f.data is None else f.data
+    if value is None:
+        value = field_value(f)
     return Markup(
         f'<input aria-describedby="{escape(describedby)}"{invalid} autocapitalize="off" '
         f'autocomplete="off" id="{escape(f.id)}"{maxlength} name="{escape(f.name)}" '
@@ -432,15 +442,22 @@ def text_input(f, placeholder="", describedby="", invalid=False) -> Markup:
         f'value="{escape(value)}">')
 
 
-def field(f, help, placeholder="", cls="") -> Markup:
+def field_value(f) -> str:
+    """What a text field's input shows: its data, or nothing."""
+    return "" if f.data is None else f.data
+
+
+def field(f, help, placeholder="", cls="", value=None) -> Markup:
     """A text field of the analysis form with its label, errors and help (what
     ``_panel.html``'s ``field`` macro drew): ``<div class="field …">`` with the label, the
-    input (:func:`text_input`, described by its errors and help), the errors under it with
-    the place of the bad character (``f.error_position``) marked, and the help text."""
+    input (:func:`text_input`, described by its errors and help; ``value``: its value when
+    given, else the field's), the errors under it with the place of the bad character
+    (``f.error_position``) marked, and the help text."""
     err_id, help_id, errors = f"{f.id}-error", f"{f.id}-help", f.errors
     parts = ['<div class="field', f" {escape(cls)}" if cls else "",
              " has-error" if errors else "", '">\n  ', form_label(f), "\n  ",
-             text_input(f, placeholder, f"{err_id} {help_id}" if errors else help_id, errors)]
+             text_input(f, placeholder, f"{err_id} {help_id}" if errors else help_id, errors,
+                        value)]
     if errors:
         parts += ('  <p class="field-error" id="', escape(err_id), '">')
         parts += [f"<span>{escape(e)}</span>" for e in errors]
@@ -472,10 +489,120 @@ def select_input(f, describedby="", invalid=False) -> Markup:
     return Markup("".join(parts))
 
 
+# -- pieces rendered once per language, the request's values spliced in -----------------------
+
+#: False renders every spliced piece whole at each request (the same bytes:
+#: tests/test_web_spliced.py). What the pieces buy together (the full page's head and foot,
+#: the toolbar, the hand line, the typed-input fold): 14.9 % of the full page's CPU
+#: (11.5-16.1 %; 7.6 % of the htmx fragment, 6.3-12.1 %, which has no head and foot):
+#: ``python bench/machinery.py --hands 200 --repeats 11 --only spliced``, 2026-12-07
+#: 08:48 UTC, branch h48w, load 3.6-4.5 (the head and foot alone bought 7.4 %, range
+#: 3.8-9.9 %, in the same instrument at load 1.3: under 10 % alone, as in round 2)
+SPLICED = True
+#: the copies kept, a few KB each (per app, script root and the four language and
+#: ``?lang=`` pairs in use: the head and foot, the hand line, the fold with and without the
+#: winner's turns and a toolbar per home and rule set, about 13, so about 52); when full,
+#: emptied
+SPLICED_MAX = 128
+_spliced: dict = {}
+_SENTINEL = re.compile("\x00([a-z_]+)\x00")
+
+
+def spliced(template: str, key: tuple | None = (), fixed: dict | None = None,
+            **values) -> Markup:
+    """``template`` rendered with ``fixed`` (the same on every request of ``key``) and
+    ``values`` (what differs per request); ``key`` ``None``: rendered whole (a piece showing
+    an error under one of its inputs). Else from a copy rendered once per app, language,
+    ``?lang=`` (in its links), script root (``url_for``) and ``key`` with a sentinel
+    standing for each value, each value then written where its sentinel stands, escaped as
+    ``{{ value }}`` escapes it (a :class:`Markup` as it is). The copy holds no request's data,
+    so one language's is never served in another (its key); the template may read only
+    plain ``{{ value }}`` of these values, or hand one to a helper that writes it escaped (a
+    filter or a method of one would act on the sentinel), and ``key`` must hold whatever
+    else of the request it shows. The copy is kept only when, spliced with the first
+    request's values, it gives what that request's own render gives, and never while
+    templates reload (tests/test_web_spliced.py holds the bytes equal on a sample of
+    pages). Its static URLs are fixed for the copy's life: a fingerprint is the file's when
+    the copy was made (a file changed under a running app is answered ``no-cache``,
+    :func:`webcalc.web.assets.static_view`)."""
+    app = cast("LocalProxy[Flask]", current_app)._get_current_object()
+    fixed = fixed or {}
+    if key is None or not SPLICED:
+        return Markup(app.jinja_env.get_template(template).render({**fixed, **values}))
+    full_key = (id(app), template, _request_i18n()[1], lang_param(), request.script_root, key)
+    parts = _spliced.get(full_key)
+    if parts is None:
+        tpl = app.jinja_env.get_template(template)
+        parts = _SENTINEL.split(            # text, name, text, name, …, text
+            tpl.render({**fixed, **{name: Markup(f"\x00{name}\x00") for name in values}}))
+        whole = Markup(tpl.render({**fixed, **values}))
+        if (not set(parts[1::2]) <= values.keys() or _splice(parts, values) != whole
+                or app.jinja_env.auto_reload):   # (a template may change under the app)
+            return whole
+        if len(_spliced) >= SPLICED_MAX:
+            _spliced.clear()
+        _spliced[full_key] = parts
+    return _splice(parts, values)
+
+
+def _splice(parts: list[str], values: dict) -> Markup:
+    """``parts`` (text, name, text, …) with each name's value, escaped, in its place."""
+    out = list(parts)
+    for i in range(1, len(out), 2):
+        out[i] = escape(values[out[i]])
+    return Markup("".join(out))
+
+
+def hand_line(form, at_table: bool, home_path: str, canonical: str) -> Markup:
+    """The typed hand with its actions (``_hand_line.html``): on the calculator
+    :func:`spliced` with the hand and the link to copy (the canonical URL ``canonical`` on
+    this site) written in; at a table, or with an error under the hand, rendered whole."""
+    from ..variants import EXAMPLE_REQUEST
+
+    fixed = {"form": form, "at_table": at_table, "home_path": home_path,
+             "example_hand": EXAMPLE_REQUEST["hand"]}
+    values = {"hand": field_value(form.hand),
+              "link": "" if at_table else request.url_root.rstrip("/") + canonical}
+    return spliced("_hand_line.html", None if at_table or form.hand.errors else (home_path,),
+                   fixed, **values)
+
+
+def toolbar_line(form, at_table: bool, lang_urls: dict) -> Markup:
+    """The rule set's choice (not at a table) and the language switch (``_toolbar.html``):
+    :func:`spliced` per home and chosen rule set with the two language links (``lang_urls``:
+    ``zh``, ``en``) written in; with an error under the rule set, rendered whole."""
+    fixed = {"form": form, "at_table": at_table}
+    values = {"zh_url": lang_urls["zh"], "en_url": lang_urls["en"]}
+    return spliced("_toolbar.html",
+                   None if form.variant.errors else (at_table, str(form.variant.data)),
+                   fixed, **values)
+
+
+#: the typed-input fold's fields, as ``_typed_inputs.html`` names their values
+TYPED_FIELDS = ("melds", "indicator", "visible", "winning_tile", "history")
+
+
+def typed_inputs(form, room) -> Markup:
+    """The typed-input fold (``_typed_inputs.html``): :func:`spliced` per rule set's turns
+    (whether ``room`` takes the winner's turns, and their help) with the fields' values
+    written in; with an error under one of them, rendered whole."""
+    takes_history = bool(room and room.takes_history)
+    history_help = room.history_help if takes_history else ""
+    fixed = {"form": form, "takes_history": takes_history, "history_help": history_help}
+    fields = [getattr(form, name) for name in TYPED_FIELDS]
+    values = {name: field_value(f) for name, f in zip(TYPED_FIELDS, fields)}
+    return spliced("_typed_inputs.html",
+                   None if any(f.errors for f in fields) else (takes_history, str(history_help)),
+                   fixed, **values)
+
+
 def init_app(app: Flask) -> None:
     app.jinja_env.globals.update(
         form_label=form_label,
         field=field,
+        hand_line=hand_line,
+        toolbar_line=toolbar_line,
+        typed_inputs=typed_inputs,
         text_input=text_input,
         select_input=select_input,
         tile=tile,
