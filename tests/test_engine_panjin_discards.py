@@ -107,9 +107,10 @@ def test_discards_at_once_equal_one_search_per_discard(seed):
 @pytest.mark.parametrize("seed", range(3))
 def test_compiled_discards_equal_the_python_reference(seed, monkeypatch):
     """The compiled ``discards_drawn`` (webcalc/variants/panjin_hand.c: the other units
-    merged from the other pair's merge) gives, per discard and at limits from d14 to
-    d14 + 2, what the Python reference gives (it merges the other units one by one, in
-    order)."""
+    merged from the other pair's merge; panjin_unit.c: steps over a state's slack skipped
+    unevaluated) gives, per discard and at limits from d14 to d14 + 2, what the Python
+    reference gives (it merges the other units one by one, in order, and tests each
+    step)."""
     from webcalc.variants import panjin_draws
 
     if panjin_draws._pjunit is None:
