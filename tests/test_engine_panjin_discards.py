@@ -138,7 +138,7 @@ def test_compiled_discards_equal_the_python_reference(seed, monkeypatch):
                 panjin_draws.unit_panjin_drawn_drops.cache_clear()
                 assert panjin_draws.panjin_discards_drawn(*args) == compiled, (req, limit)
             checked += 1
-    assert checked > 10
+    assert checked >= 6                       # at least two hands, each at three limits
 
 
 def _judge_by_listing(sit) -> Judgement:
