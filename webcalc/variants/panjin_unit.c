@@ -165,6 +165,15 @@ static void fill_bound(int *bound, const int *rest, int groups, int v_low, int o
         }
 }
 
+/* a loop of one or two rounds (the triplet, the pair) unrolled: each round's arithmetic
+ * folds, and its exit is not a branch on the state's pair (-4 to -5 % of the compiled
+ * 盘锦 calls, both tile counts, 2026-12-07) */
+#if defined(__GNUC__) && !defined(__clang__)
+#define UNROLL2 _Pragma("GCC unroll 2")
+#else
+#define UNROLL2
+#endif
+
 /* what one kind's step of the search reads, the same for every state it expands */
 typedef struct {
     int cap, max_x, jokers, need_x, groups, limit, honors, bounded, has_req, track_rd;
@@ -270,11 +279,13 @@ static inline __attribute__((always_inline)) int step_states(const Step *P, Tabl
                 if (lack_or)
                     lack_grid = b + s ? P->bound_carry : lack_or;
             }
+            UNROLL2
             for (int t = 0; t < P->ntrips; t++) {
                 int g2 = g + s + t;
                 if (g2 > 4 || g2 > groups)
                     break;
                 int f_t = t ? (f_s | TRIP) : f_s;
+                UNROLL2
                 for (int pr = 0; pr <= (p ? 0 : 1); pr++) {
                     int free_ = open_ + s + 2 * pr;
                     int places = free_ + 3 * t;
