@@ -184,13 +184,13 @@ typedef struct {
 } Step;
 
 /* One kind's step: every state of cur expanded into nxt (the transitions and bounds that
- * pj_search's comments describe); 0, or 1 when a table could not grow. Inlined twice: with
- * one (a single table, every 13-tile search) its loops over the tables fold away. */
-static inline __attribute__((always_inline)) int step_states(const Step *P, Table *cur,
-                                                             Table *nxt, const int one) {
+ * pj_search's comments describe); 0, or 1 when a table could not grow. (A copy for one
+ * table, every 13-tile search, with its loops over the tables folded away, bought 3-7 % of
+ * panjin_advice and nothing on 14 tiles: not kept, under the 10 % a fast path needs.) */
+static int step_states(const Step *P, Table *cur, Table *nxt) {
     const int cap = P->cap, jokers = P->jokers, groups = P->groups, limit = P->limit;
     const int honors = P->honors, bounded = P->bounded, track_rd = P->track_rd;
-    const int ne = one ? 1 : P->ne;
+    const int ne = P->ne;
     const int *bound = P->bound;
     const uint64_t bit = P->bit;
     for (int k = 0; k < cur->n; k++) {
@@ -211,7 +211,7 @@ static inline __attribute__((always_inline)) int step_states(const Step *P, Tabl
         int le[MAXE], lr[MAXE], lc[MAXE], lsq[MAXE], nle = 0;
         uint64_t lm[MAXE];
         for (int q = 0; q < ne; q++) {
-            int e = one ? 0 : P->entries[q];
+            int e = P->entries[q];
             if (st->r[e] != NOVAL) {
                 le[nle] = e;
                 lr[nle] = st->r[e];
@@ -537,7 +537,7 @@ int pj_search(const int *unit, int n, const int *caps, const int *yj, int start,
                   track_rd, ntrips, real_bits, s_top, c_low, h_i, c_next1, c_next2, ne,
                   unit[i], bit,
                   bound, bound_lack, bound_carry, entries, ce_c, ce_s};
-        failed = ntab == 1 ? step_states(&P, &cur, &nxt, 1) : step_states(&P, &cur, &nxt, 0);
+        failed = step_states(&P, &cur, &nxt);
         if (failed)
             break;
         /* the dominance step at the end, and on the way only for a large table: with the
