@@ -23,6 +23,7 @@ from webcalc.variants.base import Judgement
 from webcalc.variants.panjin_draws import panjin_discards_drawn, panjin_standard_drawn
 from webcalc.variants.panjin_search import panjin_meld_flags, panjin_missing
 
+from .scale import scaled
 from .test_engine_shanten_exact import random_case, situation_of
 
 PANJIN = VARIANTS["panjin"]
@@ -101,6 +102,43 @@ def test_discards_at_once_equal_one_search_per_discard(seed):
         _, sit = situation_of(req)
         checked += check_discards_at_once(req, sit)
     assert checked > 100
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_compiled_discards_equal_the_python_reference(seed, monkeypatch):
+    """The compiled ``discards_drawn`` (webcalc/variants/panjin_hand.c: the other units
+    merged from the other pair's merge; panjin_unit.c: steps over a state's slack skipped
+    unevaluated) gives, per discard and at limits from d14 to d14 + 2, what the Python
+    reference gives (it merges the other units one by one, in order, and tests each
+    step)."""
+    from webcalc.variants import panjin_draws
+
+    if panjin_draws._pjunit is None:
+        pytest.skip("the compiled part is not built")
+    checked = 0
+    for req in _cases(400 + seed, scaled(25)):
+        _, sit = situation_of(req)
+        jokers = len(sit.jokers)
+        if jokers >= len(sit.hand.concealed) - 1:
+            continue
+        allowed = PANJIN.allowed_suit_counts(sit)
+        d14 = panjin_missing(sit, allowed).get("standard")
+        if d14 is None:
+            continue
+        _, caps, room = hand_caps(sit)
+        kinds = sorted({int(t) for t in sit.hand.concealed if t not in sit.wildcards})
+        for limit in (d14, d14 + 1, d14 + 2):
+            args = (sit.real_counts, caps, jokers, room, len(sit.hand.melds),
+                    panjin_meld_flags(sit), allowed, sit.options.piaohu, jokers, limit, kinds,
+                    sit.win_by == "discard")
+            compiled = panjin_draws.panjin_discards_drawn(*args)
+            with monkeypatch.context() as m:
+                m.setattr(panjin_draws, "_pjunit", None)
+                # its unit tables computed by the Python, not read from a compiled call's
+                panjin_draws.unit_panjin_drawn_drops.cache_clear()
+                assert panjin_draws.panjin_discards_drawn(*args) == compiled, (req, limit)
+            checked += 1
+    assert checked >= 6                       # at least two hands, each at three limits
 
 
 def _judge_by_listing(sit) -> Judgement:

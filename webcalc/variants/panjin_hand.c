@@ -4,10 +4,11 @@
  * unit_panjin_drawn asks them, pj_search of panjin_unit.c), their merges (as merge) and
  * _drawn_best. discards_drawn is the twin of panjin_discards_drawn: its four unit searches
  * with the tables of every discard (unit_panjin_drawn_drops), the other three units merged
- * per unit, and _combine per discard. rest_places is the twin of _rest_places_all
- * (panjin_search.py), the bound those searches prune with. Part of the one extension
- * webcalc._pjunit (setup.py; the method table is webcalc/_pjunit.c, which guards both
- * like search(): they use its tables).
+ * per unit (from the other pair's merge, made once for both units of a pair: the same
+ * results as the twin's merges in order), and _combine per discard. rest_places is the
+ * twin of _rest_places_all (panjin_search.py), the bound those searches prune with. Part
+ * of the one extension webcalc._pjunit (setup.py; the method table is webcalc/_pjunit.c,
+ * which guards both like search(): they use its tables).
  */
 #include "panjin_unit.h"
 
@@ -430,7 +431,8 @@ PyObject *discards_drawn_impl(PyObject *self, PyObject *args) {
     MRow *rows[4][MAXE] = {{NULL}};
     int nrows[4][MAXE], drops[4][MAXN], nd[4];
     int table_of[34];                    /* a discard's table in its unit */
-    MRow *acc = NULL;
+    MRow *acc = NULL, *pair = NULL;
+    int npair = 0;
     DRow *dacc = NULL;
     PyObject *result = NULL;
     for (int u = 0; u < 4; u++) {
@@ -452,102 +454,122 @@ PyObject *discards_drawn_impl(PyObject *self, PyObject *args) {
         Py_INCREF(Py_None);
         PyList_SET_ITEM(result, i, Py_None);
     }
-    for (int u = 0; u < 4; u++) {
-        if (!nd[u])
+    /* the other three units of a unit u merged (their tables as held; u holds one less),
+     * from the merge of the other pair: units 0 and 1 share that of 2 and 3 and the
+     * reverse, so a pair whose units both hold discards merges the other pair once (the
+     * order of the merges changes no result: each step keeps every target within the
+     * limit; k_u, the real tiles and jokers still to come, is the same for both users) */
+    for (int half = 0; half < 2; half++) {
+        int mine0 = 2 * half, other0 = 2 - 2 * half;
+        if (!nd[mine0] && !nd[mine0 + 1])
             continue;
-        /* the other three units merged (their tables as held; this unit holds one less) */
-        PyMem_Free(acc);
-        int nacc = 1;
-        acc = merge_start(suits0);
-        if (!acc) {
+        PyMem_Free(pair);
+        npair = 1;
+        pair = merge_start(suits0);
+        if (!pair) {
             Py_CLEAR(result);
             goto done;
         }
-        for (int w = 0; w < 4; w++) {
-            if (w == u)
+        int later = held[mine0] + held[mine0 + 1] - 1 + jokers;  /* after the pair */
+        for (int w = other0; w < other0 + 2; w++)
+            if (merge_rows(&pair, &npair, rows[w][0], nrows[w][0], groups, max_x, jokers,
+                           limit, w < 3 && !(suits0 >> w & 1), want,
+                           later + (w == other0 ? held[other0 + 1] : 0))) {
+                Py_CLEAR(result);
+                goto done;
+            }
+        for (int u = mine0; u < mine0 + 2; u++) {
+            if (!nd[u])
                 continue;
-            int k_u = held[u] - 1 + jokers;
-            for (int v = w + 1; v < 4; v++)
-                if (v != u)
-                    k_u += held[v];
+            int w = u ^ 1;                   /* the unit beside u in its pair */
+            PyMem_Free(acc);
+            int nacc = npair;
+            acc = PyMem_Malloc(sizeof(MRow) * (npair ? npair : 1));
+            if (!acc) {
+                PyErr_NoMemory();
+                Py_CLEAR(result);
+                goto done;
+            }
+            memcpy(acc, pair, sizeof(MRow) * npair);
             if (merge_rows(&acc, &nacc, rows[w][0], nrows[w][0], groups, max_x, jokers, limit,
-                           w < 3 && !(suits0 >> w & 1), want, k_u)) {
+                           w < 3 && !(suits0 >> w & 1), want, held[u] - 1 + jokers)) {
                 Py_CLEAR(result);
                 goto done;
             }
-        }
-        int counts_suit = u < 3 && !(suits0 >> u & 1);
-        /* the merged states decoded once, grouped by (g, p): a table row (g2, p2) meets
-         * only those with g = groups - g2 and p = 1 - p2 */
-        PyMem_Free(dacc);
-        dacc = PyMem_Malloc(sizeof(DRow) * (nacc ? nacc : 1));
-        if (!dacc) {
-            PyErr_NoMemory();
-            Py_CLEAR(result);
-            goto done;
-        }
-        int astart[11], acount[11] = {0}, aat[10];
-        for (int q = 0; q < nacc; q++) {
-            int kk = acc[q].key;
-            acount[((kk / (NF * 4 * NX * 2)) * 2 + (kk / (NF * 4 * NX)) % 2) + 1]++;
-        }
-        astart[0] = 0;
-        for (int b = 0; b < 10; b++) {
-            astart[b + 1] = astart[b] + acount[b + 1];
-            aat[b] = astart[b];
-        }
-        for (int q = 0; q < nacc; q++) {
-            int kk = acc[q].key, g = kk / (NF * 4 * NX * 2), p = (kk / (NF * 4 * NX)) % 2;
-            /* DRow's fields here: x, n (in p), flags, r, drawn */
-            dacc[aat[g * 2 + p]++] = (DRow){g, (kk / NF) % 4, (kk / (NF * 4)) % NX, kk % NF,
-                                            acc[q].r, acc[q].m};
-        }
-        for (int i = 0; i < nk; i++) {
-            int k = discards[i];
-            if (k < 9 * u || k >= 9 * u + (u < 3 ? 9 : 7))
-                continue;
-            const MRow *tab = rows[u][table_of[k]];
-            long long best = -1;
-            uint64_t mask = 0;
-            int wild = 0;
-            for (int j = 0; j < nrows[u][table_of[k]]; j++) {   /* combine (_combine) */
-                int rk = tab[j].key, fl = rk % NF, x2 = (rk / NF) % NX;
-                int p2 = (rk / (NF * NX)) % 2, g2 = (rk / (NF * NX * 2)) % 5;
-                int inc = (counts_suit && (fl & PRES)) ? 1 : 0, fw = fl & want;
-                if (g2 > groups || p2 > 1)
+            int counts_suit = u < 3 && !(suits0 >> u & 1);
+            /* the merged states decoded once, grouped by (g, p): a table row (g2, p2) meets
+             * only those with g = groups - g2 and p = 1 - p2 */
+            PyMem_Free(dacc);
+            dacc = PyMem_Malloc(sizeof(DRow) * (nacc ? nacc : 1));
+            if (!dacc) {
+                PyErr_NoMemory();
+                Py_CLEAR(result);
+                goto done;
+            }
+            int astart[11], acount[11] = {0}, aat[10];
+            for (int q = 0; q < nacc; q++) {
+                int kk = acc[q].key;
+                acount[((kk / (NF * 4 * NX * 2)) * 2 + (kk / (NF * 4 * NX)) % 2) + 1]++;
+            }
+            astart[0] = 0;
+            for (int b = 0; b < 10; b++) {
+                astart[b + 1] = astart[b] + acount[b + 1];
+                aat[b] = astart[b];
+            }
+            for (int q = 0; q < nacc; q++) {
+                int kk = acc[q].key, g = kk / (NF * 4 * NX * 2), p = (kk / (NF * 4 * NX)) % 2;
+                /* DRow's fields here: x, n (in p), flags, r, drawn */
+                dacc[aat[g * 2 + p]++] = (DRow){g, (kk / NF) % 4, (kk / (NF * 4)) % NX, kk % NF,
+                                                acc[q].r, acc[q].m};
+            }
+            for (int i = 0; i < nk; i++) {
+                int k = discards[i];
+                if (k < 9 * u || k >= 9 * u + (u < 3 ? 9 : 7))
                     continue;
-                int bk = (groups - g2) * 2 + (1 - p2);
-                for (int q = astart[bk]; q < astart[bk + 1]; q++) {
-                    const DRow *w = &dacc[q];
-                    int f = w->fl, nn = w->p, x3 = w->x + x2;
-                    if (x3 > max_x || x3 < min_jokers || !((allowed >> (nn + inc)) & 1) ||
-                        (f | fw) != want)
+                const MRow *tab = rows[u][table_of[k]];
+                long long best = -1;
+                uint64_t mask = 0;
+                int wild = 0;
+                for (int j = 0; j < nrows[u][table_of[k]]; j++) {   /* combine (_combine) */
+                    int rk = tab[j].key, fl = rk % NF, x2 = (rk / NF) % NX;
+                    int p2 = (rk / (NF * NX)) % 2, g2 = (rk / (NF * NX * 2)) % 5;
+                    int inc = (counts_suit && (fl & PRES)) ? 1 : 0, fw = fl & want;
+                    if (g2 > groups || p2 > 1)
                         continue;
-                    long long rr = (long long)w->r + tab[j].r;
-                    long long cost = rr + (x3 > jokers ? x3 - jokers : 0);
-                    uint64_t m3 = w->m | tab[j].m;
-                    if (need_real && rr < 2) {
-                        m3 = 0;
-                        if (!rr)
-                            cost += 1;
+                    int bk = (groups - g2) * 2 + (1 - p2);
+                    for (int q = astart[bk]; q < astart[bk + 1]; q++) {
+                        const DRow *w = &dacc[q];
+                        int f = w->fl, nn = w->p, x3 = w->x + x2;
+                        if (x3 > max_x || x3 < min_jokers || !((allowed >> (nn + inc)) & 1) ||
+                            (f | fw) != want)
+                            continue;
+                        long long rr = (long long)w->r + tab[j].r;
+                        long long cost = rr + (x3 > jokers ? x3 - jokers : 0);
+                        uint64_t m3 = w->m | tab[j].m;
+                        if (need_real && rr < 2) {
+                            m3 = 0;
+                            if (!rr)
+                                cost += 1;
+                        }
+                        if (cost > limit)
+                            continue;
+                        keep_best(cost, m3, x3 > jokers, &best, &mask, &wild);
                     }
-                    if (cost > limit)
-                        continue;
-                    keep_best(cost, m3, x3 > jokers, &best, &mask, &wild);
                 }
+                PyObject *one = drawn_value(best, mask, wild, limit);
+                if (!one) {
+                    Py_CLEAR(result);
+                    goto done;
+                }
+                PyObject *old = PyList_GET_ITEM(result, i);
+                PyList_SET_ITEM(result, i, one);
+                Py_DECREF(old);
             }
-            PyObject *one = drawn_value(best, mask, wild, limit);
-            if (!one) {
-                Py_CLEAR(result);
-                goto done;
-            }
-            PyObject *old = PyList_GET_ITEM(result, i);
-            PyList_SET_ITEM(result, i, one);
-            Py_DECREF(old);
         }
     }
 done:
     PyMem_Free(acc);
+    PyMem_Free(pair);
     PyMem_Free(dacc);
     for (int u = 0; u < 4; u++)
         for (int e = 0; e < MAXE; e++)
