@@ -24,6 +24,15 @@ TILES = tuple(ALL_TILES)
 
 EXPECTED = (ValueError, TypeError, OverflowError, RuntimeError)
 
+
+def _random_counts(rng, n: int) -> list[int]:
+    """``n`` tiles drawn at random as 34 counts, each at most 4."""
+    counts = [0] * 34
+    for _ in range(n):
+        counts[rng.randrange(34)] += 1
+    return [min(c, 4) for c in counts]
+
+
 def values(rng, N):
     INTS = [0, 1, 2, 3, 4, 5, 9, 13, 14, 15, 31, 32, 63, 64, 99, 1000, -1, -2, -14, -100,
             2**31 - 1, -2**31, 2**31, 2**63, -2**63 - 1, 10**30]
@@ -224,27 +233,18 @@ def objects(rng, N):
             elif f == 12: P.plain_readings(lst([rng.randint(0, 5) for _ in range(34)]), ev(rng.randint(0, 4)))
             elif f == 13: P.plain_hand(rng.choice(["123m456p789s1122z", "0555m", "1z" * 90, ""]), TILES, ev(rng.choice([27, 34])))
             elif f == 14:
-                counts = [0] * 34
-                for _ in range(13):
-                    counts[rng.randrange(34)] += 1
-                counts = [min(c, 4) for c in counts]
+                counts = _random_counts(rng, 13)
                 P.panjin_advice(lst(counts), lst([4] * 34), ev(rng.randint(0, 2)), ev(rng.randint(0, 2)), ev(4), ev(0), ev(8), False, rng.random() < .3, False,
                                 lst([rng.randrange(34) for _ in range(rng.choice([0, 1, 2]))]), lst(counts), ev(rng.randint(-1, 33)),
                                 lst([0] * 34) if rng.random() < .5 else (), ev(34), True)
             elif f == 15:
-                counts = [0] * 34
-                for _ in range(14):
-                    counts[rng.randrange(34)] += 1
-                counts = [min(c, 4) for c in counts]
+                counts = _random_counts(rng, 14)
                 P.panjin_advice14(lst(counts), lst([4] * 34), ev(rng.randint(0, 2)), ev(rng.randint(0, 2)), ev(4), ev(0), ev(8), False, rng.random() < .3, False,
                                   lst([rng.randrange(34) for _ in range(rng.choice([0, 1, 2]))]), lst(counts), ev(rng.randint(-1, 33)),
                                   lst([0] * 34) if rng.random() < .5 else (), ev(34))
             elif f == 7: P.rest_places(*(lst([rng.randint(0, 99) for _ in range(10)]) for _ in range(4)))
             else:
-                counts = [0] * 34
-                for _ in range(14):
-                    counts[rng.randrange(34)] += 1
-                counts = [min(c, 4) for c in counts]
+                counts = _random_counts(rng, 14)
                 held = [k for k in range(34) if counts[k]]
                 P.free_draws(lst(counts), lst([rng.randrange(34) for _ in range(rng.choice([0, 3, 6]))]), ev(rng.randint(-1, 33)), 34,
                              rng.getrandbits(34) if rng.random() < .3 else 1 << rng.randrange(34), ev(rng.randint(0, 15)), rng.randint(0, 2),
