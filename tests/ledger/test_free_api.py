@@ -186,6 +186,22 @@ def test_export_and_import_round_trip(api):
     assert r.json["error"]["field"] == "entries[0].points"
 
 
+def test_an_export_with_the_base_a_free_table_kept_imports(api):
+    """Until stop 47 the API kept a base given to a free table, unread, and its export (and a
+    circle's) carries it: such a file, the one a user holds, imports as that table was, with
+    the default 1, its hands and totals as they were; a base no table may have is refused
+    still, on ``base``."""
+    edit = free(api)["edit_token"]
+    points(api, edit, [7.5, -2.5, -2.5, -2.5])
+    doc = api.get(f"/api/v1/tables/{edit}/export").json
+    for base in (5, 0.5, 1):
+        made = post(api, "/api/v1/tables/import", {**doc, "base": base}, 201)["table"]
+        assert made["base"] == 1 and made["totals"] == [7.5, -2.5, -2.5, -2.5], base
+    for base in (0, "5", 1e20):
+        r = api.post("/api/v1/tables/import", json={**doc, "base": base})
+        assert error(r)[0] == 400 and error(r)[2] == "base", base
+
+
 def test_csv_export_lists_what_each_pays(api):
     import csv
     import io

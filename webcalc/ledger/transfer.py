@@ -22,9 +22,20 @@ from sqlalchemy.orm import Session
 from ..errors import InputError
 from ..json_checks import MAX_DEPTH, body_problem
 from ..messages import M
-from .checks import DEALT, KINDS, _bad, _carry_bets, _check_body, _reason, _seat, _table_spec
+from .checks import (
+    DEALT,
+    KINDS,
+    _bad,
+    _carry_bets,
+    _check_body,
+    _reason,
+    _seat,
+    _table_spec,
+    table_base,
+)
 from .entries import _compute, _Derived, _next_dealer, _Settings, _split
 from .models import Hand, Table, utcnow
+from .points import is_free
 from .storage import _INSERT_HAND, _INSERT_REVISION, Storage, _insertable
 from .tokens import TOKEN_BYTES, _iso, token_hash, view_token_of
 
@@ -178,6 +189,12 @@ class Transfer(Storage):
         spec = {"variant": data.get("variant"), "options": data.get("options"),
                 "base": data.get("base"), "names": data.get("names"),
                 "dealer": data.get("first_dealer")}
+        if is_free(spec["variant"]) and spec["base"] is not None:
+            # a free table kept a base given to the API unread until stop 47, and its export
+            # carries it: nothing multiplies one there, so the file imports as that table
+            # was, with the default (still a base: one out of range is refused on ``base``)
+            table_base(spec["base"])
+            spec["base"] = None
         variant, options, base, names, dealer = _table_spec(spec)
         carry = _carry_bets(data.get("carry_bets"))
         entries = data.get("entries")

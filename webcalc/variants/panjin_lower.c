@@ -141,8 +141,8 @@ int pj_count_lower(const int *real, const int *caps, int jokers, int groups, int
                 const int *g = f[u];
                 if (cand[i].used) {
                     if (!cand[i].ready) {
-                        int less[MAXN];
-                        memcpy(less, real + 9 * u, sizeof less);
+                        int less[MAXN] = {0};  /* the honors: 7 kinds, real's last */
+                        memcpy(less, real + 9 * u, sizeof(int) * (u < 3 ? 9 : 7));
                         less[cand[i].k - 9 * u] -= cand[i].used;
                         if (unit_closure(less, u, cand[i].g) < 0)
                             return -1;
