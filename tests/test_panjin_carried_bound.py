@@ -32,7 +32,7 @@ from tests.scale import examples
 from .compiled import compiled_only
 from .test_engine_panjin_discards import _cases
 from .test_engine_shanten_exact import situation_of
-from .test_panjin_relaxed_bounds import _args, _clear, _hands
+from .test_panjin_relaxed_bounds import _args, _clear, _free, _hands, _lower_of
 
 COMPILED = PD._pjunit
 
@@ -123,10 +123,10 @@ def test_standard_drawn_same_with_the_old_bound(compiled, seed, discard, need_re
         return
     req, _, sit = case
     base = _args(sit, 0, need_real)
-    free = S.free_standard(sit.real_counts, base[1], base[2], base[3], base[4])
+    free = _free(sit, base)
     if free is None:
         return
-    lower = PD._lower(tuple(sit.real_counts), base[2], 4 - base[4])
+    lower = _lower_of(sit, base)
     assert lower is not None
     for limit in range(max(0, lower - 1), free + 3):
         args = _args(sit, limit, need_real)
@@ -150,7 +150,7 @@ def test_discards_drawn_same_with_the_old_bound(compiled, seed, need_real, above
         return
     kinds = sorted({int(t) for t in sit.hand.concealed if t not in sit.wildcards})
     base = _args(sit, 0, need_real)
-    free = S.free_standard(sit.real_counts, base[1], base[2], base[3], base[4])
+    free = _free(sit, base)
     if free is None:
         return
     args = base[:9] + (free + above, kinds, need_real)

@@ -64,6 +64,17 @@ def _args(sit, limit, need_real):
             PANJIN.allowed_suit_counts(sit), sit.options.piaohu, jokers, limit, need_real)
 
 
+def _free(sit, base):
+    """free_standard of the hand ``base`` (:func:`_args`) describes: None, or the distance
+    without 盘锦's flags, which a limit sweep starts below."""
+    return S.free_standard(sit.real_counts, base[1], base[2], base[3], base[4])
+
+
+def _lower_of(sit, base):
+    """盘锦's count (PD._lower) of the hand ``base`` (:func:`_args`) describes."""
+    return PD._lower(tuple(sit.real_counts), base[2], 4 - base[4])
+
+
 def _old_bounds(args):
     """Run with the bounds the searches used before: capped rest, no early None."""
     real, caps, jokers, room = args[0], args[1], args[2], args[3]
@@ -141,10 +152,10 @@ def test_standard_drawn_same_with_relaxed_and_capped_bounds(compiled, seed, disc
         return
     req, _, sit = case
     base = _args(sit, 0, need_real)
-    free = S.free_standard(sit.real_counts, base[1], base[2], base[3], base[4])
+    free = _free(sit, base)
     if free is None:
         return
-    lower = PD._lower(tuple(sit.real_counts), base[2], 4 - base[4])
+    lower = _lower_of(sit, base)
     assert lower is not None and lower <= free
     found_d = None
     for limit in range(max(0, lower - 1), free + 4):
@@ -170,7 +181,7 @@ def test_discards_drawn_same_with_relaxed_and_capped_bounds(compiled, seed, need
         return
     kinds = sorted({int(t) for t in sit.hand.concealed if t not in sit.wildcards})
     base = _args(sit, 0, need_real)
-    free = S.free_standard(sit.real_counts, base[1], base[2], base[3], base[4])
+    free = _free(sit, base)
     if free is None:
         return
     limit = free + above

@@ -27,7 +27,7 @@ from .compiled import compiled_only
 from .scale import examples
 from .test_engine_panjin_discards import _cases
 from .test_engine_shanten_exact import situation_of
-from .test_panjin_relaxed_bounds import _args, _clear, _hands
+from .test_panjin_relaxed_bounds import _args, _clear, _free, _hands, _lower_of
 
 COMPILED = PD._pjunit
 
@@ -51,6 +51,11 @@ def _python(fn, *args):
         for m in (S, PS, PD):
             m._pjunit = COMPILED
         _clear()
+
+
+def _allowing(base, allowed):
+    """:func:`_args`' arguments with the suit counts ``allowed`` (None: the hand's own)."""
+    return base if allowed is None else base[:6] + (allowed,) + base[7:]
 
 
 def _run(fn, args, compiled, suit):
@@ -165,13 +170,11 @@ def test_standard_drawn_as_without_the_suit_bound(compiled, seed, discard, need_
     if case is None:
         return
     req, _, sit = case
-    base = _args(sit, 0, need_real)
-    if allowed is not None:
-        base = base[:6] + (allowed,) + base[7:]
-    free = S.free_standard(sit.real_counts, base[1], base[2], base[3], base[4])
+    base = _allowing(_args(sit, 0, need_real), allowed)
+    free = _free(sit, base)
     if free is None:
         return
-    lower = PD._lower(tuple(sit.real_counts), base[2], 4 - base[4])
+    lower = _lower_of(sit, base)
     assert lower is not None
     for limit in range(max(0, lower - 1), free + 3):
         args = base[:9] + (limit, need_real)
@@ -191,10 +194,8 @@ def test_discards_drawn_as_without_the_suit_bound(compiled, seed, need_real, abo
     if len(sit.jokers) >= len(sit.hand.concealed) - 1:
         return
     kinds = sorted({int(t) for t in sit.hand.concealed if t not in sit.wildcards})
-    base = _args(sit, 0, need_real)
-    if allowed is not None:
-        base = base[:6] + (allowed,) + base[7:]
-    free = S.free_standard(sit.real_counts, base[1], base[2], base[3], base[4])
+    base = _allowing(_args(sit, 0, need_real), allowed)
+    free = _free(sit, base)
     if free is None:
         return
     args = base[:9] + (free + above, kinds, need_real)
