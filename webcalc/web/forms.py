@@ -17,6 +17,25 @@ from .i18n import lazy_gettext as _l
 TEXT_FIELDS = ("hand", "melds", "indicator", "visible", "winning_tile", "history")
 
 
+class _VariantName:
+    """A rule set's name in the language of the page that shows it, looked up when shown
+    (the select drawn by ``templating.select_input``, which escapes its ``str``). Most pages
+    never draw it (the toolbar is spliced: ``templating.toolbar_line``), and naming the four
+    rule sets was 11-17 µs of a form's 100-150 (timeit in a request context, load 6,
+    2026-12-07; 5-6 µs now, the choices made without their names). No cache: the name is looked up each
+    time it is shown, in the language of the request showing it."""
+
+    __slots__ = ("name", "label")
+
+    def __init__(self, name: str, label) -> None:
+        self.name, self.label = name, label
+
+    def __str__(self) -> str:
+        from .templating import VARIANT_NAMES
+
+        return str(VARIANT_NAMES.get(self.name, self.label))
+
+
 def _too_long(n: int) -> Length:
     return Length(max=n, message=_l("Too long: at most %(n)s characters.", n=n))
 
@@ -51,9 +70,7 @@ class AnalyzeForm(FlaskForm):
         # ``default`` and catches the TypeError of one that is not callable, eight a form
         # (106 → 78 µs a form, −26 %: bench/RESULTS.md "Issue 38, round 6: the request path")
         super().__init__(formdata=formdata, data=_DEFAULTS, **kwargs)
-        from .templating import VARIANT_NAMES
-
-        self.variant.choices = [SelectChoice(name, VARIANT_NAMES.get(name, label))
+        self.variant.choices = [SelectChoice(name, _VariantName(name, label))
                                 for name, label in VARIANT_LABELS.items()]
         if not self.variant.data:
             self.variant.data = next(iter(VARIANT_LABELS))
