@@ -208,10 +208,13 @@ class RoomState:
     without_tiles: bool = False         # settled by settle_without_tiles (a quick entry)
     error: InputError | None = None     # the engine's error placed on the page (the first)
     marks: tuple = ()                   # the room's error marks when read (_error_marks)
+    query: str | None = None            # ``pairs`` encoded when read (the canonical URL's)
 
     @property
     def state(self) -> str:
-        return _encode(self.pairs)
+        """``pairs`` as a query (encoded once: the canonical URL holds it, and the page's
+        language links and "more readings" link hold it again)."""
+        return _encode(self.pairs) if self.query is None else self.query
 
     @functools.cached_property
     def entry(self) -> tap.Entry:
@@ -250,9 +253,10 @@ def read_room_state(home: Home, raw) -> RoomState:
     pairs = _state_pairs(args, form, room, home)
     shown_readings = readings_shown(args)
     flags = [(k, request.args[k]) for k in home.flags if request.args.get(k)]
-    canonical = _url(_encode(pairs), shown_readings, lang, home.path, flags)
+    query = _encode(pairs)
+    canonical = _url(query, shown_readings, lang, home.path, flags)
     st = RoomState(home, args, form, room, tap_message, pairs, shown_readings, lang,
-                   canonical, marks=_error_marks(room))
+                   canonical, marks=_error_marks(room), query=query)
     st.status = 200
     options_ok = room is None or not any(o.error for o in room.options)
     if room is not None and (room.errors or not options_ok):
@@ -406,7 +410,7 @@ def render_room(st: RoomState, template: str | None = None, status: int | None =
     home = st.home
     if template is None:
         template = home.fragment if wants_fragment(request) else home.page
-    variant_label = localized(dict(VARIANT_LABELS).get(form.variant.data, form.variant.data))
+    variant_label = localized(VARIANT_LABELS.get(form.variant.data, form.variant.data))
     # the calculator's title names the hand; an htmx swap carries it too (htmx 4 sets
     # document.title from a <title> in the answer), so a link shared after a tap reads right
     calc_title = None if home.is_table else calculator_title(form, st.entry.typed)
