@@ -513,3 +513,45 @@ def test_a_refused_adjustment_keeps_what_was_typed(browser, server, js):
         expect(page.locator("#totals td")).to_have_text(["0", "0", "-5", "5"])
     finally:
         ctx.close()
+
+
+#: every element that spills past its box or the 390-px page (text drawn over a neighbour)
+SPILLED = """() => { const W = document.documentElement.clientWidth, out = [];
+  for (const el of document.querySelectorAll('#live-top *, #live *, .done *')) {
+    const r = el.getBoundingClientRect();
+    if (!r.width) continue;
+    if (r.right > W + 1 || (getComputedStyle(el).overflowX === 'visible'
+                            && el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0))
+      out.push(el.tagName + '.' + el.className + ' ' + (el.textContent || '').trim().slice(0, 20));
+  }
+  return [document.documentElement.scrollWidth, out]; }"""
+
+
+def test_long_totals_stay_in_their_cells_at_390px(browser, server):
+    """Base 100, three 跑-3 self-draws and a 台费 of 3.33 split four ways: totals such as
+    -2097.5025 were drawn over the neighbouring seat's (the cells' text did not wrap) and
+    pushed the page to 404 px, the big totals to 761 px; a long name in the line that says
+    a hand was recorded ran off the screen. At most 16-character names (the form's cap) and
+    the whole base range (up to 10^9) still fit."""
+    base, app = server
+    client = app.test_client()
+    for spec, names in ((100, ["张三", "李四", "王五", "赵六"]),
+                        (10 ** 9, ["欧阳" * 8, "W" * 16, "王五", "😀" * 8])):
+        r = client.post("/api/v1/tables", json={"variant": "zhengzhou", "names": names,
+                                                "base": spec})
+        token = r.json["edit_token"]
+        for _ in range(3):
+            assert client.post(f"/api/v1/tables/{token}/hands", json={
+                "hand": WIN, "winning_tile": "2z", "win_by": "self_draw",
+                "settlement": {"winner": 1, "pao": [3, 3, 3, 3]}}).status_code == 201
+        assert client.post(f"/api/v1/tables/{token}/hands", json={
+            "adjustment": {"fee": 3.33, "paid_by": 0}}).status_code == 201
+        ctx, page = new_page(browser)
+        try:
+            for url in (f"/t/{token}?done=3", f"/t/{token}?lang=en&done=3", f"/t/{token}#big"):
+                page.goto(base + url)
+                width, spilled = page.evaluate(SPILLED)
+                assert (width, spilled) == (390, []), url
+        finally:
+            ctx.close()
+
