@@ -265,6 +265,22 @@ def test_a_pasted_link_that_cannot_take_the_hand_says_why(client):
     assert 'value="hello"' in html                  # what was pasted is kept
 
 
+def test_a_link_pasted_with_the_words_of_its_message_still_finds_the_table(client):
+    """A link copied from a WeChat message comes with the message's words around it, or with
+    the full-width comma or full stop of the sentence it ended: the token is still read
+    (these answered 422 "paste the table's edit link" before)."""
+    token = new_table(client)
+    state = [("variant", "zhengzhou"), ("hand", WIN)]
+    for pasted in (f"来记账：https://example.test/t/{token} 点开就能记",
+                   f"https://example.test/t/{token}，", f"https://example.test/t/{token}。",
+                   f"牌桌链接 https://example.test/t/{token}?lang=en\n谢谢", f"{token} "):
+        r = client.get("/t/send?" + urlencode(state + [("table", pasted)]))
+        assert r.status_code == 303, pasted
+        assert r.headers["Location"].startswith(f"/t/{token}?variant=zhengzhou"), pasted
+    r = client.get("/t/send?" + urlencode(state + [("table", f"https://x.test/t/{token}x!")]))
+    assert r.status_code == 404                     # a token one letter longer is not it
+
+
 def test_the_tables_options_win_and_the_page_says_which_changed(client):
     """A calculator room with other options, base and dealer: the table's decide the money,
     and the entry lists what changed (rendered in place, not redirected away)."""

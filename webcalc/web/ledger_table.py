@@ -95,8 +95,10 @@ def entry_outcomes(token: str):
         mimetype="application/json")
     return resp
 
-#: a table link as pasted: the token after /t/ (or the token alone)
-_TOKEN_IN_LINK = re.compile(r"(?:^|/t/)([A-Za-z0-9_-]{16,64})(?:[/?#]|$)")
+#: a table link as pasted: the token after /t/ (or the token alone), ended by anything a
+#: token cannot hold, so that the words of the WeChat message it was copied from, or the
+#: sentence's "，" or "。", do not hide it
+_TOKEN_IN_LINK = re.compile(r"(?:^|/t/)([A-Za-z0-9_-]{16,64})(?![A-Za-z0-9_-])")
 
 
 def token_of_link(text: str) -> str | None:
