@@ -555,3 +555,45 @@ def test_long_totals_stay_in_their_cells_at_390px(browser, server):
         finally:
             ctx.close()
 
+
+#: the chart's legend entries as drawn: each text's box, its box's, and the picture's width
+LEGEND_BOXES = """() => {
+  const svg = document.querySelector('svg');
+  return [svg.getBoundingClientRect().width,
+          [...document.querySelectorAll('.legends .legend')].map(g => {
+            const t = g.querySelector('text').getBoundingClientRect(),
+                  b = g.querySelector('rect').getBoundingClientRect();
+            return [b.left, t.right, t.top, t.bottom, g.querySelector('text').textContent]; })]; }"""
+
+
+@pytest.mark.parametrize("names", [NAMES, ["Grandma Li", "隔壁老王叔叔", "Uncle Bob", "小张同学"],
+                                   ["欧阳" * 8, "W" * 16, "王五", "😀" * 8]])
+def test_the_charts_legend_names_do_not_run_into_each_other(browser, server, names):
+    """The chart under the totals names each seat under the plot. Four to a row on a 390-px
+    picture, a name longer than about five Chinese characters (or nine letters) ran into the
+    next one ("Grandma Li" into "隔壁老王叔叔"): each name now keeps to its own place (four
+    a row when all four fit, else two), cut with … when it must be, inside the picture."""
+    base, app = server
+    client = app.test_client()
+    token = client.post("/api/v1/tables", json={"variant": "zhengzhou",
+                                                "names": names}).json["edit_token"]
+    for winner in range(2):
+        assert client.post(f"/api/v1/tables/{token}/hands", json={
+            "hand": WIN, "winning_tile": "2z", "win_by": "self_draw",
+            "settlement": {"winner": winner}}).status_code == 201
+    ctx, page = new_page(browser)
+    try:
+        page.goto(base + f"/t/{token}/chart.svg")
+        width, legends = page.evaluate(LEGEND_BOXES)
+        assert len(legends) == 4
+        rows = len({round(top) for _, _, top, _, _ in legends})
+        assert rows == (1 if names == NAMES else 2)
+        for left, right, top, bottom, text in legends:
+            assert right <= width, text
+            for left2, _, top2, bottom2, text2 in legends:
+                same_row = top < bottom2 and top2 < bottom
+                if same_row and left2 > left:
+                    assert right <= left2, (text, text2)
+    finally:
+        ctx.close()
+

@@ -84,8 +84,9 @@ def chart(token: str):
                   font_family='"Noto Sans CJK SC","Noto Sans SC",sans-serif',
                   label_font_size=12, major_label_font_size=12, legend_font_size=14,
                   value_font_size=11, tooltip_font_size=11, title_font_size=14)
+    columns = legend_columns(t["names"])
     c = pygal.Line(js=[], width=390, height=300, style=style, legend_at_bottom=True,
-                   legend_at_bottom_columns=4, show_dots=True, dots_size=2.5,
+                   legend_at_bottom_columns=columns, show_dots=True, dots_size=2.5,
                    disable_xml_declaration=True, x_title=_("Hand number"), truncate_legend=-1,
                    margin=8)
     # the axis counts the hands played (hand_no: 1, 2, … without the undone ones); a counted
@@ -98,7 +99,7 @@ def chart(token: str):
             running[i] += float(x)
             series[i].append(round(running[i], 10))
     for i, name in enumerate(t["names"]):
-        c.add(name, series[i])
+        c.add(legend_name(name, LEGEND_ROOM[columns]), series[i])
     svg = c.render(is_unicode=True)
     svg = re.sub(r"<script\b.*?</script>", "", svg, flags=re.S)
     resp = Response(svg, mimetype="image/svg+xml")
@@ -106,6 +107,34 @@ def chart(token: str):
     resp.set_etag(page_etag(t, editor))
     resp.vary.add("Accept-Language")                 # its labels are in the reader's language
     return resp.make_conditional(request)
+
+
+#: the width a seat's name has in the chart's legend under the 390-px plot, at its 14 px,
+#: with four names a row and with two (measured in Chromium: a column every 84 px, its name
+#: 17 px after it; the widths with the share cards' fonts, the chart's own)
+LEGEND_ROOM = {4: 62, 2: 140}
+
+
+def legend_columns(names, size: int = 14) -> int:
+    """Four names a row when each fits its quarter, else two (a name of five Chinese
+    characters, or "Grandma Li", ran into the next one)."""
+    from .card_draw import Pen
+
+    return 4 if all(Pen.width(n, size) <= LEGEND_ROOM[4] for n in names) else 2
+
+
+def legend_name(name: str, room: float, size: int = 14) -> str:
+    """``name`` as the chart's legend shows it: whole when it fits ``room`` px at ``size``,
+    else cut with "…" (pygal's own cut counts every character as 0.6 em: a Chinese name ran
+    into the next one)."""
+    from .card_draw import Pen, clusters
+
+    if Pen.width(name, size) <= room:
+        return name
+    kept = list(clusters(name))
+    while kept and Pen.width("".join(kept) + "…", size) > room:
+        kept.pop()
+    return "".join(kept) + "…"
 
 
 def evening_text(t: dict) -> str:
