@@ -216,3 +216,36 @@ def test_enter_in_the_typed_hand_analyses_it(browser, live_server, js):
         assert "add=" not in page.url and "remove=" not in page.url
     finally:
         context.close()
+
+
+#: each payment row's right edge, and the settlement panel's inner right edge
+PAYMENT_EDGES = """() => {
+  const box = document.querySelector('section.settlement'), cs = getComputedStyle(box);
+  const inner = box.getBoundingClientRect().right - parseFloat(cs.paddingRight)
+                - parseFloat(cs.borderRightWidth);
+  return [inner, [...box.querySelectorAll('.payments tr.payment')].map(
+    tr => [Math.max(...[...tr.children].map(td => td.getBoundingClientRect().right)),
+           tr.textContent.trim().slice(0, 40)])]; }"""
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_payments_between_named_seats_stay_in_the_settlement(browser, live_server, lang):
+    """A settled hand between seats with names ("Grandma Li (East seat) → 隔壁老王叔叔 (South
+    seat)"): the who-pays-whom cell did not wrap, so each payment row, its amount with it,
+    ran past the settlement's panel (past the page on the table's correction form)."""
+    from urllib.parse import urlencode
+
+    context, page = _page(browser, live_server, viewport=PHONE,
+                          locale="en-US" if lang == "en" else "zh-CN")
+    try:
+        page.goto(live_server + "/?" + urlencode({
+            "variant": "jincheng", "hand": "123m456p789s11122z", "winning_tile": "2z",
+            "s_winner": "1", "n0": "Grandma Li", "n1": "隔壁老王叔叔", "n2": "Uncle Bob",
+            "n3": "小张同学", "lang": lang}))
+        inner, rows = page.evaluate(PAYMENT_EDGES)
+        assert len(rows) == 3
+        for right, text in rows:
+            assert right <= inner + 0.5, text
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    finally:
+        context.close()

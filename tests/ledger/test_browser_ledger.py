@@ -597,3 +597,35 @@ def test_the_charts_legend_names_do_not_run_into_each_other(browser, server, nam
     finally:
         ctx.close()
 
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_correction_form_and_the_drawn_game_confirm_fit_390px(browser, server, lang):
+    """Two pages a scorer meets on the phone that were wider than it, in English: the
+    correction of a 晋城 hand between named seats (its payment rows did not wrap: 398 px)
+    and the 荒庄 confirm, whose "No, back to the entry" ran off its panel (392 px)."""
+    import re
+
+    base, app = server
+    client = app.test_client()
+    token = client.post("/api/v1/tables", json={
+        "variant": "jincheng",
+        "names": ["Grandma Li", "隔壁老王叔叔", "Uncle Bob", "小张同学"]}).json["edit_token"]
+    assert client.post(f"/api/v1/tables/{token}/hands", json={
+        "hand": WIN, "winning_tile": "2z", "win_by": "self_draw",
+        "settlement": {"winner": 1}}).status_code == 201
+    ctx, page = new_page(browser)
+    try:
+        page.goto(base + f"/t/{token}?correct=1&lang={lang}")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        page.goto(base + f"/t/{token}?lang={lang}")
+        page.click("#draw")
+        page.wait_for_url(re.compile(r"/draw"))
+        page.wait_for_load_state()
+        assert page.locator("#draw-no").count() == 1
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        assert page.evaluate("() => { const a = document.querySelector('#draw-no')"
+                             ".getBoundingClientRect(), p = document.querySelector("
+                             "'#draw-confirm').getBoundingClientRect();"
+                             " return a.right <= p.right; }")
+    finally:
+        ctx.close()
