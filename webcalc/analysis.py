@@ -271,7 +271,10 @@ def analyze(request: Any, *, advice: bool = True) -> Analysis:
     wildcards = variant.wildcards(options, indicator)
     variant.check_melds(options, melds, wildcards)
     hand = Hand.of(concealed, melds) if plain is None else Hand.of_sorted(*plain, melds)
-    if plain is None or melds or visible or indicator is not None:
+    # (a plain hand alone holds at most four of a kind: with the indicator, its kind is the
+    # only one that can go over)
+    if plain is None or melds or visible or (indicator is not None
+                                             and plain[1][indicator] > 3):
         _check_copies(hand, visible, indicator)
     n = hand.tile_count
     if n not in (13, 14):
@@ -519,8 +522,13 @@ def _plain_hand(raw: Any, kinds: int) -> tuple[tuple[Tile, ...], list[int]] | No
 
 
 def _one_tile(req: dict[Any, Any], field: str, kinds: int) -> Tile | None:
-    if req.get(field) in (None, ""):
+    raw = req.get(field)
+    if raw in (None, ""):
         return None
+    # the plain notation (``8s``), as most requests give it, read as the hand field is
+    plain = _plain_hand(raw, kinds)
+    if plain is not None and len(plain[0]) == 1:
+        return plain[0][0]
     tiles = _tiles(req, field, kinds)
     if len(tiles) != 1:
         raise BadTileError(Message("field_error", field=FIELD_LABELS[field],

@@ -454,12 +454,15 @@ def hand_caps(sit: Situation, kinds_in_play: int = 34) -> tuple[list[int], list[
                                                 for k in range(34)]
     indicator, melds = sit.indicator, sit.hand.melds
     if indicator is not None or melds:
+        short = False               # a cap below 0 (only a meld or a kind out of play)
         if indicator is not None:
             face[indicator] -= 1
+            short = face[indicator] < 0
         for m in melds:
             for t in m.tiles:
                 face[t] -= 1
-        if min(face) < 0:
+            short = True
+        if short and min(face) < 0:
             face = [f if f > 0 else 0 for f in face]
     real = list(face)
     room = 0

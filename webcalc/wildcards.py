@@ -46,9 +46,20 @@ def wildcards_from_indicator(indicator: Tile, cycle: str, both: bool = False) ->
     """The wildcard kinds named by ``indicator``, sorted.
 
     ``both=False``: indicator + 1 (混牌). ``both=True``: indicator − 1 and + 1 (游戏混;
-    9万 → 1万, 8万); which one a room plays is its variant's rule.
+    9万 → 1万, 8万); which one a room plays is its variant's rule. Read off
+    :data:`_NAMED`, made once by :func:`_named` (an analysis asks once per request).
     """
+    return _NAMED[cycle, both][indicator]
+
+
+def _named(indicator: Tile, cycle: str, both: bool) -> tuple[Tile, ...]:
+    """:func:`wildcards_from_indicator`, worked out."""
     kinds = {step(indicator, cycle, 1)}
     if both:
         kinds.add(step(indicator, cycle, -1))
     return tuple(sorted(kinds))
+
+
+#: every indicator's wildcards per (cycle, both): :func:`_named` of each
+_NAMED = {(cycle, both): tuple(_named(t, cycle, both) for t in ALL_TILES)
+          for cycle in (HENAN, PANJIN) for both in (False, True)}

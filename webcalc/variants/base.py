@@ -113,7 +113,10 @@ class Situation(Generic[OptionsT]):
             for w in wild:
                 real[w] = 0
             d["real_counts"] = tuple(real)
-            d["jokers"] = tuple(t for t in self.hand.concealed if t in wild)
+            if len(wild) == 1:          # the concealed tiles are sorted: its copies in a row
+                d["jokers"] = (ALL_TILES[wild[0]],) * counts[wild[0]]
+            else:
+                d["jokers"] = tuple(t for t in self.hand.concealed if t in wild)
         else:
             d["real_counts"] = tuple(counts)
             d["jokers"] = ()

@@ -108,13 +108,19 @@ def _compiled_args(sit: Situation, caps: tuple[list[int], list[int], int],
     a bit set, the options and win that decide, its wildcards, the counts held (melds
     included), the indicator's kind (-1: none), ``visible`` (34 counts or empty), the kinds
     in play."""
-    suits, yj, trip, seq = panjin_meld_flags(sit)
-    return (sit.real_counts, caps[1], len(sit.jokers), caps[2], 4 - len(sit.hand.melds),
-            suits | yj << 3 | trip << 4 | seq << 5,
-            sum(1 << a for a in allowed if 0 <= a <= 3), sit.options.piaohu,
-            sit.win_by == "discard", sit.options.seven_pairs, sit.wildcards,
-            sit.hand.held_counts(), -1 if sit.indicator is None else sit.indicator,
-            visible, kinds)
+    hand, opts = sit.hand, sit.options
+    flags = 0
+    if hand.melds:
+        suits, yj, trip, seq = panjin_meld_flags(sit)
+        flags = suits | yj << 3 | trip << 4 | seq << 5
+    bits = 0
+    for a in allowed:
+        if 0 <= a <= 3:
+            bits |= 1 << a
+    return (sit.real_counts, caps[1], len(sit.jokers), caps[2], 4 - len(hand.melds), flags,
+            bits, opts.piaohu, sit.win_by == "discard", opts.seven_pairs, sit.wildcards,
+            hand.held_counts(), -1 if sit.indicator is None else sit.indicator, visible,
+            kinds)
 
 
 def discards_advice(variant: Panjin, sit: Situation, kinds: int,
