@@ -111,6 +111,22 @@ PJ_HIDDEN PyObject *rest_places(PyObject *self, PyObject *args);
 PJ_HIDDEN PyObject *relaxed_rest(PyObject *self, PyObject *args);
 PJ_HIDDEN PyObject *suit_rests(PyObject *self, PyObject *args);
 PJ_HIDDEN int pj_relaxed_unit(const int *counts, int u, int m[10]);
+/* the numbers standard_drawn reads, as it checks them: 0, or -1 with an exception set;
+ * also makes the merges' tables (before pj_standard_drawn) */
+PJ_HIDDEN int pj_hand_ok(const int *real, const int *caps, int jokers, int max_x, int groups,
+                         int suits0, int want, int limit);
+/* standard_drawn's search of checked numbers (req: suit_req's), its cheapest targets as
+ * _drawn_best keeps them (*best < 0 or above limit: None): 0, or -1 with an exception set */
+PJ_HIDDEN int pj_standard_drawn(const int *real, const int *caps, const int *rest,
+                                int req[4][20], int jokers, int max_x, int groups, int suits0,
+                                int want, int allowed, int min_jokers, int limit,
+                                int need_real, long long *best, uint64_t *mask, int *wild);
+/* panjin_search.py _suit_rests of real (suit_rests' numbers): 0, or -1 with an exception
+ * set */
+PJ_HIDDEN int suit_req(const int *real, int suits0, int allowed, int req[4][20]);
+/* relaxed_rest(real) as numbers: whole[g * 2 + p], rest[u * 10 + g * 2 + p]; 0, or -1
+ * with an exception set */
+PJ_HIDDEN int pj_relaxed_bounds(const int *real, int whole[10], int rest[40]);
 
 /* variants/panjin_lower.c */
 PJ_HIDDEN PyObject *count_lower(PyObject *self, PyObject *args);

@@ -6,8 +6,10 @@
  * compiled and with WEBCALC_PURE_PYTHON=1.
  *
  * It calls the searches it stands in front of as they are (panjin_lower.c pj_count_lower,
- * panjin_hand.c relaxed_rest and standard_drawn_impl, _pjunit_flags.c achievable_flags):
- * nothing of theirs changes, only the Python between them goes. What it does not cover
+ * panjin_hand.c pj_relaxed_bounds, suit_req and pj_standard_drawn — relaxed_rest's,
+ * suit_rests' and standard_drawn's numbers, read once a hand with no tuple between them —,
+ * _pjunit_flags.c achievable_flags): nothing of theirs changes, only the Python between
+ * them goes. What it does not cover
  * (七对 with its option and no melds, more jokers than the searches take, a count or a
  * split search that refuses the counts) it answers None for, and the Python path answers.
  * Part of the one extension webcalc._pjunit (setup.py; the method table in
@@ -32,36 +34,31 @@ static PyObject *int_tuple(const int *v) {
     return t;
 }
 
-/* relaxed_rest(real) read: h->whole = whole[groups][1], h->rest = the four rest tables as
- * 40 numbers (_flat_rest); 0, or -1 with an exception set */
-static int read_rest(Hand *h) {
-    PyObject *args = PyTuple_Pack(1, h->real);
-    if (!args)
-        return -1;
-    PyObject *rr = relaxed_rest(NULL, args);
-    Py_DECREF(args);
-    if (!rr)
-        return -1;
-    PyObject *whole = PyTuple_GET_ITEM(rr, 0), *rests = PyTuple_GET_ITEM(rr, 1);
-    h->whole = (int)PyLong_AsLong(PyTuple_GET_ITEM(PyTuple_GET_ITEM(whole, h->groups), 1));
-    h->rest = PyTuple_New(40);
-    if (!h->rest) {
-        Py_DECREF(rr);
+/* the tuples hand_search passes, made from h's numbers when first needed: 0, or -1 with
+ * an exception set */
+static int hand_tuples(Hand *h) {
+    if (h->real && h->caps && h->rest)
+        return 0;
+    hand_clear(h);
+    if (!(h->real = int_tuple(h->r)) || !(h->caps = int_tuple(h->c))
+        || !(h->rest = PyTuple_New(40))) {
+        hand_clear(h);
         return -1;
     }
-    for (int u = 0; u < 4; u++)
-        for (int g = 0; g < 5; g++)
-            for (int p = 0; p < 2; p++) {
-                PyObject *v = PyTuple_GET_ITEM(
-                    PyTuple_GET_ITEM(PyTuple_GET_ITEM(rests, u), g), p);
-                Py_INCREF(v);
-                PyTuple_SET_ITEM(h->rest, u * 10 + g * 2 + p, v);
-            }
-    Py_DECREF(rr);
+    for (int i = 0; i < 40; i++) {
+        PyObject *n = PyLong_FromLong(h->rs[i]);
+        if (!n) {
+            hand_clear(h);
+            return -1;
+        }
+        PyTuple_SET_ITEM(h->rest, i, n);
+    }
     return 0;
 }
 
 PyObject *hand_search(Hand *h, int limit, int need_real, PyObject *discards) {
+    if (hand_tuples(h) < 0)
+        return NULL;
     PyObject *args = discards
         ? Py_BuildValue("(OOiiiiiiiiNOO)", h->real, h->caps, h->jokers, h->max_x, h->groups,
                         h->suits0, h->want, h->allowed, h->jokers, limit,
@@ -87,18 +84,30 @@ int read_found(PyObject *found, int *d, uint64_t *mask, int *wild) {
 }
 
 /* panjin_standard_drawn of the hand at limit (need_real: the discard-win rule): 1 with
- * *d, *mask, *wild set, 0 for None, -1 with an exception set */
+ * *d, *mask, *wild set, 0 for None, -1 with an exception set. The search standard_drawn
+ * runs (pj_standard_drawn), on h's numbers as standard_drawn would read and check them:
+ * no tuple made or read */
 int hand_standard(Hand *h, int limit, int need_real, int *d, uint64_t *mask, int *wild) {
     if (h->none)
         return 0;
     if (h->whole >= AINF || (h->whole > h->jokers ? h->whole - h->jokers : 0) > limit)
         return 0;                                 /* _lower: no target within limit */
-    PyObject *found = hand_search(h, limit, need_real, NULL);
-    if (!found)
+    if (pj_hand_ok(h->r, h->c, h->jokers, h->max_x, h->groups, h->suits0, h->want, limit) < 0)
         return -1;
-    int out = read_found(found, d, mask, wild);
-    Py_DECREF(found);
-    return out;
+    if (!h->has_req) {
+        if (suit_req(h->r, h->suits0, h->allowed, h->req) < 0)
+            return -1;
+        h->has_req = 1;
+    }
+    long long best;
+    if (pj_standard_drawn(h->r, h->c, h->rs, h->req, h->jokers, h->max_x, h->groups,
+                          h->suits0, h->want, h->allowed, h->jokers, limit, need_real, &best,
+                          mask, wild) < 0)
+        return -1;
+    if (best < 0 || best > limit)
+        return 0;
+    *d = (int)best;
+    return 1;
 }
 
 /* Panjin._structure_ok (no 七对 here) of the hand with one joker more: 1, 0, -1 with an
@@ -109,6 +118,8 @@ static int wild_completes(Hand *h, const int *real, int trip0, int seq0, int pia
         total += real[k];
     if (total != 3 * need + 2)
         return 0;
+    if (hand_tuples(h) < 0)
+        return -1;
     PyObject *argv[5] = {h->real, PyLong_FromLong(h->jokers + 1), PyLong_FromLong(need),
                          PyLong_FromLong(1), Py_False};
     PyObject *flags = NULL;
@@ -221,8 +232,14 @@ int advice_count(const AdviceArgs *a, const int *real) {
 
 void hand_init(Hand *h, const AdviceArgs *a) {
     int yj0 = a->flags >> 3 & 1, trip0 = a->flags >> 4 & 1, seq0 = a->flags >> 5 & 1;
-    *h = (Hand){NULL, NULL, NULL, a->jokers, a->jokers + a->room, a->groups, a->flags & 7, 0,
-                a->allowed, 0, 0};
+    h->real = h->caps = h->rest = NULL;
+    h->jokers = a->jokers;
+    h->max_x = a->jokers + a->room;
+    h->groups = a->groups;
+    h->suits0 = a->flags & 7;
+    h->allowed = a->allowed;
+    h->whole = 0;
+    h->has_req = 0;
     h->want = (yj0 ? 0 : A_YJ) | (trip0 ? 0 : A_TRIP);
     if (!a->piaohu && !seq0 && a->groups)
         h->want |= A_SEQ;
@@ -230,11 +247,15 @@ void hand_init(Hand *h, const AdviceArgs *a) {
 }
 
 int hand_counts(Hand *h, const int *real, const int *caps) {
-    Py_CLEAR(h->real);
-    Py_CLEAR(h->rest);
-    if (!h->caps && !(h->caps = int_tuple(caps)))
+    hand_clear(h);
+    h->has_req = 0;
+    memcpy(h->r, real, sizeof(h->r));
+    memcpy(h->c, caps, sizeof(h->c));
+    int whole[10];
+    if (pj_relaxed_bounds(h->r, whole, h->rs) < 0)
         return -1;
-    return (h->real = int_tuple(real)) && read_rest(h) == 0 ? 0 : -1;
+    h->whole = whole[h->groups * 2 + 1];
+    return 0;
 }
 
 void hand_clear(Hand *h) {

@@ -21,10 +21,14 @@ typedef struct {
 } AdviceArgs;
 
 /* what a hand's searches share: the arguments standard_drawn takes but the limit and the
- * discard rule, and the relaxed bounds (relaxed_rest: whole[g][1] and the flat rest) */
+ * discard rule, and the relaxed bounds (relaxed_rest: whole[g][1] and the flat rest), as
+ * numbers (hand_standard's searches read them as they are), and as tuples made when
+ * hand_search first needs them */
 typedef struct {
-    PyObject *real, *caps, *rest;   /* owned: tuples of the numbers read, never the caller's */
+    PyObject *real, *caps, *rest;   /* owned: tuples of r, c, rs, never the caller's */
     int jokers, max_x, groups, suits0, want, allowed, none, whole;
+    int r[34], c[34], rs[40];       /* the real counts, caps and rest tables */
+    int req[4][20], has_req;        /* suit_req of r, once a search needs it */
 } Hand;
 
 /* the arguments read and checked (useful: read a sixteenth); 0, 1 when the calls do not
@@ -34,9 +38,9 @@ PJ_HIDDEN int read_advice_args(PyObject *args, AdviceArgs *a, int useful);
 /* count_lower of real (34 counts) with a's other arguments: the count (AINF for None), -1
  * with an exception set, -2 for counts it does not take (the Python path answers) */
 PJ_HIDDEN int advice_count(const AdviceArgs *a, const int *real);
-/* h's numbers from a (its tuples NULL); hand_counts: h's real and rest from 34 real
- * counts (its caps too, the first time), 0 or -1 with an exception set; hand_clear drops
- * them */
+/* h's numbers from a (its tuples NULL); hand_counts: h's real counts, caps and rest from
+ * 34 real counts and caps (its tuples dropped, made again when hand_search needs them), 0
+ * or -1 with an exception set; hand_clear drops the tuples */
 PJ_HIDDEN void hand_init(Hand *h, const AdviceArgs *a);
 PJ_HIDDEN int hand_counts(Hand *h, const int *real, const int *caps);
 PJ_HIDDEN void hand_clear(Hand *h);
@@ -46,8 +50,8 @@ PJ_HIDDEN PyObject *hand_search(Hand *h, int limit, int need_real, PyObject *dis
 /* one answer (d, drawn, wild) or None of those read: 1 with *d, *mask, *wild set, 0 for
  * None, -1 with an exception set */
 PJ_HIDDEN int read_found(PyObject *found, int *d, uint64_t *mask, int *wild);
-/* panjin_standard_drawn of the hand at limit: 1 with *d, *mask, *wild set, 0 for None, -1
- * with an exception set */
+/* panjin_standard_drawn of the hand at limit, on its numbers (no tuple): 1 with *d, *mask,
+ * *wild set, 0 for None, -1 with an exception set */
 PJ_HIDDEN int hand_standard(Hand *h, int limit, int need_real, int *d, uint64_t *mask,
                             int *wild);
 

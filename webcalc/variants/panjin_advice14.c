@@ -9,7 +9,7 @@
  * WEBCALC_PURE_PYTHON=1.
  *
  * It calls the searches it stands in front of as they are (panjin_lower.c pj_count_lower,
- * panjin_hand.c discards_drawn_impl, standard_drawn_impl and relaxed_rest, through
+ * panjin_hand.c discards_drawn_impl, pj_standard_drawn and pj_relaxed_bounds, through
  * panjin_advice.c's helpers) and _pjunit_rows.c's rows (own_rows_of): only the Python
  * between them goes. What it does not cover (七对 with its option and no melds, a hand of
  * (nearly) only wildcards, more jokers than the searches take, counts the count or the rows

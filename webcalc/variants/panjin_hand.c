@@ -25,7 +25,8 @@ static int yaojiu(int k) {
 static Table ma, mb;
 static int mready = 0;
 
-/* the arguments both functions share, read and checked: 0, or -1 with an exception set */
+/* the arguments both functions share, read and checked (pj_hand_ok): 0, or -1 with an
+ * exception set */
 static int read_hand(PyObject *real_o, PyObject *caps_o, PyObject *rest_o, int *real,
                      int *caps, int *rest, int jokers, int max_x, int groups, int suits0,
                      int want, int limit) {
@@ -35,6 +36,11 @@ static int read_hand(PyObject *real_o, PyObject *caps_o, PyObject *rest_o, int *
             PyErr_SetString(PyExc_ValueError, "real, caps: 34 numbers; rest: 40");
         return -1;
     }
+    return pj_hand_ok(real, caps, jokers, max_x, groups, suits0, want, limit);
+}
+
+int pj_hand_ok(const int *real, const int *caps, int jokers, int max_x, int groups,
+               int suits0, int want, int limit) {
     if (check_unit(real, 34) < 0)
         return -1;
     for (int k = 0; k < 34; k++)
@@ -105,7 +111,7 @@ static void rest_rows(const int *acc, int *r);
  * (99 throughout when none): the least over every k of them shown, each at most what its
  * target pays (needing more shown never costs less), so every target within the limit
  * still passes the bound. */
-static int suit_req(const int *real, int suits0, int allowed, int req[4][20]) {
+int suit_req(const int *real, int suits0, int allowed, int req[4][20]) {
     int m[4][10], fresh[4][10], shown[4][10];
     if (relaxed_minima(real, m) < 0)
         return -1;
@@ -350,14 +356,26 @@ PyObject *standard_drawn_impl(PyObject *self, PyObject *args) {
     int req[4][20];
     if (suit_req(real, suits0, allowed, req) < 0)
         return NULL;
-    MRow *acc = merge_start(suits0), *rows = NULL;
-    int nacc = 1, nr = 0;
-    if (!acc)
+    long long best;
+    int wild;
+    uint64_t mask;
+    if (pj_standard_drawn(real, caps, rest, req, jokers, max_x, groups, suits0, want, allowed,
+                          min_jokers, limit, need_real, &best, &mask, &wild) < 0)
         return NULL;
+    return drawn_value(best, mask, wild, limit);
+}
+
+int pj_standard_drawn(const int *real, const int *caps, const int *rest, int req[4][20],
+                      int jokers, int max_x, int groups, int suits0, int want, int allowed,
+                      int min_jokers, int limit, int need_real, long long *best_out,
+                      uint64_t *mask_out, int *wild_out) {
+    MRow *acc = merge_start(suits0), *rows = NULL;
+    int nacc = 1, nr = 0, failed = 1;
+    if (!acc)
+        return -1;
     int held[4] = {0, 0, 0, 0};
     for (int k = 0; k < 34; k++)
         held[k < 27 ? k / 9 : 3] += real[k];
-    PyObject *result = NULL;
     for (int u = 0; u < 4; u++) {
         PyMem_Free(rows);
         rows = NULL;
@@ -390,11 +408,14 @@ PyObject *standard_drawn_impl(PyObject *self, PyObject *args) {
         }
         keep_best(cost, m, x > jokers, &best, &mask, &wild);
     }
-    result = drawn_value(best, mask, wild, limit);
+    *best_out = best;
+    *mask_out = mask;
+    *wild_out = wild;
+    failed = 0;
 done:
     PyMem_Free(acc);
     PyMem_Free(rows);
-    return result;
+    return failed ? -1 : 0;
 }
 
 /* discards_drawn(real, caps, jokers, max_x, groups, suits0, want, allowed, min_jokers,
@@ -620,16 +641,25 @@ static PyObject *rest_of(const int *acc) {
                          r[7], r[8], r[9]);
 }
 
-/* the four rest tables (each unit left out) from the units' minima m, as a tuple; with
- * whole, also the four units together first: (whole, (rest0, ..., rest3)) */
-static PyObject *rests(int m[4][10], int whole) {
-    int m01[10], m23[10], w[4][10], all[10];
+/* the units' minima m combined, each unit left out in turn (w[u]) and, with all, the four
+ * together */
+static void combined(int m[4][10], int w[4][10], int *all) {
+    int m01[10], m23[10];
     min_plus(m[0], m[1], m01);
     min_plus(m[2], m[3], m23);
     min_plus(m[1], m23, w[0]);
     min_plus(m[0], m23, w[1]);
     min_plus(m01, m[3], w[2]);
     min_plus(m01, m[2], w[3]);
+    if (all)
+        min_plus(m01, m23, all);
+}
+
+/* the four rest tables (each unit left out) from the units' minima m, as a tuple; with
+ * whole, also the four units together first: (whole, (rest0, ..., rest3)) */
+static PyObject *rests(int m[4][10], int whole) {
+    int w[4][10], all[10];
+    combined(m, w, whole ? all : NULL);
     PyObject *out = PyTuple_New(4);
     if (!out)
         return NULL;
@@ -643,13 +673,23 @@ static PyObject *rests(int m[4][10], int whole) {
     }
     if (!whole)
         return out;
-    min_plus(m01, m23, all);
     PyObject *t = rest_of(all);
     if (!t) {
         Py_DECREF(out);
         return NULL;
     }
     return Py_BuildValue("(NN)", t, out);
+}
+
+int pj_relaxed_bounds(const int *real, int whole[10], int rest[40]) {
+    int m[4][10], w[4][10], all[10];
+    if (relaxed_minima(real, m) < 0)
+        return -1;
+    combined(m, w, all);
+    for (int u = 0; u < 4; u++)
+        rest_rows(w[u], rest + 10 * u);
+    rest_rows(all, whole);
+    return 0;
 }
 
 PyObject *rest_places(PyObject *self, PyObject *args) {
