@@ -93,6 +93,37 @@ def test_the_compiled_call_answers_as_the_python_path(seed):
 
 
 @compiled_only
+@settings(max_examples=examples(300), deadline=None)
+@given(seed=st.integers(0, 2**31))
+def test_caps_left_to_the_call_are_hand_caps(seed):
+    """``caps`` None: the call works the caps and the joker room out itself (of the counts
+    held and the indicator) and answers as with :func:`webcalc.shanten.hand_caps`' — both
+    calls, melds (kongs, 混杠) and wildcards included."""
+    req = _request(seed)
+    try:
+        v, sit = situation_of(req)
+    except Exception:                                        # a refused request
+        return
+    face, real_caps, room = S.hand_caps(sit)
+    allowed = v.allowed_suit_counts(sit)
+    kinds = v.kinds_in_play(sit.options)
+    given_caps = list(PA._compiled_args(sit, (face, real_caps, room), allowed, kinds, ()))
+    left = list(PA._compiled_args(sit, None, allowed, kinds, ()))
+    assert left[1] is None and left[3] == 0
+    assert left[:1] + left[2:3] + left[4:] == given_caps[:1] + given_caps[2:3] + given_caps[4:]
+    call = (COMPILED.panjin_advice if len(sit.hand.concealed) + 3 * len(sit.hand.melds) == 13
+            else COMPILED.panjin_advice14)
+    extra = (True,) if call is COMPILED.panjin_advice else ()
+    try:
+        want = call(*given_caps, *extra)
+    except ValueError:                                       # arguments it refuses: the same
+        with pytest.raises(ValueError):
+            call(*left, *extra)
+        return
+    assert call(*left, *extra) == want, req
+
+
+@compiled_only
 def test_a_known_hand_through_the_compiled_call():
     """123m 456p 789s 11z 2z 3z, 5m showing (6m wild, none held): the compiled call
     answers; a 2z or 3z and then its pair or a wildcard are two draws (shanten 1: no

@@ -190,7 +190,7 @@ int read_advice_args(PyObject *args, AdviceArgs *a, int useful) {
         return -1;
     int wk[34], nw;
     if (read_ints(real_o, a->real, 34, "real") != 34
-        || read_ints(caps_o, a->caps, 34, "caps") != 34
+        || (caps_o != Py_None && read_ints(caps_o, a->caps, 34, "caps") != 34)
         || read_ints(held_o, a->held, 34, "held") != 34
         || (a->nv = read_ints(vis_o, a->vis, 34, "visible")) < 0
         || (nw = read_ints(wild_o, wk, 34, "wild")) < 0) {
@@ -210,6 +210,23 @@ int read_advice_args(PyObject *args, AdviceArgs *a, int useful) {
             return -1;
         }
         a->wmask |= (uint64_t)1 << wk[i];
+    }
+    if (caps_o == Py_None) {
+        /* hand_caps' real caps and joker room: per kind 4 copies, 3 of the indicator's,
+         * less the melds' (held less the concealed), none below 0; a wildcard kind's real
+         * cap 0, its copies not held the room */
+        a->room = 0;
+        for (int k = 0; k < 34; k++) {
+            int face = 4 - (k == a->indicator);
+            if (a->wmask >> k & 1) {
+                a->caps[k] = 0;
+                if (face > a->held[k])
+                    a->room += face - a->held[k];
+            } else {
+                face -= a->held[k] - a->real[k];
+                a->caps[k] = face > 0 ? face : 0;
+            }
+        }
     }
     if ((a->seven && a->groups == 4) || a->jokers + a->room >= 32 || a->jokers >= 32)
         return 1;                                 /* 七对, too many jokers: the Python path */
@@ -267,7 +284,8 @@ void hand_clear(Hand *h) {
 /* panjin_advice(real, caps, jokers, room, groups, flags, allowed, piaohu, need_real,
  * seven_pairs, wild, held, indicator, visible, kinds, useful) -> (shanten, waits, useful,
  * useful_total, any_tile_wait) or None: own_advice of a 13-tile hand (see the top).
- * real, caps: the real counts and caps (34 each); room: the jokers' room (hand_caps);
+ * real, caps: the real counts and caps (34 each); room: the jokers' room (hand_caps;
+ * caps None: both worked out here as hand_caps does, from held and indicator, room unread);
  * flags: panjin_meld_flags as bits (suits 0-2, 幺九 3, 刻 4, 顺 5); allowed: the suit
  * counts as a bit set; wild: the wildcard kinds; held: the 34 counts held (melds
  * included); indicator: its kind or -1; visible: 34 counts or empty. */

@@ -61,18 +61,18 @@ def own_advice(variant: Panjin, sit: Situation, kinds: int, visible: Sequence[in
     jokers = len(sit.jokers)
     if jokers and jokers == len(sit.hand.concealed):
         return None
-    caps = hand_caps(sit)
     allowed = variant.allowed_suit_counts(sit)
     if _pjunit is not None:
-        # the whole pass in one compiled call (webcalc/variants/panjin_advice.c); None
-        # where it does not answer (七对 with its option, …): the Python below
+        # the whole pass in one compiled call (webcalc/variants/panjin_advice.c), the caps
+        # its own; None where it does not answer (七对 with its option, …): the Python below
         try:
             done: tuple[Any, ...] | None = _pjunit.panjin_advice(
-                *_compiled_args(sit, caps, allowed, kinds, visible), useful)
+                *_compiled_args(sit, None, allowed, kinds, visible), useful)
         except RuntimeError:          # a search already running in another thread
             done = None
         if done is not None:
             return done
+    caps = hand_caps(sit)
     lower = count_lower(sit, caps[1], allowed)
     ready = None
     if lower is not None and lower <= 1:           # Panjin._ready_search, its count known
@@ -99,15 +99,16 @@ def own_advice(variant: Panjin, sit: Situation, kinds: int, visible: Sequence[in
             any_tile)
 
 
-def _compiled_args(sit: Situation, caps: tuple[list[int], list[int], int],
+def _compiled_args(sit: Situation, caps: tuple[list[int], list[int], int] | None,
                    allowed: Collection[int], kinds: int,
                    visible: Sequence[int]) -> tuple[Any, ...]:
     """The arguments webcalc/variants/panjin_advice.c ``panjin_advice`` and
     panjin_advice14.c ``panjin_advice14`` take of a hand (all but ``useful``): its real
-    counts, caps (:func:`hand_caps`), melds' flags as bits, the suit counts PJ-4 allows as
-    a bit set, the options and win that decide, its wildcards, the counts held (melds
-    included), the indicator's kind (-1: none), ``visible`` (34 counts or empty), the kinds
-    in play."""
+    counts, caps and joker room (:func:`hand_caps`; ``caps`` ``None``: ``None`` and 0, the
+    call works them out of the counts held and the indicator, as :func:`hand_caps` does),
+    melds' flags as bits, the suit counts PJ-4 allows as a bit set, the options and win
+    that decide, its wildcards, the counts held (melds included), the indicator's kind (-1:
+    none), ``visible`` (34 counts or empty), the kinds in play."""
     hand, opts = sit.hand, sit.options
     flags = 0
     if hand.melds:
@@ -117,7 +118,8 @@ def _compiled_args(sit: Situation, caps: tuple[list[int], list[int], int],
     for a in allowed:
         if 0 <= a <= 3:
             bits |= 1 << a
-    return (sit.real_counts, caps[1], len(sit.jokers), caps[2], 4 - len(hand.melds), flags,
+    return (sit.real_counts, None if caps is None else caps[1], len(sit.jokers),
+            0 if caps is None else caps[2], 4 - len(hand.melds), flags,
             bits, opts.piaohu, sit.win_by == "discard", opts.seven_pairs, sit.wildcards,
             hand.held_counts(), -1 if sit.indicator is None else sit.indicator, visible,
             kinds)
@@ -138,8 +140,7 @@ def discards_advice(variant: Panjin, sit: Situation, kinds: int,
         return None
     try:
         done: tuple[Any, ...] | None = _pjunit.panjin_advice14(
-            *_compiled_args(sit, hand_caps(sit), variant.allowed_suit_counts(sit), kinds,
-                            visible))
+            *_compiled_args(sit, None, variant.allowed_suit_counts(sit), kinds, visible))
     except RuntimeError:              # a search already running in another thread
         return None
     return done
