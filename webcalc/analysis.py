@@ -505,11 +505,11 @@ def _tiles(req: dict[Any, Any], field: str, kinds: int, required: bool = False) 
 
 
 def _plain_hand(raw: Any, kinds: int) -> tuple[tuple[Tile, ...], list[int]] | None:
-    """A hand field in the plain notation (:func:`webcalc.tiles.plain_kinds`) that
-    :func:`_tiles` and :func:`_check_copies` would pass (every kind in play, at most four of
-    a kind) as its tiles, sorted, and its 34 counts, else ``None``: the general path then
-    reads it, and says what is wrong with it. Compiled: webcalc/_pjunit_rows.c
-    ``plain_hand``, this function's twin."""
+    """A hand field (or a one-tile field, :func:`_one_tile`) in the plain notation
+    (:func:`webcalc.tiles.plain_kinds`) that :func:`_tiles` and :func:`_check_copies` would
+    pass (every kind in play, at most four of a kind) as its tiles, sorted, and its 34
+    counts, else ``None``: the general path then reads it, and says what is wrong with it.
+    Compiled: webcalc/_pjunit_rows.c ``plain_hand``, this function's twin."""
     if type(raw) is not str or len(raw) > MAX_TEXT:
         return None
     if _read_plain is not None:
