@@ -27,7 +27,7 @@ def wait_keys(before: Situation[PanjinOptions], tiles: Sequence[Tile],
     tile of its kind, or a wildcard as one more joker (and one more wildcard tile held)."""
     opts = before.options
     wild = before.wildcards
-    suits = {t.suit for t in real if not t.is_honor}
+    suits = {t // 9 for t in real if t < 27}            # the suits shown, as 0-2
     bamboo = ALL_TILES[ONE_BAMBOO]
     n1 = before.hand.all_tiles().count(bamboo) if opts.jihu else 0
     qiong = bool(opts.qionghu and wild and not any(
@@ -37,7 +37,7 @@ def wait_keys(before: Situation[PanjinOptions], tiles: Sequence[Tile],
     for t in tiles:
         is_wild = t in wild
         keys = []
-        if len(suits if is_wild or t.is_honor else suits | {t.suit}) == 1:
+        if len(suits if is_wild or t >= 27 else suits | {t // 9}) == 1:
             keys.append("one_suit")
         if opts.jihu:
             n = n1 + (t == bamboo)
