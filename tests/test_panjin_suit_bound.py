@@ -189,17 +189,28 @@ def test_standard_drawn_as_without_the_suit_bound(compiled, seed, discard, need_
 @given(seed=st.integers(0, 2**31), need_real=st.booleans(), above=st.integers(0, 2),
        allowed=st.sampled_from(ALLOWED))
 def test_discards_drawn_as_without_the_suit_bound(compiled, seed, need_real, above, allowed):
+    case = discards_case(seed, need_real, above, allowed)
+    if case is None:
+        return
+    req, args = case
+    want = _run(PD.panjin_discards_drawn, args, compiled, suit=False)
+    got = _run(PD.panjin_discards_drawn, args, compiled, suit=True)
+    assert got == want, (req, allowed, args[9])
+    assert len(got) == len(args[10])
+
+
+def discards_case(seed, need_real, above, allowed):
+    """A fresh 14-tile 盘锦 hand of ``seed`` (:func:`_cases`) as ``(request,
+    panjin_discards_drawn's arguments)``: every real kind it holds, the limit ``above`` its
+    free-joker count, the suit counts ``allowed``; ``None`` for a hand of (nearly) only
+    wildcards or without a standard target."""
     req = _cases(seed, 1)[0]
     _, sit = situation_of(req)
     if len(sit.jokers) >= len(sit.hand.concealed) - 1:
-        return
+        return None
     kinds = sorted({int(t) for t in sit.hand.concealed if t not in sit.wildcards})
     base = _allowing(_args(sit, 0, need_real), allowed)
     free = _free(sit, base)
     if free is None:
-        return
-    args = base[:9] + (free + above, kinds, need_real)
-    want = _run(PD.panjin_discards_drawn, args, compiled, suit=False)
-    got = _run(PD.panjin_discards_drawn, args, compiled, suit=True)
-    assert got == want, (req, allowed, free + above)
-    assert len(got) == len(kinds)
+        return None
+    return req, base[:9] + (free + above, kinds, need_real)

@@ -115,10 +115,12 @@ PJ_HIDDEN PyObject *coded_readings(PyObject *self, PyObject *args);
 static PyMethodDef methods[] = {
     {"search", search, METH_VARARGS,
      "search(unit, caps, yj, start, honors, max_x, limit, jokers, need_x, groups, rest, "
-     "drops, track_rd, track_mask[, req]) -> [rows of the unit, rows of the unit less one "
-     "tile at each of drops]; each row (g, p, x, flags, r, drawn); req (20 numbers, with "
-     "rest): the bound sees the suit count. See webcalc/variants/panjin_search.py "
-     "unit_panjin, panjin_draws.py unit_panjin_drawn."},
+     "drops, track_rd, track_mask[, req[, restrict]]) -> [rows of the unit, rows of the "
+     "unit less one tile at each of drops]; each row (g, p, x, flags, r, drawn); req (20 "
+     "numbers, with rest): the bound sees the suit count; restrict (1, 2; not with "
+     "track_rd): no drawn joker a real tile could stand for (drawn's bits 50-57 tell "
+     "instead). See webcalc/variants/panjin_search.py unit_panjin, panjin_draws.py "
+     "unit_panjin_drawn and unit_panjin_drawn_drops."},
     {"standard_drawn", standard_drawn, METH_VARARGS,
      "standard_drawn(real, caps, jokers, max_x, groups, suits0, want, allowed, min_jokers, "
      "limit, need_real, rest) -> (d, drawn, wild) or None. See "
@@ -130,7 +132,7 @@ static PyMethodDef methods[] = {
     {"merge", merge, METH_VARARGS,
      "merge(acc, table, groups, max_x, jokers, limit, counts_suit, want, k_u) -> dict: "
      "one merge step of panjin_standard_drawn, pruned. See "
-     "webcalc/variants/panjin_draws.py _merge_drawn."},
+     "webcalc/variants/panjin_merge.py _merge_drawn."},
     {"free_unit", free_unit, METH_VARARGS,
      "free_unit(unit, caps, honors) -> [(g, p, q, D), ...]: unit_free with jokers, "
      "Pareto rows in (g, p, q) order. See webcalc/shanten.py unit_free."},

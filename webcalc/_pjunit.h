@@ -17,9 +17,10 @@
  *                                  (decompose.py _coded_readings, listed_dicts)
  *   webcalc/_pjunit_flags.c        the (刻, 顺) flags a hand's standard splits reach
  *                                  (decompose.py _achievable_flags)
- *   webcalc/variants/panjin_unit.c a rule set's own per-unit search and merge
+ *   webcalc/variants/panjin_unit.c a rule set's own per-unit search
  *                                  (webcalc/variants/panjin_search.py, panjin_draws.py;
  *                                  panjin_unit.h what it shares with panjin_hand.c)
+ *   webcalc/variants/panjin_merge.c its merge step (panjin_merge.py _merge_drawn)
  *   webcalc/variants/panjin_hand.c the same rule set's searches of a whole hand, 13
  *                                  tiles or every discard of 14, in one call each, and
  *                                  their rest bound (panjin_search.py _rest_places_all)
@@ -99,6 +100,8 @@ PJ_HIDDEN PyObject *own_rows_of(const int *ts, const long *ds, const uint64_t *m
 
 /* variants/panjin_unit.c */
 PJ_HIDDEN PyObject *search_impl(PyObject *self, PyObject *args);
+
+/* variants/panjin_merge.c */
 PJ_HIDDEN PyObject *merge_impl(PyObject *self, PyObject *args);
 
 /* _pjunit_flags.c */

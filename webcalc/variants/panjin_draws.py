@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from ..compiled import pjunit as _pjunit
 from ..shanten import CACHE, INF, UNITS, hand_caps
 from .panjin_lower import count_lower
+from .panjin_merge import SUB0, SUBS, _combine, _merge_drawn, _prune_drawn, _sub_clear
 from .panjin_search import (
     PRES,
     SEQ,
@@ -33,7 +34,6 @@ from .panjin_search import (
 
 if TYPE_CHECKING:
     from .base import Situation
-
 
 def seven_pairs_panjin_drawn(real: Sequence[int], caps: Sequence[int], jokers: int,
                              joker_room: int, allowed_suits: Collection[int],
@@ -219,25 +219,6 @@ def unit_panjin_drawn(unit: tuple[int, ...], caps: tuple[int, ...], start: int, 
     return tuple((g, p, x, fl, r, m) for (_, _, g, p, x, fl), (r, m) in states.items())
 
 
-def _prune_drawn(states: dict[tuple[Any, ...], tuple[int, int]]) -> dict[tuple[Any, ...], tuple[int, int]]:
-    """:func:`_prune_flags` for rows with drawn sets: a row is dropped only for one that
-    is cheaper, or as cheap with every kind it draws."""
-    groups: dict[tuple[Any, ...], list[Any]] = {}
-    for key, v in states.items():
-        groups.setdefault(key[:-1], []).append((key[-1], v))
-    out = {}
-    for head, lst in groups.items():
-        if len(lst) == 1:
-            out[head + (lst[0][0],)] = lst[0][1]
-            continue
-        for fl, (r, m) in lst:
-            if not any(f2 != fl and (f2 & PRES) == (fl & PRES) and (f2 | fl) == f2
-                       and (r2 < r or (r2 == r and m2 | m == m2))
-                       for f2, (r2, m2) in lst):
-                out[head + (fl,)] = (r, m)
-    return out
-
-
 def panjin_standard_drawn(real: Sequence[int], caps: Sequence[int], jokers: int,
                           joker_room: int, melds: int, meld_flags: tuple[int, bool, bool, bool],
                           allowed_suits: Collection[int], piaohu: bool,
@@ -374,7 +355,7 @@ def unit_panjin_drawn_drops(unit: tuple[int, ...], caps: tuple[int, ...], start:
                             honors: bool, max_x: int, limit: int, jokers: int, groups: int,
                             others: int, rest: tuple[Any, ...] | None = None,
                             which: tuple[int, ...] | None = None,
-                            req: tuple[int, ...] | None = None
+                            req: tuple[int, ...] | None = None, restrict: int = 0
                             ) -> tuple[tuple[Any, ...], tuple[tuple[int, tuple[Any, ...]], ...]]:
     """``(table, ((i, table_i), …))``: :func:`unit_panjin_drawn` of ``unit`` (``others``
     real tiles held outside it) and, for each position ``i`` the unit holds, of the unit
@@ -384,7 +365,10 @@ def unit_panjin_drawn_drops(unit: tuple[int, ...], caps: tuple[int, ...], start:
     :func:`panjin_rest_places`): a stronger bound than the count of the tiles outside;
     ``which``: only these positions' tables (default: every position held); ``req``: as
     :func:`unit_panjin_drawn`'s (the other units as held: a unit less a tile never needs
-    fewer places, so a bound for every table)."""
+    fewer places, so a bound for every table). ``restrict`` 1 (2: where one suit more
+    shown could break PJ-4, a place of no real tile keeps its joker while the state shows
+    no real tile of its suit): no drawn joker a real tile could stand for, the bits
+    :data:`SUB0` in the drawn masks instead (:func:`panjin_discards_drawn`'s searches)."""
     n = len(unit)
     if jokers + limit < max_x:
         max_x = jokers + limit
@@ -399,7 +383,7 @@ def unit_panjin_drawn_drops(unit: tuple[int, ...], caps: tuple[int, ...], start:
         try:
             found = _pjunit.search(unit, caps, _yj_flags(start, n), start, honors, max_x,
                                    limit, jokers, jokers, groups, _flat_rest(rest),
-                                   tuple(drops), False, True, req)
+                                   tuple(drops), False, True, req, restrict)
             return (tuple(found[0]),
                     tuple((j, tuple(found[e + 1])) for e, j in enumerate(drops)))
         except RuntimeError:          # already running in another thread: Python below
@@ -461,7 +445,14 @@ def unit_panjin_drawn_drops(unit: tuple[int, ...], caps: tuple[int, ...], start:
                         low = jokers - x - (3 * (groups - g2) + 2 * (1 - p - pr) + b + 2 * s)
                         if low > lo:
                             lo = low
+                        # restricted: no drawn joker where a real tile could stand, but
+                        # for a place of no real tile where its suit would count (PJ-4)
+                        y_top = jokers - x if jokers - x > lo else lo
+                        step = (SEQ if s else 0) | (TRIP if t else 0)
                         for y in range(lo, hi + 1):
+                            if restrict and y > y_top and not (
+                                    restrict == 2 and y == places and not fl & PRES):
+                                continue
                             x2 = x + y
                             real = places - y
                             # the cost a state may have here and still end within limit
@@ -474,16 +465,31 @@ def unit_panjin_drawn_drops(unit: tuple[int, ...], caps: tuple[int, ...], start:
                             if honors and pr and not y:
                                 f |= TRIP
                             key = (b, s, g2, p + pr, x2, f)
+                            # the flags this step gives (a sub path too), and those a
+                            # joker for one of its drawn real tiles would lose
+                            gives = f & (step | (real_bits if real else 0) | (
+                                TRIP if honors and pr and not y else 0))
+                            lost = f & ~(fl | step | (real_bits if real > 1 else 0)) & 7
                             out = None
                             for e, r, mask, c, s_max in items:
-                                if s > s_max or y > _joker_room(
-                                        places - (c if c < places else places), jokers - x):
+                                beside = places - (c if c < places else places)
+                                if s > s_max or y > _joker_room(beside, jokers - x):
                                     continue
                                 d = real - c if real > c else 0
                                 r2 = r + d
                                 if r2 > thr:
                                     continue
-                                m2 = mask | bit if d else mask
+                                m2 = mask
+                                if restrict:
+                                    if m2 & SUBS:
+                                        # a sub path holds one joker less for this step
+                                        m2 = (m2 & ~SUBS if y > _joker_room(beside,
+                                                                            jokers - x - 1)
+                                              else _sub_clear(m2, gives))
+                                    if d and y < free:
+                                        m2 |= 1 << (SUB0 + lost)
+                                if d:
+                                    m2 |= bit
                                 if out is None:
                                     out = new.get(key)
                                     if out is None:
@@ -527,52 +533,20 @@ def _prune_drops(states: dict[tuple[Any, ...], dict[int, tuple[int, int]]]) -> d
     return out
 
 
-def _merge_drawn(acc: dict[Any, Any], table: tuple[tuple[int, ...], ...], groups: int,
-                 max_x: int, jokers: int, limit: int, counts_suit: bool, want: int,
-                 k_u: int) -> dict[Any, Any]:
-    """One merge step of :func:`panjin_standard_drawn` (``k_u``: free fillers to come;
-    every held joker must still find a place)."""
-    if _pjunit is not None:
-        try:
-            merged: dict[Any, Any] = _pjunit.merge(acc, table, groups, max_x, jokers, limit,
-                                                   counts_suit, want, k_u)
-            return merged
-        except RuntimeError:          # already running in another thread: Python below
-            pass
-    new: dict[tuple[Any, ...], tuple[int, int]] = {}
-    for (g, p, x, n, f), (r, m) in acc.items():
-        for g2, p2, x2, fl, r2, m2 in table:
-            g3 = g + g2
-            x3 = x + x2
-            if g3 > groups or p + p2 > 1 or x3 > max_x:
-                continue
-            if x3 + 3 * (groups - g3) + 2 * (1 - p - p2) < jokers:
-                continue
-            r3 = r + r2
-            if r3 + max(x3 - jokers, 3 * (groups - g3) + 2 * (1 - p - p2) + x3 - k_u,
-                        0) > limit:
-                continue
-            key = (g3, p + p2, x3, n + 1 if counts_suit and fl & PRES else n,
-                   f | (fl & want))
-            m3 = m | m2
-            old = new.get(key)
-            if old is None or r3 < old[0]:
-                new[key] = (r3, m3)
-            elif r3 == old[0]:
-                new[key] = (r3, m3 | old[1])
-    return _prune_drawn(new)
-
-
 def panjin_discards_drawn(real: Sequence[int], caps: Sequence[int], jokers: int,
                           joker_room: int, melds: int,
                           meld_flags: tuple[int, bool, bool, bool],
                           allowed_suits: Collection[int], piaohu: bool, min_jokers: int,
                           limit: int,
-                          discards: Iterable[int], need_real_draw: bool = False
+                          discards: Iterable[int], need_real_draw: bool = False,
+                          restrict: bool = True
                           ) -> dict[int, tuple[int, int, bool] | None]:
     """:func:`panjin_standard_drawn` of the hand less one tile, for each real kind in
     ``discards`` (``real``: the 14-tile hand's real counts): ``{kind: result}``, the same
-    results, from one table pass per unit and one merge of the other units per unit."""
+    results, from one table pass per unit and one merge of the other units per unit.
+    ``restrict`` (the searches leave out a drawn joker a real tile could stand for:
+    :data:`SUB0`) false: the same results from every target searched (the tests' reference;
+    the compiled call restricts)."""
     discards = list(discards)
     groups = 4 - melds
     max_x = jokers + joker_room
@@ -582,7 +556,7 @@ def panjin_discards_drawn(real: Sequence[int], caps: Sequence[int], jokers: int,
         want |= SEQ
     if groups == 0 and (seq0 or not piaohu):
         return {k: None for k in discards}
-    if _pjunit is not None and max_x < 32 and jokers < 32 and 0 <= limit <= 99:
+    if _pjunit is not None and restrict and max_x < 32 and jokers < 32 and 0 <= limit <= 99:
         # the same searches, merges and combine in one call (webcalc/variants/panjin_hand.c)
         try:
             flat: tuple[int, ...] = ()
@@ -598,10 +572,15 @@ def panjin_discards_drawn(real: Sequence[int], caps: Sequence[int], jokers: int,
     held = [sum(real[a:b]) for a, b, _ in UNITS]
     total = sum(held) - 1                       # real tiles of the 13-tile hands
     reqs = _suit_rests(tuple(real), suits0, sum(1 << s for s in set(allowed_suits) if 0 <= s <= 4))
+    # one suit more shown never breaks PJ-4 (each count allowed has the next one allowed
+    # too, up to three): a unit's suit is then as any other for the restriction
+    up_closed = all(c + 1 in allowed_suits for c in allowed_suits if c < 3)
     multi = [unit_panjin_drawn_drops(tuple(real[a:b]), tuple(caps[a:b]), a, honors, max_x,
                                      limit, jokers, groups, total - held[ui],
                                      _relaxed_bounds(tuple(real))[1][ui],
-                                     tuple(k - a for k in discards if a <= k < b), reqs[ui])
+                                     tuple(k - a for k in discards if a <= k < b), reqs[ui],
+                                     (1 if honors or suits0 >> ui & 1 or up_closed else 2)
+                                     if restrict else 0)
              for ui, (a, b, honors) in enumerate(UNITS)]
     out: dict[int, tuple[int, int, bool] | None] = {}
     start = {(0, 0, 0, bin(suits0).count("1"), 0): (0, 0)}
@@ -619,54 +598,8 @@ def panjin_discards_drawn(real: Sequence[int], caps: Sequence[int], jokers: int,
         tables = dict(multi[u][1])
         found = _combine(acc, [tables[k - a] for k in mine], groups, max_x, min_jokers,
                          allowed_suits, not honors and not suits0 >> u & 1, want, jokers,
-                         need_real_draw, limit)
+                         need_real_draw, limit, restrict)
         out.update(zip(mine, found))
-    return out
-
-
-def _combine(acc: dict[Any, Any], tables: Sequence[tuple[tuple[int, ...], ...]], groups: int,
-             max_x: int, min_jokers: int, allowed_suits: Collection[int], counts_suit: bool,
-             want: int, jokers: int, need_real_draw: bool,
-             limit: int) -> list[tuple[int, int, bool] | None]:
-    """The last step of :func:`panjin_discards_drawn`: ``acc`` (the other three units
-    merged, :func:`_merge_drawn`) against each of ``tables`` (the rows of the unit a
-    discard touches, one table per discard): per table ``(d, kinds bit set, a wildcard
-    draw lowers it)`` of its cheapest complete targets within ``limit``, read as
-    :func:`_drawn_best` reads them, or ``None``. (Compiled within ``discards_drawn``,
-    webcalc/variants/panjin_hand.c, with the searches and merges before it.)"""
-    by_gp: dict[tuple[int, int], list[Any]] = {}
-    for (g, p, x, n, f), v in acc.items():
-        by_gp.setdefault((g, p), []).append((x, n, f) + v)
-    out: list[tuple[int, int, bool] | None] = []
-    for table in tables:
-        best, mask, wild = None, 0, False
-        for g2, p2, x2, fl, r2, m2 in table:
-            lst = by_gp.get((groups - g2, 1 - p2))
-            if not lst:
-                continue
-            inc = 1 if counts_suit and fl & PRES else 0
-            fw = fl & want
-            for x, n, f, r, m in lst:
-                x3 = x + x2
-                if x3 > max_x or x3 < min_jokers or n + inc not in allowed_suits:
-                    continue
-                if (f | fw) != want:
-                    continue
-                cost = r + r2 + (x3 - jokers if x3 > jokers else 0)
-                m3 = m | m2
-                if need_real_draw:              # as _drawn_best
-                    if r + r2 < 2:
-                        m3 = 0
-                        if not r + r2:
-                            cost += 1
-                if cost > limit:
-                    continue
-                if best is None or cost < best:
-                    best, mask, wild = cost, m3, x3 > jokers
-                elif cost == best:
-                    mask |= m3
-                    wild = wild or x3 > jokers
-        out.append(None if best is None else (best, mask, wild))
     return out
 
 

@@ -171,7 +171,7 @@ int suit_req(const int *real, int suits0, int allowed, int req[4][20]) {
  * caller frees); 0, or -1 with an exception set */
 static int unit_rows(const int *real, const int *caps, const int *rest, const int *req,
                      int u, int jokers, int max_x, int limit, int groups, const int *drops,
-                     int nd, MRow **rows, int *nrows) {
+                     int nd, int restrict_x, MRow **rows, int *nrows) {
     int a = 9 * u, n = u < 3 ? 9 : 7;
     int unit[MAXN + 2] = {0}, yj[MAXN];
     for (int i = 0; i < n; i++) {
@@ -181,7 +181,7 @@ static int unit_rows(const int *real, const int *caps, const int *rest, const in
     int mx = jokers + limit < max_x ? jokers + limit : max_x;
     Table *fin;
     if (pj_search(unit, n, caps + a, yj, a, u == 3, mx, limit, jokers, jokers, groups,
-                  rest + 10 * u, req, drops, nd, 0, 1, &fin) < 0)
+                  rest + 10 * u, req, drops, nd, 0, 1, restrict_x, &fin) < 0)
         return -1;
     int failed = 0;
     for (int e = 0; e <= nd; e++) {
@@ -275,7 +275,7 @@ static int merge_rows(MRow **acc, int *nacc, const MRow *rows, int nr, int group
                         failed = 1;
                         break;
                     }
-                    uint64_t m3 = s->m | w->m;
+                    uint64_t m3 = sub_merge(s->m, w->m, f, fl, counts_suit, want);
                     if (st->r[0] == NOVAL || r3 < st->r[0]) {
                         st->r[0] = r3;
                         st->m[0] = m3;
@@ -379,7 +379,7 @@ int pj_standard_drawn(const int *real, const int *caps, const int *rest, int req
     for (int u = 0; u < 4; u++) {
         PyMem_Free(rows);
         rows = NULL;
-        if (unit_rows(real, caps, rest, req[u], u, jokers, max_x, limit, groups, NULL, 0,
+        if (unit_rows(real, caps, rest, req[u], u, jokers, max_x, limit, groups, NULL, 0, 0,
                       &rows, &nr))
             goto done;
         int k_u = jokers;
@@ -421,7 +421,10 @@ done:
 /* discards_drawn(real, caps, jokers, max_x, groups, suits0, want, allowed, min_jokers,
  * limit, need_real, rest, discards) -> [(d, drawn, wild) or None per discard, in order]:
  * panjin_discards_drawn of the 14-tile hand real (arguments as standard_drawn's; discards:
- * kinds the hand holds). */
+ * kinds the hand holds). Its searches are restricted (pj_search's restrict_x: no drawn
+ * joker a real tile could stand for), and a discard's wild is read as _combine reads it:
+ * a cheapest target places a joker beyond the held ones, or draws a real tile such a
+ * joker could stand for, the hand meeting PJ-4..PJ-7 as well with it. */
 PyObject *discards_drawn_impl(PyObject *self, PyObject *args) {
     PyObject *real_o, *caps_o, *rest_o, *discards_o;
     int jokers, max_x, groups, suits0, want, allowed, min_jokers, limit, need_real;
@@ -448,6 +451,12 @@ PyObject *discards_drawn_impl(PyObject *self, PyObject *args) {
     int held[4] = {0, 0, 0, 0};
     for (int k = 0; k < 34; k++)
         held[k < 27 ? k / 9 : 3] += real[k];
+    /* one suit more shown never breaks PJ-4 (every count allowed has the next one allowed
+     * too, up to three): a search's unit's suit is then as any other (restrict 1) */
+    int up_closed = 1;
+    for (int c = 0; c < 3; c++)
+        if ((allowed >> c & 1) && !(allowed >> (c + 1) & 1))
+            up_closed = 0;
     /* per unit: its tables (0: as held; e >= 1: less one tile at drops[u][e - 1]) */
     MRow *rows[4][MAXE] = {{NULL}};
     int nrows[4][MAXE], drops[4][MAXN], nd[4];
@@ -465,7 +474,8 @@ PyObject *discards_drawn_impl(PyObject *self, PyObject *args) {
                 table_of[a + i] = nd[u];
             }
         if (unit_rows(real, caps, rest, req[u], u, jokers, max_x, limit, groups, drops[u],
-                      nd[u], rows[u], nrows[u]))
+                      nd[u], u == 3 || (suits0 >> u & 1) || up_closed ? 1 : 2, rows[u],
+                      nrows[u]))
             goto done;
     }
     result = PyList_New(nk);
@@ -567,6 +577,21 @@ PyObject *discards_drawn_impl(PyObject *self, PyObject *args) {
                         long long rr = (long long)w->r + tab[j].r;
                         long long cost = rr + (x3 > jokers ? x3 - jokers : 0);
                         uint64_t m3 = w->m | tab[j].m;
+                        int wild_here = x3 > jokers;
+                        if (m3 & SUBS) {
+                            /* a joker for a drawn real tile (panjin_merge.py _combine): as
+                             * cheap when every held joker is placed, one is left to draw,
+                             * a real tile is still drawn for the discard-win rule, and the
+                             * hand still meets PJ-4..PJ-7 */
+                            int subs = (int)(sub_merge(w->m, tab[j].m, f, fl, counts_suit,
+                                                       want) >> SUB0);
+                            if (x3 >= jokers && x3 < max_x && (!need_real || rr >= 2) &&
+                                ((subs & 1) ||
+                                 ((subs & 2) && nn + inc > 0 &&
+                                  ((allowed >> (nn + inc - 1)) & 1))))
+                                wild_here = 1;
+                            m3 &= ~SUBS;
+                        }
                         if (need_real && rr < 2) {
                             m3 = 0;
                             if (!rr)
@@ -574,7 +599,7 @@ PyObject *discards_drawn_impl(PyObject *self, PyObject *args) {
                         }
                         if (cost > limit)
                             continue;
-                        keep_best(cost, m3, x3 > jokers, &best, &mask, &wild);
+                        keep_best(cost, m3, wild_here, &best, &mask, &wild);
                     }
                 }
                 PyObject *one = drawn_value(best, mask, wild, limit);

@@ -46,6 +46,29 @@ PJ_HIDDEN int prune(Table *src, Table *dst, int ne);
 PJ_HIDDEN int pj_search(const int *unit, int n, const int *caps, const int *yj, int start,
                         int honors, int max_x, int limit, int jokers, int need_x, int groups,
                         const int *rest, const int *req, const int *drops, int nd,
-                        int track_rd, int track_mask, Table **fin);
+                        int track_rd, int track_mask, int restrict_x, Table **fin);
+
+/* The discards' restricted searches (restrict_x 1, or 2 where the unit's suit counts for
+ * PJ-4; panjin_draws.py unit_panjin_drawn_drops' restrict): no drawn joker where a real
+ * tile could stand, and a drawn mask's bits SUB0 + L say that some cheapest path draws a
+ * real tile a drawn joker could stand for, its flags then lacking L (PRES | YJ | TRIP at
+ * most; panjin_merge.py SUB0 tells why). sub_clear: those bits with each L less gone;
+ * sub_merge: panjin_merge.py _sub_merge. */
+#define SUB0 50
+#define SUBS ((uint64_t)0xFF << SUB0)
+PJ_HIDDEN extern unsigned char sub_table[8][256];
+PJ_HIDDEN void sub_table_init(void);      /* before the first sub_clear */
+static inline uint64_t sub_clear(uint64_t m, int gone) {
+    int f = (int)(m >> SUB0 & 0xFF);
+    return f ? (m & ~SUBS) | (uint64_t)sub_table[gone & 7][f] << SUB0 : m;
+}
+static inline uint64_t sub_merge(uint64_t m, uint64_t m2, int f, int fl, int counts_suit,
+                                 int want) {
+    if (!((m | m2) & SUBS))
+        return m | m2;
+    int keep = (counts_suit ? PRES : 0) | (want & ~f & (YJ | TRIP));
+    return ((m | m2) & ~SUBS) | sub_clear(m & SUBS, fl & want & (YJ | TRIP))
+           | sub_clear(m2 & SUBS, 7 & ~keep);
+}
 
 #endif
