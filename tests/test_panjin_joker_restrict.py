@@ -8,7 +8,8 @@ panjin_hand.c):
   included) are the same compiled and in Python;
 - ``discards_drawn`` (every discard of 14) answers as the Python twin searching every target
   (``restrict=False``, the reference), compiled and in Python, for every suit count PJ-4
-  can allow, at the distance and one and two above it;
+  can allow, at the distance and one and two above it; so does ``standard_drawn`` (13
+  tiles, every limit from below the count to above the distance);
 - a hand whose wildcard draw helps only as a joker for a drawn real tile (the 2s of
   1s-2s-3s) still says so."""
 
@@ -27,13 +28,21 @@ from .scale import examples
 from .test_engine_panjin_discards import _cases
 from .test_engine_shanten_exact import situation_of
 from .test_panjin_relaxed_bounds import _args, _free
-from .test_panjin_suit_bound import ALLOWED, _allowing, _bits, _python, discards_case
+from .test_panjin_suit_bound import (
+    ALLOWED,
+    _allowing,
+    _bits,
+    _python,
+    discards_case,
+    standard_cases,
+)
 
 
 def _run(fn, args, compiled, restrict):
     """``fn(*args)`` compiled (restricted) or in Python, with ``restrict``."""
     if compiled:
         PD.unit_panjin_drawn_drops.cache_clear()
+        PD._standard_drawn_compiled.cache_clear()
         return fn(*args, restrict=restrict)
     return _python(lambda *a: fn(*a, restrict=restrict), *args)
 
@@ -52,6 +61,19 @@ def test_discards_drawn_as_without_the_restriction(compiled, seed, need_real, ab
     want = _run(PD.panjin_discards_drawn, args, False, restrict=False)
     got = _run(PD.panjin_discards_drawn, args, compiled, restrict=True)
     assert got == want, (req, allowed, args[9])
+
+
+@pytest.mark.parametrize("compiled", [
+    pytest.param(True, marks=compiled_only), False], ids=["compiled", "python"])
+@settings(max_examples=examples(60), deadline=None)
+@given(seed=st.integers(0, 2**31), discard=st.integers(0, 3), need_real=st.booleans(),
+       allowed=st.sampled_from(ALLOWED))
+def test_standard_drawn_as_without_the_restriction(compiled, seed, discard, need_real,
+                                                   allowed):
+    for req, args in standard_cases(seed, discard, need_real, allowed):
+        want = _run(PD.panjin_standard_drawn, args, False, restrict=False)
+        got = _run(PD.panjin_standard_drawn, args, compiled, restrict=True)
+        assert got == want, (req, allowed, args[9])
 
 
 @compiled_only

@@ -166,6 +166,17 @@ def test_unit_tables_compiled_equal_twin(seed, discard, allowed, above):
        allowed=st.sampled_from(ALLOWED))
 def test_standard_drawn_as_without_the_suit_bound(compiled, seed, discard, need_real,
                                                    allowed):
+    for req, args in standard_cases(seed, discard, need_real, allowed):
+        want = _run(PD.panjin_standard_drawn, args, compiled, suit=False)
+        got = _run(PD.panjin_standard_drawn, args, compiled, suit=True)
+        assert got == want, (req, allowed, args[9])
+
+
+def standard_cases(seed, discard, need_real, allowed):
+    """A fresh 13-tile 盘锦 hand of ``seed`` (:func:`_hands`, less the tile ``discard``
+    picks) as ``(request, panjin_standard_drawn's arguments)`` at every limit from one
+    below its count to two above its free-joker count, the suit counts ``allowed``; none
+    for a hand without a standard target."""
     case = _hands(seed, discard)
     if case is None:
         return
@@ -177,10 +188,7 @@ def test_standard_drawn_as_without_the_suit_bound(compiled, seed, discard, need_
     lower = _lower_of(sit, base)
     assert lower is not None
     for limit in range(max(0, lower - 1), free + 3):
-        args = base[:9] + (limit, need_real)
-        want = _run(PD.panjin_standard_drawn, args, compiled, suit=False)
-        got = _run(PD.panjin_standard_drawn, args, compiled, suit=True)
-        assert got == want, (req, allowed, limit)
+        yield req, base[:9] + (limit, need_real)
 
 
 @pytest.mark.parametrize("compiled", [

@@ -13,7 +13,15 @@ from typing import TYPE_CHECKING, Any
 from ..compiled import pjunit as _pjunit
 from ..shanten import CACHE, INF, UNITS, hand_caps
 from .panjin_lower import count_lower
-from .panjin_merge import SUB0, SUBS, _combine, _merge_drawn, _prune_drawn, _sub_clear
+from .panjin_merge import (
+    SUB0,
+    SUBS,
+    _combine,
+    _merge_drawn,
+    _prune_drawn,
+    _sub_clear,
+    _sub_meets,
+)
 from .panjin_search import (
     PRES,
     SEQ,
@@ -113,7 +121,7 @@ def seven_pairs_panjin_drawn(real: Sequence[int], caps: Sequence[int], jokers: i
                 continue
             if drawn and not m and not honors_free:
                 continue
-            targets.append((r + drawn, xx, mask | free if drawn else mask))
+            targets.append((r + drawn, xx, mask | free if drawn else mask, False))
     return _drawn_best(targets, jokers, need_real_draw, limit)
 
 
@@ -223,12 +231,14 @@ def panjin_standard_drawn(real: Sequence[int], caps: Sequence[int], jokers: int,
                           joker_room: int, melds: int, meld_flags: tuple[int, bool, bool, bool],
                           allowed_suits: Collection[int], piaohu: bool,
                           min_jokers: int, limit: int,
-                          need_real_draw: bool = False) -> tuple[int, int, bool] | None:
+                          need_real_draw: bool = False,
+                          restrict: bool = True) -> tuple[int, int, bool] | None:
     """:func:`panjin_standard` that also says which draws lower the distance: ``(d, kinds
     bit set, a wildcard draw lowers it)``, or ``None`` when no target is within ``limit``.
     Without the discard-win rule the kinds are those the nearest targets draw; with it
     (``need_real_draw``) ``d`` counts the rule and the kinds are as :func:`_drawn_best`
-    says (a ``None`` there may also mean ``d`` is ``limit + 1``: search again one higher)."""
+    says (a ``None`` there may also mean ``d`` is ``limit + 1``: search again one higher).
+    ``restrict``: as :func:`panjin_discards_drawn`'s (false: the tests' reference)."""
     groups = 4 - melds
     max_x = jokers + joker_room
     suits0, yj0, trip0, seq0 = meld_flags
@@ -242,7 +252,7 @@ def panjin_standard_drawn(real: Sequence[int], caps: Sequence[int], jokers: int,
         # no target is within limit: the limit-1 search of a hand's waits, for about one
         # 13-tile hand in three
         return None
-    if _pjunit is not None and max_x < 32 and jokers < 32 and 0 <= limit <= 99:
+    if _pjunit is not None and restrict and max_x < 32 and jokers < 32 and 0 <= limit <= 99:
         try:
             return _standard_drawn_compiled(
                 tuple(real), tuple(caps), jokers, max_x, groups, suits0, want,
@@ -254,16 +264,43 @@ def panjin_standard_drawn(real: Sequence[int], caps: Sequence[int], jokers: int,
     held = [sum(real[a:b]) for a, b, _ in UNITS]
     total = sum(held)
     reqs = _suit_rests(tuple(real), suits0, sum(1 << s for s in set(allowed_suits) if 0 <= s <= 4))
+    levels = _restrict_levels(suits0, allowed_suits) if restrict else (0,) * 4
     for ui, (a, b, honors) in enumerate(UNITS):
-        table = unit_panjin_drawn(tuple(real[a:b]), tuple(caps[a:b]), a, honors, max_x, limit,
-                                  jokers, groups, total - held[ui],
-                                  _relaxed_bounds(tuple(real))[1][ui], reqs[ui])
+        # the unit's restricted table: unit_panjin_drawn's rows, restricted (no drop)
+        table = (unit_panjin_drawn_drops(tuple(real[a:b]), tuple(caps[a:b]), a, honors, max_x,
+                                         limit, jokers, groups, total - held[ui],
+                                         _relaxed_bounds(tuple(real))[1][ui], (), reqs[ui],
+                                         levels[ui])[0] if restrict else
+                 unit_panjin_drawn(tuple(real[a:b]), tuple(caps[a:b]), a, honors, max_x, limit,
+                                   jokers, groups, total - held[ui],
+                                   _relaxed_bounds(tuple(real))[1][ui], reqs[ui]))
         k_u = sum(held[ui + 1:]) + jokers            # free fillers still to come (_bound)
         acc = _merge_drawn(acc, table, groups, max_x, jokers, limit,
                            not honors and not suits0 >> ui & 1, want, k_u)
-    return _drawn_best([(r, x, m) for (g, p, x, n, f), (r, m) in acc.items()
+    return _drawn_best([(r, x, m & ~SUBS, restrict and _sub_wild(m, n, r, x, jokers, max_x,
+                                                                  need_real_draw, allowed_suits))
+                        for (g, p, x, n, f), (r, m) in acc.items()
                         if g == groups and p == 1 and x >= min_jokers and n in allowed_suits
                         and f & want == want], jokers, need_real_draw, limit)
+
+
+def _restrict_levels(suits0: int, allowed_suits: Collection[int]) -> tuple[int, ...]:
+    """Per unit, the ``restrict`` of its restricted search: 2 where one suit more shown
+    could break PJ-4 (the unit's suit counts and an allowed count's next one is not
+    allowed, up to three), else 1."""
+    up_closed = all(c + 1 in allowed_suits for c in allowed_suits if c < 3)
+    return tuple(1 if u == 3 or suits0 >> u & 1 or up_closed else 2 for u in range(4))
+
+
+def _sub_wild(m: int, n: int, r: int, x: int, jokers: int, max_x: int, need_real_draw: bool,
+              allowed_suits: Collection[int]) -> bool:
+    """Whether a target of a restricted search (``m`` its merged drawn mask, ``n`` suits
+    shown, ``r`` real tiles drawn, ``x`` jokers placed) says a wildcard draw lowers the
+    distance through a joker for a drawn real tile (:data:`SUB0`): as cheap when every held
+    joker is placed, one more fits ``max_x``, a real tile is still drawn for the
+    discard-win rule, and the hand still meets PJ-4..PJ-7."""
+    return bool(m & SUBS) and jokers <= x < max_x and (not need_real_draw or r >= 2) and (
+        _sub_meets(m, n, allowed_suits))
 
 
 def _lower(real: tuple[int, ...], jokers: int, groups: int) -> int | None:
@@ -292,7 +329,7 @@ def _standard_drawn_compiled(real: tuple[int, ...], caps: tuple[int, ...], joker
     return found
 
 
-def _drawn_best(targets: Iterable[tuple[int, int, int]], jokers: int, need_real_draw: bool,
+def _drawn_best(targets: Iterable[tuple[int, int, int, bool]], jokers: int, need_real_draw: bool,
                 limit: int) -> tuple[int, int, bool] | None:
     """The distance of a hand and the draws that lower it, from its targets within
     ``limit``, each ``(r, x, drawn)`` (the fewest real tiles ``r`` drawn for a target state,
@@ -308,7 +345,7 @@ def _drawn_best(targets: Iterable[tuple[int, int, int]], jokers: int, need_real_
     with ``r ≥ 2`` and cost ``d`` is always one of the cheapest of its state: a cheaper
     one would cost ``d − 1`` without the rule, so draw nothing real, so ``r`` = 1.)"""
     best, mask, wild = None, 0, False
-    for r, x, m in targets:
+    for r, x, m, sub in targets:
         cost = r + (x - jokers if x > jokers else 0)
         if need_real_draw:
             if not r:
@@ -316,10 +353,10 @@ def _drawn_best(targets: Iterable[tuple[int, int, int]], jokers: int, need_real_
             if r < 2:
                 m = 0
         if best is None or cost < best:
-            best, mask, wild = cost, m, x > jokers
+            best, mask, wild = cost, m, x > jokers or sub
         elif cost == best:
             mask |= m
-            wild = wild or x > jokers
+            wild = wild or x > jokers or sub
     if best is None or best > limit:
         return None
     return best, mask, wild
@@ -368,7 +405,8 @@ def unit_panjin_drawn_drops(unit: tuple[int, ...], caps: tuple[int, ...], start:
     fewer places, so a bound for every table). ``restrict`` 1 (2: where one suit more
     shown could break PJ-4, a place of no real tile keeps its joker while the state shows
     no real tile of its suit): no drawn joker a real tile could stand for, the bits
-    :data:`SUB0` in the drawn masks instead (:func:`panjin_discards_drawn`'s searches)."""
+    :data:`SUB0` in the drawn masks instead (the searches of :func:`panjin_discards_drawn`
+    and :func:`panjin_standard_drawn`)."""
     n = len(unit)
     if jokers + limit < max_x:
         max_x = jokers + limit
@@ -572,15 +610,12 @@ def panjin_discards_drawn(real: Sequence[int], caps: Sequence[int], jokers: int,
     held = [sum(real[a:b]) for a, b, _ in UNITS]
     total = sum(held) - 1                       # real tiles of the 13-tile hands
     reqs = _suit_rests(tuple(real), suits0, sum(1 << s for s in set(allowed_suits) if 0 <= s <= 4))
-    # one suit more shown never breaks PJ-4 (each count allowed has the next one allowed
-    # too, up to three): a unit's suit is then as any other for the restriction
-    up_closed = all(c + 1 in allowed_suits for c in allowed_suits if c < 3)
+    levels = _restrict_levels(suits0, allowed_suits) if restrict else (0,) * 4
     multi = [unit_panjin_drawn_drops(tuple(real[a:b]), tuple(caps[a:b]), a, honors, max_x,
                                      limit, jokers, groups, total - held[ui],
                                      _relaxed_bounds(tuple(real))[1][ui],
                                      tuple(k - a for k in discards if a <= k < b), reqs[ui],
-                                     (1 if honors or suits0 >> ui & 1 or up_closed else 2)
-                                     if restrict else 0)
+                                     levels[ui])
              for ui, (a, b, honors) in enumerate(UNITS)]
     out: dict[int, tuple[int, int, bool] | None] = {}
     start = {(0, 0, 0, bin(suits0).count("1"), 0): (0, 0)}

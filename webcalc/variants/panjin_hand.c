@@ -306,6 +306,30 @@ static int merge_rows(MRow **acc, int *nacc, const MRow *rows, int nr, int group
     return failed ? -1 : 0;
 }
 
+/* the restrict_x of unit u's search (panjin_draws.py _restrict_levels): 2 where one suit
+ * more shown could break PJ-4 (u's suit counts, and an allowed count's next one is not
+ * allowed, up to three), else 1 */
+static int restrict_level(int u, int suits0, int allowed) {
+    if (u == 3 || (suits0 >> u & 1))
+        return 1;
+    for (int c = 0; c < 3; c++)
+        if ((allowed >> c & 1) && !(allowed >> (c + 1) & 1))
+            return 2;
+    return 1;
+}
+
+/* panjin_draws.py _sub_wild: whether a target of the restricted searches (m its merged
+ * mask, n suits shown, r real tiles drawn, x jokers placed) says a wildcard draw lowers
+ * the distance through a joker for a drawn real tile: as cheap when every held joker is
+ * placed, one more fits max_x, a real tile is still drawn for the discard-win rule, and
+ * the hand still meets PJ-4..PJ-7 (lacking nothing, or one suit fewer shown) */
+static int sub_wild(uint64_t m, int n, long long r, int x, int jokers, int max_x,
+                    int need_real, int allowed) {
+    int subs = (int)(m >> SUB0 & 0xFF);
+    return subs && x >= jokers && x < max_x && (!need_real || r >= 2) &&
+           ((subs & 1) || ((subs & 2) && n > 0 && (allowed >> (n - 1) & 1)));
+}
+
 /* the merge of no unit yet: the melds' suits counted */
 static MRow *merge_start(int suits0) {
     MRow *acc = PyMem_Malloc(sizeof(MRow));
@@ -342,7 +366,7 @@ static PyObject *drawn_value(long long best, uint64_t mask, int wild, int limit)
 /* standard_drawn(real, caps, jokers, max_x, groups, suits0, want, allowed, min_jokers,
  * limit, need_real, rest) -> (d, drawn, wild) or None. real, caps: 34 each; allowed: the
  * bit set of the suit counts PJ-4 allows; rest: _rest_places_all's four rest tables, flat
- * (40 numbers). */
+ * (40 numbers). Its searches are restricted as discards_drawn's (sub_wild reads wild). */
 PyObject *standard_drawn_impl(PyObject *self, PyObject *args) {
     PyObject *real_o, *caps_o, *rest_o;
     int jokers, max_x, groups, suits0, want, allowed, min_jokers, limit, need_real;
@@ -379,8 +403,8 @@ int pj_standard_drawn(const int *real, const int *caps, const int *rest, int req
     for (int u = 0; u < 4; u++) {
         PyMem_Free(rows);
         rows = NULL;
-        if (unit_rows(real, caps, rest, req[u], u, jokers, max_x, limit, groups, NULL, 0, 0,
-                      &rows, &nr))
+        if (unit_rows(real, caps, rest, req[u], u, jokers, max_x, limit, groups, NULL, 0,
+                      restrict_level(u, suits0, allowed), &rows, &nr))
             goto done;
         int k_u = jokers;
         for (int v = u + 1; v < 4; v++)
@@ -400,13 +424,15 @@ int pj_standard_drawn(const int *real, const int *caps, const int *rest, int req
             continue;
         int r = acc[i].r, cost = r + (x > jokers ? x - jokers : 0);
         uint64_t m = acc[i].m;
+        int wild_here = x > jokers || sub_wild(m, nn, r, x, jokers, max_x, need_real, allowed);
+        m &= ~SUBS;
         if (need_real) {
             if (!r)
                 cost += 1;
             if (r < 2)
                 m = 0;
         }
-        keep_best(cost, m, x > jokers, &best, &mask, &wild);
+        keep_best(cost, m, wild_here, &best, &mask, &wild);
     }
     *best_out = best;
     *mask_out = mask;
@@ -451,12 +477,6 @@ PyObject *discards_drawn_impl(PyObject *self, PyObject *args) {
     int held[4] = {0, 0, 0, 0};
     for (int k = 0; k < 34; k++)
         held[k < 27 ? k / 9 : 3] += real[k];
-    /* one suit more shown never breaks PJ-4 (every count allowed has the next one allowed
-     * too, up to three): a search's unit's suit is then as any other (restrict 1) */
-    int up_closed = 1;
-    for (int c = 0; c < 3; c++)
-        if ((allowed >> c & 1) && !(allowed >> (c + 1) & 1))
-            up_closed = 0;
     /* per unit: its tables (0: as held; e >= 1: less one tile at drops[u][e - 1]) */
     MRow *rows[4][MAXE] = {{NULL}};
     int nrows[4][MAXE], drops[4][MAXN], nd[4];
@@ -474,8 +494,7 @@ PyObject *discards_drawn_impl(PyObject *self, PyObject *args) {
                 table_of[a + i] = nd[u];
             }
         if (unit_rows(real, caps, rest, req[u], u, jokers, max_x, limit, groups, drops[u],
-                      nd[u], u == 3 || (suits0 >> u & 1) || up_closed ? 1 : 2, rows[u],
-                      nrows[u]))
+                      nd[u], restrict_level(u, suits0, allowed), rows[u], nrows[u]))
             goto done;
     }
     result = PyList_New(nk);
@@ -577,21 +596,12 @@ PyObject *discards_drawn_impl(PyObject *self, PyObject *args) {
                         long long rr = (long long)w->r + tab[j].r;
                         long long cost = rr + (x3 > jokers ? x3 - jokers : 0);
                         uint64_t m3 = w->m | tab[j].m;
-                        int wild_here = x3 > jokers;
-                        if (m3 & SUBS) {
-                            /* a joker for a drawn real tile (panjin_merge.py _combine): as
-                             * cheap when every held joker is placed, one is left to draw,
-                             * a real tile is still drawn for the discard-win rule, and the
-                             * hand still meets PJ-4..PJ-7 */
-                            int subs = (int)(sub_merge(w->m, tab[j].m, f, fl, counts_suit,
-                                                       want) >> SUB0);
-                            if (x3 >= jokers && x3 < max_x && (!need_real || rr >= 2) &&
-                                ((subs & 1) ||
-                                 ((subs & 2) && nn + inc > 0 &&
-                                  ((allowed >> (nn + inc - 1)) & 1))))
-                                wild_here = 1;
-                            m3 &= ~SUBS;
-                        }
+                        /* or a joker for a drawn real tile (panjin_merge.py _combine) */
+                        int wild_here = x3 > jokers ||
+                            ((m3 & SUBS) &&
+                             sub_wild(sub_merge(w->m, tab[j].m, f, fl, counts_suit, want),
+                                      nn + inc, rr, x3, jokers, max_x, need_real, allowed));
+                        m3 &= ~SUBS;
                         if (need_real && rr < 2) {
                             m3 = 0;
                             if (!rr)

@@ -1,7 +1,7 @@
 """盘锦's drawn searches' merge step (:func:`_merge_drawn`, compiled
 webcalc/variants/panjin_merge.c ``merge``), the last step of every discard's search
 (:func:`_combine`, compiled in panjin_hand.c ``discards_drawn``), their dominance pruning, and
-the lost sets of the discards' restricted searches (:data:`SUB0`). Part of
+the lost sets of the restricted searches (:data:`SUB0`). Part of
 :mod:`webcalc.variants.panjin_draws`, which runs them.
 """
 
@@ -13,7 +13,8 @@ from typing import Any
 from ..compiled import pjunit as _pjunit
 from .panjin_search import PRES, TRIP, YJ
 
-# The discards' restricted searches (unit_panjin_drawn_drops with ``restrict``): a target
+# The restricted searches (unit_panjin_drawn_drops with ``restrict``, as
+# panjin_discards_drawn and panjin_standard_drawn of panjin_draws.py ask them): a target
 # that draws a joker where a real tile could stand, its flags and suit count kept, is as
 # cheap as that target with the real tile drawn (the same cost, flags and kinds or more),
 # so the searches leave it out; what it told, that a wildcard draw lowers the distance,

@@ -22,7 +22,7 @@
  * dropped only when even that puts every completion above the limit, so the targets
  * within it and their cheapest paths (the rows, the drawn kinds) are those without it.
  *
- * restrict_x (discards_drawn's searches, panjin_draws.py unit_panjin_drawn_drops'
+ * restrict_x (panjin_hand.c's searches, panjin_draws.py unit_panjin_drawn_drops'
  * restrict): a step places a drawn joker (one beyond the held ones) only where the kind's
  * cap leaves no real tile, or, with 2, at a place of no real tile while the state shows
  * no real tile of its suit (PJ-4 may want it absent). The same target with a drawn real

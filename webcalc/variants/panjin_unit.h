@@ -48,7 +48,7 @@ PJ_HIDDEN int pj_search(const int *unit, int n, const int *caps, const int *yj, 
                         const int *rest, const int *req, const int *drops, int nd,
                         int track_rd, int track_mask, int restrict_x, Table **fin);
 
-/* The discards' restricted searches (restrict_x 1, or 2 where the unit's suit counts for
+/* The restricted searches (restrict_x 1, or 2 where the unit's suit counts for
  * PJ-4; panjin_draws.py unit_panjin_drawn_drops' restrict): no drawn joker where a real
  * tile could stand, and a drawn mask's bits SUB0 + L say that some cheapest path draws a
  * real tile a drawn joker could stand for, its flags then lacking L (PRES | YJ | TRIP at
