@@ -70,6 +70,8 @@ TEXTS: dict[str, str] = dict([
     M_("drawn.no_tiles", "cannot be given without a hand (a drawn game needs no hand, C-10)."),
     M_("request.not_object", "The body should be a JSON object."),
     M_("request.unknown_key", "Unknown field \"{key}\". Fields: {known}."),
+    M_("request.no_fields",
+       "This request takes no fields (got \"{key}\"): send an empty body or an empty object."),
     M_("variant.required", "Variant (variant) is required: {names}."),
     M_("variant.unknown", "Unknown variant \"{name}\"; it should be {names}."),
     M_("variant.names_or", "{most} or {last}"),

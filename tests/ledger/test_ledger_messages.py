@@ -95,6 +95,7 @@ CASES = [
     ("void bad reason", "POST", "/api/v1/tables/{edit}/hands/1/void", {"reason": "a\u0001"}),
     ("void long reason", "POST", "/api/v1/tables/{edit}/hands/1/void", {"reason": "x" * 201}),
     ("void body", "POST", "/api/v1/tables/{edit}/hands/1/void", [1]),
+    ("co-scorer body field", "POST", "/api/v1/tables/{edit}/editors", {"revoke": 1}),
     ("import format", "POST", "/api/v1/tables/import", {"format": "x"}),
     ("import entries", "POST", "/api/v1/tables/import",
      {"format": "webcalc-ledger/1", "variant": "zhengzhou", "entries": 1}),

@@ -150,6 +150,22 @@ def test_only_the_creator_adds_or_revokes(api):
         (400, "bad_request", "x")
 
 
+def test_a_body_field_to_add_a_co_scorer_is_refused_as_no_field_at_all(api):
+    """The add-a-co-scorer endpoint takes no body fields (API.md): a field sent is named, and
+    the answer says no field is taken (it listed an empty "可用字段：。" before), with {} or
+    no body still adding one. Asserted in both languages: the field typed is quoted back."""
+    edit, _view = create(api)
+    r = api.post(f"/api/v1/tables/{edit}/editors", json={"revoke": 1})
+    assert error(r) == (400, "bad_request", "revoke")
+    assert r.json["error"]["message"] == "这个请求不带任何字段（收到 “revoke”）：正文留空或发送空对象即可。"
+    r = api.post(f"/api/v1/tables/{edit}/editors", json={"revoke": 1}, headers=EN)
+    assert error(r) == (400, "bad_request", "revoke")
+    assert r.json["error"]["message"] == \
+        'This request takes no fields (got "revoke"): send an empty body or an empty object.'
+    assert api.post(f"/api/v1/tables/{edit}/editors", json={}).json["editor"] == 1
+    assert api.post(f"/api/v1/tables/{edit}/editors").json["editor"] == 2
+
+
 def test_a_revoked_link_answers_404_everywhere(api):
     edit, view = create(api)
     co = api.post(f"/api/v1/tables/{edit}/editors").json["edit_token"]

@@ -336,8 +336,7 @@ def add_editor(token: str):
         body = _optional_body()
         if body:
             key = next(iter(body))
-            raise BadRequestError(M("request.unknown_key", key=key, known=[]),
-                                  str(key))
+            raise BadRequestError(M("request.no_fields", key=key), str(key))
         number, edit_token = ledger().add_editor(token)
         return _uncached(jsonify({"editor": number, "edit_token": edit_token})), 201
     return _answer(run)
