@@ -515,6 +515,45 @@ def test_a_refused_adjustment_keeps_what_was_typed(browser, server, js):
         ctx.close()
 
 
+@pytest.mark.parametrize("js", [True, False], ids=["js", "nojs"])
+def test_a_rule_set_the_app_cannot_read_is_refused_under_its_select(browser, server, js):
+    """新开一桌 sent with a rule set the app does not know (a stale or hand-made form: here
+    the page's select is given a "NaN" option on its way to the browser) comes back with the
+    error under 玩法 quoting it, the names as typed, and no table (it opened a 郑州 table
+    before)."""
+    from playwright.sync_api import expect
+
+    from .test_pages import tables_made
+
+    base, app = server
+    ctx, page = new_page(browser, java_script_enabled=js)
+
+    def stale_select(route):
+        if route.request.method != "GET":
+            route.continue_()
+            return
+        got = route.fetch()
+        html = got.text().replace('<select id="variant" name="variant">',
+                                  '<select id="variant" name="variant">'
+                                  '<option value="NaN">NaN</option>', 1)
+        route.fulfill(response=got, body=html)
+
+    try:
+        page.route("**/t/new", stale_select)
+        page.goto(base + "/t/new")
+        page.select_option("#variant", "NaN")
+        for i, n in enumerate(NAMES):
+            page.fill(f"#n{i}", n)
+        page.click("#new-table button.primary")
+        page.wait_for_load_state()
+        expect(page.locator("#variant-error")).to_have_text("没有这个玩法“NaN”：请从列表中选择。")
+        assert page.get_attribute("#variant", "aria-invalid") == "true"
+        assert [page.input_value(f"#n{i}") for i in range(4)] == NAMES
+        assert "/t/new" in page.url and tables_made(app) == 0
+    finally:
+        ctx.close()
+
+
 #: every element that spills past its box or the 390-px page (text drawn over a neighbour)
 SPILLED = """() => { const W = document.documentElement.clientWidth, out = [];
   for (const el of document.querySelectorAll('#live-top *, #live *, .done *')) {

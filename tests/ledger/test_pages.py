@@ -56,6 +56,16 @@ def open_table(client, **extra) -> str:
     return r.headers["Location"].split("/t/")[1].split("?")[0]
 
 
+def tables_made(app) -> int:
+    """How many tables the app's ledger holds."""
+    from sqlalchemy import func, select
+
+    from webcalc.ledger.models import Table
+
+    with app.extensions["ledger"].engine.connect() as conn:
+        return conn.execute(select(func.count()).select_from(Table)).scalar()
+
+
 def entry_form(client, token: str) -> tuple[str, dict]:
     html = client.get(f"/t/{token}").get_data(as_text=True)
     return html, record_fields(html)
@@ -468,6 +478,32 @@ def test_new_table_shows_each_bad_field_under_its_own_input(client, lang, long_e
     assert under("n0") == under("n2") == ""
     assert f'value="{"小" * 17}"' in html and 'id="n1"' in html
     assert "字段长度" not in html and "Field cannot be longer" not in html
+
+
+@pytest.mark.parametrize("lang, error", [
+    ("zh", "没有这个玩法“NaN”：请从列表中选择。"),
+    ("en", "No such variant \"NaN\": pick one from the list."),
+])
+def test_new_table_refuses_a_rule_set_it_cannot_read(client, lang, error):
+    """A rule set the select cannot send (``variant=NaN``: a stale or hand-made form) is an
+    error under the rule set's select, quoting what was sent, in the reader's language, with
+    the names typed kept and nothing created (it opened a 郑州 table before). A GET's
+    ``?variant=`` of an unknown name still only prefills the default, with no error."""
+    q = "?lang=en" if lang == "en" else ""
+    page = client.get("/t/new" + q).get_data(as_text=True)
+    r = client.post("/t/new" + q, data={
+        "csrf_token": csrf(page), "variant": "NaN", "base": "1", "dealer": "0",
+        "form_variant": "zhengzhou", **{f"n{i}": n for i, n in enumerate(NAMES)}})
+    html = r.get_data(as_text=True)
+    assert r.status_code == 422 and "Location" not in r.headers
+    m = re.search(r'<p class="field-error" id="variant-error">(.*?)</p>', html)
+    assert m is not None and htmllib.unescape(re.sub(r"<[^>]+>", "", m.group(1))) == error
+    assert re.search(r'<select aria-describedby="variant-error" aria-invalid="true"[^>]*'
+                     r'id="variant"', html)
+    assert all(f'value="{n}"' in html for n in NAMES)
+    assert tables_made(client.application) == 0
+    got = client.get("/t/new?variant=NaN" + q.replace("?", "&")).get_data(as_text=True)
+    assert 'id="variant-error"' not in got and 'selected value="zhengzhou"' in got
 
 
 @pytest.mark.parametrize("lang, base, error", [

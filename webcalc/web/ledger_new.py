@@ -53,7 +53,13 @@ class NewTableForm(FlaskForm):
                                 for n, label in VARIANT_LABELS.items()]
         # a table with no rule set: four amounts a hand (any four-player game)
         self.variant.choices.append(SelectChoice(FREE, VARIANT_NAMES[FREE]))
+        #: the rule set sent when it is none this app knows (a stale or hand-made form); the
+        #: select then shows the default: a GET's ``?variant=`` only prefills the form, and
+        #: :func:`new_table` refuses a POST of it under the select
+        self.unknown_variant: str | None = None
         if self.variant.data not in VARIANT_LABELS and not is_free(self.variant.data):
+            if self.variant.raw_data:
+                self.unknown_variant = self.variant.raw_data[0]
             self.variant.data = DEFAULT_VARIANT
         self.dealer.choices = [SelectChoice(str(i), SEAT_LABELS[i]) for i in range(4)]
 
@@ -79,6 +85,12 @@ def new_table():
     general = None
     # every field is checked, each error under its own input (not only the first one found)
     valid = request.method == "POST" and form.validate()
+    if request.method == "POST" and form.unknown_variant is not None:
+        # never silently another rule set (the default): the table would count by rules not
+        # asked for; a GET's prefill of it stays (it creates nothing, the select shows it)
+        form.variant.errors = [_('No such variant "%(name)s": pick one from the list.',
+                                 name=form.unknown_variant)]
+        valid = False
     names = _seat_names(form) if request.method == "POST" else None
     if valid:
         spec = {"variant": variant, "options": None if room is None else room.options_request(),
