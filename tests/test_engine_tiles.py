@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from webcalc.errors import InputError
-from webcalc.hand import Meld, melds_from_api
+from webcalc.hand import Hand, Meld, melds_from_api
 from webcalc.notation import melds_from_text
 from webcalc.tiles import ALL_TILES, Tile, format_tiles, parse_tiles
 from webcalc.wildcards import HENAN, PANJIN, step, wildcards_from_indicator
@@ -121,6 +121,25 @@ def test_melds_text_error_position_is_the_bad_character_of_the_field(text):
     pos = err.value.position
     assert text[pos] == "+" and pos == text.index("+")
     assert f"第 {pos + 1} 个字符" in str(err.value.message)
+
+
+@pytest.mark.parametrize("read, text", [
+    (parse_tiles, "１２ｌ"), (parse_tiles, "１２３ｍ，五ｌ"), (Hand.parse, "１２３ｍ　４５ｌ"),
+    (Hand.parse, "１２３ｍ 碰５５ｌ"), (melds_from_text, "碰５５５ｍ，吃１２ｌ"),
+    (parse_tiles, "１２ｍ３"), (parse_tiles, "ｍ"),
+])
+def test_an_error_quotes_the_character_as_typed(read, text):
+    """A full-width character is read as its ASCII form (NFKC), but an error quotes it as
+    typed (``ｌ``, not ``l``), at the position of what was typed: the reader finds it in
+    the field. Position and code are as before."""
+    with pytest.raises(InputError) as err:
+        read(text)
+    pos, message = err.value.position, err.value.message
+    if message.code == "field_error":                       # the field's name in front
+        message = message.params["text"]
+    char = message.params["char"]
+    assert char == text[pos] and not char.isascii()
+    assert f"“{char}”" in str(err.value.message)
 
 
 @pytest.mark.parametrize("indicator, cycle, expected", [

@@ -169,6 +169,10 @@ def test_full_width_error_position_points_at_the_typed_character(client):
     resp = client.post(URL, json={"variant": "zhengzhou", "hand": "１２３ｍ４５６ｐ７８９ｓ１１１ｘ"})
     err = resp.get_json()["error"]
     assert err["code"] == "bad_tile" and err["position"] == 15
+    assert "第 16 个字符“ｘ”不是牌" in err["message"]            # as typed, not the "x" read
+    en = client.post(URL, json={"variant": "zhengzhou", "hand": "１２３ｍ４５６ｐ７８９ｓ１１１ｘ"},
+                     headers={"Accept-Language": "en"}).get_json()["error"]
+    assert 'character 16 "ｘ" is not a tile' in en["message"] and en["position"] == 15
 
 
 def test_full_width_on_the_page(client):

@@ -24,6 +24,7 @@ from .tiles import (
     format_tiles,
     normalize_text,
     parse_tiles,
+    quoted_as_typed,
 )
 
 MELD_KINDS = ("pong", "chow", "kong", "added_kong", "concealed_kong", "shi", "qiang")
@@ -111,7 +112,8 @@ class Meld:
         a chow, 4 identical a kong. ``Meld.parse(str(m)) == m`` for every meld ``m``.
 
         Args:
-            text: the group (full-width forms read as ASCII, :func:`~webcalc.tiles.normalize_text`).
+            text: the group (full-width forms read as ASCII, :func:`~webcalc.tiles.normalize_text`;
+                an error quotes its character as typed).
             offset: where ``text`` starts in the field it was typed in: an error's
                 position (and its "character N") counts from there.
 
@@ -134,7 +136,8 @@ class Meld:
         try:
             ts = sorted(parse_tiles(token))
         except InputError as e:
-            raise _shifted(e, start).with_field("melds", FIELD_LABELS["melds"]) from None
+            raise quoted_as_typed(_shifted(e, start), text, offset).with_field(
+                "melds", FIELD_LABELS["melds"]) from None
         if kind is None:
             kind = "chow" if len(ts) == 3 and len(set(ts)) == 3 else (
                 "kong" if len(ts) == 4 else "pong")
@@ -297,15 +300,15 @@ class Hand:
         """
         concealed: list[Tile] = []
         melds: list[Meld] = []
-        text = normalize_text(text)
+        typed, text = text, normalize_text(text)
         for group in re.finditer(r"\S+", text):
             token = group.group()
             if any(token.lower().startswith(word) for word, _ in _MELD_WORDS):
-                melds.append(Meld.parse(token, group.start()))
+                melds.append(Meld.parse(typed[group.start():group.end()], group.start()))
                 continue
             try:
                 concealed += parse_tiles(token)
             except InputError as e:
-                raise _shifted(e, group.start()).with_field("hand", FIELD_LABELS["hand"]) \
-                    from None
+                raise quoted_as_typed(_shifted(e, group.start()), typed).with_field(
+                    "hand", FIELD_LABELS["hand"]) from None
         return cls.of(concealed, melds)

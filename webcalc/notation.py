@@ -28,8 +28,9 @@ def melds_from_text(text: str) -> list[dict[Any, Any]]:
     Raises:
         BadMeldError, BadTileError: with field ``"melds"``.
     """
-    return [Meld.parse(token, start).to_dict()
-            for start, token in _meld_tokens(normalize_text(text or ""))]
+    typed = text or ""
+    return [Meld.parse(typed[start:start + len(token)], start).to_dict()   # quoted as typed
+            for start, token in _meld_tokens(normalize_text(typed))]
 
 
 def _meld_tokens(text: str) -> list[tuple[int, str]]:

@@ -166,7 +166,8 @@ _SEPARATORS = set(" \t\r\n,，、;；　。")
 def normalize_text(text: str) -> str:
     """Full-width forms read as ASCII (``１２３ｍ`` → ``123m``, ``　`` → space, ``，`` → ``,``),
     as Chinese phone keyboards type them: NFKC, one character at a time, so every position
-    in the result is the position of the character typed (error positions stay right)."""
+    in the result is the position of the character typed (error positions stay right, and
+    :func:`quoted_as_typed` quotes that character as typed)."""
     if text.isascii():
         return text
     out = []
@@ -174,6 +175,19 @@ def normalize_text(text: str) -> str:
         n = unicodedata.normalize("NFKC", ch)
         out.append(n if len(n) == 1 else ch)
     return "".join(out)
+
+
+def quoted_as_typed(err: InputError, typed: str, at: int = 0) -> InputError:
+    """``err``, from reading ``typed`` in its :func:`normalize_text` form, quoting the
+    character at its position as typed (``ｌ``, not the ``l`` read): the reader finds it in
+    the field. ``at``: where ``typed`` starts in the field ``err.position`` counts in. Code,
+    position and the message's other values stay."""
+    message, i = err.message, (err.position or 0) - at
+    if err.position is None or not 0 <= i < len(typed) or not isinstance(message, Message) \
+            or message.params.get("char", typed[i]) == typed[i]:
+        return err
+    return err.replace(message=Message(message.code, {**message.params, "char": typed[i]},
+                                       message.rule))
 
 
 def _bad(message: Message, position: int) -> InputError:
@@ -237,7 +251,10 @@ def parse_tiles(text: str) -> list[Tile]:
             start = _SUIT_START[suit]
             out += [tiles[start + _RANK[d]] for d in digits]
         return out
-    items = _read_items(normalize_text(text))
+    try:
+        items = _read_items(normalize_text(text))
+    except InputError as err:
+        raise quoted_as_typed(err, text) from None
     _bind_counts(items)
     out = []
     for item in items:
