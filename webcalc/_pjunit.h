@@ -22,8 +22,10 @@
  *                                  panjin_unit.h what it shares with panjin_hand.c)
  *   webcalc/variants/panjin_merge.c its merge step (panjin_merge.py _merge_drawn)
  *   webcalc/variants/panjin_hand.c the same rule set's searches of a whole hand, 13
- *                                  tiles or every discard of 14, in one call each, and
- *                                  their rest bound (panjin_search.py _rest_places_all)
+ *                                  tiles or every discard of 14, in one call each
+ *   webcalc/variants/panjin_bounds.c their bounds: the rest bound (panjin_search.py
+ *                                  _rest_places_all, _relaxed_bounds) and the rule set's suit
+ *                                  requirement (_suit_rests)
  *   webcalc/variants/panjin_lower.c the count those searches start from, seeing the
  *                                  rule set's whole-hand conditions (panjin_lower.py)
  *   webcalc/variants/panjin_advice.c the same rule set's 13-tile advice in one call: the
@@ -110,10 +112,6 @@ PJ_HIDDEN PyObject *achievable_flags(PyObject *self, PyObject *const *args, Py_s
 /* variants/panjin_hand.c */
 PJ_HIDDEN PyObject *standard_drawn_impl(PyObject *self, PyObject *args);
 PJ_HIDDEN PyObject *discards_drawn_impl(PyObject *self, PyObject *args);
-PJ_HIDDEN PyObject *rest_places(PyObject *self, PyObject *args);
-PJ_HIDDEN PyObject *relaxed_rest(PyObject *self, PyObject *args);
-PJ_HIDDEN PyObject *suit_rests(PyObject *self, PyObject *args);
-PJ_HIDDEN int pj_relaxed_unit(const int *counts, int u, int m[10]);
 /* the numbers standard_drawn reads, as it checks them: 0, or -1 with an exception set;
  * also makes the merges' tables (before pj_standard_drawn) */
 PJ_HIDDEN int pj_hand_ok(const int *real, const int *caps, int jokers, int max_x, int groups,
@@ -124,6 +122,11 @@ PJ_HIDDEN int pj_standard_drawn(const int *real, const int *caps, const int *res
                                 int req[4][20], int jokers, int max_x, int groups, int suits0,
                                 int want, int allowed, int min_jokers, int limit,
                                 int need_real, long long *best, uint64_t *mask, int *wild);
+/* variants/panjin_bounds.c */
+PJ_HIDDEN PyObject *rest_places(PyObject *self, PyObject *args);
+PJ_HIDDEN PyObject *relaxed_rest(PyObject *self, PyObject *args);
+PJ_HIDDEN PyObject *suit_rests(PyObject *self, PyObject *args);
+PJ_HIDDEN int pj_relaxed_unit(const int *counts, int u, int m[10]);
 /* panjin_search.py _suit_rests of real (suit_rests' numbers): 0, or -1 with an exception
  * set */
 PJ_HIDDEN int suit_req(const int *real, int suits0, int allowed, int req[4][20]);
