@@ -13,7 +13,7 @@ from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from werkzeug.datastructures import MultiDict
 from wtforms import FileField, SelectChoice, SelectField, StringField, TextAreaField
-from wtforms.validators import Length, Optional
+from wtforms.validators import Length, Optional, ValidationError
 
 from ..analysis import VARIANT_LABELS
 from ..errors import InputError
@@ -55,13 +55,21 @@ class NewTableForm(FlaskForm):
         self.variant.choices.append(SelectChoice(FREE, VARIANT_NAMES[FREE]))
         #: the rule set sent when it is none this app knows (a stale or hand-made form); the
         #: select then shows the default: a GET's ``?variant=`` only prefills the form, and
-        #: :func:`new_table` refuses a POST of it under the select
+        #: :meth:`validate_variant` refuses it (only a POST is validated)
         self.unknown_variant: str | None = None
         if self.variant.data not in VARIANT_LABELS and not is_free(self.variant.data):
             if self.variant.raw_data:
                 self.unknown_variant = self.variant.raw_data[0]
             self.variant.data = DEFAULT_VARIANT
         self.dealer.choices = [SelectChoice(str(i), SEAT_LABELS[i]) for i in range(4)]
+
+    def validate_variant(self, field) -> None:
+        """Never silently another rule set (the default): the table would count by rules
+        not asked for. A GET's prefill of it stays (it creates nothing, the select shows
+        it); :func:`new_table` validates only a POST."""
+        if self.unknown_variant is not None:
+            raise ValidationError(_('No such variant "%(name)s": pick one from the list.',
+                                    name=self.unknown_variant))
 
 
 class ImportForm(FlaskForm):
@@ -85,12 +93,6 @@ def new_table():
     general = None
     # every field is checked, each error under its own input (not only the first one found)
     valid = request.method == "POST" and form.validate()
-    if request.method == "POST" and form.unknown_variant is not None:
-        # never silently another rule set (the default): the table would count by rules not
-        # asked for; a GET's prefill of it stays (it creates nothing, the select shows it)
-        form.variant.errors = [_('No such variant "%(name)s": pick one from the list.',
-                                 name=form.unknown_variant)]
-        valid = False
     names = _seat_names(form) if request.method == "POST" else None
     if valid:
         spec = {"variant": variant, "options": None if room is None else room.options_request(),
