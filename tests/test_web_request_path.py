@@ -51,3 +51,30 @@ def test_the_language_is_chosen_once_per_request(app, url, header, lang):
     resp = app.test_client().get(url, headers={"Accept-Language": header})
     html = resp.get_data(as_text=True)
     assert ('<html lang="en">' if lang == "en" else '<html lang="zh-Hans">') in html
+
+
+#: Vary values a response may carry before the pages' hooks add theirs
+_VARY_BEFORE = [None, "Accept-Language", "Origin, Accept-Language", "origin",
+                "HX-Request, HX-Request-Type, HX-History-Restore-Request, Accept-Language",
+                "Cookie,Origin", "Cookie ,  Origin", '"quoted", Cookie', "a,,b", "", "*",
+                ("Cookie", "Origin")]
+
+
+@pytest.mark.parametrize("before", _VARY_BEFORE)
+@pytest.mark.parametrize("names", [("Accept-Language",), ("Accept-Encoding",),
+                                   ("HX-Request", "HX-Request-Type",
+                                    "HX-History-Restore-Request", "Accept-Language"),
+                                   ("origin", "Cookie")])
+def test_vary_on_writes_what_werkzeug_writes(before, names):
+    from werkzeug.wrappers import Response
+
+    from webcalc.web.htmx import vary_on
+
+    ours, theirs = Response("x"), Response("x")
+    for r in (ours, theirs):
+        for value in ((before,) if isinstance(before, str) else before or ()):
+            r.headers.add("Vary", value)
+    vary_on(ours, names)
+    theirs.vary.update(names)
+    assert ours.headers.to_wsgi_list() == theirs.headers.to_wsgi_list()
+    assert ours.headers.getlist("Vary") == theirs.headers.getlist("Vary")

@@ -47,9 +47,11 @@ class Query(ImmutableMultiDict):
 
 
 class Request(FlaskRequest):
-    """Flask's request, its query and form a :class:`Query`."""
+    """Flask's request, its query, form and cookies a :class:`Query` (the session's look-up
+    of its cookie misses on every request without one)."""
 
     parameter_storage_class = Query
+    dict_storage_class = Query
 
 
 class Environment(FlaskEnvironment):

@@ -41,7 +41,7 @@ from pathlib import Path
 
 from flask import Blueprint, Flask, Response, current_app, render_template, request, url_for
 
-from .htmx import is_htmx
+from .htmx import is_htmx, vary_on
 from .i18n import current_lang, lang_param
 
 bp = Blueprint("assets", __name__)
@@ -225,12 +225,12 @@ def offline():
 def _cache_pages(response: Response) -> Response:
     if request.endpoint not in PURE_PAGES or request.method not in ("GET", "HEAD"):
         return response
-    response.vary.add("Accept-Language")
-    if "Cache-Control" in response.headers:
+    vary_on(response, ("Accept-Language",))
+    if response.headers.getlist("Cache-Control"):   # (``in`` raises a KeyError when absent)
         return response
     if is_htmx(request):
         response.headers["Cache-Control"] = "no-cache"
-    elif response.status_code == 200 and "Set-Cookie" not in response.headers:
+    elif response.status_code == 200 and not response.headers.getlist("Set-Cookie"):
         response.headers["Cache-Control"] = PAGE_CACHE
     return response
 
@@ -239,10 +239,10 @@ def _compress(response: Response) -> Response:
     if (response.mimetype not in COMPRESSIBLE
             or (response.is_streamed and not response.direct_passthrough)   # a file is fine
             or response.status_code in (204, 206, 304) or response.status_code < 200
-            or "Content-Encoding" in response.headers
+            or response.headers.getlist("Content-Encoding")
             or (response.content_length is not None and response.content_length < COMPRESS_MIN)):
         return response
-    response.vary.add("Accept-Encoding")
+    vary_on(response, ("Accept-Encoding",))
     if request.accept_encodings["gzip"] <= 0:
         return response
     response.direct_passthrough = False
