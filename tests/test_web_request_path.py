@@ -53,6 +53,29 @@ def test_the_language_is_chosen_once_per_request(app, url, header, lang):
     assert ('<html lang="en">' if lang == "en" else '<html lang="zh-Hans">') in html
 
 
+
+@pytest.mark.parametrize("url, header", [
+    ("/", "zh-CN,zh;q=0.9,en;q=0.8"), ("/", "en-US,en;q=0.9"), ("/?lang=en", "zh-CN"),
+    ("/?lang=zh", "en"), ("/", ""),
+])
+def test_the_requests_catalogue_is_flask_babels(app, url, header):
+    """The request's catalogue, taken from Flask-Babel's cache by the locale chosen
+    (``RequestDomain._catalogue``), is the one Flask-Babel's own look-up gives, in a request
+    whose locale Flask-Babel's cache has not yet seen too; Flask-Babel's gettext reads it."""
+    import flask_babel
+
+    from webcalc.web.i18n import _request_i18n, babel
+
+    babel.domain_instance.cache.clear()
+    for _ in range(2):                  # Flask-Babel's cache empty (filled by the miss), full
+        with app.test_request_context(url, headers={"Accept-Language": header}):
+            translations, lang = _request_i18n()
+            assert lang == ("en" if str(flask_babel.get_locale()) == "en" else "zh")
+            assert flask_babel.gettext("Result") == translations.ugettext("Result")
+        with app.test_request_context(url, headers={"Accept-Language": header}):
+            assert flask_babel.Domain.get_translations(babel.domain_instance) is translations
+
+
 #: Vary values a response may carry before the pages' hooks add theirs
 _VARY_BEFORE = [None, "Accept-Language", "Origin, Accept-Language", "origin",
                 "HX-Request, HX-Request-Type, HX-History-Restore-Request, Accept-Language",
