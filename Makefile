@@ -60,13 +60,17 @@ ENGINE_TESTS := tests/test_engine_*.py tests/test_cases.py tests/test_free_draws
 # the files that hold serial tests (collecting only them spares the serial step ~10 s)
 SERIAL_TESTS = $(shell grep -l "mark\.serial" tests/*.py tests/ledger/*.py)
 
-# make test: the engine's tests without its C part (test-pure's, in one process) run beside
-# the parallel block, on the CPU its browser tests leave idle while they wait for Chromium;
-# their output follows the block's. Then the serial tests, with the machine to themselves.
+# make test: the engine's tests without its C part (test-pure's, in one process, at half the
+# random cases: PURE_SCALE) run beside the parallel block, on the CPU its browser tests leave
+# idle while they wait for Chromium; their output follows the block's. Then the serial tests,
+# with the machine to themselves. The twins are held equal to the C part at full scale inside
+# the block (the differential tests); test-extras runs these again at full scale in CI.
+PURE_SCALE ?= 0.5
 test: $(VENV)/.stamp-test
 	@pure_log=$$(mktemp); \
 	echo "== the engine's tests without its C part, beside the parallel block (log: $$pure_log)"; \
-	( WEBCALC_PURE_PYTHON=1 $(PYTEST) -q -p no:xdist -m "not slow and not serial and not refactor" \
+	( WEBCALC_PURE_PYTHON=1 WEBCALC_TEST_SCALE=$(PURE_SCALE) $(PYTEST) -q -p no:xdist \
+		-m "not slow and not serial and not refactor" \
 		$(ENGINE_TESTS) > $$pure_log 2>&1 ) & pure=$$!; \
 	block=0; $(PYTEST) -q -n $(BLOCK_WORKERS) --dist worksteal \
 		-m "not slow and not serial and not refactor" || block=$$?; \
@@ -76,9 +80,11 @@ test: $(VENV)/.stamp-test
 	test $$block -eq 0 && test $$purerc -eq 0
 	$(PYTEST) -q -p no:xdist -m "serial and not slow and not refactor" $(SERIAL_TESTS)
 
-# the CI extras, with no time pressure: the golden corpus and the city test
+# the CI extras, with no time pressure: the golden corpus and the city test, then the engine's
+# tests without its C part at full scale (make test runs them at PURE_SCALE)
 test-extras: $(VENV)/.stamp-test
 	$(PYTEST) -q -p no:xdist -m "refactor or slow"
+	@$(MAKE) --no-print-directory test-pure
 
 check: $(VENV)/.stamp-test
 	$(BIN)/ruff check .
