@@ -127,17 +127,30 @@ PJ_HIDDEN PyObject *rest_places(PyObject *self, PyObject *args);
 PJ_HIDDEN PyObject *relaxed_rest(PyObject *self, PyObject *args);
 PJ_HIDDEN PyObject *suit_rests(PyObject *self, PyObject *args);
 PJ_HIDDEN int pj_relaxed_unit(const int *counts, int u, int m[10]);
+/* two units' minima (ten numbers [g * 2 + p] each, at least 0, 99 for none) combined:
+ * out[g * 2 + p] the least a[g1 * 2 + p1] + b[g2 * 2 + p2] with g1 + g2 = g, p1 + p2 = p,
+ * capped at 99 (panjin_lower.c's count reads it too) */
+PJ_HIDDEN void pj_min_plus(const int *a, const int *b, int *out);
+/* the four units' relaxed minima of real, m[u] as pj_relaxed_unit gives them (the *_of
+ * functions below read them, so that a hand looks its units up once): 0, or -1 with an
+ * exception set */
+PJ_HIDDEN int pj_relaxed_minima(const int *real, int m[4][10]);
 /* panjin_search.py _suit_rests of real (suit_rests' numbers): 0, or -1 with an exception
- * set */
+ * set; suit_req_of: the same of real's minima m */
 PJ_HIDDEN int suit_req(const int *real, int suits0, int allowed, int req[4][20]);
+PJ_HIDDEN void suit_req_of(int m[4][10], int suits0, int allowed, int req[4][20]);
 /* relaxed_rest(real) as numbers: whole[g * 2 + p], rest[u * 10 + g * 2 + p]; 0, or -1
- * with an exception set */
+ * with an exception set; pj_relaxed_bounds_of: the same of real's minima m */
 PJ_HIDDEN int pj_relaxed_bounds(const int *real, int whole[10], int rest[40]);
+PJ_HIDDEN void pj_relaxed_bounds_of(int m[4][10], int whole[10], int rest[40]);
 
 /* variants/panjin_lower.c */
 PJ_HIDDEN PyObject *count_lower(PyObject *self, PyObject *args);
 PJ_HIDDEN int pj_count_lower(const int *real, const int *caps, int jokers, int groups,
                              int allowed, int flags);
+/* the same with real's relaxed minima m (pj_relaxed_minima) already looked up */
+PJ_HIDDEN int pj_count_lower_of(const int *real, int m[4][10], const int *caps, int jokers,
+                                int groups, int allowed, int flags);
 
 /* variants/panjin_advice.c, variants/panjin_advice14.c (what they share:
  * variants/panjin_advice.h) */

@@ -95,8 +95,7 @@ int hand_standard(Hand *h, int limit, int need_real, int *d, uint64_t *mask, int
     if (pj_hand_ok(h->r, h->c, h->jokers, h->max_x, h->groups, h->suits0, h->want, limit) < 0)
         return -1;
     if (!h->has_req) {
-        if (suit_req(h->r, h->suits0, h->allowed, h->req) < 0)
-            return -1;
+        suit_req_of(h->m, h->suits0, h->allowed, h->req);
         h->has_req = 1;
     }
     long long best;
@@ -237,7 +236,15 @@ int read_advice_args(PyObject *args, AdviceArgs *a, int useful) {
 }
 
 int advice_count(const AdviceArgs *a, const int *real) {
-    int lower = pj_count_lower(real, a->caps, a->jokers, a->groups, a->allowed, a->flags & 31);
+    int m[4][10];
+    if (pj_relaxed_minima(real, m) < 0)
+        return -1;
+    return advice_count_of(a, real, m);
+}
+
+int advice_count_of(const AdviceArgs *a, const int *real, int m[4][10]) {
+    int lower = pj_count_lower_of(real, m, a->caps, a->jokers, a->groups, a->allowed,
+                                  a->flags & 31);
     if (lower < 0) {
         if (!PyErr_ExceptionMatches(PyExc_ValueError))
             return -1;
@@ -269,8 +276,9 @@ int hand_counts(Hand *h, const int *real, const int *caps) {
     memcpy(h->r, real, sizeof(h->r));
     memcpy(h->c, caps, sizeof(h->c));
     int whole[10];
-    if (pj_relaxed_bounds(h->r, whole, h->rs) < 0)
+    if (pj_relaxed_minima(h->r, h->m) < 0)
         return -1;
+    pj_relaxed_bounds_of(h->m, whole, h->rs);
     h->whole = whole[h->groups * 2 + 1];
     return 0;
 }
@@ -304,13 +312,17 @@ PyObject *panjin_advice_impl(PyObject *self, PyObject *args) {
         seq0 = a.flags >> 5 & 1;
     Hand h;
     hand_init(&h, &a);
-    /* the count (count_lower) */
-    int lower = advice_count(&a, real);
-    if (lower < 0)
-        return lower == -1 ? NULL : Py_NewRef(Py_None);
     PyObject *result = NULL, *cells[34] = {NULL}, *waits = NULL, *rows = NULL;
+    /* the units' relaxed minima, looked up once for the count, the bounds and suit_req */
     if (hand_counts(&h, real, a.caps) < 0)
         goto done;
+    /* the count (count_lower) */
+    int lower = advice_count_of(&a, real, h.m);
+    if (lower < 0) {
+        if (lower == -2)
+            result = Py_NewRef(Py_None);
+        goto done;
+    }
     /* the waits' limit-1 search (Panjin._ready_search) */
     int rd = 0, rwild = 0, found = 0;
     uint64_t rmask = 0;

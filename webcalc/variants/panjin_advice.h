@@ -28,6 +28,7 @@ typedef struct {
     PyObject *real, *caps, *rest;   /* owned: tuples of r, c, rs, never the caller's */
     int jokers, max_x, groups, suits0, want, allowed, none, whole;
     int r[34], c[34], rs[40];       /* the real counts, caps and rest tables */
+    int m[4][10];                   /* r's units' relaxed minima (pj_relaxed_minima) */
     int req[4][20], has_req;        /* suit_req of r, once a search needs it */
 } Hand;
 
@@ -38,8 +39,10 @@ PJ_HIDDEN int read_advice_args(PyObject *args, AdviceArgs *a, int useful);
 /* count_lower of real (34 counts) with a's other arguments: the count (AINF for None), -1
  * with an exception set, -2 for counts it does not take (the Python path answers) */
 PJ_HIDDEN int advice_count(const AdviceArgs *a, const int *real);
-/* h's numbers from a (its tuples NULL); hand_counts: h's real counts, caps and rest from
- * 34 real counts and caps (its tuples dropped, made again when hand_search needs them), 0
+/* the same with real's relaxed minima m already looked up (a Hand's m) */
+PJ_HIDDEN int advice_count_of(const AdviceArgs *a, const int *real, int m[4][10]);
+/* h's numbers from a (its tuples NULL); hand_counts: h's real counts, caps, relaxed
+ * minima and rest from 34 real counts and caps (its tuples dropped, made again when hand_search needs them), 0
  * or -1 with an exception set; hand_clear drops the tuples */
 PJ_HIDDEN void hand_init(Hand *h, const AdviceArgs *a);
 PJ_HIDDEN int hand_counts(Hand *h, const int *real, const int *caps);

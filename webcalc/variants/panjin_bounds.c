@@ -36,14 +36,13 @@ int pj_relaxed_unit(const int *counts, int u, int m[10]) {
 }
 
 /* the four units' relaxed minima: m[u], as pj_relaxed_unit */
-static int relaxed_minima(const int *real, int m[4][10]) {
+int pj_relaxed_minima(const int *real, int m[4][10]) {
     for (int u = 0; u < 4; u++)
         if (pj_relaxed_unit(real + 9 * u, u, m[u]) < 0)
             return -1;
     return 0;
 }
 
-static void min_plus(const int *a, const int *b, int *out);
 static void rest_rows(const int *acc, int *r);
 
 /* panjin_search.py _suit_rests: per unit u, req[u] = (req0, req1), the rest tables of its
@@ -56,9 +55,15 @@ static void rest_rows(const int *acc, int *r);
  * target pays (needing more shown never costs less), so every target within the limit
  * still passes the bound. */
 int suit_req(const int *real, int suits0, int allowed, int req[4][20]) {
-    int m[4][10], fresh[4][10], shown[4][10];
-    if (relaxed_minima(real, m) < 0)
+    int m[4][10];
+    if (pj_relaxed_minima(real, m) < 0)
         return -1;
+    suit_req_of(m, suits0, allowed, req);
+    return 0;
+}
+
+void suit_req_of(int m[4][10], int suits0, int allowed, int req[4][20]) {
+    int fresh[4][10], shown[4][10];
     for (int u = 0; u < 4; u++) {
         rest_rows(m[u], fresh[u]);
         for (int k = 0; k < 10; k++)
@@ -75,7 +80,8 @@ int suit_req(const int *real, int suits0, int allowed, int req[4][20]) {
             }
         int nc = (counted & 1) + (counted >> 1 & 1) + (counted >> 2 & 1);
         int own_counts = u < 3 && !(suits0 >> u & 1);
-        for (int own = 0; own < 2; own++) {
+        /* the unit's own suit counting for nothing, req0 and req1 are one table */
+        for (int own = 0; own < 1 + own_counts; own++) {
             int *out = req[u] + 10 * own;
             for (int k = 0; k < 10; k++)
                 out[k] = 99;
@@ -93,21 +99,17 @@ int suit_req(const int *real, int suits0, int allowed, int req[4][20]) {
                 const int *x0 = sset >> others[0] & 1 ? shown[others[0]] : m[others[0]];
                 const int *x1 = sset >> others[1] & 1 ? shown[others[1]] : m[others[1]];
                 const int *x2 = sset >> others[2] & 1 ? shown[others[2]] : m[others[2]];
-                min_plus(x0, x1, t);
-                min_plus(t, x2, acc);
+                pj_min_plus(x0, x1, t);
+                pj_min_plus(t, x2, acc);
                 rest_rows(acc, r);
                 for (int k = 0; k < 10; k++)
                     if (r[k] < out[k])
                         out[k] = r[k];
             }
         }
-        if (!own_counts)                 /* the unit's own suit counts for nothing here */
-            for (int k = 0; k < 10; k++) {
-                int lo = req[u][k] < req[u][10 + k] ? req[u][k] : req[u][10 + k];
-                req[u][k] = req[u][10 + k] = lo;
-            }
+        if (!own_counts)
+            memcpy(req[u] + 10, req[u], sizeof(int) * 10);
     }
-    return 0;
 }
 
 /* rest_places(m0, m1, m2, m3) -> (rest without unit 0, ..., without unit 3): shanten.py
@@ -115,18 +117,20 @@ int suit_req(const int *real, int suits0, int allowed, int req[4][20]) {
  * 99 for none). For each unit left out, the other three combined (min-plus, groups up to
  * four, one pair), then rest[g][p] = min(acc[g][p], rest[g - 1][p] + 3, rest[g][p - 1] + 2)
  * capped at 99, as ((r00, r01), ..., (r40, r41)). */
-static void min_plus(const int *a, const int *b, int *out) {
-    for (int k = 0; k < 10; k++)
-        out[k] = 99;
-    for (int i = 0; i < 10; i++) {
-        if (a[i] >= 99)
-            continue;
-        for (int j = 0; j < 10; j++) {
-            if (b[j] >= 99 || ((i & 1) && (j & 1)) || i + j >= 10)
-                continue;
-            if (a[i] + b[j] < out[i + j])
-                out[i + j] = a[i] + b[j];
+void pj_min_plus(const int *a, const int *b, int *out) {
+    /* every number is at least 0, so a 99 in a or b never makes a sum below 99: the least
+     * sum of each (g1 + g2, p1 + p2), at most one pair, capped at 99, without a branch */
+    for (int g = 0; g < 5; g++) {
+        int o0 = 99, o1 = 99;
+        for (int g1 = 0; g1 <= g; g1++) {
+            const int *x = a + 2 * g1, *y = b + 2 * (g - g1);
+            int s0 = x[0] + y[0], s1 = x[0] + y[1], s2 = x[1] + y[0];
+            o0 = s0 < o0 ? s0 : o0;
+            o1 = s1 < o1 ? s1 : o1;
+            o1 = s2 < o1 ? s2 : o1;
         }
+        out[2 * g] = o0;
+        out[2 * g + 1] = o1;
     }
 }
 
@@ -157,14 +161,14 @@ static PyObject *rest_of(const int *acc) {
  * together */
 static void combined(int m[4][10], int w[4][10], int *all) {
     int m01[10], m23[10];
-    min_plus(m[0], m[1], m01);
-    min_plus(m[2], m[3], m23);
-    min_plus(m[1], m23, w[0]);
-    min_plus(m[0], m23, w[1]);
-    min_plus(m01, m[3], w[2]);
-    min_plus(m01, m[2], w[3]);
+    pj_min_plus(m[0], m[1], m01);
+    pj_min_plus(m[2], m[3], m23);
+    pj_min_plus(m[1], m23, w[0]);
+    pj_min_plus(m[0], m23, w[1]);
+    pj_min_plus(m01, m[3], w[2]);
+    pj_min_plus(m01, m[2], w[3]);
     if (all)
-        min_plus(m01, m23, all);
+        pj_min_plus(m01, m23, all);
 }
 
 /* the four rest tables (each unit left out) from the units' minima m, as a tuple; with
@@ -194,14 +198,19 @@ static PyObject *rests(int m[4][10], int whole) {
 }
 
 int pj_relaxed_bounds(const int *real, int whole[10], int rest[40]) {
-    int m[4][10], w[4][10], all[10];
-    if (relaxed_minima(real, m) < 0)
+    int m[4][10];
+    if (pj_relaxed_minima(real, m) < 0)
         return -1;
+    pj_relaxed_bounds_of(m, whole, rest);
+    return 0;
+}
+
+void pj_relaxed_bounds_of(int m[4][10], int whole[10], int rest[40]) {
+    int w[4][10], all[10];
     combined(m, w, all);
     for (int u = 0; u < 4; u++)
         rest_rows(w[u], rest + 10 * u);
     rest_rows(all, whole);
-    return 0;
 }
 
 PyObject *rest_places(PyObject *self, PyObject *args) {
@@ -247,7 +256,7 @@ PyObject *relaxed_rest(PyObject *self, PyObject *args) {
     if (read_real(real_o, real) < 0)
         return NULL;
     int m[4][10];
-    if (relaxed_minima(real, m) < 0)
+    if (pj_relaxed_minima(real, m) < 0)
         return NULL;
     return rests(m, 1);
 }

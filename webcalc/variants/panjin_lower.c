@@ -20,21 +20,6 @@
 
 #define PINF 99
 
-static void lower_min_plus(const int *a, const int *b, int *out) {
-    for (int k = 0; k < 10; k++)
-        out[k] = PINF;
-    for (int i = 0; i < 10; i++) {
-        if (a[i] >= PINF)
-            continue;
-        for (int j = 0; j < 10; j++) {
-            if (b[j] >= PINF || ((i & 1) && (j & 1)) || i + j >= 10)
-                continue;
-            if (a[i] + b[j] < out[i + j])
-                out[i + j] = a[i] + b[j];
-        }
-    }
-}
-
 /* a unit's relaxed minima with its own fresh groups and pair: closure of its table */
 static int unit_closure(const int *counts, int u, int *out);
 
@@ -69,13 +54,20 @@ static const unsigned char YAOJIU_K[34] = {1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0
  * calls it too */
 int pj_count_lower(const int *real, const int *caps, int jokers, int groups, int allowed,
                    int flags) {
+    int m[4][10];
+    if (pj_relaxed_minima(real, m) < 0)
+        return -1;
+    return pj_count_lower_of(real, m, caps, jokers, groups, allowed, flags);
+}
+
+int pj_count_lower_of(const int *real, int m[4][10], const int *caps, int jokers, int groups,
+                      int allowed, int flags) {
     int f[4][10], held[4];
     for (int u = 0; u < 4; u++) {
         held[u] = 0;
         for (int i = 0; i < (u < 3 ? 9 : 7); i++)
             held[u] += real[9 * u + i];
-        if (unit_closure(real + 9 * u, u, f[u]) < 0)
-            return -1;
+        closure(m[u], f[u]);
     }
     /* PJ-6's candidates: a real triplet of k, or an honor's real pair as the eyes, by the
      * draws t they need; a kind not held leaves its unit's table as it is, a held one's
@@ -119,13 +111,13 @@ int pj_count_lower(const int *real, const int *caps, int jokers, int groups, int
         memcpy(v[3], f[3], sizeof v[3]);
         /* the other three units together, each unit left out in turn, and all four */
         int v01[10], v23[10], rest[4][10], all[10];
-        lower_min_plus(v[0], v[1], v01);
-        lower_min_plus(v[2], v[3], v23);
-        lower_min_plus(v[1], v23, rest[0]);
-        lower_min_plus(v[0], v23, rest[1]);
-        lower_min_plus(v01, v[3], rest[2]);
-        lower_min_plus(v01, v[2], rest[3]);
-        lower_min_plus(v01, v23, all);
+        pj_min_plus(v[0], v[1], v01);
+        pj_min_plus(v[2], v[3], v23);
+        pj_min_plus(v[1], v23, rest[0]);
+        pj_min_plus(v[0], v23, rest[1]);
+        pj_min_plus(v01, v[3], rest[2]);
+        pj_min_plus(v01, v[2], rest[3]);
+        pj_min_plus(v01, v23, all);
         int places = all[groups * 2 + 1];
         if (places >= PINF)
             continue;
