@@ -131,6 +131,10 @@ PJ_HIDDEN int pj_relaxed_unit(const int *counts, int u, int m[10]);
  * out[g * 2 + p] the least a[g1 * 2 + p1] + b[g2 * 2 + p2] with g1 + g2 = g, p1 + p2 = p,
  * capped at 99 (panjin_lower.c's count reads it too) */
 PJ_HIDDEN void pj_min_plus(const int *a, const int *b, int *out);
+/* minima acc (as pj_min_plus's) with fresh groups (3 places each) and the fresh pair (2)
+ * for the rest: r[g * 2 + p] the least acc[g1 * 2 + p1] + 3 (g - g1) + 2 (p - p1), capped
+ * at 99 (panjin_search.py _rest_of; panjin_lower.c's unit closure) */
+PJ_HIDDEN void pj_rest_rows(const int *acc, int *r);
 /* the four units' relaxed minima of real, m[u] as pj_relaxed_unit gives them (the *_of
  * functions below read them, so that a hand looks its units up once): 0, or -1 with an
  * exception set */

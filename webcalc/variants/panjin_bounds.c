@@ -43,8 +43,6 @@ int pj_relaxed_minima(const int *real, int m[4][10]) {
     return 0;
 }
 
-static void rest_rows(const int *acc, int *r);
-
 /* panjin_search.py _suit_rests: per unit u, req[u] = (req0, req1), the rest tables of its
  * search that see PJ-4 (allowed: the suit counts as a bit set; suits0 the melds' suits):
  * the other units' places when u ends without its suit (req0) or with it (req1). A suit
@@ -65,7 +63,7 @@ int suit_req(const int *real, int suits0, int allowed, int req[4][20]) {
 void suit_req_of(int m[4][10], int suits0, int allowed, int req[4][20]) {
     int fresh[4][10], shown[4][10];
     for (int u = 0; u < 4; u++) {
-        rest_rows(m[u], fresh[u]);
+        pj_rest_rows(m[u], fresh[u]);
         for (int k = 0; k < 10; k++)
             shown[u][k] = k ? fresh[u][k] : 99;
     }
@@ -101,7 +99,7 @@ void suit_req_of(int m[4][10], int suits0, int allowed, int req[4][20]) {
                 const int *x2 = sset >> others[2] & 1 ? shown[others[2]] : m[others[2]];
                 pj_min_plus(x0, x1, t);
                 pj_min_plus(t, x2, acc);
-                rest_rows(acc, r);
+                pj_rest_rows(acc, r);
                 for (int k = 0; k < 10; k++)
                     if (r[k] < out[k])
                         out[k] = r[k];
@@ -136,7 +134,7 @@ void pj_min_plus(const int *a, const int *b, int *out) {
 
 /* _rest_of: rest[g * 2 + p] from the minima acc of the other units, fresh groups (3
  * places) and pair (2) for the rest, capped at 99 */
-static void rest_rows(const int *acc, int *r) {
+void pj_rest_rows(const int *acc, int *r) {
     for (int g = 0; g < 5; g++) {
         int r0 = acc[g * 2], r1 = acc[g * 2 + 1];
         if (g) {
@@ -149,10 +147,10 @@ static void rest_rows(const int *acc, int *r) {
     }
 }
 
-/* rest_rows as ((r00, r01), ..., (r40, r41)) */
+/* pj_rest_rows as ((r00, r01), ..., (r40, r41)) */
 static PyObject *rest_of(const int *acc) {
     int r[10];
-    rest_rows(acc, r);
+    pj_rest_rows(acc, r);
     return Py_BuildValue("((ii)(ii)(ii)(ii)(ii))", r[0], r[1], r[2], r[3], r[4], r[5], r[6],
                          r[7], r[8], r[9]);
 }
@@ -209,8 +207,8 @@ void pj_relaxed_bounds_of(int m[4][10], int whole[10], int rest[40]) {
     int w[4][10], all[10];
     combined(m, w, all);
     for (int u = 0; u < 4; u++)
-        rest_rows(w[u], rest + 10 * u);
-    rest_rows(all, whole);
+        pj_rest_rows(w[u], rest + 10 * u);
+    pj_rest_rows(all, whole);
 }
 
 PyObject *rest_places(PyObject *self, PyObject *args) {

@@ -20,29 +20,12 @@
 
 #define PINF 99
 
-/* a unit's relaxed minima with its own fresh groups and pair: closure of its table */
-static int unit_closure(const int *counts, int u, int *out);
-
-/* a unit's minima m (ten numbers [g * 2 + p]) with its own fresh groups and pair */
-static void closure(const int *m, int *out) {
-    for (int g = 0; g < 5; g++)
-        for (int p = 0; p < 2; p++) {
-            int best = PINF;
-            for (int g1 = 0; g1 <= g; g1++)
-                for (int p1 = 0; p1 <= p; p1++) {
-                    int v = m[g1 * 2 + p1];
-                    if (v < PINF && v + 3 * (g - g1) + 2 * (p - p1) < best)
-                        best = v + 3 * (g - g1) + 2 * (p - p1);
-                }
-            out[g * 2 + p] = best;
-        }
-}
-
+/* a unit's relaxed minima with its own fresh groups and pair (pj_rest_rows of its table) */
 static int unit_closure(const int *counts, int u, int *out) {
     int m[10];
     if (pj_relaxed_unit(counts, u, m) < 0)
         return -1;
-    closure(m, out);
+    pj_rest_rows(m, out);
     return 0;
 }
 
@@ -67,7 +50,7 @@ int pj_count_lower_of(const int *real, int m[4][10], const int *caps, int jokers
         held[u] = 0;
         for (int i = 0; i < (u < 3 ? 9 : 7); i++)
             held[u] += real[9 * u + i];
-        closure(m[u], f[u]);
+        pj_rest_rows(m[u], f[u]);
     }
     /* PJ-6's candidates: a real triplet of k, or an honor's real pair as the eyes, by the
      * draws t they need; a kind not held leaves its unit's table as it is, a held one's

@@ -145,32 +145,32 @@ static int ready = 0;
  * where u1 and u2 are at most the unit's tiles at the next two kinds and h_i counts them
  * (the grid above 0 was 35 % of this function's work, unread) */
 static void fill_bound(int *bound, const int *rest, int groups, int v_low, int one_own) {
+    /* B(g, p, v), every split: the split leaving the unit nothing is rest[g][p]; the
+     * others take one group (B(g - 1, p, v + 3)) or the pair (B(g, 0, v + 2)) into the
+     * unit's share and split the rest as before; above v = 0 every share is paid in full,
+     * B(g, p, v) = v + B(g, p, 0). With one_own, the least of those two only. */
+    int full[5 * 2 * 41];
+    int *B = one_own ? full : bound;
     for (int g = 0; g <= groups; g++)
         for (int p = 0; p < 2; p++) {
-            int *row = bound + (g * 2 + p) * 41 + 14;
-            if (one_own && !g && !p) {
-                for (int v = v_low; v <= 0; v++)
-                    row[v] = 99;
-                continue;
-            }
-            /* the splits (the unit's share t = 3 gs + 2 ps, the others' places) */
-            int share[10], others[10], ns = 0;
-            for (int gs = 0; gs <= g; gs++)
-                for (int ps = 0; ps <= p; ps++) {
-                    if (one_own && !gs && !ps)
-                        continue;
-                    share[ns] = 3 * gs + 2 * ps;
-                    others[ns++] = rest[(g - gs) * 2 + (p - ps)];
-                }
+            int *row = B + (g * 2 + p) * 41 + 14, r = rest[g * 2 + p];
+            const int *gl = g ? B + ((g - 1) * 2 + p) * 41 + 14 : NULL;
+            const int *pl = p ? B + g * 2 * 41 + 14 : NULL;
+            int *own = one_own ? bound + (g * 2 + p) * 41 + 14 : NULL;
             for (int v = v_low; v <= 0; v++) {
                 int best = 0x3fffffff;
-                for (int j = 0; j < ns; j++) {
-                    int own = share[j] + v;
-                    int val = (own > 0 ? own : 0) + others[j];
-                    if (val < best)
-                        best = val;
+                if (gl) {
+                    int w = v + 3 > 0 ? v + 3 + gl[0] : gl[v + 3];
+                    best = w;
                 }
-                row[v] = best;
+                if (pl) {
+                    int w = v + 2 > 0 ? v + 2 + pl[0] : pl[v + 2];
+                    if (w < best)
+                        best = w;
+                }
+                if (own)
+                    own[v] = g || p ? best : 99;
+                row[v] = r < best ? r : best;
             }
         }
 }
