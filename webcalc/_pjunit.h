@@ -131,6 +131,9 @@ PJ_HIDDEN int pj_relaxed_unit(const int *counts, int u, int m[10]);
  * out[g * 2 + p] the least a[g1 * 2 + p1] + b[g2 * 2 + p2] with g1 + g2 = g, p1 + p2 = p,
  * capped at 99 (panjin_lower.c's count reads it too) */
 PJ_HIDDEN void pj_min_plus(const int *a, const int *b, int *out);
+/* four units' minima m combined by pj_min_plus: w[u] the three but u, all (unless NULL)
+ * the four */
+PJ_HIDDEN void pj_combined(int m[4][10], int w[4][10], int *all);
 /* minima acc (as pj_min_plus's) with fresh groups (3 places each) and the fresh pair (2)
  * for the rest: r[g * 2 + p] the least acc[g1 * 2 + p1] + 3 (g - g1) + 2 (p - p1), capped
  * at 99 (panjin_search.py _rest_of; panjin_lower.c's unit closure) */

@@ -156,8 +156,8 @@ static PyObject *rest_of(const int *acc) {
 }
 
 /* the units' minima m combined, each unit left out in turn (w[u]) and, with all, the four
- * together */
-static void combined(int m[4][10], int w[4][10], int *all) {
+ * together (panjin_lower.c's count reads it too) */
+void pj_combined(int m[4][10], int w[4][10], int *all) {
     int m01[10], m23[10];
     pj_min_plus(m[0], m[1], m01);
     pj_min_plus(m[2], m[3], m23);
@@ -173,7 +173,7 @@ static void combined(int m[4][10], int w[4][10], int *all) {
  * whole, also the four units together first: (whole, (rest0, ..., rest3)) */
 static PyObject *rests(int m[4][10], int whole) {
     int w[4][10], all[10];
-    combined(m, w, whole ? all : NULL);
+    pj_combined(m, w, whole ? all : NULL);
     PyObject *out = PyTuple_New(4);
     if (!out)
         return NULL;
@@ -205,7 +205,7 @@ int pj_relaxed_bounds(const int *real, int whole[10], int rest[40]) {
 
 void pj_relaxed_bounds_of(int m[4][10], int whole[10], int rest[40]) {
     int w[4][10], all[10];
-    combined(m, w, all);
+    pj_combined(m, w, all);
     for (int u = 0; u < 4; u++)
         pj_rest_rows(w[u], rest + 10 * u);
     pj_rest_rows(all, whole);

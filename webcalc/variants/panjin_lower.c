@@ -93,14 +93,8 @@ int pj_count_lower_of(const int *real, int m[4][10], const int *caps, int jokers
                 draws++;
         memcpy(v[3], f[3], sizeof v[3]);
         /* the other three units together, each unit left out in turn, and all four */
-        int v01[10], v23[10], rest[4][10], all[10];
-        pj_min_plus(v[0], v[1], v01);
-        pj_min_plus(v[2], v[3], v23);
-        pj_min_plus(v[1], v23, rest[0]);
-        pj_min_plus(v[0], v23, rest[1]);
-        pj_min_plus(v01, v[3], rest[2]);
-        pj_min_plus(v01, v[2], rest[3]);
-        pj_min_plus(v01, v23, all);
+        int rest[4][10], all[10];
+        pj_combined(v, rest, all);
         int places = all[groups * 2 + 1];
         if (places >= PINF)
             continue;
