@@ -112,8 +112,7 @@ PJ_HIDDEN PyObject *achievable_flags(PyObject *self, PyObject *const *args, Py_s
 /* variants/panjin_hand.c */
 PJ_HIDDEN PyObject *standard_drawn_impl(PyObject *self, PyObject *args);
 PJ_HIDDEN PyObject *discards_drawn_impl(PyObject *self, PyObject *args);
-/* the numbers standard_drawn reads, as it checks them: 0, or -1 with an exception set;
- * also makes the merges' tables (before pj_standard_drawn) */
+/* the numbers standard_drawn reads, as it checks them: 0, or -1 with an exception set */
 PJ_HIDDEN int pj_hand_ok(const int *real, const int *caps, int jokers, int max_x, int groups,
                          int suits0, int want, int limit);
 /* standard_drawn's search of checked numbers (req: suit_req's), its cheapest targets as

@@ -57,11 +57,6 @@ int pj_hand_ok(const int *real, const int *caps, int jokers, int max_x, int grou
         PyErr_SetString(PyExc_ValueError, "an argument out of range");
         return -1;
     }
-    if (!fready) {
-        for (int k = 0; k < MKEYS; k++)
-            fr[k] = NOVAL;
-        fready = 1;
-    }
     return 0;
 }
 
@@ -143,6 +138,11 @@ static int merge_rows(MRow **acc, int *nacc, const MRow *rows, int nr, int group
     if (!dr) {
         PyErr_NoMemory();
         return -1;
+    }
+    if (!fready) {                       /* made here: no caller need know of them */
+        for (int k = 0; k < MKEYS; k++)
+            fr[k] = NOVAL;
+        fready = 1;
     }
     bucket_rows(rows, nr, dr, start);
     for (int i = 0; i < *nacc && !failed; i++) {
