@@ -1077,14 +1077,18 @@
   function followQueue(entries) {
     var last = 0;
     entries.forEach(function (e) { last = Math.max(last, Number(param(e.url, "expected_number")) || 0); });
+    // one key for the next entry, in its buttons' actions and in the form (which carries
+    // it into the page's URL: the back button comes back to the same entry)
+    var key = Math.random().toString(36).slice(2) + Date.now().toString(36);
     ["record", "draw", "free-record", "free-record-winner"].forEach(function (id) {
       var b = document.getElementById(id);
       if (!b || !b.formAction) return;
       var n = Math.max(Number(param(b.formAction, "expected_number")) || 0, last + 1);
-      var key = Math.random().toString(36).slice(2) + Date.now().toString(36);
       b.formAction = withParam(withParam(b.formAction, "expected_number", String(n)), "idempotency_key", key);
       var number = b.form && b.form.elements.number;
       if (number) number.value = String(n);
+      var kept = b.form && b.form.elements.idempotency_key;
+      if (kept) kept.value = key;
       var title = document.getElementById("entry-title");
       // the title counts hands played: the entry id less the entries that take no place
       if (title && title.dataset.title) title.textContent = title.dataset.title.replace("{n}", String(n - (Number(title.dataset.handOffset) || 0)));

@@ -668,3 +668,37 @@ def test_the_correction_form_and_the_drawn_game_confirm_fit_390px(browser, serve
                              " return a.right <= p.right; }")
     finally:
         ctx.close()
+
+
+@pytest.mark.parametrize("ua", ["ios", "android"])
+@pytest.mark.parametrize("js", [True, False], ids=["js", "nojs"])
+def test_back_after_recording_and_record_again_records_nothing(browser, server, js, ua):
+    """WeChat, a hand recorded, then the back button and a deliberate 记入 again: the same
+    entry (its idempotency key rides in the page's URL), so nothing is recorded a second
+    time and the page says the hand was recorded already, showing it; a new hand with the
+    same tiles, typed after, records (before: hand 2, the same hand again)."""
+    from playwright.sync_api import expect
+
+    from tests.browsers import WECHAT_UAS
+
+    base, app = server
+    ctx, page = new_page(browser, user_agent=WECHAT_UAS[ua], service_workers="block",
+                         java_script_enabled=js)
+    try:
+        token = open_table(page, base)
+        win(page, 1, js=js)
+        expect(page.locator("#done")).to_contain_text("第 1 手已记入")
+        page.go_back()
+        page.wait_for_load_state()
+        assert page.input_value("#hand") == WIN
+        press(page, "#record")
+        expect(page.locator("#done")).to_contain_text(
+            "这一手已经记过了，是第 1 手：这次没有再记一遍。")
+        expect(page.locator("#done .done-net").first).to_have_text("老王 -1")
+        assert [h["number"] for h in app.extensions["ledger"].table(token)["hands"]] == [1]
+        win(page, 1, js=js)                             # a new hand, the same tiles
+        expect(page.locator("#done")).to_contain_text("第 2 手已记入")
+        assert [h["request"]["hand"] for h in
+                app.extensions["ledger"].table(token)["hands"]] == [WIN, WIN]
+    finally:
+        ctx.close()

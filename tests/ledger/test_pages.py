@@ -135,6 +135,41 @@ def test_double_tap_records_once(client):
     assert [h["number"] for h in table(client, token)["hands"]] == [1]
 
 
+def test_the_entry_page_drawn_again_is_the_same_entry(client):
+    """The entry's idempotency key rides in its URL: the page the back button draws again
+    after a record posts the same key, so 记入 records nothing new and the page says so, in
+    the reader's language (before: hand 2, the same hand again); the page after the record
+    is a new entry, whose same tiles record."""
+    token = open_table(client)
+    html = client.get(f"/t/{token}").get_data(as_text=True)
+    key = hidden(html, "idempotency_key")
+    fields = {"hand": WIN, "winning_tile": "2z", "s_winner": "1"}
+    r = client.get(f"/t/{token}", query_string={**fields, "number": "1",
+                                                 "form_variant": "zhengzhou",
+                                                 "idempotency_key": key})
+    assert r.status_code == 303 and f"idempotency_key={key}" in r.headers["Location"]
+    shown = r.headers["Location"]
+    for done, again, lang, said in [(1, None, "zh", "第 1 手已记入"),
+                                    (1, "1", "zh", "这一手已经记过了，是第 1 手：这次没有再记一遍。"),
+                                    (1, "1", "en", "This entry was recorded already, as hand 1: "
+                                                   "nothing was recorded again.")]:
+        html = client.get(shown, headers={"Accept-Language": lang}).get_data(as_text=True)
+        assert record_fields(html)["idempotency_key"] == key
+        r = client.post(f"/t/{token}/hands", data={**fields, **record_fields(html)},
+                        headers={"Accept-Language": lang})
+        assert r.status_code == 303
+        assert r.headers["Location"] == f"/t/{token}?done={done}" + (
+            "&again=1" if again else "") + "#entry"
+        page = client.get(r.headers["Location"], headers={"Accept-Language": lang})
+        assert said in page.get_data(as_text=True)
+    assert [h["number"] for h in table(client, token)["hands"]] == [1]
+    assert record(client, token, **fields).headers["Location"].endswith("?done=2#entry")
+    assert [h["request"]["hand"] for h in table(client, token)["hands"]] == [WIN, WIN]
+    # a key of the wrong shape in a URL is no state: the page is drawn under a fresh one
+    r = client.get(f"/t/{token}?idempotency_key=%E9%94%AE")
+    assert r.status_code == 303 and r.headers["Location"] == f"/t/{token}"
+
+
 def test_a_used_key_with_another_entry_is_409_and_the_entry_gets_a_key_of_its_own(client):
     """A page kept from before a 荒庄 was recorded with its key (the back button) posts a win
     with that key: 409, nothing recorded, the win kept in the entry under a fresh key, so

@@ -14,6 +14,7 @@ from flask_babel import gettext as _
 from werkzeug.datastructures import MultiDict
 
 from ..errors import InputError
+from ..ledger.checks import KEY_SHAPE
 from ..messages import Message
 from ..options import parse_options
 from ..variants import VARIANTS
@@ -70,7 +71,8 @@ class TableHome(Home):
     page = "ledger_table.html"
     is_table = True
     shell = False                       # its page shows the table around the panel
-    flags = ("new", "done", "rotated", "revoked", "new_view", "tiles")
+    flags = ("new", "done", "again", "rotated", "revoked", "new_view", "tiles")
+    entry_keys = ("idempotency_key",)
 
     def __init__(self, table: dict, token: str, correcting: dict | None = None,
                  key: str | None = None, dealer: int | None = None):
@@ -83,7 +85,12 @@ class TableHome(Home):
             dealer = correcting["dealer"] if correcting is not None else table["dealer"]
         self.dealer = dealer
         self.carried = None if correcting is not None else carried_bets(table)
+        # the entry's idempotency key: the one its URL or form names (a page drawn again,
+        # after the back button too, records the entry it recorded before), else a fresh one
+        # that the form then carries; one of the wrong shape is the ledger's to refuse, and
+        # is no URL state (docs/LEDGER.md "Idempotency keys")
         self.key = key or secrets.token_urlsafe(12)
+        self.key_given = bool(key) and KEY_SHAPE.fullmatch(self.key) is not None
         self.number = table["next_number"]  # the hand this entry records
         self.notes: list[str] = []          # what the table changed of a calculator's room
         self.refused: str | None = None     # the calculator's room is another variant's
@@ -123,7 +130,9 @@ class TableHome(Home):
 
     def state_pairs(self, pairs, args, room) -> list[tuple[str, str]]:
         """The URL state: the table's arguments left out, the carried bets only where they
-        were changed, the declared factors kept, the palette's target last."""
+        were changed, the declared factors kept, the entry's idempotency key when the
+        request named it (a fresh page's is in its form: its first tap names it), the
+        palette's target last."""
         out = [("correct", str(self.correcting["number"]))] if self.correcting else []
         tail: list[tuple[str, str]] = []
         for k, v in pairs:
@@ -136,6 +145,8 @@ class TableHome(Home):
             out += changed_bets(self.carried, room)
         for name in DECLARED_FIELDS:
             out += [(f"d_{name}", v) for v in self.declared_values.get(name, [])]
+        if self.key_given:
+            out.append(("idempotency_key", self.key))
         return out + tail
 
     # -- a win without tiles ---------------------------------------------------------------
@@ -249,6 +260,7 @@ class TableHome(Home):
                                         if o.changed) if room is not None else ""
         d = self.declares
         return {"record_url": record_url, "draw_url": draw_url, "correcting": self.correcting,
+                "entry_key": self.key,
                 "entry_number": self.number, "next_number": self.table["next_number"],
                 # the places among the hands played the page names (an undone entry has none)
                 "entry_hand_no": max(1, self.number - self.table["next_number"]
@@ -275,14 +287,14 @@ class TableHome(Home):
                     or args.get("target", "hand") != "hand")
 
 
-def home_of(t: dict, token: str, args, key: str | None = None) -> TableHome:
+def home_of(t: dict, token: str, args) -> TableHome:
     """The entry's home: a correction of hand ``?correct=n`` (a counted hand), else the next
-    hand."""
+    hand; under the idempotency key ``args`` name (else a fresh one)."""
     number = args.get("correct", type=int)
     h = next((x for x in t["hands"] if x["number"] == number), None) if number else None
     if h is not None and not (h["kind"] == "hand" and h["status"] == "recorded"):
         h = None
-    return TableHome(t, token, correcting=h, key=key)
+    return TableHome(t, token, correcting=h, key=args.get("idempotency_key"))
 
 
 # -- a win without tiles: the declared factors --------------------------------------------------

@@ -108,8 +108,15 @@ def _save(token: str, number: int | None):
     except LedgerError as err:
         return table_page(token, load_table(token), st=st, status=STATUS.get(type(err), 400),
                           message=error_text(err))
-    done = rec.hand["number"]
-    return redirect(url_for(".table", token=token, lang=lang_param(), done=done) + "#entry", 303)
+    return redirect(done_url(token, rec, again=number is None and not rec.created), 303)
+
+
+def done_url(token: str, rec, again: bool = False) -> str:
+    """The table page after a record: the entry it names (``done``), and ``again=1`` when
+    it was recorded before and nothing new was written (its form posted again: a double
+    tap, or the back button and 记入 again), which the page says."""
+    return url_for(".table", token=token, lang=lang_param(), done=rec.hand["number"],
+                   again=1 if again else None) + "#entry"
 
 
 def _record(token: str, home: TableHome, body: dict):

@@ -165,6 +165,7 @@ def table_page(token: str, t: dict, *, st=None, status: int | None = None,
         etag=page_etag(t, links["editor"] if links else None), conflict=conflict,
         conflict_hand=conflict_hand, message=message, adjust_form=adjust_form,
         new=bool(request.args.get("new")), rotated=request.args.get("rotated"), done=_done(t),
+        again=request.args.get("again") == "1",
         live_rest=None if conflict_hand is not None else live_rest(t, token, edit),
         **view_helpers(t))
     context.update(_revoked(context["links"]))

@@ -153,6 +153,9 @@ class Home:
     shell = True
     #: one-off display flags kept on the URL they came with, never in the room's state
     flags: tuple[str, ...] = ()
+    #: URL state that names the entry rather than its room (the table's idempotency key):
+    #: no part of what the result is computed from (:attr:`RoomState.fingerprint`)
+    entry_keys: tuple[str, ...] = ()
 
     def bind(self, args) -> MultiDict:
         """The arguments the room is read from: ``args`` with what the home fixes put in."""
@@ -226,8 +229,9 @@ class RoomState:
     def fingerprint(self) -> str:
         """What the result was computed from, in 16 hex digits: the canonical state less the
         palette's own (its target does not change the result). A record posts it back, and
-        the table records only when the posted fields give the same (docs/decisions.md)."""
-        skip = {k for k, _v in tap.canonical_pairs(self.args)}
+        the table records only when the posted fields give the same (docs/decisions.md).
+        The home's :attr:`Home.entry_keys` are left out too."""
+        skip = {k for k, _v in tap.canonical_pairs(self.args)} | set(self.home.entry_keys)
         room_state = _encode([(k, v) for k, v in self.pairs if k not in skip])
         return hashlib.sha256(room_state.encode()).hexdigest()[:16]
 
