@@ -94,12 +94,12 @@ def hand_card() -> BaseResponse:
     the calculator's error status with the error as JSON."""
     from flask import redirect
 
-    from .room_page import CALCULATOR, analyse, read_room_state
+    from .room_page import CALCULATOR, analyse, asked_url, read_room_state
 
     st = read_room_state(CALCULATOR, request.args)
     query = st.canonical.partition("?")[2]
     here = url_for("pages.card") + ("?" + query if query else "")
-    if here != request.full_path.rstrip("?") and st.tap_message is None:
+    if here != asked_url() and st.tap_message is None:
         return add_vary(redirect(here, 303))
     page_url = url_for("pages.index", _external=True) + ("?" + query if query else "")
     etag = _etag("hand", page_url)

@@ -23,6 +23,7 @@ from ..tiles import parse_tiles
 from ..variants import VARIANTS
 from .htmx import add_vary, is_htmx, wants_fragment
 from .i18n import localized
+from .room_page import asked_url
 
 bp = Blueprint("learn", __name__)
 
@@ -73,8 +74,7 @@ def review():
     from . import review as rv
 
     st = rv.read_state(request.args)
-    here = request.full_path.rstrip("?")
-    if st.canonical != here and not is_htmx(request) and st.message is None:
+    if st.canonical != asked_url() and not is_htmx(request) and st.message is None:
         return add_vary(make_response(redirect(st.canonical, 303)))
     rv.run(st)
     template = "_review.html" if wants_fragment(request) else "review.html"

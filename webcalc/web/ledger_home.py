@@ -79,7 +79,7 @@ class TableHome(Home):
         self.table = table
         self.token = token
         self.correcting = correcting
-        self.path = url_for(".table", token=token)
+        self._path = url_for(".table", token=token)
         self.variant = table["variant"]
         if dealer is None:
             dealer = correcting["dealer"] if correcting is not None else table["dealer"]
@@ -97,6 +97,10 @@ class TableHome(Home):
         self.declared_values: dict[str, list[str]] = {}
         self.declared_errors: list[str] = []
         self.general: str | None = None     # a message above the entry
+
+    @property
+    def path(self) -> str:
+        return self._path
 
     # -- reading ------------------------------------------------------------------------
 

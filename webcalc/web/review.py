@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
 
+from flask import request
 from flask_babel import gettext as _
 from werkzeug.datastructures import MultiDict
 
@@ -317,7 +318,7 @@ class ReviewState:
         if lang in LANGS:
             pairs.append(("lang", lang))
         q = urlencode(pairs, safe=":,@")
-        return "/review" + ("?" + q if q else "")
+        return request.script_root + "/review" + ("?" + q if q else "")
 
     @property
     def canonical(self) -> str:

@@ -143,7 +143,6 @@ class Home:
     arguments (:meth:`bind`), trims the URL state (:meth:`state_pairs`) and may settle a win
     given without tiles (:meth:`handless_request`). docs/decisions.md "One room, two homes"."""
 
-    path = "/"
     page = "index.html"                 # the full page's template
     fragment = "_panel.html"            # what htmx swaps in
     is_table = False
@@ -156,6 +155,12 @@ class Home:
     #: URL state that names the entry rather than its room (the table's idempotency key):
     #: no part of what the result is computed from (:attr:`RoomState.fingerprint`)
     entry_keys: tuple[str, ...] = ()
+
+    @property
+    def path(self) -> str:
+        """The page's path, under the app's script root (``/calc/`` when mounted at
+        ``/calc``): its canonical URL's, its form's action."""
+        return request.script_root + "/"
 
     def bind(self, args) -> MultiDict:
         """The arguments the room is read from: ``args`` with what the home fixes put in."""
@@ -294,10 +299,17 @@ def _without_history(home: Home, raw):
     return out
 
 
+def asked_url() -> str:
+    """The path and query this request asked for, under the app's script root, as a
+    canonical URL (made with ``url_for`` or the script root) writes them: what one is
+    compared with (without the root, a page mounted under a prefix answered 303 to
+    itself)."""
+    return request.script_root + request.full_path.rstrip("?")
+
+
 def needs_redirect(st: RoomState) -> bool:
     """A plain GET whose URL is not the canonical one (a tap, a form's extra fields)."""
-    here = request.full_path.rstrip("?")
-    return st.canonical != here and not is_htmx(request) and st.tap_message is None
+    return st.canonical != asked_url() and not is_htmx(request) and st.tap_message is None
 
 
 def analyse(st: RoomState) -> None:
