@@ -139,3 +139,36 @@ def test_a_value_read_otherwise_than_plainly_is_rendered_afresh(app):
         finally:
             env.get_template = real_get
     assert not templating._spliced
+
+
+def test_a_new_app_never_reads_an_old_apps_copies(monkeypatch):
+    """Two apps in turn, each drawing the calculator's page and a room, the first dropped
+    before the second is made: a Python id is reused once its object is collected (here
+    every id made the same, as a reused one would be). The second app, whose theme colour
+    differs, is drawn with its own, never the first app's copies, and each app's pieces
+    and room sections are kept under a key of its own (the caches were keyed by id(app):
+    webcalc.web.i18n.app_key now)."""
+    import builtins
+    import gc
+
+    from webcalc import create_app
+    from webcalc.web import i18n, room_page
+
+    templating._spliced.clear()
+    room_page._room_html.clear()
+    for module in (templating, room_page, i18n):     # every id() the same: a reused id
+        monkeypatch.setattr(module, "id", lambda _obj: 1, raising=False)
+    assert templating.id(object()) == 1 and builtins.id(object()) != 1
+    pages = []
+    for colour in ("#111111", "#222222"):
+        app = create_app({"TESTING": True})
+        app.jinja_env.globals["THEME_COLORS"] = {"light": colour, "dark": colour}
+        pages.append(app.test_client().get(SETTLED, follow_redirects=True).get_data(as_text=True))
+        del app
+        gc.collect()
+    first, second = pages
+    assert 'content="#111111"' in first and "#222222" not in first
+    assert 'content="#222222"' in second and "#111111" not in second
+    # each app's copies under a key of its own: the spliced pieces, the room's sections
+    assert len({k[0] for k in templating._spliced}) == 2
+    assert len({k[0] for k in room_page._room_html}) == 2

@@ -11,6 +11,7 @@ renders them in this response's language through :mod:`webcalc.catalogue` (the s
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator, Mapping, MutableMapping
 from contextvars import ContextVar
@@ -159,18 +160,37 @@ def _request_i18n() -> tuple:
     return state
 
 
+#: the numbers :func:`app_key` gives, one per app, never given twice in a process
+_APP_KEYS = itertools.count(1)
+
+
+def app_key(app: Flask) -> int:
+    """The number that stands for ``app`` in the drawing caches' keys (the spliced pieces,
+    the room's sections, the tiles): given once and kept in ``app.extensions``, so no other
+    app of this process ever has it. Not ``id(app)``: an id is reused once its app is
+    garbage-collected, and a new app (a test's) then read the old one's copies."""
+    key = app.extensions.get("webcalc_cache_key")
+    if key is None:
+        key = app.extensions.setdefault("webcalc_cache_key", next(_APP_KEYS))
+    return key
+
+
+def current_app_key() -> int:
+    """:func:`app_key` of the current app."""
+    return app_key(cast("LocalProxy[Flask]", current_app)._get_current_object())
+
+
 def app_lang() -> tuple:
-    """``(id of the current app, "zh" or "en")``: the key of the drawing caches
-    (:mod:`webcalc.web.templating`), in one context look-up.
+    """``(the current app's key, "zh" or "en")``: the key of the drawing caches
+    (:mod:`webcalc.web.templating`, :func:`app_key`), in one context look-up.
 
     Raises:
         RuntimeError: outside an app context.
     """
     ctx = _cv_app.get(None) if _cv_app is not None else None
     if ctx is None:
-        app = cast("LocalProxy[Flask]", current_app)._get_current_object()
-        return id(app), _request_i18n()[1]
-    return id(ctx.app), _request_i18n()[1]
+        return current_app_key(), _request_i18n()[1]
+    return app_key(ctx.app), _request_i18n()[1]
 
 
 def _lazy_text(string: str, **variables) -> str:

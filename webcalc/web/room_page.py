@@ -12,12 +12,11 @@ import hashlib
 from collections import OrderedDict
 from collections.abc import Hashable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, cast
+from typing import cast
 from urllib.parse import urlencode, urlsplit
 
 from flask import (
     Response,
-    current_app,
     make_response,
     redirect,
     render_template,
@@ -35,6 +34,7 @@ from .forms import TEXT_FIELDS, AnalyzeForm, attach_error
 from .htmx import add_vary, is_htmx, wants_fragment
 from .i18n import (
     LANGS,
+    current_app_key,
     current_lang,
     lang_param,
     localized,
@@ -44,10 +44,6 @@ from .i18n import (
 from .room import Room, win_methods
 from .room_url import canonical_pairs, read_options, read_page_room
 from .templating import spliced
-
-if TYPE_CHECKING:
-    from flask import Flask
-    from werkzeug.local import LocalProxy
 
 EXAMPLE_HAND = EXAMPLE_REQUEST["hand"]
 
@@ -512,7 +508,7 @@ def room_sections(room: Room, form: AnalyzeForm, variant_label: str,
     buys 18.2 % of page CPU (range 13.1-28.0 % over 7 repeats: ``python bench/machinery.py
     --hands 60 --repeats 7``, 2026-12-06, commit f324730, load 12-16; bench/RESULTS.md
     "Machinery (issue 37.2)")."""
-    key = (id(cast("LocalProxy[Flask]", current_app)._get_current_object()), current_lang(),
+    key = (current_app_key(), current_lang(),
            lang_param(),
            form.win_by.data, tuple(str(e) for e in form.win_by.errors), str(variant_label),
            room.state_key(), home.is_table, extra)

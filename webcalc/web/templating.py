@@ -42,6 +42,7 @@ from .i18n import (
     VARIANT_NAMES,
     _gettext,
     _request_i18n,
+    app_key,
     app_lang,
     current_lang,
     lang_param,
@@ -512,7 +513,8 @@ def spliced(template: str, key: tuple | None = (), fixed: dict | None = None,
             **values) -> Markup:
     """``template`` rendered with ``fixed`` (the same on every request of ``key``) and
     ``values`` (what differs per request); ``key`` ``None``: rendered whole (a piece showing
-    an error under one of its inputs). Else from a copy rendered once per app, language,
+    an error under one of its inputs). Else from a copy rendered once per app (its
+    :func:`~webcalc.web.i18n.app_key`, never reused as an id is), language,
     ``?lang=`` (in its links), script root (``url_for``) and ``key`` with a sentinel
     standing for each value, each value then written where its sentinel stands, escaped as
     ``{{ value }}`` escapes it (a :class:`Markup` as it is). The copy holds no request's data,
@@ -529,7 +531,7 @@ def spliced(template: str, key: tuple | None = (), fixed: dict | None = None,
     fixed = fixed or {}
     if key is None or not SPLICED:
         return Markup(app.jinja_env.get_template(template).render({**fixed, **values}))
-    full_key = (id(app), template, _request_i18n()[1], lang_param(), request.script_root, key)
+    full_key = (app_key(app), template, _request_i18n()[1], lang_param(), request.script_root, key)
     parts = _spliced.get(full_key)
     if parts is None:
         tpl = app.jinja_env.get_template(template)
