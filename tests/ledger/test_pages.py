@@ -403,6 +403,29 @@ def test_a_win_on_a_discard_names_the_discarder(client):
 
 
 
+def test_the_csv_details_name_the_players_not_the_seats(client):
+    """A referee reads the CSV's Detail column with the names the table shows: the seat
+    words of a payment's detail (南家 / South) are the players' names, in one pass (seat 1
+    is named 东家, the word of seat 0: it stays 东家, not 老王); what was typed (a fee's
+    note) stays as typed; the columns stay."""
+    token = open_table(client, n1="东家")
+    record(client, token, hand=WIN, winning_tile="2z", s_dealer="0", s_winner="1")
+    client.application.extensions["ledger"].record(
+        token, {"adjustment": {"fee": 20, "paid_by": 0, "note": "东家 East 台费"}})
+    for lang, detail, fee in [
+            ("zh", "东家自摸：底1 ×(1+跑0+跑0) = 1（ZZ-4）",
+             "东家 East 台费 20：老王垫付，四家均摊，每家 5"),
+            ("en", "东家 self-draw: base 1 ×(1+pao 0+pao 0) = 1 (ZZ-4)",
+             "东家 East 台费 20: paid by 老王, split evenly between the four, 5 each")]:
+        raw = client.get(f"/t/{token}/export.csv?lang={lang}").get_data(as_text=True)
+        rows = list(csv.reader(io.StringIO(raw.lstrip("\ufeff"))))
+        assert len(rows[0]) == 16 and rows[0][11] in ("说明", "Detail")
+        assert [(r[7], r[8], r[11]) for r in rows[1:4]] == [
+            (payer, "东家", detail) for payer in ("老王", "阿梅", "张师傅")]
+        assert [(r[7], r[8], r[11]) for r in rows[4:7]] == [
+            (payer, "老王", fee) for payer in ("东家", "阿梅", "张师傅")]
+
+
 def test_jincheng_entry_reads_its_checkboxes_as_a_form(client):
     """A box the browser leaves unchecked is not sent; the calculator reads that as "off"
     (its form says ``form_variant``), and so does the table's entry now: 南家 not 上架 cannot

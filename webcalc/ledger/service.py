@@ -287,6 +287,19 @@ class Ledger(CircleMixin, Transfer):
             return self._doc(s, t, editor)
         return self._run(work, write=False)
 
+    def payment_codes(self, token: str) -> dict[int, list]:
+        """Each entry's payment details as the message codes stored beside their text
+        (``{number: [detail, …]}``, in the order of its payments; an entry stored before
+        codes were kept is left out): for a reader that renders them otherwise than the
+        stored text, such as the CSV export naming the players (one query, the ``codes``
+        column that reading a table leaves deferred)."""
+        def work(s):
+            t, _editor = self._find(s, token, write=False)
+            rows = s.execute(select(Hand.number, Hand.codes).where(Hand.table_id == t.id))
+            return {r.number: r.codes["payments"] for r in rows
+                    if isinstance(r.codes, dict) and isinstance(r.codes.get("payments"), list)}
+        return self._run(work, write=False)
+
     def access(self, token: str) -> str:
         """``"edit"`` or ``"view"``: what this token allows (one query, as :meth:`version`)."""
         return "view" if self._probe(token)[1] is None else "edit"
