@@ -166,6 +166,20 @@ def test_a_body_field_to_add_a_co_scorer_is_refused_as_no_field_at_all(api):
     assert api.post(f"/api/v1/tables/{edit}/editors").json["editor"] == 2
 
 
+def test_api_md_names_every_request_message():
+    """docs/API.md names each message a request's own shape is refused with (the codes
+    ``request.*`` of the catalogue), with the error code it comes under: ``request.no_fields``
+    (the co-scorer endpoint's "takes no fields") was not there."""
+    from pathlib import Path
+
+    from webcalc.catalogue_texts import TEXTS
+
+    api_md = (Path(__file__).resolve().parents[2] / "docs" / "API.md").read_text("utf-8")
+    codes = sorted(c for c in TEXTS if c.startswith("request."))
+    assert "request.no_fields" in codes
+    assert [c for c in codes if f"`{c}`" not in api_md] == []
+
+
 def test_a_revoked_link_answers_404_everywhere(api):
     edit, view = create(api)
     co = api.post(f"/api/v1/tables/{edit}/editors").json["edit_token"]
