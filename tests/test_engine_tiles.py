@@ -142,6 +142,38 @@ def test_an_error_quotes_the_character_as_typed(read, text):
     assert f"“{char}”" in str(err.value.message)
 
 
+@pytest.mark.parametrize("read, text, groups", [
+    (Hand.parse, "１２３ｍ　４５ｌ", ["１２３ｍ", "４５ｌ"]),
+    (Hand.parse, "１２３ｍ 碰５５ｌ", ["１２３ｍ", "５５ｌ"]),
+    (melds_from_text, "碰５５５ｍ，吃１２ｌ", ["５５５ｍ", "１２ｌ"]),
+    (Hand.parse, "１２３ｍ 碰５５５ｍ@２", ["１２３ｍ", "５５５ｍ"]),
+])
+def test_hand_and_meld_hand_each_group_as_typed_to_parse_tiles(monkeypatch, read, text,
+                                                                 groups):
+    """Hand.parse and Meld.parse pass each group's tiles to parse_tiles as typed, so that
+    parse_tiles is the one place that quotes a character (tiles.quoted_as_typed); they only
+    move the position to the field's. (Before, they passed the NFKC form read and quoted
+    again themselves.)"""
+    from webcalc import hand
+
+    seen: list[str] = []
+
+    def spy(t):
+        seen.append(t)
+        return parse_tiles(t)
+
+    monkeypatch.setattr(hand, "parse_tiles", spy)
+    try:
+        read(text)
+    except InputError as err:
+        pos, message = err.position, err.message
+        if message.code == "field_error":
+            message = message.params["text"]
+        assert message.params["char"] == text[pos] == "ｌ"
+    # (a meld's tiles are read once more in the notation it prints, by Meld.build: ASCII)
+    assert [t for t in seen if not t.isascii()] == groups
+
+
 @pytest.mark.parametrize("indicator, cycle, expected", [
     ("9p", HENAN, "1p"), ("4z", HENAN, "7z"), ("7z", HENAN, "6z"), ("5z", HENAN, "1z"),  # SMX-1, ZZ-1
     ("4z", PANJIN, "1z"), ("5z", PANJIN, "7z"), ("7z", PANJIN, "6z"), ("6z", PANJIN, "5z"),  # PJ-1

@@ -24,7 +24,6 @@ from .tiles import (
     format_tiles,
     normalize_text,
     parse_tiles,
-    quoted_as_typed,
 )
 
 MELD_KINDS = ("pong", "chow", "kong", "added_kong", "concealed_kong", "shi", "qiang")
@@ -133,11 +132,13 @@ class Meld:
             if seat not in ("0", "1", "2", "3"):
                 raise BadMeldError(Message("meld.bad_at", seat=seat), "melds")
             source = int(seat)
+        # the tiles as typed (normalize_text keeps every character's place): parse_tiles
+        # reads them and its error quotes the character as typed
+        typed = text[start - offset:start - offset + len(token)]
         try:
-            ts = sorted(parse_tiles(token))
+            ts = sorted(parse_tiles(typed))
         except InputError as e:
-            raise quoted_as_typed(_shifted(e, start), text, offset).with_field(
-                "melds", FIELD_LABELS["melds"]) from None
+            raise _shifted(e, start).with_field("melds", FIELD_LABELS["melds"]) from None
         if kind is None:
             kind = "chow" if len(ts) == 3 and len(set(ts)) == 3 else (
                 "kong" if len(ts) == 4 else "pong")
@@ -300,15 +301,17 @@ class Hand:
         """
         concealed: list[Tile] = []
         melds: list[Meld] = []
-        typed, text = text, normalize_text(text)
-        for group in re.finditer(r"\S+", text):
+        for group in re.finditer(r"\S+", normalize_text(text)):
             token = group.group()
+            # each group passed on as typed (normalize_text keeps every character's place):
+            # parse_tiles, the one place that quotes a character, quotes it as typed
+            typed = text[group.start():group.end()]
             if any(token.lower().startswith(word) for word, _ in _MELD_WORDS):
-                melds.append(Meld.parse(typed[group.start():group.end()], group.start()))
+                melds.append(Meld.parse(typed, group.start()))
                 continue
             try:
-                concealed += parse_tiles(token)
+                concealed += parse_tiles(typed)
             except InputError as e:
-                raise quoted_as_typed(_shifted(e, group.start()), typed).with_field(
-                    "hand", FIELD_LABELS["hand"]) from None
+                raise _shifted(e, group.start()).with_field("hand", FIELD_LABELS["hand"]) \
+                    from None
         return cls.of(concealed, melds)

@@ -177,12 +177,13 @@ def normalize_text(text: str) -> str:
     return "".join(out)
 
 
-def quoted_as_typed(err: InputError, typed: str, at: int = 0) -> InputError:
+def quoted_as_typed(err: InputError, typed: str) -> InputError:
     """``err``, from reading ``typed`` in its :func:`normalize_text` form, quoting the
     character at its position as typed (``ｌ``, not the ``l`` read): the reader finds it in
-    the field. ``at``: where ``typed`` starts in the field ``err.position`` counts in. Code,
-    position and the message's other values stay."""
-    message, i = err.message, (err.position or 0) - at
+    the field. Code, position and the message's other values stay. The one place a tile
+    error is quoted: :func:`parse_tiles` calls it, and :meth:`webcalc.hand.Hand.parse` and
+    :meth:`~webcalc.hand.Meld.parse` hand it each group as typed, then shift the position."""
+    message, i = err.message, err.position or 0
     if err.position is None or not 0 <= i < len(typed) or not isinstance(message, Message) \
             or message.params.get("char", typed[i]) == typed[i]:
         return err
