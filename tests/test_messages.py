@@ -209,7 +209,9 @@ def test_chinese_is_what_it_was_before_the_refactor(client):
             changed.append((g["request"], g["messages"], got))
     if snapshots.writing():
         path = ROOT / "tests" / "messages_zh.json"
-        path.write_text(json.dumps(now, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        # one answer a line, as the file is kept (a re-recording diffs by answer)
+        path.write_text("[\n" + ",\n".join(json.dumps(g, ensure_ascii=False) for g in now)
+                        + "\n]\n", encoding="utf-8")
         print(snapshots.summary(str(path.relative_to(ROOT)), GOLDEN, now))
         return
     assert not changed, snapshots.explain(changed)
