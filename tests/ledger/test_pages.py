@@ -170,6 +170,33 @@ def test_the_entry_page_drawn_again_is_the_same_entry(client):
     assert r.status_code == 303 and r.headers["Location"] == f"/t/{token}"
 
 
+def test_back_after_an_undo_records_nothing_silently(client):
+    """撤销 of hand 1, then the back button to its entry page and 记入: its key recorded an
+    entry that is undone now, so nothing is recorded and the page says so (before: "这一手
+    已经记过了，是第 1 手" over hand 1's nets, the hand counted nowhere: lost), with the entry
+    kept under a fresh key and the next number: the next 记入 records it as hand 2."""
+    token = open_table(client)
+    _html, base = entry_form(client, token)
+    fields = {"hand": WIN, "winning_tile": "2z", "s_winner": "1"}
+    assert client.post(f"/t/{token}/hands", data={**base, **fields}).status_code == 303
+    page = client.get(f"/t/{token}").get_data(as_text=True)
+    r = client.post(f"/t/{token}/undo", data={"csrf_token": csrf(page), "number": "1"})
+    assert r.status_code == 303
+    for lang, said in [("zh", "是第 1 手，已经撤销了"), ("en", "hand 1, and was undone")]:
+        r = client.post(f"/t/{token}/hands", data={**base, **fields},
+                        headers={"Accept-Language": lang})
+        html = r.get_data(as_text=True)
+        assert r.status_code == 409, r.headers.get("Location")
+        assert said in html and f'value="{WIN}"' in html
+        assert [h["status"] for h in table(client, token)["hands"]] == ["voided"]
+    again = record_fields(html)
+    assert again["idempotency_key"] != base["idempotency_key"]
+    assert again["expected_number"] == "2"
+    r = client.post(f"/t/{token}/hands", data={**again, **fields})
+    assert r.status_code == 303 and r.headers["Location"].endswith("?done=2#entry")
+    assert [h["status"] for h in table(client, token)["hands"]] == ["voided", "recorded"]
+
+
 def test_a_used_key_with_another_entry_is_409_and_the_entry_gets_a_key_of_its_own(client):
     """A page kept from before a 荒庄 was recorded with its key (the back button) posts a win
     with that key: 409, nothing recorded, the win kept in the entry under a fresh key, so

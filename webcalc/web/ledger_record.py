@@ -108,6 +108,16 @@ def _save(token: str, number: int | None):
     except LedgerError as err:
         return table_page(token, load_table(token), st=st, status=STATUS.get(type(err), 400),
                           message=error_text(err))
+    if number is None and not rec.created and rec.hand["status"] != "recorded":
+        # the key's entry was undone (or voided) since: the back button after 撤销. Nothing
+        # is recorded and the page says so, the entry offered again as the next one under a
+        # key of its own (else the page said "recorded already" of a hand counted nowhere)
+        fresh = load_table(token)
+        st = _posted_room(fresh, token, None, renumber=True, fresh_key=True)
+        n = rec.hand.get("hand_no") or rec.hand["number"]
+        return table_page(token, fresh, st=st, status=409, message=_(
+            "This entry was recorded already, as hand %(n)s, and was undone: nothing was "
+            "recorded. Press the button again to record it as a new hand.", n=n))
     return redirect(done_url(token, rec, again=number is None and not rec.created), 303)
 
 
