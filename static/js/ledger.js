@@ -112,7 +112,8 @@
     var method = (button && button.getAttribute("formmethod")) || form.getAttribute("method") || "get";
     if (method.toLowerCase() !== "post") return;
     var action = button && button.hasAttribute("formaction") ? button.formAction : form.action;
-    if (/^\/t\/[^/]+\/(hands|draw)$/.test(new URL(action, window.location.href).pathname)) return;
+    // …/t/<edit>/hands, also under a prefix (SCRIPT_NAME=/calc: /calc/t/<edit>/hands)
+    if (/\/t\/[^/]+\/(hands|draw)$/.test(new URL(action, window.location.href).pathname)) return;
     event.preventDefault();
     notRecorded(form, button);
   }, true);
