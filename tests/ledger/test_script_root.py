@@ -58,3 +58,40 @@ def test_the_calculator_review_and_card_redirect_under_the_prefix(client):
     card = settles(client, f"{ROOT}/card.png?{HAND}&variant=zhengzhou&k_seat=")
     assert card.startswith(f"{ROOT}/card.png?variant=zhengzhou&hand=")
     assert under(client, card).mimetype == "image/png"
+
+
+def test_the_room_sections_drawn_at_the_root_are_not_reused_under_the_prefix(client):
+    """The room's options and settlement inputs are drawn once and reused
+    (room_page.room_sections); their rule links are url_for's, so a copy drawn at the root (as
+    gunicorn's warm-up draws every page before it forks, webcalc.web.warmup, with no script
+    root) is not the copy under /calc (before: the calculator under /calc linked /rules/ZZ-1,
+    outside the prefix, after the same page had been drawn at the root), nor the reverse."""
+    import re
+
+    query = client.get(f"/?{HAND}&variant=zhengzhou&k_seat=").headers["Location"]
+    assert query.startswith("/?variant=zhengzhou&hand=")       # canonical: answered 200
+    for first, then in [("", ROOT), (ROOT, "")]:
+        from webcalc.web import room_page
+        room_page._room_html.clear()
+        client.get(query, base_url="http://localhost" + first + "/")
+        html = client.get(query, base_url="http://localhost" + then + "/").get_data(as_text=True)
+        rules = re.findall(r'href="([^"]*/rules/[^"]*)"', html)
+        assert rules and all(u.startswith(then + "/rules/") for u in rules), (then, rules[:3])
+
+
+def test_the_hand_list_drawn_at_the_root_is_not_reused_under_the_prefix(client):
+    """The table's hand list is drawn once per version and reused (ledger_table.live_rest),
+    with its 撤销 and void forms' actions: the copy drawn at the root is not the one under
+    /calc (before: the page under /calc posted 撤销 to /t/<edit>/undo, outside the prefix)."""
+    import re
+
+    from .test_pages import record
+
+    token = open_table(client)
+    assert record(client, token, hand=WIN, winning_tile="2z", s_winner="1").status_code == 303
+    for first, then in [("", ROOT), (ROOT, "")]:
+        client.application.extensions.get("ledger_live_cache", {}).clear()
+        client.get(f"/t/{token}", base_url="http://localhost" + first + "/")
+        html = client.get(f"/t/{token}", base_url="http://localhost" + then + "/")
+        actions = re.findall(r'action="([^"]*/(?:undo|void)[^"]*)"', html.get_data(as_text=True))
+        assert actions and all(u.startswith(then + "/t/") for u in actions), (then, actions)

@@ -236,7 +236,8 @@ def live_rest(table: dict, token: str, edit: bool) -> Markup:
     worker): a 200-hand table is drawn again only after a write. The void forms' token is
     the table proof of ``token`` (:mod:`webcalc.web.form_proof`), the same for every
     visitor, so it is cached with the list; the key holds the page's ``?lang=`` too, which
-    the 撤销 and void forms' actions keep (the answer is then in the page's language).
+    the 撤销 and void forms' actions keep (the answer is then in the page's language), and
+    the script root those actions are under (an app reached under /calc and at the root).
 
     What it buys (``python bench/live_cache.py --samples 30 --seed 37``, 2026-12-06, commit
     79fb094, CPU medians, cache on and off interleaved on fresh tables of 8-40 entries;
@@ -244,7 +245,7 @@ def live_rest(table: dict, token: str, edit: bool) -> Markup:
     of four (the scorer's page after the write, three phones' ``/live``) 20 % of its CPU
     (16.4 against 20.5 ms), a reload 23 %, a second and third viewer 65-75 %; nothing on a
     version's first render. Within one worker: with several, viewers on other workers miss."""
-    key = (token, table["version"], current_lang(), lang_param(), edit)
+    key = (token, table["version"], current_lang(), lang_param(), request.script_root, edit)
     cache = current_app.extensions.setdefault("ledger_live_cache", OrderedDict())
     with _live_lock:
         html = cache.get(key)

@@ -500,7 +500,8 @@ _room_html: OrderedDict = OrderedDict()
 def room_sections(room: Room, form: AnalyzeForm, variant_label: str,
                   home: Home = CALCULATOR, extra: Hashable | None = None) -> Markup:
     """The room options and settlement inputs (``_room.html``), rendered once per room state
-    (:meth:`Room.state_key`), language, ``?lang=`` (in the rule links), win method (and its
+    (:meth:`Room.state_key`), language, ``?lang=`` and script root (in the rule links: the
+    warm-up draws at the root, webcalc.web.warmup), win method (and its
     errors: 胡法 is drawn beside 胡牌者) and home
     (a table shows its options and dealer fixed; ``extra``: what else the home shows there,
     hashable), then reused: they are the same on most pages, and were a fifth of a page's
@@ -509,7 +510,7 @@ def room_sections(room: Room, form: AnalyzeForm, variant_label: str,
     --hands 60 --repeats 7``, 2026-12-06, commit f324730, load 12-16; bench/RESULTS.md
     "Machinery (issue 37.2)")."""
     key = (current_app_key(), current_lang(),
-           lang_param(),
+           lang_param(), request.script_root,
            form.win_by.data, tuple(str(e) for e in form.win_by.errors), str(variant_label),
            room.state_key(), home.is_table, extra)
     html = _room_html.pop(key, None)
