@@ -702,3 +702,45 @@ def test_back_after_recording_and_record_again_records_nothing(browser, server, 
                 app.extensions["ledger"].table(token)["hands"]] == [WIN, WIN]
     finally:
         ctx.close()
+
+
+@pytest.mark.parametrize("js", [True, False], ids=["js", "nojs"])
+def test_back_after_an_undo_and_record_says_it_was_undone(browser, server, js):
+    """iOS WeChat: a hand recorded, 撤销, then the back button to the entry and 记入: the
+    entry's key recorded the undone hand, so nothing is recorded and the page says the hand
+    was undone (before: "这一手已经记过了，是第 1 手" over its nets, a hand counted nowhere);
+    the entry is kept with the next number, and 记入 again records it (entry 2)."""
+    from playwright.sync_api import expect
+
+    from tests.browsers import SCREENSHOTS, WECHAT_IOS
+
+    base, app = server
+    ctx, page = new_page(browser, user_agent=WECHAT_IOS, service_workers="block",
+                         java_script_enabled=js)
+    try:
+        token = open_table(page, base)
+        win(page, 1, js=js)
+        expect(page.locator("#done")).to_contain_text("第 1 手已记入")
+        press(page, "#hand-1 #undo")
+        expect(page.locator("#hand-1 .badge-void")).to_have_text("已撤销")
+        while "idempotency_key=" not in page.url:      # back to the entry page
+            page.go_back()
+            page.wait_for_load_state()
+        assert page.input_value("#hand") == WIN
+        with page.expect_response(lambda r: r.request.method == "POST") as info:
+            page.click("#record")
+        assert info.value.status == 409
+        page.wait_for_load_state()
+        expect(page.get_by_text("是第 1 手，已经撤销了：这次什么也没有记。")).to_be_visible()
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        page.screenshot(path=str(SCREENSHOTS / f"ledger-back-after-undo-{'js' if js else 'nojs'}"
+                                                f"-390x844.png"))
+        ledger = app.extensions["ledger"]
+        assert [h["status"] for h in ledger.table(token)["hands"]] == ["voided"]
+        press(page, "#record")              # entry 2, the first hand counted: 第 1 手
+        expect(page.locator("#done")).to_contain_text("第 1 手已记入")
+        assert [h["status"] for h in ledger.table(token)["hands"]] == ["voided", "recorded"]
+        # the 409 page is logged as a failed load; nothing else
+        assert [e for e in page.console_errors if "409 (CONFLICT)" not in e] == []
+    finally:
+        ctx.close()
