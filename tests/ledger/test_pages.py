@@ -197,6 +197,24 @@ def test_back_after_an_undo_records_nothing_silently(client):
     assert [h["status"] for h in table(client, token)["hands"]] == ["voided", "recorded"]
 
 
+def test_back_after_a_void_records_nothing_silently(client):
+    """作废 of hand 1 (with a reason), then its entry page posted again: as after 撤销,
+    nothing recorded and the page says the hand was voided (before: "recorded already")."""
+    token = open_table(client)
+    _html, base = entry_form(client, token)
+    fields = {"hand": WIN, "winning_tile": "2z", "s_winner": "1"}
+    assert client.post(f"/t/{token}/hands", data={**base, **fields}).status_code == 303
+    page = client.get(f"/t/{token}").get_data(as_text=True)
+    r = client.post(f"/t/{token}/hands/1/void", data={"csrf_token": csrf(page),
+                                                      "reason": "记错了"})
+    assert r.status_code == 303
+    for lang, said in [("zh", "是第 1 手，已经作废了"), ("en", "hand 1, and was voided")]:
+        r = client.post(f"/t/{token}/hands", data={**base, **fields},
+                        headers={"Accept-Language": lang})
+        assert r.status_code == 409 and said in r.get_data(as_text=True)
+    assert [h["status"] for h in table(client, token)["hands"]] == ["voided"]
+
+
 def test_a_used_key_with_another_entry_is_409_and_the_entry_gets_a_key_of_its_own(client):
     """A page kept from before a 荒庄 was recorded with its key (the back button) posts a win
     with that key: 409, nothing recorded, the win kept in the entry under a fresh key, so

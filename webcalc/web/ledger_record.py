@@ -115,9 +115,13 @@ def _save(token: str, number: int | None):
         fresh = load_table(token)
         st = _posted_room(fresh, token, None, renumber=True, fresh_key=True)
         n = rec.hand.get("hand_no") or rec.hand["number"]
-        return table_page(token, fresh, st=st, status=409, message=_(
-            "This entry was recorded already, as hand %(n)s, and was undone: nothing was "
-            "recorded. Press the button again to record it as a new hand.", n=n))
+        if rec.hand.get("void_code") == "undone":
+            said = _("This entry was recorded already, as hand %(n)s, and was undone: nothing "
+                     "was recorded. Press the button again to record it as a new hand.", n=n)
+        else:
+            said = _("This entry was recorded already, as hand %(n)s, and was voided: nothing "
+                     "was recorded. Press the button again to record it as a new hand.", n=n)
+        return table_page(token, fresh, st=st, status=409, message=said)
     return redirect(done_url(token, rec, again=number is None and not rec.created), 303)
 
 
