@@ -93,6 +93,29 @@ def _hands(app, token: str) -> list:
     return app.extensions["ledger"].table(token)["hands"]
 
 
+def queue_offline(ctx, page) -> list:
+    """小李 wins (a quick win, no tiles) and 记入 with the network off, on a page with no
+    service worker: the page's own queue (its localStorage), returned."""
+    page.wait_for_function("() => !!localStorage.getItem('webcalc.outcomes.v1')")
+    ctx.set_offline(True)
+    page.wait_for_function("() => !navigator.onLine")
+    page.select_option("#s_winner", "1")
+    page.click("#record")
+    page.wait_for_selector("#queue-badge:not([hidden])")
+    return page.evaluate("JSON.parse(localStorage.getItem('webcalc.queue.v1'))")
+
+
+def sent_once(app, token: str, pages, net: list[int], settle: float = 5) -> None:
+    """The queue emptied by ``pages`` (their localStorage), then ``settle`` seconds for a
+    second send to land: the table holds one entry, hand 1, with ``net``."""
+    for p in pages:
+        p.wait_for_function("() => !localStorage.getItem('webcalc.queue.v1')", timeout=20_000)
+    deadline = time.monotonic() + settle
+    while time.monotonic() < deadline:              # a second send would land meanwhile
+        time.sleep(0.5)
+    assert [(h["number"], h["settlement"]["net"]) for h in _hands(app, token)] == [(1, net)]
+
+
 # iOS's WeChat: no service worker (blocked here in both cases); the Android user agent's
 # pages are tests/test_browser_wechat_pages.py's, and Chromium behaves alike under either
 @pytest.mark.parametrize("ua", [IOS], ids=["ios"])
@@ -247,14 +270,8 @@ def test_a_queued_hand_outlives_its_page_and_is_sent_once_from_two_tabs(browser,
     try:
         token = open_table(page, base)
         edit_url = page.url.split("?")[0]
-        page.wait_for_function("() => !!localStorage.getItem('webcalc.outcomes.v1')")
-        ctx.set_offline(True)
-        page.wait_for_function("() => !navigator.onLine")
-        page.select_option("#s_winner", "1")
-        page.click("#record")
-        page.wait_for_selector("#queue-badge:not([hidden])")
+        queued = queue_offline(ctx, page)
         assert page.get_attribute("#queue-badge .queued-nets", "data-nets") == "-1 +3 -1 -1"
-        queued = page.evaluate("JSON.parse(localStorage.getItem('webcalc.queue.v1'))")
         assert len(queued) == 1 and "/hands?" in queued[0]["url"]
         page.close()
         assert _hands(app, token) == []
@@ -262,13 +279,6 @@ def test_a_queued_hand_outlives_its_page_and_is_sent_once_from_two_tabs(browser,
         one, two = ctx.new_page(), ctx.new_page()
         for p in (one, two):
             p.goto(edit_url, wait_until="commit")
-        for p in (one, two):
-            p.wait_for_function("() => !localStorage.getItem('webcalc.queue.v1')",
-                                timeout=20_000)
-        deadline = time.monotonic() + 5
-        while time.monotonic() < deadline:          # a second send would land meanwhile
-            time.sleep(0.5)
-        hands = _hands(app, token)
-        assert [(h["number"], h["settlement"]["net"]) for h in hands] == [(1, [-1, 3, -1, -1])]
+        sent_once(app, token, (one, two), [-1, 3, -1, -1])
     finally:
         ctx.close()

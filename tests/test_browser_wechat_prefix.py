@@ -8,13 +8,11 @@ online, the queued hand is sent once."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from .browsers import WECHAT_IOS, served
 from .ledger.test_browser_ledger import open_table
-from .test_browser_wechat import _hands, _wechat
+from .test_browser_wechat import _wechat, queue_offline, sent_once
 
 pytestmark = pytest.mark.browser
 
@@ -41,24 +39,12 @@ def test_a_hand_queued_offline_under_a_prefix_is_not_said_to_be_lost(browser, se
     try:
         token = open_table(page, base)
         assert page.url.startswith(base + "/t/")
-        page.wait_for_function("() => !!localStorage.getItem('webcalc.outcomes.v1')")
-        ctx.set_offline(True)
-        page.wait_for_function("() => !navigator.onLine")
-        page.select_option("#s_winner", "1")
-        page.click("#record")
-        page.wait_for_selector("#queue-badge:not([hidden])")
-        queued = page.evaluate("JSON.parse(localStorage.getItem('webcalc.queue.v1'))")
+        queued = queue_offline(ctx, page)
         assert len(queued) == 1 and "/calc/t/" in queued[0]["url"]
         assert page.locator(".offline-not-recorded").count() == 0, \
             page.locator(".offline-not-recorded").all_inner_texts()
         assert page.errors == []
         ctx.set_offline(False)
-        page.wait_for_function("() => !localStorage.getItem('webcalc.queue.v1')",
-                               timeout=20_000)
-        deadline = time.monotonic() + 3
-        while time.monotonic() < deadline:          # a second send would land meanwhile
-            time.sleep(0.5)
-        hands = _hands(app, token)
-        assert [(h["number"], h["settlement"]["net"]) for h in hands] == [(1, [-1, 3, -1, -1])]
+        sent_once(app, token, (page,), [-1, 3, -1, -1], settle=3)
     finally:
         ctx.close()
