@@ -215,6 +215,24 @@ def test_back_after_a_void_records_nothing_silently(client):
     assert [h["status"] for h in table(client, token)["hands"]] == ["voided"]
 
 
+def test_an_entry_key_of_64_characters_leaves_the_adjustment_usable(client):
+    """The entry's key rides in the page's URL and may be 64 characters (checks.KEY_SHAPE);
+    the adjustment form's key is derived from it and must fit too (before: that key plus
+    "-adj", 68 characters, so every 调整 on such a page was a 422 naming idempotency_key)."""
+    token = open_table(client)
+    key = "k" * 64
+    r = client.get(f"/t/{token}?idempotency_key={key}&hand=1m")
+    assert r.status_code == 303 and f"idempotency_key={key}" in r.headers["Location"]
+    page = client.get(r.headers["Location"]).get_data(as_text=True)
+    keys = re.findall(r'name="idempotency_key" value="([^"]*)"', page)
+    assert key in keys and all(1 <= len(k) <= 64 for k in keys)
+    fee = {"csrf_token": csrf(page), "kind": "fee", "amount": "20", "paid_by": "0",
+           "idempotency_key": next(k for k in keys if k != key)}
+    assert client.post(f"/t/{token}/adjust", data=fee).status_code == 303
+    assert client.post(f"/t/{token}/adjust", data=fee).status_code == 303      # a double tap
+    assert [h["kind"] for h in table(client, token)["hands"]] == ["adjustment"]
+
+
 def test_a_used_key_with_another_entry_is_409_and_the_entry_gets_a_key_of_its_own(client):
     """A page kept from before a 荒庄 was recorded with its key (the back button) posts a win
     with that key: 409, nothing recorded, the win kept in the entry under a fresh key, so

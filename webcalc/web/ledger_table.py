@@ -17,6 +17,7 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 
 from ..ledger import Busy, NotFound, is_free
+from ..ledger.checks import KEY_MAX
 from . import form_proof, ledger_free
 from .htmx import add_vary, wants_fragment
 from .i18n import current_lang, lang_param
@@ -143,6 +144,13 @@ def mine():
 
 # -- the page and its hand list ----------------------------------------------------------------
 
+def adjust_key(entry_key: str) -> str:
+    """The adjustment form's idempotency key: the entry's with ``-adj`` (the same page posts
+    the same adjustment), its first characters taken so that it is still at most
+    :data:`~webcalc.ledger.checks.KEY_MAX` long (the entry's may be 64, named in the URL)."""
+    return entry_key[:KEY_MAX - len("-adj")] + "-adj"
+
+
 def table_page(token: str, t: dict, *, st=None, status: int | None = None,
                conflict: str | None = None, conflict_hand: int | None = None,
                message: str | None = None, free_entry=None, adjust_form=None):
@@ -175,7 +183,7 @@ def table_page(token: str, t: dict, *, st=None, status: int | None = None,
     if context["free"]:                     # no rule set: four amounts, no room
         free = ledger_free.entry(t, token, free_entry)
         # a correction is titled as one (as the room's is), not as the next hand
-        context.update(free_entry=free, adjust_key=free.key + "-adj",
+        context.update(free_entry=free, adjust_key=adjust_key(free.key),
                        correcting=free.correcting)
         sent = ledger_free.sent_refusal()
         if sent is not None:                # a calculator's hand: not taken, and why
@@ -193,7 +201,7 @@ def table_page(token: str, t: dict, *, st=None, status: int | None = None,
         refused_url = url_for("pages.index") + "?" + urlencode([("variant", t["variant"])] + keep)
     context.update(entry_notes=home.notes, entry_refused=home.refused,
                    entry_refused_url=refused_url, entry_general=home.general,
-                   adjust_key=home.key + "-adj")
+                   adjust_key=adjust_key(home.key))
     if status is None and home.refused is not None:
         status = 409
     return render_room(st, template="ledger_table.html", status=status, **context)
