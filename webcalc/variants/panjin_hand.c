@@ -156,14 +156,8 @@ static int merge_rows(MRow **acc, int *nacc, const MRow *rows, int nr, int group
                     int fl = w->fl, g3 = g + g2, p3 = p + p2, x3 = x + w->x;
                     if (x3 > max_x || x3 >= NX)
                         continue;
-                    int still = 3 * (groups - g3) + 2 * (1 - p3);
-                    if (x3 + still < jokers)
-                        continue;
                     int r3 = s->r + w->r;
-                    int lb = x3 - jokers;
-                    if (still + x3 - k_u > lb) lb = still + x3 - k_u;
-                    if (lb < 0) lb = 0;
-                    if (r3 + lb > limit)
+                    if (!merge_admits(g3, p3, x3, r3, groups, jokers, k_u, limit))
                         continue;
                     int n3 = (counts_suit && (fl & PRES)) ? nn + 1 : nn;
                     if (n3 > 3) {

@@ -101,14 +101,8 @@ PyObject *merge_impl(PyObject *self, PyObject *args) {
             int fl = rows[i][3];
             if (g3 > groups || p3 > 1 || x3 > max_x || x3 >= NX)
                 continue;
-            int still = 3 * (groups - g3) + 2 * (1 - p3);
-            if (x3 + still < jokers)
-                continue;
             int r3 = r + rows[i][4];
-            int lb = x3 - jokers;
-            if (still + x3 - k_u > lb) lb = still + x3 - k_u;
-            if (lb < 0) lb = 0;
-            if (r3 + lb > limit)
+            if (!merge_admits(g3, p3, x3, r3, groups, jokers, k_u, limit))
                 continue;
             int n3 = (counts_suit && (fl & PRES)) ? n + 1 : n;
             if (n3 > 3) {

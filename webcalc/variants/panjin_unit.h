@@ -62,6 +62,20 @@ static inline uint64_t sub_clear(uint64_t m, int gone) {
     int f = (int)(m >> SUB0 & 0xFF);
     return f ? (m & ~SUBS) | (uint64_t)sub_table[gone & 7][f] << SUB0 : m;
 }
+/* whether a merge step's state (g3 groups, p3 pairs, x3 jokers placed, cost r3) can still
+ * end within limit: places left for the hand's jokers, and r3 plus the least it must still
+ * pay (jokers not yet placed, places the k_u free fillers to come cannot fill); its twin:
+ * panjin_merge.py _merge_drawn */
+static inline int merge_admits(int g3, int p3, int x3, int r3, int groups, int jokers,
+                               int k_u, int limit) {
+    int still = 3 * (groups - g3) + 2 * (1 - p3);
+    if (x3 + still < jokers)
+        return 0;
+    int lb = x3 - jokers;
+    if (still + x3 - k_u > lb) lb = still + x3 - k_u;
+    if (lb < 0) lb = 0;
+    return r3 + lb <= limit;
+}
 static inline uint64_t sub_merge(uint64_t m, uint64_t m2, int f, int fl, int counts_suit,
                                  int want) {
     if (!((m | m2) & SUBS))
