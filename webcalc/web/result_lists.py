@@ -17,6 +17,7 @@ from markupsafe import Markup, escape
 
 from .i18n import _gettext, _request_i18n, app_lang, list_sep
 from .templating import (
+    FACES,
     KIND_LABELS,
     N_,
     SHAPE_LABELS,
@@ -277,28 +278,42 @@ def quick_waits(waits) -> Markup:
         f'<small>{escape(w["remaining"])}</small></span>' for w in waits]))
 
 
+def _plain(x) -> str:
+    """``escape(x)`` as text, an int (a count, a shanten) written as it is: it has nothing to
+    escape, and the 牌理 rows write three a row."""
+    return str(x) if type(x) is int else str(escape(x))
+
+
 def eff_rows(eff, complete=False, wild=None) -> Markup:
     """The rows of the 牌理 list of a 14-tile hand (``efficiency[i]``: ``discard``,
     ``shanten``, ``useful``, ``useful_total``), ``<li>`` … ``</li>`` joined by a new line and
     six spaces: the best ones (the first row's shanten and total) marked, the first open
     unless the hand is already a win, each folding out to :func:`useful_list`. Each row is
     written as one piece (:class:`_Writer`): its tiles from the cached tile HTML, its
-    messages translated once for the list."""
+    messages translated once for the list; a discard's tile code (:data:`FACES`) and the
+    counts written as they are, with nothing to escape."""
     w = _Writer()
     app_id, lang, wild = w.app_id, w.lang, wild or ()
     discard_word, draw_word = w.text(N_("Discard")), w.text(N_("draw"))
     best = f' <span class="best">{w.text(N_("best"))}</span>'
     top_shanten, top_total = eff[0]["shanten"], eff[0]["useful_total"]
+    counts: dict = {}                   # "%(kinds)s kinds, %(n)s tiles" by its two numbers
     rows = []
     for i, e in enumerate(eff):
         shanten, useful, total, discard = e["shanten"], e["useful"], e["useful_total"], \
             e["discard"]
         is_best = shanten == top_shanten and total == top_total
+        kinds = len(useful)
+        count = counts.get((kinds, total))
+        if count is None:
+            count = counts[kinds, total] = str(w.msg(N_("%(kinds)s kinds, %(n)s tiles"),
+                                                     kinds=kinds, n=total))
         parts = [
             '<li class="eff-row', " eff-best" if is_best else "", '" data-discard="',
-            escape(discard), '" data-shanten="', "null" if shanten is None else
-            escape(shanten), '" data-kinds="', str(len(useful)), '" data-total="',
-            escape(total), '">\n        <details', " open" if i == 0 and not complete else "",
+            discard if discard in FACES else str(escape(discard)), '" data-shanten="',
+            "null" if shanten is None else _plain(shanten), '" data-kinds="', str(kinds),
+            '" data-total="', _plain(total), '">\n        <details',
+            " open" if i == 0 and not complete else "",
             '>\n          <summary>\n            <span class="eff-discard">', discard_word,
             _tile(app_id, lang, str(discard), False, False, "sm", None, False),
             "</span>\n"]
@@ -307,8 +322,7 @@ def eff_rows(eff, complete=False, wild=None) -> Markup:
             parts += [_tile(app_id, lang, str(u["tile"]), False, u["tile"] in wild, "xs", None,
                             False) for u in useful]
             parts.append("</span></span>")
-        parts += ('            <span class="eff-count">',
-                  w.msg(N_("%(kinds)s kinds, %(n)s tiles"), kinds=len(useful), n=total),
+        parts += ('            <span class="eff-count">', count,
                   '</span>\n            <span class="eff-shanten',
                   " eff-never" if shanten is None else "", '">', w.shanten(shanten),
                   "</span>", best if is_best else "",
