@@ -409,10 +409,27 @@ def palette_key(code, n=0, off=False, action="") -> Markup:
 def palette_row(row, used, honors_off=False, action="") -> Markup:
     """A palette row's keys (:func:`palette_key` of each code, ``used`` its in-use count,
     honors off when ``honors_off``), one per line indented by eight spaces after the first."""
-    app_id, lang, action = *app_lang(), str(action)
-    return Markup("\n        ".join([
+    app_id, lang = app_lang()
+    return Markup(_palette_keys(app_id, lang, row, used, honors_off, str(action)))
+
+
+def _palette_keys(app_id: int, lang: str, row, used, honors_off: bool, action: str) -> str:
+    """:func:`palette_row`'s HTML, the drawing key and ``action`` given."""
+    return "\n        ".join([
         _palette_key(app_id, lang, code, int(used.get(code, 0) or 0),
-                     bool(honors_off and code.endswith("z")), action) for code in row]))
+                     bool(honors_off and code.endswith("z")), action) for code in row])
+
+
+def palette_rows(palette, used, honors_off=False, action="") -> Markup:
+    """The tap area's palette (``palette``: rows of tile codes), each row its
+    ``<div class="palette-row palette-<suit>">`` around :func:`palette_row`'s keys, indented
+    as ``_panel.html`` nests them, the rows joined by a new line: one template call for the
+    four rows instead of a template loop calling :func:`palette_row` per row."""
+    app_id, lang, action = *app_lang(), str(action)
+    return Markup("\n".join([
+        f'      <div class="palette-row palette-{escape(row[0][-1])}">\n'
+        f"        {_palette_keys(app_id, lang, row, used, honors_off, action)}\n      </div>"
+        for row in palette]))
 
 
 # -- form inputs ------------------------------------------------------------------------------
@@ -611,6 +628,7 @@ def init_app(app: Flask) -> None:
         tile_row=tile_row,
         useful_items=useful_items,
         palette_row=palette_row,
+        palette_rows=palette_rows,
         tap_targets=tap_targets,
         meld_builder=meld_builder,
         hand_keys=hand_keys,
