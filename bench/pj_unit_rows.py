@@ -19,6 +19,8 @@ indicator random, 0-2 wildcard tiles), 30 % of them won on a discard (PJ-2's rul
 3. time (one process, CPU time, best of 5 passes): the present compiled call
    (``panjin_advice``, the arguments ``analyze()`` gave it, replayed) against the four
    unbounded unit searches of the same hands (compiled ``pj_search``, no merge).
+4. ``--dump FILE``: each hand's four units' rows and the prototype's answer, for
+   bench/pj_table_merge.c (the hand from rows a table would give: a bound, then the merge).
 """
 
 from __future__ import annotations
@@ -172,7 +174,10 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=51)
     ap.add_argument("--no-check", action="store_true")
     ap.add_argument("--no-time", action="store_true")
+    ap.add_argument("--dump", metavar="FILE",
+                    help="write each hand's four units' rows and answer for bench/pj_table_merge.c")
     args = ap.parse_args()
+    dump = open(args.dump, "w", encoding="ascii") if args.dump else None
     warm_up()
     own = PANJIN.own_advice
     seen: list[tuple[Any, ...]] = []
@@ -200,6 +205,8 @@ def main() -> None:
         if spy_module.calls:
             recorded[w].append((spy_module.calls[0], (sit.real_counts, caps, len(sit.jokers),
                                                        len(sit.jokers) + room)))
+        if dump is not None and not sit.hand.melds:
+            dump_hand(dump, w, sit)
         if args.no_check:
             continue
         found, info = answer(sit)
@@ -218,6 +225,8 @@ def main() -> None:
                 print("differs:", req, mine(found, sit, kinds, res), theirs(res))
     PANJIN.own_advice = own  # type: ignore[method-assign]
     PA._pjunit = pjunit
+    if dump is not None:
+        dump.close()
     if not args.no_check:
         print(f"checked {checked} hands against analyze(): {differ} differ")
         for w, s in stats.items():
@@ -230,6 +239,28 @@ def main() -> None:
                   f"{s['kept_pairs'] / n:.0f}, those the bound keeps: {s['bound_pairs'] / n:.0f})")
     if not args.no_time:
         timing(recorded)
+
+
+def dump_hand(out: Any, w: int, sit: Any) -> None:
+    """One line: the wildcard count, jokers held, ``max_x``, a discard win, the prototype's
+    ``d`` (-1: never ready), drawn mask and wildcard bit, then per unit its row count and
+    rows ``g p x flags r drawn`` (bench/pj_table_merge.c reads it; no melds: PJ-4's three
+    suits all to show)."""
+    _, caps, room = hand_caps(sit)
+    jokers = len(sit.jokers)
+    want = YJ | TRIP | SEQ
+    rows = unit_rows(sit.real_counts, caps, jokers, jokers + room)
+    acc, _ = merged(rows, 4, 0, want, jokers, jokers + room)
+    found = _drawn_best([(r, x, m, False) for (g, p, x, n, f), (r, m) in acc.items()
+                         if g == 4 and p == 1 and x >= jokers and n == 3 and f & want == want],
+                        jokers, sit.win_by == "discard", INF)
+    d, mask, wild = found if found is not None else (-1, 0, False)
+    line = [w, jokers, jokers + room, int(sit.win_by == "discard"), d, mask, int(wild)]
+    for table in rows:
+        line.append(len(table))
+        for row in table:
+            line += row
+    out.write(" ".join(map(str, line)) + "\n")
 
 
 def _codes(rows: Any) -> list[str]:
