@@ -21,11 +21,15 @@ indicator random, 0-2 wildcard tiles), 30 % of them won on a discard (PJ-2's rul
    unbounded unit searches of the same hands (compiled ``pj_search``, no merge).
 4. ``--dump FILE``: each hand's four units' rows and the prototype's answer, for
    bench/pj_table_merge.c (the hand from rows a table would give: a bound, then the merge).
+5. ``--table-size TILES MAX_X``: a table of suit units' rows (no melds, the wildcard mode
+   ``next``, 0-2 jokers held, at most TILES real tiles a unit): its keys, and from 4,000 of
+   them sampled the rows a key, the bytes at 4 a row and the minutes to build on one core.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import random
 import sys
@@ -174,9 +178,13 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=51)
     ap.add_argument("--no-check", action="store_true")
     ap.add_argument("--no-time", action="store_true")
+    ap.add_argument("--table-size", nargs=2, type=int, metavar=("TILES", "MAX_X"))
     ap.add_argument("--dump", metavar="FILE",
                     help="write each hand's four units' rows and answer for bench/pj_table_merge.c")
     args = ap.parse_args()
+    if args.table_size:
+        table_size(*args.table_size)
+        return
     dump = open(args.dump, "w", encoding="ascii") if args.dump else None
     warm_up()
     own = PANJIN.own_advice
@@ -239,6 +247,34 @@ def main() -> None:
                   f"{s['kept_pairs'] / n:.0f}, those the bound keeps: {s['bound_pairs'] / n:.0f})")
     if not args.no_time:
         timing(recorded)
+
+
+def table_size(tiles: int, max_x: int) -> None:
+    """The keys of a suit unit's rows table and, sampled, its rows, bytes and build time."""
+    keys = []
+    for jokers in (0, 1, 2):
+        for pattern in itertools.product(range(5), repeat=9):
+            if sum(pattern) > min(tiles, 13 - jokers):
+                continue
+            keys.append((pattern, (4,) * 9, jokers))    # the indicator's suit is another
+            for i in range(9):                          # the indicator i, its wildcard i + 1
+                w = (i + 1) % 9
+                if pattern[w] == 0 and pattern[i] <= 3:
+                    caps = [4] * 9
+                    caps[i], caps[w] = 3, 0
+                    keys.append((pattern, tuple(caps), jokers))
+    sample = random.Random(1).sample(keys, min(4000, len(keys)))
+    rows = 0
+    start = time.process_time()
+    for pattern, caps, jokers in sample:
+        rows += len(pjunit.search(pattern, caps, _yj_flags(0, 9), 0, False, max_x, 99, jokers,
+                                  jokers, 4, None, (), False, True, None)[0])
+    spent = time.process_time() - start
+    per_key = rows / len(sample)
+    print(f"{len(keys)} keys; {per_key:.1f} rows a key; {len(keys) * per_key * 4 / 1e6:.0f} MB "
+          f"at 4 bytes a row; {spent / len(sample) * 1e6:.0f} µs a key, "
+          f"{len(keys) * spent / len(sample) / 60:.1f} min on one core "
+          f"(load {os.getloadavg()[0]:.1f})")
 
 
 def dump_hand(out: Any, w: int, sit: Any) -> None:
