@@ -3,6 +3,12 @@
 // that template. Hand-written and small on purpose: docs/decisions.md, "Offline, install and
 // caching".
 //
+// Where: under a script root (SCRIPT_NAME=/calc, docs/SERVING.md) the app serves it at
+// /calc/sw.js and static/js/app.js registers it with the scope /calc/. Every path below (the
+// lists, the routes, /t/<token>, /offline) is the app's own, as at the root: a URL's path is
+// read relative to the worker's scope (appPath) and a path made a URL by ROOT + path, so the
+// same bytes work at / and under any prefix.
+//
 // What it does:
 // - install: keeps the shell (CSS, JS, htmx, icons, the offline page, the empty calculator,
 //   the rules index, 我的牌桌) in the cache "webcalc-shell-<version>"; a fingerprinted file an older
@@ -35,6 +41,16 @@ const RULES = /*RULES*/[];
 const SHELL_CACHE = "webcalc-shell-" + VERSION;
 const SHELL_PREFIX = "webcalc-shell-";   // the only caches an update deletes
 const HASHED = /\.[0-9a-f]{10}\.[A-Za-z0-9]+$/;
+// the app's script root: "" when the scope is "/", "/calc" when it is "/calc/"
+const ROOT = new URL(self.registration.scope).pathname.replace(/\/$/, "");
+
+// the app's path of ``url`` ("/t/mine" for /calc/t/mine under /calc), or null: not the
+// app's (another origin, or outside the scope)
+function appPath(url) {
+  if (url.origin !== self.location.origin) return null;
+  if (ROOT === "") return url.pathname;
+  return url.pathname.startsWith(ROOT + "/") ? url.pathname.slice(ROOT.length) : null;
+}
 
 const TABLES_CACHE = "webcalc-tables";  // not SHELL_PREFIX: an update keeps it
 // /t/<token> (the other /t/ pages are not a table's); its poll's answers, /t/<token>/live,
@@ -46,22 +62,24 @@ const GONE = [404, 410];
 // a table page's URL that is "the table", with no room state: its copy is kept
 const BARE_TABLE = /^(\?((lang|done|new)=[A-Za-z0-9]*&?)*)?$/;
 
-// Routes, first match wins; a route without a handler leaves the request to the network.
+// Routes, first match wins (``path``: the app's path, appPath); a route without a handler
+// leaves the request to the network.
 const ROUTES = [
-  { name: "mine", test: (url, request) => url.pathname === "/t/mine" && request.mode === "navigate",
+  { name: "mine", test: (path, request) => path === "/t/mine" && request.mode === "navigate",
     handler: page },
-  { name: "tables", test: (url, request) => TABLE_PAGE.test(url.pathname) && request.mode === "navigate",
+  { name: "tables", test: (path, request) => TABLE_PAGE.test(path) && request.mode === "navigate",
     handler: tablePage },
-  { name: "poll", test: (url) => TABLE_POLL.test(url.pathname), handler: tablePoll },
-  { name: "api", test: (url) => url.pathname.startsWith("/api/"), handler: null },
-  { name: "static", test: (url) => url.pathname.startsWith("/static/"), handler: staticFile },
-  { name: "pages", test: (url, request) => request.mode === "navigate", handler: page },
+  { name: "poll", test: (path) => TABLE_POLL.test(path), handler: tablePoll },
+  { name: "api", test: (path) => path.startsWith("/api/"), handler: null },
+  { name: "static", test: (path) => path.startsWith("/static/"), handler: staticFile },
+  { name: "pages", test: (path, request) => request.mode === "navigate", handler: page },
 ];
 
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(SHELL_CACHE);
-    await Promise.all(SHELL.map(async (url) => {
+    await Promise.all(SHELL.map(async (path) => {
+      const url = ROOT + path;
       if (HASHED.test(url)) {
         const old = await caches.match(url);
         if (old) { await cache.put(url, old); return; }
@@ -87,14 +105,15 @@ self.addEventListener("activate", (event) => {
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
-  if (url.origin !== self.location.origin) return;
-  if (request.method === "POST" && request.mode === "navigate" && /^\/t\/[A-Za-z0-9_-]{16,64}\/hands$/.test(url.pathname)) {
+  const path = appPath(url);
+  if (path === null) return;
+  if (request.method === "POST" && request.mode === "navigate" && /^\/t\/[A-Za-z0-9_-]{16,64}\/hands$/.test(path)) {
     event.respondWith(recordOrQueue(request, url));
     return;
   }
   if (request.method !== "GET") return;
-  const route = ROUTES.find((r) => r.test(url, request));
-  if (route && route.handler) event.respondWith(route.handler(request, url, event));
+  const route = ROUTES.find((r) => r.test(path, request));
+  if (route && route.handler) event.respondWith(route.handler(request, url, event, path));
 });
 
 async function staticFile(request) {
@@ -103,24 +122,24 @@ async function staticFile(request) {
 
 // the same for everyone: the empty calculator, the rules pages, the offline page, each with
 // at most ?lang=zh|en
-function kept(url) {
+function kept(url, path) {
   const bare = url.search === "" || /^\?lang=(zh|en)$/.test(url.search);
-  return bare && (url.pathname === "/" || url.pathname === "/rules" || url.pathname === "/t/mine" ||
-                  url.pathname === "/offline" || /^\/rules\/[^/]+$/.test(url.pathname));
+  return bare && (path === "/" || path === "/rules" || path === "/t/mine" ||
+                  path === "/offline" || /^\/rules\/[^/]+$/.test(path));
 }
 
-async function page(request, url, event) {
+async function page(request, url, event, path) {
   const key = url.origin + url.pathname + url.search;
   try {
     const response = await fetch(request);
-    if (kept(url) && response.ok && response.type === "basic") {
+    if (kept(url, path) && response.ok && response.type === "basic") {
       const copy = response.clone();
       event.waitUntil(caches.open(SHELL_CACHE).then((cache) => cache.put(key, copy)));
-      if (url.pathname.startsWith("/rules")) event.waitUntil(keepRules(url.searchParams.get("lang")));
+      if (path.startsWith("/rules")) event.waitUntil(keepRules(url.searchParams.get("lang")));
     }
     return response;
   } catch (error) {
-    const copy = kept(url) && await caches.match(key, { ignoreVary: true });
+    const copy = kept(url, path) && await caches.match(key, { ignoreVary: true });
     if (copy) return copy;
     return offlinePage(url);
   }
@@ -130,7 +149,7 @@ async function page(request, url, event) {
 // browser asked for when the shell was kept
 async function offlinePage(url) {
   const lang = url.searchParams.get("lang");
-  const key = lang === "zh" || lang === "en" ? "/offline?lang=" + lang : "/offline";
+  const key = ROOT + (lang === "zh" || lang === "en" ? "/offline?lang=" + lang : "/offline");
   const copy = await caches.match(key, { ignoreVary: true });
   if (!copy) return Response.error();
   return new Response(copy.body, { status: 503, statusText: "Offline", headers: copy.headers });
@@ -143,7 +162,7 @@ async function keepRules(lang) {
   if (rulesKept.has(tail)) return;
   rulesKept.add(tail);
   const cache = await caches.open(SHELL_CACHE);
-  const todo = RULES.map((u) => u + tail);
+  const todo = RULES.map((path) => ROOT + path + tail);
   async function next() {
     for (let url = todo.shift(); url; url = todo.shift()) {
       if (await cache.match(url, { ignoreVary: true })) continue;

@@ -154,6 +154,35 @@ def test_service_worker_at_the_root_with_the_shell_filled_in(client):
     assert "/t/mine" in shell
 
 
+def test_service_worker_under_a_script_root_is_the_same_file(client):
+    """Under ``SCRIPT_NAME=/calc`` the worker is /calc/sw.js, byte for byte the root's: its
+    lists hold the app's paths and it puts its own scope before them (static/sw.js, ROOT).
+    Before, the lists held /calc/static/… beside a bare /offline and the worker matched root
+    paths only; and the page registered /sw.js, which under a prefix is not the app's."""
+    at_root = client.get("/sw.js").get_data(as_text=True)
+    under = client.get("/sw.js", base_url="http://localhost/calc/")
+    assert under.status_code == 200 and under.mimetype == "text/javascript"
+    assert under.get_data(as_text=True) == at_root
+    shell = json.loads(re.search(r"const SHELL = (\[.*?\]);", at_root).group(1))
+    assert not any(url.startswith("/calc") for url in shell)
+    for url in shell[:3] + ["/rules/PJ-10"]:                 # each is the app's under /calc
+        got = client.get(url, base_url="http://localhost/calc/")
+        assert got.status_code == 200, url
+        got.close()
+    assert "new URL(self.registration.scope)" in at_root
+    page = client.get("/", base_url="http://localhost/calc/").get_data(as_text=True)
+    app_js = re.search(r'src="(/calc/static/js/app\.[0-9a-f]{10}\.js)"', page).group(1)
+    with client.get(app_js[len("/calc"):], base_url="http://localhost/calc/") as got:
+        source = got.get_data(as_text=True)
+    assert 'register(ROOT + "/sw.js", { scope: ROOT + "/" })' in source
+
+
+def test_manifest_scope_under_a_script_root(client):
+    m = client.get("/manifest.webmanifest", base_url="http://localhost/calc/").get_json(force=True)
+    assert m["scope"] == m["id"] == "/calc/" and m["start_url"] == "/calc/"
+    assert all(i["src"].startswith("/calc/static/") for i in m["icons"])
+
+
 @pytest.mark.parametrize("lang,name,start", [("zh", "麻将计算器", "/"), ("en", "Mahjong", "/?lang=en")])
 def test_manifest(client, lang, name, start):
     resp = client.get("/manifest.webmanifest" + ("?lang=en" if lang == "en" else ""))

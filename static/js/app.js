@@ -1,11 +1,20 @@
 // webcalc: the little the page needs beyond htmx. No inline script (CSP script-src 'self').
 // "Copy link": the URL bar already holds the whole state; this copies it. The colours switch
 // (static/js/theme.js applies the choice before the first paint), the service worker
-// (static/sw.js, served at /sw.js), the "no network" line and the share picture's button.
+// (static/sw.js, served at <script root>/sw.js), the "no network" line and the share
+// picture's button.
 (function () {
   "use strict";
 
   var THEME_KEY = "webcalc-theme";
+  // the app's script root ("" at /, "/calc" under SCRIPT_NAME=/calc): this file is served at
+  // <root>/static/js/app.<hash>.js (url_for), so its own URL says where the app is mounted
+  var ROOT = (function () {
+    var src = document.currentScript && document.currentScript.src;
+    var path = src ? new URL(src, window.location.href).pathname : "";
+    var at = path.lastIndexOf("/static/");
+    return at > 0 ? path.slice(0, at) : "";
+  })();
 
   function show(button) {
     button.hidden = false;
@@ -121,13 +130,15 @@
   // a tap or a change whose request never reached the server: the page stays as it is
   document.addEventListener("htmx:error", function () {
     if (!navigator.onLine) { netStatus(true); return; }
-    fetch("/healthz", { cache: "no-store" }).then(
+    fetch(ROOT + "/healthz", { cache: "no-store" }).then(
       function () { netStatus(false); }, function () { netStatus(true); });
   });
 
   if ("serviceWorker" in navigator && window.isSecureContext) {
     window.addEventListener("load", function () {
-      navigator.serviceWorker.register("/sw.js").catch(function () { /* no offline copy */ });
+      // its scope: the app's pages (ROOT + "/"), the most a worker at ROOT + "/sw.js" may have
+      navigator.serviceWorker.register(ROOT + "/sw.js", { scope: ROOT + "/" })
+        .catch(function () { /* no offline copy */ });
     });
   }
 

@@ -11,7 +11,10 @@ docs/decisions.md "Offline, install and caching").
 * **The service worker** is ``static/sw.js`` served at ``/sw.js`` (scope ``/``, so no
   ``Service-Worker-Allowed`` header is needed), with the fingerprinted URLs of the shell
   and the rules pages written into it: a new CSS or JS file changes the worker's bytes, and
-  the browser installs the new worker.
+  the browser installs the new worker. Under a script root (``SCRIPT_NAME=/calc``) it is
+  ``/calc/sw.js`` with the scope ``/calc/`` (``static/js/app.js`` registers it there); its
+  lists hold the app's paths without the script root, and the worker reads every URL
+  relative to its scope, so its bytes are the same at ``/`` and under any prefix.
 * **The manifest** is ``static/manifest.webmanifest`` served at ``/manifest.webmanifest``
   in the reader's language, with the icons' fingerprinted URLs written into it.
 * **The offline page** (``/offline``) is what the service worker shows for a page that is
@@ -167,12 +170,19 @@ def _static_source(name: str) -> str:
 
 def precache_lists() -> dict:
     """What the service worker keeps: the shell (fingerprinted files, the offline page in
-    each language, the empty calculator, the rules index and 我的牌桌) and the rules pages."""
+    each language, the empty calculator, the rules index and 我的牌桌) and the rules pages.
+    Each is the app's path, without the request's script root: the worker puts its own
+    scope before it (static/sw.js, ``ROOT``)."""
     from .rules_content import rules as every_rule
 
-    shell = [url_for("static", filename=f) for f in SHELL_FILES]
+    root = request.script_root
+
+    def app_path(url: str) -> str:
+        return url[len(root):] if root and url.startswith(root + "/") else url
+
+    shell = [app_path(url_for("static", filename=f)) for f in SHELL_FILES]
     shell += ["/offline", "/offline?lang=zh", "/offline?lang=en", "/", "/rules", "/t/mine"]
-    rules = [url_for("rules.rule", rule_id=r.id) for r in every_rule()]
+    rules = [app_path(url_for("rules.rule", rule_id=r.id)) for r in every_rule()]
     return {"shell": shell, "rules": rules}
 
 
@@ -203,6 +213,9 @@ def manifest():
         description=str(_(
             "三门峡 · 郑州 · 盘锦 · 晋城: what you wait for, how many are left, how the hand reads")),
         start_url=url_for("pages.index", lang=lang_param()),
+        # the app's pages, "/" or the script root's ("/calc/"): as the service worker's scope
+        id=url_for("pages.index"),
+        scope=url_for("pages.index"),
         theme_color=THEME["light"],
         background_color=BACKGROUND["light"],
         icons=[{"src": url_for("static", filename=f), "sizes": s, "type": t, "purpose": p}
