@@ -39,7 +39,9 @@ preload_app = True
 def on_starting(server):
     """In the master, after preload_app and before any worker forks: fill the engine's
     per-suit tables (webcalc.warmup), then render each page once (webcalc.web.warmup:
-    templates compiled, catalogues and locale data read), so each worker inherits them warm."""
+    templates compiled, catalogues and locale data read; under the script root the workers
+    serve, ``SCRIPT_NAME``, which gunicorn's ``raw_env`` has set by now), so each worker
+    inherits them warm."""
     import gc
 
     from webcalc.warmup import warm_up

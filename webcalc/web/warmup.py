@@ -11,10 +11,16 @@ not rendered). So the templates are compiled, both message catalogues read and t
 per-language tile HTML built in the master, and every worker forks with them (shared
 copy-on-write): its first page is as fast as the rest. The chart and QR libraries are
 imported here too. No request touches the ledger's database.
+
+The pages are asked for under the script root the workers will serve (gunicorn's
+``SCRIPT_NAME``, docs/SERVING.md): the pieces rendered once and kept
+(``templating.spliced``, ``room_page.room_sections``) are kept per script root, as their
+links hold it, so pages warmed at ``/`` would fill copies no request under ``/calc`` uses.
 """
 
 from __future__ import annotations
 
+import os
 import time
 
 from flask import Flask
@@ -39,16 +45,20 @@ def _host(app: Flask) -> str:
     return "localhost"
 
 
-def warm_pages(app: Flask) -> dict:
-    """Ask ``app`` for each page above in ``zh`` and ``en``; returns ``{"requests": n,
-    "answered": m, "seconds": s}`` (``m``: the answers below 400). Never raises for an
-    answer: a page that fails here fails the same way for a visitor, and is logged there."""
+def warm_pages(app: Flask, script_root: str | None = None) -> dict:
+    """Ask ``app`` for each page above in ``zh`` and ``en``, under ``script_root`` (by default
+    the environment's ``SCRIPT_NAME``, where gunicorn takes it from: ``""`` at the root,
+    ``"/calc"`` under a prefix); returns ``{"requests": n, "answered": m, "seconds": s}``
+    (``m``: the answers below 400). Never raises for an answer: a page that fails here fails
+    the same way for a visitor, and is logged there."""
     from urllib.parse import urlencode
 
     from werkzeug.test import Client  # Flask's test client would load click.testing, pdb …
 
     client = Client(app)
-    base = f"http://{_host(app)}"
+    if script_root is None:
+        script_root = os.environ.get("SCRIPT_NAME", "")
+    base = f"http://{_host(app)}{script_root.rstrip('/')}"
     t0 = time.perf_counter()
     n = ok = 0
 
