@@ -59,8 +59,9 @@ const TABLE_PAGE = /^\/t\/([A-Za-z0-9_-]{16,64})$/;
 const TABLE_POLL = /^\/t\/([A-Za-z0-9_-]{16,64})\/live$/;
 // the answers that say a link no longer opens its table
 const GONE = [404, 410];
-// a table page's URL that is "the table", with no room state: its copy is kept
-const BARE_TABLE = /^(\?((lang|done|new)=[A-Za-z0-9]*&?)*)?$/;
+// a table page's URL that is "the table", with no room state: its copy is kept (a free
+// table's URL always names its entry's idempotency_key: webcalc/web/ledger_table.py)
+const BARE_TABLE = /^(\?((lang|done|new|again|idempotency_key)=[A-Za-z0-9_-]*&?)*)?$/;
 
 // Routes, first match wins (``path``: the app's path, appPath); a route without a handler
 // leaves the request to the network.

@@ -80,7 +80,7 @@ def open_table(page, base: str, variant: str, options: tuple[str, ...] = ()) -> 
     for name in options:
         page.check(f"#opt_{name}")
     page.click("#new-table button.primary")
-    page.wait_for_url("**/t/*?new=1")
+    page.wait_for_url("**/t/*?new=1*")      # a free table's names its entry's key
     return page.url.split("?")[0]
 
 

@@ -235,3 +235,70 @@ def test_free_hands_queued_offline_in_ios_wechat_are_recorded_as_shown(browser, 
         assert errors == []
     finally:
         ctx.close()
+
+
+@pytest.mark.parametrize("js", [True, False], ids=["js", "nojs"])
+def test_back_after_a_free_record_and_record_again_records_nothing(browser, server, js):
+    """WeChat (Android's agent, service workers blocked), JS on and off: a free hand
+    recorded, the back button, the same amounts typed and 记入 again: the same entry (its key
+    rides in the page's URL), nothing recorded, and the page says so (before: hand 2, the
+    same amounts again). The page after a record is a new entry: the same amounts record.
+    Back after 撤销 and 记入: 409, the amounts kept, one tap from recording them."""
+    from playwright.sync_api import expect
+
+    from tests.browsers import SCREENSHOTS, WECHAT_ANDROID
+
+    base, app = server
+    ledger = app.extensions["ledger"]
+    ctx = browser.new_context(locale="zh-CN", viewport={"width": 390, "height": 844},
+                              java_script_enabled=js, user_agent=WECHAT_ANDROID,
+                              service_workers="block", has_touch=True)
+    page = ctx.new_page()
+    page.set_default_timeout(15_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+
+    def record(amounts) -> None:
+        for i, x in enumerate(amounts):
+            page.fill(f"#free-p{i}", x)
+        submit(page, "#free-record")
+
+    try:
+        token = open_free_table(page, base)
+        record(["9", "-3", "-3", "-3"])
+        expect(page.locator("#done")).to_contain_text("第 1 手已记入")
+        page.go_back()
+        page.wait_for_load_state()
+        record(["9", "-3", "-3", "-3"])
+        expect(page.locator("#done")).to_contain_text(
+            "这一手已经记过了，是第 1 手：这次没有再记一遍。")
+        assert [h["number"] for h in ledger.table(token)["hands"]] == [1]
+        record(["9", "-3", "-3", "-3"])                 # a new hand, the same amounts
+        expect(page.locator("#done")).to_contain_text("第 2 手已记入")
+        assert totals(page) == ["18", "-6", "-6", "-6"]
+        # 撤销 hand 2, then the back button to its entry (two pages back) and 记入
+        submit(page, "#hand-2 #undo")
+        assert totals(page) == ["9", "-3", "-3", "-3"]
+        while "again=1" not in page.url:                # the entry that recorded hand 2
+            page.go_back()
+            page.wait_for_load_state()
+        with page.expect_response(lambda r: r.request.method == "POST") as info:
+            record(["9", "-3", "-3", "-3"])
+        assert info.value.status == 409
+        expect(page.locator(".alert[role=alert]").first).to_contain_text(
+            "这一手记过一次，是第 2 手，已经撤销了：这次什么也没有记。")
+        assert page.input_value("#free-p0") == "9"        # nothing lost
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        SCREENSHOTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / f"free-back-after-undo-{'js' if js else 'nojs'}"
+                                                f"-390x844.png"))
+        assert len(ledger.table(token)["hands"]) == 2
+        submit(page, "#free-record")                    # one tap: recorded
+        expect(page.locator("#done")).to_contain_text("第 2 手已记入")
+        t = ledger.table(token)
+        assert [(h["number"], h["status"]) for h in t["hands"]] == [
+            (1, "recorded"), (2, "voided"), (3, "recorded")]
+        assert t["totals"] == [18, -6, -6, -6]
+        assert errors == []
+    finally:
+        ctx.close()

@@ -14,7 +14,18 @@ NAMES = ["老王", "小李", "阿梅", "张师傅"]
 
 @pytest.fixture()
 def client(make_app):
-    return make_app().test_client()
+    """A client that follows a GET's 303 as a browser does: a free table's page without the
+    entry's key in its URL answers 303 to the URL with one (ledger_table.table)."""
+    from flask.testing import FlaskClient
+
+    class Browser(FlaskClient):
+        def get(self, *args, **kw):
+            kw.setdefault("follow_redirects", True)
+            return super().get(*args, **kw)
+
+    app = make_app()
+    app.test_client_class = Browser
+    return app.test_client()
 
 
 def csrf(html: str) -> str:
@@ -256,7 +267,8 @@ def test_a_calculators_hand_sent_to_a_free_table_says_it_was_not_taken(client, l
     token = open_free(client)
     state = {"variant": "zhengzhou", "hand": "123m456m789m123p55s", "winning_tile": "5s",
              "s_winner": "0", **({"lang": lang} if lang else {})}
-    r = client.get("/t/send", query_string={"table": f"http://localhost/t/{token}", **state})
+    r = client.get("/t/send", query_string={"table": f"http://localhost/t/{token}", **state},
+                   follow_redirects=False)
     assert r.status_code == 303
     html = client.get(r.headers["Location"]).get_data(as_text=True)
     refused = re.search(r'<p class="alert" role="alert" id="entry-refused">(.*?)</p>', html, re.S)
@@ -266,6 +278,70 @@ def test_a_calculators_hand_sent_to_a_free_table_says_it_was_not_taken(client, l
     line = html_lib.unescape(refused.group(1))
     assert text in line, line
     assert "/?variant=zhengzhou&hand=123m456m789m123p55s" in line      # the way back
+    assert "idempotency_key" not in line
     assert 'id="free-p0"' in html and 'name="p0" value=""' in html
     assert "entry-refused" not in client.get(f"/t/{token}").get_data(as_text=True)
     assert table(client, token)["hands"] == []
+
+
+@pytest.mark.parametrize("lang,again,undone", [
+    ("zh", "这一手已经记过了，是第 1 手：这次没有再记一遍。",
+     "这一手记过一次，是第 3 手，已经撤销了：这次什么也没有记。"),
+    ("en", "This entry was recorded already, as hand 1: nothing was recorded again.",
+     "This entry was recorded already, as hand 3, and was undone: nothing was recorded.")])
+def test_the_back_button_after_a_record_is_the_same_entry(client, lang, again, undone):
+    """A free table's page URL names its entry's key (a bare URL answers 303 to one), so the
+    page the back button draws again after 记入 is the same entry: 记入 there records nothing
+    and says so (before: a fresh key, the same amounts recorded as hand 2). The page after a
+    record is a new entry: the same amounts record. Back after 撤销 and 记入: 409, nothing
+    recorded, the amounts kept under a fresh key, one tap from recording them."""
+    import html as html_lib
+
+    headers = {"Accept-Language": lang}
+    token = open_free(client)
+    amounts = {"mode": "points", "p0": "9", "p1": "-3", "p2": "-3", "p3": "-3"}
+
+    def opened(url: str) -> tuple[str, str, dict]:
+        """GET ``url`` (following its 303): the URL it landed on, the entry's action and
+        the form's fields."""
+        r = client.get(url, headers=headers)
+        page = r.get_data(as_text=True)
+        form = page[page.index('id="free-form"'):]
+        action = html_lib.unescape(re.search(r'formaction="([^"]+)"', form).group(1))
+        return r.request.full_path.rstrip("?"), action, {"csrf_token": csrf(page)}
+
+    first, action, fields = opened(f"/t/{token}")
+    key = re.search(r"idempotency_key=([A-Za-z0-9_-]+)", first).group(1)
+    assert f"idempotency_key={key}" in action
+    r = client.post(action, data={**fields, **amounts}, headers=headers)
+    assert r.status_code == 303 and "done=1" in r.headers["Location"]
+    after = r.headers["Location"].split("#")[0]
+    assert "idempotency_key=" in after and key not in after      # the next entry's own key
+    # the back button: the first page again, and 记入 again with the same amounts
+    back, action, fields = opened(first)
+    assert back == first and f"idempotency_key={key}" in action
+    r = client.post(action, data={**fields, **amounts}, headers=headers)
+    assert r.status_code == 303 and "again=1" in r.headers["Location"]
+    assert again in client.get(r.headers["Location"], headers=headers).get_data(as_text=True)
+    assert len(table(client, token)["hands"]) == 1
+    # the page after the record: a new entry, the same amounts record
+    _url, action, fields = opened(after)
+    assert client.post(action, data={**fields, **amounts}).status_code == 303
+    assert [h["number"] for h in table(client, token)["hands"]] == [1, 2]
+    # hand 3, 撤销, the back button to its entry and 记入: 409, nothing recorded
+    third, action, fields = opened(f"/t/{token}")
+    assert client.post(action, data={**fields, **amounts}).status_code == 303
+    r = client.post(f"/t/{token}/undo", data={**fields, "number": "3"})
+    assert r.status_code == 303
+    _url, action, fields = opened(third)
+    r = client.post(action, data={**fields, **amounts}, headers=headers)
+    page = r.get_data(as_text=True)
+    assert r.status_code == 409 and undone in html_lib.unescape(page), page[:3000]
+    assert 'name="p0" value="9"' in page                       # nothing lost
+    fresh = html_lib.unescape(re.search(r'formaction="([^"]+)"', page).group(1))
+    assert re.search(r"idempotency_key=([A-Za-z0-9_-]+)", fresh).group(1) not in third
+    assert client.post(fresh, data={"csrf_token": csrf(page), **amounts}).status_code == 303
+    hands = table(client, token)["hands"]
+    assert [(h["number"], h["status"]) for h in hands] == [
+        (1, "recorded"), (2, "recorded"), (3, "voided"), (4, "recorded")]
+    assert hands[2]["void_code"] == "undone"

@@ -18,11 +18,12 @@ from decimal import Decimal
 from typing import Any
 from urllib.parse import urlencode
 
-from flask import abort, redirect, request, url_for
+from flask import abort, request, url_for
 from flask_babel import gettext as _
 
 from ..errors import InputError
 from ..ledger import BadKey, Conflict, IdempotencyConflict, LedgerError, is_free
+from ..ledger.checks import KEY_SHAPE
 from ..ledger.points import amount, parse_decimal
 from ..messages import Message
 from .i18n import lang_param, localized
@@ -207,10 +208,13 @@ def posted(t: dict, token: str, correcting: dict | None, fresh_key: bool = False
 
 
 def save(token: str, t: dict, number: int | None, *, ledger, page, load, status):
-    """记入 of a free hand (``number`` None) or its correction, from the posted form.
-    ``ledger`` is the service, ``page(token, table, **kw)`` renders the table page,
-    ``load(token)`` reads the table in the reader's language and ``status`` maps a ledger
-    error to its HTTP status (the table page's own, :mod:`.ledger_load`)."""
+    """记入 of a free hand (``number`` None) or its correction, from the posted form: the
+    ledger's :class:`~webcalc.ledger.Recorded`, which :mod:`.ledger_record` answers as it
+    answers a room's (the 303, a repeat of the same form, the back button after 撤销), or
+    the page again (an error, a conflict). ``ledger`` is the service, ``page(token, table,
+    **kw)`` renders the table page, ``load(token)`` reads the table in the reader's
+    language and ``status`` maps a ledger error to its HTTP status (the table page's own,
+    :mod:`.ledger_load`)."""
     correcting = None
     if number is not None:
         correcting = next((x for x in t["hands"] if x["number"] == number), None)
@@ -222,11 +226,11 @@ def save(token: str, t: dict, number: int | None, *, ledger, page, load, status)
         return page(token, t, status=422, free_entry=entry)
     try:
         if number is None:
-            rec = ledger.record(token, {
+            return ledger.record(token, {
                 **body, "idempotency_key": entry.key,
                 "expected_number": request.values.get("expected_number", type=int)})
         else:
-            rec = ledger.correct(token, number, {
+            return ledger.correct(token, number, {
                 **body, "expected_revision": request.values.get("expected_revision", type=int)})
     except InputError as err:
         attach(entry, err)
@@ -247,8 +251,6 @@ def save(token: str, t: dict, number: int | None, *, ledger, page, load, status)
     except LedgerError as err:
         return page(token, load(token), status=status(err), message=localized(err.message),
                     free_entry=entry)
-    return redirect(url_for("ledger_pages.table", token=token, lang=lang_param(),
-                            done=rec.hand["number"]) + "#entry", 303)
 
 
 def sent_refusal() -> tuple[str, str] | None:
@@ -260,7 +262,8 @@ def sent_refusal() -> tuple[str, str] | None:
     if theirs is None and "hand" not in args or is_free(theirs):
         return None
     back = url_for("pages.index") + "?" + urlencode(
-        [(k, v) for k, v in args.items(multi=True) if k not in ("done", "new", "correct")])
+        [(k, v) for k, v in args.items(multi=True)
+         if k not in ("done", "new", "correct", "idempotency_key")])
     return (_("This table is free scoring: it records each seat's amount, not a hand's tiles. "
               "Nothing of the calculator's hand was filled in: type below what each seat won "
               "or paid (the calculator's result lists it)."), back)
@@ -268,11 +271,20 @@ def sent_refusal() -> tuple[str, str] | None:
 
 def entry(t: dict, token: str, given: FreeEntry | None) -> FreeEntry:
     """The entry the page shows: ``given`` (a posted form), else a correction of hand
-    ``?correct=n`` (a counted hand), else the next hand."""
+    ``?correct=n`` (a counted hand), else the next hand; under the idempotency key its URL
+    names (:func:`url_key`), as a room's entry: the page the back button draws again after a
+    record is the same entry, and 记入 there records nothing new."""
     if given is not None:
         return given
     n = request.args.get("correct", type=int)
     h = next((x for x in t["hands"] if x["number"] == n), None) if n else None
     if h is not None and not (h["kind"] != "adjustment" and h["status"] == "recorded"):
         h = None
-    return FreeEntry(t, token, h)
+    return FreeEntry(t, token, h, key=url_key(request.args))
+
+
+def url_key(args) -> str | None:
+    """The entry's idempotency key ``args`` name, when of the shape the ledger takes (a
+    free table's page URL always names one: ``ledger_table.table``), else None."""
+    key = args.get("idempotency_key")
+    return key if key and KEY_SHAPE.fullmatch(key) else None

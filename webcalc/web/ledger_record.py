@@ -5,6 +5,7 @@ input, the conflict, or the new result when the posted fields are not what the p
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from flask import abort, make_response, redirect, render_template, request, url_for
@@ -12,7 +13,7 @@ from flask_babel import gettext as _
 from werkzeug.datastructures import MultiDict
 
 from ..errors import InputError
-from ..ledger import BadKey, Conflict, IdempotencyConflict, LedgerError, is_free, table_in
+from ..ledger import BadKey, Conflict, IdempotencyConflict, LedgerError, Recorded, is_free, table_in
 from . import ledger_free
 from .htmx import add_vary
 from .i18n import current_lang, lang_param
@@ -62,8 +63,12 @@ def _save(token: str, number: int | None):
     if t["access"] != "edit":
         return not_editable(token, t)
     if is_free(t["variant"]):               # four amounts, not a room
-        return ledger_free.save(token, t, number, ledger=ledger(), page=table_page,
+        done = ledger_free.save(token, t, number, ledger=ledger(), page=table_page,
                                 load=load_table, status=lambda e: STATUS.get(type(e), 400))
+        if not isinstance(done, Recorded):  # the page again: an error, a conflict
+            return done
+        return _recorded(token, number, done, lambda fresh: {
+            "free_entry": ledger_free.posted(fresh, token, None, fresh_key=True)})
     correcting = None
     if number is not None:
         correcting = next((x for x in t["hands"] if x["number"] == number), None)
@@ -108,12 +113,20 @@ def _save(token: str, number: int | None):
     except LedgerError as err:
         return table_page(token, load_table(token), st=st, status=STATUS.get(type(err), 400),
                           message=error_text(err))
+    return _recorded(token, number, rec, lambda fresh: {
+        "st": _posted_room(fresh, token, None, renumber=True, fresh_key=True)})
+
+
+def _recorded(token: str, number: int | None, rec: Recorded, offered) -> Any:
+    """The answer to a record or correction the ledger took: 303 to the table page
+    (:func:`done_url`), the same for a room's entry and a free table's. A record whose key
+    had recorded its entry before (``created`` False) says so (``again``); when that entry
+    was undone (or voided) since (the back button after 撤销), nothing is recorded and the
+    page says so, 409, the entry offered again as the next one under a key of its own
+    (``offered(fresh table)``: the page's arguments for it), else the page said "recorded
+    already" of a hand counted nowhere."""
     if number is None and not rec.created and rec.hand["status"] != "recorded":
-        # the key's entry was undone (or voided) since: the back button after 撤销. Nothing
-        # is recorded and the page says so, the entry offered again as the next one under a
-        # key of its own (else the page said "recorded already" of a hand counted nowhere)
         fresh = load_table(token)
-        st = _posted_room(fresh, token, None, renumber=True, fresh_key=True)
         n = rec.hand.get("hand_no") or rec.hand["number"]
         if rec.hand.get("void_code") == "undone":
             said = _("This entry was recorded already, as hand %(n)s, and was undone: nothing "
@@ -121,16 +134,19 @@ def _save(token: str, number: int | None):
         else:
             said = _("This entry was recorded already, as hand %(n)s, and was voided: nothing "
                      "was recorded. Press the button again to record it as a new hand.", n=n)
-        return table_page(token, fresh, st=st, status=409, message=said)
+        return table_page(token, fresh, status=409, message=said, **offered(fresh))
     return redirect(done_url(token, rec, again=number is None and not rec.created), 303)
 
 
-def done_url(token: str, rec, again: bool = False) -> str:
+def done_url(token: str, rec: Recorded, again: bool = False) -> str:
     """The table page after a record: the entry it names (``done``), and ``again=1`` when
     it was recorded before and nothing new was written (its form posted again: a double
-    tap, or the back button and 记入 again), which the page says."""
+    tap, or the back button and 记入 again), which the page says. A free table's page names
+    its next entry's key (``ledger_table.table``: its URL always does), so it is not sent
+    on once more."""
+    key = secrets.token_urlsafe(12) if is_free(rec.table["variant"]) else None
     return url_for(".table", token=token, lang=lang_param(), done=rec.hand["number"],
-                   again=1 if again else None) + "#entry"
+                   again=1 if again else None, idempotency_key=key) + "#entry"
 
 
 def _record(token: str, home: TableHome, body: dict):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import secrets
 import threading
 from collections import OrderedDict
 from urllib.parse import urlencode
@@ -33,9 +34,20 @@ from .room_page import analyse, needs_redirect, read_room_state, render_room
 def table(token: str):
     """The table page. With the edit token of a ruled table, its entry is a room read from
     the query (:func:`.ledger_home.home_of`): a URL that is not the room's canonical one
-    answers 303 to it, an htmx tap the room alone, else the whole page (:func:`table_page`)."""
+    answers 303 to it, an htmx tap the room alone, else the whole page (:func:`table_page`).
+    A free table's edit page answers 303 to its URL with the entry's idempotency key when
+    the URL names none (:func:`.ledger_free.url_key`): there is no tap before its 记入 to
+    put the key in the URL (as a room's first tap does), and the page the back button draws
+    again must be the same entry (docs/LEDGER.md "Idempotency keys")."""
     t = load_table(token)
-    if t["access"] != "edit" or is_free(t["variant"]):
+    if t["access"] != "edit":
+        return table_page(token, t)
+    if is_free(t["variant"]):
+        if ledger_free.url_key(request.args) is None:
+            args = request.args.copy()
+            args["idempotency_key"] = secrets.token_urlsafe(12)
+            return add_vary(redirect(url_for(".table", token=token) + "?" + urlencode(
+                list(args.items(multi=True))), 303))
         return table_page(token, t)
     home = home_of(t, token, request.args)
     st = read_room_state(home, request.args)
