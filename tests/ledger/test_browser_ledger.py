@@ -385,12 +385,12 @@ def test_english_ledger_page(browser, server, js):
         assert page.input_value("#hand") == "123m456p789s1112x"
         page.locator("#hand-1 details.payments summary").click()
         expect(page.locator("#hand-1 details.payments")).to_contain_text(
-            "South self-draw: base 1 ×(1+pao 0+pao 1) = 2")
+            "Li self-draw: base 1 ×(1+pao 0+pao 1) = 2")     # the players, not the seats
         expect(page.locator("#hand-1 details.payments")).to_contain_text(
-            "North concealed kong: base 1 ×(1+pao 0+pao 1) = 2")
+            "Zhang concealed kong: base 1 ×(1+pao 0+pao 1) = 2")
         page.locator("#hand-2 details.payments summary").click()
         expect(page.locator("#hand-2 details.payments")).to_contain_text(
-            "Table fee 20: paid by East, split evenly between the four, 5 each")
+            "Table fee 20: paid by Wang, split evenly between the four, 5 each")
         shown = page.evaluate(SHOWN_TEXT)
         assert not re.findall(r"[\u3400-\u9fff]+", shown), re.findall(r".*[\u3400-\u9fff].*",
                                                                        shown)[:10]

@@ -249,7 +249,7 @@ def test_the_english_page_has_no_chinese(client):
     assert "Free scoring" in html and "Or: who won, and what each other seat pays" in entry
     assert not re.findall(r"[\u3400-\u9fff]+", entry), re.findall(r".*[\u3400-\u9fff].*", entry)
     hand = html[html.index('id="hand-1"'):html.index("</li>", html.index('id="hand-1"'))]
-    assert "Free-scoring hand" in hand and "Points: South pays East 3" in hand
+    assert "Free-scoring hand" in hand and "Points: Li pays Wang 3" in hand    # the names, not the seats
     assert not re.findall(r"[\u3400-\u9fff]+", hand), hand
     new = client.get("/t/new?lang=en").get_data(as_text=True)
     assert '<option value="free">Free scoring</option>' in new

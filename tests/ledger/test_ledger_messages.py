@@ -521,13 +521,14 @@ def test_english_ledger_pages_show_no_chinese(make_app):
         assert not re.findall(r".{0,40}[（）：，。、].{0,40}", html), url  # Chinese punctuation
     assert "Wang (East seat)" in client.get(f"/t/{token}").get_data(as_text=True)
     html = client.get(f"/t/{view}").get_data(as_text=True)
-    assert "Table fee 20: paid by East, split evenly between the four, 5 each" in html
-    assert "Adjustment: North pays East 5" in html
-    assert "West self-draw: base 1 ×(1+pao 0+pao 1) = 2" in html      # hand 1, corrected
-    assert "North concealed kong: base 1 ×(1) = 1 (ZZ-5)" in html      # no kong_pao option
+    # the details name the players, as the CSV does (East → Wang, West → Mei, North → Zhang)
+    assert "Table fee 20: paid by Wang, split evenly between the four, 5 each" in html
+    assert "Adjustment: Zhang pays Wang 5" in html
+    assert "Mei self-draw: base 1 ×(1+pao 0+pao 1) = 2" in html        # hand 1, corrected
+    assert "Zhang concealed kong: base 1 ×(1) = 1 (ZZ-5)" in html      # no kong_pao option
     # the Chinese page of the same table is Chinese
     zh = client.get(f"/t/{view}", headers={"Accept-Language": "zh-CN"}).get_data(as_text=True)
-    assert "台费 20：东家垫付，四家均摊，每家 5" in zh and "调整：北家付东家 5" in zh
+    assert "台费 20：Wang垫付，四家均摊，每家 5" in zh and "调整：Zhang付Wang 5" in zh
 
 
 def test_english_csv_export(make_app):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import html as htmllib
 import io
+import json
 import re
 
 import pytest
@@ -487,6 +488,36 @@ def test_the_csv_details_name_the_players_not_the_seats(client):
             (payer, "东家", detail) for payer in ("老王", "阿梅", "张师傅")]
         assert [(r[7], r[8], r[11]) for r in rows[4:7]] == [
             (payer, "老王", fee) for payer in ("东家", "阿梅", "张师傅")]
+
+
+def test_the_table_pages_payment_details_name_the_players_not_the_seats(client):
+    """The table page's payments (its hand list, edit and view link, zh and en, and its
+    poll's /live) name the players in each detail, as the CSV does (before: "南家自摸…"
+    beside "老王 付给 小李"); a player named 东家 is not renamed again, a typed note stays."""
+    token = open_table(client)
+    record(client, token, hand=WIN, winning_tile="2z", s_dealer="0", s_winner="1")
+    client.application.extensions["ledger"].record(
+        token, {"adjustment": {"fee": 20, "paid_by": 0, "note": "东家 East 台费"}})
+    view = view_token_of(token)
+    for lang, detail, fee in [
+            ("zh", "小李自摸：底1 ×(1+跑0+跑0) = 1（ZZ-4）",
+             "东家 East 台费 20：老王垫付，四家均摊，每家 5"),
+            ("en", "小李 self-draw: base 1 ×(1+pao 0+pao 0) = 1 (ZZ-4)",
+             "东家 East 台费 20: paid by 老王, split evenly between the four, 5 each")]:
+        for path in (f"/t/{token}", f"/t/{view}", f"/t/{token}/live"):
+            page = htmllib.unescape(client.get(f"{path}?lang={lang}").get_data(as_text=True))
+            details = re.findall(r'<details class="payments">.*?</details>', page, re.S)
+            assert len(details) == 2, path
+            fees, hand = details                          # the newest first
+            said = re.findall(r"<small>(.*?)</small>", hand)
+            assert said == [detail] * 3, (path, said)
+            assert re.findall(r"<small>(.*?)</small>", fees) == [fee] * 3, path
+            assert "南家" not in hand and "South" not in hand
+    # the JSON export holds no payment detail at all (each entry's request and nets): no
+    # seat words to name (docs/API.md "Export")
+    doc = client.get(f"/t/{token}/export.json?raw=1").get_json()
+    assert all("settlement" not in e and "payments" not in e for e in doc["entries"])
+    assert "南家" not in json.dumps(doc, ensure_ascii=False)
 
 
 def test_jincheng_entry_reads_its_checkboxes_as_a_form(client):

@@ -16,15 +16,13 @@ from flask_babel import gettext as _
 from flask_babel import pgettext
 
 from ..ledger import POINTS, Busy, NotFound
-from ..message_json import from_json
-from ..messages import localize
 from ..settlement import fmt
 from . import wechat
 from .htmx import add_vary
 from .i18n import current_lang, lang_param, localized
 from .ledger_load import ledger, load_probed, load_table, page_etag, view_token_of
 from .ledger_shared import COLORS, csv_text, load_pygal, qr_png, qr_response, text_width
-from .ledger_view import filename, view_helpers
+from .ledger_view import filename, named_details, view_helpers
 
 
 def preload() -> None:
@@ -278,35 +276,6 @@ def _csv_status(h: dict) -> str:
     return pgettext("csv status", "Voided")
 
 
-def _seats_as(data, names: list[str]):
-    """Stored message codes (:func:`webcalc.message_json.to_json`) with each seat
-    (``{"code": "seat.n"}``: 东家 …, East …) written as the table names its player."""
-    if isinstance(data, dict):
-        code = data.get("code")
-        if (isinstance(code, str) and code.startswith("seat.") and code[5:] in "0123"
-                and len(code) == 6 and not data.get("params")):
-            return names[int(code[5])]
-        return {k: _seats_as(v, names) for k, v in data.items()}
-    if isinstance(data, list):
-        return [_seats_as(v, names) for v in data]
-    return data
-
-
-def _named_detail(text: str, code, names: list[str], lang: str) -> str:
-    """A payment's detail (``text``, in ``lang``) with the players' names where it names a
-    seat, rendered from its stored codes (``code``); ``text`` as it is when there are none,
-    or when they do not render to it (codes and text from different revisions, a catalogue
-    changed since): never a detail other than the entry's."""
-    if code is None:
-        return text
-    try:
-        if localize(from_json(code), lang) != text:
-            return text
-        return str(localize(from_json(_seats_as(code, names)), lang))
-    except Exception:  # noqa: BLE001 - codes this code cannot read: the stored text
-        return text
-
-
 # GET /t/<token>/export.csv
 def export_csv(token: str):
     """The evening as a spreadsheet (UTF-8 with a BOM: Excel then reads the Chinese names
@@ -320,7 +289,8 @@ def export_csv(token: str):
     empty for an adjustment and an undone or voided entry; the entry's id is in its own
     column), times are local in ``?tz=`` (default :data:`CSV_ZONE`, named in the header), a
     荒庄 has no tiles to check, and a corrected entry carries its revision. A payment's
-    detail names the players as the table does, not the seats (:func:`_named_detail`)."""
+    detail names the players as the table does, not the seats
+    (:func:`.ledger_view.named_details`)."""
     zone = _csv_zone(request.args.get("tz"))
     if zone is None:
         return Response(_("Unknown time zone %(zone)s: use a name such as Asia/Shanghai.",
@@ -365,13 +335,9 @@ def export_csv(token: str):
             note = (h["request"].get("adjustment", {}).get("note", "") if adjustment
                     else h["request"].get("note", ""))
             w.writerow(head + ["", "", "", "", csv_text(note), ""] + tail)
-        stored = codes.get(h["number"]) or []
-        if len(stored) != len(h["settlement"]["payments"]):
-            stored = []
-        for i, p in enumerate(h["settlement"]["payments"]):
+        details = named_details(h, codes, t["names"], lang)
+        for p, detail in zip(h["settlement"]["payments"], details, strict=True):
             item = p.get("item") or ""
-            detail = _named_detail(p.get("detail") or "", stored[i] if stored else None,
-                                   t["names"], lang)
             w.writerow(head + [names[p["from"]], names[p["to"]], fmt(p["amount"]),
                                csv_text(items.get(item, item)), csv_text(detail),
                                csv_text(p.get("rule") or "")] + tail)

@@ -82,7 +82,7 @@ def live(token: str):
         if part != "rest":
             html += Markup(render_template(
                 "_ledger_live.html", table=t, token=token, edit=edit, etag=etag,
-                conflict_hand=None, part="top", **view_helpers(t)))
+                conflict_hand=None, part="top", **view_helpers(t, token)))
         if part != "top":
             html += live_rest(t, token, edit)
         resp = make_response(html)
@@ -187,7 +187,7 @@ def table_page(token: str, t: dict, *, st=None, status: int | None = None,
         new=bool(request.args.get("new")), rotated=request.args.get("rotated"), done=_done(t),
         again=request.args.get("again") == "1",
         live_rest=None if conflict_hand is not None else live_rest(t, token, edit),
-        **view_helpers(t))
+        **view_helpers(t, token))
     context.update(_revoked(context["links"]))
     if not edit:
         return add_vary(make_response(render_template("ledger_table.html", **context),
@@ -275,7 +275,7 @@ def live_rest(table: dict, token: str, edit: bool) -> Markup:
         proof = form_proof.table_proof(token)
         html = render_template("_ledger_live.html", table=table, token=token, edit=edit,
                                conflict_hand=None, part="rest",
-                               csrf_token=lambda: proof, **view_helpers(table))
+                               csrf_token=lambda: proof, **view_helpers(table, token))
         with _live_lock:
             cache[key] = html
             while len(cache) > LIVE_CACHE_MAX:
