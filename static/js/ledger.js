@@ -1046,7 +1046,8 @@
   // 422: the entry's input): re-apply it as the next hand, or drop it
   function showConflict(entries) {
     var box = document.getElementById("queue-conflict");
-    var record = document.getElementById("record");
+    // the entry's 记入: a room's, or a free table's (its next number is in either's action)
+    var record = document.getElementById("record") || document.getElementById("free-record");
     if (!box || !record) return;
     var head = entries[0];
     var next = Number(param(record.formAction, "expected_number"));
@@ -1059,7 +1060,10 @@
     box.hidden = false;
     again.addEventListener("click", function () {
       box.hidden = true;
-      head.url = withParam(head.url, "expected_number", String(next));
+      // a new hand now, under a key of its own: the one it had may have recorded another
+      // entry (its page the kept copy of one recorded: urlKey), and would be refused again
+      head.key = freshKey();
+      head.url = withParam(withParam(head.url, "expected_number", String(next)), "idempotency_key", head.key);
       var body = new URLSearchParams(head.body);
       if (body.has("number")) body.set("number", String(next));
       head.body = body.toString();
@@ -1074,13 +1078,14 @@
     });
   }
 
-  // the next entry follows the queued ones: its number and a key of its own
-  function followQueue(entries) {
+  // the next entry follows the queued ones: its number and a key of its own (``own``, when
+  // given: the key the page's URL names)
+  function followQueue(entries, own) {
     var last = 0;
     entries.forEach(function (e) { last = Math.max(last, Number(param(e.url, "expected_number")) || 0); });
     // one key for the next entry, in its buttons' actions and in the form (which carries
     // it into the page's URL: the back button comes back to the same entry)
-    var key = Math.random().toString(36).slice(2) + Date.now().toString(36);
+    var key = own || freshKey();
     ["record", "draw", "free-record", "free-record-winner"].forEach(function (id) {
       var b = document.getElementById(id);
       if (!b || !b.formAction) return;
@@ -1094,6 +1099,20 @@
       // the title counts hands played: the entry id less the entries that take no place
       if (title && title.dataset.title) title.textContent = title.dataset.title.replace("{n}", String(n - (Number(title.dataset.handOffset) || 0)));
     });
+  }
+
+  function freshKey() {
+    return Math.random().toString(36).slice(2) + Date.now().toString(36);
+  }
+
+  // the entry's key the page's URL names (the back button to an entry, its page the kept
+  // copy without a network: the same entry, so 记入 there records nothing new, as online),
+  // unless an entry queued here holds it (queued under one key, a second entry would be
+  // dropped as the same); else null
+  function urlKey(entries) {
+    var key = new URLSearchParams(window.location.search).get("idempotency_key");
+    if (!key || !/^[A-Za-z0-9_-]{1,64}$/.test(key)) return null;
+    return entries.some(function (e) { return e.key === key; }) ? null : key;
   }
 
   function startOffline() {
@@ -1133,7 +1152,7 @@
       var mine = entries.length && window.location.pathname === office.table + "/hands" &&
         param(window.location.href, "idempotency_key") === entries[0].key;
       if (mine) { showConflict(entries); return; }
-      if (copy || !navigator.onLine) followQueue(entries);
+      if (copy || !navigator.onLine) followQueue(entries, urlKey(entries));
       if (entries.length && navigator.onLine) flush();
     }).catch(function () { /* no IndexedDB: nothing was queued */ });
   }

@@ -57,6 +57,27 @@ def open_free_table(page, base: str) -> str:
     return page.url.split("/t/")[1].split("?")[0]
 
 
+def android_wechat(browser, js: bool = True, service_workers: str = "block"):
+    """A phone in Android's WeChat at 390×844: its context, its page and the page's errors."""
+    from tests.browsers import WECHAT_ANDROID
+
+    ctx = browser.new_context(locale="zh-CN", viewport={"width": 390, "height": 844},
+                              java_script_enabled=js, user_agent=WECHAT_ANDROID,
+                              service_workers=service_workers, has_touch=True)
+    page = ctx.new_page()
+    page.set_default_timeout(15_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return ctx, page, errors
+
+
+def record_amounts(page, amounts) -> None:
+    """Each seat's amount typed, then 记入."""
+    for i, x in enumerate(amounts):
+        page.fill(f"#free-p{i}", x)
+    submit(page, "#free-record")
+
+
 @pytest.mark.parametrize("js", [True, False], ids=["js", "nojs"])
 def test_eight_hands_on_a_free_table(browser, server, js):
     from playwright.sync_api import expect
@@ -246,22 +267,14 @@ def test_back_after_a_free_record_and_record_again_records_nothing(browser, serv
     Back after 撤销 and 记入: 409, the amounts kept, one tap from recording them."""
     from playwright.sync_api import expect
 
-    from tests.browsers import SCREENSHOTS, WECHAT_ANDROID
+    from tests.browsers import SCREENSHOTS
 
     base, app = server
     ledger = app.extensions["ledger"]
-    ctx = browser.new_context(locale="zh-CN", viewport={"width": 390, "height": 844},
-                              java_script_enabled=js, user_agent=WECHAT_ANDROID,
-                              service_workers="block", has_touch=True)
-    page = ctx.new_page()
-    page.set_default_timeout(15_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    ctx, page, errors = android_wechat(browser, js)
 
     def record(amounts) -> None:
-        for i, x in enumerate(amounts):
-            page.fill(f"#free-p{i}", x)
-        submit(page, "#free-record")
+        record_amounts(page, amounts)
 
     try:
         token = open_free_table(page, base)
@@ -299,6 +312,76 @@ def test_back_after_a_free_record_and_record_again_records_nothing(browser, serv
         assert [(h["number"], h["status"]) for h in t["hands"]] == [
             (1, "recorded"), (2, "voided"), (3, "recorded")]
         assert t["totals"] == [18, -6, -6, -6]
+        assert errors == []
+    finally:
+        ctx.close()
+
+
+
+@pytest.mark.service_worker
+@pytest.mark.parametrize("typed", ["same", "other"])
+def test_back_offline_to_a_recorded_free_entry_and_record_again(browser, server, typed):
+    """Android's WeChat (a service worker): a free hand recorded, the network gone, the back
+    button (the worker answers with the table's kept copy, at the URL of the entry that was
+    recorded) and 记入 again there: queued under that entry's key (before: the copy took a
+    fresh key, and the same amounts were recorded twice, as hand 2). Back online:
+    ``same`` amounts record nothing, and the page after is a new entry whose hand records;
+    ``other`` amounts are refused by the server (that key, another body), the queue's box
+    offers the hand as the next one and 重新记入 records it under a key of its own (before:
+    no box on a free table, and re-applied under the refused key it was refused again)."""
+    from .test_browser_offline import CONTROLLED, KEPT, QUEUE, _badge, _offline, _until
+
+    base, app = server
+    ledger = app.extensions["ledger"]
+    ctx, page, errors = android_wechat(browser, service_workers="allow")
+
+    def record(amounts) -> None:
+        record_amounts(page, amounts)
+
+    def hands() -> list:
+        return [h["request"]["points"] for h in ledger.table(token)["hands"]]
+
+    def emptied() -> None:
+        page.wait_for_function("() => document.querySelector('#queue-badge').hidden",
+                               timeout=20_000)
+        assert page.evaluate(QUEUE) == []
+
+    again = ["9", "-3", "-3", "-3"] if typed == "same" else ["-3", "9", "-3", "-3"]
+    try:
+        page.goto(base + "/")
+        page.evaluate("async () => { await navigator.serviceWorker.ready; }")
+        page.wait_for_function(CONTROLLED, timeout=30_000)
+        token = open_free_table(page, base)
+        _until(page, KEPT, f"/t/{token}")
+        entry = page.url.split("#")[0]
+        key = entry.split("idempotency_key=")[1].split("&")[0]
+        record(["9", "-3", "-3", "-3"])
+        page.wait_for_selector("#done")
+        assert hands() == [[9, -3, -3, -3]]
+        _offline(ctx, page)
+        page.go_back()
+        page.wait_for_load_state()
+        assert page.url.split("#")[0] == entry
+        assert page.evaluate("() => document.documentElement.dataset.offlineCopy")
+        record(again)
+        assert _badge(page) == "1 条待上传"
+        assert [k for _url, k in page.evaluate(QUEUE)] == [key]
+        ctx.set_offline(False)
+        if typed == "same":
+            emptied()
+            page.wait_for_function("() => !document.documentElement.dataset.offlineCopy")
+            assert hands() == [[9, -3, -3, -3]]
+            record(again)                               # a new hand, the same amounts
+            page.wait_for_selector("#done")
+            assert totals(page) == ["18", "-6", "-6", "-6"]
+            assert hands() == [[9, -3, -3, -3]] * 2
+        else:
+            page.wait_for_selector("#queue-conflict:not([hidden])", timeout=20_000)
+            assert page.inner_text("#queue-reapply") == "重新记入：记为第 2 手"
+            assert hands() == [[9, -3, -3, -3]]
+            page.click("#queue-reapply")
+            emptied()
+            assert hands() == [[9, -3, -3, -3], [-3, 9, -3, -3]]
         assert errors == []
     finally:
         ctx.close()
