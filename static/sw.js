@@ -242,7 +242,7 @@ function keptHeaders(from) {
 }
 
 // 记入 (or the 荒庄 confirm) posted: to the network; when it does not get there, the entry is
-// queued (once per idempotency_key: a double tap or a resend is the same entry) and the
+// queued (once per idempotency_key and body: a double tap or a resend is the same entry) and the
 // answer is the table page, as after a 记入 that was recorded
 async function recordOrQueue(request, url) {
   const body = await request.clone().text();
@@ -277,7 +277,9 @@ async function queueAdd(entry) {
     const store = tx.objectStore("queue");
     const all = store.getAll();
     all.onsuccess = () => {
-      if (!all.result.some((e) => e.key && e.key === entry.key)) store.add(entry);
+      // the same entry again (a double tap, a resend): once; another under a key already
+      // queued (two tabs on one entry's page) is queued too, for the server to refuse
+      if (!all.result.some((e) => e.key && e.key === entry.key && e.body === entry.body)) store.add(entry);
     };
     tx.oncomplete = resolve;
     tx.onerror = () => reject(tx.error);

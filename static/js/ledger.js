@@ -568,19 +568,28 @@
         return tag(fromDb || [], "idb").concat(tag(localAll(), "local"), tag(memory.slice(), "memory"))
           .filter(function (e) {
             if (e.table !== table) return false;
-            if (e.key && seen[e.key]) return false;      // one entry under one key
-            if (e.key) seen[e.key] = true;
+            var id = sameEntry(e);
+            if (id && seen[id]) return false;            // one entry: one key, one body
+            if (id) seen[id] = true;
             return true;
           })
           .sort(function (a, b) { return (a.created || 0) - (b.created || 0) || (String(a.id) < String(b.id) ? -1 : 1); });
       });
   }
 
-  // entries out of every store (an entry's copies under the same key too)
+  // what makes two queued entries the same entry (copies of it in two stores, a double tap):
+  // its key and its fields; another entry under a key already queued (two tabs on one
+  // entry's page) is another, for the server to refuse and the page to offer again. Null:
+  // an entry without a key, only ever itself
+  function sameEntry(e) {
+    return e.key ? e.key + "\n" + e.body : null;
+  }
+
+  // entries out of every store (an entry's copies too)
   function unqueue(entries) {
-    var keys = {}, ids = {};
-    entries.forEach(function (e) { if (e.key) keys[e.key] = true; ids[String(e.id)] = true; });
-    function gone(e) { return (e.key && keys[e.key]) || ids[String(e.id)]; }
+    var same = {}, ids = {};
+    entries.forEach(function (e) { if (e.key) same[sameEntry(e)] = true; ids[String(e.id)] = true; });
+    function gone(e) { return (e.key && same[sameEntry(e)]) || ids[String(e.id)]; }
     memory = memory.filter(function (e) { return !gone(e); });
     var local = localAll();
     if (local.some(gone)) localPut(local.filter(function (e) { return !gone(e); }));
@@ -613,7 +622,8 @@
   function addHere(entry) {
     entry.id = "l" + Date.now().toString(36) + Math.random().toString(36).slice(2, 8);
     var list = localAll();
-    if (list.some(function (e) { return e.key && e.key === entry.key; })) return Promise.resolve("local");
+    // the same entry again: once (as static/sw.js's queueAdd); another under its key is kept
+    if (list.some(function (e) { return e.key && sameEntry(e) === sameEntry(entry); })) return Promise.resolve("local");
     if (localPut(list.concat([entry]))) return Promise.resolve("local");
     var id = entry.id;
     delete entry.id;

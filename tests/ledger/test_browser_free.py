@@ -71,6 +71,19 @@ def android_wechat(browser, js: bool = True, service_workers: str = "block"):
     return ctx, page, errors
 
 
+def free_table_with_worker(page, base: str) -> str:
+    """A new free table (:func:`open_free_table`), its page controlled by the service worker
+    and kept in its cache."""
+    from .test_browser_offline import CONTROLLED, KEPT, _until
+
+    page.goto(base + "/")
+    page.evaluate("async () => { await navigator.serviceWorker.ready; }")
+    page.wait_for_function(CONTROLLED, timeout=30_000)
+    token = open_free_table(page, base)
+    _until(page, KEPT, f"/t/{token}")
+    return token
+
+
 def record_amounts(page, amounts) -> None:
     """Each seat's amount typed, then 记入."""
     for i, x in enumerate(amounts):
@@ -329,7 +342,7 @@ def test_back_offline_to_a_recorded_free_entry_and_record_again(browser, server,
     ``other`` amounts are refused by the server (that key, another body), the queue's box
     offers the hand as the next one and 重新记入 records it under a key of its own (before:
     no box on a free table, and re-applied under the refused key it was refused again)."""
-    from .test_browser_offline import CONTROLLED, KEPT, QUEUE, _badge, _offline, _until
+    from .test_browser_offline import QUEUE, _badge, _offline
 
     base, app = server
     ledger = app.extensions["ledger"]
@@ -348,11 +361,7 @@ def test_back_offline_to_a_recorded_free_entry_and_record_again(browser, server,
 
     again = ["9", "-3", "-3", "-3"] if typed == "same" else ["-3", "9", "-3", "-3"]
     try:
-        page.goto(base + "/")
-        page.evaluate("async () => { await navigator.serviceWorker.ready; }")
-        page.wait_for_function(CONTROLLED, timeout=30_000)
-        token = open_free_table(page, base)
-        _until(page, KEPT, f"/t/{token}")
+        token = free_table_with_worker(page, base)
         entry = page.url.split("#")[0]
         key = entry.split("idempotency_key=")[1].split("&")[0]
         record(["9", "-3", "-3", "-3"])
@@ -382,6 +391,48 @@ def test_back_offline_to_a_recorded_free_entry_and_record_again(browser, server,
             page.click("#queue-reapply")
             emptied()
             assert hands() == [[9, -3, -3, -3], [-3, 9, -3, -3]]
+        assert errors == []
+    finally:
+        ctx.close()
+
+
+@pytest.mark.service_worker
+def test_two_tabs_offline_on_one_free_entry_lose_no_hand(browser, server):
+    """Two tabs on one free entry's page (one URL, so one key), the network gone, each
+    reloaded (the kept copy, under the key its URL names) and each 记入 a different hand: both
+    are queued (before: the worker queued one entry per key, and the second tab's hand was
+    dropped while its page said it was queued). Back online the first is recorded, the
+    second refused for its key and offered again; 重新记入 records it: two hands."""
+    from .test_browser_offline import QUEUE, _badge, _offline
+
+    base, app = server
+    ledger = app.extensions["ledger"]
+    ctx, page, errors = android_wechat(browser, service_workers="allow")
+    try:
+        token = free_table_with_worker(page, base)
+        other = ctx.new_page()
+        other.set_default_timeout(15_000)
+        other.on("pageerror", lambda e: errors.append(str(e)))
+        other.goto(page.url)
+        _offline(ctx, page)
+        for p in (page, other):
+            p.reload()
+            assert p.evaluate("() => document.documentElement.dataset.offlineCopy")
+        record_amounts(page, ["9", "-3", "-3", "-3"])
+        assert _badge(page) == "1 条待上传"
+        record_amounts(other, ["-3", "9", "-3", "-3"])
+        assert _badge(other) == "2 条待上传"
+        assert len(page.evaluate(QUEUE)) == 2
+        other.close()
+        ctx.set_offline(False)
+        page.reload()
+        page.wait_for_selector("#queue-conflict:not([hidden])", timeout=20_000)
+        page.click("#queue-reapply")
+        page.wait_for_function("() => document.querySelector('#queue-badge').hidden",
+                               timeout=20_000)
+        assert [h["request"]["points"] for h in ledger.table(token)["hands"]] == [
+            [9, -3, -3, -3], [-3, 9, -3, -3]]
+        assert page.evaluate(QUEUE) == []
         assert errors == []
     finally:
         ctx.close()
