@@ -1116,13 +1116,12 @@
   }
 
   // the entry's key the page's URL names (the back button to an entry, its page the kept
-  // copy without a network: the same entry, so 记入 there records nothing new, as online),
-  // unless an entry queued here holds it (queued under one key, a second entry would be
-  // dropped as the same); else null
-  function urlKey(entries) {
+  // copy without a network: the same entry, so 记入 there records nothing new, as online;
+  // queued under it already, the same fields are queued once, others kept: sameEntry),
+  // else null
+  function urlKey() {
     var key = new URLSearchParams(window.location.search).get("idempotency_key");
-    if (!key || !/^[A-Za-z0-9_-]{1,64}$/.test(key)) return null;
-    return entries.some(function (e) { return e.key === key; }) ? null : key;
+    return key && /^[A-Za-z0-9_-]{1,64}$/.test(key) ? key : null;
   }
 
   function startOffline() {
@@ -1162,7 +1161,7 @@
       var mine = entries.length && window.location.pathname === office.table + "/hands" &&
         param(window.location.href, "idempotency_key") === entries[0].key;
       if (mine) { showConflict(entries); return; }
-      if (copy || !navigator.onLine) followQueue(entries, urlKey(entries));
+      if (copy || !navigator.onLine) followQueue(entries, urlKey());
       if (entries.length && navigator.onLine) flush();
     }).catch(function () { /* no IndexedDB: nothing was queued */ });
   }

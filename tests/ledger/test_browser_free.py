@@ -436,3 +436,35 @@ def test_two_tabs_offline_on_one_free_entry_lose_no_hand(browser, server):
         assert errors == []
     finally:
         ctx.close()
+
+
+@pytest.mark.service_worker
+def test_back_offline_to_a_queued_free_entry_and_record_again_records_once(browser, server):
+    """Android's WeChat, no network from the start: a free hand 记入 (queued), the back button
+    to its entry's page (the kept copy, at that entry's URL) and the same amounts 记入 again:
+    the same entry, queued once (before: the copy took a fresh key there, and the hand was
+    queued and recorded twice). Back online: one hand."""
+    from .test_browser_offline import QUEUE, _badge, _offline
+
+    base, app = server
+    ledger = app.extensions["ledger"]
+    ctx, page, errors = android_wechat(browser, service_workers="allow")
+    try:
+        token = free_table_with_worker(page, base)
+        entry = page.url.split("#")[0]
+        _offline(ctx, page)
+        record_amounts(page, ["9", "-3", "-3", "-3"])
+        assert _badge(page) == "1 条待上传"
+        page.go_back()
+        page.wait_for_load_state()
+        assert page.url.split("#")[0] == entry
+        record_amounts(page, ["9", "-3", "-3", "-3"])
+        assert _badge(page) == "1 条待上传"
+        assert len(page.evaluate(QUEUE)) == 1
+        ctx.set_offline(False)
+        page.wait_for_function("() => document.querySelector('#queue-badge').hidden",
+                               timeout=20_000)
+        assert [h["request"]["points"] for h in ledger.table(token)["hands"]] == [[9, -3, -3, -3]]
+        assert errors == []
+    finally:
+        ctx.close()
