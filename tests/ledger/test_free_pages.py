@@ -345,3 +345,36 @@ def test_the_back_button_after_a_record_is_the_same_entry(client, lang, again, u
     assert [(h["number"], h["status"]) for h in hands] == [
         (1, "recorded"), (2, "recorded"), (3, "voided"), (4, "recorded")]
     assert hands[2]["void_code"] == "undone"
+
+
+@pytest.mark.parametrize("lang,said", [
+    ("zh", "这张表单已经记过第 1 手，内容和这次填的不一样：这次没有记入。"),
+    ("en", "This form already recorded hand 1, with other values: nothing was recorded this "
+           "time.")])
+def test_the_back_button_then_other_amounts_is_409_in_the_pages_words(client, lang, said):
+    """记入, the back button, other amounts and 记入: the key recorded hand 1, so nothing is
+    recorded (409); the page says so in its reader's words (not the API's, which name the
+    ``idempotency_key`` field) and keeps the amounts under a fresh key, one tap from
+    recording them as hand 2."""
+    import html as html_lib
+
+    headers = {"Accept-Language": lang}
+    token = open_free(client)
+    r = client.get(f"/t/{token}", headers=headers)
+    first = r.request.full_path.rstrip("?")
+    page = r.get_data(as_text=True)
+    action = html_lib.unescape(re.search(r'formaction="([^"]+)"', page).group(1))
+    amounts = {"mode": "points", "p0": "9", "p1": "-3", "p2": "-3", "p3": "-3"}
+    assert client.post(action, data={"csrf_token": csrf(page), **amounts}).status_code == 303
+    page = client.get(first, headers=headers).get_data(as_text=True)        # the back button
+    other = {**amounts, "p0": "6", "p1": "-2", "p2": "-2", "p3": "-2"}
+    r = client.post(action, data={"csrf_token": csrf(page), **other}, headers=headers)
+    page = r.get_data(as_text=True)
+    text = html_lib.unescape(re.sub(r"<[^>]*>", " ", page))
+    assert r.status_code == 409 and said in text and "idempotency_key" not in text
+    assert 'name="p0" value="6"' in page                                   # nothing lost
+    fresh = html_lib.unescape(re.search(r'formaction="([^"]+)"', page).group(1))
+    assert fresh != action
+    assert client.post(fresh, data={"csrf_token": csrf(page), **other}).status_code == 303
+    assert [h["settlement"]["net"] for h in table(client, token)["hands"]] == [
+        [9, -3, -3, -3], [6, -2, -2, -2]]

@@ -25,6 +25,11 @@ def client(make_app):
     return make_app().test_client()
 
 
+def text_of(html: str) -> str:
+    """The page's text as a reader sees it: tags and what is inside them left out."""
+    return re.sub(r"<[^>]*>", " ", html)
+
+
 def csrf(html: str) -> str:
     return re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
 
@@ -247,6 +252,7 @@ def test_a_used_key_with_another_entry_is_409_and_the_entry_gets_a_key_of_its_ow
     html = r.get_data(as_text=True)
     assert r.status_code == 409
     assert "已经记过第 1 手" in html and f'value="{WIN}"' in html
+    assert "idempotency_key" not in text_of(html)
     assert [h["number"] for h in table(client, token)["hands"]] == [1]
     fields = record_fields(html)
     assert fields["idempotency_key"] != base["idempotency_key"]
@@ -261,12 +267,16 @@ def test_a_used_key_with_another_entry_is_409_and_the_entry_gets_a_key_of_its_ow
     assert client.post(f"/t/{token}/adjust", data=fee).status_code == 303
     assert client.post(f"/t/{token}/adjust", data=fee).status_code == 303      # a double tap
     r = client.post(f"/t/{token}/adjust", data={**fee, "amount": "30"})
-    assert r.status_code == 409 and "已经记过第 3 手" in r.get_data(as_text=True)
+    html = r.get_data(as_text=True)
+    assert r.status_code == 409 and "已经记过第 3 手" in html
+    assert "idempotency_key" not in text_of(html)         # the page's words, not the API's
+    assert 'value="30"' in html                             # what was typed, kept
+    assert hidden(html, "idempotency_key") != fee["idempotency_key"]
     assert len(table(client, token)["hands"]) == 3
     r = client.post(f"/t/{token}/hands", data={**base, "draw": "1", "s_dealer": "0",
                                               "idempotency_key": "键"})
     html = r.get_data(as_text=True)
-    assert r.status_code == 422 and "只能是字母" in html
+    assert r.status_code == 422 and "编号读不出来" in html and "idempotency_key" not in text_of(html)
     assert record_fields(html)["idempotency_key"] != "键"
     assert len(table(client, token)["hands"]) == 3
 

@@ -12,10 +12,10 @@ from flask import make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from ..errors import InputError
-from ..ledger import LedgerError
+from ..ledger import BadKey, IdempotencyConflict, LedgerError
 from .htmx import add_vary
 from .i18n import lang_param, localized
-from .ledger_load import STATUS, error_text, ledger, load_table
+from .ledger_load import STATUS, error_text, key_refused_text, ledger, load_table
 from .ledger_table import edit_only, not_editable, table_page
 
 
@@ -64,14 +64,24 @@ def adjust(token: str):
         anchor = _adjust(token, f)
     except InputError as err:
         box = _ADJUST_FIELD_BOX.get(err.field or "")
-        typed = {k: (f.get(k) or "")[:400] for k in ADJUST_BOXES}
-        form = {"values": typed, "errors": {box: localized(err.message)} if box else {}}
+        form = {"values": _typed(f), "errors": {box: localized(err.message)} if box else {}}
         return table_page(token, load_table(token), status=422, adjust_form=form,
                           message=localized(err.message))
+    except (IdempotencyConflict, BadKey) as err:
+        # a page kept from before (the back button) posting another adjustment under a key
+        # that recorded one: nothing recorded, what was typed kept under the page's fresh key
+        return table_page(token, load_table(token), status=STATUS[type(err)],
+                          adjust_form={"values": _typed(f), "errors": {}},
+                          message=key_refused_text(err))
     except LedgerError as err:
         return table_page(token, load_table(token), status=STATUS.get(type(err), 400),
                           message=error_text(err))
     return redirect(url_for(".table", token=token, lang=lang_param()) + f"#{anchor}", 303)
+
+
+def _typed(f) -> dict:
+    """The adjustment's boxes as typed, each cut to 400 characters."""
+    return {k: (f.get(k) or "")[:400] for k in ADJUST_BOXES}
 
 
 def _adjust(token: str, f) -> str:

@@ -27,6 +27,7 @@ from ..ledger.checks import KEY_SHAPE
 from ..ledger.points import amount, parse_decimal
 from ..messages import Message
 from .i18n import lang_param, localized
+from .ledger_load import key_refused_text
 
 SEATS = range(4)
 #: ``points[i]`` in an error: seat i's amount
@@ -246,7 +247,7 @@ def save(token: str, t: dict, number: int | None, *, ledger, page, load, status)
     except (IdempotencyConflict, BadKey) as err:
         fresh = load(token)
         entry = posted(fresh, token, correcting, fresh_key=True)
-        return page(token, fresh, status=status(err), message=localized(err.message),
+        return page(token, fresh, status=status(err), message=key_refused_text(err),
                     free_entry=entry)
     except LedgerError as err:
         return page(token, load(token), status=status(err), message=localized(err.message),

@@ -10,6 +10,7 @@ import threading
 from collections import OrderedDict
 
 from flask import abort, current_app
+from flask_babel import gettext as _
 
 from ..ledger import (
     BadKey,
@@ -40,6 +41,20 @@ def ledger():
 def error_text(err: Exception) -> str:
     """The error's message in the page's language."""
     return localized(getattr(err, "message", None) or str(err))
+
+
+def key_refused_text(err: Exception) -> str:
+    """What a page says when the ledger refused its entry's idempotency key: the key recorded
+    another entry before (:class:`IdempotencyConflict`: a page kept from before it, Back then
+    other values) or is not one the ledger takes (:class:`BadKey`: an edited URL). The API's
+    message names the ``idempotency_key`` field, which a page's reader never sees; the page
+    offers the entry again under a fresh key, and says so."""
+    if isinstance(err, IdempotencyConflict):
+        return _("This form already recorded hand %(n)s, with other values: nothing was "
+                 "recorded this time. What you entered is kept below as a new entry: check "
+                 "it and record it again.", n=err.detail)
+    return _("This form's entry number could not be read: nothing was recorded. What you "
+             "entered is kept below as a new entry: check it and record it again.")
 
 
 #: tables kept per worker (by token, version and language): a tap on the table's entry reads

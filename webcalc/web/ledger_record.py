@@ -19,7 +19,7 @@ from .htmx import add_vary
 from .i18n import current_lang, lang_param
 from .ledger_entry import CONTROL_KEYS, DECLARED_FIELDS, TILE_KEYS
 from .ledger_home import TableHome
-from .ledger_load import STATUS, error_text, ledger, load_table
+from .ledger_load import STATUS, error_text, key_refused_text, ledger, load_table
 from .ledger_table import edit_only, not_editable, table_page
 from .room_page import analyse, read_room_state
 
@@ -109,7 +109,7 @@ def _save(token: str, number: int | None):
         fresh = load_table(token)
         st = _posted_room(fresh, token, correcting, renumber=True, fresh_key=True)
         return table_page(token, fresh, st=st, status=STATUS[type(err)],
-                          message=error_text(err))
+                          message=key_refused_text(err))
     except LedgerError as err:
         return table_page(token, load_table(token), st=st, status=STATUS.get(type(err), 400),
                           message=error_text(err))
