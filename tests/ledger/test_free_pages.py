@@ -378,3 +378,37 @@ def test_the_back_button_then_other_amounts_is_409_in_the_pages_words(client, la
     assert client.post(fresh, data={"csrf_token": csrf(page), **other}).status_code == 303
     assert [h["settlement"]["net"] for h in table(client, token)["hands"]] == [
         [9, -3, -3, -3], [6, -2, -2, -2]]
+
+
+def test_every_write_goes_back_to_the_page_in_one_hop(client):
+    """A free table's page URL always names an entry key (a bare one answers 303 to one):
+    the 303 after opening the table, 记入, 撤销, 作废 and an adjustment names a fresh key
+    itself, so the phone opens the page in one hop, not two."""
+    import html as html_lib
+
+    def one_hop(r) -> str:
+        assert r.status_code == 303
+        url = r.headers["Location"].split("#")[0]
+        assert "idempotency_key=" in url, url
+        assert client.get(url).status_code == 200, url             # no second 303
+        return url
+
+    page = client.get("/t/new").get_data(as_text=True)
+    r = client.post("/t/new", data={"csrf_token": csrf(page), "variant": "free", "base": "1",
+                                    "dealer": "0", **{f"n{i}": n for i, n in enumerate(NAMES)}})
+    url = one_hop(r)
+    token = url.split("/t/")[1].split("?")[0]
+    page = client.get(url).get_data(as_text=True)
+    action = html_lib.unescape(re.search(r'formaction="([^"]+)"', page).group(1))
+    one_hop(client.post(action, data={"csrf_token": csrf(page), "mode": "points",
+                                      "p0": "9", "p1": "-3", "p2": "-3", "p3": "-3"}))
+    one_hop(client.post(f"/t/{token}/undo", data={"csrf_token": csrf(page), "number": "1"}))
+    page = client.get(url).get_data(as_text=True)
+    one_hop(client.post(f"/t/{token}/adjust", data={
+        "csrf_token": csrf(page), "kind": "fee", "amount": "20", "paid_by": "0",
+        "idempotency_key": re.search(r'name="idempotency_key" value="([^"]+)"', page).group(1)}))
+    one_hop(client.post(f"/t/{token}/hands/2/void", data={"csrf_token": csrf(page),
+                                                           "reason": "记错了"}))
+    hands = table(client, token)["hands"]
+    assert [h["kind"] for h in hands][1] == "adjustment"
+    assert [h["status"] for h in hands] == ["voided", "voided"]     # 撤销 and 作废 both void

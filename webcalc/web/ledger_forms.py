@@ -15,6 +15,7 @@ from ..errors import InputError
 from ..ledger import BadKey, IdempotencyConflict, LedgerError
 from .htmx import add_vary
 from .i18n import lang_param, localized
+from .ledger_free import table_url
 from .ledger_load import STATUS, error_text, key_refused_text, ledger, load_table
 from .ledger_table import edit_only, not_editable, table_page
 
@@ -32,7 +33,7 @@ def _write(token: str, work):
     except LedgerError as err:
         return table_page(token, load_table(token), status=STATUS.get(type(err), 400),
                           message=error_text(err))
-    return redirect(url_for(".table", token=token, lang=lang_param()) + f"#{anchor}", 303)
+    return redirect(table_url(token, t["variant"], lang=lang_param()) + f"#{anchor}", 303)
 
 
 # POST /t/<token>/hands/<int:number>/void
@@ -76,7 +77,7 @@ def adjust(token: str):
     except LedgerError as err:
         return table_page(token, load_table(token), status=STATUS.get(type(err), 400),
                           message=error_text(err))
-    return redirect(url_for(".table", token=token, lang=lang_param()) + f"#{anchor}", 303)
+    return redirect(table_url(token, t["variant"], lang=lang_param()) + f"#{anchor}", 303)
 
 
 def _typed(f) -> dict:
@@ -168,7 +169,7 @@ def replace_links(token: str):
         return table_page(token, t, status=STATUS.get(type(err), 400), message=error_text(err))
     args: dict[str, Any] = {"lang": lang_param(),                        # canonical order
                             "rotated": "view" if rot.view_token else "edit"}
-    return redirect(url_for(".table", token=rot.edit_token, **args) + "#share", 303)
+    return redirect(table_url(rot.edit_token, t["variant"], **args) + "#share", 303)
 
 
 # POST /t/<token>/settings

@@ -284,6 +284,14 @@ def entry(t: dict, token: str, given: FreeEntry | None) -> FreeEntry:
     return FreeEntry(t, token, h, key=url_key(request.args))
 
 
+def table_url(token: str, variant: str, **args) -> str:
+    """The table page's URL with ``args``; a free table's also names a fresh entry key, as
+    its page's URL always does (``ledger_table.table`` answers a bare one with a 303 to
+    one): a redirect to the page after a write goes there in one hop, not two."""
+    key = secrets.token_urlsafe(12) if is_free(variant) else None
+    return url_for("ledger_pages.table", token=token, **args, idempotency_key=key)
+
+
 def url_key(args) -> str | None:
     """The entry's idempotency key ``args`` name, when of the shape the ledger takes (a
     free table's page URL always names one: ``ledger_table.table``), else None."""

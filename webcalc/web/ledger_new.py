@@ -24,6 +24,7 @@ from ..messages import seat
 from ..variants import DEFAULT_VARIANT
 from .htmx import add_vary
 from .i18n import VARIANT_NAMES, lang_param, localized
+from .ledger_free import table_url
 from .ledger_load import STATUS, error_text, ledger
 from .room_url import read_room
 from .security import IMPORT_MAX
@@ -105,8 +106,8 @@ def new_table():
                 room is not None and any(o.error for o in room.options)):
             try:
                 made = ledger().create_table(spec, address=request.remote_addr)
-                return redirect(url_for(".table", token=made.edit_token, lang=lang_param(), new=1),
-                                303)
+                return redirect(table_url(made.edit_token, spec["variant"], lang=lang_param(),
+                                          new=1), 303)
             except InputError as err:
                 field = (err.field or "").split(".")[0]
                 if field == "base":

@@ -5,7 +5,6 @@ input, the conflict, or the new result when the posted fields are not what the p
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
 from flask import abort, make_response, redirect, render_template, request, url_for
@@ -144,9 +143,8 @@ def done_url(token: str, rec: Recorded, again: bool = False) -> str:
     tap, or the back button and 记入 again), which the page says. A free table's page names
     its next entry's key (``ledger_table.table``: its URL always does), so it is not sent
     on once more."""
-    key = secrets.token_urlsafe(12) if is_free(rec.table["variant"]) else None
-    return url_for(".table", token=token, lang=lang_param(), done=rec.hand["number"],
-                   again=1 if again else None, idempotency_key=key) + "#entry"
+    return ledger_free.table_url(token, rec.table["variant"], lang=lang_param(),
+                                 done=rec.hand["number"], again=1 if again else None) + "#entry"
 
 
 def _record(token: str, home: TableHome, body: dict):
