@@ -20,6 +20,7 @@ import dataclasses
 import hashlib
 import math
 import re
+import secrets
 import time
 from datetime import datetime, timedelta
 from typing import Any
@@ -59,6 +60,12 @@ REASON_MAX = 200
 #: an ``idempotency_key``: 1 to KEY_MAX characters of ``[A-Za-z0-9_-]`` (else :class:`BadKey`)
 KEY_MAX = 64
 KEY_SHAPE = re.compile(rf"[A-Za-z0-9_-]{{1,{KEY_MAX}}}")
+
+
+def fresh_key() -> str:
+    """A new idempotency key for an entry form: 16 URL-safe characters (96 random bits), of
+    :data:`KEY_SHAPE`."""
+    return secrets.token_urlsafe(12)
 ADJUSTMENT_PAYMENTS_MAX = 12
 #: Default caps (docs/LEDGER.md "Limits"): far above a real evening (a long one is 30-80
 #: entries with a handful of corrections), low enough that a table's every read and write,

@@ -13,7 +13,6 @@ Nothing here knows a rule set; a free table is the ledger's (``is_free``).
 from __future__ import annotations
 
 import re
-import secrets
 from decimal import Decimal
 from typing import Any
 from urllib.parse import urlencode
@@ -23,7 +22,7 @@ from flask_babel import gettext as _
 
 from ..errors import InputError
 from ..ledger import BadKey, Conflict, IdempotencyConflict, LedgerError, is_free
-from ..ledger.checks import KEY_SHAPE
+from ..ledger.checks import KEY_SHAPE, fresh_key
 from ..ledger.points import amount, parse_decimal
 from ..messages import Message
 from .i18n import lang_param, localized
@@ -44,7 +43,7 @@ class FreeEntry:
         self.token = token
         self.correcting = correcting
         self.number = correcting["number"] if correcting else table["next_number"]
-        self.key = key or secrets.token_urlsafe(12)
+        self.key = key or fresh_key()
         self.errors: dict[str, list[str]] = {}
         self.general: str | None = None
         if values is None:
@@ -288,7 +287,7 @@ def table_url(token: str, variant: str, **args) -> str:
     """The table page's URL with ``args``; a free table's also names a fresh entry key, as
     its page's URL always does (``ledger_table.table`` answers a bare one with a 303 to
     one): a redirect to the page after a write goes there in one hop, not two."""
-    key = secrets.token_urlsafe(12) if is_free(variant) else None
+    key = fresh_key() if is_free(variant) else None
     return url_for("ledger_pages.table", token=token, **args, idempotency_key=key)
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import functools
 import re
-import secrets
 from dataclasses import dataclass
 
 from flask import url_for
@@ -14,7 +13,7 @@ from flask_babel import gettext as _
 from werkzeug.datastructures import MultiDict
 
 from ..errors import InputError
-from ..ledger.checks import KEY_SHAPE
+from ..ledger.checks import KEY_SHAPE, fresh_key
 from ..messages import Message
 from ..options import parse_options
 from ..variants import VARIANTS
@@ -89,7 +88,7 @@ class TableHome(Home):
         # after the back button too, records the entry it recorded before), else a fresh one
         # that the form then carries; one of the wrong shape is the ledger's to refuse, and
         # is no URL state (docs/LEDGER.md "Idempotency keys")
-        self.key = key or secrets.token_urlsafe(12)
+        self.key = key or fresh_key()
         self.key_given = bool(key) and KEY_SHAPE.fullmatch(self.key) is not None
         self.number = table["next_number"]  # the hand this entry records
         self.notes: list[str] = []          # what the table changed of a calculator's room

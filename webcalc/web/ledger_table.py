@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-import secrets
 import threading
 from collections import OrderedDict
 from urllib.parse import urlencode
@@ -18,7 +17,7 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 
 from ..ledger import Busy, NotFound, is_free
-from ..ledger.checks import KEY_MAX
+from ..ledger.checks import KEY_MAX, fresh_key
 from . import form_proof, ledger_free
 from .htmx import add_vary, wants_fragment
 from .i18n import current_lang, lang_param
@@ -45,7 +44,7 @@ def table(token: str):
     if is_free(t["variant"]):
         if ledger_free.url_key(request.args) is None:
             args = request.args.copy()
-            args["idempotency_key"] = secrets.token_urlsafe(12)
+            args["idempotency_key"] = fresh_key()
             return add_vary(redirect(url_for(".table", token=token) + "?" + urlencode(
                 list(args.items(multi=True))), 303))
         return table_page(token, t)
