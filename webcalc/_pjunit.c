@@ -98,6 +98,7 @@ GUARDED(standard_drawn, busy_search)        /* their searches use search()'s tab
 GUARDED(discards_drawn, busy_search)
 GUARDED(panjin_advice, busy_search)         /* it runs standard_drawn's searches */
 GUARDED(panjin_advice14, busy_search)       /* and discards_drawn's */
+GUARDED(rows_table_chunk, busy_search)     /* it runs search()'s tables */
 GUARDED(fold, busy_fold)
 GUARDED(fold_draws, busy_fold)
 
@@ -218,6 +219,26 @@ static PyMethodDef methods[] = {
      "seven_pairs, wild, held, indicator, visible, kinds) -> (efficiency, discards, "
      "shanten) or None: a rule set's own 14-tile advice, every discard, in one call. See "
      "webcalc/variants/panjin_advice.py discards_advice."},
+    {"rows_table", rows_table, METH_O,
+     "rows_table(path) -> (suit keys, honours' keys, rows): maps the 盘锦 rows table "
+     "(checked; ValueError for a file of another build or damaged); rows_table(None) "
+     "unmaps it. See webcalc/variants/panjin_table.py."},
+    {"rows_table_chunk", rows_table_chunk, METH_VARARGS,
+     "rows_table_chunk(honors, first, last) -> (rows, counts): the searched rows of those "
+     "keys, as the table holds them (bytes of uint32 each)."},
+    {"rows_table_keys", rows_table_keys, METH_VARARGS,
+     "rows_table_keys(honors) -> the keys a unit kind has in the table."},
+    {"rows_table_key", rows_table_key, METH_VARARGS,
+     "rows_table_key(honors, counts, caps, jokers, max_x) -> a unit's key, or None when the "
+     "table does not cover it."},
+    {"rows_table_rows", rows_table_rows, METH_VARARGS,
+     "rows_table_rows(honors, key) -> bytes: a key's rows in the loaded table."},
+    {"rows_table_answer", rows_table_answer, METH_VARARGS,
+     "rows_table_answer(real, caps, jokers, max_x, groups, suits0, want, allowed, "
+     "need_real) -> (d, drawn, wild), None, or False when the table does not cover the "
+     "hand: standard_drawn with no limit, from the table."},
+    {"rows_table_fnv", rows_table_fnv, METH_O,
+     "rows_table_fnv(data) -> the checksum (FNV-1a of 32-bit words) a table's header holds."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -163,5 +163,20 @@ PJ_HIDDEN int pj_count_lower_of(const int *real, int m[4][10], const int *caps, 
 PJ_HIDDEN PyObject *panjin_advice_impl(PyObject *self, PyObject *args);
 PJ_HIDDEN PyObject *panjin_advice14_impl(PyObject *self, PyObject *args);
 
+/* variants/panjin_table.c: the rows table (its top tells) */
+PJ_HIDDEN PyObject *rows_table(PyObject *self, PyObject *arg);
+PJ_HIDDEN PyObject *rows_table_chunk_impl(PyObject *self, PyObject *args);
+PJ_HIDDEN PyObject *rows_table_keys(PyObject *self, PyObject *args);
+PJ_HIDDEN PyObject *rows_table_key(PyObject *self, PyObject *args);
+PJ_HIDDEN PyObject *rows_table_rows(PyObject *self, PyObject *args);
+PJ_HIDDEN PyObject *rows_table_answer(PyObject *self, PyObject *args);
+PJ_HIDDEN PyObject *rows_table_fnv(PyObject *self, PyObject *arg);
+PJ_HIDDEN int pjt_loaded(void);
+/* a hand's standard distance with no limit from the table: 1 with *d, *mask, *wild set, 0
+ * when no target exists, -2 when the table does not cover the hand */
+PJ_HIDDEN int pjt_standard(const int *real, const int *caps, int jokers, int max_x,
+                           int groups, int suits0, int want, int allowed, int need_real,
+                           int *d, uint64_t *mask, int *wild);
+
 
 #endif

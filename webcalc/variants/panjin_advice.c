@@ -39,6 +39,8 @@ static PyObject *int_tuple(const int *v) {
 static int hand_tuples(Hand *h) {
     if (h->real && h->caps && h->rest)
         return 0;
+    if (hand_minima(h) < 0)
+        return -1;
     hand_clear(h);
     if (!(h->real = int_tuple(h->r)) || !(h->caps = int_tuple(h->c))
         || !(h->rest = PyTuple_New(40))) {
@@ -90,6 +92,21 @@ int read_found(PyObject *found, int *d, uint64_t *mask, int *wild) {
 int hand_standard(Hand *h, int limit, int need_real, int *d, uint64_t *mask, int *wild) {
     if (h->none)
         return 0;
+    /* the rows table (panjin_table.c), once per discard rule: the least distance with no
+     * limit, so every limit reads the same answer */
+    int nr = need_real ? 1 : 0, tab = hand_table(h, need_real);
+    if (tab == 2)
+        return 0;
+    if (tab == 1) {
+        if (h->tab_d[nr] > limit)
+            return 0;
+        *d = h->tab_d[nr];
+        *mask = h->tab_m[nr];
+        *wild = h->tab_w[nr];
+        return 1;
+    }
+    if (hand_minima(h) < 0)
+        return -1;
     if (h->whole >= AINF || (h->whole > h->jokers ? h->whole - h->jokers : 0) > limit)
         return 0;                                 /* _lower: no target within limit */
     if (pj_hand_ok(h->r, h->c, h->jokers, h->max_x, h->groups, h->suits0, h->want, limit) < 0)
@@ -263,7 +280,8 @@ void hand_init(Hand *h, const AdviceArgs *a) {
     h->suits0 = a->flags & 7;
     h->allowed = a->allowed;
     h->whole = 0;
-    h->has_req = 0;
+    h->has_req = h->has_m = 0;
+    h->tab[0] = h->tab[1] = 0;
     h->want = (yj0 ? 0 : A_YJ) | (trip0 ? 0 : A_TRIP);
     if (!a->piaohu && !seq0 && a->groups)
         h->want |= A_SEQ;
@@ -272,15 +290,35 @@ void hand_init(Hand *h, const AdviceArgs *a) {
 
 int hand_counts(Hand *h, const int *real, const int *caps) {
     hand_clear(h);
-    h->has_req = 0;
+    h->has_req = h->has_m = 0;
+    h->tab[0] = h->tab[1] = 0;
     memcpy(h->r, real, sizeof(h->r));
     memcpy(h->c, caps, sizeof(h->c));
+    return 0;
+}
+
+int hand_minima(Hand *h) {
+    if (h->has_m)
+        return 0;
     int whole[10];
     if (pj_relaxed_minima(h->r, h->m) < 0)
         return -1;
     pj_relaxed_bounds_of(h->m, whole, h->rs);
     h->whole = whole[h->groups * 2 + 1];
+    h->has_m = 1;
     return 0;
+}
+
+int hand_table(Hand *h, int need_real) {
+    int nr = need_real ? 1 : 0;
+    if (!h->tab[nr]) {
+        int got = h->none ? -2
+                          : pjt_standard(h->r, h->c, h->jokers, h->max_x, h->groups, h->suits0,
+                                         h->want, h->allowed, nr, &h->tab_d[nr], &h->tab_m[nr],
+                                         &h->tab_w[nr]);
+        h->tab[nr] = got == 1 ? 1 : got == 0 ? 2 : 3;
+    }
+    return h->tab[nr];
 }
 
 void hand_clear(Hand *h) {
@@ -313,15 +351,24 @@ PyObject *panjin_advice_impl(PyObject *self, PyObject *args) {
     Hand h;
     hand_init(&h, &a);
     PyObject *result = NULL, *cells[34] = {NULL}, *waits = NULL, *rows = NULL;
-    /* the units' relaxed minima, looked up once for the count, the bounds and suit_req */
     if (hand_counts(&h, real, a.caps) < 0)
         goto done;
-    /* the count (count_lower) */
-    int lower = advice_count_of(&a, real, h.m);
-    if (lower < 0) {
-        if (lower == -2)
-            result = Py_NewRef(Py_None);
-        goto done;
+    /* the count (count_lower), or where the rows table covers the hand its exact distance
+     * (panjin_table.c): the searches below then read that answer */
+    int lower, tab = hand_table(&h, 0);
+    if (tab != 3) {
+        lower = tab == 1 ? h.tab_d[0] : AINF;
+    } else {
+        /* the units' relaxed minima, looked up once for the count, the bounds and
+         * suit_req */
+        if (hand_minima(&h) < 0)
+            goto done;
+        lower = advice_count_of(&a, real, h.m);
+        if (lower < 0) {
+            if (lower == -2)
+                result = Py_NewRef(Py_None);
+            goto done;
+        }
     }
     /* the waits' limit-1 search (Panjin._ready_search) */
     int rd = 0, rwild = 0, found = 0;

@@ -30,6 +30,11 @@ typedef struct {
     int r[34], c[34], rs[40];       /* the real counts, caps and rest tables */
     int m[4][10];                   /* r's units' relaxed minima (pj_relaxed_minima) */
     int req[4][20], has_req;        /* suit_req of r, once a search needs it */
+    int has_m;                      /* m, rs and whole worked out (hand_minima) */
+    /* the rows table's answer (panjin_table.c pjt_standard) per discard rule, once asked:
+     * tab[need_real] 0 not yet, 1 found (tab_d, tab_m, tab_w), 2 no target, 3 not covered */
+    int tab[2], tab_d[2], tab_w[2];
+    uint64_t tab_m[2];
 } Hand;
 
 /* the arguments read and checked (useful: read a sixteenth); 0, 1 when the calls do not
@@ -41,12 +46,19 @@ PJ_HIDDEN int read_advice_args(PyObject *args, AdviceArgs *a, int useful);
 PJ_HIDDEN int advice_count(const AdviceArgs *a, const int *real);
 /* the same with real's relaxed minima m already looked up (a Hand's m) */
 PJ_HIDDEN int advice_count_of(const AdviceArgs *a, const int *real, int m[4][10]);
-/* h's numbers from a (its tuples NULL); hand_counts: h's real counts, caps, relaxed
- * minima and rest from 34 real counts and caps (its tuples dropped, made again when hand_search needs them), 0
- * or -1 with an exception set; hand_clear drops the tuples */
+/* h's numbers from a (its tuples NULL); hand_counts: h's real counts and caps from 34
+ * real counts and caps (its tuples dropped, made again when hand_search needs them; its
+ * table answers and relaxed minima forgotten), 0 or -1 with an exception set; hand_clear
+ * drops the tuples */
 PJ_HIDDEN void hand_init(Hand *h, const AdviceArgs *a);
 PJ_HIDDEN int hand_counts(Hand *h, const int *real, const int *caps);
 PJ_HIDDEN void hand_clear(Hand *h);
+/* h's relaxed minima, rest and whole from its counts, once (hand_counts leaves them to
+ * the first search that needs them): 0, or -1 with an exception set */
+PJ_HIDDEN int hand_minima(Hand *h);
+/* the rows table's answer for h (panjin_table.c pjt_standard), once per discard rule:
+ * 1 found (h->tab_d, tab_m, tab_w), 2 no target, 3 the table does not cover the hand */
+PJ_HIDDEN int hand_table(Hand *h, int need_real);
 /* standard_drawn (discards NULL) or discards_drawn (of the kinds in discards, a list) of
  * the hand at limit, as panjin_hand.c answers; NULL with an exception set */
 PJ_HIDDEN PyObject *hand_search(Hand *h, int limit, int need_real, PyObject *discards);

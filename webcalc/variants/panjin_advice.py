@@ -31,10 +31,15 @@ from ..shanten import INF, hand_caps
 from .panjin_draws import panjin_standard_drawn, seven_pairs_panjin_drawn
 from .panjin_lower import count_lower
 from .panjin_search import panjin_meld_flags
+from .panjin_table import load as _load_rows_table
 
 if TYPE_CHECKING:
     from .base import Situation
     from .panjin import Panjin
+
+#: the rows table the compiled calls answer covered hands from (panjin_table.py), mapped
+#: once when the engine is imported (gunicorn's master, before it forks); ``None``: none
+ROWS_TABLE = _load_rows_table()
 
 
 class Known(NamedTuple):

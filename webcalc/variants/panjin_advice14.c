@@ -51,6 +51,14 @@ static int discards_at(Hand *h, int limit, int need_real, const int *ks, int n, 
  * with an exception set, -2 for counts the count does not take */
 static int discard_waits(const AdviceArgs *a, Hand *h13, const int *real13, uint64_t *out) {
     *out = 0;
+    if (hand_counts(h13, real13, a->caps) < 0)
+        return -1;
+    int tab = hand_table(h13, 0);
+    if (tab != 3) {                               /* the rows table's answer */
+        if (tab == 1 && h13->tab_d[0] <= 1)
+            *out = h13->tab_m[0] & ~a->wmask;
+        return 0;
+    }
     int lower = advice_count(a, real13);
     if (lower < 0)
         return lower;
@@ -58,8 +66,6 @@ static int discard_waits(const AdviceArgs *a, Hand *h13, const int *real13, uint
         return 0;                                 /* no complete hand one tile away */
     int d, w;
     uint64_t m;
-    if (hand_counts(h13, real13, a->caps) < 0)
-        return -1;
     int got = hand_standard(h13, 1, 0, &d, &m, &w);
     if (got < 0)
         return -1;
