@@ -177,6 +177,14 @@ PJ_HIDDEN int pjt_loaded(void);
 PJ_HIDDEN int pjt_standard(const int *real, const int *caps, int jokers, int max_x,
                            int groups, int suits0, int want, int allowed, int need_real,
                            int *d, uint64_t *mask, int *wild);
+/* every discard ks[i] of a 14-tile hand at limit from the table: cov[i] 1 where it covers
+ * the 13 tiles left (found[i], d[i], mask[i], wild[i] as discards_drawn answers), 0 where
+ * the search must answer; d0, mask0 (unless NULL): the same without the discard-win rule
+ * (d0[i] 99: none within limit) */
+PJ_HIDDEN void pjt_discards(const int *real, const int *caps, int jokers, int max_x,
+                            int groups, int suits0, int want, int allowed, int need_real,
+                            int limit, const int *ks, int n, int *cov, int *found, int *d,
+                            uint64_t *mask, int *wild, int *d0, uint64_t *mask0);
 
 
 #endif

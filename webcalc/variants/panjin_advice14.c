@@ -18,20 +18,38 @@
  * webcalc/_pjunit.c guards it like discards_drawn: it runs that search's tables. */
 #include "panjin_advice.h"
 
+/* what the rows table answered of each discard without the discard-win rule (the waits
+ * of a discard ready for a discard win): cov[i] 1 where it answered, d0[i], mask0[i] */
+typedef struct {
+    int cov[34], d0[34];
+    uint64_t mask0[34];
+} Waits0;
+
 /* panjin_discards_drawn of the 14-tile hand at limit for the n kinds ks: found[i] 1 with
  * d[i], mask[i], wild[i] set, 0 for None; 0, or -1 with an exception set */
 static int discards_at(Hand *h, int limit, int need_real, const int *ks, int n, int *found,
-                       int *d, uint64_t *mask, int *wild) {
+                       int *d, uint64_t *mask, int *wild, Waits0 *w0) {
     memset(found, 0, sizeof(int) * (size_t)n);
+    memset(w0->cov, 0, sizeof(w0->cov));
     if (h->none)
         return 0;                                 /* no target at all (PJ-7, no groups) */
-    PyObject *list = PyList_New(n);
-    for (int i = 0; list && i < n; i++) {
-        PyObject *k = PyLong_FromLong(ks[i]);
+    /* the rows table's answers (panjin_table.c pjt_discards), the search's for the rest */
+    int *cov = w0->cov, rest[34], nrest = 0;
+    pjt_discards(h->r, h->c, h->jokers, h->max_x, h->groups, h->suits0, h->want, h->allowed,
+                 need_real, limit, ks, n, cov, found, d, mask, wild,
+                 need_real ? w0->d0 : NULL, w0->mask0);
+    for (int i = 0; i < n; i++)
+        if (!cov[i])
+            rest[nrest++] = i;
+    if (!nrest)
+        return 0;
+    PyObject *list = PyList_New(nrest);
+    for (int j = 0; list && j < nrest; j++) {
+        PyObject *k = PyLong_FromLong(ks[rest[j]]);
         if (!k)
             Py_CLEAR(list);
         else
-            PyList_SET_ITEM(list, i, k);
+            PyList_SET_ITEM(list, j, k);
     }
     if (!list)
         return -1;
@@ -39,9 +57,11 @@ static int discards_at(Hand *h, int limit, int need_real, const int *ks, int n, 
     Py_DECREF(list);
     if (!res)
         return -1;
-    for (int i = 0; i < n; i++)
-        if ((found[i] = read_found(PyList_GET_ITEM(res, i), &d[i], &mask[i], &wild[i])) < 0)
+    for (int j = 0; j < nrest; j++) {
+        int i = rest[j];
+        if ((found[i] = read_found(PyList_GET_ITEM(res, j), &d[i], &mask[i], &wild[i])) < 0)
             break;
+    }
     Py_DECREF(res);
     return PyErr_Occurred() ? -1 : 0;
 }
@@ -94,45 +114,62 @@ PyObject *panjin_advice14_impl(PyObject *self, PyObject *args) {
     }
     if (a.jokers >= concealed - 1)
         Py_RETURN_NONE;                           /* discards_search: discard by discard */
-    /* discards_search: every discard at one above the count, and where one has no result
-     * there, at the 14 tiles' distance plus one */
-    int lower = advice_count(&a, a.real);
-    if (lower < 0)
-        return lower == -1 ? NULL : Py_NewRef(Py_None);
     Hand h, h13;
     hand_init(&h, &a);
     hand_init(&h13, &a);
     PyObject *result = NULL;
     int found[34], d[34], wild[34];
     uint64_t mask[34];
+    Waits0 w0;
     memset(found, 0, sizeof(found));
-    if (lower < AINF) {
-        if (hand_counts(&h, a.real, a.caps) < 0
-            || discards_at(&h, lower + 1, a.need_real, ks, n, found, d, mask, wild) < 0)
+    memset(w0.cov, 0, sizeof(w0.cov));
+    if (hand_counts(&h, a.real, a.caps) < 0)
+        goto done;
+    int tab = hand_table(&h, a.need_real);
+    if (tab != 3) {
+        /* the rows table covers the 14 tiles: their exact distance d14 at once, then every
+         * discard at d14 + 1 — what the two passes below come to (a pass at the count + 1
+         * that finds every discard finds them at d14 + 1 too: the count is at most d14) */
+        int d14 = h.tab_d[a.need_real ? 1 : 0];
+        if (tab == 1 && d14 <= 15 - 3 * (4 - a.groups) &&
+            discards_at(&h, d14 + 1, a.need_real, ks, n, found, d, mask, wild, &w0) < 0)
             goto done;
-        int all = 1, any = 0;
-        for (int i = 0; i < n; i++) {
-            all &= found[i];
-            any |= found[i];
+    } else {
+        /* discards_search: every discard at one above the count, and where one has no
+         * result there, at the 14 tiles' distance plus one */
+        int lower = advice_count(&a, a.real);
+        if (lower < 0) {
+            if (lower == -2)
+                result = Py_NewRef(Py_None);
+            goto done;
         }
-        if (!all) {
-            /* _standard_distance from max(count, start) up */
-            int d14 = -1, from = any ? lower : lower + 1;
-            for (int b = from; b <= 15 - 3 * (4 - a.groups); b++) {
-                int dd, ww;
-                uint64_t mm;
-                int got = hand_standard(&h, b, a.need_real, &dd, &mm, &ww);
-                if (got < 0)
-                    goto done;
-                if (got) {
-                    d14 = dd;
-                    break;
-                }
-            }
-            if (d14 < 0)
-                memset(found, 0, sizeof(found));  /* no standard target: never ready */
-            else if (discards_at(&h, d14 + 1, a.need_real, ks, n, found, d, mask, wild) < 0)
+        if (lower < AINF) {
+            if (discards_at(&h, lower + 1, a.need_real, ks, n, found, d, mask, wild, &w0) < 0)
                 goto done;
+            int all = 1, any = 0;
+            for (int i = 0; i < n; i++) {
+                all &= found[i];
+                any |= found[i];
+            }
+            if (!all) {
+                /* _standard_distance from max(count, start) up */
+                int d14 = -1, from = any ? lower : lower + 1;
+                for (int b = from; b <= 15 - 3 * (4 - a.groups); b++) {
+                    int dd, ww;
+                    uint64_t mm;
+                    int got = hand_standard(&h, b, a.need_real, &dd, &mm, &ww);
+                    if (got < 0)
+                        goto done;
+                    if (got) {
+                        d14 = dd;
+                        break;
+                    }
+                }
+                if (d14 < 0)
+                    memset(found, 0, sizeof(found));  /* no standard target: never ready */
+                else if (discards_at(&h, d14 + 1, a.need_real, ks, n, found, d, mask, wild, &w0) < 0)
+                    goto done;
+            }
         }
     }
     /* discards_useful: per discard its distance and the kinds whose draw lowers it (a hand
@@ -146,7 +183,10 @@ PyObject *panjin_advice14_impl(PyObject *self, PyObject *args) {
         useful[i] = 0;
         if (ds[i] >= AINF)
             continue;
-        if (a.need_real && ds[i] == 1) {
+        if (a.need_real && ds[i] == 1 && w0.cov[i]) {
+            /* the table's answer without the rule, from the same merge */
+            useful[i] = w0.d0[i] <= 1 ? w0.mask0[i] & ~a.wmask : 0;
+        } else if (a.need_real && ds[i] == 1) {
             real13[ks[i]]--;
             int w = discard_waits(&a, &h13, real13, &useful[i]);
             real13[ks[i]]++;
