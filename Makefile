@@ -208,16 +208,24 @@ PJUNIT := $(wildcard webcalc/_pjunit*.c webcalc/_pjunit.h webcalc/_plain*.c webc
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
+# each install builds the compiled part, then 盘锦's rows table from it when the table is
+# older than the compiled part (webcalc/build_tables.py, webcalc/variants/panjin_table.py:
+# about 60 MB, 35 s on two cores; the engine answers without it, only slower)
+ROWS_TABLE := $(BIN)/python -m webcalc.build_tables --if-stale
+
 $(VENV)/.stamp-run: pyproject.toml setup.py $(PJUNIT) $(LOCK) | $(BIN)/python
 	$(PIP) -e .
+	$(ROWS_TABLE)
 	touch $@
 
 $(VENV)/.stamp-test: pyproject.toml setup.py $(PJUNIT) $(LOCK) | $(BIN)/python
 	$(PIP) -e '.[test]'
+	$(ROWS_TABLE)
 	touch $@ $(VENV)/.stamp-run
 
 $(VENV)/.stamp-bench: pyproject.toml setup.py $(PJUNIT) $(LOCK) | $(BIN)/python
 	$(PIP) -e '.[bench]'
+	$(ROWS_TABLE)
 	touch $@ $(VENV)/.stamp-run
 
 # Resolve pyproject.toml's dependencies and every extra afresh in a throw-away venv and pin

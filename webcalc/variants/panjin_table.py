@@ -7,8 +7,8 @@ the kinds they take — depend on its own counts, caps and the jokers held, not 
 units. The compiled part (webcalc/variants/panjin_table.c) keeps them for every unit of at
 most seven real tiles in a hand without melds, the wildcard mode "next" with 0-2 jokers held
 or no wildcard at all, in one file (:data:`TABLE_PATH`, about 60 MB) that ``make`` builds
-(:func:`build`: ``python -m webcalc.variants.panjin_table``) and :mod:`webcalc.compiled`
-maps read-only when it is there (:func:`load`). gunicorn's master loads it before it forks
+(:func:`build`: ``python -m webcalc.build_tables``) and :mod:`.panjin_advice` maps
+read-only when the engine is imported (:func:`load`). gunicorn's master loads it before it forks
 (preload_app): the workers share its pages.
 
 With the table, ``panjin_advice`` (13 tiles) and the 14-tile call's searches of a 13-tile
@@ -25,10 +25,8 @@ no bound (:func:`webcalc.variants.panjin_draws.unit_panjin_drawn`), merged by
 
 from __future__ import annotations
 
-import argparse
 import os
 import struct
-import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -100,22 +98,24 @@ def build(path: Path = TABLE_PATH, jobs: int | None = None, quiet: bool = False)
         fh.write(header)
         fh.write(body)
     os.replace(tmp, path)
-    done = {"keys": keys, "rows": at, "bytes": len(header) + len(body),
-            "seconds": round(time.monotonic() - start, 1)}
+    size, seconds = len(header) + len(body), round(time.monotonic() - start, 1)
     if not quiet:
         print(f"{path}: {keys[0]:,} suit keys, {keys[1]:,} honours' keys, {at:,} rows, "
-              f"{done['bytes'] / 1e6:.1f} MB, {done['seconds']} s ({jobs} processes)")
-    return done
+              f"{size / 1e6:.1f} MB, {seconds} s ({jobs} processes)")
+    return {"keys": keys, "rows": at, "bytes": size, "seconds": seconds}
 
 
 def load(path: Path = TABLE_PATH, check: int = SPOT_CHECKS) -> tuple[int, int, int] | None:
     """Map the table at ``path`` for the compiled searches: ``(suit keys, honours' keys,
     rows)``, or ``None`` (and no table: the searches answer) when there is no file, no
-    compiled part, ``WEBCALC_PJ_TABLE=off``, or a file the compiled part refuses (another
-    format, a damaged one) or whose rows differ from a fresh search of ``check`` keys."""
+    compiled part, ``WEBCALC_PJ_TABLE=off``, a file older than the compiled part, or one the
+    compiled part refuses (another format, a damaged one) or whose rows differ from a fresh
+    search of ``check`` keys."""
     from ..compiled import pjunit as pj
     if pj is None or os.environ.get("WEBCALC_PJ_TABLE", "") == "off" or not path.exists():
         return None
+    if path.stat().st_mtime < Path(pj.__file__).stat().st_mtime:
+        return None                   # built from an older compiled part: build it again
     try:
         info: tuple[int, int, int] = pj.rows_table(str(path))
     except (OSError, ValueError):
@@ -191,18 +191,3 @@ def _covered(real: Sequence[int], caps: Sequence[int], jokers: int, max_x: int, 
     return True
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description="Build 盘锦's rows table (make runs this).")
-    ap.add_argument("--path", type=Path, default=TABLE_PATH)
-    ap.add_argument("--jobs", type=int, default=None)
-    args = ap.parse_args(argv)
-    try:
-        build(args.path, args.jobs)
-    except RuntimeError as exc:
-        # no compiled part (an install without a C compiler): no table, the searches answer
-        print(f"{exc}: no rows table built", file=sys.stderr)
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
