@@ -40,12 +40,14 @@ PJUNIT_SOURCES = ["webcalc/_pjunit.c", "webcalc/_pjunit_free.c", "webcalc/_pjuni
                   "webcalc/variants/panjin_unit.c", "webcalc/variants/panjin_hand.c",
                   "webcalc/variants/panjin_lower.c", "webcalc/variants/panjin_advice.c",
                   "webcalc/variants/panjin_advice14.c", "webcalc/variants/panjin_merge.c",
-                  "webcalc/variants/panjin_bounds.c", "webcalc/variants/panjin_table.c"]
+                  "webcalc/variants/panjin_bounds.c", "webcalc/variants/panjin_table.c",
+                  "webcalc/variants/panjin_table_merge.c"]
 
 setup(ext_modules=[Extension("webcalc._pjunit", PJUNIT_SOURCES,
                              depends=["webcalc/_pjunit.h", "webcalc/_rowkit.h",
                                       "webcalc/variants/panjin_unit.h",
-                                      "webcalc/variants/panjin_advice.h"],
+                                      "webcalc/variants/panjin_advice.h",
+                                      "webcalc/variants/panjin_table.h"],
                              optional=True, extra_compile_args=["-O2"]),
                    # a plain hand's advice from dense unit tables (webcalc/_plain.h lists
                    # its sources)

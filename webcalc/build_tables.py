@@ -28,7 +28,8 @@ def stale(path: Path = TABLE_PATH) -> bool:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description="Build 盘锦's rows table (make runs this).")
+    ap = argparse.ArgumentParser(description="Build the engine's install-time tables "
+                                             "(make runs this).")
     ap.add_argument("--path", type=Path, default=TABLE_PATH)
     ap.add_argument("--jobs", type=int, default=None)
     ap.add_argument("--if-stale", action="store_true",
