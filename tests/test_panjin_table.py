@@ -93,17 +93,25 @@ def test_every_covered_unit_has_its_key_and_its_searched_rows(seed):
     key = COMPILED.rows_table_key(honors, counts, caps, jokers, 4)
     assert key is not None
     # the key's rows are the search's rows for that unit, as the build searched them
-    assert COMPILED.rows_table_rows(honors, key) == COMPILED.rows_table_chunk(honors, key,
-                                                                              key + 1)[0]
+    rows, rel = COMPILED.rows_table_rows(honors, key)
+    fresh = COMPILED.rows_table_chunk(honors, key, key + 1)
+    assert (rows, rel) == (fresh[0], fresh[2])
     # and, read back, the rows of the search the Python calls (no bound, the mask from 0)
     n = 7 if honors else 9
     yj = [1 if honors or i in (0, 8) else 0 for i in range(n)]
     searched = COMPILED.search(counts, caps, yj, 0, honors, 4, 99, jokers, jokers, 4, None,
                                (), False, True, None)[0]
-    packed = COMPILED.rows_table_rows(honors, key)
     read = [(w >> 21 & 7, w >> 20 & 1, w >> 17 & 7, w >> 13 & 15, w >> 9 & 15, w & 511)
-            for (w,) in struct.iter_unpack("=I", packed)]
+            for (w,) in struct.iter_unpack("=I", rows)]
     assert sorted(read) == sorted(tuple(r) for r in searched)
+    assert [g * 2 + p for g, p, *_ in read] == sorted(g * 2 + p for g, p, *_ in read)
+    # its least r + x by (g, p): of every row, and of the rows that show the suit
+    least = [99] * 20
+    for g, p, x, fl, r, _ in read:
+        least[g * 2 + p] = min(least[g * 2 + p], r + x)
+        if fl & 1:
+            least[10 + g * 2 + p] = min(least[10 + g * 2 + p], r + x)
+    assert list(rel) == least
     # no wildcard in play: the key of max_x 0 (only without an indicator's caps)
     bare = COMPILED.rows_table_key(honors, counts, caps, 0, 0)
     assert (bare is None) == shown
@@ -295,7 +303,7 @@ def test_a_damaged_short_foreign_or_stale_file_is_refused(tmp_path, table_back):
     n0, n1 = COMPILED.rows_table_keys(False), COMPILED.rows_table_keys(True)
     key = (n0 - 1) // (T.SPOT_CHECKS // 2 + 1)                 # load()'s first suit key
     offsets = struct.unpack_from(f"={n0 + 1}I", data, T.HEADER.size)
-    row_at = (n0 + 1 + n1 + 1 + offsets[key]) * 4
+    row_at = (n0 + 1 + n1 + 1 + offsets[key]) * 4 + (n0 + n1) * 20     # past the rel block
 
     def change(body):
         body[row_at] ^= 1                                      # the row's drawn kinds

@@ -224,15 +224,17 @@ static PyMethodDef methods[] = {
      "(checked; ValueError for a file of another build or damaged); rows_table(None) "
      "unmaps it. See webcalc/variants/panjin_table.py."},
     {"rows_table_chunk", rows_table_chunk, METH_VARARGS,
-     "rows_table_chunk(honors, first, last) -> (rows, counts): the searched rows of those "
-     "keys, as the table holds them (bytes of uint32 each)."},
+     "rows_table_chunk(honors, first, last) -> (rows, counts, rel): the searched rows of "
+     "those keys, as the table holds them (bytes of uint32 rows and counts, 20 bytes of "
+     "least r + x a key)."},
     {"rows_table_keys", rows_table_keys, METH_VARARGS,
      "rows_table_keys(honors) -> the keys a unit kind has in the table."},
     {"rows_table_key", rows_table_key, METH_VARARGS,
      "rows_table_key(honors, counts, caps, jokers, max_x) -> a unit's key, or None when the "
      "table does not cover it."},
     {"rows_table_rows", rows_table_rows, METH_VARARGS,
-     "rows_table_rows(honors, key) -> bytes: a key's rows in the loaded table."},
+     "rows_table_rows(honors, key) -> (rows, rel): a key's rows and least r + x in the loaded "
+     "table, as rows_table_chunk gives them."},
     {"rows_table_answer", rows_table_answer, METH_VARARGS,
      "rows_table_answer(real, caps, jokers, max_x, groups, suits0, want, allowed, "
      "need_real) -> (d, drawn, wild), None, or False when the table does not cover the "

@@ -22,7 +22,8 @@
  *
  * File (native byte order, written and read on the same machine): PjtHeader, then the
  * offsets of the suit keys (nkeys[0] + 1) and of the honours' keys (nkeys[1] + 1) into the
- * rows, then the rows, one uint32 each (pjt_pack). The file is mapped read-only: the
+ * rows, then each key's least r + x by (g, p) (PJT_REL bytes a key, suit keys first:
+ * key_rel), then the rows, one uint32 each (pjt_pack), each key's sorted by (g, p). The file is mapped read-only: the
  * workers gunicorn forks share the pages the master read when it loaded (and checked) it.
  */
 #include "panjin_table.h"
@@ -32,7 +33,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define PJT_FORMAT 1              /* raise when the rows or the layout change */
+#define PJT_FORMAT 2              /* raise when the rows or the layout change */
 #define PJT_JV 4                  /* jokers 0, 1, 2 with max_x 4; 3: no wildcard, max_x 0 */
 
 typedef struct {
@@ -187,11 +188,34 @@ static int key_rows(int h, uint32_t key, uint32_t *out, int *nr) {
         PyErr_SetString(PyExc_ValueError, "rows_table_chunk: a row does not fit the table");
         return -1;
     }
+    /* by (g, p), the search's order kept within: a merge reads a bucket as one run */
+    uint32_t sorted[PJT_MAXROWS];
+    int at = 0;
+    for (int gp = 0; gp < 10; gp++)
+        for (int i = 0; i < *nr; i++)
+            if ((int)(out[i] >> 20 & 15) == gp)
+                sorted[at++] = out[i];
+    memcpy(out, sorted, sizeof(uint32_t) * (size_t)at);
     return 0;
 }
 
-/* rows_table_chunk(honors, first, last) -> (rows, counts): the rows of keys first..last-1
- * (bytes of uint32 rows, then bytes of one uint32 count a key), as the build writes them */
+/* a key's least r + x by (g, p): rel[0..9] of every row, rel[10..19] of the rows that show
+ * the unit's suit (PRES; what a merge reads when PJ-4 wants every suit) */
+static void key_rel(const uint32_t *rows, int nr, uint8_t *rel) {
+    memset(rel, PJT_NONE, PJT_REL);
+    for (int i = 0; i < nr; i++) {
+        uint32_t w = rows[i];
+        int v = (int)(w >> 9 & 15) + (int)(w >> 17 & 7), k = (int)(w >> 20 & 15);
+        if (v < rel[k])
+            rel[k] = (uint8_t)v;
+        if ((w >> 13 & PRES) && v < rel[10 + k])
+            rel[10 + k] = (uint8_t)v;
+    }
+}
+
+/* rows_table_chunk(honors, first, last) -> (rows, counts, rel): the rows of keys
+ * first..last-1 (bytes of uint32 rows; bytes of one uint32 count a key; bytes of PJT_REL
+ * a key, key_rel), as the build writes them */
 PyObject *rows_table_chunk_impl(PyObject *self, PyObject *args) {
     (void)self;
     int h;
@@ -204,9 +228,10 @@ PyObject *rows_table_chunk_impl(PyObject *self, PyObject *args) {
     }
     size_t cap = 4096, used = 0;
     uint32_t *rows = PyMem_Malloc(cap * 4), *counts = PyMem_Malloc((last - first + 1) * 4);
+    uint8_t *rel = PyMem_Malloc((last - first + 1) * PJT_REL);
     uint32_t one[PJT_MAXROWS];
     PyObject *result = NULL;
-    if (!rows || !counts) {
+    if (!rows || !counts || !rel) {
         PyErr_NoMemory();
         goto done;
     }
@@ -226,12 +251,15 @@ PyObject *rows_table_chunk_impl(PyObject *self, PyObject *args) {
         memcpy(rows + used, one, (size_t)nr * 4);
         used += (size_t)nr;
         counts[k - first] = (uint32_t)nr;
+        key_rel(one, nr, rel + (k - first) * PJT_REL);
     }
-    result = Py_BuildValue("(y#y#)", (const char *)rows, (Py_ssize_t)(used * 4),
-                           (const char *)counts, (Py_ssize_t)((last - first) * 4));
+    result = Py_BuildValue("(y#y#y#)", (const char *)rows, (Py_ssize_t)(used * 4),
+                           (const char *)counts, (Py_ssize_t)((last - first) * 4),
+                           (const char *)rel, (Py_ssize_t)((last - first) * PJT_REL));
 done:
     PyMem_Free(rows);
     PyMem_Free(counts);
+    PyMem_Free(rel);
     return result;
 }
 
@@ -286,6 +314,7 @@ PyObject *rows_table_key(PyObject *self, PyObject *args) {
 static void *map_base;
 static size_t map_size;
 static const uint32_t *off[2], *rows_all;
+static const uint8_t *rel_all[2];
 static uint32_t keys_n[2];
 
 static uint32_t fnv(const uint32_t *w, size_t n) {
@@ -314,6 +343,7 @@ static void unload(void) {
     map_base = NULL;
     map_size = 0;
     off[0] = off[1] = rows_all = NULL;
+    rel_all[0] = rel_all[1] = NULL;
 }
 
 /* rows_table(path) -> (suit keys, honours' keys, rows): maps and checks the file (every
@@ -354,7 +384,8 @@ PyObject *rows_table(PyObject *self, PyObject *arg) {
     if (memcmp(hd->magic, MAGIC, 8) || hd->format != PJT_FORMAT || hd->tiles != PJT_TILES)
         why = "another format";
     else if (hd->nkeys[0] != n0 || hd->nkeys[1] != n1 ||
-             words != (size_t)n0 + 1 + n1 + 1 + hd->nrows || (size - sizeof(PjtHeader)) % 4)
+             words != (size_t)n0 + 1 + n1 + 1 + (size_t)(n0 + n1) * PJT_REL / 4 + hd->nrows ||
+             (size - sizeof(PjtHeader)) % 4)
         why = "the wrong size";
     if (!why) {
         const uint32_t *w = (const uint32_t *)(hd + 1);
@@ -382,14 +413,17 @@ PyObject *rows_table(PyObject *self, PyObject *arg) {
     map_size = size;
     off[0] = (const uint32_t *)(hd + 1);
     off[1] = off[0] + n0 + 1;
-    rows_all = off[1] + n1 + 1;
+    rel_all[0] = (const uint8_t *)(off[1] + n1 + 1);
+    rel_all[1] = rel_all[0] + (size_t)n0 * PJT_REL;
+    rows_all = (const uint32_t *)(rel_all[1] + (size_t)n1 * PJT_REL);
     keys_n[0] = n0;
     keys_n[1] = n1;
     return Py_BuildValue("(kkk)", (unsigned long)n0, (unsigned long)n1,
                          (unsigned long)hd->nrows);
 }
 
-/* rows_table_rows(honors, key) -> bytes: a key's rows in the loaded table (tests) */
+/* rows_table_rows(honors, key) -> (rows, rel): a key's rows and least r + x in the loaded
+ * table, as rows_table_chunk gives them (load's spot checks, tests) */
 PyObject *rows_table_rows(PyObject *self, PyObject *args) {
     (void)self;
     int h;
@@ -405,13 +439,15 @@ PyObject *rows_table_rows(PyObject *self, PyObject *args) {
         return NULL;
     }
     const uint32_t *o = off[h];
-    return PyBytes_FromStringAndSize((const char *)(rows_all + o[key]),
-                                     (Py_ssize_t)(o[key + 1] - o[key]) * 4);
+    return Py_BuildValue("(y#y#)", (const char *)(rows_all + o[key]),
+                         (Py_ssize_t)(o[key + 1] - o[key]) * 4,
+                         (const char *)(rel_all[h] + (size_t)key * PJT_REL),
+                         (Py_ssize_t)PJT_REL);
 }
 
 /* a unit's rows in the loaded table (panjin_table.h) */
 const uint32_t *pjt_unit_rows(int u, const int *counts, const int *caps, int jokers, int max_x,
-                              int *nr) {
+                              int *nr, const uint8_t **rel) {
     if (!map_base)
         return NULL;
     int h = u == 3;
@@ -420,6 +456,7 @@ const uint32_t *pjt_unit_rows(int u, const int *counts, const int *caps, int jok
         return NULL;
     const uint32_t *o = off[h];
     *nr = (int)(o[key + 1] - o[key]);
+    *rel = rel_all[h] + (size_t)key * PJT_REL;
     return rows_all + o[key];
 }
 

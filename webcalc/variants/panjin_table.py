@@ -38,7 +38,7 @@ TABLE_PATH = Path(__file__).resolve().parent.parent / "_pjunit_rows.bin"
 #: kinds, rows, checksum
 HEADER = struct.Struct("=8s6I")
 MAGIC = b"PJROWS\x00\x01"
-FORMAT = 1
+FORMAT = 2
 TILES = 7
 #: keys a build process takes at a time
 CHUNK = 2000
@@ -56,9 +56,9 @@ def _pjunit() -> Any:
     return pjunit
 
 
-def _chunk(job: tuple[bool, int, int]) -> tuple[bytes, bytes]:
+def _chunk(job: tuple[bool, int, int]) -> tuple[bytes, bytes, bytes]:
     honors, first, last = job
-    out: tuple[bytes, bytes] = _pjunit().rows_table_chunk(honors, first, last)
+    out: tuple[bytes, bytes, bytes] = _pjunit().rows_table_chunk(honors, first, last)
     return out
 
 
@@ -78,18 +78,21 @@ def build(path: Path = TABLE_PATH, jobs: int | None = None, quiet: bool = False)
     else:
         parts = [_chunk(job) for job in todo]
     body = bytearray()
+    rel = bytearray()
     rows = bytearray()
     at = 0
     for h in (0, 1):
         # each kind's offsets into the one row array, and its closing offset
-        for (honors, _, _), (chunk_rows, counts) in zip(todo, parts):
+        for (honors, _, _), (chunk_rows, counts, chunk_rel) in zip(todo, parts):
             if honors != (h == 1):
                 continue
             for (n,) in struct.iter_unpack("=I", counts):
                 body += struct.pack("=I", at)
                 at += n
             rows += chunk_rows
+            rel += chunk_rel
         body += struct.pack("=I", at)
+    body += rel
     body += rows
     check = pj.rows_table_fnv(bytes(body))
     header = HEADER.pack(MAGIC, FORMAT, TILES, keys[0], keys[1], at, check)
@@ -123,7 +126,9 @@ def load(path: Path = TABLE_PATH, check: int = SPOT_CHECKS) -> tuple[int, int, i
     for i in range(check):
         honors = bool(i % 2)
         key = (info[1 if honors else 0] - 1) * (i // 2 + 1) // (check // 2 + 1)
-        if pj.rows_table_rows(honors, key) != pj.rows_table_chunk(honors, key, key + 1)[0]:
+        rows, rel = pj.rows_table_rows(honors, key)
+        fresh = pj.rows_table_chunk(honors, key, key + 1)
+        if rows != fresh[0] or rel != fresh[2]:
             pj.rows_table(None)
             return None
     return info

@@ -56,35 +56,22 @@ static void min_plus(const uint8_t *a, const uint8_t *b, uint8_t *out) {
     }
 }
 
-/* least r + x by (g, p) of packed rows, folded into rel (min); show: only the rows that
- * show the unit's suit (PJ-4 wants every suit: the others are in no target) */
-static void rel_fold(const uint32_t *rows, int nr, uint8_t *rel, int show) {
-    for (int i = 0; i < nr; i++) {
-        uint32_t w = rows[i];
-        if (show && !(w >> 13 & PRES))
-            continue;
-        int v = (int)(w >> 9 & 15) + (int)(w >> 17 & 7), k = (int)(w >> 20 & 15);
-        if (v < rel[k])
-            rel[k] = (uint8_t)v;
-    }
-}
-
-/* packed rows of unit u decoded, each with its bound given the other units' least r + x
- * (other); returns the least bound */
+/* packed rows of unit u (sorted by (g, p)) decoded, each with its bound given the other
+ * units' least r + x (other); show: the rows that do not show the suit are in no target
+ * (PJ-4 wants every suit). Returns the least bound */
 static int decode(const uint32_t *rows, int nr, int u, const uint8_t *other, int J, int show,
                   DRow *out) {
     int least = PNONE;
     for (int i = 0; i < nr; i++) {
         uint32_t w = rows[i];
         DRow *o = &out[i];
+        o->gp = (uint8_t)(w >> 20 & 15);
         if (show && !(w >> 13 & PRES)) {
-            o->bound = PNONE;                     /* in no target (rel_fold) */
-            o->gp = 0;
+            o->bound = PNONE;
             continue;
         }
         o->r = (uint8_t)(w >> 9 & 15);
         o->x = (uint8_t)(w >> 17 & 7);
-        o->gp = (uint8_t)(w >> 20 & 15);
         o->n = (uint8_t)(u < 3 && (w >> 13 & PRES));
         o->f = (uint8_t)((w >> 13 & WANT3) >> 1);
         o->m = (uint64_t)(w & 0x1FF) << (9 * u);
@@ -101,19 +88,19 @@ static int decode(const uint32_t *rows, int nr, int u, const uint8_t *other, int
     return least;
 }
 
+/* the decoded rows (sorted by (g, p)) with bound <= limit into kp, bucket by bucket */
 static void keep(const DRow *rows, int nr, int limit, Kept *kp) {
-    int count[11] = {0};
-    for (int i = 0; i < nr; i++)
-        if (rows[i].bound <= limit)
-            count[rows[i].gp + 1]++;
+    int b = 0, n = 0;
     kp->at[0] = 0;
-    for (int b = 0; b < 10; b++)
-        kp->at[b + 1] = kp->at[b] + count[b + 1];
-    int put[10];
-    memcpy(put, kp->at, sizeof(put));
-    for (int i = 0; i < nr; i++)
-        if (rows[i].bound <= limit)
-            kp->r[put[rows[i].gp]++] = rows[i];
+    for (int i = 0; i < nr; i++) {
+        if (rows[i].bound > limit)
+            continue;
+        while (b < rows[i].gp)
+            kp->at[++b] = n;
+        kp->r[n++] = rows[i];
+    }
+    while (b < 10)
+        kp->at[++b] = n;
 }
 
 /* three units' kept rows merged at limit (later[j]: the least r + x by (g, p) of the units
@@ -279,20 +266,20 @@ int pjt_standard(const int *real, const int *caps, int jokers, int max_x, int gr
     if (!covered_hand(groups, suits0, want))
         return -2;
     const uint32_t *rows[4];
-    int nr[4];
+    const uint8_t *krel;
+    int nr[4], show = allowed == 1 << 3;
     uint8_t rel[4][10], suf[4][10], other[4][10];
     for (int u = 0; u < 4; u++) {
-        if (!(rows[u] = pjt_unit_rows(u, real + 9 * u, caps + 9 * u, jokers, max_x, &nr[u])))
+        if (!(rows[u] = pjt_unit_rows(u, real + 9 * u, caps + 9 * u, jokers, max_x, &nr[u],
+                                      &krel)))
             return -2;
-        memset(rel[u], PNONE, 10);
-        rel_fold(rows[u], nr[u], rel[u], u < 3 && allowed == 1 << 3);
+        memcpy(rel[u], krel + (u < 3 && show ? 10 : 0), 10);
     }
     const int J = jokers;
     spread(rel, suf, other);
     int low = 0;
     for (int u = 0; u < 4; u++) {
-        int least = decode(rows[u], nr[u], u, other[u], J, u < 3 && allowed == 1 << 3,
-                           dec[u]);
+        int least = decode(rows[u], nr[u], u, other[u], J, u < 3 && show, dec[u]);
         if (least > low)
             low = least;
     }
@@ -336,16 +323,15 @@ void pjt_discards(const int *real, const int *caps, int jokers, int max_x, int g
         cov[i] = found[i] = 0;
     if (!covered_hand(groups, suits0, want))
         return;
-    const int J = jokers;
+    const int J = jokers, show = allowed == 1 << 3;
     const uint32_t *rows[4];
+    const uint8_t *krel;
     int nr[4];
     uint8_t rel[4][10];
     for (int u = 0; u < 4; u++) {
-        rows[u] = pjt_unit_rows(u, real + 9 * u, caps + 9 * u, jokers, max_x, &nr[u]);
-        if (rows[u]) {
-            memset(rel[u], PNONE, 10);
-            rel_fold(rows[u], nr[u], rel[u], u < 3 && allowed == 1 << 3);
-        }
+        rows[u] = pjt_unit_rows(u, real + 9 * u, caps + 9 * u, jokers, max_x, &nr[u], &krel);
+        if (rows[u])
+            memcpy(rel[u], krel + (u < 3 && show ? 10 : 0), 10);
     }
     for (int u = 0; u < 4; u++) {
         /* the discards from unit u, their units' rows; the others as held */
@@ -366,12 +352,16 @@ void pjt_discards(const int *real, const int *caps, int jokers, int max_x, int g
             int c[MAXN];
             memcpy(c, real + 9 * u, sizeof(int) * (u == 3 ? 7 : 9));
             c[k - 9 * u]--;
-            const uint32_t *vr = pjt_unit_rows(u, c, caps + 9 * u, jokers, max_x, &vnr[nv]);
+            const uint32_t *vr = pjt_unit_rows(u, c, caps + 9 * u, jokers, max_x, &vnr[nv],
+                                               &krel);
             if (!vr)
                 continue;
             vrows[nv] = vr;
             vi[nv++] = i;
-            rel_fold(vr, vnr[nv - 1], any, u < 3 && allowed == 1 << 3);
+            const uint8_t *vrel = krel + (u < 3 && show ? 10 : 0);
+            for (int b = 0; b < 10; b++)
+                if (vrel[b] < any[b])
+                    any[b] = vrel[b];
         }
         if (!nv)
             continue;
@@ -391,8 +381,8 @@ void pjt_discards(const int *real, const int *caps, int jokers, int max_x, int g
         spread(orel, suf, other);
         Kept *kp[3];
         for (int j = 0; j < 3; j++) {
-            decode(rows[order[j]], nr[order[j]], order[j], other[j], J,
-                   order[j] < 3 && allowed == 1 << 3, dec[j]);
+            decode(rows[order[j]], nr[order[j]], order[j], other[j], J, order[j] < 3 && show,
+                   dec[j]);
             keep(dec[j], nr[order[j]], limit, &kept[j]);
             kp[j] = &kept[j];
         }
@@ -400,7 +390,7 @@ void pjt_discards(const int *real, const int *caps, int jokers, int max_x, int g
         for (int t = 0; t < nv; t++) {
             int i = vi[t], best, w;
             uint64_t m;
-            decode(vrows[t], vnr[t], u, other[3], J, u < 3 && allowed == 1 << 3, vdec);
+            decode(vrows[t], vnr[t], u, other[3], J, u < 3 && show, vdec);
             keep(vdec, vnr[t], limit, &vkept);
             join(cur, &vkept, J, max_x, want, allowed, need_real, &best, &m, &w,
                  d0 ? &d0[i] : NULL, d0 ? &mask0[i] : NULL);
