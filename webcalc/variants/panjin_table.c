@@ -23,7 +23,7 @@
  * File (native byte order, written and read on the same machine): PjtHeader, then the
  * offsets of the suit keys (nkeys[0] + 1) and of the honours' keys (nkeys[1] + 1) into the
  * rows, then each key's least r + x by (g, p) (PJT_REL bytes a key, suit keys first:
- * key_rel), then the rows, one uint32 each (pjt_pack), each key's sorted by (g, p). The file is mapped read-only: the
+ * key_rel), then the rows, one uint32 each (pjt_pack), each key's sorted by (g, p), then r + x. The file is mapped read-only: the
  * workers gunicorn forks share the pages the master read when it loaded (and checked) it.
  */
 #include "panjin_table.h"
@@ -33,7 +33,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define PJT_FORMAT 2              /* raise when the rows or the layout change */
+#define PJT_FORMAT 3              /* raise when the rows or the layout change */
 #define PJT_JV 4                  /* jokers 0, 1, 2 with max_x 4; 3: no wildcard, max_x 0 */
 
 typedef struct {
@@ -188,13 +188,16 @@ static int key_rows(int h, uint32_t key, uint32_t *out, int *nr) {
         PyErr_SetString(PyExc_ValueError, "rows_table_chunk: a row does not fit the table");
         return -1;
     }
-    /* by (g, p), the search's order kept within: a merge reads a bucket as one run */
+    /* by (g, p), then by r + x (the search's order kept within): a merge reads a bucket as
+     * one run, and stops where r + x passes its limit */
     uint32_t sorted[PJT_MAXROWS];
     int at = 0;
     for (int gp = 0; gp < 10; gp++)
-        for (int i = 0; i < *nr; i++)
-            if ((int)(out[i] >> 20 & 15) == gp)
-                sorted[at++] = out[i];
+        for (int rx = 0; rx <= 15 + 7; rx++)
+            for (int i = 0; i < *nr; i++)
+                if ((int)(out[i] >> 20 & 15) == gp &&
+                    (int)(out[i] >> 9 & 15) + (int)(out[i] >> 17 & 7) == rx)
+                    sorted[at++] = out[i];
     memcpy(out, sorted, sizeof(uint32_t) * (size_t)at);
     return 0;
 }

@@ -38,7 +38,7 @@ TABLE_PATH = Path(__file__).resolve().parent.parent / "_pjunit_rows.bin"
 #: kinds, rows, checksum
 HEADER = struct.Struct("=8s6I")
 MAGIC = b"PJROWS\x00\x01"
-FORMAT = 2
+FORMAT = 3
 TILES = 7
 #: keys a build process takes at a time
 CHUNK = 2000

@@ -23,7 +23,8 @@ static inline int acc_index(int g, int p, int x, int n, int f) {
 /* a row decoded: r, x, (g, p) as g * 2 + p, the suit shown (0, 1), the wanted flags >> 1,
  * the bound, the kinds drawn at the hand's bits */
 typedef struct {
-    uint8_t r, x, gp, n, f, bound;
+    uint8_t r, x, gp, n, f, bound, rx;
+    uint16_t kd;                   /* its step in a merge state's index: (x * 4 + n) * 8 */
     uint64_t m;
 } DRow;
 
@@ -75,6 +76,8 @@ static int decode(const uint32_t *rows, int nr, int u, const uint8_t *other, int
         o->n = (uint8_t)(u < 3 && (w >> 13 & PRES));
         o->f = (uint8_t)((w >> 13 & WANT3) >> 1);
         o->m = (uint64_t)(w & 0x1FF) << (9 * u);
+        o->rx = (uint8_t)(o->r + o->x);
+        o->kd = (uint16_t)((o->x * 4 + o->n) * 8);
         int own = o->r + (o->x > J ? o->x - J : 0);
         int v = o->r + o->x + other[9 - o->gp] - J;   /* (4 - g) * 2 + 1 - p = 9 - gp */
         if (v < own)
@@ -125,21 +128,24 @@ static int merge3(Kept *const kp[3], uint8_t later[3][10], const int *okn, int l
             int g = gp >> 1, p = gp & 1;
             int r = acc_r[cur][k];
             uint64_t m = acc_m[cur][k];
+            int ok = okn[j] >> n;
             for (int wg = 0; wg + g <= 4; wg++)
                 for (int wp = 0; wp + p <= 1; wp++) {
                     int b = wg * 2 + wp, g3 = g + wg, p3 = p + wp;
                     int still = 3 * (4 - g3) + 2 * (1 - p3), after = later[j][9 - g3 * 2 - p3];
+                    /* rows by r + x: past lim2 no row keeps the bound (r3 + x3 + after - J) */
+                    int lim2 = limit - r - x - after + J, xlo = J - still - x, xhi = max_x - x;
+                    int base = (((g3 * 2 + p3) * AX + x) * 4 + n) * 8;
                     const DRow *end = kj->r + kj->at[b + 1];
                     for (const DRow *o = kj->r + kj->at[b]; o < end; o++) {
-                        int x3 = x + o->x;
-                        if (x3 > max_x || x3 + still < J)
+                        if (o->rx > lim2)
+                            break;
+                        if (o->x > xhi || o->x < xlo)
                             continue;             /* every joker placed */
-                        int r3 = r + o->r;
-                        if (r3 + (x3 > J ? x3 - J : 0) > limit || r3 + x3 + after - J > limit)
-                            continue;
-                        if (!(okn[j] >> (n + o->n) & 1))
-                            continue;             /* PJ-4's suit count out of reach */
-                        int k2 = acc_index(g3, p3, x3, n + o->n, f | o->f);
+                        int x3 = x + o->x, r3 = r + o->r;
+                        if (r3 + (x3 > J ? x3 - J : 0) > limit || !(ok >> o->n & 1))
+                            continue;             /* its cost; PJ-4's suit count */
+                        int k2 = base + o->kd + (f | o->f);
                         uint64_t m3 = m | o->m;
                         if (!acc_on[nx][k2]) {
                             acc_on[nx][k2] = 1;
@@ -160,10 +166,11 @@ static int merge3(Kept *const kp[3], uint8_t later[3][10], const int *okn, int l
     return cur;
 }
 
-/* the merged states of acc_*[cur] completed by the last unit's kept rows: the targets,
- * read as _drawn_best reads them; *best PNONE when none */
-static void join(int cur, const Kept *last, int J, int max_x, int want, int allowed,
-                 int need_real, int *best_out, uint64_t *mask_out, int *wild_out,
+/* the merged states of acc_*[cur] completed by the last unit's kept rows: the targets
+ * within limit, read as _drawn_best reads them (*best PNONE, or above limit, when none;
+ * best0, mask0 unless NULL: the same without the discard-win rule) */
+static void join(int cur, const Kept *last, int limit, int J, int max_x, int want,
+                 int allowed, int need_real, int *best_out, uint64_t *mask_out, int *wild_out,
                  int *best0_out, uint64_t *mask0_out) {
     int best = PNONE, wild = 0, best0 = PNONE;
     uint64_t mask = 0, mask0 = 0;
@@ -173,13 +180,18 @@ static void join(int cur, const Kept *last, int J, int max_x, int want, int allo
         int b = 9 - gp;
         int r = acc_r[cur][k];
         uint64_t m = acc_m[cur][k];
+        /* a target costs r + x - J + the row's r + x (x3 >= J): rows by r + x, past the
+         * limit none is within it */
+        int lim = limit - r - x + J;
         const DRow *end = last->r + last->at[b + 1];
         for (const DRow *o = last->r + last->at[b]; o < end; o++) {
+            if (o->rx > lim)
+                break;
             int x3 = x + o->x;
             if (x3 > max_x || x3 < J || !(allowed >> (n + o->n) & 1) ||
                 (((f | o->f) << 1) & want) != want)
                 continue;
-            int r3 = r + o->r, cost = r3 + (x3 > J ? x3 - J : 0);
+            int r3 = r + o->r, cost = r3 + x3 - J;
             uint64_t m3 = m | o->m;
             if (best0_out) {               /* the same targets without the rule */
                 if (cost < best0) {
@@ -292,8 +304,8 @@ int pjt_standard(const int *real, const int *caps, int jokers, int max_x, int gr
             keep(dec[u], nr[u], limit, &kept[u]);
         int cur = merge3(kp, suf + 1, okn, limit, J, max_x), best, wild;
         uint64_t mask;
-        join(cur, &kept[3], J, max_x, want, allowed, need_real, &best, &mask, &wild, NULL,
-             NULL);
+        join(cur, &kept[3], limit, J, max_x, want, allowed, need_real, &best, &mask, &wild,
+             NULL, NULL);
         acc_release(cur);
         if (best <= limit) {
             *d_out = best;
@@ -392,7 +404,7 @@ void pjt_discards(const int *real, const int *caps, int jokers, int max_x, int g
             uint64_t m;
             decode(vrows[t], vnr[t], u, other[3], J, u < 3 && show, vdec);
             keep(vdec, vnr[t], limit, &vkept);
-            join(cur, &vkept, J, max_x, want, allowed, need_real, &best, &m, &w,
+            join(cur, &vkept, limit, J, max_x, want, allowed, need_real, &best, &m, &w,
                  d0 ? &d0[i] : NULL, d0 ? &mask0[i] : NULL);
             cov[i] = 1;
             if (best <= limit) {
