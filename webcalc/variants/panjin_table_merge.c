@@ -106,6 +106,44 @@ static void keep(const DRow *rows, int nr, int limit, Kept *kp) {
         kp->at[++b] = n;
 }
 
+/* decode and keep in one pass (a 14-tile hand's rows, at one limit): a bucket's rows come
+ * by r + x, and past the first whose r + x + the others' least - J is over the limit none
+ * is within it (a row's bound is at least that) */
+static void decode_keep(const uint32_t *rows, int nr, int u, const uint8_t *other, int J,
+                        int show, int limit, Kept *kp) {
+    int b = 0, n = 0;
+    kp->at[0] = 0;
+    for (int i = 0; i < nr;) {
+        uint32_t w = rows[i];
+        int gp = (int)(w >> 20 & 15), r = (int)(w >> 9 & 15), x = (int)(w >> 17 & 7);
+        if (r + x + other[9 - gp] - J > limit) {
+            while (i < nr && (int)(rows[i] >> 20 & 15) == gp)
+                i++;                               /* the rest of the bucket */
+            continue;
+        }
+        i++;
+        if (show && !(w >> 13 & PRES))
+            continue;
+        int own = r + (x > J ? x - J : 0);
+        if (own > limit)
+            continue;
+        while (b < gp)
+            kp->at[++b] = n;
+        DRow *o = &kp->r[n++];
+        o->gp = (uint8_t)gp;
+        o->r = (uint8_t)r;
+        o->x = (uint8_t)x;
+        o->n = (uint8_t)(u < 3 && (w >> 13 & PRES));
+        o->f = (uint8_t)((w >> 13 & WANT3) >> 1);
+        o->m = (uint64_t)(w & 0x1FF) << (9 * u);
+        o->rx = (uint8_t)(r + x);
+        o->kd = (uint16_t)((x * 4 + o->n) * 8);
+        o->bound = 0;
+    }
+    while (b < 10)
+        kp->at[++b] = n;
+}
+
 /* three units' kept rows merged at limit (later[j]: the least r + x by (g, p) of the units
  * after position j; okn[j]: the suit counts a state may show after position j, PJ-4's
  * allowed counts still within reach): the states left in acc_*[returned index] */
@@ -317,7 +355,6 @@ int pjt_standard(const int *real, const int *caps, int jokers, int max_x, int gr
     return 0;
 }
 
-static DRow vdec[PJT_MAXROWS];
 static Kept vkept;
 
 /* every discard ks[i] of a 14-tile hand at limit, as discards_drawn answers (the 13 tiles
@@ -393,17 +430,15 @@ void pjt_discards(const int *real, const int *caps, int jokers, int max_x, int g
         spread(orel, suf, other);
         Kept *kp[3];
         for (int j = 0; j < 3; j++) {
-            decode(rows[order[j]], nr[order[j]], order[j], other[j], J, order[j] < 3 && show,
-                   dec[j]);
-            keep(dec[j], nr[order[j]], limit, &kept[j]);
+            decode_keep(rows[order[j]], nr[order[j]], order[j], other[j], J,
+                        order[j] < 3 && show, limit, &kept[j]);
             kp[j] = &kept[j];
         }
         int cur = merge3(kp, suf + 1, okn, limit, J, max_x);
         for (int t = 0; t < nv; t++) {
             int i = vi[t], best, w;
             uint64_t m;
-            decode(vrows[t], vnr[t], u, other[3], J, u < 3 && show, vdec);
-            keep(vdec, vnr[t], limit, &vkept);
+            decode_keep(vrows[t], vnr[t], u, other[3], J, u < 3 && show, limit, &vkept);
             join(cur, &vkept, limit, J, max_x, want, allowed, need_real, &best, &m, &w,
                  d0 ? &d0[i] : NULL, d0 ? &mask0[i] : NULL);
             cov[i] = 1;
