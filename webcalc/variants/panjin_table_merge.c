@@ -300,6 +300,14 @@ static void reach(const int *suit, int allowed, int *okn) {
     }
 }
 
+/* a key's rows asked of memory now, so that the misses overlap (a hand reads 4-15 keys
+ * from a 70 MB table) */
+static inline void prefetch_rows(const uint32_t *rows, int nr) {
+    const char *p = (const char *)rows, *end = (const char *)(rows + nr);
+    for (; p < end; p += 64)
+        __builtin_prefetch(p);
+}
+
 static int covered_hand(int groups, int suits0, int want) {
     return pjt_loaded() && groups == 4 && !suits0 && !(want & ~WANT3);
 }
@@ -323,6 +331,7 @@ int pjt_standard(const int *real, const int *caps, int jokers, int max_x, int gr
         if (!(rows[u] = pjt_unit_rows(u, real + 9 * u, caps + 9 * u, jokers, max_x, &nr[u],
                                       &krel)))
             return -2;
+        prefetch_rows(rows[u], nr[u]);
         memcpy(rel[u], krel + (u < 3 && show ? 10 : 0), 10);
     }
     const int J = jokers;
@@ -379,39 +388,49 @@ void pjt_discards(const int *real, const int *caps, int jokers, int max_x, int g
     uint8_t rel[4][10];
     for (int u = 0; u < 4; u++) {
         rows[u] = pjt_unit_rows(u, real + 9 * u, caps + 9 * u, jokers, max_x, &nr[u], &krel);
-        if (rows[u])
+        if (rows[u]) {
             memcpy(rel[u], krel + (u < 3 && show ? 10 : 0), 10);
+            prefetch_rows(rows[u], nr[u]);
+        }
     }
+    /* every discard's unit rows looked up (and fetched) before the merges need them */
+    const uint32_t *vrows_all[4][MAXN];
+    int vnr_all[4][MAXN], vi_all[4][MAXN], nv_all[4] = {0};
+    uint8_t any_all[4][10];
     for (int u = 0; u < 4; u++) {
-        /* the discards from unit u, their units' rows; the others as held */
-        const uint32_t *vrows[MAXN];
-        int vnr[MAXN], vi[MAXN], nv = 0;
+        memset(any_all[u], PNONE, 10);
         int others_ok = 1;
         for (int v = 0; v < 4; v++)
             if (v != u && !rows[v])
                 others_ok = 0;
         if (!others_ok)
             continue;
-        uint8_t any[10];
-        memset(any, PNONE, 10);
         for (int i = 0; i < n; i++) {
-            int k = ks[i];
-            if (k < 9 * u || k >= 9 * u + (u == 3 ? 7 : 9) || real[k] < 1)
+            int k = ks[i], nv = nv_all[u];
+            if (k < 9 * u || k >= 9 * u + (u == 3 ? 7 : 9) || real[k] < 1 || nv >= MAXN)
                 continue;
             int c[MAXN];
             memcpy(c, real + 9 * u, sizeof(int) * (u == 3 ? 7 : 9));
             c[k - 9 * u]--;
-            const uint32_t *vr = pjt_unit_rows(u, c, caps + 9 * u, jokers, max_x, &vnr[nv],
-                                               &krel);
+            const uint32_t *vr = pjt_unit_rows(u, c, caps + 9 * u, jokers, max_x,
+                                               &vnr_all[u][nv], &krel);
             if (!vr)
                 continue;
-            vrows[nv] = vr;
-            vi[nv++] = i;
+            prefetch_rows(vr, vnr_all[u][nv]);
+            vrows_all[u][nv] = vr;
+            vi_all[u][nv_all[u]++] = i;
             const uint8_t *vrel = krel + (u < 3 && show ? 10 : 0);
             for (int b = 0; b < 10; b++)
-                if (vrel[b] < any[b])
-                    any[b] = vrel[b];
+                if (vrel[b] < any_all[u][b])
+                    any_all[u][b] = vrel[b];
         }
+    }
+    for (int u = 0; u < 4; u++) {
+        /* the discards from unit u, their units' rows; the others as held */
+        const uint32_t *const *vrows = vrows_all[u];
+        const int *vnr = vnr_all[u], *vi = vi_all[u];
+        int nv = nv_all[u];
+        const uint8_t *any = any_all[u];
         if (!nv)
             continue;
         /* merge order: the other units, then u (its least r + x: any variant's) */
