@@ -144,6 +144,29 @@ static void decode_keep(const uint32_t *rows, int nr, int u, const uint8_t *othe
         kp->at[++b] = n;
 }
 
+/* the states another state of the same (g, p, x, suits shown) beats: fewer real tiles to
+ * draw and every wanted flag it has. Whatever completes them completes the other for less,
+ * so none of their targets is a nearest one (under the discard-win rule a tie is possible
+ * only at one real tile drawn, whose kinds _drawn_best drops, with the same jokers) */
+static void prune_dominated(int at) {
+    static int beaten[ACC];
+    int nb = 0, kept_n = 0;
+    for (int a = 0; a < acc_n[at]; a++) {
+        int k = acc_live[at][a], f = k & 7, r = acc_r[at][k], lost = 0;
+        for (int f2 = (f + 1) | f; f2 < 8 && !lost; f2 = (f2 + 1) | f) {
+            int k2 = k - f + f2;
+            lost = acc_on[at][k2] && acc_r[at][k2] < r;
+        }
+        if (lost)
+            beaten[nb++] = k;
+        else
+            acc_live[at][kept_n++] = k;
+    }
+    for (int i = 0; i < nb; i++)
+        acc_on[at][beaten[i]] = 0;
+    acc_n[at] = kept_n;
+}
+
 /* three units' kept rows merged at limit (later[j]: the least r + x by (g, p) of the units
  * after position j; okn[j]: the suit counts a state may show after position j, PJ-4's
  * allowed counts still within reach): the states left in acc_*[returned index] */
@@ -199,6 +222,8 @@ static int merge3(Kept *const kp[3], uint8_t later[3][10], const int *okn, int l
                     }
                 }
         }
+        if (j < 2)
+            prune_dominated(nx);
         cur = nx;
     }
     return cur;
