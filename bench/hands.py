@@ -45,6 +45,36 @@ def with_wildcards(rng: random.Random, base: list[int], n: int, wild: list[int],
     return sorted(tiles)
 
 
+def panjin_requests(rng: random.Random, tiles: int, count: int) -> list[tuple[int, dict]]:
+    """``count`` fresh 盘锦 requests of ``tiles`` tiles (13 or 14) per wildcard count 0-2,
+    each ``(wildcard tiles, request)``: half complete shapes (less one tile for 13), half
+    random, the indicator random, 30 % won on a discard (bench/pj_table.py,
+    bench/pj_unit_rows.py)."""
+    panjin = VARIANTS["panjin"]
+    out: list[tuple[int, dict]] = []
+    seen: set[str] = set()
+    for w in (0, 1, 2):
+        made = 0
+        while made < count:
+            indicator = ALL_TILES[rng.randrange(34)]
+            wild = [int(t) for t in panjin.wildcards(panjin.Options(), indicator)]
+            base = complete_tiles(rng) if rng.random() < 0.5 else random_tiles(rng, 14)
+            if tiles == 13:
+                base.remove(rng.choice(base))
+            hand = with_wildcards(rng, base, tiles, wild, w)
+            shown = hand + [int(indicator)]
+            key = format_tiles(hand) + indicator.code
+            if any(shown.count(k) > 4 for k in shown) or key in seen:
+                continue
+            seen.add(key)
+            req = {"variant": "panjin", "hand": format_tiles(hand), "indicator": indicator.code}
+            if rng.random() < 0.3:
+                req["win_by"] = "discard"
+            out.append((w, req))
+            made += 1
+    return out
+
+
 def fresh_tiles(rng: random.Random, n: int, seen: set) -> list[int]:
     """A wildcard-free hand of ``n`` (13 or 14) tiles not in ``seen`` (then added to it):
     half complete/ready shapes (a complete hand, less one tile for 13), half random."""

@@ -2,7 +2,7 @@
 
     python bench/pj_table.py [--hands 400] [--seed 61] [--repeats 5]
 
-Fresh 盘锦 requests (bench/hands.py's generator: half complete shapes, half random, the
+Fresh 盘锦 requests (bench/hands.py ``panjin_requests``: half complete shapes, half random, the
 indicator random, 0-2 wildcard tiles, 30 % won on a discard), 13 and 14 tiles; each goes
 once through ``analyze()`` with the compiled module spied on, which records the arguments of
 its ``panjin_advice`` / ``panjin_advice14`` call. Those calls are then replayed in one
@@ -26,15 +26,15 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 
-from hands import random_tiles, with_wildcards  # noqa: E402  (bench/hands.py)
+from hands import panjin_requests  # noqa: E402  (bench/hands.py)
 
 import webcalc.variants.panjin_advice as PA  # noqa: E402
 from webcalc.analysis import analyze  # noqa: E402
 from webcalc.compiled import pjunit  # noqa: E402
-from webcalc.tiles import ALL_TILES, format_tiles  # noqa: E402
+from webcalc.tiles import ALL_TILES  # noqa: E402
 from webcalc.variants import VARIANTS  # noqa: E402
 from webcalc.variants import panjin_table as T  # noqa: E402
-from webcalc.warmup import complete_tiles, warm_up  # noqa: E402
+from webcalc.warmup import warm_up  # noqa: E402
 
 PANJIN = VARIANTS["panjin"]
 
@@ -55,31 +55,6 @@ class Spy:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(pjunit, name)
-
-
-def requests(rng: random.Random, tiles: int, count: int) -> list[tuple[int, dict[str, Any]]]:
-    out: list[tuple[int, dict[str, Any]]] = []
-    seen: set[str] = set()
-    for w in (0, 1, 2):
-        made = 0
-        while made < count:
-            indicator = ALL_TILES[rng.randrange(34)]
-            wild = [int(t) for t in PANJIN.wildcards(PANJIN.Options(), indicator)]
-            base = complete_tiles(rng) if rng.random() < 0.5 else random_tiles(rng, 14)
-            if tiles == 13:
-                base.remove(rng.choice(base))
-            hand = with_wildcards(rng, base, tiles, wild, w)
-            shown = hand + [int(indicator)]
-            key = format_tiles(hand) + indicator.code
-            if any(shown.count(k) > 4 for k in shown) or key in seen:
-                continue
-            seen.add(key)
-            req = {"variant": "panjin", "hand": format_tiles(hand), "indicator": indicator.code}
-            if rng.random() < 0.3:
-                req["win_by"] = "discard"
-            out.append((w, req))
-            made += 1
-    return out
 
 
 def covered(req: dict[str, Any], tiles: int) -> bool:
@@ -118,7 +93,7 @@ def main() -> None:
     rng = random.Random(args.seed)
     print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     for tiles in (13, 14):
-        reqs = requests(rng, tiles, args.hands)
+        reqs = panjin_requests(rng, tiles, args.hands)
         spy = Spy()
         PA._pjunit = spy  # type: ignore[assignment]
         by_w: dict[int, list[tuple[str, tuple[Any, ...]]]] = {0: [], 1: [], 2: []}

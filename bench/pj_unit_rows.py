@@ -40,12 +40,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 
-from hands import random_tiles, with_wildcards  # noqa: E402  (bench/hands.py)
+from hands import panjin_requests  # noqa: E402  (bench/hands.py)
 
 from webcalc.analysis import analyze  # noqa: E402
 from webcalc.compiled import pjunit  # noqa: E402
 from webcalc.shanten import INF, UNITS, hand_caps  # noqa: E402
-from webcalc.tiles import ALL_TILES, format_tiles  # noqa: E402
+from webcalc.tiles import ALL_TILES  # noqa: E402
 from webcalc.variants import VARIANTS  # noqa: E402
 from webcalc.variants import panjin_advice as PA  # noqa: E402
 from webcalc.variants.panjin_draws import _drawn_best, unit_panjin_drawn  # noqa: E402
@@ -58,7 +58,7 @@ from webcalc.variants.panjin_search import (  # noqa: E402
     _yj_flags,
     panjin_meld_flags,
 )
-from webcalc.warmup import complete_tiles, warm_up  # noqa: E402
+from webcalc.warmup import warm_up  # noqa: E402
 
 PANJIN = VARIANTS["panjin"]
 
@@ -133,29 +133,8 @@ def within(rows: list[tuple[Any, ...]], d: int, groups: int, suits0: int, want: 
 
 
 def hands(seed: int, count: int) -> list[tuple[int, dict[str, Any]]]:
-    """``count`` fresh 13-tile 盘锦 requests per wildcard count 0-2."""
-    rng = random.Random(seed)
-    out: list[tuple[int, dict[str, Any]]] = []
-    seen: set[str] = set()
-    for w in (0, 1, 2):
-        made = 0
-        while made < count:
-            indicator = ALL_TILES[rng.randrange(34)]
-            wild = [int(t) for t in PANJIN.wildcards(PANJIN.Options(), indicator)]
-            base = complete_tiles(rng) if rng.random() < 0.5 else random_tiles(rng, 14)
-            base.remove(rng.choice(base))
-            tiles = with_wildcards(rng, base, 13, wild, w)
-            shown = tiles + [int(indicator)]
-            hand = format_tiles(tiles)
-            if any(shown.count(k) > 4 for k in shown) or hand + indicator.code in seen:
-                continue
-            seen.add(hand + indicator.code)
-            req = {"variant": "panjin", "hand": hand, "indicator": indicator.code}
-            if rng.random() < 0.3:
-                req["win_by"] = "discard"
-            out.append((w, req))
-            made += 1
-    return out
+    """``count`` fresh 13-tile 盘锦 requests per wildcard count 0-2 (bench/hands.py)."""
+    return panjin_requests(random.Random(seed), 13, count)
 
 
 class Spy:
