@@ -104,6 +104,27 @@ def private_split(pid: int) -> dict | None:
     return out
 
 
+def mapped_file_mb(pid: int, suffix: str) -> tuple[float, float] | None:
+    """``(rss, private)`` in MB of a process's mappings of the file whose path ends with
+    ``suffix`` (``/proc/PID/smaps``; 盘锦's rows table: webcalc/variants/panjin_table.py), or
+    None when the process maps no such file."""
+    rss = private = 0.0
+    inside = found = False
+    try:
+        for line in Path(f"/proc/{pid}/smaps").read_text().splitlines():
+            head = line.split(maxsplit=6)
+            if head and "-" in head[0] and not head[0].endswith(":"):
+                inside = len(head) > 5 and head[5].endswith(suffix)
+                found = found or inside
+            elif inside and head and head[0] == "Rss:":
+                rss += int(head[1]) / 1024
+            elif inside and head and head[0] in ("Private_Clean:", "Private_Dirty:"):
+                private += int(head[1]) / 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return (rss, private) if found else None
+
+
 #: the steps of :func:`breakdown`: (label, code run in the child after the previous steps)
 STEPS = (
     ("Python (interpreter, site)", "pass"),
@@ -323,6 +344,7 @@ def behind_gunicorn(n: int, seed: int, ledger_share: float = 0.0, workers: int =
         seconds = time.monotonic() - t0
         end = {w: smaps_mb(w) for w in pids}
         split = {w: private_split(w) for w in pids}
+        rows_table = {w: mapped_file_mb(w, "_pjunit_rows.bin") for w in pids}
         # then ``further`` batches of ``batch`` fresh requests, each worker's USS after each:
         # the growth per 1,000 once a worker is past its first 10,000
         steps = [end]
@@ -336,7 +358,7 @@ def behind_gunicorn(n: int, seed: int, ledger_share: float = 0.0, workers: int =
         tmp.cleanup()
     return {"pids": pids, "after": after, "start": start, "end": end, "counts": counts,
             "seconds": seconds, "master": master, "master_end": master_end,
-            "steps": steps, "batch": batch, "split": split,
+            "steps": steps, "batch": batch, "split": split, "rows_table": rows_table,
             "tracebacks": stderr.count("Traceback"), "workers": workers,
             "concurrency": concurrency, "n": n, "ledger_share": ledger_share,
             "pages": [t for is_page, t in times if is_page],
@@ -459,6 +481,12 @@ def mix_report(b: dict, steps) -> list[str]:
                   "(wall time on the client, fresh hands)."]
     if worst["rss"] > 50:
         shared = worst["rss"] - worst["uss"]
+        worst_w = max(b["pids"], key=lambda w: b["end"][w]["rss"])
+        table = (b.get("rows_table") or {}).get(worst_w)
+        table_part = ("" if table is None else
+                      f", 盘锦's rows table {table[0]:.0f} MB of it (a file the master maps "
+                      f"read-only and read whole before the fork; {table[1]:.1f} MB of it "
+                      "private to the worker)")
         sqla = _add(steps, "the ledger")
         flask = _add(steps, "Flask")
         base = steps[0][1] + _add(steps, "gunicorn")
@@ -468,8 +496,9 @@ def mix_report(b: dict, steps) -> list[str]:
                   f"{flask:.0f} MB, SQLAlchemy and the ledger's models {sqla:.0f} MB (loaded "
                   "in the master for every worker: the ledger is part of the app, and loading "
                   "it per worker on its first ledger request would cost each worker the same "
-                  "RSS, as private memory, and that request about 0.2 s), the engine with its "
-                  "warmed tables and the compiled templates the rest. The other "
+                  "RSS, as private memory, and that request about 0.2 s)" + table_part
+                  + ", the engine with its warmed tables and the compiled templates the rest. "
+                  "The other "
                   f"{worst['uss']:.1f} MB (USS) are the worker's own: the engine's bounded "
                   "memo tables filling up with fresh hands (see the growth in one process "
                   "above), pages of the master's it wrote to, and the allocator's free lists"
