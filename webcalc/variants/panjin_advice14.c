@@ -167,7 +167,8 @@ PyObject *panjin_advice14_impl(PyObject *self, PyObject *args) {
                 }
                 if (d14 < 0)
                     memset(found, 0, sizeof(found));  /* no standard target: never ready */
-                else if (discards_at(&h, d14 + 1, a.need_real, ks, n, found, d, mask, wild, &w0) < 0)
+                else if (discards_at(&h, d14 + 1, a.need_real, ks, n, found, d, mask, wild,
+                                     &w0) < 0)
                     goto done;
             }
         }

@@ -1,5 +1,5 @@
-/* webcalc._pjunit's rows table: 盘锦's unit rows built once at install time, and a 13-tile
- * hand's standard search answered from them (issue 38; the design measured in
+/* webcalc._pjunit's rows table: 盘锦's unit rows built once at install time, and looked up
+ * for the hands panjin_table_merge.c answers from them (issue 38; the design measured in
  * bench/RESULTS.md, "Issue 38, round 11: 盘锦's unit rows by a DP", and "round 12").
  *
  * A unit's rows are what pj_search (panjin_unit.c) finds for it with no bound from the
@@ -12,9 +12,10 @@
  * all four wildcard tiles in play (max_x 4), or no wildcard at all (max_x 0).
  *
  * panjin_table_merge.c answers hands from it: pjt_standard what pj_standard_drawn
- * (panjin_hand.c) answers with no limit, the four units' rows merged under a bound (each row's least cost with the other units' least
- * r + x by (g, p); the limit raised from the largest unit's least bound until a target is
- * within it), the targets read as _drawn_best reads them. Its Python twin is
+ * (panjin_hand.c) answers with no limit, the four units' rows merged under a bound (each
+ * row's least cost with the other units' least r + x by (g, p); the limit raised from the
+ * largest unit's least bound until a target is within it), the targets read as
+ * _drawn_best reads them; pjt_discards every discard of 14 tiles. Its Python twin is
  * webcalc/variants/panjin_table.py table_standard (the same rows from the searches,
  * merged by _merge_drawn); tests/test_panjin_table.py holds the two equal and both equal
  * to the bounded search they stand in for. A hand the table does not cover (melds, more
@@ -23,8 +24,9 @@
  * File (native byte order, written and read on the same machine): PjtHeader, then the
  * offsets of the suit keys (nkeys[0] + 1) and of the honours' keys (nkeys[1] + 1) into the
  * rows, then each key's least r + x by (g, p) (PJT_REL bytes a key, suit keys first:
- * key_rel), then the rows, one uint32 each (pjt_pack), each key's sorted by (g, p), then r + x. The file is mapped read-only: the
- * workers gunicorn forks share the pages the master read when it loaded (and checked) it.
+ * key_rel), then the rows, one uint32 each (pjt_pack), each key's sorted by (g, p), then
+ * r + x. The file is mapped read-only: the workers gunicorn forks share the pages the
+ * master read when it loaded (and checked) it.
  */
 #include "panjin_table.h"
 
@@ -467,8 +469,8 @@ int pjt_loaded(void) {
     return map_base != NULL;
 }
 
-/* pjt_answer(real, caps, jokers, max_x, groups, suits0, want, allowed, need_real) ->
- * (d, drawn, wild), None (no target), or False (not covered): pjt_standard (tests) */
+/* rows_table_answer(real, caps, jokers, max_x, groups, suits0, want, allowed, need_real)
+ * -> (d, drawn, wild), None (no target), or False (not covered): pjt_standard (tests) */
 PyObject *rows_table_answer(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *real_o, *caps_o;

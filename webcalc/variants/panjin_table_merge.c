@@ -39,54 +39,37 @@ static uint8_t acc_r[2][ACC], acc_on[2][ACC];
 static uint64_t acc_m[2][ACC];
 static int acc_live[2][ACC], acc_n[2];
 
-static void min_plus(const uint8_t *a, const uint8_t *b, uint8_t *out) {
-    memset(out, PNONE, 10);
-    for (int i = 0; i < 10; i++) {
-        if (a[i] >= PNONE)
-            continue;
-        for (int j = 0; j + i < 10; j++) {
-            if (b[j] >= PNONE)
-                continue;
-            int g = (i >> 1) + (j >> 1), p = (i & 1) + (j & 1);
-            if (g > 4 || p > 1)
-                continue;
-            int v = a[i] + b[j];
-            if (v < out[g * 2 + p])
-                out[g * 2 + p] = (uint8_t)v;
-        }
+/* a packed row of unit u decoded into o, with its bound given the other units' least
+ * r + x (other): a target through it costs at least that; show: a row that does not show
+ * the suit is in no target (PJ-4 wants every suit), its bound PNONE */
+static inline void unpack(uint32_t w, int u, const int *other, int J, int show, DRow *o) {
+    o->gp = (uint8_t)(w >> 20 & 15);
+    if (show && !(w >> 13 & PRES)) {
+        o->bound = PNONE;
+        return;
     }
+    o->r = (uint8_t)(w >> 9 & 15);
+    o->x = (uint8_t)(w >> 17 & 7);
+    o->n = (uint8_t)(u < 3 && (w >> 13 & PRES));
+    o->f = (uint8_t)((w >> 13 & WANT3) >> 1);
+    o->m = (uint64_t)(w & 0x1FF) << (9 * u);
+    o->rx = (uint8_t)(o->r + o->x);
+    o->kd = (uint16_t)((o->x * 4 + o->n) * 8);
+    int own = o->r + (o->x > J ? o->x - J : 0);
+    int v = o->rx + other[9 - o->gp] - J;            /* (4 - g) * 2 + 1 - p = 9 - gp */
+    if (v < own)
+        v = own;
+    o->bound = (uint8_t)(v > PNONE ? PNONE : v);
 }
 
-/* packed rows of unit u (sorted by (g, p)) decoded, each with its bound given the other
- * units' least r + x (other); show: the rows that do not show the suit are in no target
- * (PJ-4 wants every suit). Returns the least bound */
-static int decode(const uint32_t *rows, int nr, int u, const uint8_t *other, int J, int show,
+/* packed rows of unit u (sorted by (g, p)) decoded (unpack); returns the least bound */
+static int decode(const uint32_t *rows, int nr, int u, const int *other, int J, int show,
                   DRow *out) {
     int least = PNONE;
     for (int i = 0; i < nr; i++) {
-        uint32_t w = rows[i];
-        DRow *o = &out[i];
-        o->gp = (uint8_t)(w >> 20 & 15);
-        if (show && !(w >> 13 & PRES)) {
-            o->bound = PNONE;
-            continue;
-        }
-        o->r = (uint8_t)(w >> 9 & 15);
-        o->x = (uint8_t)(w >> 17 & 7);
-        o->n = (uint8_t)(u < 3 && (w >> 13 & PRES));
-        o->f = (uint8_t)((w >> 13 & WANT3) >> 1);
-        o->m = (uint64_t)(w & 0x1FF) << (9 * u);
-        o->rx = (uint8_t)(o->r + o->x);
-        o->kd = (uint16_t)((o->x * 4 + o->n) * 8);
-        int own = o->r + (o->x > J ? o->x - J : 0);
-        int v = o->r + o->x + other[9 - o->gp] - J;   /* (4 - g) * 2 + 1 - p = 9 - gp */
-        if (v < own)
-            v = own;
-        if (v > PNONE)
-            v = PNONE;
-        o->bound = (uint8_t)v;
-        if (v < least)
-            least = v;
+        unpack(rows[i], u, other, J, show, &out[i]);
+        if (out[i].bound < least)
+            least = out[i].bound;
     }
     return least;
 }
@@ -109,36 +92,25 @@ static void keep(const DRow *rows, int nr, int limit, Kept *kp) {
 /* decode and keep in one pass (a 14-tile hand's rows, at one limit): a bucket's rows come
  * by r + x, and past the first whose r + x + the others' least - J is over the limit none
  * is within it (a row's bound is at least that) */
-static void decode_keep(const uint32_t *rows, int nr, int u, const uint8_t *other, int J,
+static void decode_keep(const uint32_t *rows, int nr, int u, const int *other, int J,
                         int show, int limit, Kept *kp) {
     int b = 0, n = 0;
     kp->at[0] = 0;
     for (int i = 0; i < nr;) {
         uint32_t w = rows[i];
-        int gp = (int)(w >> 20 & 15), r = (int)(w >> 9 & 15), x = (int)(w >> 17 & 7);
-        if (r + x + other[9 - gp] - J > limit) {
+        int gp = (int)(w >> 20 & 15);
+        if ((int)(w >> 9 & 15) + (int)(w >> 17 & 7) + other[9 - gp] - J > limit) {
             while (i < nr && (int)(rows[i] >> 20 & 15) == gp)
                 i++;                               /* the rest of the bucket */
             continue;
         }
         i++;
-        if (show && !(w >> 13 & PRES))
-            continue;
-        int own = r + (x > J ? x - J : 0);
-        if (own > limit)
+        unpack(w, u, other, J, show, &kp->r[n]);
+        if (kp->r[n].bound > limit)
             continue;
         while (b < gp)
             kp->at[++b] = n;
-        DRow *o = &kp->r[n++];
-        o->gp = (uint8_t)gp;
-        o->r = (uint8_t)r;
-        o->x = (uint8_t)x;
-        o->n = (uint8_t)(u < 3 && (w >> 13 & PRES));
-        o->f = (uint8_t)((w >> 13 & WANT3) >> 1);
-        o->m = (uint64_t)(w & 0x1FF) << (9 * u);
-        o->rx = (uint8_t)(r + x);
-        o->kd = (uint16_t)((x * 4 + o->n) * 8);
-        o->bound = 0;
+        n++;
     }
     while (b < 10)
         kp->at[++b] = n;
@@ -170,7 +142,7 @@ static void prune_dominated(int at) {
 /* three units' kept rows merged at limit (later[j]: the least r + x by (g, p) of the units
  * after position j; okn[j]: the suit counts a state may show after position j, PJ-4's
  * allowed counts still within reach): the states left in acc_*[returned index] */
-static int merge3(Kept *const kp[3], uint8_t later[3][10], const int *okn, int limit, int J,
+static int merge3(Kept *const kp[3], int later[3][10], const int *okn, int limit, int J,
                   int max_x) {
     int cur = 0, k0 = acc_index(0, 0, 0, 0, 0);
     acc_n[0] = 0;
@@ -295,20 +267,14 @@ static void acc_release(int cur) {
     acc_n[cur] = 0;
 }
 
-/* the least r + x of the units at positions i.. of order (rel[order[..]]), for each
- * position: suf[i]; and of every position but i: other[i] */
-static void spread(uint8_t rel[4][10], uint8_t suf[4][10], uint8_t other[4][10]) {
-    uint8_t pre[4][10];
-    memcpy(pre[0], rel[0], 10);
-    for (int u = 1; u < 4; u++)
-        min_plus(pre[u - 1], rel[u], pre[u]);
-    memcpy(suf[3], rel[3], 10);
-    for (int u = 2; u >= 0; u--)
-        min_plus(rel[u], suf[u + 1], suf[u]);
-    memcpy(other[0], suf[1], 10);
-    memcpy(other[3], pre[2], 10);
-    for (int u = 1; u < 3; u++)
-        min_plus(pre[u - 1], suf[u + 1], other[u]);
+/* the least r + x by (g, p) of the units at positions j.. of a merge (rel in merge order):
+ * later[j - 1] for j = 1..3 (merge3 reads them); and of every unit but the one at j:
+ * other[j] (pj_combined, panjin_bounds.c: 99 for none, as PNONE) */
+static void spread(int rel[4][10], int later[3][10], int other[4][10]) {
+    pj_combined(rel, other, NULL);
+    memcpy(later[0], other[0], sizeof(later[0]));         /* positions 1, 2, 3 */
+    pj_min_plus(rel[2], rel[3], later[1]);
+    memcpy(later[2], rel[3], sizeof(later[2]));
 }
 
 /* okn for merge3 when the units merge in order (the suits among them: suit[j]) */
@@ -333,6 +299,13 @@ static inline void prefetch_rows(const uint32_t *rows, int nr) {
         __builtin_prefetch(p);
 }
 
+/* a key's least r + x by (g, p) (its rel bytes: of every row, or of those that show the
+ * suit) as numbers */
+static void rel_of(const uint8_t *krel, int show, int *rel) {
+    for (int b = 0; b < 10; b++)
+        rel[b] = krel[(show ? 10 : 0) + b];
+}
+
 static int covered_hand(int groups, int suits0, int want) {
     return pjt_loaded() && groups == 4 && !suits0 && !(want & ~WANT3);
 }
@@ -350,17 +323,16 @@ int pjt_standard(const int *real, const int *caps, int jokers, int max_x, int gr
         return -2;
     const uint32_t *rows[4];
     const uint8_t *krel;
-    int nr[4], show = allowed == 1 << 3;
-    uint8_t rel[4][10], suf[4][10], other[4][10];
+    int nr[4], show = allowed == 1 << 3, rel[4][10], later[3][10], other[4][10];
     for (int u = 0; u < 4; u++) {
         if (!(rows[u] = pjt_unit_rows(u, real + 9 * u, caps + 9 * u, jokers, max_x, &nr[u],
                                       &krel)))
             return -2;
         prefetch_rows(rows[u], nr[u]);
-        memcpy(rel[u], krel + (u < 3 && show ? 10 : 0), 10);
+        rel_of(krel, u < 3 && show, rel[u]);
     }
     const int J = jokers;
-    spread(rel, suf, other);
+    spread(rel, later, other);
     int low = 0;
     for (int u = 0; u < 4; u++) {
         int least = decode(rows[u], nr[u], u, other[u], J, u < 3 && show, dec[u]);
@@ -374,7 +346,7 @@ int pjt_standard(const int *real, const int *caps, int jokers, int max_x, int gr
     for (int limit = low; limit <= LAST_LIMIT; limit++) {
         for (int u = 0; u < 4; u++)
             keep(dec[u], nr[u], limit, &kept[u]);
-        int cur = merge3(kp, suf + 1, okn, limit, J, max_x), best, wild;
+        int cur = merge3(kp, later, okn, limit, J, max_x), best, wild;
         uint64_t mask;
         join(cur, &kept[3], limit, J, max_x, want, allowed, need_real, &best, &mask, &wild,
              NULL, NULL);
@@ -409,21 +381,21 @@ void pjt_discards(const int *real, const int *caps, int jokers, int max_x, int g
     const int J = jokers, show = allowed == 1 << 3;
     const uint32_t *rows[4];
     const uint8_t *krel;
-    int nr[4];
-    uint8_t rel[4][10];
+    int nr[4], rel[4][10];
     for (int u = 0; u < 4; u++) {
         rows[u] = pjt_unit_rows(u, real + 9 * u, caps + 9 * u, jokers, max_x, &nr[u], &krel);
         if (rows[u]) {
-            memcpy(rel[u], krel + (u < 3 && show ? 10 : 0), 10);
+            rel_of(krel, u < 3 && show, rel[u]);
             prefetch_rows(rows[u], nr[u]);
         }
     }
     /* every discard's unit rows looked up (and fetched) before the merges need them */
     const uint32_t *vrows_all[4][MAXN];
     int vnr_all[4][MAXN], vi_all[4][MAXN], nv_all[4] = {0};
-    uint8_t any_all[4][10];
+    int any_all[4][10];
     for (int u = 0; u < 4; u++) {
-        memset(any_all[u], PNONE, 10);
+        for (int b = 0; b < 10; b++)
+            any_all[u][b] = PNONE;
         int others_ok = 1;
         for (int v = 0; v < 4; v++)
             if (v != u && !rows[v])
@@ -455,7 +427,7 @@ void pjt_discards(const int *real, const int *caps, int jokers, int max_x, int g
         const uint32_t *const *vrows = vrows_all[u];
         const int *vnr = vnr_all[u], *vi = vi_all[u];
         int nv = nv_all[u];
-        const uint8_t *any = any_all[u];
+        const int *any = any_all[u];
         if (!nv)
             continue;
         /* merge order: the other units, then u (its least r + x: any variant's) */
@@ -467,18 +439,18 @@ void pjt_discards(const int *real, const int *caps, int jokers, int max_x, int g
         for (int j = 0; j < 4; j++)
             suit[j] = order[j] < 3;
         reach(suit, allowed, okn);
-        uint8_t orel[4][10], suf[4][10], other[4][10];
+        int orel[4][10], later[3][10], other[4][10];
         for (int j = 0; j < 3; j++)
-            memcpy(orel[j], rel[order[j]], 10);
-        memcpy(orel[3], any, 10);
-        spread(orel, suf, other);
+            memcpy(orel[j], rel[order[j]], sizeof(orel[j]));
+        memcpy(orel[3], any, sizeof(orel[3]));
+        spread(orel, later, other);
         Kept *kp[3];
         for (int j = 0; j < 3; j++) {
             decode_keep(rows[order[j]], nr[order[j]], order[j], other[j], J,
                         order[j] < 3 && show, limit, &kept[j]);
             kp[j] = &kept[j];
         }
-        int cur = merge3(kp, suf + 1, okn, limit, J, max_x);
+        int cur = merge3(kp, later, okn, limit, J, max_x);
         for (int t = 0; t < nv; t++) {
             int i = vi[t], best, w;
             uint64_t m;
