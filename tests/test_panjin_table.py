@@ -55,7 +55,7 @@ def table_back():
 
 
 def _next(honors, i):
-    return T._next_of(honors, i)
+    return T._next_of(27 if honors else 0, i)
 
 
 def _unit(rng, honors, tiles):

@@ -32,6 +32,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ..shanten import INF, UNITS
+from ..tiles import ALL_TILES
+from ..wildcards import PANJIN, step
+
 #: where ``make`` writes the table and :mod:`webcalc.compiled` looks for it
 TABLE_PATH = Path(__file__).resolve().parent.parent / "_pjunit_rows.bin"
 #: the file's header (panjin_table.c PjtHeader): magic, format, tiles, keys of the two unit
@@ -45,8 +49,6 @@ CHUNK = 2000
 #: keys :func:`load` searches again and compares, spread over the file: a table left from
 #: another build of the searches is refused, not read
 SPOT_CHECKS = 12
-
-INF = 10 ** 9
 
 
 def _pjunit() -> Any:
@@ -149,7 +151,6 @@ def table_standard(real: Sequence[int], caps: Sequence[int], jokers: int, max_x:
     limit, ``None`` when no target exists, ``False`` when the table does not cover the hand.
     The same arguments as ``standard_drawn`` less ``min_jokers`` (the jokers), ``limit``
     and ``rest``; ``allowed`` a bit set of suit counts."""
-    from ..shanten import UNITS
     from .panjin_draws import _drawn_best, unit_panjin_drawn
     from .panjin_merge import _merge_drawn
     if not _covered(real, caps, jokers, max_x, groups, suits0, want):
@@ -165,23 +166,20 @@ def table_standard(real: Sequence[int], caps: Sequence[int], jokers: int, max_x:
     return found
 
 
-def _next_of(honors: bool, i: int) -> int:
-    if not honors:
-        return (i + 1) % 9
-    if i < 4:
-        return (i + 1) % 4
-    return 6 if i == 4 else i - 1
+def _next_of(start: int, i: int) -> int:
+    """The wildcard (mode "next", :data:`webcalc.wildcards.PANJIN`'s cycle) of an indicator
+    at ``i`` in the unit whose first kind is ``start``, as an index in that unit."""
+    return int(step(ALL_TILES[start + i], PANJIN, 1)) - start
 
 
 def _covered(real: Sequence[int], caps: Sequence[int], jokers: int, max_x: int, groups: int,
              suits0: int, want: int) -> bool:
     """Whether the table holds the hand's four units (panjin_table.c ``key_of``)."""
-    from ..shanten import UNITS
     if groups != 4 or suits0 or want & ~14:
         return False
     if not ((max_x == 4 and 0 <= jokers <= 2) or (max_x == 0 and jokers == 0)):
         return False
-    for a, b, honors in UNITS:
+    for a, b, _ in UNITS:
         if sum(real[a:b]) > TILES:
             return False
         odd = [(i, c) for i, c in enumerate(caps[a:b]) if c != 4]
@@ -190,7 +188,7 @@ def _covered(real: Sequence[int], caps: Sequence[int], jokers: int, max_x: int, 
         threes = [i for i, c in odd if c == 3]
         zeros = [i for i, c in odd if c == 0]
         if (len(odd) != 2 or len(threes) != 1 or len(zeros) != 1 or max_x == 0
-                or zeros[0] != _next_of(honors, threes[0])
+                or zeros[0] != _next_of(a, threes[0])
                 or real[a + threes[0]] > 3 or real[a + zeros[0]]):
             return False
     return True
