@@ -736,7 +736,12 @@ def seven_pairs_reading(counts: Sequence[int], jokers: Sequence[Tile] = ()) -> R
 
 def is_seven_pairs(counts: Sequence[int], jokers: int = 0) -> bool:
     """Cheap form of :func:`seven_pairs_reading` ``is not None``."""
-    return sum(counts) + jokers == 14 and sum(map((1).__and__, counts)) <= jokers
+    if sum(counts) + jokers != 14:
+        return False
+    # the odd counts: 1s and 3s when no kind is held over four times (C-4), else each
+    odd = (counts.count(1) + counts.count(3) if max(counts) <= 4
+           else sum(map((1).__and__, counts)))
+    return odd <= jokers
 
 
 #: the knitted runs 147, 258, 369 (rank − 1): tile geometry for the ``knitted`` shape (the

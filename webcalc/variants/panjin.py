@@ -28,6 +28,7 @@ multiplied; paid on 荒庄 too. PJ-14: who deals next.
 from __future__ import annotations
 
 import dataclasses
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -71,6 +72,9 @@ from .panjin_texts import RULES, TEXTS
 from .panjin_worth import ONE_BAMBOO, reading_fan, wait_keys
 
 PJ_POLICY = JokerPolicy(in_triplet=False)            # PJ-2
+
+#: the terminal and honour counts of a 34-count vector, as a tuple (PJ-5)
+_yaojiu_of = operator.itemgetter(*TERMINALS_AND_HONORS)
 
 
 @dataclass(frozen=True)
@@ -278,8 +282,8 @@ class Panjin(Variant[PanjinOptions]):
             yaojiu = any(t.is_terminal_or_honor for t in real)
         else:
             counts = sit.real_counts
-            n_suits = bool(any(counts[0:9])) + bool(any(counts[9:18])) + bool(any(counts[18:27]))
-            yaojiu = any(map(counts.__getitem__, TERMINALS_AND_HONORS))
+            n_suits = (any(counts[0:9]) + any(counts[9:18])) + any(counts[18:27])
+            yaojiu = any(_yaojiu_of(counts))
         out = []
         allowed = self.allowed_suit_counts(sit)
         if n_suits not in allowed:
@@ -309,18 +313,22 @@ class Panjin(Variant[PanjinOptions]):
         """PJ-6: a pong/kong/triplet of real tiles (a 混杠 is not), or a real honor pair
         as the eyes."""
         for g in r.groups:
-            real = not g.has_wild and not any(t in wildcards for t in g.tiles)
-            if g.kind in ("triplet", "kong") and real:
-                return True
-            if g.kind == "pair" and real and g.tiles[0].is_honor:
+            kind = g.kind
+            # (a triplet's, kong's or pair's tiles are one kind: its first says if it is a
+            # wildcard kind)
+            if (kind == "triplet" or kind == "kong" or (kind == "pair" and g.tiles[0].is_honor)) \
+                    and True not in g.wild and g.tiles[0] not in wildcards:
                 return True
         return False
 
     @staticmethod
     def has_sequence(r: Reading) -> bool:
         """PJ-7: a chow or concealed sequence (three wildcards are any sequence, C-13)."""
-        return any(g.kind == "sequence" or (g.kind == "free" and len(g.tiles) == 3)
-                   for g in r.groups)
+        for g in r.groups:
+            kind = g.kind
+            if kind == "sequence" or (kind == "free" and len(g.tiles) == 3):
+                return True
+        return False
 
     # -- judging --------------------------------------------------------------------
     def structural_readings(self, sit: Situation[PanjinOptions]) -> list[Reading]:
@@ -525,7 +533,8 @@ class Panjin(Variant[PanjinOptions]):
             if structural:
                 closest = min((self.reading_reasons(sit, r) for r in structural), key=len)
                 return Judgement([], hand_reasons + closest)
-            if self.is_standard(sit):
+            # (without jokers the two policies split the same hands: no shape is no shape)
+            if sit.jokers and self._standard_as_triplets(sit):
                 return Judgement([], hand_reasons + [
                     reason("PJ-2", "pj.wild_as_triplet")])
             if not sit.options.seven_pairs and not sit.hand.melds and is_seven_pairs(
@@ -538,6 +547,18 @@ class Panjin(Variant[PanjinOptions]):
         scored.sort(key=lambda fr: -_product(fr[0]))
         best_fan = scored[0][0] + self.hand_fan(sit)
         return Judgement([r for _, r in scored], fan=best_fan)
+
+    def _standard_as_triplets(self, sit: Situation[PanjinOptions]) -> bool:
+        """:meth:`is_standard` with wildcards free to stand in a triplet (PJ-2's reason):
+        the compiled split search's answer for the 14 tiles, which refuses a hand that
+        does not fit at once (the per-unit tables' look-ups miss on fresh hands)"""
+        counts, jokers = sit.real_counts, len(sit.jokers)
+        need = 4 - len(sit.hand.melds)
+        if _pjunit is not None and sum(counts) + jokers == 3 * need + 2:
+            codes = _pjunit.joker_readings(counts, jokers, need, True)
+            if codes is not None:
+                return bool(codes)
+        return self.is_standard(sit)
 
     def _closest_reasons(self, sit: Situation[PanjinOptions]) -> list[dict[Any, Any]] | None:
         """What :meth:`judge` reports beside PJ-4/PJ-5 for a hand that has a winning shape:
