@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 import webcalc.decompose as D
 from tests.compiled import require_compiled
 from tests.scale import examples
-from webcalc.tables import can_complete
+from webcalc.tables import can_complete, fits_standard
 from webcalc.tiles import ALL_TILES, CODES
 
 COMPILED = D._pjunit
@@ -223,3 +223,33 @@ def test_coded_readings_refuse_what_is_not_codes():
         with pytest.raises((TypeError, ValueError, OverflowError)):
             COMPILED.coded_readings(*bad)
     assert COMPILED.coded_readings(*good) is None           # an empty dict: none made
+
+
+@settings(max_examples=examples(300))
+@given(hands(complete=False))
+def test_fits_standard_answers_as_can_complete(hand):
+    """``fits_standard`` (the compiled search's answer for hands with jokers, free to stand
+    in a triplet) says what the per-unit tables say, for 4 - ``melds`` declared melds."""
+    counts, jokers, groups, _ = hand
+    expected = can_complete(tuple(counts), jokers, groups, 1, True)
+    assert fits_standard(counts, jokers, 4 - groups) is expected
+
+
+def test_fits_standard_on_known_hands():
+    """Hands whose answer the shape decides: PJ-2's case (fits only with jokers in
+    triplets), a complete one, one of the wrong count and one with no shape."""
+    def counts_of(codes):
+        counts = [0] * 34
+        for c in codes.split():
+            counts[CODES.index(c)] += 1
+        return counts
+    # 11m+J and 55p+J as triplets, 123s 456s, 99s the pair: not with sequences alone
+    pj2 = counts_of("1m 1m 5p 5p 1s 2s 3s 4s 5s 6s 9s 9s")
+    assert fits_standard(pj2, 2, 0) is True
+    assert can_complete(tuple(pj2), 2, 4, 1, False) is False
+    assert fits_standard(pj2, 1, 0) is False                 # 13 tiles
+    done = counts_of("1m 1m 1m 2m 3m 4m 5p 5p 5p 7s 8s 9s")
+    assert fits_standard(done, 2, 0) is True                 # + two jokers as the pair
+    lone = counts_of("1m 4m 7m 1p 4p 7p 1s 4s 7s 1z 2z 3z")
+    assert fits_standard(lone, 2, 0) is False
+    assert fits_standard(counts_of("1m 1m 1m 2m 3m 4m 5p 5p 5p"), 2, 1) is True  # a meld

@@ -165,6 +165,22 @@ def jokers_needed(counts: Sequence[int], pair: int, in_triplet: bool = True) -> 
     return total
 
 
+def fits_standard(counts: Sequence[int], jokers: int, melds: int) -> bool:
+    """Whether ``counts`` (34 real tiles) plus ``jokers`` (free to stand in any group)
+    plus ``melds`` declared melds make 4 melds and a pair, asked of the compiled split
+    search where it was built: it refuses a hand that does not fit at once, where the
+    per-unit look-ups of :func:`can_complete` miss on fresh hands (it lists a hand that
+    fits: for hands seldom expected to)."""
+    need = 4 - melds
+    if need < 0 or sum(counts) + jokers != 3 * need + 2:
+        return False
+    if _pjunit is not None and jokers:
+        codes = _pjunit.joker_readings(tuple(counts), jokers, need, True)
+        if codes is not None:
+            return bool(codes)
+    return can_complete(counts, jokers, need, 1, True)
+
+
 def can_complete(counts: Sequence[int], jokers: int, melds: int, pair: int,
                  in_triplet: bool = True) -> bool:
     """Whether ``counts`` (34 real tiles) plus ``jokers`` split into exactly ``melds``

@@ -60,7 +60,7 @@ from ..settlement import (
     pay,
 )
 from ..shanten import hand_caps
-from ..tables import standard_waits
+from ..tables import fits_standard, standard_waits
 from ..tiles import ALL_TILES, Tile
 from ..wildcards import PANJIN, wildcards_from_indicator
 from .base import WIN_METHOD_LABELS, Declarable, Judgement, Situation, Variant, reason
@@ -72,9 +72,7 @@ from .panjin_texts import RULES, TEXTS
 from .panjin_worth import ONE_BAMBOO, reading_fan, wait_keys
 
 PJ_POLICY = JokerPolicy(in_triplet=False)            # PJ-2
-
-#: the terminal and honour counts of a 34-count vector, as a tuple (PJ-5)
-_yaojiu_of = operator.itemgetter(*TERMINALS_AND_HONORS)
+_yaojiu_of = operator.itemgetter(*TERMINALS_AND_HONORS)   # 幺九 counts of 34 (PJ-5)
 
 
 @dataclass(frozen=True)
@@ -313,9 +311,7 @@ class Panjin(Variant[PanjinOptions]):
         """PJ-6: a pong/kong/triplet of real tiles (a 混杠 is not), or a real honor pair
         as the eyes."""
         for g in r.groups:
-            kind = g.kind
-            # (a triplet's, kong's or pair's tiles are one kind: its first says if it is a
-            # wildcard kind)
+            kind = g.kind                          # (a triplet's tiles are one kind)
             if (kind == "triplet" or kind == "kong" or (kind == "pair" and g.tiles[0].is_honor)) \
                     and True not in g.wild and g.tiles[0] not in wildcards:
                 return True
@@ -324,11 +320,8 @@ class Panjin(Variant[PanjinOptions]):
     @staticmethod
     def has_sequence(r: Reading) -> bool:
         """PJ-7: a chow or concealed sequence (three wildcards are any sequence, C-13)."""
-        for g in r.groups:
-            kind = g.kind
-            if kind == "sequence" or (kind == "free" and len(g.tiles) == 3):
-                return True
-        return False
+        return any(g.kind == "sequence" or (g.kind == "free" and len(g.tiles) == 3)
+                   for g in r.groups)
 
     # -- judging --------------------------------------------------------------------
     def structural_readings(self, sit: Situation[PanjinOptions]) -> list[Reading]:
@@ -534,7 +527,8 @@ class Panjin(Variant[PanjinOptions]):
                 closest = min((self.reading_reasons(sit, r) for r in structural), key=len)
                 return Judgement([], hand_reasons + closest)
             # (without jokers the two policies split the same hands: no shape is no shape)
-            if sit.jokers and self._standard_as_triplets(sit):
+            if sit.jokers and fits_standard(sit.real_counts, len(sit.jokers),
+                                            len(sit.hand.melds)):
                 return Judgement([], hand_reasons + [
                     reason("PJ-2", "pj.wild_as_triplet")])
             if not sit.options.seven_pairs and not sit.hand.melds and is_seven_pairs(
@@ -547,18 +541,6 @@ class Panjin(Variant[PanjinOptions]):
         scored.sort(key=lambda fr: -_product(fr[0]))
         best_fan = scored[0][0] + self.hand_fan(sit)
         return Judgement([r for _, r in scored], fan=best_fan)
-
-    def _standard_as_triplets(self, sit: Situation[PanjinOptions]) -> bool:
-        """:meth:`is_standard` with wildcards free to stand in a triplet (PJ-2's reason):
-        the compiled split search's answer for the 14 tiles, which refuses a hand that
-        does not fit at once (the per-unit tables' look-ups miss on fresh hands)"""
-        counts, jokers = sit.real_counts, len(sit.jokers)
-        need = 4 - len(sit.hand.melds)
-        if _pjunit is not None and sum(counts) + jokers == 3 * need + 2:
-            codes = _pjunit.joker_readings(counts, jokers, need, True)
-            if codes is not None:
-                return bool(codes)
-        return self.is_standard(sit)
 
     def _closest_reasons(self, sit: Situation[PanjinOptions]) -> list[dict[Any, Any]] | None:
         """What :meth:`judge` reports beside PJ-4/PJ-5 for a hand that has a winning shape:
