@@ -28,6 +28,7 @@ multiplied; paid on 荒庄 too. PJ-14: who deals next.
 from __future__ import annotations
 
 import dataclasses
+import math
 import operator
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -320,8 +321,10 @@ class Panjin(Variant[PanjinOptions]):
     @staticmethod
     def has_sequence(r: Reading) -> bool:
         """PJ-7: a chow or concealed sequence (three wildcards are any sequence, C-13)."""
-        return any(g.kind == "sequence" or (g.kind == "free" and len(g.tiles) == 3)
-                   for g in r.groups)
+        for g in r.groups:
+            if g.kind == "sequence" or (g.kind == "free" and len(g.tiles) == 3):
+                return True
+        return False
 
     # -- judging --------------------------------------------------------------------
     def structural_readings(self, sit: Situation[PanjinOptions]) -> list[Reading]:
@@ -538,7 +541,7 @@ class Panjin(Variant[PanjinOptions]):
             return Judgement([])
         jiahu_ok = self.jiahu_possible(sit)
         scored = [(self.reading_fan(sit, r, jiahu_ok), r) for r in legal]
-        scored.sort(key=lambda fr: -_product(fr[0]))
+        scored.sort(key=lambda fr: -math.prod([f["multiplier"] for f in fr[0]]))
         best_fan = scored[0][0] + self.hand_fan(sit)
         return Judgement([r for _, r in scored], fan=best_fan)
 
@@ -592,8 +595,10 @@ class Panjin(Variant[PanjinOptions]):
         """The 番 that any reading has (PJ-10): 清一色, 鸡胡/群鸡, 穷胡."""
         opts = sit.options
         out = []
-        suits = {t.suit for t in self.real_tiles(sit) if not t.is_honor}
-        if len(suits) == 1:
+        c = sit.real_counts
+        suits = (len({t.suit for t in self.real_tiles(sit) if not t.is_honor}) if sit.hand.melds
+                 else (any(c[0:9]) + any(c[9:18])) + any(c[18:27]))
+        if suits == 1:
             out.append(fan("one_suit"))
         if opts.jihu:
             n = sit.hand.all_tiles().count(ALL_TILES[ONE_BAMBOO])
@@ -789,11 +794,6 @@ def _drawn_kinds(found: tuple[int, int, bool], wildcards: tuple[Tile, ...]) -> s
     return kinds
 
 
-def _product(fans: list[dict[Any, Any]]) -> int:
-    p = 1
-    for f in fans:
-        p *= f["multiplier"]
-    return p
 
 
 VARIANT = Panjin()
