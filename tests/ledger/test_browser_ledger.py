@@ -704,21 +704,26 @@ def test_back_after_recording_and_record_again_records_nothing(browser, server, 
         ctx.close()
 
 
+@pytest.mark.parametrize("ua", ["ios", "android"])
 @pytest.mark.parametrize("js", [True, False], ids=["js", "nojs"])
-def test_back_after_an_undo_and_record_says_it_was_undone(browser, server, js):
-    """iOS WeChat: a hand recorded, 撤销, then the back button to the entry and 记入: the
-    entry's key recorded the undone hand, so nothing is recorded and the page says the hand
-    was undone (before: "这一手已经记过了，是第 1 手" over its nets, a hand counted nowhere);
-    the entry is kept with the next number, and 记入 again records it (entry 2)."""
+def test_back_after_an_undo_and_record_says_it_was_undone(browser, server, js, ua):
+    """WeChat (iOS: no service worker; Android: the app's worker running): a hand recorded,
+    撤销, then the back button to the entry and 记入: the entry's key recorded the undone
+    hand, so nothing is recorded and the page says the hand was undone (before: "这一手已经
+    记过了，是第 1 手" over its nets, a hand counted nowhere); the entry is kept with the next
+    number, and 记入 again records it (entry 2)."""
     from playwright.sync_api import expect
 
-    from tests.browsers import SCREENSHOTS, WECHAT_IOS
+    from tests.browsers import SCREENSHOTS, WECHAT_UAS
 
     base, app = server
-    ctx, page = new_page(browser, user_agent=WECHAT_IOS, service_workers="block",
+    ctx, page = new_page(browser, user_agent=WECHAT_UAS[ua],
+                         service_workers="block" if ua == "ios" else "allow",
                          java_script_enabled=js)
     try:
         token = open_table(page, base)
+        if ua == "android" and js:                  # the app's worker registered and ready
+            assert page.evaluate("navigator.serviceWorker.ready.then(r => !!r.active)")
         win(page, 1, js=js)
         expect(page.locator("#done")).to_contain_text("第 1 手已记入")
         press(page, "#hand-1 #undo")
@@ -733,8 +738,8 @@ def test_back_after_an_undo_and_record_says_it_was_undone(browser, server, js):
         page.wait_for_load_state()
         expect(page.get_by_text("是第 1 手，已经撤销了：这次什么也没有记。")).to_be_visible()
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
-        page.screenshot(path=str(SCREENSHOTS / f"ledger-back-after-undo-{'js' if js else 'nojs'}"
-                                                f"-390x844.png"))
+        page.screenshot(path=str(SCREENSHOTS / f"ledger-back-after-undo-{ua}-"
+                                                f"{'js' if js else 'nojs'}-390x844.png"))
         ledger = app.extensions["ledger"]
         assert [h["status"] for h in ledger.table(token)["hands"]] == ["voided"]
         press(page, "#record")              # entry 2, the first hand counted: 第 1 手
