@@ -272,17 +272,22 @@ class Panjin(Variant[PanjinOptions]):
             return {1, 2} if duanmen else {1, 3}
         return {2} if duanmen else {3}
 
+    def _suits_shown(self, sit: Situation[PanjinOptions]) -> int:
+        """How many suits the hand's real tiles show, melds included (PJ-4, 清一色):
+        without melds read off the real counts."""
+        if sit.hand.melds:
+            return len({t.suit for t in self.real_tiles(sit) if not t.is_honor})
+        c = sit.real_counts
+        return (any(c[0:9]) + any(c[9:18])) + any(c[18:27])
+
     def hand_reasons(self, sit: Situation[PanjinOptions]) -> list[dict[Any, Any]]:
         """The failures of PJ-4 and PJ-5, which no reading can change (without melds read
         off the real counts, as :meth:`_hand_ok`)."""
+        n_suits = self._suits_shown(sit)
         if sit.hand.melds:
-            real = self.real_tiles(sit)
-            n_suits = len({t.suit for t in real if not t.is_honor})
-            yaojiu = any(t.is_terminal_or_honor for t in real)
+            yaojiu = any(t.is_terminal_or_honor for t in self.real_tiles(sit))
         else:
-            counts = sit.real_counts
-            n_suits = (any(counts[0:9]) + any(counts[9:18])) + any(counts[18:27])
-            yaojiu = any(_yaojiu_of(counts))
+            yaojiu = any(_yaojiu_of(sit.real_counts))
         out = []
         allowed = self.allowed_suit_counts(sit)
         if n_suits not in allowed:
@@ -595,10 +600,7 @@ class Panjin(Variant[PanjinOptions]):
         """The 番 that any reading has (PJ-10): 清一色, 鸡胡/群鸡, 穷胡."""
         opts = sit.options
         out = []
-        c = sit.real_counts
-        suits = (len({t.suit for t in self.real_tiles(sit) if not t.is_honor}) if sit.hand.melds
-                 else (any(c[0:9]) + any(c[9:18])) + any(c[18:27]))
-        if suits == 1:
+        if self._suits_shown(sit) == 1:
             out.append(fan("one_suit"))
         if opts.jihu:
             n = sit.hand.all_tiles().count(ALL_TILES[ONE_BAMBOO])
@@ -792,8 +794,6 @@ def _drawn_kinds(found: tuple[int, int, bool], wildcards: tuple[Tile, ...]) -> s
     if found[2]:
         kinds |= {int(w) for w in wildcards}
     return kinds
-
-
 
 
 VARIANT = Panjin()
